@@ -1,0 +1,20 @@
+# The one command that runs every test: vet, then all tests with the race
+# detector. CI (.ci/run) calls exactly this.
+.PHONY: test bench fuzz
+
+test:
+	go vet ./...
+	go test -race -count=1 ./...
+
+# The benchmarks whose figures BENCHMARKS.md records.
+bench:
+	go test -run='^$$' -bench=. -benchmem ./...
+
+# A short fuzzing pass over every fuzz target (FUZZTIME per target).
+FUZZTIME ?= 20s
+fuzz:
+	@for pkg in $$(go list ./...); do \
+	  for f in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; go test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done

@@ -1,0 +1,137 @@
+package hostlist
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// hostName is a name split around its last run of digits, the part a range
+// can stand for.
+type hostName struct {
+	prefix, suffix string
+	num            uint64
+	width          int // digits as written, leading zeros included
+	numeric        bool
+}
+
+func splitName(s string) hostName {
+	end := len(s)
+	for end > 0 && !isDigit(s[end-1]) {
+		end--
+	}
+	start := end
+	for start > 0 && isDigit(s[start-1]) {
+		start--
+	}
+	if start == end || end-start > maxDigits {
+		return hostName{prefix: s}
+	}
+	n, _ := strconv.ParseUint(s[start:end], 10, 64)
+	return hostName{prefix: s[:start], suffix: s[end:], num: n, width: end - start, numeric: true}
+}
+
+// fits reports whether printing v at width reproduces a name of w digits;
+// tux9 and tux10 share a width-1 range, tux09 and tux010 cannot.
+func fits(v uint64, width, w int) bool {
+	return max(digits(v), width) == w
+}
+
+// Compress writes hosts as a hostlist expression that expands back to the
+// same names in the same order, like "scontrol show hostlist" without the
+// sort: node01,node02,node03 becomes node[01-03]. Runs of consecutive
+// numbers with the same prefix and suffix share a bracket group.
+//
+// Names containing '[', ']', ',' or white space cannot be represented and
+// are written as they are. Compress never merges more than MaxRangeSize
+// names into one range, so its output always parses; an output naming more
+// than DefaultLimit hosts needs ExpandLimit.
+func Compress(hosts []string) string {
+	var b strings.Builder
+	for i := 0; i < len(hosts); {
+		h := splitName(hosts[i])
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		if !h.numeric {
+			b.WriteString(hosts[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(hosts) {
+			n := splitName(hosts[j])
+			if !n.numeric || n.prefix != h.prefix || n.suffix != h.suffix {
+				break
+			}
+			j++
+		}
+		writeGroup(&b, h, hosts[i:j])
+		i = j
+	}
+	return b.String()
+}
+
+// writeGroup writes names that share a prefix and suffix.
+func writeGroup(b *strings.Builder, first hostName, names []string) {
+	if len(names) == 1 {
+		b.WriteString(names[0])
+		return
+	}
+	b.WriteString(first.prefix)
+	b.WriteByte('[')
+	for i := 0; i < len(names); {
+		lo := splitName(names[i])
+		hi := lo.num
+		j := i + 1
+		for j < len(names) && hi-lo.num+1 < MaxRangeSize {
+			n := splitName(names[j])
+			if n.num != hi+1 || !fits(n.num, lo.width, n.width) {
+				break
+			}
+			hi = n.num
+			j++
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(names[i][len(lo.prefix) : len(names[i])-len(lo.suffix)])
+		if hi != lo.num {
+			b.WriteByte('-')
+			var scratch [24]byte
+			b.Write(appendPadded(scratch[:0], hi, lo.width))
+		}
+		i = j
+	}
+	b.WriteByte(']')
+	b.WriteString(first.suffix)
+}
+
+// CompressSorted is Compress applied to a sorted copy of hosts (see Sort);
+// it gives the shortest form for a set of names whose order does not matter.
+func CompressSorted(hosts []string) string {
+	s := slices.Clone(hosts)
+	Sort(s)
+	return Compress(s)
+}
+
+// Sort orders host names naturally: by prefix and suffix, then by number,
+// so tux9 comes before tux10. Names without digits sort by their text.
+func Sort(hosts []string) {
+	slices.SortStableFunc(hosts, func(a, b string) int {
+		x, y := splitName(a), splitName(b)
+		if c := strings.Compare(x.prefix, y.prefix); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.suffix, y.suffix); c != 0 {
+			return c
+		}
+		if x.num != y.num {
+			if x.num < y.num {
+				return -1
+			}
+			return 1
+		}
+		return x.width - y.width
+	})
+}

@@ -1,0 +1,242 @@
+package slurmconf
+
+import (
+	"io"
+	"strings"
+)
+
+// Config is a parsed slurm.conf, with its includes.
+type Config struct {
+	Nodes      []NodeLine
+	Partitions []PartitionLine
+	// Records holds the other record lines (FrontendName, DownNodes,
+	// NodeSet) as their pairs.
+	Records []Record
+	// Params holds every key=value that is not part of a record, in file
+	// order, known keys included; Get looks them up.
+	Params []Pair
+	// Includes lists Include lines that Parse (unlike ParseFile) did not
+	// follow, so nothing in the input is lost silently.
+	Includes []Pair
+	// Files lists the files read by ParseFile, the main file first.
+	Files []string
+
+	Scheduling
+}
+
+// Scheduling holds the parameters that steer scheduling, typed. A value not
+// given in the file keeps Slurm's default.
+type Scheduling struct {
+	ClusterName          string
+	SelectType           string   // e.g. "select/cons_tres"
+	SelectTypeParameters []string // e.g. ["CR_Core_Memory"]
+	SchedulerType        string   // e.g. "sched/backfill"
+	SchedulerParameters  []string // e.g. ["bf_window=2880", "bf_continue"]
+	TopologyPlugin       string   // e.g. "topology/tree"
+	PriorityType         string   // e.g. "priority/multifactor"
+	// PriorityWeights maps the factor of each PriorityWeight<Factor> key,
+	// lower-cased ("age", "fairshare", "jobsize", "partition", "qos"), to its
+	// weight. PriorityWeightTRES is a list and stays in Params.
+	PriorityWeights map[string]int64
+	// FastSchedule is 0, 1 (Slurm's default) or 2; see seed 000 §2.3.3.
+	FastSchedule int
+	GresTypes    []string
+	DefMemPerCPU int64 // MB; 0 when not set
+}
+
+// Record is a record line the package does not model field by field.
+type Record struct {
+	Kind  string // the first key, e.g. "FrontendName"
+	Name  string // its value
+	Pairs []Pair // every pair, the first included
+	Pos   Pos
+}
+
+// Get returns the last value given for a top-level key, ignoring case.
+func (c *Config) Get(key string) (string, bool) {
+	for i := len(c.Params) - 1; i >= 0; i-- {
+		if c.Params[i].is(key) {
+			return c.Params[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// SchedulerParameter looks up one item of SchedulerParameters: for
+// "bf_window=2880" it returns "2880", true; for a bare flag such as
+// "bf_continue" it returns "", true.
+func (c *Config) SchedulerParameter(name string) (string, bool) {
+	for _, item := range c.SchedulerParameters {
+		k, v, _ := strings.Cut(item, "=")
+		if strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// Node returns the node line defining name, if any.
+func (c *Config) Node(name string) (*NodeLine, bool) {
+	for i := range c.Nodes {
+		for _, n := range c.Nodes[i].Names {
+			if n == name {
+				return &c.Nodes[i], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// NodeCount is the number of node names defined.
+func (c *Config) NodeCount() int {
+	n := 0
+	for i := range c.Nodes {
+		n += len(c.Nodes[i].Names)
+	}
+	return n
+}
+
+// PartitionNodes returns the nodes of p, resolving Nodes=ALL to every node
+// defined, in definition order.
+func (c *Config) PartitionNodes(p *PartitionLine) []string {
+	if !p.AllNodes {
+		return p.Nodes
+	}
+	all := make([]string, 0, c.NodeCount())
+	for i := range c.Nodes {
+		all = append(all, c.Nodes[i].Names...)
+	}
+	return all
+}
+
+// Parse reads a slurm.conf from r. Include lines are not followed (r has no
+// folder to resolve them in); they are listed in Config.Includes. Use
+// ParseFile to follow them.
+func Parse(r io.Reader) (*Config, error) {
+	lines, err := readLines(r, "")
+	if err != nil {
+		return nil, err
+	}
+	b := newBuilder()
+	for _, l := range lines {
+		if l.include != "" {
+			b.cfg.Includes = append(b.cfg.Includes, Pair{Key: "Include", Value: l.include, Pos: l.pos, Col: 1, ValueCol: l.inclCol})
+			continue
+		}
+		if err := b.line(l); err != nil {
+			return nil, err
+		}
+	}
+	return b.cfg, nil
+}
+
+// builder turns lines into a Config, carrying the DEFAULT records.
+type builder struct {
+	cfg          *Config
+	nodeDefaults []Pair
+	partDefaults []Pair
+}
+
+func newBuilder() *builder {
+	return &builder{cfg: &Config{Scheduling: Scheduling{FastSchedule: 1}}}
+}
+
+func (b *builder) line(l line) error {
+	first := l.pairs[0]
+	switch {
+	case first.is("NodeName"):
+		if strings.EqualFold(first.Value, "DEFAULT") {
+			b.nodeDefaults = mergeDefaults(b.nodeDefaults, l.pairs[1:])
+			return nil
+		}
+		n, err := buildNode(b.nodeDefaults, l.pairs)
+		if err != nil {
+			return err
+		}
+		b.cfg.Nodes = append(b.cfg.Nodes, n)
+	case first.is("PartitionName"):
+		if strings.EqualFold(first.Value, "DEFAULT") {
+			b.partDefaults = mergeDefaults(b.partDefaults, l.pairs[1:])
+			return nil
+		}
+		p, err := buildPartition(b.partDefaults, l.pairs)
+		if err != nil {
+			return err
+		}
+		b.cfg.Partitions = append(b.cfg.Partitions, p)
+	case first.is("FrontendName"), first.is("DownNodes"), first.is("NodeSet"):
+		b.cfg.Records = append(b.cfg.Records, Record{Kind: first.Key, Name: first.Value, Pairs: l.pairs, Pos: l.pos})
+	default:
+		for _, p := range l.pairs {
+			if err := b.cfg.Scheduling.set(p); err != nil {
+				return err
+			}
+			b.cfg.Params = append(b.cfg.Params, p)
+		}
+	}
+	return nil
+}
+
+// mergeDefaults lets a later DEFAULT line override earlier ones key by key.
+func mergeDefaults(old, add []Pair) []Pair {
+	out := make([]Pair, 0, len(old)+len(add))
+	for _, o := range old {
+		overridden := false
+		for _, a := range add {
+			if strings.EqualFold(a.Key, o.Key) {
+				overridden = true
+				break
+			}
+		}
+		if !overridden {
+			out = append(out, o)
+		}
+	}
+	return append(out, add...)
+}
+
+func (s *Scheduling) set(p Pair) error {
+	key := strings.ToLower(p.Key)
+	switch key {
+	case "clustername":
+		s.ClusterName = p.Value
+	case "selecttype":
+		s.SelectType = p.Value
+	case "selecttypeparameters":
+		s.SelectTypeParameters = p.list()
+	case "schedulertype":
+		s.SchedulerType = p.Value
+	case "schedulerparameters":
+		s.SchedulerParameters = p.list()
+	case "topologyplugin":
+		s.TopologyPlugin = p.Value
+	case "prioritytype":
+		s.PriorityType = p.Value
+	case "grestypes":
+		s.GresTypes = p.list()
+	case "fastschedule":
+		v, err := p.int(0, 2)
+		if err != nil {
+			return err
+		}
+		s.FastSchedule = int(v)
+	case "defmempercpu":
+		v, err := p.int(0, 1<<53)
+		if err != nil {
+			return err
+		}
+		s.DefMemPerCPU = v
+	default:
+		if f, ok := strings.CutPrefix(key, "priorityweight"); ok && f != "tres" && f != "" {
+			v, err := p.int(0, 1<<53)
+			if err != nil {
+				return err
+			}
+			if s.PriorityWeights == nil {
+				s.PriorityWeights = map[string]int64{}
+			}
+			s.PriorityWeights[f] = v
+		}
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package slurmconf
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+var fuzzSeeds = []string{
+	"NodeName=DEFAULT CPUs=4\nNodeName=n[1-4] Feature=a,b Gres=gpu:v100:2\nPartitionName=p Nodes=ALL Default=YES MaxTime=1-00:00:00 OverSubscribe=FORCE:4\n",
+	"ClusterName = \"x y\" # c\nSchedulerParameters=bf_window=10,\\\nbf_continue\nInclude other.conf\n",
+	"SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Switches=s0 LinkSpeed=10\nBlockName=b Nodes=n1\nBlockSizes=1,2\n",
+	"NodeName=a Name=gpu Type=v100 Count=4G File=/dev/nvidia[0-3]\nAutoDetect=off\n",
+	"X=\"unterminated\n", "=\n", "NodeName=tux[5-3]\n",
+}
+
+// checkErr requires err to be nil or a positioned *Error inside the input.
+func checkErr(t *testing.T, input string, err error) {
+	if err == nil {
+		return
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v is %T, want *Error", err, err)
+	}
+	lines := strings.Count(input, "\n") + 1
+	if e.Line < 1 || e.Line > lines+1 {
+		t.Fatalf("error line %d outside 1..%d: %v", e.Line, lines, err)
+	}
+	if e.Col < 0 {
+		t.Fatalf("negative column: %v", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		c, err := Parse(strings.NewReader(input))
+		checkErr(t, input, err)
+		if err == nil {
+			_ = c.Validate()
+			for i := range c.Nodes {
+				if c.Nodes[i].CPUs < 0 || len(c.Nodes[i].Names) == 0 {
+					t.Fatalf("bad node line %+v", c.Nodes[i])
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseTopology(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		_, err := ParseTopology(strings.NewReader(input))
+		checkErr(t, input, err)
+	})
+}
+
+func FuzzParseGres(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		g, err := ParseGres(strings.NewReader(input))
+		checkErr(t, input, err)
+		if err == nil {
+			for _, l := range g.Lines {
+				if l.Count < 0 {
+					t.Fatalf("negative count %+v", l)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"60", "1-00:00:00", "INFINITE", "7-0", "1:2:3", "99999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDuration(s)
+		if err == nil && d < 0 {
+			t.Fatalf("%q gave negative %v", s, d)
+		}
+		if err == nil && d != Unlimited {
+			back, err := ParseDuration(FormatDuration(d))
+			if err != nil || back != d {
+				t.Fatalf("%q: %v formats as %q which reads back as %v, %v", s, d, FormatDuration(d), back, err)
+			}
+		}
+	})
+}
