@@ -113,19 +113,9 @@ func (c *Config) PartitionNodes(p *PartitionLine) []string {
 // folder to resolve them in); they are listed in Config.Includes. Use
 // ParseFile to follow them.
 func Parse(r io.Reader) (*Config, error) {
-	lines, err := readLines(r, "")
-	if err != nil {
-		return nil, err
-	}
 	b := newBuilder()
-	for _, l := range lines {
-		if l.include != "" {
-			b.cfg.Includes = append(b.cfg.Includes, Pair{Key: "Include", Value: l.include, Pos: l.pos, Col: 1, ValueCol: l.inclCol})
-			continue
-		}
-		if err := b.line(l); err != nil {
-			return nil, err
-		}
+	if err := readAll(r, &b.cfg.Includes, b.line); err != nil {
+		return nil, err
 	}
 	return b.cfg, nil
 }

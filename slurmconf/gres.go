@@ -32,19 +32,9 @@ type GresLine struct {
 // ParseGres reads a gres.conf from r (Include lines are listed, not
 // followed).
 func ParseGres(r io.Reader) (*GresConfig, error) {
-	lines, err := readLines(r, "")
-	if err != nil {
-		return nil, err
-	}
 	g := &GresConfig{}
-	for _, l := range lines {
-		if l.include != "" {
-			g.Includes = append(g.Includes, Pair{Key: "Include", Value: l.include, Pos: l.pos, Col: 1, ValueCol: l.inclCol})
-			continue
-		}
-		if err := g.line(l); err != nil {
-			return nil, err
-		}
+	if err := readAll(r, &g.Includes, g.line); err != nil {
+		return nil, err
 	}
 	return g, nil
 }

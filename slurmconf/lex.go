@@ -34,6 +34,25 @@ func (p Pair) err(format string, args ...any) *Error {
 	return errAt(p.Pos, p.ValueCol, format, args...)
 }
 
+// readAll passes each line of r to each. r has no folder to resolve Include
+// lines in, so they are appended to includes instead of being followed.
+func readAll(r io.Reader, includes *[]Pair, each func(line) error) error {
+	lines, err := readLines(r, "")
+	if err != nil {
+		return err
+	}
+	for _, l := range lines {
+		if l.include != "" {
+			*includes = append(*includes, Pair{Key: "Include", Value: l.include, Pos: l.pos, Col: 1, ValueCol: l.inclCol})
+			continue
+		}
+		if err := each(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // readLines splits r into logical lines of key=value pairs.
 func readLines(r io.Reader, file string) ([]line, error) {
 	sc := bufio.NewScanner(r)

@@ -40,19 +40,9 @@ type BlockLine struct {
 // ParseTopology reads a topology.conf from r (Include lines are listed, not
 // followed).
 func ParseTopology(r io.Reader) (*Topology, error) {
-	lines, err := readLines(r, "")
-	if err != nil {
-		return nil, err
-	}
 	t := &Topology{}
-	for _, l := range lines {
-		if l.include != "" {
-			t.Includes = append(t.Includes, Pair{Key: "Include", Value: l.include, Pos: l.pos, Col: 1, ValueCol: l.inclCol})
-			continue
-		}
-		if err := t.line(l); err != nil {
-			return nil, err
-		}
+	if err := readAll(r, &t.Includes, t.line); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
