@@ -1,0 +1,207 @@
+package features
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Index maps each feature name to the set of nodes (indices 0..Len()-1)
+// that have it. Build it once per cluster configuration; it is read-only
+// afterwards and safe for concurrent readers.
+type Index struct {
+	n    uint
+	sets map[string]*bitset.BitSet
+}
+
+// NewIndex returns an empty index over n nodes.
+func NewIndex(n int) *Index {
+	return &Index{n: uint(max(n, 0)), sets: map[string]*bitset.BitSet{}}
+}
+
+// IndexNodes builds an index from each node's feature list: node i has
+// nodeFeatures[i].
+func IndexNodes(nodeFeatures [][]string) *Index {
+	ix := NewIndex(len(nodeFeatures))
+	for i, fs := range nodeFeatures {
+		ix.Add(i, fs...)
+	}
+	return ix
+}
+
+// Add records that node has the given features. It panics if node is
+// outside 0..Len()-1, which is a programming error, not bad input.
+func (ix *Index) Add(node int, features ...string) {
+	if node < 0 || uint(node) >= ix.n {
+		panic(fmt.Sprintf("features: node %d outside an index of %d nodes", node, ix.n))
+	}
+	for _, f := range features {
+		s := ix.sets[f]
+		if s == nil {
+			s = bitset.New(ix.n)
+			ix.sets[f] = s
+		}
+		s.Set(uint(node))
+	}
+}
+
+// Len is the number of nodes the index covers.
+func (ix *Index) Len() int { return int(ix.n) }
+
+// Has reports whether any node has feature f; pass it to Validate.
+func (ix *Index) Has(f string) bool { return ix.sets[f] != nil }
+
+// Nodes returns the nodes that have feature f. The set belongs to the
+// index: do not modify it.
+func (ix *Index) Nodes(f string) *bitset.BitSet { return ix.sets[f] }
+
+// Names returns the features known to the index, sorted.
+func (ix *Index) Names() []string {
+	out := make([]string, 0, len(ix.sets))
+	for f := range ix.sets {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Nodes returns a new set of the nodes satisfying e's per-node part (see
+// the package doc).
+func (e *Expr) Nodes(ix *Index) *bitset.BitSet {
+	dst := bitset.New(ix.n)
+	e.NodesInto(ix, dst)
+	return dst
+}
+
+// NodesInto is Nodes writing into dst (resized to ix.Len()), so a caller
+// evaluating many requests can reuse one set. A plain chain of features
+// evaluates without allocating.
+func (e *Expr) NodesInto(ix *Index, dst *bitset.BitSet) {
+	evalInto(e.root, ix, dst)
+}
+
+// Nodes returns the nodes satisfying t.
+func (t Term) Nodes(ix *Index) *bitset.BitSet {
+	dst := bitset.New(ix.n)
+	evalInto(t.n, ix, dst)
+	return dst
+}
+
+// evalInto writes the nodes satisfying n into dst.
+func evalInto(n *node, ix *Index, dst *bitset.BitSet) {
+	resize(dst, ix.n)
+	switch n.kind {
+	case kFeature:
+		if s := ix.sets[n.name]; s != nil {
+			s.Copy(dst) // Copy copies its receiver into its argument
+		} else {
+			dst.ClearAll()
+		}
+	case kCounted, kCounts:
+		// Counted terms say how many nodes, not which may be used.
+		dst.SetAll()
+	case kMatchOr:
+		dst.ClearAll()
+		for _, alt := range n.items {
+			if s := ix.sets[alt.name]; s != nil {
+				dst.InPlaceUnion(s)
+			}
+		}
+	case kChain:
+		evalInto(n.items[0], ix, dst)
+		var tmp *bitset.BitSet
+		for i, it := range n.items[1:] {
+			operand := ix.sets[it.name]
+			if it.kind != kFeature {
+				if tmp == nil {
+					tmp = bitset.New(ix.n)
+				}
+				evalInto(it, ix, tmp)
+				operand = tmp
+			}
+			combine(dst, n.ops[i], operand)
+		}
+	}
+}
+
+// combine applies op to dst and operand; a nil operand is an unknown
+// feature, which no node has.
+func combine(dst *bitset.BitSet, op byte, operand *bitset.BitSet) {
+	switch {
+	case op == '|' && operand != nil:
+		dst.InPlaceUnion(operand)
+	case op == '&' && operand != nil:
+		dst.InPlaceIntersection(operand)
+	case op == '&':
+		dst.ClearAll()
+	}
+}
+
+// resize makes dst exactly n bits long, reallocating only when it is not.
+func resize(dst *bitset.BitSet, n uint) {
+	if dst.Len() != n {
+		*dst = *bitset.New(n)
+	}
+}
+
+// Match reports whether a node with the given features satisfies e's
+// per-node part.
+func (e *Expr) Match(nodeFeatures []string) bool { return match(e.root, nodeFeatures) }
+
+// Match reports whether a node with the given features satisfies t.
+func (t Term) Match(nodeFeatures []string) bool { return match(t.n, nodeFeatures) }
+
+func match(n *node, fs []string) bool {
+	switch n.kind {
+	case kFeature:
+		return slices.Contains(fs, n.name)
+	case kCounted, kCounts:
+		return true
+	case kMatchOr:
+		for _, alt := range n.items {
+			if slices.Contains(fs, alt.name) {
+				return true
+			}
+		}
+		return false
+	}
+	v := match(n.items[0], fs)
+	for i, it := range n.items[1:] {
+		if n.ops[i] == '&' {
+			v = v && match(it, fs)
+		} else {
+			v = v || match(it, fs)
+		}
+	}
+	return v
+}
+
+// UnknownFeatureError is what Validate returns for a feature no node has;
+// Slurm rejects such a job with "Invalid feature specification".
+type UnknownFeatureError struct {
+	Expr    string
+	Feature string
+	Pos     int // byte offset of the name in the parsed text
+}
+
+func (e *UnknownFeatureError) Error() string {
+	return fmt.Sprintf("invalid feature specification %q: no node has feature %q (offset %d)", e.Expr, e.Feature, e.Pos)
+}
+
+// Validate returns an *UnknownFeatureError for the first feature name that
+// known rejects, or nil. Index.Has is a ready-made known.
+func (e *Expr) Validate(known func(string) bool) error {
+	var bad *node
+	e.root.walkFeatures(func(n *node) bool {
+		if !known(n.name) {
+			bad = n
+			return false
+		}
+		return true
+	})
+	if bad != nil {
+		return &UnknownFeatureError{Expr: e.src, Feature: bad.name, Pos: bad.pos}
+	}
+	return nil
+}
