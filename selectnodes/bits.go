@@ -1,0 +1,75 @@
+package selectnodes
+
+import (
+	"math/bits"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Word-span helpers: a record's nodes occupy words [wlo, whi) of a node
+// bitmap, and rec.words holds its membership mask there, so work on one
+// record touches only its span.
+
+func intersectsSpan(b *bitset.BitSet, rec *record) bool {
+	w := b.Words()
+	for k := rec.wlo; k < rec.whi && k < len(w); k++ {
+		if w[k]&rec.words[k-rec.wlo] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// orSpan sets dst |= src ∩ rec.
+func orSpan(dst, src *bitset.BitSet, rec *record) {
+	d, s := dst.Words(), src.Words()
+	for k := rec.wlo; k < rec.whi; k++ {
+		d[k] |= s[k] & rec.words[k-rec.wlo]
+	}
+}
+
+// countSpan is |b ∩ rec|.
+func countSpan(b *bitset.BitSet, rec *record) int {
+	w := b.Words()
+	n := 0
+	for k := rec.wlo; k < rec.whi; k++ {
+		n += bits.OnesCount64(w[k] & rec.words[k-rec.wlo])
+	}
+	return n
+}
+
+// setSpan sets dst's bits in rec to src ∩ rec ∩ mask (mask may be nil).
+func setSpan(dst, src, mask *bitset.BitSet, rec *record) {
+	d, s := dst.Words(), src.Words()
+	var m []uint64
+	if mask != nil {
+		m = mask.Words()
+	}
+	for k := rec.wlo; k < rec.whi; k++ {
+		rw := rec.words[k-rec.wlo]
+		v := s[k] & rw
+		if m != nil {
+			v &= m[k]
+		}
+		d[k] = d[k]&^rw | v
+	}
+}
+
+// subsetOf reports whether a ⊆ b (both the cluster's size).
+func subsetOf(a, b *bitset.BitSet) bool {
+	aw, bw := a.Words(), b.Words()
+	for k := range aw {
+		if aw[k]&^bw[k] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// clearSpan removes rec's nodes from dst.
+func clearSpan(dst *bitset.BitSet, rec *record) {
+	d := dst.Words()
+	for k := rec.wlo; k < rec.whi; k++ {
+		d[k] &^= rec.words[k-rec.wlo]
+	}
+}

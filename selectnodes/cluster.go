@@ -1,0 +1,383 @@
+package selectnodes
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/features"
+)
+
+// JobID names a running allocation.
+type JobID uint64
+
+// record is a config record: nodes with one configuration (Slurm's
+// config_record and, per request, node_set). Its nodes are kept both as a
+// list and as the words of a bitmap restricted to the span they occupy, so
+// per-record bitmap work costs the span, not the cluster.
+type record struct {
+	nodes    []int
+	weight   int64
+	features []string
+	cpus     int
+	mem, tmp int64
+	gres     []int64 // per gres key
+	wlo, whi int     // word span [wlo, whi) of the nodes
+	words    []uint64
+	order    int // first appearance, for ties on weight
+}
+
+type partition struct {
+	Partition
+	nodes *bitset.BitSet
+}
+
+type gresKey struct{ name, typ string }
+
+// Cluster is the node and partition model with Slurm's global bitmaps and
+// the running allocations. It is not safe for concurrent use; callers that
+// share one (queue.Scheduler does) guard it.
+type Cluster struct {
+	nodes    []Node
+	reported []Resources
+	byName   map[string]int
+	records  []record // ordered by weight, then configuration order
+	recOf    []int32  // node -> record
+	parts    []partition
+	partIx   map[string]int
+	defPart  int
+	ix       *features.Index
+	gresKeys []gresKey
+	gresCap  []int64 // node*len(gresKeys) + key
+
+	up, avail *bitset.BitSet
+	use       usage
+	jobs      map[JobID]*running
+
+	empty *usage // no load at all, for TestOnly and classification
+
+	selector     Selector
+	fastSchedule int
+	compat       bool
+}
+
+type running struct {
+	id         JobID
+	p          *Placement
+	start, end time.Time
+}
+
+// Option configures New and FromConfig.
+type Option func(*Cluster)
+
+// WithSelector sets the selection plugin; the default is Linear, or what
+// SelectType says for FromConfig.
+func WithSelector(s Selector) Option { return func(c *Cluster) { c.selector = s } }
+
+// WithFastSchedule sets Slurm's FastSchedule (seed 000 §2.3.3):
+// 1 (the default) checks requests against each config record's baseline and
+// marks nodes that register with less than it down; 2 does the same but
+// keeps such nodes up; 0 checks a record's nodes one by one against what
+// they reported when the baseline falls short.
+func WithFastSchedule(n int) Option { return func(c *Cluster) { c.fastSchedule = n } }
+
+// WithSlurmCompat reproduces Slurm 22.05's node selection where it is
+// known to be wrong: count features are accumulated greedily in expression
+// and weight order (seed 000 §3.3) and a matching OR takes the first
+// alternative that can be satisfied rather than the cheapest.
+func WithSlurmCompat() Option { return func(c *Cluster) { c.compat = true } }
+
+// New builds a cluster. Node names must be unique and non-empty; partitions
+// must name defined nodes. Nodes with identical configuration form one
+// config record; records are ordered by weight, then first appearance.
+func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
+	c := &Cluster{
+		nodes:        slices.Clone(nodes),
+		reported:     make([]Resources, len(nodes)),
+		byName:       make(map[string]int, len(nodes)),
+		partIx:       map[string]int{},
+		defPart:      -1,
+		jobs:         map[JobID]*running{},
+		fastSchedule: 1,
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.selector == nil {
+		c.selector = Linear{}
+	}
+	if c.fastSchedule < 0 || c.fastSchedule > 2 {
+		return nil, fmt.Errorf("selectnodes: FastSchedule %d is not 0, 1 or 2", c.fastSchedule)
+	}
+	var errs []error
+	for i := range c.nodes {
+		if err := c.addNode(i); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	c.buildGres()
+	c.buildRecords()
+	names := make([][]string, len(c.nodes))
+	for i := range c.nodes {
+		names[i] = c.nodes[i].Features
+	}
+	c.ix = features.IndexNodes(names)
+	for _, p := range parts {
+		if err := c.setPartition(p, -1); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	n := uint(len(c.nodes))
+	c.up, c.avail = bitset.New(n), bitset.New(n)
+	for i := range c.nodes {
+		c.applyState(i)
+	}
+	c.use = newUsage(len(c.nodes), len(c.gresKeys))
+	empty := newUsage(len(c.nodes), len(c.gresKeys))
+	c.empty = &empty
+	return c, nil
+}
+
+func (c *Cluster) addNode(i int) error {
+	n := &c.nodes[i]
+	switch {
+	case n.Name == "":
+		return fmt.Errorf("selectnodes: node %d has no name", i)
+	case strings.ContainsAny(n.Name, ",[] \t"):
+		return fmt.Errorf("selectnodes: node name %q holds a hostlist separator", n.Name)
+	case n.CPUs < 0 || n.RealMemory < 0 || n.TmpDisk < 0 || n.Weight < 0:
+		return fmt.Errorf("selectnodes: node %s has a negative CPU, memory, disk or weight value", n.Name)
+	case n.State > NodeDown:
+		return fmt.Errorf("selectnodes: node %s has unknown state %d", n.Name, n.State)
+	}
+	for _, g := range n.GRES {
+		if g.Name == "" || g.Count < 0 {
+			return fmt.Errorf("selectnodes: node %s has an invalid GRES %+v", n.Name, g)
+		}
+	}
+	if _, dup := c.byName[n.Name]; dup {
+		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
+	}
+	n.CPUs = n.cpus()
+	n.Features = slices.Clone(n.Features)
+	n.GRES = slices.Clone(n.GRES)
+	c.byName[n.Name] = i
+	return nil
+}
+
+func configKey(n *Node) string {
+	return fmt.Sprintf("%d|%d|%d|%d|%q|%v", n.CPUs, n.RealMemory, n.TmpDisk, n.Weight, n.Features, n.GRES)
+}
+
+func (c *Cluster) buildRecords() {
+	byKey := map[string]int{}
+	c.recOf = make([]int32, len(c.nodes))
+	for i := range c.nodes {
+		n := &c.nodes[i]
+		k := configKey(n)
+		r, ok := byKey[k]
+		if !ok {
+			r = len(c.records)
+			byKey[k] = r
+			c.records = append(c.records, record{weight: n.Weight, features: n.Features, cpus: n.CPUs,
+				mem: n.RealMemory, tmp: n.TmpDisk, order: r})
+		}
+		c.records[r].nodes = append(c.records[r].nodes, i)
+	}
+	c.finishRecords()
+}
+
+// finishRecords orders the records by weight, then configuration order, and
+// computes their spans, masks and GRES.
+func (c *Cluster) finishRecords() {
+	slices.SortStableFunc(c.records, func(a, b record) int {
+		if a.weight != b.weight {
+			if a.weight < b.weight {
+				return -1
+			}
+			return 1
+		}
+		return a.order - b.order
+	})
+	K := len(c.gresKeys)
+	for r := range c.records {
+		rec := &c.records[r]
+		rec.wlo, rec.whi = rec.nodes[0]/64, rec.nodes[len(rec.nodes)-1]/64+1
+		rec.words = make([]uint64, rec.whi-rec.wlo)
+		for _, i := range rec.nodes {
+			rec.words[i/64-rec.wlo] |= 1 << (uint(i) % 64)
+			c.recOf[i] = int32(r)
+		}
+		i := rec.nodes[0]
+		rec.gres = c.gresCap[i*K : (i+1)*K]
+	}
+}
+
+func (c *Cluster) buildGres() {
+	keyIx := map[gresKey]int{}
+	for i := range c.nodes {
+		for _, g := range c.nodes[i].GRES {
+			k := gresKey{g.Name, g.Type}
+			if _, ok := keyIx[k]; !ok {
+				keyIx[k] = len(c.gresKeys)
+				c.gresKeys = append(c.gresKeys, k)
+			}
+		}
+	}
+	K := len(c.gresKeys)
+	c.gresCap = make([]int64, len(c.nodes)*K)
+	for i := range c.nodes {
+		for _, g := range c.nodes[i].GRES {
+			c.gresCap[i*K+keyIx[gresKey{g.Name, g.Type}]] += g.Count
+		}
+	}
+}
+
+// setPartition adds p, or replaces partition at (when at >= 0).
+func (c *Cluster) setPartition(p Partition, at int) error {
+	if p.Name == "" {
+		return errors.New("selectnodes: a partition has no name")
+	}
+	if p.MinNodes < 0 || p.MaxNodes < 0 || p.MaxTime < 0 || p.Sharing.Count < 0 {
+		return fmt.Errorf("selectnodes: partition %s has a negative limit", p.Name)
+	}
+	if p.State > PartitionInactive {
+		return fmt.Errorf("selectnodes: partition %s has unknown state %d", p.Name, p.State)
+	}
+	if i, dup := c.partIx[p.Name]; dup && i != at {
+		return fmt.Errorf("selectnodes: partition %s is defined twice", p.Name)
+	}
+	bits := bitset.New(uint(len(c.nodes)))
+	for _, name := range p.Nodes {
+		i, ok := c.byName[name]
+		if !ok {
+			return fmt.Errorf("selectnodes: partition %s: node %s is not defined", p.Name, name)
+		}
+		bits.Set(uint(i))
+	}
+	p.Nodes = slices.Clone(p.Nodes)
+	part := partition{Partition: p, nodes: bits}
+	if at < 0 {
+		at = len(c.parts)
+		c.parts = append(c.parts, part)
+		c.partIx[p.Name] = at
+	} else {
+		delete(c.partIx, c.parts[at].Name)
+		c.parts[at] = part
+		c.partIx[p.Name] = at
+	}
+	c.defPart = -1
+	for i := range c.parts {
+		if c.parts[i].Default {
+			c.defPart = i // the last Default=YES wins, as in Slurm
+		}
+	}
+	return nil
+}
+
+// applyState derives node i's bits in the up and avail bitmaps.
+func (c *Cluster) applyState(i int) {
+	s := c.nodes[i].State
+	c.up.SetTo(uint(i), s != NodeDown)
+	c.avail.SetTo(uint(i), s == NodeUp)
+}
+
+// NodeCount is the number of nodes.
+func (c *Cluster) NodeCount() int { return len(c.nodes) }
+
+// Node returns node i's configuration. Do not modify it.
+func (c *Cluster) Node(i int) *Node { return &c.nodes[i] }
+
+// NodeIndex returns the index of the named node.
+func (c *Cluster) NodeIndex(name string) (int, bool) {
+	i, ok := c.byName[name]
+	return i, ok
+}
+
+// Partition returns the named partition's settings.
+func (c *Cluster) Partition(name string) (Partition, bool) {
+	i, ok := c.partIx[name]
+	if !ok {
+		return Partition{}, false
+	}
+	return c.parts[i].Partition, true
+}
+
+// Partitions returns every partition, in definition order.
+func (c *Cluster) Partitions() []Partition {
+	out := make([]Partition, len(c.parts))
+	for i := range c.parts {
+		out[i] = c.parts[i].Partition
+	}
+	return out
+}
+
+// DefaultPartition is the partition jobs without one go to ("" if none).
+func (c *Cluster) DefaultPartition() string {
+	if c.defPart < 0 {
+		return ""
+	}
+	return c.parts[c.defPart].Name
+}
+
+// PartitionNodes returns the node set of the named partition (a copy).
+func (c *Cluster) PartitionNodes(name string) (*bitset.BitSet, bool) {
+	i, ok := c.partIx[name]
+	if !ok {
+		return nil, false
+	}
+	return c.parts[i].nodes.Clone(), true
+}
+
+// FeatureIndex is the index of node features, for evaluating constraints.
+func (c *Cluster) FeatureIndex() *features.Index { return c.ix }
+
+// Selector is the selection plugin in use.
+func (c *Cluster) Selector() Selector { return c.selector }
+
+// SlurmCompat reports whether the cluster reproduces Slurm's defects.
+func (c *Cluster) SlurmCompat() bool { return c.compat }
+
+// Up is Slurm's up_node_bitmap: nodes not down. A copy.
+func (c *Cluster) Up() *bitset.BitSet { return c.up.Clone() }
+
+// Avail is Slurm's avail_node_bitmap: nodes available for new jobs. A copy.
+func (c *Cluster) Avail() *bitset.BitSet { return c.avail.Clone() }
+
+// Idle is Slurm's idle_node_bitmap: nodes running no job. A copy.
+func (c *Cluster) Idle() *bitset.BitSet { return c.use.idle.Clone() }
+
+// Share is Slurm's share_node_bitmap: nodes not allocated to an exclusive
+// job. A copy.
+func (c *Cluster) Share() *bitset.BitSet { return c.use.share.Clone() }
+
+// Names turns a node set into names, in index order.
+func (c *Cluster) Names(nodes *bitset.BitSet) []string {
+	var out []string
+	for i, ok := nodes.NextSet(0); ok && int(i) < len(c.nodes); i, ok = nodes.NextSet(i + 1) {
+		out = append(out, c.nodes[i].Name)
+	}
+	return out
+}
+
+// NodeSet turns names into a node set; it fails on an unknown name.
+func (c *Cluster) NodeSet(names []string) (*bitset.BitSet, error) {
+	b := bitset.New(uint(len(c.nodes)))
+	for _, n := range names {
+		i, ok := c.byName[n]
+		if !ok {
+			return nil, fmt.Errorf("selectnodes: unknown node %q", n)
+		}
+		b.Set(uint(i))
+	}
+	return b, nil
+}

@@ -1,0 +1,143 @@
+package selectnodes
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The error classes of seed 000 §3.1.6, for errors.Is. Every error
+// SelectNodes returns is an *Error wrapping one of them.
+var (
+	// ErrNodeConfig: the job can never run on this node configuration.
+	ErrNodeConfig = errors.New("requested node configuration is not available")
+	// ErrPartConfig: partition limits or the state of nodes (down,
+	// drained) prevent the job from running now.
+	ErrPartConfig = errors.New("requested partition configuration not available now")
+	// ErrBusy: the job could run, but not until other jobs end.
+	ErrBusy = errors.New("requested nodes are busy")
+	// ErrHeld: the job has priority 0.
+	ErrHeld = errors.New("job is held")
+	// ErrInvalidRequest: the request names an unknown partition or node,
+	// or holds impossible values.
+	ErrInvalidRequest = errors.New("invalid request")
+)
+
+// Error is a selection failure: its class, a one-line reason and the
+// explanation of how the pipeline got there.
+type Error struct {
+	Class       error
+	Reason      string
+	Explanation *Explanation
+}
+
+func (e *Error) Error() string { return e.Class.Error() + ": " + e.Reason }
+
+// Unwrap lets errors.Is match the class.
+func (e *Error) Unwrap() error { return e.Class }
+
+func newError(class error, format string, args ...any) *Error {
+	return &Error{Class: class, Reason: fmt.Sprintf(format, args...)}
+}
+
+// rank orders the classes for seed 000 §3.2.4: once a failure is busy it
+// stays busy, a partition failure can rise to busy but not fall to a node
+// failure.
+func rank(class error) int {
+	switch class {
+	case ErrBusy:
+		return 3
+	case ErrPartConfig:
+		return 2
+	case ErrNodeConfig:
+		return 1
+	}
+	return 0
+}
+
+// ClassName is the short name of an error class, as the CLI prints it:
+// "node_config", "part_config", "busy", "held", "invalid" or "".
+func ClassName(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrNodeConfig):
+		return "node_config"
+	case errors.Is(err, ErrPartConfig):
+		return "part_config"
+	case errors.Is(err, ErrBusy):
+		return "busy"
+	case errors.Is(err, ErrHeld):
+		return "held"
+	case errors.Is(err, ErrInvalidRequest):
+		return "invalid"
+	}
+	return "error"
+}
+
+// Explanation says, per node set and per constraint, what the pipeline did
+// with a request.
+type Explanation struct {
+	Partition string
+	Mode      Mode
+	Counts    Counts
+	Sets      []SetReport
+	// Steps are the pipeline's decisions in order, readable as they stand.
+	Steps     []string
+	Class     error // nil when a placement was found
+	Reason    string
+	Placement *Placement
+}
+
+// SetReport is one node set (config record) seen by a request.
+type SetReport struct {
+	Nodes  string // the record's nodes, as a hostlist
+	Weight int64
+	Total  int // nodes in the record
+	// Removed counts the nodes each filter removed, in pipeline order:
+	// "partition", "excluded", "features", "cpus", "memory", "tmpdisk",
+	// "gres".
+	Removed    []Removal
+	Candidates int // left after the per-node filters
+	Available  int // of those, up and not drained
+	Usable     int // of those, free enough under the current load
+}
+
+// Removal is how many nodes one filter removed from a set.
+type Removal struct {
+	Filter string
+	Count  int
+	Why    string // e.g. "RealMemory 64000 < 128000"
+}
+
+func (e *Explanation) step(format string, args ...any) {
+	if e != nil {
+		e.Steps = append(e.Steps, fmt.Sprintf(format, args...))
+	}
+}
+
+// String renders the explanation for people.
+func (e *Explanation) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "partition %s, mode %s, %s\n", e.Partition, e.Mode, e.Counts)
+	for _, s := range e.Sets {
+		fmt.Fprintf(&b, "  node set %s (weight %d, %d nodes): %d candidates, %d available, %d usable now",
+			s.Nodes, s.Weight, s.Total, s.Candidates, s.Available, s.Usable)
+		for _, r := range s.Removed {
+			fmt.Fprintf(&b, "; %s removed %d", r.Filter, r.Count)
+			if r.Why != "" {
+				fmt.Fprintf(&b, " (%s)", r.Why)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	for _, s := range e.Steps {
+		fmt.Fprintf(&b, "  %s\n", s)
+	}
+	if e.Class != nil {
+		fmt.Fprintf(&b, "result: %s (%s): %s\n", ClassName(e.Class), e.Class, e.Reason)
+	} else if e.Placement != nil {
+		fmt.Fprintf(&b, "result: runnable on %s\n", e.Placement.Hostlist())
+	}
+	return b.String()
+}

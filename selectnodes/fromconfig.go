@@ -1,0 +1,95 @@
+package selectnodes
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hpcsched/hpcsched/slurmconf"
+)
+
+// FromConfig builds a cluster from a parsed slurm.conf. Nodes take the
+// order of their NodeName lines, each line one config record; the
+// selector follows SelectType (select/linear gives Linear, cons_res and
+// cons_tres give ConsRes) and FastSchedule follows the file, unless opts
+// say otherwise. Node states DOWN and FUTURE become NodeDown, DRAIN
+// NodeDrain, the rest NodeUp. Partition MaxNodes/MaxTime of UNLIMITED
+// become 0 (no limit).
+func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	var nodes []Node
+	for _, line := range cfg.Nodes {
+		var gres []GRES
+		for _, g := range line.Gres {
+			gres = append(gres, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
+		}
+		for _, name := range line.Names {
+			nodes = append(nodes, Node{Name: name, CPUs: line.CPUs, Boards: line.Boards, Sockets: line.SocketsPerBoard,
+				CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
+				TmpDisk: line.TmpDisk, Weight: line.Weight, Features: line.Features, GRES: gres, State: nodeState(line.State)})
+		}
+	}
+	var parts []Partition
+	for i := range cfg.Partitions {
+		p := &cfg.Partitions[i]
+		part := Partition{Name: p.Name, Nodes: cfg.PartitionNodes(p), Default: p.Default, MinNodes: p.MinNodes,
+			MaxNodes: max(p.MaxNodes, 0), Priority: p.PriorityTier, RootOnly: p.RootOnly, Sharing: p.Sharing}
+		if p.MaxTime != slurmconf.Unlimited {
+			part.MaxTime = p.MaxTime
+		}
+		switch p.State {
+		case "DOWN":
+			part.State = PartitionDown
+		case "DRAIN":
+			part.State = PartitionDrain
+		case "INACTIVE":
+			part.State = PartitionInactive
+		}
+		parts = append(parts, part)
+	}
+	base := []Option{WithFastSchedule(cfg.FastSchedule)}
+	switch t := strings.ToLower(cfg.SelectType); {
+	case t == "" || t == "select/linear":
+		base = append(base, WithSelector(Linear{}))
+	case strings.HasPrefix(t, "select/cons_"):
+		base = append(base, WithSelector(ConsRes{}))
+	default:
+		return nil, fmt.Errorf("selectnodes: SelectType %s is not modelled (select/linear, select/cons_res and select/cons_tres are)", cfg.SelectType)
+	}
+	return newForConfig(cfg, nodes, parts, append(base, opts...))
+}
+
+func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts []Option) (*Cluster, error) {
+	c, err := New(nodes, parts, opts...)
+	if err != nil {
+		return nil, err
+	}
+	// Slurm's config records are the NodeName lines, not equal
+	// configurations: rebuild them line by line so the order (and so the
+	// count-feature behaviour of seed 000 §3.3) follows the file.
+	c.records = c.records[:0]
+	next := 0
+	for li, line := range cfg.Nodes {
+		rec := record{order: li}
+		for range line.Names {
+			rec.nodes = append(rec.nodes, next)
+			next++
+		}
+		n := &c.nodes[rec.nodes[0]]
+		rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
+		c.records = append(c.records, rec)
+	}
+	c.finishRecords()
+	return c, nil
+}
+
+func nodeState(s string) NodeState {
+	switch strings.ToUpper(s) {
+	case "DOWN", "FUTURE":
+		return NodeDown
+	case "DRAIN", "DRAINED", "DRAINING":
+		return NodeDrain
+	}
+	return NodeUp
+}

@@ -1,0 +1,94 @@
+package selectnodes
+
+import (
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Linear is Slurm's select/linear: jobs get whole nodes. A job that may
+// not share (seed 000 Table 2.1) gets idle nodes and holds them
+// exclusively; a job that may share goes to the least loaded nodes first
+// (Min Load First, seed 000 §4.3.2), at most MaxShare jobs per node.
+// Whole-node selection follows seed 003: the one consecutive run that
+// suffices leaving the fewest nodes unused, else the fewest runs, largest
+// first; required nodes first; lowest weight first.
+type Linear struct{}
+
+var _ Selector = Linear{}
+
+// Filter implements Selector.
+func (Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
+	if !job.Shared {
+		cand.Copy(dst) // Copy copies its receiver into its argument
+		// idle nodes have all their GRES, which BuildNodeSets checked
+		dst.InPlaceIntersection(v.u.idle)
+		return
+	}
+	cand.Copy(dst)
+	dst.InPlaceIntersection(v.u.share)
+	busy := dst.Difference(v.u.idle)
+	for i, ok := busy.NextSet(0); ok; i, ok = busy.NextSet(i + 1) {
+		if int(v.u.jobs[i]) >= job.MaxShare || !v.gresFits(int(i), job) {
+			dst.Clear(i)
+		}
+	}
+}
+
+// JobTest implements Selector.
+func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool) {
+	c := v.c
+	cpuOf := func(i int) int { return c.effective(i).CPUs }
+	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (*Placement, bool) {
+		var chosen []int
+		var ok bool
+		if job.Shared && !job.Req.Contiguous {
+			chosen, ok = minLoad(v, cand, job.Required, n, cpuOf)
+		} else {
+			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
+		}
+		if !ok {
+			return nil, false
+		}
+		return v.placement(job, chosen, cpuOf, 0, !job.Shared), true
+	})
+}
+
+// minLoad takes required nodes, then nodes by ascending job count (index
+// order within a count), until the wanted count and the CPUs are met.
+func minLoad(v View, cand, required *bitset.BitSet, n Counts, cpuOf func(int) int) ([]int, bool) {
+	var sel []int
+	cpus := 0
+	nreq := 0
+	if required != nil {
+		for i, ok := required.NextSet(0); ok; i, ok = required.NextSet(i + 1) {
+			sel = append(sel, int(i))
+			cpus += cpuOf(int(i))
+		}
+		nreq = len(sel)
+	}
+	maxN := limit(n, int(cand.Count()))
+	w := min(want(n, nreq), maxN)
+	done := func() bool { return len(sel) >= w && cpus >= n.CPUs || len(sel) >= maxN }
+	// level 0 are the idle nodes, found without visiting the busy ones
+	for level := 0; !done(); level++ {
+		found := false
+		for i, ok := cand.NextSet(0); ok && !done(); i, ok = cand.NextSet(i + 1) {
+			jobs := int(v.u.jobs[i])
+			if jobs > level {
+				found = true
+				continue
+			}
+			if jobs < level || (required != nil && required.Test(i)) {
+				continue
+			}
+			sel = append(sel, int(i))
+			cpus += cpuOf(int(i))
+		}
+		if !found {
+			break
+		}
+	}
+	if len(sel) < max(n.Min, 1) || cpus < n.CPUs || len(sel) > maxN {
+		return largestFirst(cand, required, n, cpuOf)
+	}
+	return sel, true
+}

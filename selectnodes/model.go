@@ -1,0 +1,151 @@
+package selectnodes
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hpcsched/hpcsched/slurmconf"
+)
+
+// NodeState is the administrative state of a node. Whether it is idle or
+// allocated is derived from the jobs on it, as in Slurm's global bitmaps.
+type NodeState uint8
+
+const (
+	NodeUp    NodeState = iota // up and available for new jobs
+	NodeDrain                  // up, running its jobs, taking no new ones
+	NodeDown                   // not responding or taken out of service
+)
+
+func (s NodeState) String() string {
+	switch s {
+	case NodeUp:
+		return "UP"
+	case NodeDrain:
+		return "DRAIN"
+	case NodeDown:
+		return "DOWN"
+	}
+	return fmt.Sprintf("NodeState(%d)", uint8(s))
+}
+
+// GRES is a count of one generic resource on a node: gpu:v100:4 is
+// {Name: "gpu", Type: "v100", Count: 4}.
+type GRES struct {
+	Name  string
+	Type  string
+	Count int64
+}
+
+// Node is one compute node as configured. Nodes are identified by their
+// index in the slice given to New, which is also their order for
+// consecutive-node selection.
+type Node struct {
+	Name string
+	// CPUs is the number of schedulable CPUs; when 0 it is
+	// Boards*Sockets*CoresPerSocket*ThreadsPerCore (each at least 1).
+	CPUs                                    int
+	Boards, Sockets, CoresPerSocket, Threads int
+	RealMemory                              int64 // MB
+	TmpDisk                                 int64 // MB
+	// Weight orders nodes for selection: lower weights are used first.
+	Weight   int64
+	Features []string
+	GRES     []GRES
+	State    NodeState
+}
+
+func (n *Node) cpus() int {
+	if n.CPUs > 0 {
+		return n.CPUs
+	}
+	return max(n.Boards, 1) * max(n.Sockets, 1) * max(n.CoresPerSocket, 1) * max(n.Threads, 1)
+}
+
+// Resources is what a node reports about itself when it registers (Slurm's
+// slurmd registration); see Cluster.Register and FastSchedule.
+type Resources struct {
+	CPUs       int
+	RealMemory int64
+	TmpDisk    int64
+}
+
+// Aliases of slurmconf's sharing types, so a Partition can be built in code
+// without importing slurmconf.
+type (
+	ShareMode = slurmconf.ShareMode
+	Sharing   = slurmconf.Sharing
+)
+
+const (
+	ShareNo        = slurmconf.ShareNo
+	ShareYes       = slurmconf.ShareYes
+	ShareExclusive = slurmconf.ShareExclusive
+	ShareForce     = slurmconf.ShareForce
+)
+
+// PartitionState is a partition's State=.
+type PartitionState uint8
+
+const (
+	PartitionUp       PartitionState = iota // accepting and running jobs
+	PartitionDrain                          // running jobs, starting none
+	PartitionDown                           // accepting jobs, starting none
+	PartitionInactive                       // neither accepting nor starting
+)
+
+func (s PartitionState) String() string {
+	return [...]string{"UP", "DRAIN", "DOWN", "INACTIVE"}[min(int(s), 3)]
+}
+
+// Partition is a named set of nodes with limits for the jobs in it.
+type Partition struct {
+	Name    string
+	Nodes   []string // node names; every one must be defined
+	Default bool
+	// MinNodes and MaxNodes bound a job's node count; 0 means no bound.
+	MinNodes, MaxNodes int
+	// MaxTime bounds a job's time limit; 0 means no limit.
+	MaxTime time.Duration
+	// Priority orders partitions in the scheduling loop (Slurm's
+	// PriorityTier); higher runs first.
+	Priority int
+	State    PartitionState
+	RootOnly bool
+	// Sharing is OverSubscribe (formerly Shared); the zero value is NO.
+	// Sharing.Count is the most jobs per node for YES and FORCE (4 when 0).
+	Sharing Sharing
+}
+
+func (p *Partition) maxShare() int {
+	switch {
+	case p.Sharing.Mode != ShareYes && p.Sharing.Mode != ShareForce:
+		return 1
+	case p.Sharing.Count <= 0:
+		return 4
+	}
+	return p.Sharing.Count
+}
+
+// ShareRequest is a job's --exclusive / --share (--oversubscribe) choice.
+type ShareRequest uint8
+
+const (
+	ShareDefault   ShareRequest = iota // neither option given
+	ShareExclusiveJob                  // --exclusive
+	ShareOversubscribe                 // --share / --oversubscribe
+)
+
+// MayShare is Table 2.1 of seed 000: whether a job may share nodes with
+// other jobs, given the partition's setting and the job's request (the
+// select/linear rule; ConsRes shares CPUs of a node differently, see
+// ConsRes).
+func MayShare(mode ShareMode, req ShareRequest) bool {
+	switch mode {
+	case ShareForce:
+		return true
+	case ShareYes:
+		return req == ShareOversubscribe
+	}
+	return false
+}

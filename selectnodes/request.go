@@ -1,0 +1,188 @@
+package selectnodes
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/features"
+	"github.com/hpcsched/hpcsched/hostlist"
+)
+
+// Mode is the selection mode of select_p_job_test.
+type Mode uint8
+
+const (
+	// RunNow selects nodes the job can start on at once.
+	RunNow Mode = iota
+	// TestOnly ignores the load: could the job ever run here?
+	TestOnly
+	// WillRun finds when and where the job could start, simulating the
+	// running jobs ending in order of their expected end times.
+	WillRun
+)
+
+func (m Mode) String() string {
+	return [...]string{"RunNow", "TestOnly", "WillRun"}[min(int(m), 2)]
+}
+
+// GRESRequest asks for Min to Max units of a generic resource on every
+// node (gpu:1-3 asks for at least one GPU and takes up to three if free, as
+// seed 001's GPU ranges do). An empty Type matches every type of Name.
+type GRESRequest struct {
+	Name, Type string
+	Min, Max   int64
+}
+
+// ParseGRES reads a --gres value: "gpu:2", "gpu:v100:2", "gpu:1-3",
+// "gpu" (one), several separated by commas.
+func ParseGRES(s string) ([]GRESRequest, error) {
+	var out []GRESRequest
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		f := strings.Split(item, ":")
+		g := GRESRequest{Name: f[0], Min: 1, Max: 1}
+		if g.Name == "" || len(f) > 3 {
+			return nil, fmt.Errorf("selectnodes: GRES %q is not name[:type][:count]", item)
+		}
+		rest := f[1:]
+		if len(rest) > 0 {
+			if lo, hi, ok := parseRange(rest[len(rest)-1]); ok {
+				g.Min, g.Max = lo, hi
+				rest = rest[:len(rest)-1]
+			} else if len(rest) == 2 {
+				return nil, fmt.Errorf("selectnodes: GRES %q: %q is not a count or range", item, rest[1])
+			}
+		}
+		if len(rest) == 1 {
+			g.Type = rest[0]
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func parseRange(s string) (lo, hi int64, ok bool) {
+	a, b, isRange := strings.Cut(s, "-")
+	lo, err := strconv.ParseInt(a, 10, 64)
+	if err != nil || lo < 0 {
+		return 0, 0, false
+	}
+	hi = lo
+	if isRange {
+		if hi, err = strconv.ParseInt(b, 10, 64); err != nil || hi < lo {
+			return 0, 0, false
+		}
+	}
+	return lo, hi, true
+}
+
+// Request is what a job asks of the nodes (seed 000 §3.1.4 constraints).
+type Request struct {
+	// Partition is the partition name; "" means the default partition.
+	Partition string
+	// MinNodes is the fewest nodes (0 means 1); MaxNodes the most (0 means
+	// no limit); DesiredNodes the count to aim for (0 means MinNodes).
+	MinNodes, MaxNodes, DesiredNodes int
+	// CPUs is the total CPU count (Slurm's num_procs); 0 means no total.
+	CPUs int
+	// Per-node minimums.
+	MinCPUsPerNode    int
+	MinMemoryPerNode  int64 // MB
+	MinTmpDiskPerNode int64 // MB
+	// Features is the --constraint expression; nil means none.
+	Features *features.Expr
+	// Required nodes must all be in the allocation; Excluded never.
+	Required, Excluded []string
+	// Contiguous asks for consecutive nodes (by index).
+	Contiguous bool
+	Share      ShareRequest
+	// TimeLimit is checked against the partition's MaxTime; 0 means none.
+	TimeLimit time.Duration
+	GRES      []GRESRequest
+	// Root is set for jobs of user root, who alone may use RootOnly
+	// partitions.
+	Root bool
+	// Held marks a job with priority 0; selection fails with ErrHeld.
+	Held bool
+}
+
+// Counts are the node counts a selection must meet (select_nodes'
+// min_nodes, req_nodes, max_nodes) and the total CPUs.
+type Counts struct {
+	Min, Desired, Max int
+	CPUs              int
+}
+
+func (n Counts) String() string {
+	return fmt.Sprintf("nodes min %d desired %d max %d, cpus %d", n.Min, n.Desired, n.Max, n.CPUs)
+}
+
+// Job is a Request resolved against the cluster: what a Selector sees.
+type Job struct {
+	Req       *Request
+	Part      *Partition
+	partIndex int
+	// Shared: the job may share nodes (seed 000 Table 2.1).
+	Shared bool
+	// Exclusive: the job takes whole nodes no other job may join.
+	Exclusive bool
+	// MaxShare is the most jobs on one node for a shared job.
+	MaxShare int
+	// Required and Excluded as node sets; nil when empty.
+	Required, Excluded *bitset.BitSet
+	cpusPerNode        int
+	gres               []gresNeed
+}
+
+type gresNeed struct {
+	keys     []int
+	min, max int64
+	req      GRESRequest
+}
+
+// GRESAlloc is a count of one GRES type given to a job on one node.
+type GRESAlloc struct {
+	Name, Type string
+	Count      int64
+	key        int
+}
+
+// NodeAlloc is what a job gets on one node.
+type NodeAlloc struct {
+	Node   int
+	CPUs   int
+	Memory int64 // MB
+	GRES   []GRESAlloc
+	gres   []keyCount
+}
+
+type keyCount struct {
+	key   int
+	count int64
+}
+
+// Placement is where a job runs.
+type Placement struct {
+	Partition string
+	Nodes     *bitset.BitSet
+	Names     []string
+	Alloc     []NodeAlloc // in node index order
+	TotalCPUs int
+	// Exclusive: no other job may join these nodes while this one runs.
+	Exclusive bool
+	// Weight is the sum of the nodes' weights.
+	Weight int64
+	// Start is when the job can start, for WillRun; the zero Time means at
+	// once (when Immediate is true).
+	Start     time.Time
+	Immediate bool
+}
+
+// Hostlist returns the nodes as a compressed hostlist.
+func (p *Placement) Hostlist() string { return hostlist.Compress(p.Names) }

@@ -1,0 +1,292 @@
+package selectnodes
+
+import (
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// run is a maximal stretch [start, end) of consecutive candidate nodes.
+type run struct{ start, end int }
+
+func (r run) len() int { return r.end - r.start }
+
+func runsOf(b *bitset.BitSet, n int) []run {
+	var out []run
+	for i, ok := b.NextSet(0); ok && int(i) < n; {
+		j, more := b.NextClear(i)
+		if !more || int(j) > n {
+			j = uint(n)
+		}
+		out = append(out, run{int(i), int(j)})
+		if int(j) >= n {
+			break
+		}
+		i, ok = b.NextSet(j)
+	}
+	return out
+}
+
+// picker chooses whole nodes by the consecutive-node rule of seed 003:
+// the single run that suffices and leaves the fewest nodes unused, else
+// runs largest first so the job spans the fewest runs. cpuOf is what each
+// node counts towards the job's CPU total.
+type picker struct {
+	n     int // nodes in the cluster
+	cpuOf func(i int) int
+	// prefer holds nodes to take right after the required ones (the lower
+	// weights when byWeight widened the candidates); nil for none.
+	prefer *bitset.BitSet
+}
+
+// want is the node count to aim for: the desired count, at least the
+// minimum and the required nodes.
+func want(n Counts, required int) int { return max(n.Desired, n.Min, required, 1) }
+
+func limit(n Counts, avail int) int {
+	if n.Max <= 0 || n.Max > avail {
+		return avail
+	}
+	return n.Max
+}
+
+// pick returns the chosen nodes, or false.
+func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) ([]int, bool) {
+	if contiguous {
+		return pk.contiguous(cand, required, n)
+	}
+	var sel []int
+	cpus := 0
+	if required != nil {
+		for i, ok := required.NextSet(0); ok; i, ok = required.NextSet(i + 1) {
+			sel = append(sel, int(i))
+			cpus += pk.cpuOf(int(i))
+		}
+	}
+	maxN := limit(n, int(cand.Count()))
+	if len(sel) > maxN {
+		return nil, false
+	}
+	needNodes, needCPU := want(n, len(sel))-len(sel), n.CPUs-cpus
+	taken := required
+	if pk.prefer != nil && (needNodes > 0 || needCPU > 0) {
+		for i, ok := pk.prefer.NextSet(0); ok && (needNodes > 0 || needCPU > 0) && len(sel) < maxN; i, ok = pk.prefer.NextSet(i + 1) {
+			if required != nil && required.Test(i) || !cand.Test(i) {
+				continue
+			}
+			sel = append(sel, int(i))
+			needNodes--
+			needCPU -= pk.cpuOf(int(i))
+		}
+		taken = pk.prefer
+		if required != nil {
+			taken = pk.prefer.Union(required)
+		}
+	}
+	if needNodes > 0 || needCPU > 0 {
+		rest := cand
+		if taken != nil {
+			rest = cand.Difference(taken)
+		}
+		sel = pk.fill(sel, runsOf(rest, pk.n), needNodes, needCPU, maxN-len(sel))
+	}
+	if pk.meets(sel, n) {
+		return sel, true
+	}
+	return largestFirst(cand, required, n, pk.cpuOf)
+}
+
+func (pk picker) meets(sel []int, n Counts) bool {
+	total := 0
+	for _, i := range sel {
+		total += pk.cpuOf(i)
+	}
+	return len(sel) >= max(n.Min, 1) && total >= n.CPUs
+}
+
+// largestFirst is the fallback when runs of nodes in index order cannot
+// reach the CPU total within the node limit: required nodes, then nodes
+// with the most CPUs first, which reaches any reachable total with the
+// fewest nodes.
+func largestFirst(cand, required *bitset.BitSet, n Counts, cpuOf func(int) int) ([]int, bool) {
+	var sel, rest []int
+	cpus := 0
+	if required != nil {
+		for i, ok := required.NextSet(0); ok; i, ok = required.NextSet(i + 1) {
+			sel = append(sel, int(i))
+			cpus += cpuOf(int(i))
+		}
+	}
+	for i, ok := cand.NextSet(0); ok; i, ok = cand.NextSet(i + 1) {
+		if required == nil || !required.Test(i) {
+			rest = append(rest, int(i))
+		}
+	}
+	slices.SortStableFunc(rest, func(a, b int) int { return cpuOf(b) - cpuOf(a) })
+	maxN := limit(n, int(cand.Count()))
+	w := want(n, len(sel))
+	for _, i := range rest {
+		if len(sel) >= maxN || (len(sel) >= w && cpus >= n.CPUs) {
+			break
+		}
+		sel = append(sel, i)
+		cpus += cpuOf(i)
+	}
+	if len(sel) < max(n.Min, 1) || cpus < n.CPUs || len(sel) > maxN {
+		return nil, false
+	}
+	return sel, true
+}
+
+// take counts how many nodes from the start of r meet the need, or false.
+func (pk picker) take(r run, needNodes, needCPU int) (int, bool) {
+	if needCPU <= 0 {
+		return max(needNodes, 0), r.len() >= needNodes
+	}
+	t := 0
+	for i := r.start; i < r.end; i++ {
+		t++
+		needCPU -= pk.cpuOf(i)
+		if t >= needNodes && needCPU <= 0 {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+func (pk picker) fill(sel []int, runs []run, needNodes, needCPU, room int) []int {
+	best, bestT := -1, 0
+	for k, r := range runs {
+		t, ok := pk.take(r, needNodes, needCPU)
+		if !ok || t > room || t == 0 {
+			continue
+		}
+		if best < 0 || r.len()-t < runs[best].len()-bestT {
+			best, bestT = k, t
+		}
+	}
+	if best >= 0 {
+		for i := runs[best].start; i < runs[best].start+bestT; i++ {
+			sel = append(sel, i)
+		}
+		return sel
+	}
+	slices.SortStableFunc(runs, func(a, b run) int { return b.len() - a.len() })
+	for _, r := range runs {
+		for i := r.start; i < r.end && room > 0 && (needNodes > 0 || needCPU > 0); i++ {
+			sel = append(sel, i)
+			needNodes--
+			needCPU -= pk.cpuOf(i)
+			room--
+		}
+	}
+	return sel
+}
+
+// contiguous finds one run holding every required node and a window of
+// it with enough nodes and CPUs: the window of the wanted size if any, and
+// among those the best fit (fewest nodes of its run left unused), then
+// the lowest index. Windows are found with prefix sums, one pass per run.
+func (pk picker) contiguous(cand, required *bitset.BitSet, n Counts) ([]int, bool) {
+	rlo, rhi, nreq := -1, -1, 0
+	if required != nil && required.Any() {
+		lo, _ := required.NextSet(0)
+		hi, _ := required.PreviousSet(required.Len() - 1)
+		rlo, rhi, nreq = int(lo), int(hi), int(required.Count())
+	}
+	w := want(n, nreq)
+	maxN := limit(n, int(cand.Count()))
+	minLen := max(n.Min, 1)
+	if rlo >= 0 {
+		minLen = max(minLen, rhi-rlo+1)
+	}
+	type choice struct{ start, length, unused int }
+	better := func(a choice, b *choice) bool {
+		if b == nil {
+			return true
+		}
+		if aShort, bShort := a.length < w, b.length < w; aShort != bShort {
+			return !aShort
+		}
+		if a.length != b.length && (a.length < w || b.length < w) {
+			return a.length > b.length // closer to the wanted size
+		}
+		return a.unused < b.unused
+	}
+	var best *choice
+	var prefix []int
+	for _, r := range runsOf(cand, pk.n) {
+		if rlo >= 0 && (rlo < r.start || rhi >= r.end) {
+			continue
+		}
+		prefix = append(prefix[:0], 0)
+		for i := r.start; i < r.end; i++ {
+			prefix = append(prefix, prefix[len(prefix)-1]+pk.cpuOf(i))
+		}
+		lastStart := r.end - 1
+		if rlo >= 0 {
+			lastStart = rlo
+		}
+		e := r.start
+		for s := r.start; s <= lastStart; s++ {
+			// the shortest window from s with the minimum nodes, the
+			// required span and the CPUs; e never moves back
+			e = max(e, s+minLen)
+			if rhi >= 0 {
+				e = max(e, rhi+1)
+			}
+			for e <= r.end && prefix[e-r.start]-prefix[s-r.start] < n.CPUs {
+				e++
+			}
+			if e > r.end {
+				break // later starts only have fewer CPUs
+			}
+			end := min(max(e, s+w), r.end, s+maxN)
+			if end < e {
+				continue // the CPUs need more nodes than allowed
+			}
+			ch := choice{start: s, length: end - s, unused: r.len() - (end - s)}
+			if better(ch, best) {
+				best = &ch
+			}
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	sel := make([]int, best.length)
+	for k := range sel {
+		sel[k] = best.start + k
+	}
+	return sel, true
+}
+
+// byWeight tries pick on the lowest-weight nodes of avail first, adding
+// the next weight only when that fails, so lower weights are used first
+// even when avail spans several.
+func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet) (*Placement, bool)) (*Placement, bool) {
+	c := v.c
+	var weights []int64
+	for r := range c.records {
+		rec := &c.records[r]
+		if (len(weights) == 0 || weights[len(weights)-1] != rec.weight) && intersectsSpan(avail, rec) {
+			weights = append(weights, rec.weight)
+		}
+	}
+	if len(weights) <= 1 {
+		return try(avail, nil)
+	}
+	tier := bitset.New(avail.Len())
+	var lower *bitset.BitSet
+	r := 0
+	for _, wt := range weights {
+		for ; r < len(c.records) && c.records[r].weight <= wt; r++ {
+			orSpan(tier, avail, &c.records[r])
+		}
+		if p, ok := try(tier, lower); ok {
+			return p, true
+		}
+		lower = tier.Clone()
+	}
+	return nil, false
+}

@@ -1,0 +1,120 @@
+package selectnodes
+
+import (
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Selector is the selection plugin (Slurm's select_p_job_test and the load
+// checks around it). The pipeline hands it candidate nodes that already
+// meet the job's per-node constraints, in weight order; the selector
+// decides which of them the load allows and which to take.
+type Selector interface {
+	// Filter writes into dst the nodes of cand that can take job under the
+	// load in v.
+	Filter(v View, job *Job, cand, dst *bitset.BitSet)
+	// JobTest picks nodes from avail (a subset of Filter's output) meeting
+	// n; it reports false when it cannot. It must include job.Required.
+	JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool)
+}
+
+// JobHooks is implemented by selectors that keep their own tables
+// (select_p_job_begin / select_p_job_fini). Cluster.Allocate and Release
+// call them after updating the cluster's own state.
+type JobHooks interface {
+	JobBegin(job JobID, p *Placement)
+	JobFini(job JobID, p *Placement)
+}
+
+// View is the load a selector sees: the live one, a copy WillRun releases
+// jobs from, or none at all for TestOnly.
+type View struct {
+	c *Cluster
+	u *usage
+}
+
+// Cluster is the cluster being selected from.
+func (v View) Cluster() *Cluster { return v.c }
+
+// Idle is the idle bitmap of this view. Do not modify it.
+func (v View) Idle() *bitset.BitSet { return v.u.idle }
+
+// Share is the share bitmap of this view. Do not modify it.
+func (v View) Share() *bitset.BitSet { return v.u.share }
+
+// Jobs is the number of jobs on node i.
+func (v View) Jobs(i int) int { return int(v.u.jobs[i]) }
+
+// FreeCPUs is node i's CPUs not in use.
+func (v View) FreeCPUs(i int) int { return v.c.effective(i).CPUs - v.u.cpus[i] }
+
+// UsedCPUs is node i's CPUs in use.
+func (v View) UsedCPUs(i int) int { return v.u.cpus[i] }
+
+// FreeMemory is node i's memory (MB) not in use.
+func (v View) FreeMemory(i int) int64 { return v.c.effective(i).RealMemory - v.u.mem[i] }
+
+// freeGRES is how many units of need are free on node i.
+func (v View) freeGRES(i int, need *gresNeed) int64 {
+	k := len(v.c.gresKeys)
+	var free int64
+	for _, key := range need.keys {
+		free += v.c.gresCap[i*k+key] - v.u.gres[i*k+key]
+	}
+	return free
+}
+
+// gresFits reports whether node i has every GRES job needs at its minimum.
+func (v View) gresFits(i int, job *Job) bool {
+	for g := range job.gres {
+		if v.freeGRES(i, &job.gres[g]) < job.gres[g].min {
+			return false
+		}
+	}
+	return true
+}
+
+// takeGRES builds node i's GRES allocation: each need's Max if free, else
+// what is free (at least its Min, which Filter checked).
+func (v View) takeGRES(i int, job *Job, a *NodeAlloc) {
+	k := len(v.c.gresKeys)
+	for g := range job.gres {
+		need := &job.gres[g]
+		want := need.max
+		for _, key := range need.keys {
+			if want == 0 {
+				break
+			}
+			free := v.c.gresCap[i*k+key] - v.u.gres[i*k+key]
+			take := min(free, want)
+			if take <= 0 {
+				continue
+			}
+			want -= take
+			gk := v.c.gresKeys[key]
+			a.gres = append(a.gres, keyCount{key, take})
+			a.GRES = append(a.GRES, GRESAlloc{Name: gk.name, Type: gk.typ, Count: take, key: key})
+		}
+	}
+}
+
+// placement assembles a Placement from the chosen nodes; cpus gives each
+// node's CPU share.
+func (v View) placement(job *Job, chosen []int, cpus func(i int) int, memory int64, exclusive bool) *Placement {
+	c := v.c
+	p := &Placement{Partition: job.Part.Name, Nodes: bitset.New(uint(len(c.nodes))), Exclusive: exclusive, Immediate: true}
+	p.Alloc = make([]NodeAlloc, 0, len(chosen))
+	p.Names = make([]string, 0, len(chosen))
+	for _, i := range chosen {
+		p.Nodes.Set(uint(i))
+	}
+	// index order, whatever order the nodes were chosen in
+	for i, ok := p.Nodes.NextSet(0); ok; i, ok = p.Nodes.NextSet(i + 1) {
+		a := NodeAlloc{Node: int(i), CPUs: cpus(int(i)), Memory: memory}
+		v.takeGRES(int(i), job, &a)
+		p.Alloc = append(p.Alloc, a)
+		p.Names = append(p.Names, c.nodes[i].Name)
+		p.TotalCPUs += a.CPUs
+		p.Weight += c.nodes[i].Weight
+	}
+	return p
+}

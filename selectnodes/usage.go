@@ -1,0 +1,241 @@
+package selectnodes
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// usage is the load on the nodes: Slurm's idle and share bitmaps and the
+// per-node counters. WillRun works on a copy.
+type usage struct {
+	idle, share *bitset.BitSet
+	cpus        []int   // CPUs in use per node
+	mem         []int64 // MB in use per node
+	gres        []int64 // node*K + key
+	jobs        []int32 // running jobs per node
+	excl        []int32 // exclusive jobs per node
+}
+
+func newUsage(n, k int) usage {
+	u := usage{
+		idle: bitset.New(uint(n)), share: bitset.New(uint(n)),
+		cpus: make([]int, n), mem: make([]int64, n), gres: make([]int64, n*k),
+		jobs: make([]int32, n), excl: make([]int32, n),
+	}
+	u.idle.SetAll()
+	u.share.SetAll()
+	return u
+}
+
+func (u *usage) clone() usage {
+	return usage{idle: u.idle.Clone(), share: u.share.Clone(), cpus: slices.Clone(u.cpus),
+		mem: slices.Clone(u.mem), gres: slices.Clone(u.gres), jobs: slices.Clone(u.jobs), excl: slices.Clone(u.excl)}
+}
+
+// add (sign 1) or remove (sign -1) a placement's load.
+func (u *usage) apply(p *Placement, k int, sign int) {
+	for _, a := range p.Alloc {
+		i := a.Node
+		u.cpus[i] += sign * a.CPUs
+		u.mem[i] += int64(sign) * a.Memory
+		for _, g := range a.gres {
+			u.gres[i*k+g.key] += int64(sign) * g.count
+		}
+		u.jobs[i] += int32(sign)
+		if p.Exclusive {
+			u.excl[i] += int32(sign)
+		}
+		u.idle.SetTo(uint(i), u.jobs[i] == 0)
+		u.share.SetTo(uint(i), u.excl[i] == 0)
+	}
+}
+
+// Allocate records that job runs on placement p from start until end (its
+// expected end, used by WillRun). It rejects a placement that would
+// overcommit a node, a node that is not up, or a job ID already running.
+func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error {
+	if p == nil || len(p.Alloc) == 0 {
+		return errors.New("selectnodes: Allocate needs a placement with nodes")
+	}
+	if _, dup := c.jobs[job]; dup {
+		return fmt.Errorf("selectnodes: job %d is already allocated", job)
+	}
+	k := len(c.gresKeys)
+	for _, a := range p.Alloc {
+		if a.Node < 0 || a.Node >= len(c.nodes) {
+			return fmt.Errorf("selectnodes: job %d: node index %d out of range", job, a.Node)
+		}
+		i, n := a.Node, &c.nodes[a.Node]
+		switch {
+		case !c.up.Test(uint(i)):
+			return fmt.Errorf("selectnodes: job %d: node %s is down", job, n.Name)
+		case c.use.excl[i] > 0 || (p.Exclusive && c.use.jobs[i] > 0):
+			return fmt.Errorf("selectnodes: job %d: node %s is already in use exclusively", job, n.Name)
+		case c.use.cpus[i]+a.CPUs > c.effective(i).CPUs*c.maxShareOf(p.Partition):
+			return fmt.Errorf("selectnodes: job %d: node %s has %d CPUs in use, placement adds %d", job, n.Name, c.use.cpus[i], a.CPUs)
+		case a.Memory > 0 && c.use.mem[i]+a.Memory > c.effective(i).RealMemory:
+			return fmt.Errorf("selectnodes: job %d: node %s has %d MB free, placement needs %d", job, n.Name,
+				c.effective(i).RealMemory-c.use.mem[i], a.Memory)
+		}
+		for _, g := range a.gres {
+			if c.use.gres[i*k+g.key]+g.count > c.gresCap[i*k+g.key] {
+				kk := c.gresKeys[g.key]
+				return fmt.Errorf("selectnodes: job %d: node %s has too few %s:%s left", job, n.Name, kk.name, kk.typ)
+			}
+		}
+	}
+	q := *p
+	q.Alloc = slices.Clone(p.Alloc)
+	c.use.apply(&q, k, 1)
+	c.jobs[job] = &running{id: job, p: &q, start: start, end: end}
+	if h, ok := c.selector.(JobHooks); ok {
+		h.JobBegin(job, &q)
+	}
+	return nil
+}
+
+func (c *Cluster) maxShareOf(part string) int {
+	if i, ok := c.partIx[part]; ok {
+		return c.parts[i].maxShare()
+	}
+	return 1
+}
+
+// Release ends job's allocation.
+func (c *Cluster) Release(job JobID) error {
+	r, ok := c.jobs[job]
+	if !ok {
+		return fmt.Errorf("selectnodes: job %d is not allocated", job)
+	}
+	if h, ok := c.selector.(JobHooks); ok {
+		h.JobFini(job, r.p)
+	}
+	c.use.apply(r.p, len(c.gresKeys), -1)
+	delete(c.jobs, job)
+	return nil
+}
+
+// Allocation returns job's placement and times.
+func (c *Cluster) Allocation(job JobID) (p *Placement, start, end time.Time, ok bool) {
+	r, ok := c.jobs[job]
+	if !ok {
+		return nil, time.Time{}, time.Time{}, false
+	}
+	return r.p, r.start, r.end, true
+}
+
+// Running returns the IDs of the allocated jobs, ascending.
+func (c *Cluster) Running() []JobID {
+	ids := make([]JobID, 0, len(c.jobs))
+	for id := range c.jobs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// JobsOn returns how many jobs run on node i.
+func (c *Cluster) JobsOn(i int) int { return int(c.use.jobs[i]) }
+
+// FreeCPUs returns node i's CPUs not in use.
+func (c *Cluster) FreeCPUs(i int) int { return c.effective(i).CPUs - c.use.cpus[i] }
+
+// FreeMemory returns node i's memory (MB) not in use.
+func (c *Cluster) FreeMemory(i int) int64 { return c.effective(i).RealMemory - c.use.mem[i] }
+
+// SetNodeState changes a node's state: NodeDown takes it out of Up and
+// Avail, NodeDrain out of Avail, NodeUp (resume) puts it back. Jobs on the
+// node keep their allocation; ending them is the caller's decision.
+func (c *Cluster) SetNodeState(name string, s NodeState) error {
+	i, ok := c.byName[name]
+	if !ok {
+		return fmt.Errorf("selectnodes: unknown node %q", name)
+	}
+	if s > NodeDown {
+		return fmt.Errorf("selectnodes: unknown node state %d", s)
+	}
+	c.nodes[i].State = s
+	c.applyState(i)
+	return nil
+}
+
+// Register records what a node reported about itself. Under FastSchedule
+// 0 and 1 a node reporting fewer CPUs, less memory or less disk than
+// configured is set down, as Slurm does; under 2 it stays up. It returns
+// whether the node was set down.
+func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
+	i, ok := c.byName[name]
+	if !ok {
+		return false, fmt.Errorf("selectnodes: unknown node %q", name)
+	}
+	if r.CPUs < 0 || r.RealMemory < 0 || r.TmpDisk < 0 {
+		return false, fmt.Errorf("selectnodes: node %s reported negative resources", name)
+	}
+	c.reported[i] = r
+	n := &c.nodes[i]
+	low := r.CPUs < n.CPUs || r.RealMemory < n.RealMemory || r.TmpDisk < n.TmpDisk
+	if low && c.fastSchedule < 2 {
+		n.State = NodeDown
+		c.applyState(i)
+		return true, nil
+	}
+	return false, nil
+}
+
+// effective returns the resources selection counts for node i: what it
+// reported under FastSchedule 0, else its configuration.
+func (c *Cluster) effective(i int) Resources {
+	n := &c.nodes[i]
+	if c.fastSchedule == 0 && c.reported[i] != (Resources{}) {
+		return c.reported[i]
+	}
+	return Resources{CPUs: n.CPUs, RealMemory: n.RealMemory, TmpDisk: n.TmpDisk}
+}
+
+// UpdatePartition replaces the partition of the same name (or adds it),
+// as scontrol update PartitionName=... does. Running jobs are untouched.
+func (c *Cluster) UpdatePartition(p Partition) error {
+	at := -1
+	if i, ok := c.partIx[p.Name]; ok {
+		at = i
+	}
+	return c.setPartition(p, at)
+}
+
+// CheckInvariants recomputes every bitmap and counter from the node states
+// and the running allocations and reports any difference. Tests (and
+// careful embedders) call it after a sequence of changes.
+func (c *Cluster) CheckInvariants() error {
+	want := newUsage(len(c.nodes), len(c.gresKeys))
+	for _, id := range c.Running() {
+		want.apply(c.jobs[id].p, len(c.gresKeys), 1)
+	}
+	var errs []error
+	if !want.idle.Equal(c.use.idle) {
+		errs = append(errs, errors.New("idle bitmap differs from the allocations"))
+	}
+	if !want.share.Equal(c.use.share) {
+		errs = append(errs, errors.New("share bitmap differs from the allocations"))
+	}
+	if !slices.Equal(want.cpus, c.use.cpus) || !slices.Equal(want.mem, c.use.mem) ||
+		!slices.Equal(want.gres, c.use.gres) || !slices.Equal(want.jobs, c.use.jobs) || !slices.Equal(want.excl, c.use.excl) {
+		errs = append(errs, errors.New("per-node counters differ from the allocations"))
+	}
+	for i := range c.nodes {
+		s := c.nodes[i].State
+		if c.up.Test(uint(i)) != (s != NodeDown) || c.avail.Test(uint(i)) != (s == NodeUp) {
+			errs = append(errs, fmt.Errorf("node %s: up/avail bits disagree with state %s", c.nodes[i].Name, s))
+		}
+		if c.use.mem[i] < 0 || c.use.cpus[i] < 0 || c.use.jobs[i] < 0 {
+			errs = append(errs, fmt.Errorf("node %s: negative usage", c.nodes[i].Name))
+		}
+		if c.use.excl[i] > 1 || (c.use.excl[i] == 1 && c.use.jobs[i] > 1) {
+			errs = append(errs, fmt.Errorf("node %s: an exclusive job shares the node", c.nodes[i].Name))
+		}
+	}
+	return errors.Join(errs...)
+}
