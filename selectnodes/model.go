@@ -44,10 +44,10 @@ type Node struct {
 	Name string
 	// CPUs is the number of schedulable CPUs; when 0 it is
 	// Boards*Sockets*CoresPerSocket*ThreadsPerCore (each at least 1).
-	CPUs                                    int
+	CPUs                                     int
 	Boards, Sockets, CoresPerSocket, Threads int
-	RealMemory                              int64 // MB
-	TmpDisk                                 int64 // MB
+	RealMemory                               int64 // MB
+	TmpDisk                                  int64 // MB
 	// Weight orders nodes for selection: lower weights are used first.
 	Weight   int64
 	Features []string
@@ -131,9 +131,9 @@ func (p *Partition) maxShare() int {
 type ShareRequest uint8
 
 const (
-	ShareDefault   ShareRequest = iota // neither option given
-	ShareExclusiveJob                  // --exclusive
-	ShareOversubscribe                 // --share / --oversubscribe
+	ShareDefault       ShareRequest = iota // neither option given
+	ShareExclusiveJob                      // --exclusive
+	ShareOversubscribe                     // --share / --oversubscribe
 )
 
 // MayShare is Table 2.1 of seed 000: whether a job may share nodes with

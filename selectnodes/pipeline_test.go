@@ -248,13 +248,13 @@ PartitionName=p Nodes=ALL Default=YES
 		want  string
 		class error
 	}{
-		{"[A*1&B*1]", 0, "ab1", nil},                  // one node covers both terms
-		{"[A*2&B*1]", 0, "a1,ab1", nil},               // cheap A first, then the cheapest B
-		{"[B*3]", 0, "ab[1-2],abc1", nil},             // every B node
-		{"[B*4]", 0, "", ErrNodeConfig},               // only three B nodes exist
-		{"[A*2&C*2]", 0, "a[1-2],c[1-2]", nil},        // disjoint classes
-		{"[B*1&C*1]", 0, "ab1,c1", nil},               // cheaper than abc1 alone (weight 11 < 100)
-		{"[(A&B)*1&C*1]", 3, "ab1,c[1-2]", nil},       // the extra node: weight 1, best-fit run (c2)
+		{"[A*1&B*1]", 0, "ab1", nil},            // one node covers both terms
+		{"[A*2&B*1]", 0, "a1,ab1", nil},         // cheap A first, then the cheapest B
+		{"[B*3]", 0, "ab[1-2],abc1", nil},       // every B node
+		{"[B*4]", 0, "", ErrNodeConfig},         // only three B nodes exist
+		{"[A*2&C*2]", 0, "a[1-2],c[1-2]", nil},  // disjoint classes
+		{"[B*1&C*1]", 0, "ab1,c1", nil},         // cheaper than abc1 alone (weight 11 < 100)
+		{"[(A&B)*1&C*1]", 3, "ab1,c[1-2]", nil}, // the extra node: weight 1, best-fit run (c2)
 		{"[A*1&B*1]", 0, "ab1", nil},
 	}
 	for _, tt := range tests {
