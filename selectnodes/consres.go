@@ -39,14 +39,13 @@ func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 		return
 	}
 	dst.InPlaceIntersection(v.u.share)
-	busy := dst.Difference(v.u.idle)
-	for i, ok := busy.NextSet(0); ok; i, ok = busy.NextSet(i + 1) {
+	v.eachBusy(dst, func(i uint) {
 		k := int(i)
 		if s.free(v, job, k) < job.cpusPerNode || v.FreeMemory(k) < job.Req.MinMemoryPerNode ||
 			(job.Shared && int(v.u.jobs[k]) >= job.MaxShare) || !v.gresFits(k, job) {
 			dst.Clear(i)
 		}
-	}
+	})
 }
 
 // JobTest implements Selector.

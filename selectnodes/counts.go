@@ -328,7 +328,9 @@ func (c *Cluster) exactCounts(job *Job, sets []NodeSet, n Counts, counts []count
 			}
 		}
 	}
-	ex.step("counted terms solved exactly: %s", hostlist.Compress(c.Names(acc)))
+	if ex != nil {
+		ex.step("counted terms solved exactly: %s", hostlist.Compress(c.Names(acc)))
+	}
 	return acc, nil
 }
 

@@ -100,7 +100,8 @@ type SetReport struct {
 	Removed    []Removal
 	Candidates int // left after the per-node filters
 	Available  int // of those, up and not drained
-	Usable     int // of those, free enough under the current load
+	Usable     int // of those, free enough under the current load (not for TestOnly)
+	record     int
 }
 
 // Removal is how many nodes one filter removed from a set.

@@ -25,12 +25,11 @@ func (Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 	}
 	cand.Copy(dst)
 	dst.InPlaceIntersection(v.u.share)
-	busy := dst.Difference(v.u.idle)
-	for i, ok := busy.NextSet(0); ok; i, ok = busy.NextSet(i + 1) {
+	v.eachBusy(dst, func(i uint) {
 		if int(v.u.jobs[i]) >= job.MaxShare || !v.gresFits(int(i), job) {
 			dst.Clear(i)
 		}
-	}
+	})
 }
 
 // JobTest implements Selector.
@@ -88,6 +87,9 @@ func minLoad(v View, cand, required *bitset.BitSet, n Counts, cpuOf func(int) in
 		}
 	}
 	if len(sel) < max(n.Min, 1) || cpus < n.CPUs || len(sel) > maxN {
+		if n.CPUs <= 0 {
+			return nil, false
+		}
 		return largestFirst(cand, required, n, cpuOf)
 	}
 	return sel, true

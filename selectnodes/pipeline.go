@@ -19,6 +19,7 @@ type NodeSet struct {
 	Count    int // candidate nodes
 	cand     *bitset.BitSet
 	rec      *record
+	of       int // how many sets share cand: their union is cand
 }
 
 // Nodes returns the set's candidate nodes (a new bitmap).
@@ -95,6 +96,9 @@ func (c *Cluster) run(req *Request, mode Mode, ex *Explanation) (*Placement, err
 	}
 	if err != nil {
 		return nil, err
+	}
+	if ex != nil && mode != TestOnly {
+		c.reportUsable(job, sets, ex)
 	}
 	switch mode {
 	case RunNow:
@@ -209,7 +213,7 @@ func (c *Cluster) buildNodeSets(job *Job, ex *Explanation) ([]NodeSet, error) {
 		}
 		var rep *SetReport
 		if ex != nil {
-			ex.Sets = append(ex.Sets, SetReport{Nodes: hostlist.Compress(c.namesOf(rec.nodes)), Weight: rec.weight, Total: len(rec.nodes)})
+			ex.Sets = append(ex.Sets, SetReport{Nodes: hostlist.Compress(c.namesOf(rec.nodes)), Weight: rec.weight, Total: len(rec.nodes), record: r})
 			rep = &ex.Sets[len(ex.Sets)-1]
 			rep.removed("partition", len(rec.nodes)-inPart, "")
 		}
@@ -240,8 +244,30 @@ func (c *Cluster) buildNodeSets(job *Job, ex *Explanation) ([]NodeSet, error) {
 	if len(sets) == 0 {
 		return nil, newError(ErrNodeConfig, "no node of partition %s meets the per-node constraints", part.Name)
 	}
-	ex.step("%d node sets hold %d candidate nodes", len(sets), cand.Count())
+	for k := range sets {
+		sets[k].of = len(sets)
+	}
+	if ex != nil {
+		ex.step("%d candidate nodes in %d node sets", cand.Count(), len(sets))
+	}
 	return sets, nil
+}
+
+// reportUsable fills in how many candidates of each set the current load
+// leaves usable.
+func (c *Cluster) reportUsable(job *Job, sets []NodeSet, ex *Explanation) {
+	if len(sets) == 0 {
+		return
+	}
+	usable := bitset.New(uint(len(c.nodes)))
+	c.usable(job, sets[0].cand, c.live(), RunNow, usable)
+	for _, s := range sets {
+		for k := range ex.Sets {
+			if ex.Sets[k].record == s.Record {
+				ex.Sets[k].Usable = countSpan(usable, s.rec)
+			}
+		}
+	}
 }
 
 func (r *SetReport) removed(filter string, n int, why string) {
@@ -392,13 +418,17 @@ func (c *Cluster) pickBest(job *Job, sets []NodeSet, n Counts, v View, mode Mode
 			label = "alternative " + alt.name
 		}
 		if err != nil {
-			ex.step("%s: %s: %s", label, ClassName(err.Class), err.Reason)
+			if ex != nil {
+				ex.step("%s: %s: %s", label, ClassName(err.Class), err.Reason)
+			}
 			if worst == nil || rank(err.Class) > rank(worst.Class) {
 				worst = err
 			}
 			continue
 		}
-		ex.step("%s: selector chose %s (weight %d)", label, p.Hostlist(), p.Weight)
+		if ex != nil {
+			ex.step("%s: selector chose %s (weight %d)", label, p.Hostlist(), p.Weight)
+		}
 		if c.compat {
 			return p, nil
 		}
@@ -424,24 +454,27 @@ func (c *Cluster) accumulate(job *Job, sets []NodeSet, n Counts, v View, mode Mo
 	if len(sets) == 0 {
 		return nil, newError(ErrNodeConfig, "no node set satisfies it")
 	}
-	candAll := bitset.New(N)
-	for _, s := range sets {
-		orSpan(candAll, s.cand, s.rec)
+	// total: every node of these sets, up or not (Slurm's total_bitmap).
+	total := sets[0].cand
+	if len(sets) != sets[0].of {
+		total = bitset.New(N)
+		for _, s := range sets {
+			orSpan(total, s.cand, s.rec)
+		}
 	}
-	if job.Required != nil && !subsetOf(job.Required, candAll) {
+	if job.Required != nil && !subsetOf(job.Required, total) {
 		return nil, newError(ErrNodeConfig, "required nodes %s are not in these node sets",
-			hostlist.Compress(c.Names(job.Required.Difference(candAll))))
+			hostlist.Compress(c.Names(job.Required.Difference(total))))
 	}
 	if n.Max > 0 && job.Required != nil && int(job.Required.Count()) > n.Max {
 		return nil, newError(ErrNodeConfig, "%d required nodes exceed the maximum of %d", job.Required.Count(), n.Max)
 	}
 	usable := bitset.New(N)
-	c.usable(job, candAll, v, mode, usable)
-	total, avail := bitset.New(N), bitset.New(N)
+	c.usable(job, total, v, mode, usable)
+	avail := bitset.New(N)
 	need := max(n.Desired, n.Min)
 	availCount, tried := 0, -1
 	for k, s := range sets {
-		orSpan(total, s.cand, s.rec)
 		orSpan(avail, usable, s.rec)
 		availCount += countSpan(usable, s.rec)
 		switch {
@@ -468,13 +501,11 @@ func (c *Cluster) accumulate(job *Job, sets []NodeSet, n Counts, v View, mode Mo
 // usable writes the nodes of cand the job could use now: available
 // (up, not drained) and, except for TestOnly, allowed by the load.
 func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *bitset.BitSet) {
-	if mode == TestOnly {
-		cand.Copy(dst)
-		dst.InPlaceIntersection(c.avail)
-		return
+	cand.Copy(dst)
+	dst.InPlaceIntersection(c.avail)
+	if mode != TestOnly {
+		c.selector.Filter(v, job, dst, dst)
 	}
-	ready := cand.Intersection(c.avail)
-	c.selector.Filter(v, job, ready, dst)
 }
 
 // classify tells node, partition and busy failures apart (seed 000
@@ -482,7 +513,7 @@ func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *
 func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 	empty := c.none()
 	if _, ok := c.selector.JobTest(empty, job, total, n); !ok {
-		return newError(ErrNodeConfig, "even with every node idle and up, the %d nodes of the node sets cannot satisfy %s", total.Count(), n)
+		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
 	ready := total.Intersection(c.avail)
 	if job.Required != nil && !subsetOf(job.Required, ready) {
@@ -541,7 +572,9 @@ func (c *Cluster) reqFeatures(job *Job, sets []NodeSet, n Counts, v View, mode M
 	if final.Max > 0 && final.Min > final.Max {
 		return nil, newError(ErrNodeConfig, "the counted terms need %d nodes, above the maximum of %d", final.Min, final.Max)
 	}
-	ex.step("counted terms take %s; final pick with %s", hostlist.Compress(c.Names(acc)), final)
+	if ex != nil {
+		ex.step("counted terms take %s; final pick with %s", hostlist.Compress(c.Names(acc)), final)
+	}
 	return c.pickBest(job, sets, final, v, mode, ex)
 }
 
@@ -575,7 +608,9 @@ func (c *Cluster) greedyCounts(job *Job, sets []NodeSet, n Counts, counts []coun
 			return nil, err
 		}
 		acc = acc.Union(p.Nodes)
-		ex.step("count %s (SlurmCompat greedy): %s", ct.name, p.Hostlist())
+		if ex != nil {
+			ex.step("count %s (SlurmCompat greedy): %s", ct.name, p.Hostlist())
+		}
 	}
 	return acc, nil
 }

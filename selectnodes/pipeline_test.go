@@ -97,7 +97,7 @@ PartitionName=root Nodes=a1 RootOnly=YES
 		{"too many nodes", Request{MinNodes: 7}, ErrPartConfig, "at most 5"},
 		{"node config: memory", Request{MinMemoryPerNode: 4000}, ErrNodeConfig, "per-node constraints"},
 		{"node config: features", Request{Features: mustExpr(t, "x&y")}, ErrNodeConfig, ""},
-		{"node config: count", Request{MinNodes: 3, Features: mustExpr(t, "y")}, ErrNodeConfig, "even with every node idle"},
+		{"node config: count", Request{MinNodes: 3, Features: mustExpr(t, "y")}, ErrNodeConfig, "even if all were idle and up"},
 		{"partition: drained", Request{MinNodes: 4, Features: mustExpr(t, "x")}, ErrPartConfig, "up and not drained"},
 		{"busy", Request{MinNodes: 2, Features: mustExpr(t, "x")}, ErrBusy, "in use"},
 		{"held", Request{Held: true}, ErrHeld, ""},

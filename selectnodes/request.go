@@ -120,7 +120,15 @@ type Counts struct {
 }
 
 func (n Counts) String() string {
-	return fmt.Sprintf("nodes min %d desired %d max %d, cpus %d", n.Min, n.Desired, n.Max, n.CPUs)
+	hi := "unlimited"
+	if n.Max > 0 {
+		hi = fmt.Sprint(n.Max)
+	}
+	s := fmt.Sprintf("%d..%s nodes (desired %d)", n.Min, hi, n.Desired)
+	if n.CPUs > 0 {
+		s += fmt.Sprintf(", %d CPUs", n.CPUs)
+	}
+	return s
 }
 
 // Job is a Request resolved against the cluster: what a Selector sees.

@@ -93,6 +93,9 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 	if pk.meets(sel, n) {
 		return sel, true
 	}
+	if n.CPUs <= 0 {
+		return nil, false // too few nodes, in any order
+	}
 	return largestFirst(cand, required, n, pk.cpuOf)
 }
 

@@ -1,6 +1,8 @@
 package selectnodes
 
 import (
+	"math/bits"
+
 	"github.com/bits-and-blooms/bitset"
 )
 
@@ -10,7 +12,7 @@ import (
 // decides which of them the load allows and which to take.
 type Selector interface {
 	// Filter writes into dst the nodes of cand that can take job under the
-	// load in v.
+	// load in v. cand and dst may be the same set.
 	Filter(v View, job *Job, cand, dst *bitset.BitSet)
 	// JobTest picks nodes from avail (a subset of Filter's output) meeting
 	// n; it reports false when it cannot. It must include job.Required.
@@ -117,4 +119,15 @@ func (v View) placement(job *Job, chosen []int, cpus func(i int) int, memory int
 		p.Weight += c.nodes[i].Weight
 	}
 	return p
+}
+
+// eachBusy calls f for every node of b that runs a job under v, visiting
+// words rather than nodes so idle stretches cost nothing.
+func (v View) eachBusy(b *bitset.BitSet, f func(i uint)) {
+	idle := v.u.idle.Words()
+	for k, w := range b.Words() {
+		for busy := w &^ idle[k]; busy != 0; busy &= busy - 1 {
+			f(uint(k*64 + bits.TrailingZeros64(busy)))
+		}
+	}
 }

@@ -3,40 +3,83 @@ package selectnodes
 import (
 	"errors"
 	"slices"
+	"time"
 )
 
-// willRun is SELECT_MODE_WILL_RUN (seed 000 §4.3.2, SELECTION): if the
+// willRun is SELECT_MODE_WILL_RUN (seed 000 §4.3.2, SELECTION): when the
 // job cannot start now, release the running jobs on a copy of the load in
-// order of their expected ends and retry after each, so the result is the
-// earliest start the current allocations allow, and where.
+// order of their expected ends and find the first end after which it can,
+// and where. Jobs ending at the same moment free their nodes together.
+//
+// Releasing jobs only frees resources, so whether the job fits is monotone
+// in how many have ended: the first fitting end is found by binary search
+// over the end times, moving one copy of the load back and forth, instead
+// of retrying after every end.
 func (c *Cluster) willRun(job *Job, sets []NodeSet, n Counts, ex *Explanation) (*Placement, error) {
 	p, err := c.reqFeatures(job, sets, n, c.live(), RunNow, ex)
-	if err == nil {
-		return p, nil
-	}
-	if !errors.Is(err, ErrBusy) {
-		return nil, err
+	if err == nil || !errors.Is(err, ErrBusy) {
+		return p, err
 	}
 	order := sortedIDs(c.jobs)
 	slices.SortStableFunc(order, func(a, b JobID) int { return c.jobs[a].end.Compare(c.jobs[b].end) })
+	// groups[g] are the jobs ending at ends[g]
+	var groups [][]JobID
+	var ends []time.Time
+	for _, id := range order {
+		e := c.jobs[id].end
+		if len(ends) == 0 || !ends[len(ends)-1].Equal(e) {
+			ends = append(ends, e)
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], id)
+	}
 	u := c.use.clone()
 	v := View{c, &u}
 	k := len(c.gresKeys)
-	for i := 0; i < len(order); {
-		end := c.jobs[order[i]].end
-		// jobs ending together free their nodes together
-		for ; i < len(order) && c.jobs[order[i]].end.Equal(end); i++ {
-			u.apply(c.jobs[order[i]].p, k, -1)
+	released := 0 // groups [0, released) are released in u
+	moveTo := func(g int) {
+		for ; released < g; released++ {
+			for _, id := range groups[released] {
+				u.apply(c.jobs[id].p, k, -1)
+			}
 		}
-		p, err := c.reqFeatures(job, sets, n, v, WillRun, nil)
-		if err == nil {
-			p.Start, p.Immediate = end, false
-			ex.step("will run at %s, when %d running jobs have ended", end.Format("2006-01-02T15:04:05Z07:00"), i)
-			return p, nil
+		for ; released > g; released-- {
+			for _, id := range groups[released-1] {
+				u.apply(c.jobs[id].p, k, 1)
+			}
 		}
-		if !errors.Is(err, ErrBusy) {
+	}
+	try := func(g int) (*Placement, error) {
+		moveTo(g)
+		return c.reqFeatures(job, sets, n, v, WillRun, nil)
+	}
+	// find the fewest groups g (1..len) after whose end the job fits
+	lo, hi := 1, len(groups)
+	var found *Placement
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		p, err := try(mid)
+		switch {
+		case err == nil:
+			found, hi = p, mid-1
+		case errors.Is(err, ErrBusy):
+			lo = mid + 1
+		default:
 			return nil, err
 		}
 	}
-	return nil, newError(ErrBusy, "cannot start even after every running job ends")
+	if found == nil {
+		return nil, newError(ErrBusy, "cannot start even after every running job ends")
+	}
+	if released != lo {
+		// the last success may have been at a larger prefix than lo
+		if found, err = try(lo); err != nil {
+			return nil, err
+		}
+	}
+	found.Start, found.Immediate = ends[lo-1], false
+	if ex != nil {
+		ex.step("will run at %s, when the jobs ending by then (%d end times) have ended", found.Start.Format(time.RFC3339), lo)
+	}
+	return found, nil
 }

@@ -1,11 +1,7 @@
 package slurmconf
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/hpcsched/hpcsched/internal/shareddata"
@@ -13,28 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// siteFS lays the shared configs out as each site had them: the file
-// "unsw_abacus.headnode.conf" becomes "unsw_abacus/headnode.conf", so that
-// "include /etc/slurm/headnode.conf" resolves as it did on the cluster.
-func siteFS(t *testing.T) fstest.MapFS {
-	dir := shareddata.Require(t, "slurm_configs")
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	fsys := fstest.MapFS{}
-	for _, e := range entries {
-		site, file, ok := strings.Cut(e.Name(), ".")
-		if !ok || !strings.HasSuffix(file, ".conf") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		require.NoError(t, err)
-		fsys[site+"/"+file] = &fstest.MapFile{Data: data}
-	}
-	return fsys
-}
-
 func TestRealSlurmConfigs(t *testing.T) {
-	fsys := siteFS(t)
+	fsys := shareddata.SiteConfigs(t)
 	tests := []struct {
 		file              string
 		nodes, parts      int
@@ -82,7 +58,7 @@ func TestRealSlurmConfigs(t *testing.T) {
 }
 
 func TestRealSlurmConfigDetails(t *testing.T) {
-	fsys := siteFS(t)
+	fsys := shareddata.SiteConfigs(t)
 	c, err := ParseFile(fsys, "ubccr_medium_ubhpc/slurm.conf")
 	require.NoError(t, err)
 	g, ok := c.Node("g003")
@@ -117,7 +93,7 @@ func slurmDuration(t *testing.T, s string) time.Duration {
 }
 
 func TestRealTopologyAndGres(t *testing.T) {
-	fsys := siteFS(t)
+	fsys := shareddata.SiteConfigs(t)
 	topo := map[string]int{
 		"bnl_sdcc_nsls2/topology.conf": 4, "nstda_tara_test/topology.conf": 5,
 		"nvidia_ngc_circe_superpod/topology.conf": 5, "ubccr_medium_ubhpc/topology.conf": 4,

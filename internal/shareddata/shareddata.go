@@ -7,7 +7,9 @@ package shareddata
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // EnvVar overrides where the data folder is.
@@ -53,3 +55,40 @@ func Require(tb testing.TB, sub string) string {
 	}
 	return p
 }
+
+// SiteConfigs lays the shared Slurm configurations out as each site had
+// them: "unsw_abacus.headnode.conf" becomes "unsw_abacus/headnode.conf", so
+// that "include /etc/slurm/headnode.conf" resolves as it did on the
+// cluster. It skips tb when the data is absent.
+func SiteConfigs(tb testing.TB) fstest.MapFS {
+	tb.Helper()
+	dir := Require(tb, "slurm_configs")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, e := range entries {
+		site, file, ok := strings.Cut(e.Name(), ".")
+		if !ok || !strings.HasSuffix(file, ".conf") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		fsys[site+"/"+file] = &fstest.MapFile{Data: data}
+	}
+	return fsys
+}
+
+// siteConfs are the sites' main slurm.conf paths in SiteConfigs.
+var siteConfs = []string{
+	"bnl_sdcc_nsls2/slurm.conf", "imperial_biomedia/slurm.conf", "nstda_tara_test/slurm.conf",
+	"nvidia_ngc_circe_superpod/slurm.conf", "slac_sdf_prod/slurm.conf", "ubccr_medium_ubhpc/slurm.conf",
+	"ubccr_micro/slurm.conf", "unsw_abacus/slurm.conf",
+}
+
+// SlurmConfs returns the paths of the sites' main slurm.conf files in the
+// file system SiteConfigs returns.
+func SlurmConfs() []string { return append([]string(nil), siteConfs...) }

@@ -1,0 +1,163 @@
+package selectnodes
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/features"
+)
+
+// benchCluster is n nodes in 8 config records of n/8, with rack, CPU
+// generation and interconnect features, in one partition.
+func benchCluster(tb testing.TB, n int, sel Selector) *Cluster {
+	nodes := make([]Node, n)
+	all := make([]string, n)
+	per := n / 8
+	for i := range nodes {
+		rack := i / per
+		nodes[i] = Node{Name: fmt.Sprintf("n%06d", i), CPUs: 64, RealMemory: 256000, Weight: int64(1 + rack%3),
+			Features: []string{"ib", fmt.Sprintf("rack%d", rack), fmt.Sprintf("gen%d", rack%2)}}
+		all[i] = nodes[i].Name
+	}
+	c, err := New(nodes, []Partition{{Name: "batch", Nodes: all, Default: true}}, WithSelector(sel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// halfLoad fills three quarters of the nodes with jobs of 1 to 64 nodes,
+// then ends a third of the jobs at random, leaving about half the cluster
+// busy and its free nodes fragmented.
+func halfLoad(tb testing.TB, c *Cluster) {
+	r := rand.New(rand.NewPCG(1, 2))
+	used := 0
+	var id JobID
+	for used < c.NodeCount()*3/4 {
+		p, err := c.SelectNodes(&Request{MinNodes: 1 + r.IntN(64)}, RunNow)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		id++
+		if err := c.Allocate(id, p, t0, t0.Add(time.Duration(1+r.IntN(100))*time.Minute)); err != nil {
+			tb.Fatal(err)
+		}
+		used += len(p.Names)
+	}
+	for _, j := range c.Running() {
+		if r.IntN(3) == 0 {
+			_ = c.Release(j)
+		}
+	}
+}
+
+func BenchmarkSelectNodes(b *testing.B) {
+	expr, err := features.Parse("ib&(gen1|rack2)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	requests := []struct {
+		name string
+		req  *Request
+	}{
+		{"request=1node", &Request{}},
+		{"request=64nodes-features", &Request{MinNodes: 64, Features: expr}},
+	}
+	for _, n := range []int{10000, 100000} {
+		for _, load := range []string{"idle", "half"} {
+			for _, sel := range []struct {
+				name string
+				s    Selector
+			}{{"linear", Linear{}}, {"consres", ConsRes{}}} {
+				c := benchCluster(b, n, sel.s)
+				if load == "half" {
+					halfLoad(b, c)
+				}
+				for _, rq := range requests {
+					name := fmt.Sprintf("nodes=%d/load=%s/%s/selector=%s", n, load, rq.name, sel.name)
+					b.Run(name, func(b *testing.B) {
+						b.ReportAllocs()
+						for b.Loop() {
+							if _, err := c.SelectNodes(rq.req, RunNow); err != nil {
+								b.Fatal(err)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkWillRun(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		c := benchCluster(b, n, Linear{})
+		halfLoad(b, c)
+		for _, rq := range []struct {
+			name string
+			req  *Request
+		}{
+			{"request=64nodes-contiguous", &Request{MinNodes: 64, Contiguous: true}},
+			{"request=75pct", &Request{MinNodes: n * 3 / 4}},
+		} {
+			b.Run(fmt.Sprintf("nodes=%d/load=half/jobs=%d/%s", n, len(c.jobs), rq.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := c.SelectNodes(rq.req, WillRun); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkAllocateRelease(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		c := benchCluster(b, n, ConsRes{})
+		p, err := c.SelectNodes(&Request{MinNodes: 64}, RunNow)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("nodes=%d/job=64nodes", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.Allocate(1, p, t0, t0); err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Release(1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBitmapFloor is one AND plus popcount over two node bitmaps of
+// the cluster's size: the least any selection over the whole cluster does.
+func BenchmarkBitmapFloor(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		x, y := bitset.New(uint(n)), bitset.New(uint(n))
+		for i := 0; i < n; i += 3 {
+			x.Set(uint(i))
+		}
+		y.SetAll()
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			total := 0
+			for b.Loop() {
+				xw, yw := x.Words(), y.Words()
+				c := 0
+				for k := range xw {
+					c += bits.OnesCount64(xw[k] & yw[k])
+				}
+				total += c
+			}
+			_ = total
+		})
+	}
+}

@@ -1,0 +1,62 @@
+package selectnodes
+
+import (
+	"testing"
+
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/slurmconf"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Every real site configuration becomes a cluster whose default partition
+// can run a one-node job, and whose selector follows SelectType.
+func TestRealConfigs(t *testing.T) {
+	fsys := shareddata.SiteConfigs(t)
+	for _, file := range shareddata.SlurmConfs() {
+		t.Run(file, func(t *testing.T) {
+			cfg, err := slurmconf.ParseFile(fsys, file)
+			require.NoError(t, err)
+			c, err := FromConfig(cfg)
+			require.NoError(t, err)
+			assert.Equal(t, cfg.NodeCount(), c.NodeCount())
+			assert.Len(t, c.Partitions(), len(cfg.Partitions))
+			switch cfg.SelectType {
+			case "select/linear":
+				assert.IsType(t, Linear{}, c.Selector())
+			default:
+				assert.IsType(t, ConsRes{}, c.Selector())
+			}
+			p, err := c.SelectNodes(&Request{}, RunNow)
+			require.NoError(t, err)
+			assert.Len(t, p.Names, 1)
+			// every partition is judged: runnable, or an explained error
+			for _, part := range c.Partitions() {
+				ex := c.Explain(&Request{Partition: part.Name, MinNodes: 2}, TestOnly)
+				if ex.Class != nil {
+					assert.NotEmpty(t, ex.Reason, part.Name)
+				}
+			}
+			require.NoError(t, c.CheckInvariants())
+		})
+	}
+}
+
+// The SLAC configuration's key:value features and typed GRES select as
+// sites use them.
+func TestRealConfigFeatures(t *testing.T) {
+	fsys := shareddata.SiteConfigs(t)
+	cfg, err := slurmconf.ParseFile(fsys, "slac_sdf_prod/slurm.conf")
+	require.NoError(t, err)
+	c, err := FromConfig(cfg)
+	require.NoError(t, err)
+	p, err := c.SelectNodes(&Request{MinNodes: 2, Features: mustExpr(t, "GPU_SKU:V100&CPU_FRQ:2.10GHz"),
+		GRES: []GRESRequest{{Name: "gpu", Type: "v100", Min: 4, Max: 4}}}, RunNow)
+	require.NoError(t, err)
+	assert.Equal(t, "nu-gpu[01-02]", p.Hostlist(), "weight 127, the lowest, then node order")
+	_, err = c.SelectNodes(&Request{Features: mustExpr(t, "GPU_SKU:V100"), GRES: []GRESRequest{{Name: "gpu", Min: 5, Max: 5}}}, TestOnly)
+	assert.ErrorIs(t, err, ErrNodeConfig)
+	p, err = c.SelectNodes(&Request{Partition: "ml", MinNodes: 3, Features: mustExpr(t, "[GPU_SKU:RTX2080TI|GPU_SKU:V100]")}, RunNow)
+	require.NoError(t, err)
+	assert.Equal(t, "ml-gpu[01-03]", p.Hostlist())
+}
