@@ -101,10 +101,8 @@ func (c *Cluster) run(req *Request, mode Mode, ex *Explanation) (*Placement, err
 		c.reportUsable(job, sets, ex)
 	}
 	switch mode {
-	case RunNow:
-		return c.reqFeatures(job, sets, n, c.live(), RunNow, ex)
-	case TestOnly:
-		return c.reqFeatures(job, sets, n, c.none(), TestOnly, ex)
+	case RunNow, TestOnly:
+		return c.reqFeatures(job, sets, n, c.viewFor(mode), mode, ex)
 	case WillRun:
 		return c.willRun(job, sets, n, ex)
 	}
@@ -382,12 +380,20 @@ func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
 // all the sets' nodes (ErrNodeConfig) and on their available nodes
 // (ErrPartConfig), else ErrBusy. By default the cheapest alternative (by
 // total weight) wins; with SlurmCompat the first that can be satisfied.
+//
+// Like ReqFeatures it works on the current load (none for TestOnly); the
+// end-time simulation of WillRun is SelectNodes' own.
 func (c *Cluster) PickBestNodes(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
-	v := c.live()
+	return c.pickBest(job, sets, n, c.viewFor(mode), mode, nil)
+}
+
+// viewFor is the load a stage sees in mode: none for TestOnly, else the
+// current one.
+func (c *Cluster) viewFor(mode Mode) View {
 	if mode == TestOnly {
-		v = c.none()
+		return c.none()
 	}
-	return c.pickBest(job, sets, n, v, mode, nil)
+	return c.live()
 }
 
 func (c *Cluster) pickBest(job *Job, sets []NodeSet, n Counts, v View, mode Mode, ex *Explanation) (*Placement, error) {
@@ -533,11 +539,7 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 // prefers low weights); with SlurmCompat it accumulates greedily in
 // expression and weight order, as Slurm does (seed 000 §3.3).
 func (c *Cluster) ReqFeatures(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
-	v := c.live()
-	if mode == TestOnly {
-		v = c.none()
-	}
-	return c.reqFeatures(job, sets, n, v, mode, nil)
+	return c.reqFeatures(job, sets, n, c.viewFor(mode), mode, nil)
 }
 
 func (c *Cluster) reqFeatures(job *Job, sets []NodeSet, n Counts, v View, mode Mode, ex *Explanation) (*Placement, error) {
