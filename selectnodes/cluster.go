@@ -9,6 +9,8 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/features"
+	"github.com/hpcsched/hpcsched/slurmconf"
+	"github.com/hpcsched/hpcsched/topology"
 )
 
 // JobID names a running allocation.
@@ -62,6 +64,10 @@ type Cluster struct {
 	selector     Selector
 	fastSchedule int
 	compat       bool
+
+	topo     *topology.Tree
+	topoConf *slurmconf.Topology
+	topoOpts []topology.Option
 }
 
 type running struct {
@@ -89,6 +95,18 @@ func WithFastSchedule(n int) Option { return func(c *Cluster) { c.fastSchedule =
 // and weight order (seed 000 §3.3) and a matching OR takes the first
 // alternative that can be satisfied rather than the cheapest.
 func WithSlurmCompat() Option { return func(c *Cluster) { c.compat = true } }
+
+// WithTopology makes the selectors topology-aware: instead of consecutive
+// runs they place jobs with tree.Fit (the lowest switch that suffices,
+// best-fit over its leaves). The tree must be built over the cluster's
+// nodes, in the same order.
+func WithTopology(tree *topology.Tree) Option { return func(c *Cluster) { c.topo = tree } }
+
+// WithTopologyConfig is WithTopology with the tree built from a parsed
+// topology.conf over the cluster's nodes.
+func WithTopologyConfig(top *slurmconf.Topology, opts ...topology.Option) Option {
+	return func(c *Cluster) { c.topoConf, c.topoOpts = top, opts }
+}
 
 // New builds a cluster. Node names must be unique and non-empty; partitions
 // must name defined nodes. Nodes with identical configuration form one
@@ -140,6 +158,9 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	c.up, c.avail = bitset.New(n), bitset.New(n)
 	for i := range c.nodes {
 		c.applyState(i)
+	}
+	if err := c.setTopology(); err != nil {
+		return nil, err
 	}
 	c.use = newUsage(len(c.nodes), len(c.gresKeys))
 	empty := newUsage(len(c.nodes), len(c.gresKeys))
@@ -381,3 +402,32 @@ func (c *Cluster) NodeSet(names []string) (*bitset.BitSet, error) {
 	}
 	return b, nil
 }
+
+func (c *Cluster) setTopology() error {
+	if c.topoConf != nil {
+		names := make([]string, len(c.nodes))
+		for i := range c.nodes {
+			names[i] = c.nodes[i].Name
+		}
+		t, err := topology.FromConfig(c.topoConf, names, c.topoOpts...)
+		if err != nil {
+			return err
+		}
+		c.topo = t
+	}
+	if c.topo == nil {
+		return nil
+	}
+	if c.topo.NodeCount() != len(c.nodes) {
+		return fmt.Errorf("selectnodes: the topology covers %d nodes, the cluster has %d", c.topo.NodeCount(), len(c.nodes))
+	}
+	for i := range c.nodes {
+		if c.topo.NodeName(i) != c.nodes[i].Name {
+			return fmt.Errorf("selectnodes: topology node %d is %s, cluster node %d is %s", i, c.topo.NodeName(i), i, c.nodes[i].Name)
+		}
+	}
+	return nil
+}
+
+// Topology is the switch tree selection uses, or nil.
+func (c *Cluster) Topology() *topology.Tree { return c.topo }

@@ -53,7 +53,14 @@ func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Pla
 	c := v.c
 	cpuOf := func(i int) int { return s.free(v, job, i) }
 	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (*Placement, bool) {
-		chosen, ok := picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
+		runs := func(cand *bitset.BitSet) ([]int, bool) {
+			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
+		}
+		chosen, handled := treeFit(v, job, cand, n, cpuOf, runs)
+		ok := chosen != nil
+		if !handled {
+			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
+		}
 		if !ok {
 			return nil, false
 		}

@@ -40,7 +40,12 @@
 // Linear is select/linear (whole nodes, consecutive runs, min load for
 // shared jobs); ConsRes is select/cons_res (consumable CPUs, memory, GRES).
 // A Selector is a small interface; JobHooks are its optional begin/finish
-// hooks.
+// hooks. WithTopology (or WithTopologyConfig) makes both topology-aware:
+// nodes come from topology.Tree.Fit, the lowest switch that suffices and
+// best fit over its leaves, within one tree unless the tree allows
+// spanning; when that fill cannot reach a CPU total within the node limit,
+// the consecutive-run rule picks inside one tree instead. Seed001 builds
+// seed 001's 1024-node, 16-core, 3-GPU system with its tree.
 //
 // # Correct by default, Slurm on request
 //

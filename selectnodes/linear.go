@@ -37,8 +37,16 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Placem
 	c := v.c
 	cpuOf := func(i int) int { return c.effective(i).CPUs }
 	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (*Placement, bool) {
-		var chosen []int
-		var ok bool
+		runs := func(cand *bitset.BitSet) ([]int, bool) {
+			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
+		}
+		chosen, ok := treeFit(v, job, cand, n, cpuOf, runs)
+		if ok {
+			if chosen == nil {
+				return nil, false
+			}
+			return v.placement(job, chosen, cpuOf, 0, !job.Shared), true
+		}
 		if job.Shared && !job.Req.Contiguous {
 			chosen, ok = minLoad(v, cand, job.Required, n, cpuOf)
 		} else {

@@ -109,10 +109,10 @@ func (c *Cluster) run(req *Request, mode Mode, ex *Explanation) (*Placement, err
 	return nil, newError(ErrInvalidRequest, "unknown mode %d", mode)
 }
 
-func (c *Cluster) live() View { return View{c, &c.use} }
+func (c *Cluster) live() View { return View{c: c, u: &c.use} }
 
 // none is a view of the cluster without load, for TestOnly.
-func (c *Cluster) none() View { return View{c, c.empty} }
+func (c *Cluster) none() View { return View{c: c, u: c.empty} }
 
 // Resolve checks req against the cluster and resolves its names: the
 // partition (the default one when empty), the required and excluded nodes,
@@ -397,6 +397,7 @@ func (c *Cluster) viewFor(mode Mode) View {
 }
 
 func (c *Cluster) pickBest(job *Job, sets []NodeSet, n Counts, v View, mode Mode, ex *Explanation) (*Placement, error) {
+	v.ex = ex
 	var alts []*altTerm
 	if job.Req.Features != nil {
 		for _, t := range job.Req.Features.Alternatives() {

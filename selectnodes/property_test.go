@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/features"
+	"github.com/hpcsched/hpcsched/topology"
 	"github.com/stretchr/testify/require"
 )
 
@@ -58,11 +59,39 @@ func randomCluster(r *rand.Rand, sel Selector) (*Cluster, []Node, Partition) {
 	if r.IntN(4) == 0 {
 		part.MaxNodes = 1 + r.IntN(4)
 	}
-	c, err := New(nodes, []Partition{part}, WithSelector(sel))
+	opts := []Option{WithSelector(sel)}
+	if r.IntN(3) == 0 {
+		opts = append(opts, WithTopology(randomTree(r, nodes)))
+	}
+	c, err := New(nodes, []Partition{part}, opts...)
 	if err != nil {
 		panic(err)
 	}
 	return c, nodes, part
+}
+
+// randomTree puts the nodes under leaves of 1-3 nodes joined by one root,
+// so every node is reachable and any feasible request fits in one tree.
+func randomTree(r *rand.Rand, nodes []Node) *topology.Tree {
+	names := make([]string, len(nodes))
+	for i := range nodes {
+		names[i] = nodes[i].Name
+	}
+	var specs []topology.SwitchSpec
+	var leaves []string
+	for i := 0; i < len(names); {
+		end := min(len(names), i+1+r.IntN(3))
+		leaf := fmt.Sprintf("leaf%d", len(leaves))
+		specs = append(specs, topology.SwitchSpec{Name: leaf, Nodes: names[i:end]})
+		leaves = append(leaves, leaf)
+		i = end
+	}
+	specs = append(specs, topology.SwitchSpec{Name: "root", Switches: leaves})
+	t, err := topology.New(names, specs)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 var exprPool = []string{"", "a", "a&b", "a|b", "(a|c)&b", "[a|b]", "[b|c]", "[a*1&b*1]", "[a*2&c*1]", "[(a&b)*1&c*1]", "b*2", "[a*1&b*2&c*1]"}

@@ -1,9 +1,11 @@
 package selectnodes
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/topology"
 )
 
 // run is a maximal stretch [start, end) of consecutive candidate nodes.
@@ -292,4 +294,51 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 		lower = tier.Clone()
 	}
 	return nil, false
+}
+
+// treeFit places whole nodes with the topology when one is configured and
+// the job is not contiguous: the wanted count first, then the minimum.
+// handled is false when the cluster has no tree (the caller uses runs).
+// Best-fit over leaves takes nodes by weight, not by CPUs, so when it
+// cannot reach a CPU total within the node limit, fallback picks with the
+// consecutive-run rule inside one root tree at a time.
+func treeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int,
+	fallback func(cand *bitset.BitSet) ([]int, bool)) (chosen []int, handled bool) {
+	c := v.c
+	if c.topo == nil || job.Req.Contiguous {
+		return nil, false
+	}
+	nreq := 0
+	if job.Required != nil {
+		nreq = int(job.Required.Count())
+	}
+	maxN := limit(n, int(cand.Count())+nreq)
+	lo := max(n.Min, nreq, 1)
+	hi := min(want(n, nreq), maxN)
+	if hi < lo {
+		return nil, true
+	}
+	weight := func(i int) int64 { return c.nodes[i].Weight }
+	spanning := false
+	for _, count := range []int{hi, lo} {
+		got, err := c.topo.Fit(cand, topology.Request{Nodes: count, CPUs: n.CPUs, CPUsOf: cpuOf, Required: job.Required, Weight: weight})
+		if err == nil && len(got) <= maxN {
+			return got, true
+		}
+		if errors.Is(err, topology.ErrNoSingleTree) {
+			spanning = true
+			v.ex.step("topology: no single switch tree can hold %d nodes", count)
+		}
+	}
+	if n.CPUs <= 0 || spanning {
+		return nil, true
+	}
+	for _, r := range c.topo.Roots {
+		within := c.topo.Nodes(r)
+		within.InPlaceIntersection(cand)
+		if got, ok := fallback(within); ok {
+			return got, true
+		}
+	}
+	return nil, true
 }

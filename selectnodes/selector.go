@@ -30,8 +30,9 @@ type JobHooks interface {
 // View is the load a selector sees: the live one, a copy WillRun releases
 // jobs from, or none at all for TestOnly.
 type View struct {
-	c *Cluster
-	u *usage
+	c  *Cluster
+	u  *usage
+	ex *Explanation // where selectors note decisions, when explaining
 }
 
 // Cluster is the cluster being selected from.

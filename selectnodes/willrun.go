@@ -34,7 +34,7 @@ func (c *Cluster) willRun(job *Job, sets []NodeSet, n Counts, ex *Explanation) (
 		groups[len(groups)-1] = append(groups[len(groups)-1], id)
 	}
 	u := c.use.clone()
-	v := View{c, &u}
+	v := View{c: c, u: &u}
 	k := len(c.gresKeys)
 	released := 0 // groups [0, released) are released in u
 	moveTo := func(g int) {

@@ -1,0 +1,285 @@
+package topology
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// ErrNoFit: no switch's available nodes can satisfy the request.
+var ErrNoFit = errors.New("topology: no switch can satisfy the request")
+
+// ErrNoSingleTree: the available nodes could satisfy the request only by
+// spanning several root trees, which AllowSpanningTrees permits.
+var ErrNoSingleTree = errors.New("topology: only several trees together could satisfy the request")
+
+// Request is what Fit places.
+type Request struct {
+	Nodes int // node count (at least 1)
+	// CPUs is the total CPU count to reach; 0 for none. CPUsOf gives each
+	// node's contribution (nil means 1 per node).
+	CPUs   int
+	CPUsOf func(node int) int
+	// Required nodes must be in the result (nil for none).
+	Required *bitset.BitSet
+	// Weight orders nodes within a leaf and breaks ties (nil means 0).
+	Weight func(node int) int64
+}
+
+func (r *Request) cpus(i int) int {
+	if r.CPUsOf == nil {
+		return 1
+	}
+	return r.CPUsOf(i)
+}
+
+func (r *Request) weight(i int) int64 {
+	if r.Weight == nil {
+		return 0
+	}
+	return r.Weight(i)
+}
+
+// Fit chooses nodes from avail for req: the lowest-level switch whose
+// available nodes satisfy it (the best fit among equals), then best-fit
+// over its leaves (see the package doc). It returns the chosen nodes in
+// ascending order.
+func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
+	if req.Nodes < 1 {
+		req.Nodes = 1
+	}
+	if avail.Len() < uint(len(t.nodeNames)) {
+		return nil, fmt.Errorf("topology: avail has %d bits for %d nodes", avail.Len(), len(t.nodeNames))
+	}
+	aw := avail.Words()
+	if req.Required != nil && req.Required.DifferenceCardinality(avail) > 0 {
+		return nil, ErrNoFit // a required node is not available
+	}
+	// Count level by level, leaves first, and stop at the first level
+	// holding a switch that suffices: lower levels win.
+	count := make([]int, len(t.Switches))
+	var cpus []int
+	if req.CPUs > 0 {
+		cpus = make([]int, len(t.Switches))
+	}
+	best := -1
+	var bestCost int64
+	for _, level := range t.byLevel {
+		for _, s := range level {
+			sw := &t.Switches[s]
+			if len(sw.Children) == 0 {
+				count[s] = t.availIn(s, aw)
+				if cpus != nil {
+					for _, n := range sw.nodes {
+						if avail.Test(uint(n)) {
+							cpus[s] += req.cpus(n)
+						}
+					}
+				}
+			} else {
+				for _, c := range sw.Children {
+					count[s] += count[c]
+					if cpus != nil {
+						cpus[s] += cpus[c]
+					}
+				}
+			}
+			if count[s] < req.Nodes || (cpus != nil && cpus[s] < req.CPUs) || !t.holds(s, req.Required) {
+				continue
+			}
+			switch {
+			case best < 0 || count[s] < count[best]:
+				best, bestCost = s, -1
+			case req.Weight != nil && count[s] == count[best]:
+				// equal fits: the cheaper nodes win, then the lower index
+				if bestCost < 0 {
+					bestCost = t.cost(best, avail, &req)
+				}
+				if c := t.cost(s, avail, &req); c < bestCost {
+					best, bestCost = s, c
+				}
+			}
+		}
+		if best >= 0 {
+			break
+		}
+	}
+	if best < 0 {
+		if t.span && len(t.Roots) > 1 {
+			return t.fill(t.allLeaves(), avail, req)
+		}
+		total, totalCPU := 0, 0
+		for _, r := range t.Roots {
+			total += count[r]
+			if cpus != nil {
+				totalCPU += cpus[r]
+			}
+		}
+		if len(t.Roots) > 1 && total >= req.Nodes && totalCPU >= req.CPUs {
+			return nil, ErrNoSingleTree
+		}
+		return nil, ErrNoFit
+	}
+	return t.fill(t.Switches[best].Leaves, avail, req)
+}
+
+// cost is the weight of the req.Nodes cheapest available nodes below s.
+func (t *Tree) cost(s int, avail *bitset.BitSet, req *Request) int64 {
+	var ws []int64
+	for _, l := range t.Switches[s].Leaves {
+		for _, n := range t.Switches[l].nodes {
+			if avail.Test(uint(n)) {
+				ws = append(ws, req.weight(n))
+			}
+		}
+	}
+	slices.Sort(ws)
+	var c int64
+	for _, w := range ws[:min(req.Nodes, len(ws))] {
+		c += w
+	}
+	return c
+}
+
+// holds reports whether every required node is below switch s.
+func (t *Tree) holds(s int, required *bitset.BitSet) bool {
+	if required == nil {
+		return true
+	}
+	sw := &t.Switches[s]
+	for k, w := range required.Words() {
+		if w == 0 {
+			continue
+		}
+		if k < sw.wlo || k >= sw.wlo+len(sw.words) || w&^sw.words[k-sw.wlo] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Tree) allLeaves() []int {
+	var out []int
+	for _, r := range t.Roots {
+		out = append(out, t.Switches[r].Leaves...)
+	}
+	return out
+}
+
+// fill takes required nodes, then best-fits leaves: the leaf that alone
+// covers what is still needed with the fewest spare nodes, else the leaf
+// with the most available nodes, until the request is met.
+func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, error) {
+	var chosen []int
+	needNodes, needCPU := req.Nodes, req.CPUs
+	var rw []uint64
+	if req.Required != nil {
+		rw = req.Required.Words()
+		for i, ok := req.Required.NextSet(0); ok; i, ok = req.Required.NextSet(i + 1) {
+			chosen = append(chosen, int(i))
+			needNodes--
+			needCPU -= req.cpus(int(i))
+		}
+	}
+	// each leaf's available nodes not yet taken, cheapest first
+	aw := avail.Words()
+	var free [][]int
+	for _, l := range leaves {
+		sw := &t.Switches[l]
+		var ns []int
+		for k, w := range sw.words {
+			x := w & aw[sw.wlo+k]
+			if rw != nil && sw.wlo+k < len(rw) {
+				x &^= rw[sw.wlo+k]
+			}
+			for ; x != 0; x &= x - 1 {
+				ns = append(ns, (sw.wlo+k)*64+bits.TrailingZeros64(x))
+			}
+		}
+		if len(ns) == 0 {
+			continue
+		}
+		if req.Weight != nil {
+			slices.SortStableFunc(ns, func(a, b int) int { return cmpWeight(req.weight(a), req.weight(b)) })
+		}
+		free = append(free, ns)
+	}
+	for needNodes > 0 || needCPU > 0 {
+		pick, pickTake, spare := -1, 0, 0
+		for f, ns := range free {
+			k, ok := enough(ns, needNodes, needCPU, &req)
+			if !ok {
+				continue
+			}
+			if s := len(ns) - k; pick < 0 || s < spare || (s == spare && cheaper(ns, free[pick], &req)) {
+				pick, pickTake, spare = f, k, s
+			}
+		}
+		if pick < 0 {
+			// no leaf suffices alone: take the fullest one whole
+			for f, ns := range free {
+				if len(ns) == 0 {
+					continue
+				}
+				if pick < 0 || len(ns) > len(free[pick]) || (len(ns) == len(free[pick]) && cheaper(ns, free[pick], &req)) {
+					pick = f
+				}
+			}
+			if pick < 0 {
+				return nil, ErrNoFit
+			}
+			pickTake = len(free[pick])
+		}
+		for _, n := range free[pick][:pickTake] {
+			chosen = append(chosen, n)
+			needNodes--
+			needCPU -= req.cpus(n)
+		}
+		free[pick] = free[pick][pickTake:]
+	}
+	slices.Sort(chosen)
+	return chosen, nil
+}
+
+// enough: how many of ns (in order) meet the need, or false.
+func enough(ns []int, needNodes, needCPU int, req *Request) (int, bool) {
+	if needCPU <= 0 {
+		return max(needNodes, 0), len(ns) >= needNodes && needNodes > 0
+	}
+	for k, n := range ns {
+		needNodes--
+		needCPU -= req.cpus(n)
+		if needNodes <= 0 && needCPU <= 0 {
+			return k + 1, true
+		}
+	}
+	return 0, false
+}
+
+// cheaper breaks ties between leaves: the lower weight of their first free
+// node, then the lower node index.
+func cheaper(a, b []int, req *Request) bool {
+	if len(b) == 0 {
+		return true
+	}
+	if len(a) == 0 {
+		return false
+	}
+	if wa, wb := req.weight(a[0]), req.weight(b[0]); wa != wb {
+		return wa < wb
+	}
+	return a[0] < b[0]
+}
+
+func cmpWeight(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
