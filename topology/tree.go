@@ -80,7 +80,7 @@ type Option func(*config)
 
 type config struct {
 	lenient bool
-	span          bool
+	span    bool
 }
 
 // Lenient accepts what Slurm logs and carries on with, recording each in
