@@ -345,7 +345,7 @@ func (c *Cluster) classifyCounts(job *Job, sets []NodeSet, sig []uint32, counts 
 	if _, ok := c.countProblem(job, sets, sig, counts, candAll, n, none).solve(); !ok {
 		return newError(ErrNodeConfig, "no choice of nodes in the partition satisfies the counted terms %s", termNames(counts))
 	}
-	ready := candAll.Intersection(c.avail)
+	ready := candAll.Intersection(job.availNodes)
 	if _, ok := c.countProblem(job, sets, sig, counts, ready, n, none).solve(); !ok {
 		return newError(ErrPartConfig, "the counted terms %s need nodes that are down or drained", termNames(counts))
 	}

@@ -39,12 +39,16 @@ func (s NodeSet) Nodes() *bitset.BitSet {
 // ErrNodeConfig, ErrPartConfig, ErrBusy, ErrHeld or ErrInvalidRequest and
 // carrying an Explanation.
 func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
-	p, err := c.run(req, mode, nil)
+	return c.selectOn(req, mode, c.load())
+}
+
+func (c *Cluster) selectOn(req *Request, mode Mode, ld load) (*Placement, error) {
+	p, err := c.run(req, mode, nil, ld)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Explanation == nil {
 			// Run again, recording why; the fast path keeps no record.
-			e.Explanation = c.Explain(req, mode)
+			e.Explanation = c.explainOn(req, mode, ld)
 		}
 	}
 	return p, err
@@ -55,8 +59,12 @@ func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
 // taken and the result (a placement or an error class). It changes
 // nothing.
 func (c *Cluster) Explain(req *Request, mode Mode) *Explanation {
+	return c.explainOn(req, mode, c.load())
+}
+
+func (c *Cluster) explainOn(req *Request, mode Mode, ld load) *Explanation {
 	ex := &Explanation{Mode: mode}
-	p, err := c.run(req, mode, ex)
+	p, err := c.run(req, mode, ex, ld)
 	ex.Placement = p
 	if err != nil {
 		var e *Error
@@ -69,7 +77,15 @@ func (c *Cluster) Explain(req *Request, mode Mode) *Explanation {
 	return ex
 }
 
-func (c *Cluster) run(req *Request, mode Mode, ex *Explanation) (*Placement, error) {
+// load is a state of the nodes: the cluster's own, or a Snapshot's.
+type load struct {
+	u    *usage
+	jobs map[JobID]*running
+}
+
+func (c *Cluster) load() load { return load{&c.use, c.jobs} }
+
+func (c *Cluster) run(req *Request, mode Mode, ex *Explanation, ld load) (*Placement, error) {
 	if req == nil {
 		return nil, newError(ErrInvalidRequest, "no request")
 	}
@@ -97,14 +113,17 @@ func (c *Cluster) run(req *Request, mode Mode, ex *Explanation) (*Placement, err
 	if err != nil {
 		return nil, err
 	}
+	now := View{c: c, u: ld.u}
 	if ex != nil && mode != TestOnly {
-		c.reportUsable(job, sets, ex)
+		c.reportUsable(job, sets, ex, now)
 	}
 	switch mode {
-	case RunNow, TestOnly:
-		return c.reqFeatures(job, sets, n, c.viewFor(mode), mode, ex)
+	case RunNow:
+		return c.reqFeatures(job, sets, n, now, mode, ex)
+	case TestOnly:
+		return c.reqFeatures(job, sets, n, c.none(), mode, ex)
 	case WillRun:
-		return c.willRun(job, sets, n, ex)
+		return c.willRun(job, sets, n, ex, ld)
 	}
 	return nil, newError(ErrInvalidRequest, "unknown mode %d", mode)
 }
@@ -140,7 +159,12 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 	job := &Job{Req: req, Part: &part.Partition, partIndex: pi, MaxShare: part.maxShare(),
 		Shared:      MayShare(part.Sharing.Mode, req.Share),
 		Exclusive:   req.Share == ShareExclusiveJob || part.Sharing.Mode == ShareExclusive,
-		cpusPerNode: max(req.MinCPUsPerNode, 1)}
+		cpusPerNode: max(req.MinCPUsPerNode, 1), availNodes: c.avail}
+	if x := req.ExcludeNodes; x != nil && x.Len() == uint(len(c.nodes)) && x.Any() {
+		// withheld nodes count as unavailable (class B), not as
+		// configuration, as Slurm's schedule does with avail_node_bitmap
+		job.availNodes = c.avail.Difference(x)
+	}
 	var err error
 	if len(req.Required) > 0 {
 		if job.Required, err = c.NodeSet(req.Required); err != nil {
@@ -201,6 +225,7 @@ func (c *Cluster) buildNodeSets(job *Job, ex *Explanation) ([]NodeSet, error) {
 	if job.Excluded != nil {
 		base = part.nodes.Difference(job.Excluded)
 	}
+
 	cand := bitset.New(uint(len(c.nodes)))
 	var sets []NodeSet
 	for r := range c.records {
@@ -228,7 +253,7 @@ func (c *Cluster) buildNodeSets(job *Job, ex *Explanation) ([]NodeSet, error) {
 		}
 		if rep != nil {
 			rep.Candidates = left
-			rep.Available = countSpan(c.avail.Intersection(cand), rec)
+			rep.Available = countSpan(job.availNodes.Intersection(cand), rec)
 		}
 		if left > 0 {
 			sets = append(sets, NodeSet{Record: r, Weight: rec.weight, Features: rec.features, Count: left, cand: cand, rec: rec})
@@ -253,12 +278,12 @@ func (c *Cluster) buildNodeSets(job *Job, ex *Explanation) ([]NodeSet, error) {
 
 // reportUsable fills in how many candidates of each set the current load
 // leaves usable.
-func (c *Cluster) reportUsable(job *Job, sets []NodeSet, ex *Explanation) {
+func (c *Cluster) reportUsable(job *Job, sets []NodeSet, ex *Explanation, v View) {
 	if len(sets) == 0 {
 		return
 	}
 	usable := bitset.New(uint(len(c.nodes)))
-	c.usable(job, sets[0].cand, c.live(), RunNow, usable)
+	c.usable(job, sets[0].cand, v, RunNow, usable)
 	for _, s := range sets {
 		for k := range ex.Sets {
 			if ex.Sets[k].record == s.Record {
@@ -509,7 +534,7 @@ func (c *Cluster) accumulate(job *Job, sets []NodeSet, n Counts, v View, mode Mo
 // (up, not drained) and, except for TestOnly, allowed by the load.
 func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *bitset.BitSet) {
 	cand.Copy(dst)
-	dst.InPlaceIntersection(c.avail)
+	dst.InPlaceIntersection(job.availNodes)
 	if mode != TestOnly {
 		c.selector.Filter(v, job, dst, dst)
 	}
@@ -522,7 +547,7 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 	if _, ok := c.selector.JobTest(empty, job, total, n); !ok {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
-	ready := total.Intersection(c.avail)
+	ready := total.Intersection(job.availNodes)
 	if job.Required != nil && !subsetOf(job.Required, ready) {
 		return newError(ErrPartConfig, "required nodes %s are down or drained",
 			hostlist.Compress(c.Names(job.Required.Difference(ready))))

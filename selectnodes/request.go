@@ -99,6 +99,11 @@ type Request struct {
 	Features *features.Expr
 	// Required nodes must all be in the allocation; Excluded never.
 	Required, Excluded []string
+	// ExcludeNodes withholds nodes by index (a bitmap of the cluster's size;
+	// others are ignored). Unlike Excluded, withheld nodes count as
+	// unavailable, as seed 000 §3.2.1's schedule withholds the nodes of a
+	// locked partition, so a job needing them is busy, not misconfigured.
+	ExcludeNodes *bitset.BitSet
 	// Contiguous asks for consecutive nodes (by index).
 	Contiguous bool
 	Share      ShareRequest
@@ -146,6 +151,7 @@ type Job struct {
 	Required, Excluded *bitset.BitSet
 	cpusPerNode        int
 	gres               []gresNeed
+	availNodes         *bitset.BitSet // the cluster's Avail less ExcludeNodes
 }
 
 type gresNeed struct {

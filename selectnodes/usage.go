@@ -64,18 +64,24 @@ func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error 
 	if _, dup := c.jobs[job]; dup {
 		return fmt.Errorf("selectnodes: job %d is already allocated", job)
 	}
+	q, err := c.normalize(p)
+	if err != nil {
+		return fmt.Errorf("selectnodes: job %d: %w", job, err)
+	}
 	k := len(c.gresKeys)
-	for _, a := range p.Alloc {
+	for _, a := range q.Alloc {
 		if a.Node < 0 || a.Node >= len(c.nodes) {
 			return fmt.Errorf("selectnodes: job %d: node index %d out of range", job, a.Node)
 		}
 		i, n := a.Node, &c.nodes[a.Node]
 		switch {
+		case a.CPUs < 0 || a.Memory < 0:
+			return fmt.Errorf("selectnodes: job %d: negative CPUs or memory on node %s", job, n.Name)
 		case !c.up.Test(uint(i)):
 			return fmt.Errorf("selectnodes: job %d: node %s is down", job, n.Name)
-		case c.use.excl[i] > 0 || (p.Exclusive && c.use.jobs[i] > 0):
+		case c.use.excl[i] > 0 || (q.Exclusive && c.use.jobs[i] > 0):
 			return fmt.Errorf("selectnodes: job %d: node %s is already in use exclusively", job, n.Name)
-		case c.use.cpus[i]+a.CPUs > c.effective(i).CPUs*c.maxShareOf(p.Partition):
+		case c.use.cpus[i]+a.CPUs > c.effective(i).CPUs*c.maxShareOf(q.Partition):
 			return fmt.Errorf("selectnodes: job %d: node %s has %d CPUs in use, placement adds %d", job, n.Name, c.use.cpus[i], a.CPUs)
 		case a.Memory > 0 && c.use.mem[i]+a.Memory > c.effective(i).RealMemory:
 			return fmt.Errorf("selectnodes: job %d: node %s has %d MB free, placement needs %d", job, n.Name,
@@ -88,14 +94,43 @@ func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error 
 			}
 		}
 	}
-	q := *p
-	q.Alloc = slices.Clone(p.Alloc)
-	c.use.apply(&q, k, 1)
-	c.jobs[job] = &running{id: job, p: &q, start: start, end: end}
+	c.use.apply(q, k, 1)
+	c.jobs[job] = &running{id: job, p: q, start: start, end: end}
 	if h, ok := c.selector.(JobHooks); ok {
-		h.JobBegin(job, &q)
+		h.JobBegin(job, q)
 	}
 	return nil
+}
+
+// normalize copies p and derives what a placement read back from storage
+// lacks: node names, the node bitmap and the GRES keys, all from Alloc.
+func (c *Cluster) normalize(p *Placement) (*Placement, error) {
+	q := *p
+	q.Alloc = slices.Clone(p.Alloc)
+	q.Nodes = bitset.New(uint(len(c.nodes)))
+	q.Names = make([]string, 0, len(q.Alloc))
+	for k := range q.Alloc {
+		a := &q.Alloc[k]
+		if a.Node < 0 || a.Node >= len(c.nodes) {
+			return nil, fmt.Errorf("node index %d out of range", a.Node)
+		}
+		if q.Nodes.Test(uint(a.Node)) {
+			return nil, fmt.Errorf("node %s appears twice", c.nodes[a.Node].Name)
+		}
+		q.Nodes.Set(uint(a.Node))
+		q.Names = append(q.Names, c.nodes[a.Node].Name)
+		a.GRES = slices.Clone(a.GRES)
+		a.gres = a.gres[:0:0]
+		for g := range a.GRES {
+			key := slices.Index(c.gresKeys, gresKey{a.GRES[g].Name, a.GRES[g].Type})
+			if key < 0 || a.GRES[g].Count < 0 {
+				return nil, fmt.Errorf("node %s has no GRES %s:%s", c.nodes[a.Node].Name, a.GRES[g].Name, a.GRES[g].Type)
+			}
+			a.GRES[g].key = key
+			a.gres = append(a.gres, keyCount{key, a.GRES[g].Count})
+		}
+	}
+	return &q, nil
 }
 
 func (c *Cluster) maxShareOf(part string) int {

@@ -15,37 +15,38 @@ import (
 // in how many have ended: the first fitting end is found by binary search
 // over the end times, moving one copy of the load back and forth, instead
 // of retrying after every end.
-func (c *Cluster) willRun(job *Job, sets []NodeSet, n Counts, ex *Explanation) (*Placement, error) {
-	p, err := c.reqFeatures(job, sets, n, c.live(), RunNow, ex)
+func (c *Cluster) willRun(job *Job, sets []NodeSet, n Counts, ex *Explanation, ld load) (*Placement, error) {
+	p, err := c.reqFeatures(job, sets, n, View{c: c, u: ld.u}, RunNow, ex)
 	if err == nil || !errors.Is(err, ErrBusy) {
 		return p, err
 	}
-	order := sortedIDs(c.jobs)
-	slices.SortStableFunc(order, func(a, b JobID) int { return c.jobs[a].end.Compare(c.jobs[b].end) })
+	jobs := ld.jobs
+	order := sortedIDs(jobs)
+	slices.SortStableFunc(order, func(a, b JobID) int { return jobs[a].end.Compare(jobs[b].end) })
 	// groups[g] are the jobs ending at ends[g]
 	var groups [][]JobID
 	var ends []time.Time
 	for _, id := range order {
-		e := c.jobs[id].end
+		e := jobs[id].end
 		if len(ends) == 0 || !ends[len(ends)-1].Equal(e) {
 			ends = append(ends, e)
 			groups = append(groups, nil)
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], id)
 	}
-	u := c.use.clone()
+	u := ld.u.clone()
 	v := View{c: c, u: &u}
 	k := len(c.gresKeys)
 	released := 0 // groups [0, released) are released in u
 	moveTo := func(g int) {
 		for ; released < g; released++ {
 			for _, id := range groups[released] {
-				u.apply(c.jobs[id].p, k, -1)
+				u.apply(jobs[id].p, k, -1)
 			}
 		}
 		for ; released > g; released-- {
 			for _, id := range groups[released-1] {
-				u.apply(c.jobs[id].p, k, 1)
+				u.apply(jobs[id].p, k, 1)
 			}
 		}
 	}
