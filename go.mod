@@ -7,4 +7,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/google/btree v1.1.3 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

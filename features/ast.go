@@ -215,3 +215,18 @@ func (e *Expr) PerNode() string {
 	}
 	return b.String()
 }
+
+// MarshalText writes the canonical form, so a request holding an Expr can
+// be saved as JSON.
+func (e *Expr) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
+// UnmarshalText parses text written by MarshalText. It accepts the Legacy
+// grammar too, since that is a superset of the modern one.
+func (e *Expr) UnmarshalText(text []byte) error {
+	p, err := Parse(string(text), Legacy())
+	if err != nil {
+		return err
+	}
+	*e = *p
+	return nil
+}

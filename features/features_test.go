@@ -262,3 +262,17 @@ func TestNodesIntoReusesAndResizes(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() { e.NodesInto(ix, dst) })
 	assert.Zero(t, allocs)
 }
+
+func TestTextRoundTrip(t *testing.T) {
+	for _, s := range []string{"a&(b|c)", "[x*2&y*1]", "A|B&[C|D]|E"} {
+		e, err := Parse(s, Legacy())
+		require.NoError(t, err)
+		text, err := e.MarshalText()
+		require.NoError(t, err)
+		var back Expr
+		require.NoError(t, back.UnmarshalText(text))
+		assert.True(t, e.Equal(&back), s)
+	}
+	var bad Expr
+	assert.Error(t, bad.UnmarshalText([]byte("a&&b")))
+}

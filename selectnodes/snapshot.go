@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"time"
+
+	"github.com/bits-and-blooms/bitset"
 )
 
 // Snapshot is a what-if copy of the cluster's load: allocate and release
@@ -35,8 +37,12 @@ func (s *Snapshot) Allocate(job JobID, p *Placement, start, end time.Time) error
 	if _, dup := s.jobs[job]; dup {
 		return fmt.Errorf("selectnodes: job %d is already in the snapshot", job)
 	}
-	r := &running{id: job, p: p, start: start, end: end}
-	s.u.apply(p, len(s.c.gresKeys), 1)
+	q, err := s.c.normalize(p)
+	if err != nil {
+		return fmt.Errorf("selectnodes: job %d: %w", job, err)
+	}
+	r := &running{id: job, p: q, start: start, end: end}
+	s.u.apply(q, len(s.c.gresKeys), 1)
 	s.jobs[job] = r
 	return nil
 }
@@ -54,3 +60,23 @@ func (s *Snapshot) Release(job JobID) error {
 
 // Jobs returns the IDs in the snapshot, ascending.
 func (s *Snapshot) Jobs() []JobID { return sortedIDs(s.jobs) }
+
+// Clone copies the snapshot.
+func (s *Snapshot) Clone() *Snapshot {
+	return &Snapshot{c: s.c, u: s.u.clone(), jobs: maps.Clone(s.jobs)}
+}
+
+// End returns when job is expected to end in the snapshot.
+func (s *Snapshot) End(job JobID) (time.Time, bool) {
+	r, ok := s.jobs[job]
+	if !ok {
+		return time.Time{}, false
+	}
+	return r.end, true
+}
+
+// IdleIn counts the nodes of set that run nothing in the snapshot: a cheap
+// bound for jobs that need whole idle nodes.
+func (s *Snapshot) IdleIn(set *bitset.BitSet) int {
+	return int(s.u.idle.IntersectionCardinality(set))
+}

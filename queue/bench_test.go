@@ -1,0 +1,98 @@
+package queue
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+func benchScheduler(b *testing.B, n int, opts ...Option) *Scheduler {
+	nodes := make([]selectnodes.Node, n)
+	names := make([]string, n)
+	for i := range nodes {
+		nodes[i] = selectnodes.Node{Name: fmt.Sprintf("n%05d", i), CPUs: 16, Weight: 1}
+		names[i] = nodes[i].Name
+	}
+	c, err := selectnodes.New(nodes, []selectnodes.Partition{{Name: "batch", Nodes: names, Default: true}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return New(c, opts...)
+}
+
+// fill submits jobs of 1-32 nodes and 10-240 minutes (seeded).
+func fill(b *testing.B, s *Scheduler, jobs int, now time.Time) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < jobs; i++ {
+		spec := Spec{Name: "j", User: fmt.Sprintf("u%d", i%50), Request: selectnodes.Request{MinNodes: 1 + r.IntN(32)},
+			TimeLimit: time.Duration(10+r.IntN(230)) * time.Minute}
+		if _, err := s.Submit(spec, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSchedule is one pass over 10,000 pending jobs on a full
+// cluster: the first busy job locks the partition, so the pass is the
+// walk over the queue.
+func BenchmarkSchedule(b *testing.B) {
+	s := benchScheduler(b, 10000)
+	fill(b, s, 20000, t0)
+	s.Schedule(t0) // fills the cluster; about 10,000 jobs stay pending
+	b.Run(fmt.Sprintf("jobs=%d/nodes=10000", len(s.Pending())), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Schedule(t0.Add(time.Second))
+		}
+	})
+}
+
+// BenchmarkBackfill plans the whole queue: 10,000 pending jobs behind
+// about 5,000 running ones (whose ends are the candidate start times).
+func BenchmarkBackfill(b *testing.B) {
+	s := benchScheduler(b, 80000)
+	r := rand.New(rand.NewPCG(3, 3))
+	for i := 0; i < 5000; i++ { // 5,000 running jobs of 16 nodes
+		spec := Spec{Name: "r", Request: selectnodes.Request{MinNodes: 16}, TimeLimit: time.Duration(10+r.IntN(600)) * time.Minute}
+		if _, err := s.Submit(spec, t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s.Schedule(t0)
+	fill(b, s, 10000, t0)
+	running := 0
+	for _, j := range s.Jobs() {
+		if j.State == Running {
+			running++
+		}
+	}
+	b.Run(fmt.Sprintf("pending=%d/running=%d", len(s.Pending()), running), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.mu.Lock()
+			s.resv = map[JobID]reservation{} // plan from scratch every time
+			s.mu.Unlock()
+			s.Backfill(t0.Add(time.Second))
+		}
+	})
+}
+
+func BenchmarkSubmitFinish(b *testing.B) {
+	s := benchScheduler(b, 10000)
+	now := t0
+	b.ReportAllocs()
+	for b.Loop() {
+		id, err := s.Submit(Spec{Request: selectnodes.Request{MinNodes: 4}, TimeLimit: time.Hour}, now)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Schedule(now)
+		if err := s.Finish(id, Outcome{}, now); err != nil {
+			b.Fatal(err)
+		}
+		now = now.Add(time.Second)
+	}
+}

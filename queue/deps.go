@@ -1,0 +1,219 @@
+package queue
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type depKind uint8
+
+const (
+	depAfter depKind = iota
+	depAfterAny
+	depAfterOK
+	depAfterNotOK
+	depSingleton
+)
+
+var depNames = map[string]depKind{"after": depAfter, "afterany": depAfterAny, "afterok": depAfterOK,
+	"afternotok": depAfterNotOK, "singleton": depSingleton}
+
+type depTerm struct {
+	kind  depKind
+	id    JobID
+	delay time.Duration // after:id+minutes
+}
+
+// Dependency is a parsed --dependency value: terms joined by ',' (all must
+// hold) or '?' (any may).
+type Dependency struct {
+	any   bool
+	terms []depTerm
+}
+
+// DependencyError is a malformed dependency; Pos is the byte offset.
+type DependencyError struct {
+	Spec string
+	Pos  int
+	Msg  string
+}
+
+func (e *DependencyError) Error() string {
+	return fmt.Sprintf("dependency %q: offset %d: %s", e.Spec, e.Pos, e.Msg)
+}
+
+// ParseDependency reads "afterok:12:13,afterany:14", "after:12+30"
+// (30 minutes after job 12 started), "singleton", a bare job ID (afterany),
+// or items joined by '?' (any). Mixing ',' and '?' is an error.
+func ParseDependency(spec string) (*Dependency, error) {
+	d := &Dependency{}
+	if strings.TrimSpace(spec) == "" {
+		return d, nil
+	}
+	bad := func(pos int, format string, args ...any) error {
+		return &DependencyError{Spec: spec, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	}
+	sep := byte(0)
+	for i := 0; i < len(spec); {
+		end := strings.IndexAny(spec[i:], ",?")
+		if end < 0 {
+			end = len(spec)
+		} else {
+			end += i
+			if sep != 0 && spec[end] != sep {
+				return nil, bad(end, "',' (all) and '?' (any) cannot be mixed")
+			}
+			sep = spec[end]
+		}
+		item := spec[i:end]
+		if item == "" {
+			return nil, bad(i, "empty item")
+		}
+		if err := d.parseItem(item, i, bad); err != nil {
+			return nil, err
+		}
+		if end < len(spec) && end == len(spec)-1 {
+			return nil, bad(end+1, "empty item")
+		}
+		i = end + 1
+	}
+	d.any = sep == '?'
+	return d, nil
+}
+
+func (d *Dependency) parseItem(item string, off int, bad func(int, string, ...any) error) error {
+	fields := strings.Split(item, ":")
+	kindName := strings.ToLower(fields[0])
+	if id, err := strconv.ParseUint(item, 10, 64); err == nil && len(fields) == 1 {
+		d.terms = append(d.terms, depTerm{kind: depAfterAny, id: JobID(id)})
+		return nil
+	}
+	kind, ok := depNames[kindName]
+	if !ok {
+		return bad(off, "unknown dependency type %q", fields[0])
+	}
+	if kind == depSingleton {
+		if len(fields) > 1 {
+			return bad(off+len(fields[0]), "singleton takes no job IDs")
+		}
+		d.terms = append(d.terms, depTerm{kind: depSingleton})
+		return nil
+	}
+	if len(fields) < 2 {
+		return bad(off+len(item), "%s needs at least one job ID", kindName)
+	}
+	pos := off + len(fields[0]) + 1
+	for _, f := range fields[1:] {
+		idText, delayText, hasDelay := strings.Cut(f, "+")
+		id, err := strconv.ParseUint(idText, 10, 64)
+		if err != nil || id == 0 {
+			return bad(pos, "%q is not a job ID", idText)
+		}
+		t := depTerm{kind: kind, id: JobID(id)}
+		if hasDelay {
+			if kind != depAfter {
+				return bad(pos+len(idText), "only after takes +minutes")
+			}
+			m, err := strconv.ParseUint(delayText, 10, 32)
+			if err != nil {
+				return bad(pos+len(idText)+1, "%q is not a number of minutes", delayText)
+			}
+			t.delay = time.Duration(m) * time.Minute
+		}
+		d.terms = append(d.terms, t)
+		pos += len(f) + 1
+	}
+	return nil
+}
+
+// targets lists the job IDs the dependency names.
+func (d *Dependency) targets() []JobID {
+	var ids []JobID
+	for _, t := range d.terms {
+		if t.kind != depSingleton {
+			ids = append(ids, t.id)
+		}
+	}
+	return ids
+}
+
+func (d *Dependency) empty() bool { return d == nil || len(d.terms) == 0 }
+
+// depState is what the dependency says at a moment.
+type depState uint8
+
+const (
+	depWaiting depState = iota
+	depMet
+	depNever
+)
+
+// evaluate looks the targets up through s.
+func (d *Dependency) evaluate(s *Scheduler, self *job, now time.Time) depState {
+	if d.empty() {
+		return depMet
+	}
+	met, never := 0, 0
+	for _, t := range d.terms {
+		switch s.termState(t, self, now) {
+		case depMet:
+			met++
+		case depNever:
+			never++
+		}
+	}
+	n := len(d.terms)
+	switch {
+	case d.any && met > 0, !d.any && met == n:
+		return depMet
+	case d.any && never == n, !d.any && never > 0:
+		return depNever
+	}
+	return depWaiting
+}
+
+func (s *Scheduler) termState(t depTerm, self *job, now time.Time) depState {
+	if t.kind == depSingleton {
+		for _, o := range s.byUserName[self.User+"\x00"+self.Name] {
+			if o != self && (o.State == Running || o.State == Suspended) {
+				return depWaiting
+			}
+		}
+		return depMet
+	}
+	o, ok := s.jobs[t.id]
+	if !ok {
+		return depNever
+	}
+	switch t.kind {
+	case depAfter:
+		switch {
+		case o.State == Pending:
+			return depWaiting
+		case !o.Start.IsZero() && now.Before(o.Start.Add(t.delay)):
+			return depWaiting
+		}
+		return depMet
+	case depAfterAny:
+		if o.State.Terminal() {
+			return depMet
+		}
+	case depAfterOK:
+		if o.State == Complete {
+			return depMet
+		}
+		if o.State.Terminal() {
+			return depNever
+		}
+	case depAfterNotOK:
+		if o.State.Terminal() && o.State != Complete {
+			return depMet
+		}
+		if o.State == Complete {
+			return depNever
+		}
+	}
+	return depWaiting
+}

@@ -1,0 +1,110 @@
+package queue
+
+import (
+	"math"
+	"time"
+)
+
+// Policy is the schedule plugin's say (seed 000 §4.2): a job's priority,
+// which with its partition's priority orders the queue.
+type Policy interface {
+	// Priority returns a job's priority (higher runs first), at least 1.
+	Priority(j *Job, ctx PolicyContext) int64
+	// Dynamic reports whether priorities change with time alone (then the
+	// scheduler recomputes them every RecalcInterval).
+	Dynamic() bool
+}
+
+// PolicyContext is what a Policy may look at besides the job.
+type PolicyContext struct {
+	Now                  time.Time
+	ClusterNodes         int
+	PartitionPriority    int
+	MaxPartitionPriority int
+}
+
+// FCFS: first come, first served — every job the same priority, so the
+// submit order decides.
+type FCFS struct{}
+
+func (FCFS) Priority(*Job, PolicyContext) int64 { return 1 }
+func (FCFS) Dynamic() bool                      { return false }
+
+// SJF: shortest (time limit) job first; jobs without a limit last.
+type SJF struct{}
+
+func (SJF) Priority(j *Job, _ PolicyContext) int64 {
+	if j.TimeLimit <= 0 {
+		return 1
+	}
+	return max(1, math.MaxInt32-int64(j.TimeLimit/time.Second))
+}
+func (SJF) Dynamic() bool { return false }
+
+// LJF: longest (time limit) job first; jobs without a limit first of all.
+type LJF struct{}
+
+func (LJF) Priority(j *Job, _ PolicyContext) int64 {
+	if j.TimeLimit <= 0 {
+		return math.MaxInt32
+	}
+	return max(1, int64(j.TimeLimit/time.Second))
+}
+func (LJF) Dynamic() bool { return false }
+
+// Multifactor is Slurm's priority/multifactor reduced to its pluggable
+// core: a weighted sum of factors, each in [0, 1].
+type Multifactor struct {
+	// Weights of the factors.
+	Age, JobSize, Partition, Site float64
+	// MaxAge is the wait at which the age factor reaches 1 (7 days if 0).
+	MaxAge time.Duration
+	// FavorSmall makes small jobs score high on job size.
+	FavorSmall bool
+	// SiteFactor, when set, supplies the site factor (e.g. allocation
+	// balance, seed 002); clamped to [0, 1].
+	SiteFactor func(*Job) float64
+}
+
+func (m Multifactor) Priority(j *Job, ctx PolicyContext) int64 {
+	maxAge := m.MaxAge
+	if maxAge <= 0 {
+		maxAge = 7 * 24 * time.Hour
+	}
+	age := clamp01(float64(ctx.Now.Sub(j.Submit)) / float64(maxAge))
+	size := 0.0
+	if ctx.ClusterNodes > 0 {
+		size = clamp01(float64(max(j.Request.MinNodes, 1)) / float64(ctx.ClusterNodes))
+	}
+	if m.FavorSmall {
+		size = 1 - size
+	}
+	part := 0.0
+	if ctx.MaxPartitionPriority > 0 {
+		part = clamp01(float64(ctx.PartitionPriority) / float64(ctx.MaxPartitionPriority))
+	}
+	site := 0.0
+	if m.SiteFactor != nil {
+		site = clamp01(m.SiteFactor(j))
+	}
+	return max(1, int64(m.Age*age+m.JobSize*size+m.Partition*part+m.Site*site))
+}
+
+func (m Multifactor) Dynamic() bool { return m.Age != 0 || m.SiteFactor != nil }
+
+func clamp01(x float64) float64 {
+	switch {
+	case x < 0 || math.IsNaN(x):
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+var (
+	_ Policy = FCFS{}
+	_ Policy = SJF{}
+	_ Policy = LJF{}
+	_ Policy = Multifactor{}
+)

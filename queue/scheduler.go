@@ -1,0 +1,230 @@
+package queue
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/google/btree"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// job is the scheduler's record: the public Job plus bookkeeping.
+type job struct {
+	Job
+	deps        *Dependency
+	key         qkey
+	queued      bool
+	suspendedAt time.Time
+}
+
+// qkey orders the pending queue: partition priority, then job priority
+// (both descending), then submit order.
+type qkey struct {
+	partPrio int
+	prio     int64
+	seq      uint64
+}
+
+func lessKey(a, b qkey) bool {
+	if a.partPrio != b.partPrio {
+		return a.partPrio > b.partPrio
+	}
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	return a.seq < b.seq
+}
+
+// Scheduler runs jobs on a cluster. Create it with New; it is safe for
+// concurrent use.
+type Scheduler struct {
+	mu         sync.Mutex
+	c          *selectnodes.Cluster
+	jobs       map[JobID]*job
+	queue      *btree.BTreeG[*job]
+	byUserName map[string][]*job
+	nextID     JobID
+	seq        uint64
+	lastRecalc time.Time
+	resv       map[JobID]reservation // Backfill's standing reservations
+
+	opts options
+
+	subs       []subscriber
+	nextSub    int
+	outbox     []Event
+	eventSeq   uint64
+	delivering bool
+}
+
+type options struct {
+	policy        Policy
+	planner       Planner
+	backfillDepth int
+	cancelNever   bool
+	external      bool
+	firstID       JobID
+	recalc        time.Duration
+	plannerWindow int
+	bfWindow      time.Duration
+}
+
+// Option configures New.
+type Option func(*options)
+
+// WithPolicy sets the schedule policy (FCFS by default).
+func WithPolicy(p Policy) Option { return func(o *options) { o.policy = p } }
+
+// WithPlanner makes Schedule hand a window of eligible jobs to p, which
+// decides them together (an auction, say), instead of the
+// one-job-at-a-time loop. window is how many jobs it sees (100 if <= 0).
+func WithPlanner(p Planner, window int) Option {
+	return func(o *options) { o.planner, o.plannerWindow = p, window }
+}
+
+// WithBackfillDepth limits how many pending jobs Backfill considers (all
+// by default).
+func WithBackfillDepth(n int) Option { return func(o *options) { o.backfillDepth = n } }
+
+// WithBackfillWindow sets how far ahead Backfill reserves (Slurm's
+// bf_window; a day by default).
+func WithBackfillWindow(d time.Duration) Option { return func(o *options) { o.bfWindow = d } }
+
+// WithCancelNeverSatisfied cancels jobs whose dependencies can never be met
+// (Slurm's kill_invalid_depend) instead of leaving them pending with reason
+// DependencyNeverSatisfied.
+func WithCancelNeverSatisfied() Option { return func(o *options) { o.cancelNever = true } }
+
+// WithExternalScheduler is wiki2's hold strategy done right: jobs are held
+// on submit and start only through Start.
+func WithExternalScheduler() Option { return func(o *options) { o.external = true } }
+
+// WithFirstJobID sets the first job ID (1 by default).
+func WithFirstJobID(id JobID) Option { return func(o *options) { o.firstID = id } }
+
+// WithRecalcInterval sets how often a dynamic policy's priorities are
+// recomputed (Slurm's PriorityCalcPeriod; 5 minutes by default).
+func WithRecalcInterval(d time.Duration) Option { return func(o *options) { o.recalc = d } }
+
+// New returns a scheduler for c, which it then owns: change the cluster
+// only through the scheduler.
+func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
+	o := options{policy: FCFS{}, firstID: 1, recalc: 5 * time.Minute, plannerWindow: 100, bfWindow: 24 * time.Hour}
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.plannerWindow <= 0 {
+		o.plannerWindow = 100
+	}
+	return &Scheduler{
+		c:          c,
+		jobs:       map[JobID]*job{},
+		queue:      btree.NewG(32, func(a, b *job) bool { return lessKey(a.key, b.key) }),
+		byUserName: map[string][]*job{},
+		resv:       map[JobID]reservation{},
+		nextID:     o.firstID,
+		opts:       o,
+	}
+}
+
+// Errors for operations on jobs.
+var (
+	ErrUnknownJob = errors.New("queue: unknown job")
+	ErrJobState   = errors.New("queue: job is not in a state that allows this")
+)
+
+func (s *Scheduler) get(id JobID) (*job, error) {
+	j, ok := s.jobs[id]
+	if !ok {
+		return nil, fmt.Errorf("%w %d", ErrUnknownJob, id)
+	}
+	return j, nil
+}
+
+func stateErr(j *job, op string) error {
+	return fmt.Errorf("%w: cannot %s job %d in state %s", ErrJobState, op, j.ID, j.State)
+}
+
+// Job returns a copy of job id's record.
+func (s *Scheduler) Job(id JobID) (Job, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j, ok := s.jobs[id]
+	if !ok {
+		return Job{}, false
+	}
+	return j.Job, true
+}
+
+// Jobs returns copies of every job, by ID.
+func (s *Scheduler) Jobs() []Job {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Job, 0, len(s.jobs))
+	for _, id := range s.ids() {
+		out = append(out, s.jobs[id].Job)
+	}
+	return out
+}
+
+// Pending returns the pending jobs in queue order.
+func (s *Scheduler) Pending() []Job {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Job
+	s.queue.Ascend(func(j *job) bool {
+		out = append(out, j.Job)
+		return true
+	})
+	return out
+}
+
+// Cluster is the cluster the scheduler runs. Read it only while no other
+// goroutine calls the scheduler.
+func (s *Scheduler) Cluster() *selectnodes.Cluster { return s.c }
+
+// partPrio is the partition priority of a job.
+func (s *Scheduler) partPrio(j *job) int {
+	p, _ := s.c.Partition(j.Partition)
+	return p.Priority
+}
+
+func (s *Scheduler) policyContext(j *job, now time.Time) PolicyContext {
+	maxPrio := 0
+	for _, p := range s.c.Partitions() {
+		maxPrio = max(maxPrio, p.Priority)
+	}
+	return PolicyContext{Now: now, ClusterNodes: s.c.NodeCount(), PartitionPriority: s.partPrio(j), MaxPartitionPriority: maxPrio}
+}
+
+// computePriority sets j.Priority from the admin value or the policy,
+// less nice. It reports whether it changed.
+func (s *Scheduler) computePriority(j *job, now time.Time) bool {
+	p := j.AdminPriority
+	if p == 0 {
+		p = s.opts.policy.Priority(&j.Job, s.policyContext(j, now))
+	}
+	p = max(1, p-j.Nice)
+	changed := p != j.Priority
+	j.Priority = p
+	return changed
+}
+
+// enqueue puts a pending job in the queue under its current key.
+func (s *Scheduler) enqueue(j *job) {
+	if j.queued {
+		s.queue.Delete(j)
+	}
+	j.key = qkey{partPrio: s.partPrio(j), prio: j.Priority, seq: j.seq}
+	s.queue.ReplaceOrInsert(j)
+	j.queued = true
+}
+
+func (s *Scheduler) dequeue(j *job) {
+	if j.queued {
+		s.queue.Delete(j)
+		j.queued = false
+	}
+}
