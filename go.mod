@@ -4,10 +4,8 @@ go 1.24
 
 require (
 	github.com/bits-and-blooms/bitset v1.29.0
+	github.com/google/btree v1.1.3
 	github.com/stretchr/testify v1.12.1
 )
 
-require (
-	github.com/google/btree v1.1.3 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-)
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

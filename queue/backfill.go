@@ -2,6 +2,7 @@ package queue
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"time"
 
@@ -19,18 +20,22 @@ type Reservation struct {
 
 type reservation struct {
 	Reservation
-	p *selectnodes.Placement
+	nodes *bitset.BitSet
 }
 
-// Backfill is conservative backfilling (seed 000 §1.2.1): in queue order,
-// every eligible job gets the earliest start that the running jobs (ending
-// at their time limits) and every standing reservation allow; a job whose
-// earliest start is now starts, the others keep a reservation, which later
-// passes only move earlier. So no job starts later than the reservation
-// it was given while jobs end by their limits, and no start delays a
-// reservation. Only starts within the backfill window (a day by default)
-// are reserved; a job's planning ignores its own reservation. It returns
-// the jobs started and the standing reservations.
+// Backfill is conservative backfilling (seed 000 §1.2.1) over a
+// time-indexed profile of whole nodes, as Slurm's backfill plans: running
+// jobs hold their nodes until their time limits end, and so does every
+// standing reservation during its interval. In queue order each eligible
+// job, ignoring its own reservation, gets the earliest start the profile
+// allows; a job whose earliest start is now starts (a RunNow selection
+// that avoids every node a reservation needs before the job would end),
+// the others keep a reservation, which later passes only move earlier.
+// So while jobs end by their limits no job starts later than its
+// reservation, and no start delays one. Reservations reach as far as the
+// backfill window (a day by default); times are rounded up to the
+// backfill resolution (a minute). It returns the jobs started and the
+// standing reservations.
 func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 	s.mu.Lock()
 	defer s.unlock()
@@ -40,9 +45,11 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 			delete(s.resv, id)
 		}
 	}
-	base := s.c.Snapshot()
+	pr, resvAt := s.buildProfile(now)
 	var started []Started
 	considered := 0
+	n := uint(s.c.NodeCount())
+	w, excl := bitset.New(n), bitset.New(n)
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
 			break
@@ -51,30 +58,128 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 			continue
 		}
 		considered++
-		p, at, err := s.earliest(base, j, now)
-		switch {
-		case err != nil:
+		end := j.expectedEnd(now)
+		if old, ok := s.resv[j.ID]; ok {
+			pr.give(old.nodes, old.Start, old.End)
+			resvAt.remove(j.ID)
 			delete(s.resv, j.ID)
-			if !errors.Is(err, selectnodes.ErrBusy) {
+		}
+		// start now, away from every node a reservation needs before end
+		resvAt.before(end, excl)
+		req := j.Request
+		req.ExcludeNodes = excl
+		if p, err := s.c.Try(&req, selectnodes.RunNow); err == nil {
+			if st, err := s.start(j, p, now); err == nil {
+				started = append(started, st)
+				pr.take(p.Nodes, now, end)
+				continue
+			}
+		} else if !errors.Is(err, selectnodes.ErrBusy) && !errors.Is(err, selectnodes.ErrPartConfig) {
+			s.setFailure(j, err, now)
+			continue
+		}
+		p, at, err := s.earliest(pr, j, now, w)
+		if err != nil {
+			if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
 				s.setFailure(j, err, now)
 			} else {
 				j.Reason = ReasonResources
 			}
-		case at.Equal(now):
-			delete(s.resv, j.ID)
-			st, err := s.start(j, p, now)
-			if err != nil {
-				continue
-			}
-			started = append(started, st)
-			alloc, _, _, _ := s.c.Allocation(j.ID)
-			_ = base.Allocate(j.ID, alloc, now, j.expectedEnd(now))
-		default:
-			s.resv[j.ID] = reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: p.Names}, p}
-			j.Reason = ReasonResources
+			continue
 		}
+		r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: p.Names}, p.Nodes}
+		s.resv[j.ID] = r
+		pr.take(r.nodes, r.Start, r.End)
+		resvAt.add(j.ID, r)
+		j.Reason = ReasonResources
 	}
 	return started, s.reservations()
+}
+
+// buildProfile makes the profile of the running jobs and the standing
+// reservations, and the per-node index of reservations.
+func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
+	c := s.c
+	n := c.NodeCount()
+	freeAt := make([]time.Time, n)
+	for _, id := range c.Running() {
+		p, _, end, _ := c.Allocation(id)
+		for _, a := range p.Alloc {
+			if end.After(freeAt[a.Node]) {
+				freeAt[a.Node] = end
+			}
+		}
+	}
+	never := c.Up()
+	never.InPlaceIntersection(c.Avail())
+	never = never.Complement()
+	pr := newProfile(now, freeAt, never, s.opts.bfResolution)
+	idx := newResvIndex(n)
+	for _, id := range sortedResv(s.resv) {
+		r := s.resv[id]
+		if !r.End.After(now) {
+			delete(s.resv, id) // overtaken by time
+			continue
+		}
+		if r.Start.Before(now) {
+			// due but not started: it still holds its nodes from now
+			r.Start = now
+			s.resv[id] = r
+		}
+		pr.take(r.nodes, r.Start, r.End)
+		idx.add(id, r)
+	}
+	return pr, idx
+}
+
+func sortedResv(m map[JobID]reservation) []JobID {
+	ids := make([]JobID, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// earliest finds the first slot from which j's nodes stay free for its
+// whole time limit, selecting (TestOnly, so only the free nodes count)
+// among the nodes free throughout.
+func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSet) (*selectnodes.Placement, time.Time, error) {
+	d := j.expectedEnd(now).Sub(now)
+	horizon := now.Add(s.opts.bfWindow)
+	part, _ := s.c.PartitionNodes(j.Partition)
+	need := max(j.Request.MinNodes, 1)
+	notW := bitset.New(w.Len())
+	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
+	for i := 0; i < len(pr.times); i++ {
+		t := pr.times[i]
+		if t.After(horizon) {
+			break
+		}
+		// A slot in the window with too few free nodes in the whole
+		// cluster rules out every start whose window holds it: skip past.
+		if k := pr.short(i, d, need); k >= 0 {
+			i = k
+			continue
+		}
+		pr.window(i, d, w)
+		if w.IntersectionCardinality(part) < uint(need) {
+			continue
+		}
+		req := j.Request
+		w.Copy(notW)
+		notW.FlipRange(0, notW.Len())
+		req.ExcludeNodes = notW
+		p, err := s.c.Try(&req, selectnodes.TestOnly)
+		if err == nil {
+			return p, t, nil
+		}
+		if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
+			return nil, time.Time{}, err
+		}
+		lastErr = err
+	}
+	return nil, time.Time{}, lastErr
 }
 
 // reservations lists the standing reservations by start, then job.
@@ -99,91 +204,59 @@ func (s *Scheduler) Reservations() []Reservation {
 	return s.reservations()
 }
 
-// earliest finds j's earliest start on base (the running jobs) around the
-// other jobs' reservations: it walks the moments something frees nodes —
-// a running job or a reservation ending — and at each tries a RunNow
-// selection on a copy where the jobs ended by then are gone and the
-// reservations overlapping [t, t+limit) hold their nodes.
-func (s *Scheduler) earliest(base *selectnodes.Snapshot, j *job, now time.Time) (*selectnodes.Placement, time.Time, error) {
-	d := j.expectedEnd(now).Sub(now)
-	horizon := now.Add(s.opts.bfWindow)
-	var others []reservation
-	for id, r := range s.resv {
-		if id != j.ID {
-			others = append(others, r)
-		}
-	}
-	slices.SortFunc(others, func(a, b reservation) int { return int(a.Job) - int(b.Job) })
-	// the moments something frees nodes, in order
-	var times []time.Time
-	for _, id := range base.Jobs() {
-		if e, _ := base.End(id); e.After(now) && !e.After(horizon) {
-			times = append(times, e)
-		}
-	}
-	for _, r := range others {
-		if r.End.After(now) && !r.End.After(horizon) {
-			times = append(times, r.End)
-		}
-	}
-	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
-	times = slices.CompactFunc(times, func(a, b time.Time) bool { return a.Equal(b) })
-
-	snap := base.Clone()
-	applied := map[JobID]bool{}
-	released := map[JobID]bool{}
-	pseudo := func(id JobID) JobID { return id | 1<<62 }
-	var whole *bitset.BitSet
-	if needsIdle(s.c, j) {
-		whole, _ = s.c.PartitionNodes(j.Partition)
-	}
-	var lastErr error
-	for k := -1; k < len(times); k++ {
-		t := now
-		if k >= 0 {
-			t = times[k]
-		}
-		for _, id := range base.Jobs() {
-			if e, _ := base.End(id); !e.After(t) && !released[id] {
-				_ = snap.Release(id)
-				released[id] = true
-			}
-		}
-		for _, r := range others {
-			overlaps := r.Start.Before(t.Add(d)) && r.End.After(t)
-			switch {
-			case overlaps && !applied[r.Job]:
-				_ = snap.Allocate(pseudo(r.Job), r.p, r.Start, r.End)
-				applied[r.Job] = true
-			case !overlaps && applied[r.Job]:
-				_ = snap.Release(pseudo(r.Job))
-				applied[r.Job] = false
-			}
-		}
-		if whole != nil && snap.IdleIn(whole) < max(j.Request.MinNodes, 1) {
-			continue // not enough idle nodes for a whole-node job yet
-		}
-		p, err := snap.SelectNodes(&j.Request, selectnodes.RunNow)
-		if err == nil {
-			return p, t, nil
-		}
-		lastErr = err
-		if !errors.Is(err, selectnodes.ErrBusy) && !errors.Is(err, selectnodes.ErrPartConfig) {
-			return nil, time.Time{}, err
-		}
-	}
-	if lastErr == nil || errors.Is(lastErr, selectnodes.ErrPartConfig) {
-		lastErr = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
-	}
-	return nil, time.Time{}, lastErr
+// resvIndex keeps, per node, the reservations holding it and the
+// earliest of their starts (Unix nanoseconds, MaxInt64 for none), so the
+// nodes a reservation needs before a given time are one pass over a slice.
+type resvIndex struct {
+	byNode   [][]JobID
+	minStart []int64
+	resv     map[JobID]reservation
 }
 
-// needsIdle reports whether j can only use idle nodes (whole, unshared),
-// so counting idle nodes bounds it cheaply.
-func needsIdle(c *selectnodes.Cluster, j *job) bool {
-	p, _ := c.Partition(j.Partition)
-	if _, linear := c.Selector().(selectnodes.Linear); linear {
-		return !selectnodes.MayShare(p.Sharing.Mode, j.Request.Share)
+func newResvIndex(n int) *resvIndex {
+	x := &resvIndex{byNode: make([][]JobID, n), minStart: make([]int64, n), resv: map[JobID]reservation{}}
+	for i := range x.minStart {
+		x.minStart[i] = math.MaxInt64
 	}
-	return j.Request.Share == selectnodes.ShareExclusiveJob || p.Sharing.Mode == selectnodes.ShareExclusive
+	return x
+}
+
+func (x *resvIndex) add(id JobID, r reservation) {
+	x.resv[id] = r
+	start := r.Start.UnixNano()
+	for i, ok := r.nodes.NextSet(0); ok; i, ok = r.nodes.NextSet(i + 1) {
+		x.byNode[i] = append(x.byNode[i], id)
+		x.minStart[i] = min(x.minStart[i], start)
+	}
+}
+
+func (x *resvIndex) remove(id JobID) {
+	r, ok := x.resv[id]
+	if !ok {
+		return
+	}
+	delete(x.resv, id)
+	for i, ok := r.nodes.NextSet(0); ok; i, ok = r.nodes.NextSet(i + 1) {
+		x.byNode[i] = slices.DeleteFunc(x.byNode[i], func(o JobID) bool { return o == id })
+		x.minStart[i] = math.MaxInt64
+		for _, o := range x.byNode[i] {
+			x.minStart[i] = min(x.minStart[i], x.resv[o].Start.UnixNano())
+		}
+	}
+}
+
+// before writes into dst the nodes some reservation holds before t.
+func (x *resvIndex) before(t time.Time, dst *bitset.BitSet) {
+	limit := t.UnixNano()
+	w := dst.Words()
+	for k := range w {
+		var word uint64
+		base := k * 64
+		for b := 0; b < 64 && base+b < len(x.minStart); b++ {
+			if x.minStart[base+b] < limit {
+				word |= 1 << uint(b)
+			}
+		}
+		w[k] = word
+	}
 }

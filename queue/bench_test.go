@@ -40,7 +40,7 @@ func fill(b *testing.B, s *Scheduler, jobs int, now time.Time) {
 // walk over the queue.
 func BenchmarkSchedule(b *testing.B) {
 	s := benchScheduler(b, 10000)
-	fill(b, s, 20000, t0)
+	fill(b, s, 10620, t0)
 	s.Schedule(t0) // fills the cluster; about 10,000 jobs stay pending
 	b.Run(fmt.Sprintf("jobs=%d/nodes=10000", len(s.Pending())), func(b *testing.B) {
 		b.ReportAllocs()
@@ -50,13 +50,13 @@ func BenchmarkSchedule(b *testing.B) {
 	})
 }
 
-// BenchmarkBackfill plans the whole queue: 10,000 pending jobs behind
-// about 5,000 running ones (whose ends are the candidate start times).
+// BenchmarkBackfill plans the whole queue: 10,000 pending jobs of 1-32
+// nodes behind 5,000 running ones filling 10,000 nodes, from scratch.
 func BenchmarkBackfill(b *testing.B) {
-	s := benchScheduler(b, 80000)
+	s := benchScheduler(b, 10000)
 	r := rand.New(rand.NewPCG(3, 3))
-	for i := 0; i < 5000; i++ { // 5,000 running jobs of 16 nodes
-		spec := Spec{Name: "r", Request: selectnodes.Request{MinNodes: 16}, TimeLimit: time.Duration(10+r.IntN(600)) * time.Minute}
+	for i := 0; i < 5000; i++ { // 5,000 running jobs of 2 nodes fill the cluster
+		spec := Spec{Name: "r", Request: selectnodes.Request{MinNodes: 2}, TimeLimit: time.Duration(10+r.IntN(600)) * time.Minute}
 		if _, err := s.Submit(spec, t0); err != nil {
 			b.Fatal(err)
 		}

@@ -69,6 +69,7 @@ type options struct {
 	recalc        time.Duration
 	plannerWindow int
 	bfWindow      time.Duration
+	bfResolution  time.Duration
 }
 
 // Option configures New.
@@ -92,6 +93,10 @@ func WithBackfillDepth(n int) Option { return func(o *options) { o.backfillDepth
 // bf_window; a day by default).
 func WithBackfillWindow(d time.Duration) Option { return func(o *options) { o.bfWindow = d } }
 
+// WithBackfillResolution sets the granularity of Backfill's profile
+// (Slurm's bf_resolution; a minute by default).
+func WithBackfillResolution(d time.Duration) Option { return func(o *options) { o.bfResolution = d } }
+
 // WithCancelNeverSatisfied cancels jobs whose dependencies can never be met
 // (Slurm's kill_invalid_depend) instead of leaving them pending with reason
 // DependencyNeverSatisfied.
@@ -111,7 +116,7 @@ func WithRecalcInterval(d time.Duration) Option { return func(o *options) { o.re
 // New returns a scheduler for c, which it then owns: change the cluster
 // only through the scheduler.
 func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
-	o := options{policy: FCFS{}, firstID: 1, recalc: 5 * time.Minute, plannerWindow: 100, bfWindow: 24 * time.Hour}
+	o := options{policy: FCFS{}, firstID: 1, recalc: 5 * time.Minute, plannerWindow: 100, bfWindow: 24 * time.Hour, bfResolution: time.Minute}
 	for _, f := range opts {
 		f(&o)
 	}

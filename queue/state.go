@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
@@ -38,7 +39,7 @@ type savedState struct {
 
 type savedReservation struct {
 	Reservation
-	Placement *selectnodes.Placement `json:"placement"`
+	NodeSet *bitset.BitSet `json:"node_set"`
 }
 
 type savedNode struct {
@@ -71,7 +72,7 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 		st.Jobs = append(st.Jobs, sj)
 	}
 	for _, r := range s.reservations() {
-		st.Reserved = append(st.Reserved, savedReservation{r, s.resv[r.Job].p})
+		st.Reserved = append(st.Reserved, savedReservation{r, s.resv[r.Job].nodes})
 	}
 	enc := json.NewEncoder(w)
 	return enc.Encode(st)
@@ -132,10 +133,10 @@ func Restore(r io.Reader, c *selectnodes.Cluster, opts ...Option) (*Scheduler, e
 		}
 	}
 	for _, r := range st.Reserved {
-		if j, ok := s.jobs[r.Job]; !ok || j.State != Pending || r.Placement == nil {
+		if j, ok := s.jobs[r.Job]; !ok || j.State != Pending || r.NodeSet == nil {
 			return nil, fmt.Errorf("queue: reservation for job %d, which is not pending", r.Job)
 		}
-		s.resv[r.Job] = reservation{r.Reservation, r.Placement}
+		s.resv[r.Job] = reservation{r.Reservation, r.NodeSet}
 	}
 	return s, nil
 }

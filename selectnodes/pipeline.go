@@ -42,6 +42,13 @@ func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
 	return c.selectOn(req, mode, c.load())
 }
 
+// Try is SelectNodes without the Explanation on failure (the error's
+// Explanation is nil): for callers that make many attempts and only need
+// the class, such as a backfill planner.
+func (c *Cluster) Try(req *Request, mode Mode) (*Placement, error) {
+	return c.run(req, mode, nil, c.load())
+}
+
 func (c *Cluster) selectOn(req *Request, mode Mode, ld load) (*Placement, error) {
 	p, err := c.run(req, mode, nil, ld)
 	if err != nil {

@@ -1,0 +1,128 @@
+package queue
+
+import (
+	"slices"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// profile is the availability of whole nodes over time (Slurm backfill's
+// node space map): slot i covers [times[i], times[i+1]) — the last slot
+// has no end — and free[i] holds the nodes free for all of it.
+type profile struct {
+	times []time.Time
+	free  []*bitset.BitSet
+	count []int // |free[i]|, a quick bound
+}
+
+// newProfile starts from each node's free time (zero for never, e.g. a
+// down node), rounded up to res after now.
+func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res time.Duration) *profile {
+	n := uint(len(freeAt))
+	round := func(t time.Time) time.Time {
+		if !t.After(now) {
+			return now
+		}
+		if res > 0 {
+			steps := (t.Sub(now) + res - 1) / res
+			return now.Add(steps * res)
+		}
+		return t
+	}
+	var ts []time.Time
+	for i, t := range freeAt {
+		if never != nil && never.Test(uint(i)) {
+			continue
+		}
+		ts = append(ts, round(t))
+	}
+	ts = append(ts, now)
+	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+	ts = slices.CompactFunc(ts, func(a, b time.Time) bool { return a.Equal(b) })
+	p := &profile{times: ts, free: make([]*bitset.BitSet, len(ts))}
+	// nodes join at their slot and stay: build by cumulative OR
+	order := make([]int, 0, len(freeAt))
+	for i := range freeAt {
+		if never == nil || !never.Test(uint(i)) {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return round(freeAt[a]).Compare(round(freeAt[b])) })
+	cur := bitset.New(n)
+	k := 0
+	for s, t := range ts {
+		for ; k < len(order) && !round(freeAt[order[k]]).After(t); k++ {
+			cur.Set(uint(order[k]))
+		}
+		p.free[s] = cur.Clone()
+		p.count = append(p.count, int(cur.Count()))
+	}
+	return p
+}
+
+// split makes t a slot boundary and returns its slot.
+func (p *profile) split(t time.Time) int {
+	i, found := slices.BinarySearchFunc(p.times, t, func(a, b time.Time) int { return a.Compare(b) })
+	if found {
+		return i
+	}
+	// t falls inside slot i-1 (t is never before times[0] = now)
+	p.times = slices.Insert(p.times, i, t)
+	p.free = slices.Insert(p.free, i, p.free[i-1].Clone())
+	p.count = slices.Insert(p.count, i, p.count[i-1])
+	return i
+}
+
+// take removes nodes from every slot in [start, end); give puts them back.
+func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
+	if !end.After(p.times[0]) {
+		return
+	}
+	start = maxTime(start, p.times[0])
+	p.split(end)
+	for i := p.split(start); i < len(p.times) && p.times[i].Before(end); i++ {
+		p.count[i] -= int(p.free[i].IntersectionCardinality(nodes))
+		p.free[i].InPlaceDifference(nodes)
+	}
+}
+
+func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
+	if !end.After(p.times[0]) {
+		return
+	}
+	start = maxTime(start, p.times[0])
+	for i := p.split(start); i < len(p.times) && p.times[i].Before(end); i++ {
+		p.count[i] += int(nodes.DifferenceCardinality(p.free[i]))
+		p.free[i].InPlaceUnion(nodes)
+	}
+}
+
+// window writes into w the nodes free throughout [times[i], times[i]+d).
+func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
+	p.free[i].Copy(w)
+	end := p.times[i].Add(d)
+	for j := i + 1; j < len(p.times) && p.times[j].Before(end); j++ {
+		w.InPlaceIntersection(p.free[j])
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// short returns the last slot in [times[i], times[i]+d) with fewer than
+// need free nodes, or -1.
+func (p *profile) short(i int, d time.Duration, need int) int {
+	end := p.times[i].Add(d)
+	last := -1
+	for j := i; j < len(p.times) && (j == i || p.times[j].Before(end)); j++ {
+		if p.count[j] < need {
+			last = j
+		}
+	}
+	return last
+}
