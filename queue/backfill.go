@@ -46,6 +46,10 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 		}
 	}
 	pr, resvAt := s.buildProfile(now)
+	freeCPUs := 0 // a bound: no start can use more CPUs than are free
+	for i := 0; i < s.c.NodeCount(); i++ {
+		freeCPUs += max(0, s.c.FreeCPUs(i))
+	}
 	var started []Started
 	considered := 0
 	n := uint(s.c.NodeCount())
@@ -59,26 +63,31 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 		}
 		considered++
 		end := j.expectedEnd(now)
-		if old, ok := s.resv[j.ID]; ok {
+		old, hadOld := s.resv[j.ID]
+		if hadOld {
 			pr.give(old.nodes, old.Start, old.End)
 			resvAt.remove(j.ID)
 			delete(s.resv, j.ID)
 		}
 		// start now, away from every node a reservation needs before end
-		resvAt.before(end, excl)
-		req := j.Request
-		req.ExcludeNodes = excl
-		if p, err := s.c.Try(&req, selectnodes.RunNow); err == nil {
-			if st, err := s.start(j, p, now); err == nil {
-				started = append(started, st)
-				pr.take(p.Nodes, now, end)
-				continue
+		if j.Request.CPUs <= freeCPUs {
+			resvAt.before(end, excl)
+			req := j.Request
+			req.ExcludeNodes = excl
+			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
+				if st, err := s.start(j, p, now); err == nil {
+					started = append(started, st)
+					freeCPUs -= p.TotalCPUs
+					pr.take(p.Nodes, now, end)
+					continue
+				}
 			}
-		} else if !errors.Is(err, selectnodes.ErrBusy) && !errors.Is(err, selectnodes.ErrPartConfig) {
-			s.setFailure(j, err, now)
-			continue
 		}
-		p, at, err := s.earliest(pr, j, now, w)
+		var prev *reservation
+		if hadOld {
+			prev = &old
+		}
+		nodes, names, at, err := s.earliest(pr, j, now, w, prev)
 		if err != nil {
 			if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
 				s.setFailure(j, err, now)
@@ -87,7 +96,7 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 			}
 			continue
 		}
-		r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: p.Names}, p.Nodes}
+		r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
 		s.resv[j.ID] = r
 		pr.take(r.nodes, r.Start, r.End)
 		resvAt.add(j.ID, r)
@@ -144,11 +153,17 @@ func sortedResv(m map[JobID]reservation) []JobID {
 // earliest finds the first slot from which j's nodes stay free for its
 // whole time limit, selecting (TestOnly, so only the free nodes count)
 // among the nodes free throughout.
-func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSet) (*selectnodes.Placement, time.Time, error) {
+//
+// A previous reservation is kept without a new selection when no earlier
+// start is found and its nodes are still free for its interval.
+func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSet, prev *reservation) (*bitset.BitSet, []string, time.Time, error) {
 	d := j.expectedEnd(now).Sub(now)
 	horizon := now.Add(s.opts.bfWindow)
 	part, _ := s.c.PartitionNodes(j.Partition)
 	need := max(j.Request.MinNodes, 1)
+	if cpn := s.maxNodeCPUs(); cpn > 0 && j.Request.CPUs > 0 {
+		need = max(need, (j.Request.CPUs+cpn-1)/cpn) // the CPU total needs at least this many nodes
+	}
 	notW := bitset.New(w.Len())
 	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
 	for i := 0; i < len(pr.times); i++ {
@@ -163,6 +178,9 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 			continue
 		}
 		pr.window(i, d, w)
+		if prev != nil && !t.Before(prev.Start) && prev.nodes.DifferenceCardinality(w) == 0 {
+			return prev.nodes, prev.Nodes, t, nil // the old reservation still holds, here or sooner
+		}
 		if w.IntersectionCardinality(part) < uint(need) {
 			continue
 		}
@@ -170,16 +188,15 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 		w.Copy(notW)
 		notW.FlipRange(0, notW.Len())
 		req.ExcludeNodes = notW
-		p, err := s.c.Try(&req, selectnodes.TestOnly)
-		if err == nil {
-			return p, t, nil
+		if p, ok := s.c.Probe(&req, selectnodes.TestOnly); ok {
+			return p.Nodes, p.Names, t, nil
 		}
-		if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
-			return nil, time.Time{}, err
-		}
-		lastErr = err
 	}
-	return nil, time.Time{}, lastErr
+	// why not: never (a configuration error), or not within the window
+	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	return nil, nil, time.Time{}, lastErr
 }
 
 // reservations lists the standing reservations by start, then job.
@@ -236,12 +253,22 @@ func (x *resvIndex) remove(id JobID) {
 		return
 	}
 	delete(x.resv, id)
+	start := r.Start.UnixNano()
 	for i, ok := r.nodes.NextSet(0); ok; i, ok = r.nodes.NextSet(i + 1) {
-		x.byNode[i] = slices.DeleteFunc(x.byNode[i], func(o JobID) bool { return o == id })
-		x.minStart[i] = math.MaxInt64
-		for _, o := range x.byNode[i] {
-			x.minStart[i] = min(x.minStart[i], x.resv[o].Start.UnixNano())
+		if x.minStart[i] != start {
+			continue // the node's earliest reservation is another one
 		}
+		// recompute, dropping entries of removed reservations on the way
+		m := int64(math.MaxInt64)
+		keep := x.byNode[i][:0]
+		for _, o := range x.byNode[i] {
+			if or, live := x.resv[o]; live && or.nodes.Test(i) {
+				keep = append(keep, o)
+				m = min(m, or.Start.UnixNano())
+			}
+		}
+		x.byNode[i] = keep
+		x.minStart[i] = m
 	}
 }
 
@@ -259,4 +286,14 @@ func (x *resvIndex) before(t time.Time, dst *bitset.BitSet) {
 		}
 		w[k] = word
 	}
+}
+
+// maxNodeCPUs is the most CPUs any node has (computed once).
+func (s *Scheduler) maxNodeCPUs() int {
+	if s.cpuMax == 0 {
+		for i := 0; i < s.c.NodeCount(); i++ {
+			s.cpuMax = max(s.cpuMax, s.c.Node(i).CPUs)
+		}
+	}
+	return s.cpuMax
 }

@@ -49,6 +49,7 @@ type Scheduler struct {
 	seq        uint64
 	lastRecalc time.Time
 	resv       map[JobID]reservation // Backfill's standing reservations
+	cpuMax     int                   // the most CPUs of any node, once known
 
 	opts options
 

@@ -60,6 +60,7 @@ type Cluster struct {
 	jobs      map[JobID]*running
 
 	empty *usage // no load at all, for TestOnly and classification
+	quick bool   // Probe in progress: skip classification
 
 	selector     Selector
 	fastSchedule int

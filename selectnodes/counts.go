@@ -305,6 +305,9 @@ func (c *Cluster) exactCounts(job *Job, sets []NodeSet, n Counts, counts []count
 	pr := c.countProblem(job, sets, sig, counts, usable, n, v)
 	y, ok := pr.solve()
 	if !ok {
+		if c.quick {
+			return nil, newError(ErrBusy, "the counted terms do not fit")
+		}
 		return nil, c.classifyCounts(job, sets, sig, counts, candAll, n)
 	}
 	type key struct {

@@ -49,6 +49,19 @@ func (c *Cluster) Try(req *Request, mode Mode) (*Placement, error) {
 	return c.run(req, mode, nil, c.load())
 }
 
+// Probe answers only "does it fit, and where": no explanation and no
+// failure classification, so a failure costs one selection instead of
+// three. Every failure is ErrBusy. Planners probing many moments use it.
+func (c *Cluster) Probe(req *Request, mode Mode) (*Placement, bool) {
+	if mode == WillRun {
+		mode = RunNow
+	}
+	c.quick = true
+	defer func() { c.quick = false }()
+	p, err := c.run(req, mode, nil, c.load())
+	return p, err == nil
+}
+
 func (c *Cluster) selectOn(req *Request, mode Mode, ld load) (*Placement, error) {
 	p, err := c.run(req, mode, nil, ld)
 	if err != nil {
@@ -533,6 +546,9 @@ func (c *Cluster) accumulate(job *Job, sets []NodeSet, n Counts, v View, mode Mo
 		if p, ok := c.selector.JobTest(v, job, avail, n); ok {
 			return p, nil // fewer than desired, at least the minimum
 		}
+	}
+	if c.quick {
+		return nil, newError(ErrBusy, "does not fit")
 	}
 	return nil, c.classify(job, total, n)
 }

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func nymfe(t *testing.T, swapped bool) string {
+	lines := []string{"NodeName=nymfe[71-72] Feature=A", "NodeName=nymfe[73-74] Feature=A,B"}
+	if swapped {
+		lines[0], lines[1] = lines[1], lines[0]
+	}
+	path := filepath.Join(t.TempDir(), "slurm.conf")
+	conf := strings.Join(lines, "\n") + "\nPartitionName=debug Nodes=nymfe[71-74] Default=YES\n"
+	require.NoError(t, os.WriteFile(path, []byte(conf), 0o644))
+	return path
+}
+
+// The count-feature example of seed 000 §3.3 through the CLI: Slurm 22.05
+// (--slurm-compat) rejects it in one line order and accepts it in the
+// other; the default accepts it in both.
+func TestExplainSection33(t *testing.T) {
+	for _, tt := range []struct {
+		swapped, compat bool
+		code            int
+		class, nodes    string
+	}{
+		{false, true, 1, "node_config", ""},
+		{true, true, 0, "", "nymfe[73-74]"},
+		{false, false, 0, "", "nymfe[73-74]"},
+		{true, false, 0, "", "nymfe[73-74]"},
+	} {
+		args := []string{"explain", "--conf", nymfe(t, tt.swapped), "-N", "2", "-C", "A*1&B*2", "--json"}
+		if tt.compat {
+			args = append(args, "--slurm-compat")
+		} else {
+			args[6] = "[A*1&B*2]"
+		}
+		code, out, _ := runCmd(t, args...)
+		assert.Equal(t, tt.code, code, out)
+		var got explainOutput
+		require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+		assert.Equal(t, tt.class, got.Class)
+		assert.Equal(t, tt.nodes, got.Nodes)
+		assert.Equal(t, tt.code == 0, got.Runnable)
+	}
+}
+
+func TestExplainErrorsAndBusy(t *testing.T) {
+	conf := nymfe(t, false)
+	code, _, errOut := runCmd(t, "explain", "--conf", conf, "-C", "A&&B")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "offset 2")
+	code, _, errOut = runCmd(t, "explain", "--conf", conf, "-C", "gpu")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `no node has feature "gpu"`)
+	code, _, _ = runCmd(t, "explain")
+	assert.Equal(t, 2, code)
+	code, out, _ := runCmd(t, "explain", "--conf", conf, "-N", "3", "--busy", "nymfe[71-72]")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "result: busy")
+	code, out, _ = runCmd(t, "explain", "--conf", conf, "-N", "1-2", "-x", "nymfe71", "--exclusive", "--mem", "1")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "runnable on nymfe72")
+	code, _, _ = runCmd(t, "explain", "--conf", conf, "-N", "x")
+	assert.Equal(t, 2, code)
+}
+
+func TestHostlistCommand(t *testing.T) {
+	code, out, _ := runCmd(t, "hostlist", "expand", "tux[1-3]")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "tux1\ntux2\ntux3\n", out)
+	_, out, _ = runCmd(t, "hostlist", "compress", "b1", "b2", "b3", "c1")
+	assert.Equal(t, "b[1-3],c1\n", out)
+	_, out, _ = runCmd(t, "hostlist", "count", "tux[0-5,12]")
+	assert.Equal(t, "7\n", out)
+	code, _, errOut := runCmd(t, "hostlist", "expand", "tux[5-3]")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "descending")
+	code, _, _ = runCmd(t, "nope")
+	assert.Equal(t, 2, code)
+}
+
+func TestSimulate(t *testing.T) {
+	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "60", "--both", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.Len(t, rows, 2)
+	assert.False(t, rows[0].Backfill)
+	assert.True(t, rows[1].Backfill)
+	for _, r := range rows {
+		assert.Equal(t, 60, r.Jobs)
+		assert.Equal(t, 60, r.Started)
+		assert.True(t, r.LevelKnown)
+		assert.Greater(t, r.Utilization, 0.0)
+	}
+	svg := filepath.Join(t.TempDir(), "run.svg")
+	code, out, _ = runCmd(t, "simulate", "--workload", "aucsched:5'", "--limit", "40", "--backfill", "--svg", svg, "--csv")
+	require.Equal(t, 0, code)
+	assert.True(t, strings.HasPrefix(out, "workload,policy,backfill"))
+	data, err := os.ReadFile(svg)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "<svg")
+	assert.Contains(t, string(data), "<rect")
+	code, out, _ = runCmd(t, "simulate", "--workload", "aucsched:2", "--limit", "30", "--policy", "sjf")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "Avg. lowest level common switch")
+	code, _, errOut = runCmd(t, "simulate", "--workload", "aucsched:9")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "unknown seed-001 workload")
+	code, _, _ = runCmd(t, "simulate", "--policy", "random")
+	assert.Equal(t, 2, code)
+}
+
+func TestSimulateSWF(t *testing.T) {
+	dir := shareddata.Require(t, "traces")
+	code, out, errOut := runCmd(t, "simulate", "--workload", filepath.Join(dir, "Alea-metacentrum-wagap-2013.swf.gz"),
+		"--machines", filepath.Join(dir, "Alea-metacentrum-wagap-2013.swf.machines"), "--features", "x86_64,brno,nfs4",
+		"--limit", "300", "--backfill", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	assert.Equal(t, 300, rows[0].Jobs)
+	assert.Zero(t, rows[0].Stuck)
+}

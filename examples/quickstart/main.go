@@ -1,0 +1,35 @@
+// Command quickstart builds a cluster in code, submits jobs and schedules
+// them: the library in under forty lines.
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+func main() {
+	var nodes []selectnodes.Node
+	var names []string
+	for i := 1; i <= 8; i++ {
+		nodes = append(nodes, selectnodes.Node{Name: fmt.Sprintf("n%d", i), CPUs: 32, Weight: 1})
+		names = append(names, nodes[i-1].Name)
+	}
+	cluster, err := selectnodes.New(nodes, []selectnodes.Partition{{Name: "batch", Nodes: names, Default: true}})
+	if err != nil {
+		panic(err)
+	}
+	s := queue.New(cluster)
+	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	for _, n := range []int{6, 4, 2} {
+		s.Submit(queue.Spec{Name: fmt.Sprintf("%d-node job", n), Request: selectnodes.Request{MinNodes: n}, TimeLimit: time.Hour}, now)
+	}
+	started := s.Schedule(now)    // the 6-node job runs; the 4-node job must wait
+	more, resv := s.Backfill(now) // the 2-node job fits without delaying it
+	for _, st := range append(started, more...) {
+		fmt.Println("started job", st.Job, "on", st.Nodes)
+	}
+	fmt.Println("job", resv[0].Job, "reserved for", resv[0].Start.Format("15:04"))
+}

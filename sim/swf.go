@@ -1,0 +1,288 @@
+package sim
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SWFJob is one job of a trace. Times are relative to the trace's first
+// submission unless the trace says otherwise; -1 means unknown, as in SWF.
+type SWFJob struct {
+	Line      int // line number in the file
+	ID        int64
+	Submit    time.Duration // since the trace start
+	Wait      time.Duration
+	Run       time.Duration
+	Procs     int // requested processors, else allocated
+	ReqTime   time.Duration
+	ReqMemKB  int64
+	Status    int
+	User      int
+	Queue     int
+	Partition int
+	// Extended (21-field) traces: the queue name and the PBS spec parsed.
+	QueueName  string
+	Nodes      int      // PBS node count (0 when not given)
+	PPN        int      // PBS processors per node (0 when not given)
+	Properties []string // PBS node properties
+	Exclusive  bool
+	// Procs2 is the processors the PBS spec asks for (nodes x ppn summed
+	// over its chunks).
+	Procs2 int
+	// Host is a node the PBS spec names instead of a count
+	// ("zewura19.cerit-sc.cz:ppn=12"), without its domain.
+	Host string
+}
+
+// Trace is a parsed SWF file.
+type Trace struct {
+	MaxNodes, MaxProcs int
+	UnixStart          int64
+	Queues             map[int]string // "; Queue: 1 batch"
+	Partitions         map[int]string // "; Partition: 1 DEFAULT"
+	Jobs               []SWFJob
+	// Skipped counts lines dropped under SkipMalformed.
+	Skipped int
+}
+
+// SWFOptions tunes ReadSWF.
+type SWFOptions struct {
+	// SkipMalformed drops bad lines (counted in Trace.Skipped) instead of
+	// failing on the first.
+	SkipMalformed bool
+}
+
+// SWFError is a malformed line.
+type SWFError struct {
+	Line int
+	Msg  string
+}
+
+func (e *SWFError) Error() string { return fmt.Sprintf("swf: line %d: %s", e.Line, e.Msg) }
+
+// OpenSWF reads a trace from fsys, gunzipping it when it is gzipped.
+func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("swf: %s: %w", name, err)
+		}
+		defer gz.Close()
+		r = gz
+	}
+	return ReadSWF(r, opts)
+}
+
+// ReadSWF reads a trace.
+func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
+	t := &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	line := 0
+	var first int64 = -1
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		if text[0] == ';' {
+			t.header(text[1:])
+			continue
+		}
+		j, err := parseSWFLine(text, line)
+		if err != nil {
+			if opts.SkipMalformed {
+				t.Skipped++
+				continue
+			}
+			return nil, err
+		}
+		t.Jobs = append(t.Jobs, j)
+		if first < 0 || int64(j.Submit) < first {
+			first = int64(j.Submit)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &SWFError{Line: line + 1, Msg: err.Error()}
+	}
+	// Extended traces give absolute submit times: make them relative.
+	if first > 0 && time.Duration(first) > 365*24*time.Hour {
+		for i := range t.Jobs {
+			t.Jobs[i].Submit -= time.Duration(first)
+		}
+	}
+	return t, nil
+}
+
+func (t *Trace) header(h string) {
+	key, val, ok := strings.Cut(h, ":")
+	if !ok {
+		return
+	}
+	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	num := func() int {
+		n, _ := strconv.Atoi(strings.Fields(val + " 0")[0])
+		return n
+	}
+	switch key {
+	case "MaxNodes":
+		t.MaxNodes = num()
+	case "MaxProcs":
+		t.MaxProcs = num()
+	case "UnixStartTime":
+		t.UnixStart = int64(num())
+	case "Queue", "Partition":
+		f := strings.Fields(val)
+		if len(f) < 2 {
+			return
+		}
+		n, err := strconv.Atoi(f[0])
+		if err != nil {
+			return
+		}
+		if key == "Queue" {
+			t.Queues[n] = f[1]
+		} else {
+			t.Partitions[n] = f[1]
+		}
+	}
+}
+
+func parseSWFLine(text string, line int) (SWFJob, error) {
+	f := strings.Fields(text)
+	if len(f) != 18 && len(f) != 21 {
+		return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("%d fields, want 18 (or 21 for the extended form)", len(f))}
+	}
+	var vals [18]float64
+	for i := 0; i < 18; i++ {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("field %d %q is not a number", i+1, f[i])}
+		}
+		vals[i] = v
+	}
+	sec := func(v float64) time.Duration {
+		if v < 0 {
+			return -1
+		}
+		return time.Duration(v * float64(time.Second))
+	}
+	j := SWFJob{Line: line, ID: int64(vals[0]), Submit: sec(vals[1]), Wait: sec(vals[2]), Run: sec(vals[3]),
+		ReqTime: sec(vals[8]), ReqMemKB: int64(vals[9]), Status: int(vals[10]), User: int(vals[11]),
+		Queue: int(vals[14]), Partition: int(vals[15])}
+	j.Procs = int(vals[7])
+	if j.Procs <= 0 {
+		j.Procs = int(vals[4])
+	}
+	if j.Submit < 0 {
+		return SWFJob{}, &SWFError{Line: line, Msg: "unknown submit time"}
+	}
+	if len(f) == 21 {
+		j.QueueName = f[19]
+		if err := j.parsePBS(f[20]); err != nil {
+			return SWFJob{}, &SWFError{Line: line, Msg: err.Error()}
+		}
+	}
+	return j, nil
+}
+
+// parsePBS reads "nodes[:ppn=N][:property...][#excl]", or several such
+// chunks joined by '+' ("1:ppn=1+3:ppn=2": 4 nodes, 7 processors, at
+// least 1 per node).
+func (j *SWFJob) parsePBS(spec string) error {
+	spec, j.Exclusive = strings.CutSuffix(spec, "#excl")
+	for _, chunk := range strings.Split(spec, "+") {
+		nodes, ppn, err := j.parseChunk(spec, chunk)
+		if err != nil {
+			return err
+		}
+		j.Nodes += nodes
+		j.Procs2 += nodes * max(ppn, 1)
+		if ppn > 0 && (j.PPN == 0 || ppn < j.PPN) {
+			j.PPN = ppn
+		}
+	}
+	return nil
+}
+
+func (j *SWFJob) parseChunk(spec, chunk string) (nodes, ppn int, err error) {
+	parts := strings.Split(chunk, ":")
+	n, convErr := strconv.Atoi(parts[0])
+	switch {
+	case convErr == nil && n >= 1:
+		nodes = n
+	case convErr != nil && parts[0] != "" && !strings.ContainsAny(parts[0], "=# "):
+		nodes = 1 // a host name: one particular node
+		j.Host, _, _ = strings.Cut(parts[0], ".")
+	default:
+		return 0, 0, fmt.Errorf("PBS spec %q: %q is neither a node count nor a host", spec, parts[0])
+	}
+	for _, p := range parts[1:] {
+		if v, ok := strings.CutPrefix(p, "ppn="); ok {
+			// real traces hold fractions ("ppn=1.5"): a processor is whole
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f <= 0 || f > 1<<20 {
+				return 0, 0, fmt.Errorf("PBS spec %q: bad ppn %q", spec, v)
+			}
+			ppn = int(math.Ceil(f))
+			continue
+		}
+		if p != "" && !slices.Contains(j.Properties, p) {
+			j.Properties = append(j.Properties, p)
+		}
+	}
+	return nodes, ppn, nil
+}
+
+// Machine is one line of a .machines file: a group of identical nodes.
+type Machine struct {
+	Name     string
+	Nodes    int
+	CPUs     int
+	MemoryKB int64
+}
+
+// ReadMachines reads Alea's .machines format: "id name nodes cpus speed memory".
+func ReadMachines(r io.Reader) ([]Machine, error) {
+	var out []Machine
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if len(f) < 4 {
+			return nil, &SWFError{Line: line, Msg: "machines: want id name nodes cpus [speed memory]"}
+		}
+		nodes, err1 := strconv.Atoi(f[2])
+		cpus, err2 := strconv.Atoi(f[3])
+		if err1 != nil || err2 != nil || nodes < 1 || cpus < 1 {
+			return nil, &SWFError{Line: line, Msg: "machines: nodes and cpus must be positive numbers"}
+		}
+		m := Machine{Name: f[1], Nodes: nodes, CPUs: cpus}
+		if len(f) >= 6 {
+			m.MemoryKB, _ = strconv.ParseInt(f[5], 10, 64)
+		}
+		out = append(out, m)
+	}
+	return out, sc.Err()
+}

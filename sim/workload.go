@@ -1,0 +1,155 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hpcsched/hpcsched/features"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// Job is one job of a workload.
+type Job struct {
+	Submit time.Duration // since the workload's start
+	Run    time.Duration // how long it actually runs (it is killed at its time limit)
+	Spec   queue.Spec
+	// Cores is what the job asked for, for seed 001's utilization.
+	Cores int
+}
+
+// Workload is a list of jobs in submit order.
+type Workload struct {
+	Name string
+	Jobs []Job
+	// Skipped counts trace jobs left out (unknown run time, cancelled
+	// before they ran), with the reasons.
+	Skipped map[string]int
+}
+
+// Workload turns the trace into jobs for cluster c: processors become a
+// CPU total (the extended form's PBS spec becomes nodes, CPUs per node,
+// features and --exclusive); the requested time is the time limit, or,
+// when the trace lacks it, the run time rounded up to a minute (a perfect
+// estimate); queue and partition numbers pick the partition of that name
+// when c has one. Jobs with an unknown run time, and cancelled jobs that
+// never ran, are skipped and counted.
+func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
+	w := &Workload{Name: name, Skipped: map[string]int{}}
+	for _, sj := range t.Jobs {
+		switch {
+		case sj.Run < 0:
+			w.Skipped["unknown run time"]++
+			continue
+		case sj.Status == 5 && sj.Run == 0:
+			w.Skipped["cancelled before running"]++
+			continue
+		}
+		limit := sj.ReqTime
+		if limit <= 0 {
+			limit = max(time.Minute, sj.Run.Round(time.Minute))
+			if limit < sj.Run {
+				limit += time.Minute
+			}
+		}
+		req := selectnodes.Request{CPUs: max(sj.Procs, 1)}
+		cores := req.CPUs
+		if sj.Nodes > 0 {
+			req.MinNodes = sj.Nodes
+			if sj.PPN > 0 {
+				req.MinCPUsPerNode = sj.PPN
+				req.CPUs = sj.Procs2
+				cores = req.CPUs
+			}
+			if len(sj.Properties) > 0 {
+				if e, err := features.Parse(strings.Join(sj.Properties, "&")); err == nil {
+					req.Features = e
+				}
+			}
+			if sj.Exclusive {
+				req.Share = selectnodes.ShareExclusiveJob
+			}
+			if _, ok := c.NodeIndex(sj.Host); ok && sj.Host != "" {
+				req.Required = []string{sj.Host}
+			}
+		}
+		for _, p := range []string{sj.QueueName, t.Partitions[sj.Partition], t.Queues[sj.Queue]} {
+			if _, ok := c.Partition(p); ok && p != "" {
+				req.Partition = p
+				break
+			}
+		}
+		w.Jobs = append(w.Jobs, Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
+			Name: fmt.Sprintf("swf%d", sj.ID), User: fmt.Sprintf("u%d", sj.User), Request: req, TimeLimit: limit}})
+	}
+	slices.SortStableFunc(w.Jobs, func(a, b Job) int { return int(a.Submit - b.Submit) })
+	return w
+}
+
+// ClusterFor builds a cluster for a trace: from machines when given
+// (groups of identical nodes named <name>001..., with features
+// "cl_<name>" plus extra), else MaxNodes nodes of MaxProcs/MaxNodes CPUs
+// from the header. Every partition and queue name of the trace becomes a
+// partition of all nodes, besides the default "batch". Nodes of more
+// than one CPU get the ConsRes selector, single-CPU nodes Linear.
+func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnodes.Option) (*selectnodes.Cluster, error) {
+	var nodes []selectnodes.Node
+	if len(machines) == 0 {
+		n := t.MaxNodes
+		if n <= 0 {
+			n = t.MaxProcs
+		}
+		if n <= 0 {
+			return nil, fmt.Errorf("sim: the trace header gives neither MaxNodes nor MaxProcs; give a machines file")
+		}
+		cpus := max(1, t.MaxProcs/n)
+		machines = []Machine{{Name: "node", Nodes: n, CPUs: cpus}}
+	}
+	multi := false
+	for _, m := range machines {
+		width := len(fmt.Sprint(m.Nodes))
+		for i := 1; i <= m.Nodes; i++ {
+			feats := append([]string{"cl_" + m.Name}, extra...)
+			nodes = append(nodes, selectnodes.Node{Name: fmt.Sprintf("%s%0*d", m.Name, width, i), CPUs: m.CPUs,
+				RealMemory: m.MemoryKB / 1024, Weight: 1, Features: feats})
+		}
+		multi = multi || m.CPUs > 1
+	}
+	all := make([]string, len(nodes))
+	for i := range nodes {
+		all[i] = nodes[i].Name
+	}
+	parts := []selectnodes.Partition{{Name: "batch", Nodes: all, Default: true}}
+	seen := map[string]bool{"batch": true}
+	addPart := func(name string) {
+		if name != "" && !seen[name] && !strings.ContainsAny(name, ",[] ") {
+			seen[name] = true
+			parts = append(parts, selectnodes.Partition{Name: name, Nodes: all})
+		}
+	}
+	for _, k := range sortedKeys(t.Partitions) {
+		addPart(t.Partitions[k])
+	}
+	for _, k := range sortedKeys(t.Queues) {
+		addPart(t.Queues[k])
+	}
+	for _, j := range t.Jobs {
+		addPart(j.QueueName)
+	}
+	sel := selectnodes.Selector(selectnodes.Linear{})
+	if multi {
+		sel = selectnodes.ConsRes{}
+	}
+	return selectnodes.New(nodes, parts, append([]selectnodes.Option{selectnodes.WithSelector(sel)}, opts...)...)
+}
+
+func sortedKeys(m map[int]string) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
