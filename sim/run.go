@@ -20,9 +20,9 @@ type Options struct {
 	// BackfillDepth is how many pending jobs each backfill pass plans
 	// (Slurm's bf_max_job_test); 100 when 0, -1 for the whole queue.
 	BackfillDepth int
-	Policy   queue.Policy  // FCFS when nil
-	Planner  queue.Planner // replaces the Schedule loop when set
-	Window   int           // the planner's window (100 when 0)
+	Policy        queue.Policy  // FCFS when nil
+	Planner       queue.Planner // replaces the Schedule loop when set
+	Window        int           // the planner's window (100 when 0)
 	// Interval adds a scheduling pass every Interval of virtual time
 	// (besides the pass after every batch of events); 0 for none.
 	Interval time.Duration
