@@ -81,7 +81,8 @@ type Job struct {
 	ExitCode   int
 	Restarts   int
 	Placement  *selectnodes.Placement // while running or suspended; the last one after
-	// Explanation of the last selection failure, when there was one.
+	// Explanation of why the job failed, when the pipeline failed it;
+	// Scheduler.Explain explains a waiting job on demand.
 	Explanation *selectnodes.Explanation
 	seq         uint64
 }

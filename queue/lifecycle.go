@@ -83,6 +83,7 @@ func (s *Scheduler) pendingReason(j *job, now time.Time) Reason {
 func (s *Scheduler) end(j *job, st State, kind EventKind, now time.Time, detail string) {
 	if j.State == Running || j.State == Suspended {
 		_ = s.c.Release(j.ID) // allocated by start; cannot be missing
+		delete(s.active, j.ID)
 	}
 	s.dequeue(j)
 	j.State, j.Reason, j.End = st, ReasonNone, now
@@ -136,7 +137,7 @@ func (s *Scheduler) Tick(now time.Time) []JobID {
 	s.mu.Lock()
 	defer s.unlock()
 	var out []JobID
-	for _, id := range s.ids() {
+	for _, id := range s.runningIDs() {
 		j := s.jobs[id]
 		if j.State == Running && j.TimeLimit > 0 && !now.Before(j.End) {
 			s.end(j, Timeout, EventFinish, now, "time limit")
@@ -144,6 +145,16 @@ func (s *Scheduler) Tick(now time.Time) []JobID {
 		}
 	}
 	return out
+}
+
+// runningIDs are the running and suspended jobs, ascending.
+func (s *Scheduler) runningIDs() []JobID {
+	ids := make([]JobID, 0, len(s.active))
+	for id := range s.active {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 func (s *Scheduler) ids() []JobID {
@@ -172,6 +183,7 @@ func (s *Scheduler) Requeue(id JobID, now time.Time) error {
 
 func (s *Scheduler) requeue(j *job, now time.Time, detail string) {
 	_ = s.c.Release(j.ID)
+	delete(s.active, j.ID)
 	j.State, j.Start, j.End = Pending, time.Time{}, time.Time{}
 	j.Restarts++
 	s.enqueue(j)
@@ -373,7 +385,7 @@ func (s *Scheduler) SetNodeState(name string, st selectnodes.NodeState, now time
 	if st != selectnodes.NodeDown {
 		return nil
 	}
-	for _, id := range s.ids() {
+	for _, id := range s.runningIDs() {
 		j := s.jobs[id]
 		if (j.State == Running || j.State == Suspended) && j.Placement != nil && containsName(j.Placement.Names, name) {
 			if j.Requeue {

@@ -30,30 +30,31 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 		}
 		return t
 	}
-	var ts []time.Time
-	for i, t := range freeAt {
-		if never != nil && never.Test(uint(i)) {
-			continue
-		}
-		ts = append(ts, round(t))
+	// each node's slot start as Unix nanoseconds, sorted with the node
+	type entry struct {
+		at   int64
+		node int
 	}
-	ts = append(ts, now)
-	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
-	ts = slices.CompactFunc(ts, func(a, b time.Time) bool { return a.Equal(b) })
+	order := make([]entry, 0, len(freeAt))
+	for i, t := range freeAt {
+		if never == nil || !never.Test(uint(i)) {
+			order = append(order, entry{round(t).UnixNano(), i})
+		}
+	}
+	slices.SortFunc(order, func(a, b entry) int { return cmpInt64(a.at, b.at) })
+	ts := []time.Time{now}
+	for _, e := range order {
+		if t := time.Unix(0, e.at).In(now.Location()); t.After(ts[len(ts)-1]) {
+			ts = append(ts, t)
+		}
+	}
 	p := &profile{times: ts, free: make([]*bitset.BitSet, len(ts))}
 	// nodes join at their slot and stay: build by cumulative OR
-	order := make([]int, 0, len(freeAt))
-	for i := range freeAt {
-		if never == nil || !never.Test(uint(i)) {
-			order = append(order, i)
-		}
-	}
-	slices.SortFunc(order, func(a, b int) int { return round(freeAt[a]).Compare(round(freeAt[b])) })
 	cur := bitset.New(n)
 	k := 0
 	for s, t := range ts {
-		for ; k < len(order) && !round(freeAt[order[k]]).After(t); k++ {
-			cur.Set(uint(order[k]))
+		for tn := t.UnixNano(); k < len(order) && order[k].at <= tn; k++ {
+			cur.Set(uint(order[k].node))
 		}
 		p.free[s] = cur.Clone()
 		p.count = append(p.count, int(cur.Count()))
@@ -125,4 +126,14 @@ func (p *profile) short(i int, d time.Duration, need int) int {
 		}
 	}
 	return last
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

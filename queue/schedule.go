@@ -103,7 +103,7 @@ func (s *Scheduler) Schedule(now time.Time) []Started {
 		}
 		req := j.Request
 		req.ExcludeNodes = withheld
-		p, err := s.c.SelectNodes(&req, selectnodes.RunNow)
+		p, err := s.c.Try(&req, selectnodes.RunNow) // Explain(id) gives the why on demand
 		if err == nil {
 			if st, err := s.start(j, p, now); err == nil {
 				out = append(out, st)
@@ -177,6 +177,7 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 		return Started{}, err // not expected: p comes from RunNow on this state
 	}
 	alloc, _, _, _ := s.c.Allocation(j.ID)
+	s.active[j.ID] = j
 	s.dequeue(j)
 	j.State, j.Reason, j.Start, j.Placement, j.Explanation = Running, ReasonNone, now, alloc, nil
 	j.End = now.Add(j.TimeLimit)
@@ -282,4 +283,16 @@ func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error
 		start = now
 	}
 	return start, p.Names, nil
+}
+
+// Explain says what the node-selection pipeline makes of a pending job's
+// request now (selectnodes.Explanation), e.g. to show why it waits.
+func (s *Scheduler) Explain(id JobID) (*selectnodes.Explanation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j, err := s.get(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.c.Explain(&j.Request, selectnodes.RunNow), nil
 }

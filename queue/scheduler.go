@@ -43,6 +43,7 @@ type Scheduler struct {
 	mu         sync.Mutex
 	c          *selectnodes.Cluster
 	jobs       map[JobID]*job
+	active     map[JobID]*job // running and suspended
 	queue      *btree.BTreeG[*job]
 	byUserName map[string][]*job
 	nextID     JobID
@@ -127,6 +128,7 @@ func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
 	return &Scheduler{
 		c:          c,
 		jobs:       map[JobID]*job{},
+		active:     map[JobID]*job{},
 		queue:      btree.NewG(32, func(a, b *job) bool { return lessKey(a.key, b.key) }),
 		byUserName: map[string][]*job{},
 		resv:       map[JobID]reservation{},

@@ -130,6 +130,7 @@ func Restore(r io.Reader, c *selectnodes.Cluster, opts ...Option) (*Scheduler, e
 				return nil, fmt.Errorf("queue: job %d: %w", j.ID, err)
 			}
 			j.Placement, _, _, _ = c.Allocation(j.ID)
+			s.active[j.ID] = j
 		}
 	}
 	for _, r := range st.Reserved {

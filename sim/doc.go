@@ -13,8 +13,9 @@
 //
 // Run submits each job at its submit time, ends it after its run time (or
 // at its time limit), and runs a scheduling pass — Schedule, and Backfill
-// when asked — after every batch of simultaneous events and, optionally,
-// at a fixed interval. Results carry the metrics of seed 001 Table 4 (mean
+// when asked (planning at most 100 jobs a pass by default, Slurm's
+// bf_max_job_test) — after every batch of simultaneous events and,
+// optionally, at a fixed interval. Results carry the metrics of seed 001 Table 4 (mean
 // and standard deviation of the lowest-level common switch and of the
 // spread) and the usual ones: utilization as seed 001 defines it (the
 // theoretical run time, core-seconds over the system's cores, divided by

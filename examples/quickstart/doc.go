@@ -1,0 +1,3 @@
+// Command quickstart builds a cluster in code, submits jobs and schedules
+// them: the library in under forty lines.
+package main
