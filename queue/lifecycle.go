@@ -191,73 +191,59 @@ func (s *Scheduler) requeue(j *job, now time.Time, detail string) {
 	s.jobEvent(EventRequeue, j, now, detail)
 }
 
-// Suspend stops a running job; it keeps its nodes.
-func (s *Scheduler) Suspend(id JobID, now time.Time) error {
+// transition applies one simple state change to job id: ok says whether
+// the job's state allows it (op names it in the error), apply makes it,
+// and one event of kind reports it.
+func (s *Scheduler) transition(id JobID, now time.Time, op string, kind EventKind, ok func(*job) bool, apply func(*job)) error {
 	s.mu.Lock()
 	defer s.unlock()
 	j, err := s.get(id)
 	if err != nil {
 		return err
 	}
-	if j.State != Running {
-		return stateErr(j, "suspend")
+	if !ok(j) {
+		return stateErr(j, op)
 	}
-	j.State, j.suspendedAt = Suspended, now
-	s.jobEvent(EventSuspend, j, now, "")
+	apply(j)
+	s.jobEvent(kind, j, now, "")
 	return nil
+}
+
+// Suspend stops a running job; it keeps its nodes.
+func (s *Scheduler) Suspend(id JobID, now time.Time) error {
+	return s.transition(id, now, "suspend", EventSuspend,
+		func(j *job) bool { return j.State == Running },
+		func(j *job) { j.State, j.suspendedAt = Suspended, now })
 }
 
 // Resume restarts a suspended job; its expected end moves by the time it
 // was suspended.
 func (s *Scheduler) Resume(id JobID, now time.Time) error {
-	s.mu.Lock()
-	defer s.unlock()
-	j, err := s.get(id)
-	if err != nil {
-		return err
-	}
-	if j.State != Suspended {
-		return stateErr(j, "resume")
-	}
-	if j.TimeLimit > 0 {
-		j.End = j.End.Add(now.Sub(j.suspendedAt))
-	}
-	j.State = Running
-	s.jobEvent(EventResume, j, now, "")
-	return nil
+	return s.transition(id, now, "resume", EventResume,
+		func(j *job) bool { return j.State == Suspended },
+		func(j *job) {
+			if j.TimeLimit > 0 {
+				j.End = j.End.Add(now.Sub(j.suspendedAt))
+			}
+			j.State = Running
+		})
 }
 
 // Hold keeps a pending job from starting.
 func (s *Scheduler) Hold(id JobID, now time.Time) error {
-	s.mu.Lock()
-	defer s.unlock()
-	j, err := s.get(id)
-	if err != nil {
-		return err
-	}
-	if j.State != Pending || j.Held {
-		return stateErr(j, "hold")
-	}
-	j.Held, j.Reason = true, ReasonHeld
-	s.jobEvent(EventHold, j, now, "")
-	return nil
+	return s.transition(id, now, "hold", EventHold,
+		func(j *job) bool { return j.State == Pending && !j.Held },
+		func(j *job) { j.Held, j.Reason = true, ReasonHeld })
 }
 
 // Release lets a held job start again.
 func (s *Scheduler) Release(id JobID, now time.Time) error {
-	s.mu.Lock()
-	defer s.unlock()
-	j, err := s.get(id)
-	if err != nil {
-		return err
-	}
-	if j.State != Pending || !j.Held {
-		return stateErr(j, "release")
-	}
-	j.Held = false
-	j.Reason = s.pendingReason(j, now)
-	s.jobEvent(EventRelease, j, now, "")
-	return nil
+	return s.transition(id, now, "release", EventRelease,
+		func(j *job) bool { return j.State == Pending && j.Held },
+		func(j *job) {
+			j.Held = false
+			j.Reason = s.pendingReason(j, now)
+		})
 }
 
 // Update changes a job. Zero fields of u are left alone. A pending job's

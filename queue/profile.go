@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -41,7 +42,7 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 			order = append(order, entry{round(t).UnixNano(), i})
 		}
 	}
-	slices.SortFunc(order, func(a, b entry) int { return cmpInt64(a.at, b.at) })
+	slices.SortFunc(order, func(a, b entry) int { return cmp.Compare(a.at, b.at) })
 	ts := []time.Time{now}
 	for _, e := range order {
 		if t := time.Unix(0, e.at).In(now.Location()); t.After(ts[len(ts)-1]) {
@@ -126,14 +127,4 @@ func (p *profile) short(i int, d time.Duration, need int) int {
 		}
 	}
 	return last
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -203,7 +204,7 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 			continue
 		}
 		if req.Weight != nil {
-			slices.SortStableFunc(ns, func(a, b int) int { return cmpWeight(req.weight(a), req.weight(b)) })
+			slices.SortStableFunc(ns, func(a, b int) int { return cmp.Compare(req.weight(a), req.weight(b)) })
 		}
 		free = append(free, ns)
 	}
@@ -272,14 +273,4 @@ func cheaper(a, b []int, req *Request) bool {
 		return wa < wb
 	}
 	return a[0] < b[0]
-}
-
-func cmpWeight(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -87,12 +87,11 @@ func explain(args []string, stdout io.Writer) error {
 		return usagef("explain: --selector must be linear or consres, not %q", *selector)
 	}
 	if *topo != "" {
-		abs, _ := filepath.Abs(*topo)
-		top, err := slurmconf.ParseTopologyFile(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+		opt, err := topologyOption(*topo)
 		if err != nil {
-			return usagef("%v", err)
+			return err
 		}
-		opts = append(opts, selectnodes.WithTopologyConfig(top, topology.Lenient()))
+		opts = append(opts, opt)
 	}
 	c, err := selectnodes.FromConfig(cfg, opts...)
 	if err != nil {
@@ -222,6 +221,20 @@ func partitionHolding(c *selectnodes.Cluster, names []string) string {
 		}
 	}
 	return ""
+}
+
+// topologyOption reads a topology.conf for a cluster, accepting what
+// Slurm accepts (unknown nodes, a node under two leaves) as warnings.
+func topologyOption(path string) (selectnodes.Option, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	top, err := slurmconf.ParseTopologyFile(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return selectnodes.WithTopologyConfig(top, topology.Lenient()), nil
 }
 
 func readConf(path string) (*slurmconf.Config, error) {

@@ -17,8 +17,6 @@ import (
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/sim"
-	"github.com/hpcsched/hpcsched/slurmconf"
-	"github.com/hpcsched/hpcsched/topology"
 )
 
 // row is one simulation's line of output.
@@ -157,12 +155,11 @@ func load(workload, machines, extra, conf, topo string, seed uint64) (*selectnod
 		}
 		var opts []selectnodes.Option
 		if topo != "" {
-			abs, _ := filepath.Abs(topo)
-			top, err := slurmconf.ParseTopologyFile(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+			opt, err := topologyOption(topo)
 			if err != nil {
-				return nil, nil, usagef("%v", err)
+				return nil, nil, err
 			}
-			opts = append(opts, selectnodes.WithTopologyConfig(top, topology.Lenient()))
+			opts = append(opts, opt)
 		}
 		if c, err = selectnodes.FromConfig(cfg, opts...); err != nil {
 			return nil, nil, usagef("%v", err)
