@@ -87,6 +87,9 @@ func (d *Dependency) parseItem(item string, off int, bad func(int, string, ...an
 	fields := strings.Split(item, ":")
 	kindName := strings.ToLower(fields[0])
 	if id, err := strconv.ParseUint(item, 10, 64); err == nil && len(fields) == 1 {
+		if id == 0 {
+			return bad(off, "0 is not a job ID")
+		}
 		d.terms = append(d.terms, depTerm{kind: depAfterAny, id: JobID(id)})
 		return nil
 	}

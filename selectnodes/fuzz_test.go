@@ -81,3 +81,20 @@ func (c *Cluster) resolvedPartition(req *Request) string {
 	}
 	return c.DefaultPartition()
 }
+
+func FuzzParseGRES(f *testing.F) {
+	for _, s := range []string{"gpu:2", "gpu:v100:1-3", "gpu", "gpu:a:b", "gpu:3-1", ",,", "mps:100,gpu:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		gs, err := ParseGRES(s)
+		if err != nil {
+			return
+		}
+		for _, g := range gs {
+			if g.Name == "" || g.Min < 0 || g.Max < g.Min {
+				t.Fatalf("%q gave %+v", s, g)
+			}
+		}
+	})
+}
