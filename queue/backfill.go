@@ -154,8 +154,9 @@ func sortedResv(m map[JobID]reservation) []JobID {
 // whole time limit, selecting (TestOnly, so only the free nodes count)
 // among the nodes free throughout.
 //
-// A previous reservation is kept without a new selection when no earlier
-// start is found and its nodes are still free for its interval.
+// A previous reservation whose nodes are still free for its interval is
+// kept without a new selection unless a start at least one backfill
+// resolution earlier exists.
 func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSet, prev *reservation) (*bitset.BitSet, []string, time.Time, error) {
 	d := j.expectedEnd(now).Sub(now)
 	horizon := now.Add(s.opts.bfWindow)
@@ -166,10 +167,25 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 	}
 	notW := bitset.New(w.Len())
 	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
+	// A previous reservation that still holds is kept unless a start at
+	// least one resolution step earlier exists: re-planning for seconds
+	// is churn (Slurm's bf_resolution).
+	keepFrom := -1
+	if prev != nil {
+		if k, found := slices.BinarySearchFunc(pr.times, prev.Start, func(a, b time.Time) int { return a.Compare(b) }); found {
+			pr.window(k, d, w)
+			if prev.nodes.DifferenceCardinality(w) == 0 {
+				keepFrom = k
+			}
+		}
+	}
 	for i := 0; i < len(pr.times); i++ {
 		t := pr.times[i]
 		if t.After(horizon) {
 			break
+		}
+		if keepFrom >= 0 && t.After(prev.Start.Add(-max(s.opts.bfResolution, time.Nanosecond))) {
+			return prev.nodes, prev.Nodes, prev.Start, nil
 		}
 		// A slot in the window with too few free nodes in the whole
 		// cluster rules out every start whose window holds it: skip past.
@@ -178,9 +194,6 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 			continue
 		}
 		pr.window(i, d, w)
-		if prev != nil && !t.Before(prev.Start) && prev.nodes.DifferenceCardinality(w) == 0 {
-			return prev.nodes, prev.Nodes, t, nil // the old reservation still holds, here or sooner
-		}
 		if w.IntersectionCardinality(part) < uint(need) {
 			continue
 		}
@@ -191,6 +204,9 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 		if p, ok := s.c.Probe(&req, selectnodes.TestOnly); ok {
 			return p.Nodes, p.Names, t, nil
 		}
+	}
+	if keepFrom >= 0 {
+		return prev.nodes, prev.Nodes, prev.Start, nil
 	}
 	// why not: never (a configuration error), or not within the window
 	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {
@@ -221,29 +237,49 @@ func (s *Scheduler) Reservations() []Reservation {
 	return s.reservations()
 }
 
-// resvIndex keeps, per node, the reservations holding it and the
-// earliest of their starts (Unix nanoseconds, MaxInt64 for none), so the
-// nodes a reservation needs before a given time are one pass over a slice.
+// resvIndex answers "which nodes does some reservation hold before t".
+// With few reservations or few nodes it ORs the node sets of the
+// reservations that start before t; past a size where that costs more
+// than a pass over the nodes, it keeps, per node, the reservations holding
+// it and the earliest of their starts (Unix nanoseconds).
 type resvIndex struct {
+	n    int
+	resv map[JobID]reservation
+	// per node, built on first need
 	byNode   [][]JobID
 	minStart []int64
-	resv     map[JobID]reservation
 }
 
 func newResvIndex(n int) *resvIndex {
-	x := &resvIndex{byNode: make([][]JobID, n), minStart: make([]int64, n), resv: map[JobID]reservation{}}
+	return &resvIndex{n: n, resv: map[JobID]reservation{}}
+}
+
+// perNode reports whether the per-node index pays: more reservation words
+// to OR than one pass over the nodes costs.
+func (x *resvIndex) perNode() bool { return len(x.resv)*((x.n+63)/64) > 4*x.n }
+
+func (x *resvIndex) build() {
+	x.byNode, x.minStart = make([][]JobID, x.n), make([]int64, x.n)
 	for i := range x.minStart {
 		x.minStart[i] = math.MaxInt64
 	}
-	return x
+	for _, id := range sortedResv(x.resv) {
+		x.index(id, x.resv[id])
+	}
 }
 
-func (x *resvIndex) add(id JobID, r reservation) {
-	x.resv[id] = r
+func (x *resvIndex) index(id JobID, r reservation) {
 	start := r.Start.UnixNano()
 	for i, ok := r.nodes.NextSet(0); ok; i, ok = r.nodes.NextSet(i + 1) {
 		x.byNode[i] = append(x.byNode[i], id)
 		x.minStart[i] = min(x.minStart[i], start)
+	}
+}
+
+func (x *resvIndex) add(id JobID, r reservation) {
+	x.resv[id] = r
+	if x.byNode != nil {
+		x.index(id, r)
 	}
 }
 
@@ -253,6 +289,9 @@ func (x *resvIndex) remove(id JobID) {
 		return
 	}
 	delete(x.resv, id)
+	if x.byNode == nil {
+		return
+	}
 	start := r.Start.UnixNano()
 	for i, ok := r.nodes.NextSet(0); ok; i, ok = r.nodes.NextSet(i + 1) {
 		if x.minStart[i] != start {
@@ -274,6 +313,18 @@ func (x *resvIndex) remove(id JobID) {
 
 // before writes into dst the nodes some reservation holds before t.
 func (x *resvIndex) before(t time.Time, dst *bitset.BitSet) {
+	dst.ClearAll()
+	if x.byNode == nil && !x.perNode() {
+		for _, r := range x.resv {
+			if r.Start.Before(t) {
+				dst.InPlaceUnion(r.nodes)
+			}
+		}
+		return
+	}
+	if x.byNode == nil {
+		x.build()
+	}
 	limit := t.UnixNano()
 	w := dst.Words()
 	for k := range w {

@@ -18,16 +18,19 @@ type profile struct {
 }
 
 // newProfile starts from each node's free time (zero for never, e.g. a
-// down node), rounded up to res after now.
+// down node), rounded up to a multiple of res.
 func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res time.Duration) *profile {
 	n := uint(len(freeAt))
+	// Round up to multiples of res in absolute time, so that the same
+	// release falls on the same slot boundary in every pass.
 	round := func(t time.Time) time.Time {
 		if !t.After(now) {
 			return now
 		}
 		if res > 0 {
-			steps := (t.Sub(now) + res - 1) / res
-			return now.Add(steps * res)
+			if r := t.Truncate(res); r.Before(t) {
+				return r.Add(res)
+			}
 		}
 		return t
 	}
