@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -112,7 +113,7 @@ func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 		qopts = append(qopts, queue.WithPlanner(o.Planner, o.Window))
 	}
 	s := queue.New(c, qopts...)
-	res := &Result{Workload: w.Name, Policy: fmt.Sprintf("%T", policy), Backfill: o.Backfill, Jobs: len(w.Jobs), Nodes: c.NodeCount()}
+	res := &Result{Workload: w.Name, Policy: strings.TrimPrefix(fmt.Sprintf("%T", policy), "queue."), Backfill: o.Backfill, Jobs: len(w.Jobs), Nodes: c.NodeCount()}
 	for i := 0; i < c.NodeCount(); i++ {
 		res.Cores += c.Node(i).CPUs
 	}

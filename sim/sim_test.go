@@ -142,6 +142,17 @@ func TestSeed001Workload(t *testing.T) {
 	assert.True(t, res.Metrics.LevelKnown)
 	assert.True(t, res.Metrics.LevelMean >= 0 && res.Metrics.LevelMean <= 2)
 	assert.True(t, res.Metrics.Utilization > 0.2 && res.Metrics.Utilization <= 1.0, "%v", res.Metrics.Utilization)
+	// the allocated cores never exceed the machine (a chart once showed
+	// spikes where a job ended and another started at the same moment)
+	c3, _ := selectnodes.Seed001()
+	rec, err := Run(c3, w, Options{Backfill: true, Record: true})
+	require.NoError(t, err)
+	for _, p := range BusyCores(rec) {
+		require.True(t, p.Cores >= 0 && p.Cores <= rec.Cores, "%d cores busy of %d at %s", p.Cores, rec.Cores, p.At)
+	}
+	var svg strings.Builder
+	require.NoError(t, WriteSVG(&svg, rec))
+	assert.Contains(t, svg.String(), "<polyline")
 	// deterministic
 	c2, _ := selectnodes.Seed001()
 	res2, err := Run(c2, w, Options{Backfill: true})

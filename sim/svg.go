@@ -37,28 +37,15 @@ func WriteSVG(w io.Writer, res *Result) error {
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n",
 		width, plotH+ganttH+3*margin)
 	fmt.Fprintf(b, `<text x="%.0f" y="20">%s — utilization over time (%s, backfill %v)</text>`+"\n", margin, res.Workload, res.Policy, res.Backfill)
-	// utilization: a step function of allocated cores
-	type step struct {
-		at    time.Time
-		delta int
-	}
-	var steps []step
-	for _, r := range res.Records {
-		if !r.Start.IsZero() {
-			steps = append(steps, step{r.Start, r.CPUs}, step{r.End, -r.CPUs})
-		}
-	}
-	slices.SortStableFunc(steps, func(a, c step) int { return a.at.Compare(c.at) })
 	top := margin
 	fmt.Fprintf(b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%.0f" fill="none" stroke="#888"/>`+"\n", margin, top, width-2*margin, plotH)
 	fmt.Fprintf(b, `<polyline fill="none" stroke="#1f77b4" stroke-width="1" points="`)
-	used := 0
 	y := func(u int) float64 { return top + plotH - float64(u)/float64(max(res.Cores, 1))*plotH }
 	fmt.Fprintf(b, "%.1f,%.1f ", x(t0), y(0))
-	for _, s := range steps {
-		fmt.Fprintf(b, "%.1f,%.1f ", x(s.at), y(used))
-		used += s.delta
-		fmt.Fprintf(b, "%.1f,%.1f ", x(s.at), y(used))
+	prev := 0
+	for _, p := range BusyCores(res) {
+		fmt.Fprintf(b, "%.1f,%.1f %.1f,%.1f ", x(p.At), y(prev), x(p.At), y(p.Cores))
+		prev = p.Cores
 	}
 	fmt.Fprint(b, `"/>`+"\n")
 	// Gantt: nodes down, time across; runs of consecutive nodes as one bar
@@ -85,4 +72,36 @@ func WriteSVG(w io.Writer, res *Result) error {
 	}
 	fmt.Fprintln(b, "</svg>")
 	return b.Flush()
+}
+
+// BusyPoint is the number of allocated cores from At on.
+type BusyPoint struct {
+	At    time.Time
+	Cores int
+}
+
+// BusyCores is the step function of allocated cores of a recorded run,
+// one point per moment something changed.
+func BusyCores(res *Result) []BusyPoint {
+	type step struct {
+		at    time.Time
+		delta int
+	}
+	var steps []step
+	for _, r := range res.Records {
+		if !r.Start.IsZero() {
+			steps = append(steps, step{r.Start, r.CPUs}, step{r.End, -r.CPUs})
+		}
+	}
+	slices.SortStableFunc(steps, func(a, c step) int { return a.at.Compare(c.at) })
+	var out []BusyPoint
+	used := 0
+	for k := 0; k < len(steps); {
+		at := steps[k].at
+		for ; k < len(steps) && steps[k].at.Equal(at); k++ {
+			used += steps[k].delta // every change at one moment together
+		}
+		out = append(out, BusyPoint{at, used})
+	}
+	return out
 }
