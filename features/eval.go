@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
@@ -57,14 +58,7 @@ func (ix *Index) Has(f string) bool { return ix.sets[f] != nil }
 func (ix *Index) Nodes(f string) *bitset.BitSet { return ix.sets[f] }
 
 // Names returns the features known to the index, sorted.
-func (ix *Index) Names() []string {
-	out := make([]string, 0, len(ix.sets))
-	for f := range ix.sets {
-		out = append(out, f)
-	}
-	slices.Sort(out)
-	return out
-}
+func (ix *Index) Names() []string { return slices.Sorted(maps.Keys(ix.sets)) }
 
 // Nodes returns a new set of the nodes satisfying e's per-node part (see
 // the package doc).

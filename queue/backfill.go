@@ -2,6 +2,7 @@ package queue
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -141,14 +142,7 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 	return pr, idx
 }
 
-func sortedResv(m map[JobID]reservation) []JobID {
-	ids := make([]JobID, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
+func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Keys(m)) }
 
 // earliest finds the first slot from which j's nodes stay free for its
 // whole time limit, selecting (TestOnly, so only the free nodes count)

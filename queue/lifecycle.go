@@ -3,6 +3,7 @@ package queue
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -148,23 +149,9 @@ func (s *Scheduler) Tick(now time.Time) []JobID {
 }
 
 // runningIDs are the running and suspended jobs, ascending.
-func (s *Scheduler) runningIDs() []JobID {
-	ids := make([]JobID, 0, len(s.active))
-	for id := range s.active {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
+func (s *Scheduler) runningIDs() []JobID { return slices.Sorted(maps.Keys(s.active)) }
 
-func (s *Scheduler) ids() []JobID {
-	ids := make([]JobID, 0, len(s.jobs))
-	for id := range s.jobs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
+func (s *Scheduler) ids() []JobID { return slices.Sorted(maps.Keys(s.jobs)) }
 
 // Requeue puts a running or suspended job back in the queue.
 func (s *Scheduler) Requeue(id JobID, now time.Time) error {

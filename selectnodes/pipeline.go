@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
@@ -667,11 +668,4 @@ func (c *Cluster) greedyCounts(job *Job, sets []NodeSet, n Counts, counts []coun
 }
 
 // sortedIDs is a helper for deterministic iteration over running jobs.
-func sortedIDs(m map[JobID]*running) []JobID {
-	ids := make([]JobID, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
+func sortedIDs(m map[JobID]*running) []JobID { return slices.Sorted(maps.Keys(m)) }

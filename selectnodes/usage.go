@@ -164,14 +164,7 @@ func (c *Cluster) Allocation(job JobID) (p *Placement, start, end time.Time, ok 
 }
 
 // Running returns the IDs of the allocated jobs, ascending.
-func (c *Cluster) Running() []JobID {
-	ids := make([]JobID, 0, len(c.jobs))
-	for id := range c.jobs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
+func (c *Cluster) Running() []JobID { return sortedIDs(c.jobs) }
 
 // JobsOn returns how many jobs run on node i.
 func (c *Cluster) JobsOn(i int) int { return int(c.use.jobs[i]) }
