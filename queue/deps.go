@@ -17,8 +17,21 @@ const (
 	depSingleton
 )
 
-var depNames = map[string]depKind{"after": depAfter, "afterany": depAfterAny, "afterok": depAfterOK,
-	"afternotok": depAfterNotOK, "singleton": depSingleton}
+func depKindOf(name string) (depKind, bool) {
+	switch name {
+	case "after":
+		return depAfter, true
+	case "afterany":
+		return depAfterAny, true
+	case "afterok":
+		return depAfterOK, true
+	case "afternotok":
+		return depAfterNotOK, true
+	case "singleton":
+		return depSingleton, true
+	}
+	return 0, false
+}
 
 type depTerm struct {
 	kind  depKind
@@ -93,7 +106,7 @@ func (d *Dependency) parseItem(item string, off int, bad func(int, string, ...an
 		d.terms = append(d.terms, depTerm{kind: depAfterAny, id: JobID(id)})
 		return nil
 	}
-	kind, ok := depNames[kindName]
+	kind, ok := depKindOf(kindName)
 	if !ok {
 		return bad(off, "unknown dependency type %q", fields[0])
 	}

@@ -9,24 +9,50 @@ import (
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
-// Seed-001 job types (Table 2): A only cores; B cores on nodes; C, D, E
-// also 1, 2, 3 GPUs per node; C' and D' GPU ranges 1-3 and 2-3.
-var jobTypes = map[string][]selectnodes.GRESRequest{
-	"A": nil, "B": nil,
-	"C": {{Name: "gpu", Min: 1, Max: 1}}, "C'": {{Name: "gpu", Min: 1, Max: 3}},
-	"D": {{Name: "gpu", Min: 2, Max: 2}}, "D'": {{Name: "gpu", Min: 2, Max: 3}},
-	"E": {{Name: "gpu", Min: 3, Max: 3}},
+// jobGRES is the GPU request of a seed-001 job type (Table 2): A only
+// cores; B cores on nodes; C, D, E also 1, 2, 3 GPUs per node; C' and D'
+// the ranges 1-3 and 2-3. A new slice each call: requests never share one.
+func jobGRES(typ string) []selectnodes.GRESRequest {
+	gpus := func(lo, hi int64) []selectnodes.GRESRequest {
+		return []selectnodes.GRESRequest{{Name: "gpu", Min: lo, Max: hi}}
+	}
+	switch typ {
+	case "C":
+		return gpus(1, 1)
+	case "C'":
+		return gpus(1, 3)
+	case "D":
+		return gpus(2, 2)
+	case "D'":
+		return gpus(2, 3)
+	case "E":
+		return gpus(3, 3)
+	}
+	return nil
 }
 
-// Seed-001 workloads (Table 3): job count and job types, drawn equally.
-var workloads = map[string]struct {
-	jobs  int
-	types []string
-}{
-	"1": {350, []string{"A"}}, "2": {2095, []string{"A"}},
-	"3": {350, []string{"B"}}, "4": {2095, []string{"B"}},
-	"5": {350, []string{"A", "B", "C", "D", "E"}}, "6": {2095, []string{"A", "B", "C", "D", "E"}},
-	"5'": {350, []string{"A", "B", "C'", "D'", "E"}}, "6'": {2095, []string{"A", "B", "C'", "D'", "E"}},
+// workloadSpec is a seed-001 workload (Table 3): its job count and job
+// types, drawn in equal shares.
+func workloadSpec(id string) (jobs int, types []string, ok bool) {
+	mixed := []string{"A", "B", "C", "D", "E"}
+	ranged := []string{"A", "B", "C'", "D'", "E"}
+	switch id {
+	case "1", "2":
+		types = []string{"A"}
+	case "3", "4":
+		types = []string{"B"}
+	case "5", "6":
+		types = mixed
+	case "5'", "6'":
+		types = ranged
+	default:
+		return 0, nil, false
+	}
+	jobs = 350
+	if id[0] == '2' || id[0] == '4' || id[0] == '6' {
+		jobs = 2095
+	}
+	return jobs, types, true
 }
 
 // WorkloadIDs lists the seed-001 workloads Generate knows.
@@ -41,7 +67,7 @@ func WorkloadIDs() []string { return []string{"1", "2", "3", "4", "5", "6", "5'"
 // its y nodes hold (y <= x <= coresPerNode*y). Time limits equal run times
 // rounded up to a second, so backfill sees exact estimates.
 func Generate(id string, nodes, coresPerNode int, seed uint64) (*Workload, error) {
-	spec, ok := workloads[id]
+	njobs, types, ok := workloadSpec(id)
 	if !ok {
 		return nil, fmt.Errorf("sim: unknown seed-001 workload %q (known: %v)", id, WorkloadIDs())
 	}
@@ -51,15 +77,15 @@ func Generate(id string, nodes, coresPerNode int, seed uint64) (*Workload, error
 	r := rand.New(rand.NewPCG(seed, uint64(len(id))*7919+uint64(id[0])))
 	total := nodes * coresPerNode
 	w := &Workload{Name: "aucsched:" + id}
-	for i := 0; i < spec.jobs; i++ {
-		typ := spec.types[i%len(spec.types)]
+	for i := 0; i < njobs; i++ {
+		typ := types[i%len(types)]
 		run := time.Duration(30+r.IntN(271)) * time.Second
 		x := 1 + r.IntN(total)
-		req := selectnodes.Request{CPUs: x, GRES: jobTypes[typ]}
+		req := selectnodes.Request{CPUs: x, GRES: jobGRES(typ)}
 		if typ != "A" {
 			y := 1 + r.IntN(nodes)
 			x = min(max(x, y), coresPerNode*y)
-			req = selectnodes.Request{CPUs: x, MinNodes: y, MaxNodes: y, GRES: jobTypes[typ]}
+			req = selectnodes.Request{CPUs: x, MinNodes: y, MaxNodes: y, GRES: jobGRES(typ)}
 		}
 		w.Jobs = append(w.Jobs, Job{Run: run, Cores: x, Spec: queue.Spec{
 			Name: fmt.Sprintf("%s%d", typ, i), User: "u", Request: req, TimeLimit: run}})

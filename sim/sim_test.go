@@ -201,3 +201,38 @@ func TestRealTraces(t *testing.T) {
 		})
 	}
 }
+
+// firstFit is a planner that starts the window's jobs wherever the
+// pipeline puts them, in order, as long as they fit.
+type firstFit struct{ calls int }
+
+func (f *firstFit) Plan(c *selectnodes.Cluster, window []queue.Job, now time.Time) []queue.Decision {
+	f.calls++
+	var out []queue.Decision
+	for _, j := range window {
+		out = append(out, queue.Decision{Job: j.ID})
+	}
+	return out
+}
+
+func TestRunWithPlannerAndInterval(t *testing.T) {
+	tr, err := ReadSWF(strings.NewReader(tinySWF), SWFOptions{})
+	require.NoError(t, err)
+	c, err := tr.ClusterFor(nil, nil)
+	require.NoError(t, err)
+	p := &firstFit{}
+	res, err := Run(c, tr.Workload("tiny", c), Options{Planner: p, Interval: 30 * time.Second})
+	require.NoError(t, err)
+	assert.Equal(t, 3, res.Started)
+	assert.Positive(t, p.calls)
+
+	c2, _ := tr.ClusterFor(nil, nil)
+	plain, err := Run(c2, tr.Workload("tiny", c2), Options{})
+	require.NoError(t, err)
+	c3, _ := tr.ClusterFor(nil, nil)
+	ticking, err := Run(c3, tr.Workload("tiny", c3), Options{Interval: time.Second})
+	require.NoError(t, err)
+	assert.Equal(t, plain.Metrics, ticking.Metrics, "extra passes change nothing when no event is due")
+	_, err = Run(nil, nil, Options{})
+	assert.Error(t, err)
+}
