@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -90,7 +89,7 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 		}
 		nodes, names, at, err := s.earliest(pr, j, now, w, prev)
 		if err != nil {
-			if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
+			if neverRuns(err) {
 				s.setFailure(j, err, now)
 			} else {
 				j.Reason = ReasonResources

@@ -34,8 +34,7 @@ func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
 	if req.Partition == "" {
 		req.Partition = s.c.DefaultPartition()
 	}
-	if _, err := s.c.SelectNodes(&req, selectnodes.TestOnly); err != nil &&
-		(errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest)) {
+	if err := s.admissible(&req); err != nil {
 		return 0, err
 	}
 	limit := spec.TimeLimit
@@ -58,6 +57,21 @@ func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
 	j.Reason = s.pendingReason(j, now)
 	s.jobEvent(EventSubmit, j, now, "")
 	return j.ID, nil
+}
+
+// neverRuns reports whether a selection error means the request can never
+// run here (as opposed to not now).
+func neverRuns(err error) bool {
+	return errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest)
+}
+
+// admissible is Slurm's check at job_allocate: a TestOnly selection, which
+// rejects only requests that can never run on this configuration.
+func (s *Scheduler) admissible(req *selectnodes.Request) error {
+	if _, err := s.c.SelectNodes(req, selectnodes.TestOnly); err != nil && neverRuns(err) {
+		return err
+	}
+	return nil
 }
 
 // pendingReason is why an eligible-looking job waits, before selection.
@@ -287,8 +301,7 @@ func (s *Scheduler) Update(id JobID, u Update, now time.Time) error {
 		next.Begin = *u.Begin
 	}
 	if pending {
-		if _, err := s.c.SelectNodes(&next.Request, selectnodes.TestOnly); err != nil &&
-			(errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest)) {
+		if err := s.admissible(&next.Request); err != nil {
 			return err
 		}
 	}
@@ -381,6 +394,7 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 	if err := s.c.UpdatePartition(p); err != nil {
 		return err
 	}
+	s.maxPartPrio = -1
 	for _, id := range s.ids() {
 		if j := s.jobs[id]; j.State == Pending && j.Partition == p.Name {
 			s.enqueue(j)

@@ -144,7 +144,7 @@ func (s *Scheduler) setFailure(j *job, err error, now time.Time) {
 		j.Explanation = e.Explanation
 	}
 	switch {
-	case errors.Is(err, selectnodes.ErrNodeConfig), errors.Is(err, selectnodes.ErrInvalidRequest):
+	case neverRuns(err):
 		j.Reason = ReasonNodeConfig
 		s.end(j, Failed, EventFinish, now, err.Error())
 	case errors.Is(err, selectnodes.ErrBusy):

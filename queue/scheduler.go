@@ -40,17 +40,18 @@ func lessKey(a, b qkey) bool {
 // Scheduler runs jobs on a cluster. Create it with New; it is safe for
 // concurrent use.
 type Scheduler struct {
-	mu         sync.Mutex
-	c          *selectnodes.Cluster
-	jobs       map[JobID]*job
-	active     map[JobID]*job // running and suspended
-	queue      *btree.BTreeG[*job]
-	byUserName map[string][]*job
-	nextID     JobID
-	seq        uint64
-	lastRecalc time.Time
-	resv       map[JobID]reservation // Backfill's standing reservations
-	cpuMax     int                   // the most CPUs of any node, once known
+	mu          sync.Mutex
+	c           *selectnodes.Cluster
+	jobs        map[JobID]*job
+	active      map[JobID]*job // running and suspended
+	queue       *btree.BTreeG[*job]
+	byUserName  map[string][]*job
+	nextID      JobID
+	seq         uint64
+	lastRecalc  time.Time
+	resv        map[JobID]reservation // Backfill's standing reservations
+	cpuMax      int                   // the most CPUs of any node, once known
+	maxPartPrio int                   // the highest partition priority; -1 until known
 
 	opts options
 
@@ -126,14 +127,15 @@ func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
 		o.plannerWindow = 100
 	}
 	return &Scheduler{
-		c:          c,
-		jobs:       map[JobID]*job{},
-		active:     map[JobID]*job{},
-		queue:      btree.NewG(32, func(a, b *job) bool { return lessKey(a.key, b.key) }),
-		byUserName: map[string][]*job{},
-		resv:       map[JobID]reservation{},
-		nextID:     o.firstID,
-		opts:       o,
+		c:           c,
+		jobs:        map[JobID]*job{},
+		active:      map[JobID]*job{},
+		maxPartPrio: -1,
+		queue:       btree.NewG(32, func(a, b *job) bool { return lessKey(a.key, b.key) }),
+		byUserName:  map[string][]*job{},
+		resv:        map[JobID]reservation{},
+		nextID:      o.firstID,
+		opts:        o,
 	}
 }
 
@@ -200,11 +202,13 @@ func (s *Scheduler) partPrio(j *job) int {
 }
 
 func (s *Scheduler) policyContext(j *job, now time.Time) PolicyContext {
-	maxPrio := 0
-	for _, p := range s.c.Partitions() {
-		maxPrio = max(maxPrio, p.Priority)
+	if s.maxPartPrio < 0 { // computed once, and again after a partition changes
+		s.maxPartPrio = 0
+		for _, p := range s.c.Partitions() {
+			s.maxPartPrio = max(s.maxPartPrio, p.Priority)
+		}
 	}
-	return PolicyContext{Now: now, ClusterNodes: s.c.NodeCount(), PartitionPriority: s.partPrio(j), MaxPartitionPriority: maxPrio}
+	return PolicyContext{Now: now, ClusterNodes: s.c.NodeCount(), PartitionPriority: s.partPrio(j), MaxPartitionPriority: s.maxPartPrio}
 }
 
 // computePriority sets j.Priority from the admin value or the policy,
