@@ -84,16 +84,6 @@ func TestEveryTransitionIsOneEvent(t *testing.T) {
 	}
 }
 
-func countKind(evs []Event, k EventKind) int {
-	n := 0
-	for _, e := range evs {
-		if e.Kind == k {
-			n++
-		}
-	}
-	return n
-}
-
 // Backfill in virtual time, with jobs running exactly their time limits:
 // no job starts later than its first reservation, no node is
 // oversubscribed, and reservations of higher-priority jobs are never
@@ -232,15 +222,10 @@ func TestSnapshotRestoreIsTransparent(t *testing.T) {
 		return log
 	}
 	policy := WithPolicy(Multifactor{Age: 100, JobSize: 50, MaxAge: time.Hour})
-	straight := New(cluster(t, conf), policy)
-	r1 := rand.New(rand.NewPCG(1, 1))
-	want := run(straight, r1, 0, 120)
-
 	first := New(cluster(t, conf), policy)
 	r2 := rand.New(rand.NewPCG(1, 1))
 	got := run(first, r2, 0, 60)
 	require.NoError(t, first.SetNodeState("n5", selectnodes.NodeDrain, at(60)))
-	require.NoError(t, straight.SetNodeState("n5", selectnodes.NodeDrain, at(60)))
 	var buf bytes.Buffer
 	require.NoError(t, first.Snapshot(&buf))
 	restored, err := Restore(&buf, cluster(t, conf), policy)
@@ -249,7 +234,7 @@ func TestSnapshotRestoreIsTransparent(t *testing.T) {
 
 	straight2 := New(cluster(t, conf), policy)
 	r3 := rand.New(rand.NewPCG(1, 1))
-	want = run(straight2, r3, 0, 60)
+	want := run(straight2, r3, 0, 60)
 	require.NoError(t, straight2.SetNodeState("n5", selectnodes.NodeDrain, at(60)))
 	want = append(want, run(straight2, r3, 60, 120)...)
 	assert.Equal(t, want, got)
