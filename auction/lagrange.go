@@ -1,0 +1,125 @@
+package auction
+
+// Lagrangian relaxation of the capacity constraints (3)-(4): with a price
+// pi_r >= 0 on every binding resource, each job alone takes its bid of best
+// reduced value v_b - sum_r pi_r*a_br (or none), and
+//
+//	L(pi) = sum_r pi_r*resid_r + sum_j max(0, max_b reduced(b))
+//
+// bounds the optimum from above for any pi >= 0. Subgradient steps (Polyak
+// step towards the best known solution, halved when progress stalls) lower
+// it; the prices that give the lowest L also guide the searches.
+
+// reduced is bid b's value less the priced resources it takes.
+func (s *solver) reduced(b int32) float64 {
+	v := s.m.value[b]
+	rs, as := s.m.res(b), s.m.amt(b)
+	for k, r := range rs {
+		v -= s.price[r] * float64(as[k])
+	}
+	return v
+}
+
+// lagrange lowers L over jobs (bids restricted to those fitting resid) and
+// returns the lowest L seen, leaving the prices that gave it. lb is a
+// known feasible value of the same jobs (the step's target).
+func (s *solver) lagrange(jobs []int32, resid []int32, lb float64, iters int) float64 {
+	m := s.m
+	bids := s.fittingBids(jobs, resid)
+	res := s.touched(bids)
+	usage := s.usage
+	bestPrice := make([]float64, len(res))
+	best := 0.0
+	theta, stall := 1.0, 0
+	for it := 0; it < iters; it++ {
+		L := 0.0
+		for _, r := range res {
+			L += s.price[r] * float64(resid[r])
+			usage[r] = 0
+		}
+		for _, bs := range bids {
+			pick, pv := int32(-1), 0.0
+			for _, b := range bs {
+				if v := s.reduced(b); v > pv {
+					pick, pv = b, v
+				}
+			}
+			if pick >= 0 {
+				L += pv
+				rs, as := m.res(pick), m.amt(pick)
+				for k, r := range rs {
+					usage[r] += as[k]
+				}
+			}
+		}
+		if it == 0 || L < best {
+			if it == 0 || L < best-1e-9*max(1, best) {
+				stall = 0
+			} else {
+				stall++
+			}
+			best = L
+			for k, r := range res {
+				bestPrice[k] = s.price[r]
+			}
+		} else {
+			stall++
+		}
+		if stall >= 25 {
+			theta, stall = theta/2, 0
+		}
+		if theta < 1e-4 || L-lb <= 1e-9*max(1, L) {
+			break
+		}
+		norm := 0.0
+		for _, r := range res {
+			g := float64(resid[r] - usage[r])
+			if g > 0 && s.price[r] == 0 {
+				continue
+			}
+			norm += g * g
+		}
+		if norm == 0 {
+			break // the relaxed choice fits and pays for every priced resource: L is exact
+		}
+		step := theta * (L - lb) / norm
+		for _, r := range res {
+			s.price[r] = max(0, s.price[r]-step*float64(resid[r]-usage[r]))
+		}
+	}
+	for k, r := range res {
+		s.price[r] = bestPrice[k]
+	}
+	return best
+}
+
+// fittingBids lists, for each job, its bids that fit resid.
+func (s *solver) fittingBids(jobs []int32, resid []int32) [][]int32 {
+	out := make([][]int32, len(jobs))
+	for k, j := range jobs {
+		mj := s.m.jobs[j]
+		for b := mj.first; b < mj.end; b++ {
+			if s.m.fits(b, resid) {
+				out[k] = append(out[k], b)
+			}
+		}
+	}
+	return out
+}
+
+// touched lists the resources the bids use, each once.
+func (s *solver) touched(bids [][]int32) []int32 {
+	s.stamp++
+	var res []int32
+	for _, bs := range bids {
+		for _, b := range bs {
+			for _, r := range s.m.res(b) {
+				if s.mark[r] != s.stamp {
+					s.mark[r] = s.stamp
+					res = append(res, r)
+				}
+			}
+		}
+	}
+	return res
+}

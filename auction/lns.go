@@ -1,0 +1,233 @@
+package auction
+
+import "slices"
+
+// Local search: repeatedly free a sub-window of jobs that compete for the
+// same nodes (a job and its neighbours in the conflict graph), keep every
+// other job's bid, and solve the sub-window exactly by branch and bound
+// against what it earns now. An improvement is kept. The sub-windows are
+// drawn from a seeded generator, so runs are reproducible.
+
+const (
+	lnsJobs      = 14   // jobs freed per round, at least
+	lnsColliders = 28   // jobs freed at most, when the bid collides with that many
+	lnsNodes     = 1000 // branch-and-bound nodes per round
+	lnsPricing   = 40   // subgradient steps re-pricing a sub-window
+	lnsStall     = 400  // rounds without a new best before a kick
+	lnsKick      = 3    // jobs forced in by a kick
+)
+
+func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int {
+	var open []int32 // jobs in groups not proven by their bound alone
+	for c, jobs := range comps {
+		if bounds[c]-s.valueOf(jobs) > s.tol && len(jobs) > 1 {
+			open = append(open, jobs...)
+		}
+	}
+	if len(open) == 0 {
+		return 0
+	}
+	e := &ejector{s: s}
+	best := slices.Clone(s.sel)
+	bestVal, curVal := s.total(), s.total()
+	stall := 0
+	r := 0
+	for ; r < rounds && s.nodes < s.budget && s.ctx.Err() == nil; r++ {
+		j := open[s.rng.IntN(len(open))]
+		mj := s.m.jobs[j]
+		b := mj.first + int32(s.rng.IntN(int(mj.end-mj.first)))
+		switch {
+		case stall >= lnsStall:
+			// A kick: from the best solution, force a few jobs in at a
+			// loss, so the search leaves the local optimum.
+			if curVal < bestVal-s.tol {
+				s.restore(best)
+			}
+			for k := 0; k < lnsKick; k++ {
+				j := open[s.rng.IntN(len(open))]
+				mj := s.m.jobs[j]
+				if s.sel[j] < 0 {
+					s.ejectMove(e, j, mj.first+int32(s.rng.IntN(int(mj.end-mj.first))), true)
+				}
+			}
+			stall = 0
+		case r%8 != 7:
+			if s.sel[j] != b {
+				s.ejectMove(e, j, b, false)
+			}
+		default:
+			s.improve(s.neighbourhood(j, b))
+		}
+		curVal = s.total()
+		if curVal > bestVal+s.tol {
+			bestVal, stall = curVal, 0
+			copy(best, s.sel)
+		} else {
+			stall++
+		}
+	}
+	if curVal < bestVal-s.tol {
+		s.restore(best)
+	}
+	return r
+}
+
+// total is the value of the current selection.
+func (s *solver) total() float64 {
+	v := 0.0
+	for _, b := range s.sel {
+		if b >= 0 {
+			v += s.m.value[b]
+		}
+	}
+	return v
+}
+
+// restore makes sel the current selection.
+func (s *solver) restore(sel []int32) {
+	for j, b := range s.sel {
+		if b >= 0 {
+			s.m.give(b, s.resid)
+		}
+		s.sel[j] = -1
+	}
+	for j, b := range sel {
+		s.sel[j] = b
+		if b >= 0 {
+			s.m.take(b, s.resid)
+		}
+	}
+}
+
+// neighbourhood is job j with the chosen jobs its bid b collides with and
+// unchosen jobs bidding on the same resources, up to lnsJobs, drawn at
+// random when there are more.
+func (s *solver) neighbourhood(j, b int32) []int32 {
+	m := s.m
+	s.stamp++
+	s.mark2(j)
+	set := []int32{j}
+	var chosen, waiting []int32
+	for _, r := range m.res(b) {
+		for _, o := range m.resJobs[r] {
+			if s.jobMark[o] == s.stamp {
+				continue
+			}
+			s.jobMark[o] = s.stamp
+			if s.sel[o] >= 0 {
+				chosen = append(chosen, o)
+			} else {
+				waiting = append(waiting, o)
+			}
+		}
+	}
+	for k, pool := range [][]int32{chosen, waiting} {
+		limit := lnsJobs
+		if k == 0 {
+			limit = lnsColliders // every collider, so the bid can get in
+		}
+		s.rng.Shuffle(len(pool), func(a, b int) { pool[a], pool[b] = pool[b], pool[a] })
+		for _, o := range pool {
+			if len(set) >= limit {
+				break
+			}
+			set = append(set, o)
+		}
+	}
+	return set
+}
+
+func (s *solver) mark2(j int32) { s.jobMark[j] = s.stamp }
+
+// improve frees jobs, solves them exactly against their current value and
+// keeps a better answer.
+func (s *solver) improve(jobs []int32) bool {
+	m := s.m
+	cur := s.valueOf(jobs)
+	old := make([]int32, len(jobs))
+	for k, j := range jobs {
+		old[k] = s.sel[j]
+		if s.sel[j] >= 0 {
+			m.give(s.sel[j], s.resid)
+			s.sel[j] = -1
+		}
+	}
+	s.lagrange(jobs, s.resid, cur, lnsPricing)
+	t := s.newBB(jobs, cur, min(lnsNodes, s.budget-s.nodes))
+	t.run()
+	s.nodes += t.nodes
+	if t.found {
+		for d, j := range t.jobs {
+			s.sel[j] = t.bestSel[d]
+			if t.bestSel[d] >= 0 {
+				m.take(t.bestSel[d], s.resid)
+			}
+		}
+		return true
+	}
+	for k, j := range jobs {
+		s.sel[j] = old[k]
+		if old[k] >= 0 {
+			m.take(old[k], s.resid)
+		}
+	}
+	return false
+}
+
+// prove runs the exact search on each group of at most exact jobs whose
+// bound is above its value, smallest first, within the budgets. It tightens
+// bounds[c] to the group's optimum when the search completes, and reports
+// whether every group is then proven.
+func (s *solver) prove(comps [][]int32, bounds []float64, exact int) bool {
+	order := make([]int, len(comps))
+	for c := range order {
+		order[c] = c
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(comps[a]) - len(comps[b]) })
+	all := true
+	for _, c := range order {
+		jobs := comps[c]
+		if bounds[c]-s.valueOf(jobs) <= s.tol {
+			bounds[c] = s.valueOf(jobs)
+			continue
+		}
+		if len(jobs) > exact || s.nodes >= s.budget || s.ctx.Err() != nil {
+			all = false
+			continue
+		}
+		cur := s.valueOf(jobs)
+		old := make([]int32, len(jobs))
+		for k, j := range jobs {
+			old[k] = s.sel[j]
+			if old[k] >= 0 {
+				s.m.give(old[k], s.resid)
+			}
+		}
+		t := s.newBB(jobs, cur, s.budget-s.nodes)
+		t.run()
+		s.nodes += t.nodes
+		for k, j := range jobs {
+			if t.found {
+				s.sel[j] = -1
+			} else {
+				s.sel[j] = old[k]
+			}
+		}
+		if t.found {
+			for d, j := range t.jobs {
+				s.sel[j] = t.bestSel[d]
+			}
+		}
+		for _, j := range jobs {
+			if s.sel[j] >= 0 {
+				s.m.take(s.sel[j], s.resid)
+			}
+		}
+		if t.complete {
+			bounds[c] = s.valueOf(jobs)
+		} else {
+			all = false
+		}
+	}
+	return all
+}

@@ -1,0 +1,93 @@
+package auction
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/stretchr/testify/require"
+)
+
+// sampleDir is ../shared/auction beside the repository, or "" when absent.
+func sampleDir() string {
+	d := shareddata.Dir()
+	if d == "" {
+		return ""
+	}
+	a := filepath.Join(d, "..", "auction")
+	if _, err := os.Stat(filepath.Join(a, "reference.tsv")); err != nil {
+		return ""
+	}
+	return a
+}
+
+type reference struct {
+	name            string
+	cbcObj, cbcUB   float64
+	cbcOptimal      bool
+	greedyObjective float64
+}
+
+func loadReference(tb testing.TB) (string, []reference) {
+	tb.Helper()
+	dir := sampleDir()
+	if dir == "" {
+		tb.Skip("../shared/auction not found beside the repository")
+	}
+	f, err := os.Open(filepath.Join(dir, "reference.tsv"))
+	require.NoError(tb, err)
+	defer f.Close()
+	var refs []reference
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		c := strings.Split(sc.Text(), "\t")
+		if c[0] == "instance" || len(c) < 7 {
+			continue
+		}
+		r := reference{name: c[0], cbcOptimal: c[3] == "optimal"}
+		r.cbcObj, _ = strconv.ParseFloat(c[4], 64)
+		r.cbcUB, _ = strconv.ParseFloat(c[5], 64)
+		r.greedyObjective, _ = strconv.ParseFloat(c[6], 64)
+		refs = append(refs, r)
+	}
+	return dir, refs
+}
+
+func loadSample(tb testing.TB, dir, name string) *Problem {
+	tb.Helper()
+	f, err := os.Open(filepath.Join(dir, name+".json.gz"))
+	require.NoError(tb, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(tb, err)
+	p, err := ReadJSON(zr)
+	require.NoError(tb, err)
+	return p
+}
+
+func TestSamplesReport(t *testing.T) {
+	if os.Getenv("AUCTION_REPORT") == "" {
+		t.Skip("set AUCTION_REPORT=1 to print the sample table")
+	}
+	dir, refs := loadReference(t)
+	limit, _ := time.ParseDuration(os.Getenv("AUCTION_LIMIT"))
+	for _, r := range refs {
+		if !strings.Contains(r.name, os.Getenv("AUCTION_ONLY")) {
+			continue
+		}
+		p := loadSample(t, dir, r.name)
+		start := time.Now()
+		sol, err := Solve(context.Background(), p, Options{TimeLimit: limit})
+		el := time.Since(start)
+		require.NoError(t, err)
+		t.Logf("%-20s obj %.4f bound %.3f opt %v nodes %d rounds %d %v | cbc %.4f ub %.3f greedy %.3f | vs cbc %+.3f%%",
+			r.name, sol.Objective, sol.Bound, sol.Optimal, sol.Nodes, sol.Rounds, el.Round(time.Millisecond), r.cbcObj, r.cbcUB, r.greedyObjective, 100*(sol.Objective-r.cbcObj)/r.cbcObj)
+	}
+}

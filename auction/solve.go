@@ -1,0 +1,229 @@
+package auction
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Options tune Solve. The zero value is usable.
+type Options struct {
+	// TimeLimit stops the search after this long (0: only the context's
+	// deadline and the work budgets stop it).
+	TimeLimit time.Duration
+	// MaxNodes caps the branch-and-bound nodes of the whole run (0:
+	// 20,000,000). Runs that end on it are deterministic.
+	MaxNodes int64
+	// Rounds caps the local-search rounds (0: 300 per job of the window).
+	Rounds int
+	// ExactJobs: groups of jobs up to this size get an exact search for a
+	// proof of optimality (0: 120).
+	ExactJobs int
+	// Seed drives the local search's choices.
+	Seed uint64
+	// Tolerance: a solution must beat the incumbent by more than this to
+	// count, and the optimum is proven within it (0: 1e-6).
+	Tolerance float64
+}
+
+// Solution is Solve's answer.
+type Solution struct {
+	Selection Selection // chosen bid per job, -1 when left out
+	Objective float64   // value of Selection, objective (1)
+	Bound     float64   // proven upper bound on the optimum
+	Gap       float64   // (Bound-Objective)/max(1e-10, |Objective|)
+	Optimal   bool      // Bound equals Objective within Tolerance
+	Nodes     int64     // branch-and-bound nodes explored
+	Rounds    int       // local-search rounds run
+	Stopped   string    // "optimal", "budget", "time" or "cancelled"
+}
+
+// lagrangeIters is the subgradient steps spent on each group's bound.
+const lagrangeIters = 1500
+
+type solver struct {
+	m       *model
+	ctx     context.Context
+	tol     float64
+	price   []float64
+	resid   []int32
+	sel     []int32 // per model job: chosen bid or -1
+	usage   []int32
+	mark    []uint32
+	jobMark []uint32
+	stamp   uint32
+	nodes   int64
+	budget  int64
+	rng     *rand.Rand
+}
+
+// Solve finds a selection of bids of p of maximum objective (1) under
+// constraints (2)-(4). It validates p, prices the node capacities by
+// Lagrangian relaxation (a proven bound), builds a greedy solution guided
+// by the prices, improves it by local search (sub-windows of jobs that
+// share nodes, each solved exactly by branch and bound while the rest stay
+// fixed) and, for groups of jobs small enough, runs an exact branch and
+// bound that proves the optimum. It stops at ctx's deadline, at
+// opts.TimeLimit or when its budgets run out, with the best it has; it is
+// deterministic for the same input and options unless stopped by time.
+func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults(len(p.Jobs))
+	if opts.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.TimeLimit)
+		defer cancel()
+	}
+	m := buildModel(p)
+	s := &solver{
+		m: m, ctx: ctx, tol: opts.Tolerance, budget: opts.MaxNodes,
+		price: make([]float64, len(m.capacity)), resid: append([]int32(nil), m.capacity...),
+		usage: make([]int32, len(m.capacity)), mark: make([]uint32, len(m.capacity)),
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)),
+	}
+	s.sel = make([]int32, len(m.jobs))
+	s.jobMark = make([]uint32, len(m.jobs))
+	for k := range s.sel {
+		s.sel[k] = -1
+	}
+	comps := m.components()
+	bounds := make([]float64, len(comps))
+	s.initial(comps, bounds)
+	rounds := s.localSearch(comps, bounds, opts.Rounds)
+	proven := s.prove(comps, bounds, opts.ExactJobs)
+	return s.solution(p, bounds, proven, rounds), nil
+}
+
+func (o Options) withDefaults(jobs int) Options {
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = 20_000_000
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 300 * max(jobs, 1)
+	}
+	if o.ExactJobs <= 0 {
+		o.ExactJobs = 120
+	}
+	if o.Tolerance <= 0 || math.IsNaN(o.Tolerance) {
+		o.Tolerance = 1e-6
+	}
+	return o
+}
+
+// initial prices each group, keeps its bound, and builds the first
+// solution: the better of a priority greedy and a price-guided greedy.
+func (s *solver) initial(comps [][]int32, bounds []float64) {
+	for c, jobs := range comps {
+		lb := s.greedy(jobs, false)
+		bounds[c] = s.lagrange(jobs, s.m.capacity, lb, lagrangeIters)
+		s.greedy(jobs, true)
+		bounds[c] = min(bounds[c], s.lagrange(jobs, s.m.capacity, s.valueOf(jobs), lagrangeIters))
+	}
+}
+
+// valueOf is the objective the current selection earns from jobs.
+func (s *solver) valueOf(jobs []int32) float64 {
+	v := 0.0
+	for _, j := range jobs {
+		if b := s.sel[j]; b >= 0 {
+			v += s.m.value[b]
+		}
+	}
+	return v
+}
+
+// greedy rebuilds the selection of jobs greedily (each job, best value
+// first, takes its fitting bid of best value, or of best reduced value
+// when priced) and keeps it when better than the current one. It returns
+// the value of jobs' selection afterwards.
+func (s *solver) greedy(jobs []int32, priced bool) float64 {
+	m := s.m
+	old := make([]int32, len(jobs))
+	oldVal := s.valueOf(jobs)
+	for k, j := range jobs {
+		old[k] = s.sel[j]
+		if s.sel[j] >= 0 {
+			m.give(s.sel[j], s.resid)
+			s.sel[j] = -1
+		}
+	}
+	byValue := slices.Clone(jobs)
+	slices.SortStableFunc(byValue, func(a, b int32) int { return cmp.Compare(m.jobs[b].best, m.jobs[a].best) })
+	val := 0.0
+	for _, j := range byValue {
+		mj := m.jobs[j]
+		pick, pv := int32(-1), math.Inf(-1)
+		for b := mj.first; b < mj.end; b++ {
+			v := m.value[b]
+			if priced {
+				v = s.reduced(b)
+			}
+			if v > pv && m.fits(b, s.resid) {
+				pick, pv = b, v
+			}
+		}
+		if pick >= 0 {
+			m.take(pick, s.resid)
+			s.sel[j] = pick
+			val += m.value[pick]
+		}
+	}
+	if val > oldVal+s.tol || oldVal == 0 && val == 0 {
+		return val
+	}
+	for k, j := range jobs { // keep the old one
+		if s.sel[j] >= 0 {
+			m.give(s.sel[j], s.resid)
+		}
+		s.sel[j] = old[k]
+	}
+	for _, j := range jobs {
+		if s.sel[j] >= 0 {
+			m.take(s.sel[j], s.resid)
+		}
+	}
+	return oldVal
+}
+
+// solution assembles the answer in Problem terms.
+func (s *solver) solution(p *Problem, bounds []float64, proven bool, rounds int) *Solution {
+	sol := &Solution{Selection: make(Selection, len(p.Jobs)), Nodes: s.nodes, Rounds: rounds}
+	for k := range sol.Selection {
+		sol.Selection[k] = -1
+	}
+	for j, b := range s.sel {
+		if b >= 0 {
+			sol.Selection[s.m.jobs[j].orig] = int(s.m.origBid[b])
+		}
+	}
+	obj, err := p.Evaluate(sol.Selection)
+	if err != nil {
+		panic("auction: solver built an infeasible selection: " + err.Error()) // a bug, not bad input
+	}
+	sol.Objective = obj
+	for _, b := range bounds {
+		sol.Bound += b
+	}
+	sol.Bound = max(sol.Bound, obj)
+	sol.Optimal = proven || sol.Bound-obj <= s.tol
+	if sol.Optimal {
+		sol.Bound = obj
+	}
+	sol.Gap = (sol.Bound - obj) / max(1e-10, math.Abs(obj))
+	switch {
+	case sol.Optimal:
+		sol.Stopped = "optimal"
+	case s.ctx.Err() == context.DeadlineExceeded:
+		sol.Stopped = "time"
+	case s.ctx.Err() != nil:
+		sol.Stopped = "cancelled"
+	default:
+		sol.Stopped = "budget"
+	}
+	return sol
+}
