@@ -102,8 +102,15 @@ func (jr *jsonReader) object(path string, field func(key string) error) error {
 // array calls elem for each element of an array, after checking the count
 // against limit.
 func (jr *jsonReader) array(path string, limit int, elem func(k int) error) error {
-	if err := jr.delim(path, '['); err != nil {
-		return err
+	tok, err := jr.dec.Token()
+	if err != nil {
+		return jr.wrap(path, err)
+	}
+	if tok == nil {
+		return nil // null: no elements
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return jr.errorf(path, "want \"[\", got %v", tok)
 	}
 	for k := 0; jr.dec.More(); k++ {
 		if k >= limit {
@@ -113,8 +120,7 @@ func (jr *jsonReader) array(path string, limit int, elem func(k int) error) erro
 			return err
 		}
 	}
-	_, err := jr.dec.Token() // ']'
-	if err != nil {
+	if _, err := jr.dec.Token(); err != nil { // ']'
 		return jr.wrap(path, err)
 	}
 	return nil
