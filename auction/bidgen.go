@@ -16,7 +16,10 @@ const windowsPerRun = 3
 func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candidate {
 	var out []candidate
 	seen := map[[4]int]bool{}
+	perCount := (limit + job.GPUsMax - job.GPUsMin) / (job.GPUsMax - job.GPUsMin + 1) // each GPU count its share
 	for g := job.GPUsMax; g >= job.GPUsMin; g-- {
+		stop := min(limit, len(out)+perCount)
+	scan:
 		for _, set := range sets {
 			for _, run := range eligibleRuns(set.nodes, load, g) {
 				for _, w := range bestWindows(job, run, load) {
@@ -26,8 +29,8 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candid
 					}
 					seen[key] = true
 					out = append(out, candidate{uses: spread(job, run[w[0]:w[1]], load, g), level: set.level, gpus: g})
-					if len(out) >= limit {
-						return out
+					if len(out) >= stop {
+						break scan
 					}
 				}
 			}
