@@ -49,9 +49,10 @@ func runCBC(t *testing.T, p *Problem, seconds int) (float64, bool) {
 
 // CBC on our LP output: at 50 x 10 it proves the optimum, which Solve must
 // reach; at 100 x 15 Solve must do at least as well as CBC. CBC gets 10 s
-// at 100 x 15 rather than the 30 s to keep CI short: on these
-// windows its incumbent at 10 s and at 30 s are within 0.1%, and Solve
-// beats both by several percent (BENCHMARKS.md "Auction").
+// at 100 x 15, not the 30 s, to keep CI short; measured on
+// gen_J100_B15_s1 (2026-11-23, 2 shared vCPUs): CBC 51536.97 at 5 s and
+// 54078.33 at 30 s, which equals what Solve finds, so this check is weaker
+// than the and BENCHMARKS.md "Auction" carries the 30-s comparison.
 func TestCrossCheckCBC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("CBC cross-check is long")

@@ -171,7 +171,8 @@ func nodesets(tree *topology.Tree, load Load) []nodeset {
 			run = nil
 		}
 		last := -2
-		for u, ok := tree.Nodes(s).NextSet(0); ok; u, ok = tree.Nodes(s).NextSet(u + 1) {
+		below := tree.Nodes(s)
+		for u, ok := below.NextSet(0); ok; u, ok = below.NextSet(u + 1) {
 			i := int(u)
 			if load.CPUs[i] == 0 || i != last+1 {
 				flush()

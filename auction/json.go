@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 )
 
@@ -226,7 +227,16 @@ func (jr *jsonReader) use(path string) (Use, error) {
 	n := 0
 	err := jr.array(path, 3, func(k int) error {
 		n++
-		return jr.decode(path, &v[k])
+		tok, err := jr.dec.Token()
+		if err != nil {
+			return jr.wrap(path, err)
+		}
+		f, ok := tok.(float64)
+		if !ok || f != math.Trunc(f) || math.Abs(f) > MaxPerNode*4 {
+			return jr.errorf(path, "want a whole number, got %v", tok)
+		}
+		v[k] = int(f)
+		return nil
 	})
 	if err == nil && n != 3 {
 		err = jr.errorf(path, "a use is [node, cores, gpus], got %d numbers", n)

@@ -32,6 +32,9 @@ func (s *solver) lagrange(jobs []int32, resid []int32, lb float64, iters int) fl
 	best := 0.0
 	theta, stall := 1.0, 0
 	for it := 0; it < iters; it++ {
+		if it&15 == 15 && s.ctx.Err() != nil {
+			break // out of time: the lowest L so far is still a bound
+		}
 		L := 0.0
 		for _, r := range res {
 			L += s.price[r] * float64(resid[r])
