@@ -77,33 +77,33 @@ type stateNode struct {
 }
 
 type stateJob struct {
-	ID            JobID          `json:"id"`
-	Name          string         `json:"name,omitempty"`
-	User          string         `json:"user,omitempty"`
-	Account       string         `json:"account,omitempty"`
-	Partition     string         `json:"partition"`
-	Priority      int64          `json:"priority"`
-	AdminPriority int64          `json:"admin_priority,omitempty"`
-	Nice          int64          `json:"nice,omitempty"`
-	Submit        *time.Time     `json:"submit,omitempty"`
-	Begin         *time.Time     `json:"begin,omitempty"`
-	Start         *time.Time     `json:"start,omitempty"`
-	End           *time.Time     `json:"end,omitempty"`
-	TimeLimit     duration       `json:"time_limit"`
-	Dependency    string         `json:"dependency,omitempty"`
-	Requeue       bool           `json:"requeue,omitempty"`
-	Request       stateRequest   `json:"request"`
-	State         string         `json:"state"`
-	Reason        string         `json:"reason,omitempty"`
-	ReasonDetail  string         `json:"reason_detail,omitempty"`
-	Held          bool           `json:"held,omitempty"`
-	ExitCode      int            `json:"exit_code,omitempty"`
-	Restarts      int            `json:"restarts,omitempty"`
-	Placement     *statePlace    `json:"placement,omitempty"`
-	Seq           uint64         `json:"seq"`
-	AllocSeq      uint64         `json:"alloc_seq,omitempty"`
-	SuspendedAt   *time.Time     `json:"suspended_at,omitempty"`
-	SuspendedFor  duration       `json:"suspended_for,omitempty"`
+	ID            JobID        `json:"id"`
+	Name          string       `json:"name,omitempty"`
+	User          string       `json:"user,omitempty"`
+	Account       string       `json:"account,omitempty"`
+	Partition     string       `json:"partition"`
+	Priority      int64        `json:"priority"`
+	AdminPriority int64        `json:"admin_priority,omitempty"`
+	Nice          int64        `json:"nice,omitempty"`
+	Submit        *time.Time   `json:"submit,omitempty"`
+	Begin         *time.Time   `json:"begin,omitempty"`
+	Start         *time.Time   `json:"start,omitempty"`
+	End           *time.Time   `json:"end,omitempty"`
+	TimeLimit     duration     `json:"time_limit"`
+	Dependency    string       `json:"dependency,omitempty"`
+	Requeue       bool         `json:"requeue,omitempty"`
+	Request       stateRequest `json:"request"`
+	State         string       `json:"state"`
+	Reason        string       `json:"reason,omitempty"`
+	ReasonDetail  string       `json:"reason_detail,omitempty"`
+	Held          bool         `json:"held,omitempty"`
+	ExitCode      int          `json:"exit_code,omitempty"`
+	Restarts      int          `json:"restarts,omitempty"`
+	Placement     *statePlace  `json:"placement,omitempty"`
+	Seq           uint64       `json:"seq"`
+	AllocSeq      uint64       `json:"alloc_seq,omitempty"`
+	SuspendedAt   *time.Time   `json:"suspended_at,omitempty"`
+	SuspendedFor  duration     `json:"suspended_for,omitempty"`
 }
 
 type stateRequest struct {
@@ -248,4 +248,3 @@ func (s *Scheduler) savePlacement(j *job) *statePlace {
 	}
 	return out
 }
-
