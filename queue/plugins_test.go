@@ -241,3 +241,19 @@ func TestPlannerErrorIsReported(t *testing.T) {
 	assert.Equal(t, EventPlanFailed, last.Kind)
 	assert.EqualError(t, last.Payload.(*PlanFailedPayload).Err, "solver out of time")
 }
+
+func TestWillRunSpecChangesNothing(t *testing.T) {
+	s := simple(t)
+	submit(t, s, nodes(6, time.Hour), at(0))
+	s.Schedule(at(0))
+	start, names, err := s.WillRunSpec(context.Background(), nodes(4, time.Hour), at(1))
+	require.NoError(t, err)
+	assert.Equal(t, at(60), start, "four nodes free when the running job ends")
+	assert.Len(t, names, 4)
+	start, _, err = s.WillRunSpec(context.Background(), nodes(2, time.Hour), at(1))
+	require.NoError(t, err)
+	assert.Equal(t, at(1), start)
+	_, _, err = s.WillRunSpec(context.Background(), nodes(9, time.Hour), at(1))
+	assert.ErrorIs(t, err, ErrInvalidSpec)
+	assert.Len(t, s.Jobs(), 1)
+}

@@ -138,6 +138,46 @@ func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error
 	return start, p.Names, nil
 }
 
+// WillRunSpec answers JOBWILLRUN for a job not submitted here: when and
+// where spec could start on this scheduler's cluster given the running
+// jobs' expected ends, after the same admission checks as Submit (the
+// AdmitPlugins, the limits, a request that can never run here). It
+// changes nothing, so a grid can ask every member before it submits.
+// Pending jobs are not counted: like Slurm's --test-only it answers for
+// the job alone.
+func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (time.Time, []string, error) {
+	if err := s.runAdmit(ctx, &spec, now); err != nil {
+		return time.Time{}, nil, err
+	}
+	if err := checkSpec(&spec); err != nil {
+		return time.Time{}, nil, err
+	}
+	s.lock(ctx)
+	defer s.unlock()
+	req := spec.Request
+	if req.Partition == "" {
+		req.Partition = s.c.DefaultPartition()
+	}
+	if spec.TimeLimit > 0 {
+		req.TimeLimit = spec.TimeLimit
+	}
+	if err := s.admissible(&req); err != nil {
+		return time.Time{}, nil, err
+	}
+	p, err := s.c.SelectNodes(&req, selectnodes.WillRun)
+	if err != nil {
+		return time.Time{}, nil, err
+	}
+	start := p.Start
+	if p.Immediate || start.Before(now) {
+		start = now
+	}
+	if spec.Begin.After(start) {
+		start = spec.Begin
+	}
+	return start, p.Names, nil
+}
+
 // Explain says what the node-selection pipeline makes of a pending job's
 // request now (selectnodes.Explanation), e.g. to show why it waits.
 func (s *Scheduler) Explain(id JobID) (*selectnodes.Explanation, error) {
