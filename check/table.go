@@ -18,7 +18,7 @@ const (
 
 // Case is one line of a table.
 type Case struct {
-	Line                           int
+	Line                          int
 	Conf, Load, Request, Expected string
 }
 

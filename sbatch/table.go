@@ -3,8 +3,8 @@ package sbatch
 import (
 	"errors"
 	"strconv"
-	"time"
 	"strings"
+	"time"
 
 	"github.com/hpcsched/hpcsched/hostlist"
 	"github.com/hpcsched/hpcsched/selectnodes"
