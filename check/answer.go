@@ -22,6 +22,17 @@ type Answer struct {
 	// when the request was placed.
 	Err         error
 	Explanation *selectnodes.Explanation
+	// Request is the request as the pipeline saw it (for Explain).
+	Request selectnodes.Request
+}
+
+// Explain is the pipeline's explanation of the answer: the one it failed
+// with, or, for a placement, a fresh run of selectnodes Explain.
+func (s *Site) Explain(a *Answer) *selectnodes.Explanation {
+	if a.Explanation != nil {
+		return a.Explanation
+	}
+	return s.Cluster.Explain(&a.Request, selectnodes.RunNow)
 }
 
 // Class is the rejection's class name ("" when placed): node_config,
@@ -101,7 +112,7 @@ func (s *Site) answer(req *selectnodes.Request, mode selectnodes.Mode) *Answer {
 	}
 	req.ExcludeNodes = s.reserved(req.TimeLimit)
 	p, err := s.Cluster.SelectNodes(req, mode)
-	a := &Answer{Partition: req.Partition, Start: s.now}
+	a := &Answer{Partition: req.Partition, Start: s.now, Request: *req}
 	if err != nil {
 		a.Err = err
 		var e *selectnodes.Error

@@ -2,8 +2,6 @@ package check
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -21,6 +19,9 @@ type Options struct {
 	// Now is the moment the load is described at (the zero Time is a fixed
 	// instant, so answers do not depend on the clock).
 	Now time.Time
+	// Cluster holds further options for the cluster (a topology, a
+	// selector), applied after the compatibility mode.
+	Cluster []selectnodes.Option
 }
 
 // Site is a configuration with a load.
@@ -40,21 +41,13 @@ type reservation struct {
 // defaultNow is Now's default: a fixed instant.
 func defaultNow() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
-// ReadConfig reads a slurm.conf from disk, Include lines resolved beside it.
-func ReadConfig(path string) (*slurmconf.Config, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	return slurmconf.ParseFile(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
-}
-
 // NewSite builds a site from a parsed configuration, with no load.
 func NewSite(cfg *slurmconf.Config, opts Options) (*Site, error) {
 	var sopts []selectnodes.Option
 	if opts.SlurmCompat {
 		sopts = append(sopts, selectnodes.WithSlurmCompat())
 	}
+	sopts = append(sopts, opts.Cluster...)
 	c, err := selectnodes.FromConfig(cfg, sopts...)
 	if err != nil {
 		return nil, err

@@ -72,10 +72,7 @@ func relative(rest string, now time.Time) (time.Time, error) {
 	if err != nil || n > 100*366*86400 {
 		return time.Time{}, errors.New("--begin now+" + rest + ": not a count of at most a century")
 	}
-	unit := map[string]time.Duration{"": time.Second, "s": time.Second, "sec": time.Second, "seconds": time.Second,
-		"m": time.Minute, "min": time.Minute, "minutes": time.Minute, "h": time.Hour, "hours": time.Hour,
-		"d": 24 * time.Hour, "days": 24 * time.Hour, "w": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour}
-	u, ok := unit[rest[i:]]
+	u, ok := beginUnit(rest[i:])
 	if !ok {
 		return time.Time{}, errors.New("--begin now+" + rest + ": unknown unit " + strconv.Quote(rest[i:]))
 	}
@@ -111,4 +108,21 @@ func clock(s string) (time.Duration, error) {
 		d += time.Duration(n) * []time.Duration{time.Hour, time.Minute, time.Second}[k]
 	}
 	return d, nil
+}
+
+// beginUnit is the length of a --begin now+N unit, singular or plural.
+func beginUnit(name string) (time.Duration, bool) {
+	switch strings.TrimSuffix(name, "s") {
+	case "", "sec", "second":
+		return time.Second, true
+	case "m", "min", "minute":
+		return time.Minute, true
+	case "h", "hour":
+		return time.Hour, true
+	case "d", "day":
+		return 24 * time.Hour, true
+	case "w", "week":
+		return 7 * 24 * time.Hour, true
+	}
+	return 0, false
 }

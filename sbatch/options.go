@@ -79,17 +79,7 @@ func ParseOperands(args []string, extra ...Flag) (*Options, []string, error) {
 			return nil, nil, &Error{Arg: i, Text: a[:32] + "…", Offset: MaxArgBytes, Msg: "argument longer than MaxArgBytes"}
 		}
 	}
-	table := optionTable()
-	for _, f := range extra {
-		f := f
-		mode := noArg
-		if f.Value {
-			mode = requiredArg
-		}
-		table = append(table, option{short: f.Short, long: f.Long, mode: mode,
-			set: func(_ *Options, v string) error { return f.Set(v) }})
-	}
-	found, operands, err := getopt(table, args)
+	found, operands, err := getopt(append(optionTable(), flagOptions(extra)...), args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,4 +99,37 @@ func indexOf(args []string, a string) int {
 		}
 	}
 	return -1
+}
+
+// ParseFlags reads args against the caller's flags only, by the same
+// POSIX rules (-x, -xVALUE, -x VALUE, --name=VALUE, --name VALUE,
+// clustered short flags, "--"), and returns the operands in order.
+func ParseFlags(args []string, flags ...Flag) ([]string, error) {
+	if len(args) > MaxArgs {
+		return nil, &Error{Arg: MaxArgs, Msg: "more than MaxArgs arguments"}
+	}
+	found, operands, err := getopt(flagOptions(flags), args)
+	if err != nil {
+		return nil, err
+	}
+	for _, occ := range found {
+		if err := occ.opt.set(nil, occ.value); err != nil {
+			return nil, &Error{Arg: occ.arg, Text: args[occ.arg], Offset: occ.off, Msg: err.Error()}
+		}
+	}
+	return operands, nil
+}
+
+// flagOptions turns a caller's flags into option table entries.
+func flagOptions(flags []Flag) []option {
+	table := make([]option, 0, len(flags))
+	for _, f := range flags {
+		mode := noArg
+		if f.Value {
+			mode = requiredArg
+		}
+		table = append(table, option{short: f.Short, long: f.Long, mode: mode,
+			set: func(_ *Options, v string) error { return f.Set(v) }})
+	}
+	return table
 }

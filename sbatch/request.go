@@ -14,8 +14,8 @@ import (
 // features.Parse (features.Legacy for Slurm-compatible constraints).
 //
 // The mapping, as sbatch's: -n and -c give the CPU total (tasks x CPUs
-// per task); --ntasks-per-node x -c and --mincpus give the CPUs every node
-// must have; --mem is per node and --mem-per-cpu is multiplied by the
+// per task); -c, --ntasks-per-node x -c and --mincpus give the CPUs every
+// node must have (a task's CPUs are on one node); --mem is per node and --mem-per-cpu is multiplied by the
 // CPUs per node; --gpus-per-node adds gpu[:type]:N to every node and
 // --gpus N asks for ceil(N / nodes) per node (the even spread sbatch
 // uses when it can); --exclusive and -s/--oversubscribe set the share
@@ -37,7 +37,8 @@ func (o *Options) Request(partition string, fopts ...features.Option) (selectnod
 	if r.CPUs > maxCount {
 		return r, fmt.Errorf("sbatch: %d CPUs in all is more than %d", r.CPUs, maxCount)
 	}
-	r.MinCPUsPerNode = max(o.MinCPUs, o.NTasksPerNode*cpt)
+	// a task's CPUs are on one node
+	r.MinCPUsPerNode = max(o.MinCPUs, o.NTasksPerNode*cpt, o.CPUsPerTask)
 	r.MinMemoryPerNode = o.MemoryMB
 	if o.MemPerCPUMB > 0 {
 		perNode := int64(max(r.MinCPUsPerNode, cpt))
