@@ -45,7 +45,7 @@ func (e *ejector) undo() {
 }
 
 // ejectMove tries job j on bid b; it reports whether the move was kept.
-func (s *solver) ejectMove(e *ejector, j, b int32, force bool) bool {
+func (s *solver) ejectMove(e *ejector, j, b int32, accept func(delta float64) bool) bool {
 	m := s.m
 	e.log, e.val = e.log[:0], 0
 	var ejected []int32
@@ -72,7 +72,7 @@ func (s *solver) ejectMove(e *ejector, j, b int32, force bool) bool {
 	}
 	e.set(j, b)
 	s.repair(e, ejected, rs)
-	if force || e.val > -s.tol {
+	if accept(e.val) {
 		return true
 	}
 	e.undo()

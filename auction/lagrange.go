@@ -1,5 +1,10 @@
 package auction
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Lagrangian relaxation of the capacity constraints (3)-(4): with a price
 // pi_r >= 0 on every binding resource, each job alone takes its bid of best
 // reduced value v_b - sum_r pi_r*a_br (or none), and
@@ -24,11 +29,20 @@ func (s *solver) reduced(b int32) float64 {
 // returns the lowest L seen, leaving the prices that gave it. lb is a
 // known feasible value of the same jobs (the step's target).
 func (s *solver) lagrange(jobs []int32, resid []int32, lb float64, iters int) float64 {
+	return s.lagrangeRepairing(jobs, resid, lb, iters, false)
+}
+
+// lagrangeRepairing is lagrange that, when repair is set, also turns every
+// few relaxed choices into a solution (repairChoice) and keeps the best:
+// near good prices the relaxed choice is nearly feasible and often near
+// the optimum. jobs must then be a whole group with resid its capacity.
+func (s *solver) lagrangeRepairing(jobs []int32, resid []int32, lb float64, iters int, repair bool) float64 {
 	m := s.m
 	bids := s.fittingBids(jobs, resid)
 	res := s.touched(bids)
 	usage := s.usage
 	bestPrice := make([]float64, len(res))
+	picks := make([]int32, len(jobs))
 	best := 0.0
 	theta, stall := 1.0, 0
 	for it := 0; it < iters; it++ {
@@ -40,13 +54,14 @@ func (s *solver) lagrange(jobs []int32, resid []int32, lb float64, iters int) fl
 			L += s.price[r] * float64(resid[r])
 			usage[r] = 0
 		}
-		for _, bs := range bids {
+		for k, bs := range bids {
 			pick, pv := int32(-1), 0.0
 			for _, b := range bs {
 				if v := s.reduced(b); v > pv {
 					pick, pv = b, v
 				}
 			}
+			picks[k] = pick
 			if pick >= 0 {
 				L += pv
 				rs, as := m.res(pick), m.amt(pick)
@@ -54,6 +69,10 @@ func (s *solver) lagrange(jobs []int32, resid []int32, lb float64, iters int) fl
 					usage[r] += as[k]
 				}
 			}
+		}
+		if repair && it%repairEvery == 0 {
+			s.repairChoice(jobs, picks)
+			lb = max(lb, s.valueOf(jobs))
 		}
 		if it == 0 || L < best {
 			if it == 0 || L < best-1e-9*max(1, best) {
@@ -125,4 +144,92 @@ func (s *solver) touched(bids [][]int32) []int32 {
 		}
 	}
 	return res
+}
+
+// repairEvery is how often (in subgradient steps) a relaxed choice is
+// repaired into a solution.
+const repairEvery = 5
+
+// repairChoice builds a solution of jobs from the relaxed choice picks:
+// picked bids by value while they fit, then every other job on its fitting
+// bid of best reduced value, then of best value; it replaces the current
+// selection of jobs when better.
+func (s *solver) repairChoice(jobs, picks []int32) {
+	m := s.m
+	cur := s.valueOf(jobs)
+	old := make([]int32, len(jobs))
+	for k, j := range jobs {
+		old[k] = s.sel[j]
+		if old[k] >= 0 {
+			m.give(old[k], s.resid)
+			s.sel[j] = -1
+		}
+	}
+	order := make([]int, len(jobs))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		va, vb := -1.0, -1.0
+		if picks[a] >= 0 {
+			va = m.value[picks[a]]
+		}
+		if picks[b] >= 0 {
+			vb = m.value[picks[b]]
+		}
+		return cmp.Compare(vb, va)
+	})
+	val := 0.0
+	for _, k := range order {
+		if b := picks[k]; b >= 0 && m.fits(b, s.resid) {
+			m.take(b, s.resid)
+			s.sel[jobs[k]] = b
+			val += m.value[b]
+		}
+	}
+	for _, priced := range []bool{true, false} {
+		for _, k := range order {
+			j := jobs[k]
+			if s.sel[j] >= 0 {
+				continue
+			}
+			if b := s.bestFitting(j, priced); b >= 0 {
+				m.take(b, s.resid)
+				s.sel[j] = b
+				val += m.value[b]
+			}
+		}
+	}
+	if val > cur+s.tol {
+		return
+	}
+	for k, j := range jobs {
+		if s.sel[j] >= 0 {
+			m.give(s.sel[j], s.resid)
+		}
+		s.sel[j] = old[k]
+	}
+	for _, j := range jobs {
+		if s.sel[j] >= 0 {
+			m.take(s.sel[j], s.resid)
+		}
+	}
+}
+
+// bestFitting is job j's fitting bid of best reduced value (priced, and
+// only when positive) or of best value, or -1.
+func (s *solver) bestFitting(j int32, priced bool) int32 {
+	m := s.m
+	mj := m.jobs[j]
+	pick, pv := int32(-1), 0.0
+	for b := mj.first; b < mj.end; b++ {
+		v := m.value[b]
+		if priced {
+			v = s.reduced(b)
+		}
+		if v > pv && m.fits(b, s.resid) {
+			pick, pv = b, v
+		}
+	}
+	return pick
 }

@@ -1,6 +1,9 @@
 package auction
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Local search: repeatedly free a sub-window of jobs that compete for the
 // same nodes (a job and its neighbours in the conflict graph), keep every
@@ -9,12 +12,15 @@ import "slices"
 // drawn from a seeded generator, so runs are reproducible.
 
 const (
-	lnsJobs      = 14   // jobs freed per round, at least
-	lnsColliders = 28   // jobs freed at most, when the bid collides with that many
-	lnsNodes     = 1000 // branch-and-bound nodes per round
-	lnsPricing   = 40   // subgradient steps re-pricing a sub-window
-	lnsStall     = 400  // rounds without a new best before a kick
-	lnsKick      = 3    // jobs forced in by a kick
+	lnsJobs      = 14      // jobs freed per round, at least
+	lnsColliders = 28      // jobs freed at most, when the bid collides with that many
+	lnsNodes     = 1000    // branch-and-bound nodes per round
+	lnsPricing   = 40      // subgradient steps re-pricing a sub-window
+	lnsStall     = 1 << 30 // rounds without a new best before a kick
+	lnsKick      = 3       // jobs forced in by a kick
+	annealCycle  = 40      // rounds per job in one annealing cycle
+	annealHot    = 0.2     // starting temperature, times a job's mean value
+	annealCold   = 1e-4    // final temperature, times a job's mean value
 )
 
 func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int {
@@ -28,6 +34,20 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 		return 0
 	}
 	e := &ejector{s: s}
+	force := func(float64) bool { return true }
+	// Annealing: a move that loses delta is kept with probability
+	// exp(delta/T); T falls geometrically over a cycle of rounds, and each
+	// cycle starts again from the best solution.
+	mean := 0.0
+	for _, j := range open {
+		mean += s.m.jobs[j].best
+	}
+	mean /= float64(len(open))
+	cycle := annealCycle * len(open)
+	temp := 0.0
+	accept := func(delta float64) bool {
+		return delta > -s.tol || s.rng.Float64() < math.Exp(delta/temp)
+	}
 	best := slices.Clone(s.sel)
 	bestVal, curVal := s.total(), s.total()
 	stall := 0
@@ -36,6 +56,11 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 		j := open[s.rng.IntN(len(open))]
 		mj := s.m.jobs[j]
 		b := mj.first + int32(s.rng.IntN(int(mj.end-mj.first)))
+		phase := float64(r%cycle) / float64(cycle)
+		temp = mean * annealHot * math.Pow(annealCold/annealHot, phase)
+		if r%cycle == 0 && curVal < bestVal-s.tol {
+			s.restore(best)
+		}
 		switch {
 		case stall >= lnsStall:
 			// A kick: from the best solution, force a few jobs in at a
@@ -47,13 +72,13 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 				j := open[s.rng.IntN(len(open))]
 				mj := s.m.jobs[j]
 				if s.sel[j] < 0 {
-					s.ejectMove(e, j, mj.first+int32(s.rng.IntN(int(mj.end-mj.first))), true)
+					s.ejectMove(e, j, mj.first+int32(s.rng.IntN(int(mj.end-mj.first))), force)
 				}
 			}
 			stall = 0
-		case r%8 != 7:
+		case r%4 != 3:
 			if s.sel[j] != b {
-				s.ejectMove(e, j, b, false)
+				s.ejectMove(e, j, b, accept)
 			}
 		default:
 			s.improve(s.neighbourhood(j, b))
@@ -175,10 +200,11 @@ func (s *solver) improve(jobs []int32) bool {
 }
 
 // prove runs the exact search on each group of at most exact jobs whose
-// bound is above its value, smallest first, within the budgets. It tightens
+// bound is above its value, smallest first, within the budgets (perGroup
+// nodes each at most). It tightens
 // bounds[c] to the group's optimum when the search completes, and reports
 // whether every group is then proven.
-func (s *solver) prove(comps [][]int32, bounds []float64, exact int) bool {
+func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup int64) bool {
 	order := make([]int, len(comps))
 	for c := range order {
 		order[c] = c
@@ -203,7 +229,7 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int) bool {
 				s.m.give(old[k], s.resid)
 			}
 		}
-		t := s.newBB(jobs, cur, s.budget-s.nodes)
+		t := s.newBB(jobs, cur, min(perGroup, s.budget-s.nodes))
 		t.run()
 		s.nodes += t.nodes
 		for k, j := range jobs {

@@ -40,6 +40,7 @@ func buildModel(p *Problem) *model {
 	}
 	// demand[r]: what the window asks of r at most (one bid per job).
 	demand := make([]int64, len(capacity))
+	big := make([]int32, len(capacity)) // jobs asking more than half of r
 	jobMax := make([]int32, len(capacity))
 	touched := []int{}
 	for j := range p.Jobs {
@@ -64,6 +65,9 @@ func buildModel(p *Problem) *model {
 		}
 		for _, a := range touched {
 			demand[a] += int64(jobMax[a])
+			if 2*jobMax[a] > capacity[a] {
+				big[a]++
+			}
 			jobMax[a] = 0
 		}
 		touched = touched[:0]
@@ -77,15 +81,28 @@ func buildModel(p *Problem) *model {
 			m.capacity = append(m.capacity, capacity[r])
 		}
 	}
+	// Half cliques: bids taking more than half of a resource exclude each
+	// other, a valid row x_a + x_b + ... <= 1 that the capacity row alone
+	// implies only for integers. As a resource of capacity 1 it tightens
+	// the Lagrangian bound where the LP relaxation is loose (two bids of
+	// 10 cores on a 16-core node can each be taken 0.8 in the LP).
+	clique := make([]int32, len(capacity))
+	for r := range capacity {
+		clique[r] = -1
+		if compact[r] >= 0 && big[r] >= 2 {
+			clique[r] = int32(len(m.capacity))
+			m.capacity = append(m.capacity, 1)
+		}
+	}
 	m.resJobs = make([][]int32, len(m.capacity))
 	m.useStart = append(m.useStart, 0)
 	for j := range p.Jobs {
-		m.addJob(p, j, compact)
+		m.addJob(p, j, compact, clique, capacity)
 	}
 	return m
 }
 
-func (m *model) addJob(p *Problem, j int, compact []int32) {
+func (m *model) addJob(p *Problem, j int, compact, clique, capacity []int32) {
 	mj := mjob{orig: j, first: int32(len(m.value))}
 	k := int32(len(m.jobs))
 	for i := range p.Jobs[j].Bids {
@@ -94,14 +111,8 @@ func (m *model) addJob(p *Problem, j int, compact []int32) {
 			continue
 		}
 		for _, u := range p.Jobs[j].Bids[i].Uses {
-			if r := compact[coreRes(u.Node)]; r >= 0 && u.Cores > 0 {
-				m.useRes = append(m.useRes, r)
-				m.useAmt = append(m.useAmt, int32(u.Cores))
-			}
-			if r := compact[gpuRes(u.Node)]; r >= 0 && u.GPUs > 0 {
-				m.useRes = append(m.useRes, r)
-				m.useAmt = append(m.useAmt, int32(u.GPUs))
-			}
+			m.addUse(coreRes(u.Node), int32(u.Cores), compact, clique, capacity)
+			m.addUse(gpuRes(u.Node), int32(u.GPUs), compact, clique, capacity)
 		}
 		m.value = append(m.value, v)
 		m.origBid = append(m.origBid, int32(i))
@@ -123,6 +134,20 @@ func (m *model) addJob(p *Problem, j int, compact []int32) {
 		}
 	}
 	m.jobs = append(m.jobs, mj)
+}
+
+// addUse records amt of original resource r for the bid being built, and
+// its half-clique row when amt is more than half of r.
+func (m *model) addUse(r int, amt int32, compact, clique, capacity []int32) {
+	if compact[r] < 0 || amt <= 0 {
+		return
+	}
+	m.useRes = append(m.useRes, compact[r])
+	m.useAmt = append(m.useAmt, amt)
+	if clique[r] >= 0 && 2*amt > capacity[r] {
+		m.useRes = append(m.useRes, clique[r])
+		m.useAmt = append(m.useAmt, 1)
+	}
 }
 
 func (m *model) res(b int32) []int32 { return m.useRes[m.useStart[b]:m.useStart[b+1]] }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -83,11 +84,23 @@ func TestSamplesReport(t *testing.T) {
 			continue
 		}
 		p := loadSample(t, dir, r.name)
-		start := time.Now()
-		sol, err := Solve(context.Background(), p, Options{TimeLimit: limit})
+		rounds, _ := strconv.Atoi(os.Getenv("AUCTION_ROUNDS"))
+		start, cpu0 := time.Now(), cpuTime()
+		sol, err := Solve(context.Background(), p, Options{TimeLimit: limit, Rounds: rounds})
 		el := time.Since(start)
+		t.Logf("cpu %v", (cpuTime() - cpu0).Round(time.Millisecond))
 		require.NoError(t, err)
 		t.Logf("%-20s obj %.4f bound %.3f opt %v nodes %d rounds %d %v | cbc %.4f ub %.3f greedy %.3f | vs cbc %+.3f%%",
 			r.name, sol.Objective, sol.Bound, sol.Optimal, sol.Nodes, sol.Rounds, el.Round(time.Millisecond), r.cbcObj, r.cbcUB, r.greedyObjective, 100*(sol.Objective-r.cbcObj)/r.cbcObj)
 	}
+}
+
+// cpuTime is the process's user+system CPU time, for comparing runs on a
+// loaded machine.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -20,7 +20,7 @@ type Options struct {
 	// Rounds caps the local-search rounds (0: 300 per job of the window).
 	Rounds int
 	// ExactJobs: groups of jobs up to this size get an exact search for a
-	// proof of optimality (0: 120).
+	// proof of optimality (0: 60).
 	ExactJobs int
 	// Seed drives the local search's choices.
 	Seed uint64
@@ -43,6 +43,10 @@ type Solution struct {
 
 // lagrangeIters is the subgradient steps spent on each group's bound.
 const lagrangeIters = 1500
+
+// quickProofNodes is the exact search's budget per group before the local
+// search starts.
+const quickProofNodes = 50_000
 
 type solver struct {
 	m       *model
@@ -94,8 +98,14 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 	comps := m.components()
 	bounds := make([]float64, len(comps))
 	s.initial(comps, bounds)
-	rounds := s.localSearch(comps, bounds, opts.Rounds)
-	proven := s.prove(comps, bounds, opts.ExactJobs)
+	// Small groups are often proven at once; the local search then works
+	// only on the rest, and the exact search gets what budget remains.
+	proven := s.prove(comps, bounds, opts.ExactJobs, quickProofNodes)
+	rounds := 0
+	if !proven {
+		rounds = s.localSearch(comps, bounds, opts.Rounds)
+		proven = s.prove(comps, bounds, opts.ExactJobs, math.MaxInt64)
+	}
 	return s.solution(p, bounds, proven, rounds), nil
 }
 
@@ -107,7 +117,7 @@ func (o Options) withDefaults(jobs int) Options {
 		o.Rounds = 300 * max(jobs, 1)
 	}
 	if o.ExactJobs <= 0 {
-		o.ExactJobs = 120
+		o.ExactJobs = 60
 	}
 	if o.Tolerance <= 0 || math.IsNaN(o.Tolerance) {
 		o.Tolerance = 1e-6
@@ -122,7 +132,7 @@ func (s *solver) initial(comps [][]int32, bounds []float64) {
 		lb := s.greedy(jobs, false)
 		bounds[c] = s.lagrange(jobs, s.m.capacity, lb, lagrangeIters)
 		s.greedy(jobs, true)
-		bounds[c] = min(bounds[c], s.lagrange(jobs, s.m.capacity, s.valueOf(jobs), lagrangeIters))
+		bounds[c] = min(bounds[c], s.lagrangeRepairing(jobs, s.m.capacity, s.valueOf(jobs), lagrangeIters, true))
 	}
 }
 
