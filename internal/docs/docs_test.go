@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -254,8 +255,15 @@ func TestDocCommandsRun(t *testing.T) {
 			}
 		}
 	}
-	for file, cmds := range cmds {
-		for _, line := range cmds {
+	seen := map[string]bool{} // the README and a doc.go may show the same command
+	for _, file := range slices.Sorted(maps.Keys(cmds)) {
+		for _, line := range cmds[file] {
+			key, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(line, "go run ./cmd/"), "hpcsched "), "#")
+			key = strings.TrimPrefix(strings.TrimSpace(key), "hpcsched ")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			t.Run(file+": "+line, func(t *testing.T) { runDocCommand(t, dir, bin, line) })
 		}
 	}
