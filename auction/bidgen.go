@@ -3,6 +3,8 @@ package auction
 import (
 	"cmp"
 	"slices"
+
+	"github.com/bits-and-blooms/bitset"
 )
 
 // windowsPerRun is how many stretches of one run of eligible nodes become
@@ -21,7 +23,7 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candid
 		stop := min(limit, len(out)+perCount)
 	scan:
 		for _, set := range sets {
-			for _, run := range eligibleRuns(set.nodes, load, g) {
+			for _, run := range eligibleRuns(set.nodes, load, g, job.Eligible) {
 				for _, w := range bestWindows(job, run, load) {
 					key := [4]int{run[w[0]], run[w[1]-1], g, job.Cores}
 					if seen[key] {
@@ -40,12 +42,12 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candid
 }
 
 // eligibleRuns splits nodes into runs of nodes with a free core and g free
-// GPUs.
-func eligibleRuns(nodes []int, load Load, g int) [][]int {
+// GPUs (and in mask, when not nil).
+func eligibleRuns(nodes []int, load Load, g int, mask *bitset.BitSet) [][]int {
 	var runs [][]int
 	start := -1
 	for k, n := range nodes {
-		ok := load.CPUs[n] > 0 && load.GPUs[n] >= g
+		ok := load.CPUs[n] > 0 && load.GPUs[n] >= g && (mask == nil || mask.Test(uint(n)))
 		if ok && start < 0 {
 			start = k
 		}

@@ -29,6 +29,9 @@ type WindowJob struct {
 	Type             string
 	Cores, Nodes     int
 	GPUsMin, GPUsMax int
+	// Eligible, when not nil, limits the job's bids to these nodes (its
+	// partition, the nodes with the memory it needs, ...).
+	Eligible *bitset.BitSet
 }
 
 // BidOptions choose between the paper's AUCSCHED3 (the zero value) and the
