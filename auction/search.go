@@ -31,6 +31,7 @@ type bb struct {
 
 // newBB prepares a search over jobs; best is the value to beat (the
 // incumbent of these jobs), which the search must exceed by more than tol.
+// jobs[0] is branched on first, the others by value.
 func (s *solver) newBB(jobs []int32, best float64, limit int64) *bb {
 	t := &bb{s: s, best: best, limit: limit, complete: true, tol: s.tol}
 	bids := s.fittingBids(jobs, s.resid)
@@ -43,7 +44,9 @@ func (s *solver) newBB(jobs []int32, best float64, limit int64) *bb {
 	for k, j := range jobs {
 		cands[k] = cand{job: j, bids: bids[k], top: s.m.jobs[j].best}
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.top, a.top) })
+	// jobs[0] is decided first (the local search puts the job it wants in
+	// there); the rest by value.
+	slices.SortStableFunc(cands[min(1, len(cands)):], func(a, b cand) int { return cmp.Compare(b.top, a.top) })
 	for _, c := range cands {
 		rc := make([]float64, len(c.bids))
 		for k, b := range c.bids {
