@@ -2,11 +2,11 @@ package auction
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 )
 
@@ -205,43 +205,119 @@ func (jr *jsonReader) bid(path string) (Bid, error) {
 		case "level":
 			return jr.decode(path+".level", &b.Level)
 		case "uses":
-			return jr.array(path+".uses", MaxUses, func(k int) error {
-				up := path + ".uses[" + strconv.Itoa(k) + "]"
-				if jr.uses++; jr.uses > MaxUses {
-					return jr.budget(up, "more than %d uses in all", MaxUses)
-				}
-				u, err := jr.use(up)
-				if err == nil {
-					b.Uses = append(b.Uses, u)
-				}
-				return err
-			})
+			return jr.uses_(path+".uses", &b)
 		}
 		return jr.skip(path + "." + key)
 	})
 	return b, err
 }
 
-func (jr *jsonReader) use(path string) (Use, error) {
-	var v [3]int
-	n := 0
-	err := jr.array(path, 3, func(k int) error {
-		n++
-		tok, err := jr.dec.Token()
-		if err != nil {
-			return jr.wrap(path, err)
-		}
-		f, ok := tok.(float64)
-		if !ok || f != math.Trunc(f) || math.Abs(f) > MaxPerNode*4 {
-			return jr.errorf(path, "want a whole number, got %v", tok)
-		}
-		v[k] = int(f)
-		return nil
-	})
-	if err == nil && n != 3 {
-		err = jr.errorf(path, "a use is [node, cores, gpus], got %d numbers", n)
+// uses_ reads a bid's uses: the raw array (its bytes are within
+// MaxInputBytes) is counted against MaxUses before any Use is stored, then
+// parsed by hand, which is much faster than token by token.
+func (jr *jsonReader) uses_(path string, b *Bid) error {
+	var raw json.RawMessage
+	if err := jr.decode(path, &raw); err != nil {
+		return err
 	}
-	return Use{Node: v[0], Cores: v[1], GPUs: v[2]}, err
+	if string(raw) == "null" {
+		return nil
+	}
+	n := bytes.Count(raw, []byte{'['}) - 1
+	if jr.uses += max(n, 0); jr.uses > MaxUses {
+		return jr.budget(path, "more than %d uses in all", MaxUses)
+	}
+	b.Uses = make([]Use, 0, max(n, 0))
+	sc := useScanner{data: raw}
+	if !sc.byte('[') {
+		return jr.errorf(path, "want an array of [node, cores, gpus]")
+	}
+	if sc.byte(']') {
+		return sc.end(jr, path)
+	}
+	for k := 0; ; k++ {
+		var v [3]int
+		if !sc.byte('[') {
+			return jr.errorf(fmt.Sprintf("%s[%d]", path, k), "a use is [node, cores, gpus]")
+		}
+		for x := range v {
+			if x > 0 && !sc.byte(',') {
+				return jr.errorf(fmt.Sprintf("%s[%d]", path, k), "a use is [node, cores, gpus], got %d numbers", x)
+			}
+			num, ok := sc.int()
+			if !ok {
+				return jr.errorf(fmt.Sprintf("%s[%d]", path, k), "want a whole number of at most %d", MaxUseNumber)
+			}
+			v[x] = num
+		}
+		if !sc.byte(']') {
+			return jr.errorf(fmt.Sprintf("%s[%d]", path, k), "a use is [node, cores, gpus], got more than 3 numbers")
+		}
+		b.Uses = append(b.Uses, Use{Node: v[0], Cores: v[1], GPUs: v[2]})
+		if sc.byte(']') {
+			return sc.end(jr, path)
+		}
+		if !sc.byte(',') {
+			return jr.errorf(fmt.Sprintf("%s[%d]", path, k), "want , or ] after a use")
+		}
+	}
+}
+
+// MaxUseNumber bounds each number of a use, so none overflows an int.
+const MaxUseNumber = 1 << 30
+
+// useScanner reads JSON arrays of small integers.
+type useScanner struct {
+	data []byte
+	at   int
+}
+
+func (sc *useScanner) space() {
+	for sc.at < len(sc.data) && (sc.data[sc.at] == ' ' || sc.data[sc.at] == '\n' || sc.data[sc.at] == '\t' || sc.data[sc.at] == '\r') {
+		sc.at++
+	}
+}
+
+// byte consumes c (after white space) when it comes next.
+func (sc *useScanner) byte(c byte) bool {
+	sc.space()
+	if sc.at < len(sc.data) && sc.data[sc.at] == c {
+		sc.at++
+		return true
+	}
+	return false
+}
+
+// int reads an integer (optionally negative, no fraction or exponent).
+func (sc *useScanner) int() (int, bool) {
+	sc.space()
+	neg := sc.at < len(sc.data) && sc.data[sc.at] == '-'
+	if neg {
+		sc.at++
+	}
+	start, v := sc.at, 0
+	for sc.at < len(sc.data) && sc.data[sc.at] >= '0' && sc.data[sc.at] <= '9' {
+		v = 10*v + int(sc.data[sc.at]-'0')
+		if v > MaxUseNumber {
+			return 0, false
+		}
+		sc.at++
+	}
+	if sc.at == start || (sc.at < len(sc.data) && (sc.data[sc.at] == '.' || sc.data[sc.at] == 'e' || sc.data[sc.at] == 'E')) {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func (sc *useScanner) end(jr *jsonReader, path string) error {
+	sc.space()
+	if sc.at != len(sc.data) {
+		return jr.errorf(path, "unexpected data after the uses")
+	}
+	return nil
 }
 
 // MarshalJSON writes a use as [node, cores, gpus].

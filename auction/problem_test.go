@@ -128,7 +128,7 @@ func TestJSONRoundTripAndErrors(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":[{"uses":[[0,5,0]],"cost":1}]}]}`, "jobs[0].bids[0].uses[0]: bid over node 0's capacity"},
 		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":[{"uses":[[0,1]],"cost":1}]}]}`, "jobs[0].bids[0].uses[0]: a use is [node, cores, gpus], got 2 numbers"},
-		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":[{"uses":[[0,1,0,0]],"cost":1}]}]}`, "jobs[0].bids[0].uses[0]: more than 3 elements"},
+		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":[{"uses":[[0,1,0,0]],"cost":1}]}]}`, "jobs[0].bids[0].uses[0]: a use is [node, cores, gpus], got more than 3 numbers"},
 		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":[{"uses":[[0,1.5,0]]}]}]}`, "jobs[0].bids[0].uses[0]"},
 		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":"x"}]}`, "jobs[0].priority"},
 		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1},{"id":1}]}`, "duplicate job ID 1"},
