@@ -157,14 +157,7 @@ const repairEvery = 5
 func (s *solver) repairChoice(jobs, picks []int32) {
 	m := s.m
 	cur := s.valueOf(jobs)
-	old := make([]int32, len(jobs))
-	for k, j := range jobs {
-		old[k] = s.sel[j]
-		if old[k] >= 0 {
-			m.give(old[k], s.resid)
-			s.sel[j] = -1
-		}
-	}
+	old := s.release(jobs)
 	order := make([]int, len(jobs))
 	for k := range order {
 		order[k] = k
@@ -200,19 +193,8 @@ func (s *solver) repairChoice(jobs, picks []int32) {
 			}
 		}
 	}
-	if val > cur+s.tol {
-		return
-	}
-	for k, j := range jobs {
-		if s.sel[j] >= 0 {
-			m.give(s.sel[j], s.resid)
-		}
-		s.sel[j] = old[k]
-	}
-	for _, j := range jobs {
-		if s.sel[j] >= 0 {
-			m.take(s.sel[j], s.resid)
-		}
+	if val <= cur+s.tol {
+		s.reinstate(jobs, old)
 	}
 }
 

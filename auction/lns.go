@@ -167,36 +167,30 @@ func (s *solver) mark2(j int32) { s.jobMark[j] = s.stamp }
 // improve frees jobs, solves them exactly against their current value and
 // keeps a better answer.
 func (s *solver) improve(jobs []int32) bool {
-	m := s.m
+	_, found := s.solveExactly(jobs, lnsPricing, lnsNodes)
+	return found
+}
+
+// solveExactly frees jobs, re-prices them (pricing subgradient steps),
+// searches them by branch and bound against their current value within
+// limit nodes, and keeps a better answer. It reports whether the search
+// completed (then the jobs' selection is optimal given the others) and
+// whether it found better.
+func (s *solver) solveExactly(jobs []int32, pricing int, limit int64) (complete, found bool) {
 	cur := s.valueOf(jobs)
-	old := make([]int32, len(jobs))
-	for k, j := range jobs {
-		old[k] = s.sel[j]
-		if s.sel[j] >= 0 {
-			m.give(s.sel[j], s.resid)
-			s.sel[j] = -1
-		}
+	old := s.release(jobs)
+	if pricing > 0 {
+		s.lagrange(jobs, s.resid, cur, pricing)
 	}
-	s.lagrange(jobs, s.resid, cur, lnsPricing)
-	t := s.newBB(jobs, cur, min(lnsNodes, s.budget-s.nodes))
+	t := s.newBB(jobs, cur, min(limit, s.budget-s.nodes))
 	t.run()
 	s.nodes += t.nodes
 	if t.found {
-		for d, j := range t.jobs {
-			s.sel[j] = t.bestSel[d]
-			if t.bestSel[d] >= 0 {
-				m.take(t.bestSel[d], s.resid)
-			}
-		}
-		return true
+		s.reinstate(t.jobs, t.bestSel)
+	} else {
+		s.reinstate(jobs, old)
 	}
-	for k, j := range jobs {
-		s.sel[j] = old[k]
-		if old[k] >= 0 {
-			m.take(old[k], s.resid)
-		}
-	}
-	return false
+	return t.complete, t.found
 }
 
 // prove runs the exact search on each group of at most exact jobs whose
@@ -221,35 +215,7 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 			all = false
 			continue
 		}
-		cur := s.valueOf(jobs)
-		old := make([]int32, len(jobs))
-		for k, j := range jobs {
-			old[k] = s.sel[j]
-			if old[k] >= 0 {
-				s.m.give(old[k], s.resid)
-			}
-		}
-		t := s.newBB(jobs, cur, min(perGroup, s.budget-s.nodes))
-		t.run()
-		s.nodes += t.nodes
-		for k, j := range jobs {
-			if t.found {
-				s.sel[j] = -1
-			} else {
-				s.sel[j] = old[k]
-			}
-		}
-		if t.found {
-			for d, j := range t.jobs {
-				s.sel[j] = t.bestSel[d]
-			}
-		}
-		for _, j := range jobs {
-			if s.sel[j] >= 0 {
-				s.m.take(s.sel[j], s.resid)
-			}
-		}
-		if t.complete {
+		if complete, _ := s.solveExactly(jobs, 0, perGroup); complete {
 			bounds[c] = s.valueOf(jobs)
 		} else {
 			all = false

@@ -148,34 +148,23 @@ func (s *solver) valueOf(jobs []int32) float64 {
 }
 
 // greedy rebuilds the selection of jobs greedily (each job, best value
-// first, takes its fitting bid of best value, or of best reduced value
-// when priced) and keeps it when better than the current one. It returns
-// the value of jobs' selection afterwards.
+// first, takes its fitting bid of best value, or of best positive reduced
+// value when priced, else of best value) and keeps it when better than the
+// current one. It returns the value of jobs' selection afterwards.
 func (s *solver) greedy(jobs []int32, priced bool) float64 {
 	m := s.m
-	old := make([]int32, len(jobs))
 	oldVal := s.valueOf(jobs)
-	for k, j := range jobs {
-		old[k] = s.sel[j]
-		if s.sel[j] >= 0 {
-			m.give(s.sel[j], s.resid)
-			s.sel[j] = -1
-		}
-	}
+	old := s.release(jobs)
 	byValue := slices.Clone(jobs)
 	slices.SortStableFunc(byValue, func(a, b int32) int { return cmp.Compare(m.jobs[b].best, m.jobs[a].best) })
 	val := 0.0
 	for _, j := range byValue {
-		mj := m.jobs[j]
-		pick, pv := int32(-1), math.Inf(-1)
-		for b := mj.first; b < mj.end; b++ {
-			v := m.value[b]
-			if priced {
-				v = s.reduced(b)
-			}
-			if v > pv && m.fits(b, s.resid) {
-				pick, pv = b, v
-			}
+		pick := int32(-1)
+		if priced {
+			pick = s.bestFitting(j, true)
+		}
+		if pick < 0 {
+			pick = s.bestFitting(j, false)
 		}
 		if pick >= 0 {
 			m.take(pick, s.resid)
@@ -186,18 +175,35 @@ func (s *solver) greedy(jobs []int32, priced bool) float64 {
 	if val > oldVal+s.tol || oldVal == 0 && val == 0 {
 		return val
 	}
-	for k, j := range jobs { // keep the old one
+	s.reinstate(jobs, old)
+	return oldVal
+}
+
+// release takes jobs out of the selection, returning their bids.
+func (s *solver) release(jobs []int32) []int32 {
+	old := make([]int32, len(jobs))
+	for k, j := range jobs {
+		old[k] = s.sel[j]
+		if old[k] >= 0 {
+			s.m.give(old[k], s.resid)
+			s.sel[j] = -1
+		}
+	}
+	return old
+}
+
+// reinstate gives jobs back the bids release returned, dropping whatever
+// they hold now.
+func (s *solver) reinstate(jobs, old []int32) {
+	for k, j := range jobs {
 		if s.sel[j] >= 0 {
-			m.give(s.sel[j], s.resid)
+			s.m.give(s.sel[j], s.resid)
 		}
 		s.sel[j] = old[k]
-	}
-	for _, j := range jobs {
-		if s.sel[j] >= 0 {
-			m.take(s.sel[j], s.resid)
+		if old[k] >= 0 {
+			s.m.take(old[k], s.resid)
 		}
 	}
-	return oldVal
 }
 
 // solution assembles the answer in Problem terms.
