@@ -32,11 +32,13 @@
 // Solve prices the binding node capacities by Lagrangian relaxation
 // (subgradient steps; any prices give a valid upper bound, the Bound of
 // the Solution), builds a price-guided greedy solution, improves it by
-// local search — eject-and-repair moves (put a job in, throw out what
-// collides, let jobs back in) and sub-windows of colliding jobs solved
-// exactly by branch and bound with the rest fixed, with kicks out of local
-// optima — and runs the exact branch and bound on groups of jobs small
-// enough to prove the optimum. Resources no combination of bids can
+// annealed local search — eject-and-repair moves (put a job in, throw out
+// what collides, let jobs back in) and sub-windows of colliding jobs solved
+// exactly by branch and bound with the rest fixed — and runs the exact
+// branch and bound on groups of jobs small enough (Options.ExactJobs) to
+// prove the optimum. The first solution comes from repairing the
+// Lagrangian relaxation's own choices, which near good prices are almost
+// feasible. Resources no combination of bids can
 // overfill are dropped first, and jobs that share no binding resource are
 // solved apart. Everything is deterministic for a given Options.Seed; only
 // where a time limit stops the run depends on the machine.

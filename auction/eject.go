@@ -4,7 +4,8 @@ package auction
 // the chosen jobs it collides with (lowest value first, only as many as
 // needed), then let the ejected jobs and the jobs waiting on the freed
 // nodes back in greedily on any bid that fits. The move is kept when the
-// window's value rises, and undone otherwise from a log of changes.
+// caller's acceptance rule says so (the annealing of lns.go), and undone
+// otherwise from a log of changes.
 
 type change struct{ job, bid int32 } // job's previous bid
 
@@ -44,7 +45,8 @@ func (e *ejector) undo() {
 	e.log, e.val = e.log[:0], 0
 }
 
-// ejectMove tries job j on bid b; it reports whether the move was kept.
+// ejectMove tries job j on bid b (j may hold another bid); it reports
+// whether the move was kept.
 func (s *solver) ejectMove(e *ejector, j, b int32, accept func(delta float64) bool) bool {
 	m := s.m
 	e.log, e.val = e.log[:0], 0
@@ -71,7 +73,7 @@ func (s *solver) ejectMove(e *ejector, j, b int32, accept func(delta float64) bo
 		}
 	}
 	e.set(j, b)
-	s.repair(e, ejected, rs)
+	s.repair(e, ejected, rs, -1)
 	if accept(e.val) {
 		return true
 	}
@@ -81,10 +83,10 @@ func (s *solver) ejectMove(e *ejector, j, b int32, accept func(delta float64) bo
 
 // repair re-inserts the ejected jobs, then the unchosen jobs that bid on
 // the freed resources, each on its fitting bid of best value.
-func (s *solver) repair(e *ejector, ejected, freed []int32) {
+func (s *solver) repair(e *ejector, ejected, freed []int32, skip int32) {
 	m := s.m
 	try := func(o int32) {
-		if s.sel[o] >= 0 {
+		if s.sel[o] >= 0 || o == skip {
 			return
 		}
 		mj := m.jobs[o]
@@ -106,6 +108,20 @@ func (s *solver) repair(e *ejector, ejected, freed []int32) {
 			try(o)
 		}
 	}
+}
+
+// dropMove takes chosen job j out and lets the jobs waiting on its nodes
+// in; it reports whether the move was kept.
+func (s *solver) dropMove(e *ejector, j int32, accept func(delta float64) bool) bool {
+	b := s.sel[j]
+	e.log, e.val = e.log[:0], 0
+	e.set(j, -1)
+	s.repair(e, nil, s.m.res(b), j)
+	if accept(e.val) {
+		return true
+	}
+	e.undo()
+	return false
 }
 
 func usesRes(m *model, b, r int32) bool {

@@ -5,22 +5,26 @@ import (
 	"slices"
 )
 
-// Local search: repeatedly free a sub-window of jobs that compete for the
-// same nodes (a job and its neighbours in the conflict graph), keep every
-// other job's bid, and solve the sub-window exactly by branch and bound
-// against what it earns now. An improvement is kept. The sub-windows are
-// drawn from a seeded generator, so runs are reproducible.
+// Local search, annealed. Each round draws a job and one of its bids from
+// a seeded generator (so runs are reproducible) and, seven rounds in
+// eight, tries an eject-and-repair move (eject.go) with the bid, or drops
+// the job when the bid is the one it holds; the eighth round frees a
+// sub-window — the job, the chosen jobs its bid collides with and jobs
+// waiting on the same nodes — keeps every other job's bid, and solves the
+// sub-window exactly by branch and bound against what it earns now. A move
+// that loses delta is kept with probability exp(delta/T); T falls
+// geometrically over a cycle of rounds, and each cycle starts again from
+// the best solution found. The constants were tuned on the 100 x 15 sample
+// windows, four seeds each at equal CPU time.
 
 const (
-	lnsJobs      = 14      // jobs freed per round, at least
-	lnsColliders = 28      // jobs freed at most, when the bid collides with that many
-	lnsNodes     = 1000    // branch-and-bound nodes per round
-	lnsPricing   = 40      // subgradient steps re-pricing a sub-window
-	lnsStall     = 1 << 30 // rounds without a new best before a kick
-	lnsKick      = 3       // jobs forced in by a kick
-	annealCycle  = 40      // rounds per job in one annealing cycle
-	annealHot    = 0.2     // starting temperature, times a job's mean value
-	annealCold   = 1e-4    // final temperature, times a job's mean value
+	lnsJobs      = 14   // jobs freed per round, at least
+	lnsColliders = 28   // jobs freed at most, when the bid collides with that many
+	lnsNodes     = 1000 // branch-and-bound nodes per round
+	lnsPricing   = 40   // subgradient steps re-pricing a sub-window
+	annealCycle  = 100  // rounds per job in one annealing cycle
+	annealHot    = 0.02 // starting temperature, times a job's mean value
+	annealCold   = 1e-4 // final temperature, times a job's mean value
 )
 
 func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int {
@@ -34,10 +38,6 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 		return 0
 	}
 	e := &ejector{s: s}
-	force := func(float64) bool { return true }
-	// Annealing: a move that loses delta is kept with probability
-	// exp(delta/T); T falls geometrically over a cycle of rounds, and each
-	// cycle starts again from the best solution.
 	mean := 0.0
 	for _, j := range open {
 		mean += s.m.jobs[j].best
@@ -50,7 +50,6 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 	}
 	best := slices.Clone(s.sel)
 	bestVal, curVal := s.total(), s.total()
-	stall := 0
 	r := 0
 	for ; r < rounds && s.nodes < s.budget && s.ctx.Err() == nil; r++ {
 		j := open[s.rng.IntN(len(open))]
@@ -62,33 +61,19 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 			s.restore(best)
 		}
 		switch {
-		case stall >= lnsStall:
-			// A kick: from the best solution, force a few jobs in at a
-			// loss, so the search leaves the local optimum.
-			if curVal < bestVal-s.tol {
-				s.restore(best)
-			}
-			for k := 0; k < lnsKick; k++ {
-				j := open[s.rng.IntN(len(open))]
-				mj := s.m.jobs[j]
-				if s.sel[j] < 0 {
-					s.ejectMove(e, j, mj.first+int32(s.rng.IntN(int(mj.end-mj.first))), force)
-				}
-			}
-			stall = 0
-		case r%4 != 3:
+		case r%8 != 7:
 			if s.sel[j] != b {
 				s.ejectMove(e, j, b, accept)
+			} else {
+				s.dropMove(e, j, accept)
 			}
 		default:
 			s.improve(s.neighbourhood(j, b))
 		}
 		curVal = s.total()
 		if curVal > bestVal+s.tol {
-			bestVal, stall = curVal, 0
+			bestVal = curVal
 			copy(best, s.sel)
-		} else {
-			stall++
 		}
 	}
 	if curVal < bestVal-s.tol {
