@@ -48,11 +48,13 @@ func runCBC(t *testing.T, p *Problem, seconds int) (float64, bool) {
 }
 
 // CBC on our LP output: at 50 x 10 it proves the optimum, which Solve must
-// reach; at 100 x 15 Solve must do at least as well as CBC. CBC gets 10 s
-// at 100 x 15, not the 30 s, to keep CI short; measured on
-// gen_J100_B15_s1 (2026-11-23, 2 shared vCPUs): CBC 51536.97 at 5 s and
-// 54078.33 at 30 s, which equals what Solve finds, so this check is weaker
-// than the and BENCHMARKS.md "Auction" carries the 30-s comparison.
+// reach; at 100 x 15 Solve must do at least as well as CBC. CBC gets 5 s
+// at 100 x 15, not the 30 s, to keep CI short, so this check is
+// weaker than the issue's: measured on gen_J100_B15_s1 (2026-11-23, 2
+// shared vCPUs) CBC had 51536.97 at 5 s and 54078.33 at 30 s, and Solve
+// given 1 s found 54078.33; BENCHMARKS.md "Auction" carries the 30-s
+// comparison. Solve runs on work budgets here, so the test does not
+// depend on the machine's speed.
 func TestCrossCheckCBC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("CBC cross-check is long")
@@ -64,12 +66,12 @@ func TestCrossCheckCBC(t *testing.T) {
 	}{
 		{WindowSpec{Jobs: 50, Bids: 10, Seed: 1}, 20, true},
 		{WindowSpec{Jobs: 50, Bids: 10, Seed: 2}, 20, true},
-		{WindowSpec{Jobs: 100, Bids: 15, Seed: 1}, 10, false},
+		{WindowSpec{Jobs: 100, Bids: 15, Seed: 1}, 5, false},
 	} {
 		p, err := GenerateWindow(tt.spec)
 		require.NoError(t, err)
 		cbcObj, cbcOptimal := runCBC(t, p, tt.cbcSecs)
-		sol, err := Solve(context.Background(), p, Options{Rounds: 4000, MaxNodes: 4_000_000})
+		sol, err := Solve(context.Background(), p, Options{Rounds: 3000, MaxNodes: 300_000})
 		require.NoError(t, err)
 		require.True(t, p.Feasible(sol.Selection))
 		t.Logf("%s: ours %.6f (bound %.3f), cbc %.6f (optimal %v)", p.Name, sol.Objective, sol.Bound, cbcObj, cbcOptimal)
