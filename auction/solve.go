@@ -15,7 +15,7 @@ type Options struct {
 	// deadline and the work budgets stop it).
 	TimeLimit time.Duration
 	// MaxNodes caps the branch-and-bound nodes of the whole run (0:
-	// 20,000,000). Runs that end on it are deterministic.
+	// 5,000,000). Runs that end on it are deterministic.
 	MaxNodes int64
 	// Rounds caps the local-search rounds (0: 300 per job of the window).
 	Rounds int
@@ -46,7 +46,7 @@ const lagrangeIters = 1500
 
 // quickProofNodes is the exact search's budget per group before the local
 // search starts.
-const quickProofNodes = 50_000
+const quickProofNodes = 20_000
 
 type solver struct {
 	m       *model
@@ -111,7 +111,7 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 
 func (o Options) withDefaults(jobs int) Options {
 	if o.MaxNodes <= 0 {
-		o.MaxNodes = 20_000_000
+		o.MaxNodes = 5_000_000
 	}
 	if o.Rounds <= 0 {
 		o.Rounds = 300 * max(jobs, 1)
