@@ -104,3 +104,28 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// On the sample windows (skipped when ../shared/auction is absent): every
+// solution is feasible, never above CBC's proven optimum, and the bound
+// never below any objective CBC reached (its proven optima and its 120-s
+// incumbents), nor below the priority-greedy pick.
+func TestSamplesBoundAndFeasibility(t *testing.T) {
+	dir, refs := loadReference(t)
+	for _, r := range refs {
+		if testing.Short() && !strings.Contains(r.name, "J50") {
+			continue
+		}
+		p := loadSample(t, dir, r.name)
+		sol, err := Solve(context.Background(), p, Options{Rounds: 100, MaxNodes: 20_000})
+		require.NoError(t, err)
+		obj, err := p.Evaluate(sol.Selection)
+		require.NoError(t, err, r.name)
+		require.InDelta(t, sol.Objective, obj, 1e-6)
+		if r.cbcOptimal {
+			require.LessOrEqual(t, sol.Objective, r.cbcObj+5e-5, r.name)
+		}
+		require.GreaterOrEqual(t, sol.Bound, r.cbcObj-5e-5, r.name)
+		require.GreaterOrEqual(t, sol.Bound, r.greedyObjective-5e-5, r.name)
+		require.GreaterOrEqual(t, sol.Objective, r.greedyObjective-5e-5, "%s: below the priority greedy", r.name)
+	}
+}
