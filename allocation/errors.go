@@ -56,6 +56,17 @@ func (e *InsufficientError) Error() string {
 
 func (e *InsufficientError) Unwrap() error { return ErrInsufficient }
 
-func invalidf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+// FieldError is bad input: which field and why. It matches ErrInvalid.
+type FieldError struct {
+	Field, Reason string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("allocation: invalid input: %s: %s", e.Field, e.Reason)
+}
+
+func (e *FieldError) Unwrap() error { return ErrInvalid }
+
+func invalidf(field, format string, args ...any) error {
+	return &FieldError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }

@@ -46,7 +46,7 @@ func New(store Store, opts ...Option) *Ledger {
 func (l *Ledger) Partition(name string) (Partition, error) {
 	p, ok := l.partitions[name]
 	if !ok {
-		return Partition{}, invalidf("partition: %q has no billing rule", name)
+		return Partition{}, invalidf("partition", "%q has no billing rule", name)
 	}
 	return p, nil
 }
@@ -68,7 +68,7 @@ type JobStart struct {
 // resource type, billing rate and maximum SU.
 func (l *Ledger) Charge(j JobStart) (PreDebitRequest, error) {
 	if j.TimeLimit <= 0 {
-		return PreDebitRequest{}, invalidf("time_limit: job %d has none; allocation billing needs a finite limit", j.Job)
+		return PreDebitRequest{}, invalidf("time_limit", "job %d has none; allocation billing needs a finite limit", j.Job)
 	}
 	p, err := l.Partition(j.Partition)
 	if err != nil {

@@ -122,7 +122,7 @@ func (s *state) apply(a Activity) (Activity, error) {
 	case KindDebit:
 		b.Debited, err = add(b.Debited, -a.Amount)
 	default:
-		err = invalidf("activity kind %q", a.Kind)
+		err = invalidf("kind", "%q is not an activity kind", a.Kind)
 	}
 	if err != nil {
 		return a, err

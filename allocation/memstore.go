@@ -135,7 +135,7 @@ func (m *MemStore) CreateAllocation(ctx context.Context, a Allocation) (Allocati
 
 func (m *MemStore) UpdateAllocation(ctx context.Context, a Allocation) (Allocation, error) {
 	if a.ID <= 0 {
-		return Allocation{}, invalidf("id: missing")
+		return Allocation{}, invalidf("id", "missing")
 	}
 	return m.putAllocation(ctx, a)
 }

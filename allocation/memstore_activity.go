@@ -8,7 +8,7 @@ import (
 
 func (m *MemStore) Credit(ctx context.Context, id AllocationID, amount int64, comment string, now time.Time) (act Activity, err error) {
 	if amount <= 0 {
-		return Activity{}, invalidf("amount: %d is not positive", amount)
+		return Activity{}, invalidf("amount", "%d is not positive", amount)
 	}
 	err = m.write(ctx, func(s *state) (bool, error) {
 		if _, ok := s.allocs.Get(Allocation{ID: id}); !ok {

@@ -66,15 +66,15 @@ type PreDebitRequest struct {
 func (r PreDebitRequest) Validate() error {
 	switch {
 	case r.Job == 0:
-		return invalidf("job_id: missing")
+		return invalidf("job_id", "missing")
 	case strings.TrimSpace(r.Account) == "":
-		return invalidf("account: missing")
+		return invalidf("account", "missing")
 	case r.Resource != CPU && r.Resource != GPU:
-		return invalidf("resource: %q is neither CPU nor GPU", r.Resource)
+		return invalidf("resource", "%q is neither CPU nor GPU", r.Resource)
 	case r.Amount < 0:
-		return invalidf("amount: %d is negative", r.Amount)
+		return invalidf("amount", "%d is negative", r.Amount)
 	case r.Rate < 0:
-		return invalidf("rate: %d is negative", r.Rate)
+		return invalidf("rate", "%d is negative", r.Rate)
 	}
 	return nil
 }
@@ -95,7 +95,7 @@ type Completion struct {
 // beyond what it reserved).
 func ActualDebit(j Job, c Completion) (int64, error) {
 	if c.Elapsed < 0 {
-		return 0, invalidf("elapsed: %s is negative", c.Elapsed)
+		return 0, invalidf("elapsed", "%s is negative", c.Elapsed)
 	}
 	if _, err := ParseOutcome(string(c.Outcome)); err != nil {
 		return 0, err
@@ -107,7 +107,7 @@ func ActualDebit(j Job, c Completion) (int64, error) {
 	switch {
 	case c.Amount != nil:
 		if *c.Amount < 0 {
-			return 0, invalidf("amount: %d is negative", *c.Amount)
+			return 0, invalidf("amount", "%d is negative", *c.Amount)
 		}
 		su = *c.Amount
 	case j.Rate > 0:
@@ -116,7 +116,7 @@ func ActualDebit(j Job, c Completion) (int64, error) {
 			return 0, err
 		}
 	default:
-		return 0, invalidf("amount: required, job %d was pre-debited without a rate", j.ID)
+		return 0, invalidf("amount", "required, job %d was pre-debited without a rate", j.ID)
 	}
 	return min(su, j.Amount), nil
 }
@@ -141,9 +141,9 @@ func SamePreDebit(j Job, r PreDebitRequest) bool {
 func (p Project) Validate() error {
 	switch {
 	case strings.TrimSpace(p.Name) == "":
-		return invalidf("gname: missing")
+		return invalidf("gname", "missing")
 	case strings.TrimSpace(p.Account) == "":
-		return invalidf("account: missing")
+		return invalidf("account", "missing")
 	}
 	return nil
 }
@@ -152,13 +152,13 @@ func (p Project) Validate() error {
 func (a Allocation) Validate() error {
 	switch {
 	case a.Project <= 0:
-		return invalidf("project_id: missing")
+		return invalidf("project_id", "missing")
 	case a.Resource != CPU && a.Resource != GPU:
-		return invalidf("resource: %q is neither CPU nor GPU", a.Resource)
+		return invalidf("resource", "%q is neither CPU nor GPU", a.Resource)
 	case a.Start.IsZero() || a.End.IsZero():
-		return invalidf("start, end: both required")
+		return invalidf("start", "start and end are both required")
 	case !a.Start.Before(a.End):
-		return invalidf("end: %s is not after start %s", a.End.Format(time.RFC3339), a.Start.Format(time.RFC3339))
+		return invalidf("end", "%s is not after start %s", a.End.Format(time.RFC3339), a.Start.Format(time.RFC3339))
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ const micro = 1_000_000
 // int64 is ErrOverflow.
 func ServiceUnits(units int64, elapsed time.Duration) (int64, error) {
 	if units < 0 {
-		return 0, invalidf("units %d is negative", units)
+		return 0, invalidf("units", "%d is negative", units)
 	}
 	if units > math.MaxInt64/micro {
 		return 0, ErrOverflow
@@ -31,7 +31,7 @@ func ServiceUnits(units int64, elapsed time.Duration) (int64, error) {
 // arithmetic.
 func serviceUnitsRate(rate int64, elapsed time.Duration) (int64, error) {
 	if rate < 0 || elapsed < 0 {
-		return 0, invalidf("negative rate %d or elapsed %s", rate, elapsed)
+		return 0, invalidf("elapsed", "negative rate %d or elapsed %s", rate, elapsed)
 	}
 	secs := uint64(elapsed / time.Second)
 	if elapsed%time.Second != 0 {
@@ -82,7 +82,7 @@ type Partition struct {
 // or GPUs, or the MAX_TRES maximum of the weighted resources.
 func (p Partition) Rate(u Usage) (int64, error) {
 	if u.CPUs < 0 || u.MemoryMB < 0 || u.GPUs < 0 {
-		return 0, invalidf("negative usage %+v", u)
+		return 0, invalidf("usage", "%+v has a negative count", u)
 	}
 	if p.Weights == nil {
 		n := u.CPUs
@@ -110,7 +110,7 @@ func (p Partition) Rate(u Usage) (int64, error) {
 // millionths.
 func weighted(n int64, weight float64, per uint64) (int64, error) {
 	if weight < 0 || math.IsNaN(weight) || weight > math.MaxInt64/micro {
-		return 0, invalidf("billing weight %v is not a non-negative number", weight)
+		return 0, invalidf("weights", "billing weight %v is not a non-negative number", weight)
 	}
 	w := uint64(math.Round(weight * micro))
 	hi, lo := bits.Mul64(uint64(n), w)

@@ -1,7 +1,7 @@
 package allocation
 
 import (
-	"fmt"
+	"strings"
 	"time"
 )
 
@@ -15,13 +15,13 @@ const (
 
 // ParseResource accepts "CPU" or "GPU" (any case).
 func ParseResource(s string) (Resource, error) {
-	switch s {
-	case "CPU", "cpu", "Cpu":
+	switch strings.ToUpper(s) {
+	case "CPU":
 		return CPU, nil
-	case "GPU", "gpu", "Gpu":
+	case "GPU":
 		return GPU, nil
 	}
-	return "", fmt.Errorf("%w: resource %q is neither CPU nor GPU", ErrInvalid, s)
+	return "", invalidf("resource", "%q is neither CPU nor GPU", s)
 }
 
 // ProjectID, AllocationID and ActivityID are the stores' numeric keys.
@@ -108,7 +108,7 @@ func ParseOutcome(s string) (Outcome, error) {
 	case OutcomeCompleted, OutcomeFailed, OutcomeCancelled, OutcomeTimeout, OutcomeNodeFail:
 		return o, nil
 	}
-	return "", fmt.Errorf("%w: outcome %q is not completed, failed, cancelled, timeout or node_fail", ErrInvalid, s)
+	return "", invalidf("outcome", "%q is not completed, failed, cancelled, timeout or node_fail", s)
 }
 
 // Job is a pre-debit and, once completed, its resolution (HADM's
