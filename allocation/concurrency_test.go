@@ -59,13 +59,13 @@ func TestManyGoroutinesNeverOverdraw(t *testing.T) {
 		}},
 	} {
 		t.Run(store.name, func(t *testing.T) {
-			workers, perWorker := 64, 8
+			workers, perWorker, credit := 64, 8, int64(500)
 			if store.name == "file" {
 				// Every write rewrites and fsyncs the file; the locking
 				// is MemStore's either way.
-				workers, perWorker = 16, 2
+				workers, perWorker, credit = 16, 2, 100
 			}
-			l, a := fixture(t, store.open(t), 500)
+			l, a := fixture(t, store.open(t), credit)
 			var wg sync.WaitGroup
 			var mu sync.Mutex
 			granted, refused := 0, 0
