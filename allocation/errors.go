@@ -44,10 +44,10 @@ func (e *OverlapError) Unwrap() error { return ErrOverlap }
 // InsufficientError is a refused pre-debit: the job wanted Amount SU and
 // the allocation had Balance.
 type InsufficientError struct {
-	Job        JobID
-	Allocation AllocationID
-	Amount     int64
-	Balance    int64
+	Job        JobID        `json:"job_id"`
+	Allocation AllocationID `json:"allocation_id"`
+	Amount     int64        `json:"amount"`
+	Balance    int64        `json:"balance"`
 }
 
 func (e *InsufficientError) Error() string {
