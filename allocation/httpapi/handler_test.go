@@ -134,7 +134,7 @@ func TestListsAreFilteredByCaller(t *testing.T) {
 		return len(decodeBody[[]json.RawMessage](t, rec))
 	}
 	for _, tc := range []struct {
-		path                             string
+		path                           string
 		super, admin, member, outsider int
 	}{
 		{"/project", 2, 2, 1, 1},
