@@ -21,6 +21,9 @@ type MemStore struct {
 
 var _ Store = (*MemStore)(nil)
 
+// Path is the file the store persists to ("" when it does not).
+func (m *MemStore) Path() string { return m.path }
+
 // NewMemStore is an empty store that is not persisted.
 func NewMemStore() *MemStore { return &MemStore{st: newState()} }
 
