@@ -107,6 +107,23 @@ func (s *state) complete(c Completion, now time.Time) (Job, error) {
 	return j, nil
 }
 
+func (m *MemStore) Forget(ctx context.Context, id JobID, now time.Time) error {
+	return m.write(ctx, func(s *state) (bool, error) {
+		j, ok := s.jobs.Get(Job{ID: id})
+		if !ok {
+			return false, nil
+		}
+		if j.Status == Executing {
+			if _, err := s.apply(Activity{Allocation: j.Allocation, Kind: KindRelease, Amount: j.Amount, Job: j.ID, UID: j.UID,
+				Time: now.UTC(), Comment: "not started"}); err != nil {
+				return false, err
+			}
+		}
+		s.jobs.Delete(j)
+		return false, nil
+	})
+}
+
 func (m *MemStore) Job(_ context.Context, id JobID) (j Job, err error) {
 	err = m.read(func(s *state) error {
 		var ok bool

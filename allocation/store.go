@@ -38,6 +38,12 @@ type Store interface {
 	// Complete resolves a pre-debit (see ActualDebit). Idempotent per
 	// job id.
 	Complete(ctx context.Context, c Completion, now time.Time) (Job, error)
+	// Forget drops a job's record so the id may be pre-debited again: an
+	// executing pre-debit is returned in full (a start that did not
+	// happen); a completed job keeps its debit and activity (a requeued
+	// job runs again under its id). Forgetting an unknown job does
+	// nothing.
+	Forget(ctx context.Context, id JobID, now time.Time) error
 
 	Job(ctx context.Context, id JobID) (Job, error)
 	Jobs(ctx context.Context, id AllocationID) ([]Job, error)

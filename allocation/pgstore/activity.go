@@ -163,6 +163,30 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 	return job, err
 }
 
+func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) error {
+	key, err := jobKey(id)
+	if err != nil {
+		return err
+	}
+	return s.ledgerTx(ctx, func(tx pgx.Tx) error {
+		j, err := jobIn(ctx, tx, key)
+		if errors.Is(err, allocation.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if j.Status == allocation.Executing {
+			if _, err := apply(ctx, tx, allocation.Activity{Allocation: j.Allocation, Kind: allocation.KindRelease, Amount: j.Amount,
+				Job: j.ID, UID: j.UID, Time: now.UTC(), Comment: "not started"}); err != nil {
+				return err
+			}
+		}
+		_, err = tx.Exec(ctx, "DELETE FROM jobs WHERE job_id = $1", key)
+		return err
+	})
+}
+
 const jobCols = "job_id, allocation_id, uid, amount, rate, status, started, ended, elapsed_ns, outcome, debited"
 
 func scanJob(row pgx.CollectableRow) (allocation.Job, error) {

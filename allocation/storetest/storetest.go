@@ -37,6 +37,7 @@ func Run(t *testing.T, open Open) {
 		{"Retries", testRetries},
 		{"Straddle", testStraddle},
 		{"Deletes", testDeletes},
+		{"Forget", testForget},
 		{"TwentyAndTwentyAgainstThirty", testRace},
 		{"ManyGoroutines", testManyGoroutines},
 	} {
@@ -309,6 +310,32 @@ func testDeletes(t *testing.T, s allocation.Store) {
 	mustBe(t, err, allocation.ErrInvalid)
 	_, err = s.Credit(ctx, 9999, 5, "", T0)
 	mustBe(t, err, allocation.ErrNotFound)
+}
+
+func testForget(t *testing.T, s allocation.Store) {
+	a := Fixture(t, s, "lab", 1001, 100)
+	r := allocation.PreDebitRequest{Job: 5, UID: 3, Account: "lab", Resource: allocation.CPU, Amount: 60, Rate: 1_000_000}
+	_, err := s.PreDebit(ctx, r, T0)
+	must(t, err)
+	must(t, s.Forget(ctx, 5, T0)) // the start did not happen: all returns
+	must(t, s.Forget(ctx, 5, T0)) // and again changes nothing
+	b, err := s.Balance(ctx, a.ID)
+	must(t, err)
+	equal(t, b, allocation.Balance{Allocation: a.ID, Credits: 100, Balance: 100}, "balance after an unreserve")
+	_, err = s.Job(ctx, 5)
+	mustBe(t, err, allocation.ErrNotFound)
+	// A requeued job: its first run is billed, then it runs again.
+	_, err = s.PreDebit(ctx, r, T0)
+	must(t, err)
+	_, err = s.Complete(ctx, allocation.Completion{Job: 5, Elapsed: 10 * time.Minute, Outcome: allocation.OutcomeFailed}, T0.Add(10*time.Minute))
+	must(t, err)
+	must(t, s.Forget(ctx, 5, T0.Add(10*time.Minute)))
+	_, err = s.PreDebit(ctx, r, T0.Add(11*time.Minute))
+	must(t, err)
+	b, err = s.Balance(ctx, a.ID)
+	must(t, err)
+	equal(t, b, allocation.Balance{Allocation: a.ID, Credits: 100, Debited: 10, Pending: 60, Balance: 30}, "balance of the second run")
+	CheckConsistent(t, s)
 }
 
 // Seed 002's race: two 20-SU pre-debits against 30 SU; exactly one passes.
