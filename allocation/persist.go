@@ -119,7 +119,7 @@ func encodeState(s *state) ([]byte, error) {
 		Projects: all(s.projects), Allocations: all(s.allocs), Activity: all(s.activity),
 		Jobs: all(s.jobs), Failures: all(s.failures),
 	}
-	return json.MarshalIndent(img, "", " ")
+	return json.Marshal(img)
 }
 
 // persist writes s to m.path atomically: a temporary file in the same

@@ -25,7 +25,7 @@ const DSNEnv = "HPCSCHED_TEST_PG_DSN"
 var dbSeq atomic.Int64
 
 // freshDB creates an empty database and returns its DSN.
-func freshDB(t *testing.T) string {
+func freshDB(t testing.TB) string {
 	t.Helper()
 	dsn := os.Getenv(DSNEnv)
 	if dsn == "" {
@@ -61,7 +61,7 @@ func withDatabase(dsn, name string) string {
 	return dsn + " dbname=" + name
 }
 
-func open(t *testing.T, dsn string) *Store {
+func open(t testing.TB, dsn string) *Store {
 	t.Helper()
 	s, err := Open(context.Background(), dsn)
 	require.NoError(t, err)

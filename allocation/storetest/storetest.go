@@ -47,7 +47,7 @@ func Run(t *testing.T, open Open) {
 
 // Fixture adds project account (gid) with a CPU allocation over [T0,
 // T0+1y) credited with credit SU.
-func Fixture(t *testing.T, s allocation.Store, account string, gid uint32, credit int64) allocation.Allocation {
+func Fixture(t testing.TB, s allocation.Store, account string, gid uint32, credit int64) allocation.Allocation {
 	t.Helper()
 	ctx := context.Background()
 	p, err := s.CreateProject(ctx, allocation.Project{Name: account, GID: gid, Account: account})
@@ -95,7 +95,7 @@ func CheckConsistent(t *testing.T, s allocation.Store) {
 	}
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
