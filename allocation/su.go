@@ -37,8 +37,13 @@ func serviceUnitsRate(rate int64, elapsed time.Duration) (int64, error) {
 	if elapsed%time.Second != 0 {
 		secs++
 	}
-	hi, lo := bits.Mul64(uint64(rate), secs)
-	const div = 60 * micro
+	return mulDivCeil(uint64(rate), secs, 60*micro)
+}
+
+// mulDivCeil is ceil(a x b / div) in 128-bit arithmetic, or ErrOverflow
+// when it exceeds int64.
+func mulDivCeil(a, b, div uint64) (int64, error) {
+	hi, lo := bits.Mul64(a, b)
 	if hi >= div { // the quotient would not fit in 64 bits
 		return 0, ErrOverflow
 	}
@@ -112,19 +117,7 @@ func weighted(n int64, weight float64, per uint64) (int64, error) {
 	if weight < 0 || math.IsNaN(weight) || weight > math.MaxInt64/micro {
 		return 0, invalidf("weights", "billing weight %v is not a non-negative number", weight)
 	}
-	w := uint64(math.Round(weight * micro))
-	hi, lo := bits.Mul64(uint64(n), w)
-	if hi >= per {
-		return 0, ErrOverflow
-	}
-	q, r := bits.Div64(hi, lo, per)
-	if r != 0 {
-		q++
-	}
-	if q > math.MaxInt64 {
-		return 0, ErrOverflow
-	}
-	return int64(q), nil
+	return mulDivCeil(uint64(n), uint64(math.Round(weight*micro)), per)
 }
 
 // Charge is the SU a job of usage u bills over elapsed on this partition.

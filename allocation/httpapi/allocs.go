@@ -162,15 +162,20 @@ func (b allocBody) allocation() (allocation.Allocation, error) {
 	return allocation.Allocation{Project: allocation.ProjectID(b.ProjectID), Category: b.Category, Resource: res, Start: start, End: end}, nil
 }
 
-func (h *Handler) createAlloc(r *request) (int, any, error) {
+// decodeAlloc reads a superuser's allocation body.
+func decodeAlloc(r *request) (allocation.Allocation, error) {
 	if err := superuser(r); err != nil {
-		return 0, nil, err
+		return allocation.Allocation{}, err
 	}
 	var b allocBody
 	if err := decode(r, &b); err != nil {
-		return 0, nil, err
+		return allocation.Allocation{}, err
 	}
-	a, err := b.allocation()
+	return b.allocation()
+}
+
+func (h *Handler) createAlloc(r *request) (int, any, error) {
+	a, err := decodeAlloc(r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -179,18 +184,11 @@ func (h *Handler) createAlloc(r *request) (int, any, error) {
 }
 
 func (h *Handler) updateAlloc(r *request) (int, any, error) {
-	if err := superuser(r); err != nil {
-		return 0, nil, err
-	}
-	id, err := pathID(r)
+	a, err := decodeAlloc(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	var b allocBody
-	if err := decode(r, &b); err != nil {
-		return 0, nil, err
-	}
-	a, err := b.allocation()
+	id, err := pathID(r)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -33,12 +33,27 @@ func (r *request) mayRead(visible map[allocation.AllocationID]bool, alloc alloca
 	return r.id.Role >= Admin || visible[alloc] || uid == r.id.UID
 }
 
-func (h *Handler) listJobs(r *request) (int, any, error) {
-	uid, byUID, err := queryUint(r, "uid", 32)
-	if err != nil {
-		return 0, nil, err
+// ownerFilter is the uid= and alloc= query parameters of /job and
+// /failure.
+type ownerFilter struct {
+	uid, alloc     uint64
+	byUID, byAlloc bool
+}
+
+func parseOwnerFilter(r *request) (f ownerFilter, err error) {
+	if f.uid, f.byUID, err = queryUint(r, "uid", 32); err != nil {
+		return f, err
 	}
-	aid, byAlloc, err := queryUint(r, "alloc", 63)
+	f.alloc, f.byAlloc, err = queryUint(r, "alloc", 63)
+	return f, err
+}
+
+func (f ownerFilter) match(uid uint32, alloc allocation.AllocationID) bool {
+	return (!f.byUID || uid == uint32(f.uid)) && (!f.byAlloc || alloc == allocation.AllocationID(f.alloc))
+}
+
+func (h *Handler) listJobs(r *request) (int, any, error) {
+	filter, err := parseOwnerFilter(r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -52,7 +67,7 @@ func (h *Handler) listJobs(r *request) (int, any, error) {
 	}
 	out := []allocation.Job{}
 	for _, a := range as {
-		if byAlloc && a.ID != allocation.AllocationID(aid) {
+		if filter.byAlloc && a.ID != allocation.AllocationID(filter.alloc) {
 			continue
 		}
 		js, err := h.ledger.Jobs(r.Context(), a.ID)
@@ -60,7 +75,7 @@ func (h *Handler) listJobs(r *request) (int, any, error) {
 			return 0, nil, err
 		}
 		for _, j := range js {
-			if r.mayRead(visible, j.Allocation, j.UID) && (!byUID || j.UID == uint32(uid)) && (status == "" || j.Status == status) {
+			if r.mayRead(visible, j.Allocation, j.UID) && filter.match(j.UID, j.Allocation) && (status == "" || j.Status == status) {
 				out = append(out, j)
 			}
 		}
@@ -189,11 +204,7 @@ func (h *Handler) failures(r *request) ([]allocation.Failure, error) {
 }
 
 func (h *Handler) listFailures(r *request) (int, any, error) {
-	uid, byUID, err := queryUint(r, "uid", 32)
-	if err != nil {
-		return 0, nil, err
-	}
-	aid, byAlloc, err := queryUint(r, "alloc", 63)
+	filter, err := parseOwnerFilter(r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -203,7 +214,7 @@ func (h *Handler) listFailures(r *request) (int, any, error) {
 	}
 	out := fs[:0]
 	for _, f := range fs {
-		if (!byUID || f.UID == uint32(uid)) && (!byAlloc || f.Allocation == allocation.AllocationID(aid)) {
+		if filter.match(f.UID, f.Allocation) {
 			out = append(out, f)
 		}
 	}

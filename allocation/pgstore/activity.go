@@ -66,7 +66,7 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 	if err != nil {
 		return allocation.Job{}, err
 	}
-	now = now.UTC()
+	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
 	var job allocation.Job
 	var refused error // committed with the failure row, then returned
 	err = s.ledgerTx(ctx, func(tx pgx.Tx) error {
@@ -124,7 +124,7 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 	if err != nil {
 		return allocation.Job{}, err
 	}
-	now = now.UTC()
+	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
 	var job allocation.Job
 	err = s.ledgerTx(ctx, func(tx pgx.Tx) error {
 		j, err := jobIn(ctx, tx, key)
