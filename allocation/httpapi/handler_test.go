@@ -25,7 +25,7 @@ tok-outsider 600 2000 standard
 // server is a handler over a ledger with project 1 "lab" (gid 1001)
 // holding CPU allocation 1 (1000 SU), job 1 of uid 500 executing (60 SU),
 // job 2 refused; project 2 "other" (gid 2000) is empty.
-func server(t *testing.T) (*Handler, *allocation.Ledger) {
+func server(t testing.TB) (*Handler, *allocation.Ledger) {
 	t.Helper()
 	ctx := context.Background()
 	l := allocation.New(nil)
