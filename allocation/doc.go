@@ -34,13 +34,16 @@
 // MemStore, an advisory lock in allocation/pgstore). Nothing here starts a
 // goroutine or reads the clock: every operation takes now.
 //
-// MemStore keeps its tables in google/btree trees. Given a file it writes
-// its whole state after every change, atomically (temporary file, fsync,
-// rename, fsync of the directory) in a versioned JSON format, before the
-// change is acknowledged; a failed or interrupted write leaves the previous
-// file and the previous in-memory state. Rewriting the whole state suits a
-// ledger of thousands of jobs; allocation/pgstore is the store for a site's
-// millions.
+// MemStore keeps its tables in google/btree trees. OpenFile persists it
+// in a versioned JSON format: every change is appended to a journal and
+// fsynced before it is acknowledged (a failed append is cut back, so an
+// unacknowledged change is never replayed), and every DefaultCompactEvery
+// changes the whole state is written as a snapshot atomically (temporary
+// file, fsync, rename, fsync of the directory) and the journal emptied.
+// Opening replays the journal over the snapshot, skipping what the
+// snapshot includes and dropping a torn last line; a crash at any step
+// loses no acknowledged change. allocation/pgstore is the store several
+// servers share.
 //
 // No HADM or Slurm code was used; this follows the seed's description.
 package allocation

@@ -18,3 +18,7 @@ func CopyInto(from, to *MemStore) error {
 	to.st = st
 	return nil
 }
+
+// SetCompactEvery sets after how many journaled changes m writes a
+// snapshot.
+func SetCompactEvery(m *MemStore, n int) { m.compactEvery = n }

@@ -24,6 +24,7 @@ type state struct {
 	debits    *btree.BTreeG[OwnerDebit] // by Allocation, UID
 	next      nextIDs
 	activityN int64 // number of activity records
+	seq       int64 // the last journal op applied
 }
 
 type nextIDs struct {

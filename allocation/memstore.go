@@ -3,18 +3,27 @@ package allocation
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
 )
 
 // MemStore is the default Store: tables in memory on google/btree,
-// optionally persisted to a file after every change (see the package doc).
+// optionally persisted to a file (see the package doc and OpenFile).
 // Safe for concurrent use; writers are serialised by one mutex.
 type MemStore struct {
 	mu   sync.RWMutex
 	st   *state
 	path string
+	// The journal of ops since the last snapshot (see journal.go).
+	journal       *os.File
+	journalSize   int64
+	sinceSnapshot int
+	compactEvery  int
+	// broken is set when the journal could not be restored after a failed
+	// append; every later write returns it.
+	broken error
 	// failAt, set by tests, fails the persistence step it names.
 	failAt func(step string) error
 }
@@ -34,27 +43,35 @@ func (m *MemStore) read(f func(*state) error) error {
 	return f(m.st)
 }
 
-// write runs f on a clone of the state and, when f keeps its changes,
-// persists the clone and makes it current. f keeps them when it returns
-// nil or when keep is true (a refused pre-debit keeps its failure record).
-func (m *MemStore) write(ctx context.Context, f func(*state) (keep bool, err error)) error {
+// write runs o on a clone of the state and, when o keeps its changes,
+// journals o and makes the clone current: o's changes are durable before
+// write returns. A failure leaves the previous state.
+func (m *MemStore) write(ctx context.Context, o *op) (any, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.broken != nil {
+		return nil, m.broken
+	}
 	next := m.st.clone()
-	keep, err := f(next)
+	res, keep, err := o.run(next)
 	if err != nil && !keep {
-		return err
+		return nil, err
 	}
 	if m.path != "" {
-		if perr := m.persist(next); perr != nil {
-			return perr
+		next.seq++
+		o.Seq = next.seq
+		if jerr := m.logOp(o); jerr != nil {
+			return nil, jerr
 		}
+		m.st = next
+		m.maybeCompact()
+		return res, err
 	}
 	m.st = next
-	return err
+	return res, err
 }
 
 func (m *MemStore) CreateProject(ctx context.Context, p Project) (Project, error) {
@@ -62,17 +79,7 @@ func (m *MemStore) CreateProject(ctx context.Context, p Project) (Project, error
 	if err := p.Validate(); err != nil {
 		return Project{}, err
 	}
-	err := m.write(ctx, func(s *state) (bool, error) {
-		if other, ok := s.accounts.Get(Project{Account: p.Account}); ok {
-			return false, fmt.Errorf("%w: account %q belongs to project %d", ErrConflict, p.Account, other.ID)
-		}
-		p.ID = s.next.Project
-		s.next.Project++
-		s.projects.ReplaceOrInsert(p)
-		s.accounts.ReplaceOrInsert(p)
-		return false, nil
-	})
-	return p, err
+	return result[Project](m.write(ctx, &op{Kind: opCreateProject, Project: &p}))
 }
 
 func (m *MemStore) UpdateProject(ctx context.Context, p Project) (Project, error) {
@@ -80,40 +87,12 @@ func (m *MemStore) UpdateProject(ctx context.Context, p Project) (Project, error
 	if err := p.Validate(); err != nil {
 		return Project{}, err
 	}
-	err := m.write(ctx, func(s *state) (bool, error) {
-		old, ok := s.projects.Get(p)
-		if !ok {
-			return false, fmt.Errorf("%w: project %d", ErrNotFound, p.ID)
-		}
-		if other, ok := s.accounts.Get(Project{Account: p.Account}); ok && other.ID != p.ID {
-			return false, fmt.Errorf("%w: account %q belongs to project %d", ErrConflict, p.Account, other.ID)
-		}
-		s.accounts.Delete(old)
-		s.projects.ReplaceOrInsert(p)
-		s.accounts.ReplaceOrInsert(p)
-		return false, nil
-	})
-	return p, err
+	return result[Project](m.write(ctx, &op{Kind: opUpdateProject, Project: &p}))
 }
 
 func (m *MemStore) DeleteProject(ctx context.Context, id ProjectID) error {
-	return m.write(ctx, func(s *state) (bool, error) {
-		p, ok := s.projects.Get(Project{ID: id})
-		if !ok {
-			return false, fmt.Errorf("%w: project %d", ErrNotFound, id)
-		}
-		inUse := false
-		s.periods.AscendGreaterOrEqual(Allocation{Project: id}, func(a Allocation) bool {
-			inUse = a.Project == id
-			return false
-		})
-		if inUse {
-			return false, fmt.Errorf("%w: project %d has allocations", ErrConflict, id)
-		}
-		s.projects.Delete(p)
-		s.accounts.Delete(p)
-		return false, nil
-	})
+	_, err := m.write(ctx, &op{Kind: opDeleteProject, ID: int64(id)})
+	return err
 }
 
 func (m *MemStore) Project(_ context.Context, id ProjectID) (p Project, err error) {
@@ -150,34 +129,7 @@ func (m *MemStore) putAllocation(ctx context.Context, a Allocation) (Allocation,
 		return Allocation{}, err
 	}
 	a.Start, a.End = a.Start.UTC(), a.End.UTC()
-	err := m.write(ctx, func(s *state) (bool, error) {
-		if _, ok := s.projects.Get(Project{ID: a.Project}); !ok {
-			return false, fmt.Errorf("%w: project %d", ErrNotFound, a.Project)
-		}
-		if a.ID != 0 {
-			old, ok := s.allocs.Get(a)
-			if !ok {
-				return false, fmt.Errorf("%w: allocation %d", ErrNotFound, a.ID)
-			}
-			if (old.Project != a.Project || old.Resource != a.Resource) && s.hasActivity(a.ID) {
-				return false, fmt.Errorf("%w: allocation %d has activity; its project and resource are fixed", ErrConflict, a.ID)
-			}
-			if other, ok := s.overlapping(a); ok {
-				return false, &OverlapError{New: a, Existing: other}
-			}
-			s.periods.Delete(old)
-		} else {
-			if other, ok := s.overlapping(a); ok {
-				return false, &OverlapError{New: a, Existing: other}
-			}
-			a.ID = s.next.Allocation
-			s.next.Allocation++
-		}
-		s.allocs.ReplaceOrInsert(a)
-		s.periods.ReplaceOrInsert(a)
-		return false, nil
-	})
-	return a, err
+	return result[Allocation](m.write(ctx, &op{Kind: opPutAllocation, Allocation: &a}))
 }
 
 func (s *state) hasActivity(id AllocationID) bool {
@@ -190,19 +142,8 @@ func (s *state) hasActivity(id AllocationID) bool {
 }
 
 func (m *MemStore) DeleteAllocation(ctx context.Context, id AllocationID) error {
-	return m.write(ctx, func(s *state) (bool, error) {
-		a, ok := s.allocs.Get(Allocation{ID: id})
-		if !ok {
-			return false, fmt.Errorf("%w: allocation %d", ErrNotFound, id)
-		}
-		if s.hasActivity(id) {
-			return false, fmt.Errorf("%w: allocation %d has activity", ErrConflict, id)
-		}
-		s.allocs.Delete(a)
-		s.periods.Delete(a)
-		s.balances.Delete(Balance{Allocation: id})
-		return false, nil
-	})
+	_, err := m.write(ctx, &op{Kind: opDeleteAllocation, ID: int64(id)})
+	return err
 }
 
 func (m *MemStore) Allocation(_ context.Context, id AllocationID) (a Allocation, err error) {

@@ -6,32 +6,18 @@ import (
 	"time"
 )
 
-func (m *MemStore) Credit(ctx context.Context, id AllocationID, amount int64, comment string, now time.Time) (act Activity, err error) {
+func (m *MemStore) Credit(ctx context.Context, id AllocationID, amount int64, comment string, now time.Time) (Activity, error) {
 	if amount <= 0 {
 		return Activity{}, invalidf("amount", "%d is not positive", amount)
 	}
-	err = m.write(ctx, func(s *state) (bool, error) {
-		if _, ok := s.allocs.Get(Allocation{ID: id}); !ok {
-			return false, fmt.Errorf("%w: allocation %d", ErrNotFound, id)
-		}
-		var e error
-		act, e = s.apply(Activity{Allocation: id, Kind: KindCredit, Amount: amount, Time: now.UTC(), Comment: comment})
-		return false, e
-	})
-	return act, err
+	return result[Activity](m.write(ctx, &op{Kind: opCredit, ID: int64(id), Amount: amount, Comment: comment, Now: now.UTC()}))
 }
 
-func (m *MemStore) PreDebit(ctx context.Context, r PreDebitRequest, now time.Time) (job Job, err error) {
+func (m *MemStore) PreDebit(ctx context.Context, r PreDebitRequest, now time.Time) (Job, error) {
 	if err := r.Validate(); err != nil {
 		return Job{}, err
 	}
-	err = m.write(ctx, func(s *state) (bool, error) {
-		var keep bool
-		var e error
-		job, keep, e = s.preDebit(r, now.UTC())
-		return keep, e
-	})
-	return job, err
+	return result[Job](m.write(ctx, &op{Kind: opPreDebit, PreDebit: &r, Now: now.UTC()}))
 }
 
 // preDebit checks and records a pre-debit; a refusal keeps its failure.
@@ -63,13 +49,8 @@ func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
 	return j, false, nil
 }
 
-func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (job Job, err error) {
-	err = m.write(ctx, func(s *state) (bool, error) {
-		var e error
-		job, e = s.complete(c, now.UTC())
-		return false, e
-	})
-	return job, err
+func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (Job, error) {
+	return result[Job](m.write(ctx, &op{Kind: opComplete, Completion: &c, Now: now.UTC()}))
 }
 
 func (s *state) complete(c Completion, now time.Time) (Job, error) {
@@ -108,20 +89,8 @@ func (s *state) complete(c Completion, now time.Time) (Job, error) {
 }
 
 func (m *MemStore) Forget(ctx context.Context, id JobID, now time.Time) error {
-	return m.write(ctx, func(s *state) (bool, error) {
-		j, ok := s.jobs.Get(Job{ID: id})
-		if !ok {
-			return false, nil
-		}
-		if j.Status == Executing {
-			if _, err := s.apply(Activity{Allocation: j.Allocation, Kind: KindRelease, Amount: j.Amount, Job: j.ID, UID: j.UID,
-				Time: now.UTC(), Comment: "not started"}); err != nil {
-				return false, err
-			}
-		}
-		s.jobs.Delete(j)
-		return false, nil
-	})
+	_, err := m.write(ctx, &op{Kind: opForget, ID: int64(id), Now: now.UTC()})
+	return err
 }
 
 func (m *MemStore) Job(_ context.Context, id JobID) (j Job, err error) {

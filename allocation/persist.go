@@ -31,6 +31,7 @@ var ErrFile = errors.New("allocation: bad ledger file")
 type fileImage struct {
 	Format      string       `json:"format"`
 	Version     int          `json:"version"`
+	Seq         int64        `json:"seq"` // the last journal op the snapshot includes
 	Next        nextIDs      `json:"next"`
 	Projects    []Project    `json:"projects"`
 	Allocations []Allocation `json:"allocations"`
@@ -39,32 +40,45 @@ type fileImage struct {
 	Failures    []Failure    `json:"failures"`
 }
 
-// OpenFile is a MemStore persisted to path: it loads path when it exists
-// (an empty ledger otherwise) and rewrites it atomically after every
-// change.
+// OpenFile is a MemStore persisted to path: the snapshot at path (an
+// empty ledger when absent) and the journal path+".journal" of the ops
+// made since, replayed. Every change is appended to the journal and
+// fsynced before it is acknowledged; every DefaultCompactEvery changes the
+// whole state is written to path atomically and the journal emptied.
+// Close the store to release the journal.
 func OpenFile(path string) (*MemStore, error) {
-	m := &MemStore{st: newState(), path: path}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return m, nil
-	}
-	if err != nil {
+	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery}
+	data, err := readLimited(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrFile, err)
+	default:
+		if m.st, err = decodeState(data); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrFile, path, err)
+		}
+	}
+	if err := m.openJournal(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readLimited reads a file of at most MaxFileSize bytes.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrFile, path, err)
+		return nil, err
 	}
 	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrFile, path, MaxFileSize)
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
 	}
-	st, err := decodeState(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrFile, path, err)
-	}
-	m.st = st
-	return m, nil
+	return data, nil
 }
 
 func decodeState(data []byte) (*state, error) {
@@ -78,7 +92,7 @@ func decodeState(data []byte) (*state, error) {
 		return nil, fmt.Errorf("format %q version %d, want %q version %d", img.Format, img.Version, FileFormat, FileVersion)
 	}
 	s := newState()
-	s.next = img.Next
+	s.next, s.seq = img.Next, img.Seq
 	for _, p := range img.Projects {
 		s.projects.ReplaceOrInsert(p)
 		s.accounts.ReplaceOrInsert(p)
@@ -115,7 +129,7 @@ func decodeState(data []byte) (*state, error) {
 
 func encodeState(s *state) ([]byte, error) {
 	img := fileImage{
-		Format: FileFormat, Version: FileVersion, Next: s.next,
+		Format: FileFormat, Version: FileVersion, Seq: s.seq, Next: s.next,
 		Projects: all(s.projects), Allocations: all(s.allocs), Activity: all(s.activity),
 		Jobs: all(s.jobs), Failures: all(s.failures),
 	}
@@ -157,10 +171,8 @@ func (m *MemStore) persist(s *state) (err error) {
 		{"syncdir", func() error { return syncDir(dir) }},
 	}
 	for _, st := range steps {
-		if m.failAt != nil {
-			if err = m.failAt(st.name); err != nil {
-				return err
-			}
+		if err = m.step(st.name); err != nil {
+			return err
 		}
 		if err = st.do(); err != nil {
 			return err

@@ -21,5 +21,5 @@ func openAllocStore(ctx context.Context, path, dsn string) (allocation.Store, fu
 	if err != nil {
 		return nil, nil, err
 	}
-	return s, func() {}, nil
+	return s, func() { s.Close() }, nil
 }
