@@ -37,6 +37,9 @@ const (
 // run applies o to s: its result, whether s keeps the changes although
 // err is set (a refused pre-debit keeps its failure), and the error.
 func (o *op) run(s *state) (res any, keep bool, err error) {
+	if err := o.validate(); err != nil { // a replayed op is checked as a new one is
+		return nil, false, err
+	}
 	switch {
 	case o.Kind == opCreateProject && o.Project != nil:
 		res, err = s.createProject(*o.Project)
@@ -60,6 +63,20 @@ func (o *op) run(s *state) (res any, keep bool, err error) {
 		err = fmt.Errorf("%w: op %q is unknown or lacks its record", ErrFile, o.Kind)
 	}
 	return res, keep, err
+}
+
+func (o *op) validate() error {
+	switch {
+	case o.Project != nil:
+		return o.Project.Validate()
+	case o.Allocation != nil:
+		return o.Allocation.Validate()
+	case o.PreDebit != nil:
+		return o.PreDebit.Validate()
+	case o.Kind == opCredit && o.Amount <= 0:
+		return invalidf("amount", "%d is not positive", o.Amount)
+	}
+	return nil
 }
 
 // result unpacks write's result as a T.
