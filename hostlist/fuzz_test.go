@@ -19,8 +19,8 @@ func FuzzExpand(f *testing.F) {
 			if !errors.As(err, &he) {
 				t.Fatalf("error is %T, want *Error", err)
 			}
-			if he.Offset < 0 || he.Offset > len(expr) {
-				t.Fatalf("offset %d outside %q", he.Offset, expr)
+			if he.Pos.Offset < 0 || he.Pos.Offset > len(expr) {
+				t.Fatalf("offset %d outside %q", he.Pos.Offset, expr)
 			}
 			if cerr == nil && n <= limit {
 				t.Fatalf("Expand failed (%v) but Count says %d", err, n)
