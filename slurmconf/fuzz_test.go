@@ -24,11 +24,11 @@ func checkErr(t *testing.T, input string, err error) {
 		t.Fatalf("error %v is %T, want *Error", err, err)
 	}
 	lines := strings.Count(input, "\n") + 1
-	if e.Line < 1 || e.Line > lines+1 {
-		t.Fatalf("error line %d outside 1..%d: %v", e.Line, lines, err)
+	if e.Pos.Line < 1 || e.Pos.Line > lines+1 {
+		t.Fatalf("error line %d outside 1..%d: %v", e.Pos.Line, lines, err)
 	}
-	if e.Col < 0 {
-		t.Fatalf("negative column: %v", err)
+	if e.Pos.Column < 0 || e.Pos.Offset < 0 || e.Pos.Offset > len(input) {
+		t.Fatalf("column %d, offset %d outside the input: %v", e.Pos.Column, e.Pos.Offset, err)
 	}
 }
 
