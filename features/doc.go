@@ -43,9 +43,8 @@
 // An expression is at most MaxLength (64 KiB) bytes, checked before
 // anything is parsed; a count is at most MaxCount (1<<24); parentheses nest
 // one level, so parsing needs no deep stack. Going beyond a limit is a
-// *SyntaxError that wraps ErrBudget and names the limit. Parsing and
-// evaluation need memory proportional to the expression (plus one bitmap
-// per operator when evaluating over an Index). Validate's
+// *SyntaxError that wraps ErrBudget and names the limit. Parsing needs
+// memory proportional to the expression. Validate's
 // *UnknownFeatureError carries the name's position too; position.Of finds
 // either.
 package features

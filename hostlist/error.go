@@ -11,6 +11,13 @@ import (
 // more hosts or bytes than its Budget allows; test for it with errors.Is.
 var ErrBudget = errors.New("hostlist: budget exceeded")
 
+// ErrHostBudget and ErrByteBudget tell which total was exceeded; both
+// wrap ErrBudget.
+var (
+	ErrHostBudget = fmt.Errorf("%w: too many hosts", ErrBudget)
+	ErrByteBudget = fmt.Errorf("%w: too many bytes", ErrBudget)
+)
+
 // Error reports a malformed hostlist expression, or one over its budget.
 // Pos is where in Expr the problem was found (Offset is the byte offset;
 // Line and Column count from the start of Expr).
@@ -18,7 +25,8 @@ type Error struct {
 	Expr string
 	Pos  position.Position
 	Msg  string
-	// Err is ErrBudget for budget errors, nil otherwise.
+	// Err is ErrHostBudget, ErrByteBudget or ErrBudget (a per-range or
+	// per-name limit) for budget errors, nil otherwise.
 	Err error
 }
 
@@ -29,15 +37,15 @@ func (e *Error) Error() string {
 // Position is where in Expr the problem is.
 func (e *Error) Position() position.Position { return e.Pos }
 
-// Unwrap returns ErrBudget for budget errors.
+// Unwrap returns the budget sentinel for budget errors.
 func (e *Error) Unwrap() error { return e.Err }
 
 func errorf(expr string, off int, format string, args ...any) *Error {
 	return &Error{Expr: expr, Pos: position.At(expr, off), Msg: fmt.Sprintf(format, args...)}
 }
 
-func budgetf(expr string, off int, format string, args ...any) *Error {
+func budgetf(cause error, expr string, off int, format string, args ...any) *Error {
 	e := errorf(expr, off, format, args...)
-	e.Err = ErrBudget
+	e.Err = cause
 	return e
 }

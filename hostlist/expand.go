@@ -57,7 +57,7 @@ func expand(expr string, hostLimit, byteLimit int) ([]string, error) {
 	for i := range toks {
 		nbytes = satAdd(nbytes, toks[i].bytes())
 		if nbytes > uint64(byteLimit) {
-			return nil, budgetf(expr, toks[i].start, "expression expands to more than %d bytes (byte budget)", byteLimit)
+			return nil, budgetf(ErrByteBudget, expr, toks[i].start, "expression expands to more than %d bytes (byte budget)", byteLimit)
 		}
 	}
 	var buf strings.Builder

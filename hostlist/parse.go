@@ -86,7 +86,7 @@ func parse(expr string, limit int) ([]token, uint64, error) {
 			return nil, 0, err
 		}
 		if t.size > p.limit-p.total {
-			return nil, 0, budgetf(expr, t.start, "expression names more than %d hosts (host budget)", p.limit)
+			return nil, 0, budgetf(ErrHostBudget, expr, t.start, "expression names more than %d hosts (host budget)", p.limit)
 		}
 		p.total += t.size
 		toks = append(toks, t)
@@ -107,7 +107,7 @@ func (p *parser) token() (token, error) {
 			return t, errorf(p.expr, p.pos, "']' without a matching '['")
 		case c == '[':
 			if t.groups() == MaxGroups {
-				return t, budgetf(p.expr, p.pos, "name has more than %d bracket groups (MaxGroups)", MaxGroups)
+				return t, budgetf(ErrBudget, p.expr, p.pos, "name has more than %d bracket groups (MaxGroups)", MaxGroups)
 			}
 			t.lits = append(t.lits, p.expr[litStart:p.pos])
 			n, err := p.group(&t)
@@ -117,7 +117,7 @@ func (p *parser) token() (token, error) {
 			t.ends = append(t.ends, len(t.ranges))
 			t.sizes = append(t.sizes, n)
 			if n > p.limit/t.size {
-				return t, budgetf(p.expr, t.start, "expression names more than %d hosts (host budget)", p.limit)
+				return t, budgetf(ErrHostBudget, p.expr, t.start, "expression names more than %d hosts (host budget)", p.limit)
 			}
 			t.size *= n
 			litStart = p.pos
@@ -150,7 +150,7 @@ func (p *parser) group(t *token) (uint64, error) {
 		t.ranges = append(t.ranges, r)
 		total += r.size() // at most len(expr) * MaxRangeSize: no overflow
 		if total > p.limit {
-			return 0, budgetf(p.expr, t.start, "expression names more than %d hosts (host budget)", p.limit)
+			return 0, budgetf(ErrHostBudget, p.expr, t.start, "expression names more than %d hosts (host budget)", p.limit)
 		}
 		if p.pos >= len(p.expr) {
 			return 0, errorf(p.expr, open, "'[' is never closed")
@@ -195,7 +195,7 @@ func (p *parser) rangeElem() (rng, error) {
 		return rng{}, errorf(p.expr, start, "range %s is descending", p.expr[start:p.pos])
 	}
 	if hi-lo >= MaxRangeSize {
-		return rng{}, budgetf(p.expr, start, "range %s names %d hosts, more than %d (MaxRangeSize)",
+		return rng{}, budgetf(ErrBudget, p.expr, start, "range %s names %d hosts, more than %d (MaxRangeSize)",
 			p.expr[start:p.pos], hi-lo+1, MaxRangeSize)
 	}
 	return rng{lo: lo, hi: hi, width: width}, nil
