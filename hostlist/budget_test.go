@@ -83,7 +83,14 @@ func TestExpandOdometer(t *testing.T) {
 }
 
 func TestBudgetErrorsAreTyped(t *testing.T) {
-	_, err := Expand("tux[0-65536]")
+	_, err := Expand(strings.Repeat("x", 1024) + "[0-1023][0-1023]")
+	assert.ErrorIs(t, err, ErrByteBudget)
+	assert.NotErrorIs(t, err, ErrHostBudget)
+	_, err = ExpandLimit("n[1-10]", 5)
+	assert.ErrorIs(t, err, ErrHostBudget)
+	assert.ErrorIs(t, err, ErrBudget, "both totals are budgets")
+
+	_, err = Expand("tux[0-65536]")
 	assert.True(t, errors.Is(err, ErrBudget), "MaxRangeSize is a budget")
 	_, err = Expand("tux[5-3]")
 	assert.False(t, errors.Is(err, ErrBudget), "a syntax error is not")
