@@ -1,6 +1,6 @@
 // Command hpcsched runs the hpcsched library from a shell:
 //
-//	hpcsched simulate --workload aucsched:6 --backfill                     # replay a workload (long)
+//	hpcsched simulate --workload aucsched:6 --backfill                     # replay a workload
 //	hpcsched explain --conf placementtest/testdata/site.conf -N2 -C new    # would it run, where, why not
 //	hpcsched explain --conf placementtest/testdata/site.conf -p gpu --gpus=8   # exit 1: never on this site
 //	hpcsched check placementtest/testdata/site.tsv                         # a table of expected placements

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -230,9 +231,10 @@ func docCommands(t *testing.T, dir string) map[string][]string {
 	return out
 }
 
-// Every command a doc.go shows runs as written, from the repository root,
-// and exits 0 (or 1 where the text after '#' says "exit 1"). Commands that
-// read ../shared skip when it is absent.
+// Every command a doc.go or the README shows runs as written, from the
+// repository root, and exits 0 (or 1 where the text after '#' says "exit
+// 1"). Commands that read ../shared skip when it is absent; commands marked
+// "(long)" run only with HPCSCHED_LONG=1.
 func TestDocCommandsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the commands")
@@ -243,8 +245,25 @@ func TestDocCommandsRun(t *testing.T) {
 	build.Dir = dir
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	for file, cmds := range docCommands(t, dir) {
-		for _, line := range cmds {
+	cmds := docCommands(t, dir)
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	require.NoError(t, err)
+	for _, block := range fenced(string(readme), "sh") {
+		for _, line := range strings.Split(block, "\n") {
+			if strings.HasPrefix(line, "go run ./cmd/hpcsched ") || strings.HasPrefix(line, "hpcsched ") {
+				cmds["README.md"] = append(cmds["README.md"], line)
+			}
+		}
+	}
+	seen := map[string]bool{} // the README and a doc.go may show the same command
+	for _, file := range slices.Sorted(maps.Keys(cmds)) {
+		for _, line := range cmds[file] {
+			key, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(line, "go run ./cmd/"), "hpcsched "), "#")
+			key = strings.TrimPrefix(strings.TrimSpace(key), "hpcsched ")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			t.Run(file+": "+line, func(t *testing.T) { runDocCommand(t, dir, bin, line) })
 		}
 	}
@@ -257,16 +276,18 @@ func runDocCommand(t *testing.T, dir, bin, line string) {
 			t.Skip("../shared is absent")
 		}
 	}
-	if strings.Contains(comment, "long") && testing.Short() {
-		t.Skip("a long command")
+	if strings.Contains(comment, "(long)") && os.Getenv("HPCSCHED_LONG") == "" {
+		t.Skip("a long command: set HPCSCHED_LONG=1 to run it")
 	}
 	wantExit := 0
 	if strings.Contains(comment, "exit 1") {
 		wantExit = 1
 	}
 	script := strings.TrimSpace(text)
-	if rest, ok := strings.CutPrefix(script, "hpcsched "); ok {
-		script = fmt.Sprintf("%q %s", bin, rest)
+	for _, prefix := range []string{"hpcsched ", "go run ./cmd/hpcsched "} {
+		if rest, ok := strings.CutPrefix(script, prefix); ok {
+			script = fmt.Sprintf("%q %s", bin, rest) // the same program, built once
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
