@@ -140,11 +140,7 @@ func (b *builder) line(l line) error {
 	case first.is("NodeName") && isDefault:
 		// a DEFAULT line updates the template in place: later lines win
 		// key by key, at a cost proportional to the line
-		for _, p := range l.pairs[1:] {
-			if err := b.node.apply(b.bud, p, true); err != nil {
-				return err
-			}
-		}
+		return applyAll(b.bud, b.node, l.pairs[1:], true)
 	case first.is("NodeName"):
 		n, err := buildNode(b.bud, b.node, l.pairs)
 		if err != nil {
@@ -152,11 +148,7 @@ func (b *builder) line(l line) error {
 		}
 		b.cfg.Nodes = append(b.cfg.Nodes, n)
 	case first.is("PartitionName") && isDefault:
-		for _, p := range l.pairs[1:] {
-			if err := b.part.apply(b.bud, p, true); err != nil {
-				return err
-			}
-		}
+		return applyAll(b.bud, b.part, l.pairs[1:], true)
 	case first.is("PartitionName"):
 		p, err := buildPartition(b.bud, b.part, l.pairs)
 		if err != nil {

@@ -63,3 +63,28 @@ func inherit(b *budget, d *defaultSet, pos Pos) ([]Pair, error) {
 	}
 	return d.appendTo(make([]Pair, 0, d.len())), nil
 }
+
+// keep files an unmodelled pair: a template keeps it in d, where a later
+// DEFAULT line can override it; a record appends it to its own extra.
+func (d *defaultSet) keep(extra *[]Pair, p Pair, template bool) {
+	if template {
+		d.add(p)
+		return
+	}
+	*extra = append(*extra, p)
+}
+
+// applier is a record being built, a template or a line.
+type applier interface {
+	apply(b *budget, p Pair, template bool) error
+}
+
+// applyAll applies pairs in order, stopping at the first error.
+func applyAll(b *budget, a applier, pairs []Pair, template bool) error {
+	for _, p := range pairs {
+		if err := a.apply(b, p, template); err != nil {
+			return err
+		}
+	}
+	return nil
+}

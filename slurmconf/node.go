@@ -97,10 +97,8 @@ func buildNode(b *budget, tmpl *nodeBuild, pairs []Pair) (NodeLine, error) {
 	if s.n.Extra, err = inherit(b, &tmpl.extra, s.n.Pos); err != nil {
 		return s.n, err
 	}
-	for _, p := range pairs[1:] {
-		if err := s.apply(b, p, false); err != nil {
-			return s.n, err
-		}
+	if err := applyAll(b, &s, pairs[1:], false); err != nil {
+		return s.n, err
 	}
 	if s.n.Addrs != nil && len(s.n.Addrs) != len(s.n.Names) {
 		return s.n, errAt(s.addrPos, "NodeAddr names %d addresses for %d nodes", len(s.n.Addrs), len(s.n.Names))
@@ -145,11 +143,7 @@ func (s *nodeBuild) apply(b *budget, p Pair, template bool) error {
 	case "state":
 		n.State = strings.ToUpper(p.Value)
 	default:
-		if template {
-			s.extra.add(p)
-		} else {
-			n.Extra = append(n.Extra, p)
-		}
+		s.extra.keep(&n.Extra, p, template)
 	}
 	return err
 }

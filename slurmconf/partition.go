@@ -94,10 +94,8 @@ func buildPartition(b *budget, tmpl *partBuild, pairs []Pair) (PartitionLine, er
 	if p.Extra, err = inherit(b, &tmpl.extra, p.Pos); err != nil {
 		return *p, err
 	}
-	for _, kv := range pairs[1:] {
-		if err := s.apply(b, kv, false); err != nil {
-			return *p, err
-		}
+	if err := applyAll(b, &s, pairs[1:], false); err != nil {
+		return *p, err
 	}
 	if p.MaxNodes != UnlimitedNodes && p.MinNodes > p.MaxNodes {
 		return *p, errAt(p.Pos, "partition %s: MinNodes %d is above MaxNodes %d", p.Name, p.MinNodes, p.MaxNodes)
@@ -166,11 +164,7 @@ func (s *partBuild) apply(b *budget, kv Pair, template bool) error {
 	case "tresbillingweights":
 		p.TRESBillingWeights = kv.Value
 	default:
-		if template {
-			s.extra.add(kv)
-		} else {
-			p.Extra = append(p.Extra, kv)
-		}
+		s.extra.keep(&p.Extra, kv, template)
 	}
 	return err
 }

@@ -52,13 +52,12 @@ func (t *Tree) setBlocks(blocks []BlockSpec, sizes []int, lenient bool) error {
 			return &Error{Pos: b.Pos, Msg: fmt.Sprintf("block %s has no nodes", b.Name)}
 		}
 		for _, name := range b.Nodes {
-			n, ok := nodeIx[name]
+			n, ok, err := t.node(nodeIx, name, "block "+b.Name, lenient, b.Pos)
+			if err != nil {
+				return err
+			}
 			if !ok {
-				if lenient {
-					t.Warnings = append(t.Warnings, fmt.Sprintf("block %s: unknown node %s ignored", b.Name, name))
-					continue
-				}
-				return &Error{Pos: b.Pos, Msg: fmt.Sprintf("block %s: unknown node %s", b.Name, name)}
+				continue
 			}
 			if prev, dup := owner[n]; dup {
 				return &Error{Pos: b.Pos, Msg: fmt.Sprintf("node %s is in blocks %s and %s", name, prev, b.Name)}

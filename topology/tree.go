@@ -159,13 +159,13 @@ func New(nodeNames []string, specs []SwitchSpec, opts ...Option) (*Tree, error) 
 func (t *Tree) link(i int, s *SwitchSpec, nodeIx map[string]int, lenient bool) error {
 	sw := &t.Switches[i]
 	for _, name := range s.Nodes {
-		n, ok := nodeIx[name]
+		n, ok, err := t.node(nodeIx, name, "switch "+s.Name, lenient, s.Pos)
+		if err != nil {
+			err.Switch = s.Name
+			return err
+		}
 		if !ok {
-			if lenient {
-				t.Warnings = append(t.Warnings, fmt.Sprintf("switch %s: unknown node %s ignored", s.Name, name))
-				continue
-			}
-			return errSwitch(s, "switch %s: unknown node %s", s.Name, name)
+			continue
 		}
 		if prev := t.leafOf[n]; prev >= 0 {
 			if int(prev) == i {
@@ -199,6 +199,21 @@ func (t *Tree) link(i int, s *SwitchSpec, nodeIx map[string]int, lenient bool) e
 		sw.Children = append(sw.Children, c)
 	}
 	return nil
+}
+
+// node looks up a node that owner ("switch s0", "block b1") lists. Under
+// Lenient an unknown name is a warning and ok is false; otherwise it is an
+// error at pos.
+func (t *Tree) node(nodeIx map[string]int, name, owner string, lenient bool, pos position.Position) (int, bool, *Error) {
+	n, ok := nodeIx[name]
+	switch {
+	case ok:
+		return n, true, nil
+	case lenient:
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: unknown node %s ignored", owner, name))
+		return 0, false, nil
+	}
+	return 0, false, &Error{Pos: pos, Msg: fmt.Sprintf("%s: unknown node %s", owner, name)}
 }
 
 // NodeCount is the size of the node universe.
