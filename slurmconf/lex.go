@@ -19,11 +19,10 @@ type Pair struct {
 
 // line is one logical line: its pairs, or an include directive.
 type line struct {
-	pos      Pos // the first byte of the line
-	pairs    []Pair
-	include  string // file named by an Include line
-	inclPos  Pos
-	segments lineMap
+	pos     Pos // the first byte of the line
+	pairs   []Pair
+	include string // file named by an Include line
+	inclPos Pos
 }
 
 // is reports whether the pair's key is name, ignoring case.
@@ -147,7 +146,7 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 // lexLine reads "key = value key2="quoted value" # comment".
 func lexLine(s string, m lineMap) (line, error) {
-	l := line{pos: m.at(0), segments: m}
+	l := line{pos: m.at(0)}
 	i := skipBlanks(s, 0)
 	if name, col, ok := includeDirective(s, i); ok {
 		if name == "" {

@@ -98,14 +98,14 @@ func newBudget(opts []Option) *budget {
 // (and of the node budget when nodes is set).
 func (b *budget) hosts(p Pair, nodes bool) ([]string, error) {
 	hb := hostlist.Budget{Hosts: hostlist.DefaultLimit, Bytes: hostlist.DefaultByteLimit}
-	which := "hostlist.DefaultLimit hosts per value"
+	which := fmt.Sprintf("%d hosts in one value (hostlist.DefaultLimit)", hostlist.DefaultLimit)
 	if left := b.lim.HostNames - b.names; left < hb.Hosts {
 		hb.Hosts, which = left, fmt.Sprintf("%d host names per parse (Limits.HostNames)", b.lim.HostNames)
 	}
 	if left := b.lim.Nodes - b.nodes; nodes && left < hb.Hosts {
 		hb.Hosts, which = left, fmt.Sprintf("%d nodes (Limits.Nodes)", b.lim.Nodes)
 	}
-	whichBytes := "hostlist.DefaultByteLimit bytes per value"
+	whichBytes := fmt.Sprintf("%d bytes of names in one value (hostlist.DefaultByteLimit)", hostlist.DefaultByteLimit)
 	if left := b.lim.HostBytes - b.nbytes; left < hb.Bytes {
 		hb.Bytes, whichBytes = left, fmt.Sprintf("%d bytes of host names per parse (Limits.HostBytes)", b.lim.HostBytes)
 	}
