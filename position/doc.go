@@ -14,5 +14,12 @@
 //	}
 //
 // Package-specific error types (hostlist.Error, features.SyntaxError,
-// topology.Error, ...) remain for errors.As, and carry a Position.
+// topology.Error, ...) remain for errors.As, and carry a Position. A
+// package adopts the type in three steps: its error gets a field
+// "Pos position.Position" (At(src, offset) fills it for a one-string input;
+// Position{File, Line, Column, Offset} for a file), a method
+// "Position() position.Position" so Of finds it, and, for a limit that was
+// exceeded, an Unwrap to the package's budget sentinel. A parser that
+// reports several problems collects them in an ErrorList and returns
+// list.Err() after Sort.
 package position
