@@ -18,7 +18,7 @@ var _ Selector = ConsRes{}
 func (ConsRes) cpuCap(v View, job *Job, i int) int {
 	capacity := v.c.effective(i).CPUs
 	if job.Shared {
-		capacity *= job.MaxShare
+		capacity = satMul(capacity, job.MaxShare)
 	}
 	return capacity
 }

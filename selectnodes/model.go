@@ -55,11 +55,25 @@ type Node struct {
 	State    NodeState
 }
 
-func (n *Node) cpus() int {
+// MaxNodeCPUs is the most CPUs one node may have, configured or computed
+// from its boards, sockets, cores and threads; New checks the product
+// against it before computing it, so no count overflows.
+const MaxNodeCPUs = 1 << 24
+
+// cpus is the node's CPU count, or false when it is above MaxNodeCPUs.
+func (n *Node) cpus() (int, bool) {
 	if n.CPUs > 0 {
-		return n.CPUs
+		return n.CPUs, n.CPUs <= MaxNodeCPUs
 	}
-	return max(n.Boards, 1) * max(n.Sockets, 1) * max(n.CoresPerSocket, 1) * max(n.Threads, 1)
+	p := 1
+	for _, f := range []int{n.Boards, n.Sockets, n.CoresPerSocket, n.Threads} {
+		f = max(f, 1)
+		if f > MaxNodeCPUs/p {
+			return 0, false
+		}
+		p *= f
+	}
+	return p, true
 }
 
 // Resources is what a node reports about itself when it registers (Slurm's

@@ -181,7 +181,10 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 		Shared:      MayShare(part.Sharing.Mode, req.Share),
 		Exclusive:   req.Share == ShareExclusiveJob || part.Sharing.Mode == ShareExclusive,
 		cpusPerNode: max(req.MinCPUsPerNode, 1), availNodes: c.avail}
-	if x := req.ExcludeNodes; x != nil && x.Len() == uint(len(c.nodes)) && x.Any() {
+	if err := checkBitmap("Request.ExcludeNodes", req.ExcludeNodes, len(c.nodes)); err != nil {
+		return nil, err
+	}
+	if x := req.ExcludeNodes; x != nil && x.Any() {
 		// withheld nodes count as unavailable (class B), not as
 		// configuration, as Slurm's schedule does with avail_node_bitmap
 		job.availNodes = c.avail.Difference(x)
@@ -206,7 +209,7 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 			return nil, newError(ErrInvalidRequest, "GRES %+v: need a name and 0 <= min <= max", g)
 		}
 		need := gresNeed{min: g.Min, max: g.Max, req: g}
-		for k, key := range c.gresKeys {
+		for k, key := range c.gres.keys {
 			if key.name == g.Name && (g.Type == "" || key.typ == g.Type) {
 				need.keys = append(need.keys, k)
 			}
@@ -347,11 +350,7 @@ func (c *Cluster) baselineFits(job *Job, rec *record, rep *SetReport, left int) 
 		return false
 	}
 	for _, need := range job.gres {
-		var have int64
-		for _, k := range need.keys {
-			have += rec.gres[k]
-		}
-		if have < need.min {
+		if have := c.gres.capacity(rec.nodes[0], &need); have < need.min {
 			rep.removed("gres", left, fmt.Sprintf("%s: %d < %d", need.req.Name+typeSuffix(need.req.Type), have, need.min))
 			return false
 		}
@@ -390,12 +389,8 @@ func (c *Cluster) reportedFits(job *Job, rec *record, i int) bool {
 	e := c.effective(i)
 	ok := (req.Features == nil || req.Features.Match(rec.features)) && req.MinCPUsPerNode <= e.CPUs &&
 		req.MinMemoryPerNode <= e.RealMemory && req.MinTmpDiskPerNode <= e.TmpDisk
-	for _, need := range job.gres {
-		var have int64
-		for _, k := range need.keys {
-			have += rec.gres[k]
-		}
-		ok = ok && have >= need.min
+	for g := range job.gres {
+		ok = ok && c.gres.capacity(rec.nodes[0], &job.gres[g]) >= job.gres[g].min
 	}
 	return ok
 }

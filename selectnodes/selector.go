@@ -56,50 +56,6 @@ func (v View) UsedCPUs(i int) int { return v.u.cpus[i] }
 // FreeMemory is node i's memory (MB) not in use.
 func (v View) FreeMemory(i int) int64 { return v.c.effective(i).RealMemory - v.u.mem[i] }
 
-// freeGRES is how many units of need are free on node i.
-func (v View) freeGRES(i int, need *gresNeed) int64 {
-	k := len(v.c.gresKeys)
-	var free int64
-	for _, key := range need.keys {
-		free += v.c.gresCap[i*k+key] - v.u.gres[i*k+key]
-	}
-	return free
-}
-
-// gresFits reports whether node i has every GRES job needs at its minimum.
-func (v View) gresFits(i int, job *Job) bool {
-	for g := range job.gres {
-		if v.freeGRES(i, &job.gres[g]) < job.gres[g].min {
-			return false
-		}
-	}
-	return true
-}
-
-// takeGRES builds node i's GRES allocation: each need's Max if free, else
-// what is free (at least its Min, which Filter checked).
-func (v View) takeGRES(i int, job *Job, a *NodeAlloc) {
-	k := len(v.c.gresKeys)
-	for g := range job.gres {
-		need := &job.gres[g]
-		want := need.max
-		for _, key := range need.keys {
-			if want == 0 {
-				break
-			}
-			free := v.c.gresCap[i*k+key] - v.u.gres[i*k+key]
-			take := min(free, want)
-			if take <= 0 {
-				continue
-			}
-			want -= take
-			gk := v.c.gresKeys[key]
-			a.gres = append(a.gres, keyCount{key, take})
-			a.GRES = append(a.GRES, GRESAlloc{Name: gk.name, Type: gk.typ, Count: take, key: key})
-		}
-	}
-}
-
 // placement assembles a Placement from the chosen nodes; cpus gives each
 // node's CPU share.
 func (v View) placement(job *Job, chosen []int, cpus func(i int) int, memory int64, exclusive bool) *Placement {

@@ -36,17 +36,16 @@ func (c *Cluster) willRun(job *Job, sets []NodeSet, n Counts, ex *Explanation, l
 	}
 	u := ld.u.clone()
 	v := View{c: c, u: &u}
-	k := len(c.gresKeys)
 	released := 0 // groups [0, released) are released in u
 	moveTo := func(g int) {
 		for ; released < g; released++ {
 			for _, id := range groups[released] {
-				u.apply(jobs[id].p, k, -1)
+				u.apply(jobs[id].p, -1)
 			}
 		}
 		for ; released > g; released-- {
 			for _, id := range groups[released-1] {
-				u.apply(jobs[id].p, k, 1)
+				u.apply(jobs[id].p, 1)
 			}
 		}
 	}
