@@ -579,6 +579,9 @@ func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *
 // §3.2.4, cases A, B and C).
 func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 	empty := c.none()
+	if !c.cpusWithin(total, n) {
+		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
+	}
 	if _, ok := c.selector.JobTest(empty, job, total, n); !ok {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
@@ -587,10 +590,38 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 		return newError(ErrPartConfig, "required nodes %s are down or drained",
 			hostlist.Compress(c.Names(job.Required.Difference(ready))))
 	}
+	if !c.cpusWithin(ready, n) {
+		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
+	}
 	if _, ok := c.selector.JobTest(empty, job, ready, n); !ok {
 		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
 	}
 	return newError(ErrBusy, "resources are in use by running jobs")
+}
+
+// cpusWithin is a cheap bound before a selector's search: whether the
+// nodes of set, at most n.Max of them, hold n.CPUs CPUs at all (no job
+// takes more of a node than it has).
+func (c *Cluster) cpusWithin(set *bitset.BitSet, n Counts) bool {
+	if n.CPUs <= 0 {
+		return true
+	}
+	var cpus []int
+	total := 0
+	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
+		e := c.effective(int(i)).CPUs
+		total += e
+		cpus = append(cpus, e)
+	}
+	if n.Max <= 0 || n.Max >= len(cpus) || total < n.CPUs {
+		return total >= n.CPUs
+	}
+	slices.SortFunc(cpus, func(a, b int) int { return b - a })
+	total = 0
+	for _, e := range cpus[:n.Max] {
+		total += e
+	}
+	return total >= n.CPUs
 }
 
 // ReqFeatures is _get_req_features: it satisfies the counted terms of the
