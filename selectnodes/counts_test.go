@@ -105,11 +105,7 @@ func randomCountExpr(r *rand.Rand) string {
 // without CPU totals and node limits.
 func TestCountedTermsAgreeWithBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 5))
-	iters := 3000
-	if testing.Short() {
-		iters = 600
-	}
-	for iter := range iters {
+	for iter := range iterations(1000, 5000) {
 		nodes := make([]Node, 2+r.IntN(9))
 		part := Partition{Name: "p", Default: true}
 		for i := range nodes {
