@@ -231,3 +231,42 @@ func BenchmarkCountedTerms(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSnapshot takes a snapshot of a loaded cluster (copying only the
+// load), and tries one what-if on it and reverts it.
+func BenchmarkSnapshot(b *testing.B) {
+	const n, running = 100000, 10000
+	c := benchCluster(b, n, ConsRes{})
+	for id := range running {
+		first := id * 7 % (n - 8)
+		p := &Placement{Partition: "batch"}
+		for k := range 1 + id%8 {
+			p.Alloc = append(p.Alloc, NodeAlloc{Node: first + k, CPUs: 1 + id%4})
+		}
+		if err := c.Allocate(JobID(id+1), p, t0, t0.Add(time.Duration(1+id%100)*time.Minute)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	name := fmt.Sprintf("nodes=%d/running=%d", n, running)
+	b.Run(name+"/take", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = c.Snapshot()
+		}
+	})
+	s := c.Snapshot()
+	p, err := s.SelectNodes(&Request{MinNodes: 64}, RunNow)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run(name+"/simulate-64nodes-and-revert", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			revert, err := s.Simulate(JobID(running+1), p, t0, t0.Add(time.Hour))
+			if err != nil {
+				b.Fatal(err)
+			}
+			revert()
+		}
+	})
+}

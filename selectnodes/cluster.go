@@ -86,8 +86,6 @@ type Cluster struct {
 	use  usage
 	jobs map[JobID]*running
 
-	quick bool // Probe in progress: skip classification
-
 	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option
 }
@@ -283,6 +281,9 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	}
 	if p.MinNodes < 0 || p.MaxNodes < 0 || p.MaxTime < 0 || p.Sharing.Count < 0 {
 		return fmt.Errorf("selectnodes: partition %s has a negative limit", p.Name)
+	}
+	if p.Sharing.Mode > ShareForce {
+		return fmt.Errorf("selectnodes: partition %s has unknown OverSubscribe mode %d", p.Name, p.Sharing.Mode)
 	}
 	if p.State > PartitionInactive {
 		return fmt.Errorf("selectnodes: partition %s has unknown state %d", p.Name, p.State)

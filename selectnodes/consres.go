@@ -51,10 +51,10 @@ func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 }
 
 // JobTest implements Selector.
-func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool) {
+func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	c := v.c
 	cpuOf := func(i int) int { return s.free(v, job, i) }
-	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (*Placement, bool) {
+	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
 			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
 		}
@@ -64,14 +64,14 @@ func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Pla
 			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
-			return nil, false
+			return Choice{}, false
 		}
 		share := s.shares(v, job, chosen, n.CPUs)
 		mem := job.Req.MinMemoryPerNode
 		if job.Exclusive {
 			mem = 0 // the node is the job's; its memory is not counted per job
 		}
-		return v.placement(job, chosen, func(i int) int { return share[i] }, mem, job.Exclusive), true
+		return uses(chosen, func(i int) int { return share[i] }, mem, job.Exclusive), true
 	})
 }
 

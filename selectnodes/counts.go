@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/bits-and-blooms/bitset"
-	"github.com/hpcsched/hpcsched/hostlist"
 )
 
 // MaxCountTerms is the most counted terms one constraint may hold.
@@ -92,30 +91,6 @@ func (c *Cluster) countRequired(job *Job, sets []NodeSet, sig []uint32, pr *coun
 	return nreq
 }
 
-// exactCounts chooses nodes for the counted terms by solving the covering
-// problem over node classes exactly, so a satisfiable request is never
-// rejected (the defect of seed 000 §3.3), and cheaply by weight.
-func (c *Cluster) exactCounts(job *Job, sets []NodeSet, n Counts, counts []countTerm, v View, mode Mode, ex *Explanation) (*bitset.BitSet, error) {
-	if len(counts) > MaxCountTerms {
-		return nil, newError(ErrInvalidRequest, "%d counted terms, at most %d are supported", len(counts), MaxCountTerms)
-	}
-	sig, candAll := c.signatures(sets, counts)
-	usable := bitset.New(uint(len(c.nodes)))
-	c.usable(job, candAll, v, mode, usable)
-	pr := c.countProblem(job, sets, sig, counts, usable, n, v)
-	if !pr.solve() {
-		if c.quick {
-			return nil, newError(ErrBusy, "the counted terms do not fit")
-		}
-		return nil, c.classifyCounts(job, sets, sig, counts, candAll, n)
-	}
-	acc := c.coverNodes(job, sets, sig, pr, usable, v)
-	if ex != nil {
-		ex.step("counted terms solved exactly: %s", hostlist.Compress(c.Names(acc)))
-	}
-	return acc, nil
-}
-
 // signatures returns, per set, the counted terms its nodes satisfy, and
 // every candidate of the sets.
 func (c *Cluster) signatures(sets []NodeSet, counts []countTerm) ([]uint32, *bitset.BitSet) {
@@ -185,15 +160,4 @@ func (c *Cluster) classifyCounts(job *Job, sets []NodeSet, sig []uint32, counts 
 		return newError(ErrPartConfig, "the counted terms %s need nodes that are down or drained", termNames(counts))
 	}
 	return newError(ErrBusy, "the counted terms %s need nodes in use by running jobs", termNames(counts))
-}
-
-func termNames(counts []countTerm) string {
-	s := ""
-	for k, ct := range counts {
-		if k > 0 {
-			s += "&"
-		}
-		s += ct.name
-	}
-	return s
 }

@@ -141,12 +141,6 @@ type Removal struct {
 	Why    string // e.g. "RealMemory 64000 < 128000"
 }
 
-func (e *Explanation) step(format string, args ...any) {
-	if e != nil {
-		e.Steps = append(e.Steps, fmt.Sprintf(format, args...))
-	}
-}
-
 // String renders the explanation for people.
 func (e *Explanation) String() string {
 	var b strings.Builder

@@ -49,7 +49,7 @@ func (c *Cluster) PlaceExact(req *Request, uses []NodeUse) (*Placement, error) {
 	if req.Held {
 		return nil, newError(ErrHeld, "the job has priority 0")
 	}
-	if err := c.checkPartition(job, nil); err != nil {
+	if err := c.checkPartition(job); err != nil {
 		return nil, err
 	}
 	n, err := c.NodeCounts(job)

@@ -160,3 +160,28 @@ func TestNewChecksTheCPUProductBeforeComputingIt(t *testing.T) {
 	_, err = c.Register("a", Resources{CPUs: math.MaxInt})
 	assert.Error(t, err)
 }
+
+// FromConfig turns every OverSubscribe mode of slurm.conf into the model's
+// own Sharing (selectnodes does not re-export slurmconf's types).
+func TestFromConfigSharing(t *testing.T) {
+	c := confCluster(t, `
+NodeName=a[1-2] CPUs=4
+PartitionName=no Nodes=ALL Default=YES
+PartitionName=yes Nodes=ALL OverSubscribe=YES:3
+PartitionName=ex Nodes=ALL OverSubscribe=EXCLUSIVE
+PartitionName=force Nodes=ALL OverSubscribe=FORCE:2
+`)
+	want := map[string]Sharing{"no": {ShareNo, 1}, "yes": {ShareYes, 3}, "ex": {ShareExclusive, 1}, "force": {ShareForce, 2}}
+	for name, s := range want {
+		p, ok := c.Partition(name)
+		require.True(t, ok)
+		assert.Equal(t, s.Mode, p.Sharing.Mode, name)
+		if s.Mode == ShareYes || s.Mode == ShareForce {
+			assert.Equal(t, s.Count, p.Sharing.Count, name)
+		}
+	}
+	assert.Equal(t, "FORCE", ShareForce.String())
+	assert.Equal(t, "ShareMode(9)", ShareMode(9).String())
+	_, err := New([]Node{{Name: "a", CPUs: 1}}, []Partition{{Name: "p", Nodes: []string{"a"}, Sharing: Sharing{Mode: 9}}})
+	assert.ErrorContains(t, err, "unknown OverSubscribe mode")
+}

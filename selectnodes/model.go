@@ -3,8 +3,6 @@ package selectnodes
 import (
 	"fmt"
 	"time"
-
-	"github.com/hpcsched/hpcsched/slurmconf"
 )
 
 // NodeState is the administrative state of a node. Whether it is idle or
@@ -84,19 +82,31 @@ type Resources struct {
 	TmpDisk    int64
 }
 
-// Aliases of slurmconf's sharing types, so a Partition can be built in code
-// without importing slurmconf.
-type (
-	ShareMode = slurmconf.ShareMode
-	Sharing   = slurmconf.Sharing
-)
+// ShareMode is a partition's OverSubscribe (formerly Shared) setting,
+// which with the job's ShareRequest decides whether jobs may share nodes
+// (seed 000, Table 2.1).
+type ShareMode uint8
 
 const (
-	ShareNo        = slurmconf.ShareNo
-	ShareYes       = slurmconf.ShareYes
-	ShareExclusive = slurmconf.ShareExclusive
-	ShareForce     = slurmconf.ShareForce
+	ShareNo        ShareMode = iota // NO: jobs do not share (cons_res: they share consumable resources)
+	ShareYes                        // YES: jobs asking to share may, up to Count per node
+	ShareExclusive                  // EXCLUSIVE: every job gets whole nodes
+	ShareForce                      // FORCE: every job shares, up to Count per node
 )
+
+func (m ShareMode) String() string {
+	if int(m) < 4 {
+		return [...]string{"NO", "YES", "EXCLUSIVE", "FORCE"}[m]
+	}
+	return fmt.Sprintf("ShareMode(%d)", uint8(m))
+}
+
+// Sharing is OverSubscribe=MODE[:COUNT]: Count is the most jobs per node
+// for YES and FORCE (4 when 0).
+type Sharing struct {
+	Mode  ShareMode
+	Count int
+}
 
 // PartitionState is a partition's State=.
 type PartitionState uint8

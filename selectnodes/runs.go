@@ -295,7 +295,7 @@ func (pk picker) contiguous(cand, required *bitset.BitSet, n Counts) ([]int, boo
 // byWeight tries pick on the lowest-weight nodes of avail first, adding
 // the next weight only when that fails, so lower weights are used first
 // even when avail spans several.
-func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet) (*Placement, bool)) (*Placement, bool) {
+func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet) (Choice, bool)) (Choice, bool) {
 	c := v.c
 	var weights []int64
 	for r := range c.records {
@@ -319,7 +319,7 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 		}
 		lower = tier.Clone()
 	}
-	return nil, false
+	return Choice{}, false
 }
 
 // treeFit places whole nodes with the topology when one is configured and
@@ -353,7 +353,7 @@ func treeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) in
 		}
 		if errors.Is(err, topology.ErrNoSingleTree) {
 			spanning = true
-			v.ex.step("topology: no single switch tree can hold %d nodes", count)
+			v.Note("topology: no single switch tree can hold %d nodes", count)
 		}
 	}
 	if n.CPUs <= 0 || spanning {
