@@ -198,4 +198,3 @@ func (c *Cluster) nodeFits(job *Job, i int) (why string, ok bool) {
 	}
 	return m.filter + ": " + m.String(), false
 }
-

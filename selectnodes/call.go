@@ -22,8 +22,10 @@ type call struct {
 	ex    *Explanation // nil unless explaining
 	quick bool         // Probe: a failure is ErrBusy, without classification
 	// memo keeps the counted-terms outcome of the first run of a request
-	// for the run that explains it, so the terms are solved once per call.
-	memo *countsMemo
+	// for the run that explains it (reuse set), so the terms are solved
+	// once per call.
+	memo  countsMemo
+	reuse bool
 }
 
 type countsMemo struct {
@@ -35,7 +37,7 @@ type countsMemo struct {
 // at is the call seeing another load (WillRun's releases, or none).
 func (cx *call) at(v View, mode Mode) *call {
 	d := *cx
-	d.v, d.mode, d.memo = v, mode, nil
+	d.v, d.mode, d.memo, d.reuse = v, mode, countsMemo{}, false
 	d.v.ex = cx.ex
 	return &d
 }

@@ -180,7 +180,6 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 	return newError(ErrBusy, "resources are in use by running jobs")
 }
 
-
 // cpusWithin is a cheap bound before a selector's search: whether the
 // nodes of set, at most n.Max of them, hold n.CPUs CPUs at all (no job
 // takes more of a node than it has).
@@ -205,4 +204,3 @@ func (c *Cluster) cpusWithin(set *bitset.BitSet, n Counts) bool {
 	}
 	return total >= n.CPUs
 }
-

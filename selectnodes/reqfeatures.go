@@ -61,8 +61,8 @@ func (cx *call) reqFeatures(job *Job, n Counts) (*Placement, error) {
 // countedNodes solves the counted terms once per call: a run that only
 // explains an earlier one reuses its outcome.
 func (cx *call) countedNodes(job *Job, n Counts, counts []countTerm) (*bitset.BitSet, error) {
-	if m := cx.memo; m != nil && m.done {
-		return m.acc, m.err
+	if cx.reuse && cx.memo.done {
+		return cx.memo.acc, cx.memo.err
 	}
 	var acc *bitset.BitSet
 	var err error
@@ -71,9 +71,7 @@ func (cx *call) countedNodes(job *Job, n Counts, counts []countTerm) (*bitset.Bi
 	} else {
 		acc, err = cx.exactCounts(job, n, counts)
 	}
-	if cx.memo != nil {
-		*cx.memo = countsMemo{done: true, acc: acc, err: err}
-	}
+	cx.memo = countsMemo{done: true, acc: acc, err: err}
 	return acc, err
 }
 

@@ -23,13 +23,12 @@ import (
 // ErrNodeConfig, ErrPartConfig, ErrBusy, ErrHeld or ErrInvalidRequest and
 // carrying an Explanation.
 func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
-	memo := &countsMemo{}
-	p, err := c.run(req, mode, nil, false, memo)
+	p, memo, err := c.run(req, mode, nil, false, nil)
 	var e *Error
 	if err != nil && errors.As(err, &e) && e.Explanation == nil {
 		// Run again, recording why: the fast path keeps no record. The
 		// counted terms are not solved again.
-		e.Explanation = c.explain(req, mode, memo)
+		e.Explanation = c.explain(req, mode, &memo)
 	}
 	return p, err
 }
@@ -38,7 +37,8 @@ func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
 // Explanation is nil): for callers that make many attempts and only need
 // the class, such as a backfill planner.
 func (c *Cluster) Try(req *Request, mode Mode) (*Placement, error) {
-	return c.run(req, mode, nil, false, nil)
+	p, _, err := c.run(req, mode, nil, false, nil)
+	return p, err
 }
 
 // Probe answers only "does it fit, and where": no explanation and no
@@ -48,7 +48,7 @@ func (c *Cluster) Probe(req *Request, mode Mode) (*Placement, bool) {
 	if mode == WillRun {
 		mode = RunNow
 	}
-	p, err := c.run(req, mode, nil, true, nil)
+	p, _, err := c.run(req, mode, nil, true, nil)
 	return p, err == nil
 }
 
@@ -62,7 +62,7 @@ func (c *Cluster) Explain(req *Request, mode Mode) *Explanation {
 
 func (c *Cluster) explain(req *Request, mode Mode, memo *countsMemo) *Explanation {
 	ex := &Explanation{Mode: mode}
-	p, err := c.run(req, mode, ex, false, memo)
+	p, _, err := c.run(req, mode, ex, false, memo)
 	ex.Placement = p
 	if err != nil {
 		var e *Error
@@ -76,26 +76,40 @@ func (c *Cluster) explain(req *Request, mode Mode, memo *countsMemo) *Explanatio
 }
 
 // run is select_nodes proper, building the call the later stages share.
-func (c *Cluster) run(req *Request, mode Mode, ex *Explanation, quick bool, memo *countsMemo) (*Placement, error) {
+// It returns the counted-terms outcome for a run that explains this one;
+// memo, when not nil, is such an outcome to reuse.
+func (c *Cluster) run(req *Request, mode Mode, ex *Explanation, quick bool, memo *countsMemo) (*Placement, countsMemo, error) {
 	if req == nil {
-		return nil, newError(ErrInvalidRequest, "no request")
+		return nil, countsMemo{}, newError(ErrInvalidRequest, "no request")
 	}
 	job, err := c.Resolve(req)
 	if err != nil {
-		return nil, err
+		return nil, countsMemo{}, err
 	}
-	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, memo: memo, v: c.live()}
+	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, v: c.live()}
 	cx.v.ex = ex
+	if memo != nil {
+		cx.memo, cx.reuse = *memo, true
+	}
+	p, err := cx.selectNodes()
+	return p, cx.memo, err
+}
+
+// selectNodes checks the partition, builds the node sets and counts, and
+// hands over to _get_req_features in the call's mode.
+func (cx *call) selectNodes() (*Placement, error) {
+	c, job, ex := cx.c, cx.job, cx.ex
 	if ex != nil {
 		ex.Partition = job.Part.Name
 	}
-	if req.Held {
+	if job.Req.Held {
 		return nil, newError(ErrHeld, "the job has priority 0")
 	}
 	if err := c.checkPartition(job); err != nil {
 		return nil, err
 	}
 	cx.step("partition %s is up and its limits allow the job", job.Part.Name)
+	var err error
 	if cx.sets, err = c.buildNodeSets(cx); err != nil {
 		return nil, err
 	}
@@ -107,20 +121,17 @@ func (c *Cluster) run(req *Request, mode Mode, ex *Explanation, quick bool, memo
 		return nil, err
 	}
 	cx.usableCounts()
-	switch mode {
+	switch cx.mode {
 	case RunNow:
 		return cx.reqFeatures(job, cx.n)
 	case TestOnly:
-		return cx.at(c.none(), TestOnly).withMemo(memo).reqFeatures(job, cx.n)
+		cx.v = c.none()
+		cx.v.ex = ex
+		return cx.reqFeatures(job, cx.n)
 	case WillRun:
 		return cx.willRun()
 	}
-	return nil, newError(ErrInvalidRequest, "unknown mode %d", mode)
-}
-
-func (cx *call) withMemo(m *countsMemo) *call {
-	cx.memo = m
-	return cx
+	return nil, newError(ErrInvalidRequest, "unknown mode %d", cx.mode)
 }
 
 func (c *Cluster) live() View { return View{c: c, u: &c.use} }

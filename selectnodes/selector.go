@@ -107,8 +107,12 @@ func (job *Job) GRES() []GRESRequest { return job.Req.GRES }
 // in node index order.
 func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet) (*Placement, *Error) {
 	c := v.c
-	uses := slices.Clone(ch.Nodes)
-	slices.SortFunc(uses, func(a, b NodeUse) int { return a.Node - b.Node })
+	uses := ch.Nodes
+	byNode := func(a, b NodeUse) int { return a.Node - b.Node }
+	if !slices.IsSortedFunc(uses, byNode) {
+		uses = slices.Clone(uses) // the selector's slice stays as it was
+		slices.SortFunc(uses, byNode)
+	}
 	p := &Placement{Partition: job.Part.Name, Nodes: bitset.New(uint(len(c.nodes))), Exclusive: ch.Exclusive, Immediate: true,
 		Alloc: make([]NodeAlloc, 0, len(uses)), Names: make([]string, 0, len(uses))}
 	for k, u := range uses {

@@ -20,6 +20,7 @@ func (cx *call) willRun() (*Placement, error) {
 	now := *cx
 	now.mode = RunNow
 	p, err := now.reqFeatures(job, n)
+	cx.memo = now.memo // for a run that explains this one
 	if err == nil || !errors.Is(err, ErrBusy) {
 		return p, err
 	}
@@ -40,7 +41,7 @@ func (cx *call) willRun() (*Placement, error) {
 	u := c.use.clone()
 	later := cx.at(View{c: c, u: &u}, WillRun)
 	later.ex, later.v.ex = nil, nil // the search's tries are not explained
-	released := 0 // groups [0, released) are released in u
+	released := 0                   // groups [0, released) are released in u
 	moveTo := func(g int) {
 		for ; released < g; released++ {
 			for _, id := range groups[released] {
