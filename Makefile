@@ -5,6 +5,8 @@
 test:
 	go vet ./...
 	go test -race -count=1 ./...
+	# the restore property test at full length (10^5 operations; under -race it runs a fifth)
+	go test -count=1 -run '^TestRestoredSchedulerDecidesIdentically$$' ./queue
 
 # The benchmarks whose figures BENCHMARKS.md records.
 bench:

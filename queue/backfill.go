@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"context"
 	"maps"
 	"math"
 	"slices"
@@ -37,7 +38,13 @@ type reservation struct {
 // backfill resolution (a minute). It returns the jobs started and the
 // standing reservations.
 func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
-	s.mu.Lock()
+	return s.BackfillContext(context.Background(), now)
+}
+
+// BackfillContext is Backfill with a context for the plugins. A job whose
+// start a ReservePlugin refuses gets no reservation this pass.
+func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Started, []Reservation) {
+	s.lock(ctx)
 	defer s.unlock()
 	s.recalc(now)
 	for id := range s.resv {
@@ -75,10 +82,13 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 			req := j.Request
 			req.ExcludeNodes = excl
 			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
-				if st, err := s.start(j, p, now); err == nil {
+				st, err := s.start(j, p, now)
+				if err == nil {
 					started = append(started, st)
 					freeCPUs -= p.TotalCPUs
 					pr.take(p.Nodes, now, end)
+				}
+				if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
 					continue
 				}
 			}

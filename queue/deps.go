@@ -33,6 +33,13 @@ func depKindOf(name string) (depKind, bool) {
 	return 0, false
 }
 
+// MaxDependencyBytes bounds the length of a --dependency value.
+const MaxDependencyBytes = 64 << 10
+
+// maxDelayMinutes bounds after:id+minutes, so the delay is a valid
+// time.Duration far from overflow.
+const maxDelayMinutes = uint64(MaxTimeLimit / time.Minute)
+
 type depTerm struct {
 	kind  depKind
 	id    JobID
@@ -61,6 +68,9 @@ func (e *DependencyError) Error() string {
 // (30 minutes after job 12 started), "singleton", a bare job ID (afterany),
 // or items joined by '?' (any). Mixing ',' and '?' is an error.
 func ParseDependency(spec string) (*Dependency, error) {
+	if len(spec) > MaxDependencyBytes {
+		return nil, &DependencyError{Spec: spec[:64] + "…", Pos: MaxDependencyBytes, Msg: fmt.Sprintf("longer than MaxDependencyBytes (%d)", MaxDependencyBytes)}
+	}
 	d := &Dependency{}
 	if strings.TrimSpace(spec) == "" {
 		return d, nil
@@ -135,6 +145,9 @@ func (d *Dependency) parseItem(item string, off int, bad func(int, string, ...an
 			m, err := strconv.ParseUint(delayText, 10, 32)
 			if err != nil {
 				return bad(pos+len(idText)+1, "%q is not a number of minutes", delayText)
+			}
+			if m > maxDelayMinutes {
+				return bad(pos+len(idText)+1, "%d minutes is more than the limit of %d (MaxTimeLimit)", m, maxDelayMinutes)
 			}
 			t.delay = time.Duration(m) * time.Minute
 		}

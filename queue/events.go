@@ -3,6 +3,8 @@ package queue
 import (
 	"slices"
 	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
 // EventKind names a change.
@@ -19,11 +21,13 @@ const (
 	EventHold       EventKind = "hold"
 	EventRelease    EventKind = "release"
 	EventUpdate     EventKind = "update"
-	EventPriority   EventKind = "priority" // a job's priority changed
-	EventNodeDown   EventKind = "node_down"
-	EventNodeDrain  EventKind = "node_drain"
-	EventNodeResume EventKind = "node_resume"
-	EventPartition  EventKind = "partition" // a partition was added or changed
+	EventPriority   EventKind = "priority"    // a job's priority changed
+	EventRefused    EventKind = "refused"     // a plugin or the pipeline refused a start (the job stays pending)
+	EventPlanFailed EventKind = "plan_failed" // the Planner returned an error
+	EventNodeDown   EventKind = "node_down"   // Node payload
+	EventNodeDrain  EventKind = "node_drain"  // Node payload
+	EventNodeResume EventKind = "node_resume" // Node payload
+	EventPartition  EventKind = "partition"   // a partition was added or changed
 )
 
 // Event is one change. Seq numbers events from 1 without gaps.
@@ -35,12 +39,66 @@ type Event struct {
 	State     State  // the job's state after the change
 	Node      string // node events
 	Partition string // partition events, and the job's partition
-	Detail    string // e.g. the nodes started on, an exit code, what changed
+	// Detail is a human-readable summary (the nodes started on, an exit
+	// code, what changed); Payload carries the same as data.
+	Detail string
+	// Payload is the typed detail of the change: *StartPayload,
+	// *EndPayload, *PriorityPayload, *UpdatePayload, *RefusedPayload,
+	// *PlanFailedPayload or *NodePayload; nil for kinds without one
+	// (submit, suspend, resume, hold, release, partition).
+	Payload Payload
 }
+
+// Payload is the typed detail of an event. The set of payload types is
+// closed: switch on the concrete types listed on Event.Payload.
+type Payload interface{ payload() }
+
+// StartPayload: where a job started.
+type StartPayload struct{ Placement *selectnodes.Placement }
+
+// EndPayload: how a started job's allocation ended (finish, cancel of a
+// running job, timeout, node failure, requeue).
+type EndPayload struct{ End JobEnd }
+
+// PriorityPayload: a priority change.
+type PriorityPayload struct{ Old, New int64 }
+
+// UpdatePayload: the fields an Update changed, by name ("TimeLimit",
+// "Request", "Partition", "Priority", "Nice", "Dependency", "Begin").
+type UpdatePayload struct{ Fields []string }
+
+// RefusedPayload: a start that did not happen. Plugin names the
+// ReservePlugin that refused ("" when the pipeline refused a Planner's
+// decision); Status is its answer; Err the pipeline's error, if any.
+type RefusedPayload struct {
+	Plugin string
+	Status *Status
+	Err    error
+}
+
+// PlanFailedPayload: the Planner's error; the pass started nothing.
+type PlanFailedPayload struct{ Err error }
+
+// NodePayload: a node's new state.
+type NodePayload struct {
+	State selectnodes.NodeState
+	// Ended are the jobs a node going down ended or requeued.
+	Ended []JobID
+}
+
+func (*StartPayload) payload()      {}
+func (*EndPayload) payload()        {}
+func (*PriorityPayload) payload()   {}
+func (*UpdatePayload) payload()     {}
+func (*RefusedPayload) payload()    {}
+func (*PlanFailedPayload) payload() {}
+func (*NodePayload) payload()       {}
 
 // Subscribe registers f for every later event and returns a function
 // that unsubscribes it. f runs after the change, outside the scheduler's
-// lock; it may call the scheduler.
+// lock; it may call the scheduler. A subscriber that panics does not stop
+// delivery: the panic is recovered, handed to the WithPanicHandler
+// function if one is set, and the other subscribers still get the event.
 func (s *Scheduler) Subscribe(f func(Event)) (unsubscribe func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -52,6 +110,13 @@ func (s *Scheduler) Subscribe(f func(Event)) (unsubscribe func()) {
 		defer s.mu.Unlock()
 		s.subs = slices.DeleteFunc(s.subs, func(x subscriber) bool { return x.id == id })
 	}
+}
+
+// WithPanicHandler sets what is done with a subscriber's panic: h gets the
+// recovered value and the event being delivered. By default the panic is
+// dropped (the library prints nothing); delivery goes on either way.
+func WithPanicHandler(h func(recovered any, e Event)) Option {
+	return func(o *options) { o.onPanic = h }
 }
 
 type subscriber struct {
@@ -67,12 +132,17 @@ func (s *Scheduler) emit(e Event) {
 }
 
 func (s *Scheduler) jobEvent(kind EventKind, j *job, now time.Time, detail string) {
-	s.emit(Event{Kind: kind, Time: now, Job: j.ID, State: j.State, Partition: j.Partition, Detail: detail})
+	s.jobEventWith(kind, j, now, detail, nil)
+}
+
+func (s *Scheduler) jobEventWith(kind EventKind, j *job, now time.Time, detail string, p Payload) {
+	s.emit(Event{Kind: kind, Time: now, Job: j.ID, State: j.State, Partition: j.Partition, Detail: detail, Payload: p})
 }
 
 // unlock releases the lock and delivers queued events in order. A
 // subscriber calling back only queues more; the first deliverer drains.
 func (s *Scheduler) unlock() {
+	s.ctx = nil
 	if s.delivering || len(s.outbox) == 0 {
 		s.mu.Unlock()
 		return
@@ -84,11 +154,21 @@ func (s *Scheduler) unlock() {
 		s.mu.Unlock()
 		for _, e := range evs {
 			for _, sub := range subs {
-				sub.f(e)
+				s.deliver(sub.f, e)
 			}
 		}
 		s.mu.Lock()
 	}
 	s.delivering = false
 	s.mu.Unlock()
+}
+
+// deliver calls one subscriber, containing its panic.
+func (s *Scheduler) deliver(f func(Event), e Event) {
+	defer func() {
+		if r := recover(); r != nil && s.opts.onPanic != nil {
+			s.opts.onPanic(r, e)
+		}
+	}()
+	f(e)
 }

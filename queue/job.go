@@ -54,6 +54,7 @@ const (
 	ReasonPartitionDown            Reason = "PartitionDown"            // partition not up
 	ReasonNodesUnavailable         Reason = "ReqNodeNotAvail"          // needed nodes are down, drained or withheld
 	ReasonNodeConfig               Reason = "BadConstraints"           // can never run on this configuration
+	ReasonRefused                  Reason = "Refused"                  // a ReservePlugin refused the start; ReasonDetail says why
 )
 
 // Job is a copy of a job's record; the scheduler's own stays inside.
@@ -77,10 +78,13 @@ type Job struct {
 	Request    selectnodes.Request
 	State      State
 	Reason     Reason
-	Held       bool
-	ExitCode   int
-	Restarts   int
-	Placement  *selectnodes.Placement // while running or suspended; the last one after
+	// ReasonDetail is what a plugin said when it refused, held or failed
+	// the job ("" otherwise).
+	ReasonDetail string
+	Held         bool
+	ExitCode     int
+	Restarts     int
+	Placement    *selectnodes.Placement // while running or suspended; the last one after
 	// Explanation of why the job failed, when the pipeline failed it;
 	// Scheduler.Explain explains a waiting job on demand.
 	Explanation *selectnodes.Explanation
@@ -97,6 +101,10 @@ func (j *Job) Nodes() string {
 
 // Spec is what a user submits.
 type Spec struct {
+	// ID, when not 0, is the job's ID, chosen by the caller (a grid, a
+	// restore from elsewhere); Submit fails with ErrDuplicateID when it is
+	// in use. 0 takes the next ID from the IDSource or the counter.
+	ID                  JobID
 	Name, User, Account string
 	Request             selectnodes.Request
 	// TimeLimit 0 takes the partition's MaxTime (none when it has none).

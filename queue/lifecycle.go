@@ -1,7 +1,7 @@
 package queue
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,70 +9,6 @@ import (
 
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
-
-// Submit validates spec and queues it. A job that can never run on this
-// configuration (selectnodes ErrNodeConfig in TestOnly mode, as Slurm's
-// job_allocate checks) is rejected with the selection error, which carries
-// the explanation; so are invalid requests and dependencies naming
-// unknown jobs.
-func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
-	s.mu.Lock()
-	defer s.unlock()
-	deps, err := ParseDependency(spec.Dependency)
-	if err != nil {
-		return 0, err
-	}
-	for _, id := range deps.targets() {
-		if id == s.nextID {
-			return 0, fmt.Errorf("queue: job %d would depend on itself", id)
-		}
-		if _, ok := s.jobs[id]; !ok {
-			return 0, fmt.Errorf("queue: dependency on unknown job %d", id)
-		}
-	}
-	req := spec.Request
-	if req.Partition == "" {
-		req.Partition = s.c.DefaultPartition()
-	}
-	if err := s.admissible(&req); err != nil {
-		return 0, err
-	}
-	limit := spec.TimeLimit
-	if limit <= 0 {
-		p, _ := s.c.Partition(req.Partition)
-		limit = p.MaxTime
-	}
-	req.TimeLimit = limit
-	s.seq++
-	j := &job{Job: Job{ID: s.nextID, Name: spec.Name, User: spec.User, Account: spec.Account, Partition: req.Partition,
-		AdminPriority: spec.Priority, Nice: spec.Nice, Submit: now, Begin: spec.Begin, TimeLimit: limit,
-		Dependency: spec.Dependency, Requeue: spec.Requeue, Request: req, State: Pending,
-		Held: spec.Hold || s.opts.external, seq: s.seq}, deps: deps}
-	s.nextID++
-	s.jobs[j.ID] = j
-	key := j.User + "\x00" + j.Name
-	s.byUserName[key] = append(s.byUserName[key], j)
-	s.computePriority(j, now)
-	s.enqueue(j)
-	j.Reason = s.pendingReason(j, now)
-	s.jobEvent(EventSubmit, j, now, "")
-	return j.ID, nil
-}
-
-// neverRuns reports whether a selection error means the request can never
-// run here (as opposed to not now).
-func neverRuns(err error) bool {
-	return errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest)
-}
-
-// admissible is Slurm's check at job_allocate: a TestOnly selection, which
-// rejects only requests that can never run on this configuration.
-func (s *Scheduler) admissible(req *selectnodes.Request) error {
-	if _, err := s.c.SelectNodes(req, selectnodes.TestOnly); err != nil && neverRuns(err) {
-		return err
-	}
-	return nil
-}
 
 // pendingReason is why an eligible-looking job waits, before selection.
 func (s *Scheduler) pendingReason(j *job, now time.Time) Reason {
@@ -93,21 +29,47 @@ func (s *Scheduler) pendingReason(j *job, now time.Time) Reason {
 	return ReasonPriority
 }
 
-// end finishes a running or suspended job: release its nodes, set its
-// terminal state and emit one event.
-func (s *Scheduler) end(j *job, st State, kind EventKind, now time.Time, detail string) {
+// end finishes a job: a running or suspended one releases its nodes (and
+// the ReleasePlugins hear of it); every one leaves the queue, loses its
+// reservation, takes its terminal state and emits one event.
+func (s *Scheduler) end(j *job, st State, kind EventKind, now time.Time, detail string, out Outcome) {
+	var p Payload
 	if j.State == Running || j.State == Suspended {
-		_ = s.c.Release(j.ID) // allocated by start; cannot be missing
-		delete(s.active, j.ID)
+		e := JobEnd{State: st, Outcome: out, Elapsed: j.elapsed(now), NodeFailure: st == NodeFail}
+		s.releaseNodes(j)
+		j.State = st
+		s.runRelease(s.context(), j, e, now)
+		p = &EndPayload{End: e}
 	}
 	s.dequeue(j)
+	delete(s.resv, j.ID)
 	j.State, j.Reason, j.End = st, ReasonNone, now
-	s.jobEvent(kind, j, now, detail)
+	s.jobEventWith(kind, j, now, detail, p)
+}
+
+// releaseNodes gives a started job's nodes back to the cluster.
+func (s *Scheduler) releaseNodes(j *job) {
+	_ = s.c.Release(j.ID) // allocated by start; cannot be missing
+	delete(s.active, j.ID)
+}
+
+// elapsed is how long a started job has run by now, suspensions excluded.
+func (j *job) elapsed(now time.Time) time.Duration {
+	d := now.Sub(j.Start) - j.suspendedFor
+	if j.State == Suspended {
+		d -= now.Sub(j.suspendedAt)
+	}
+	return max(0, d)
 }
 
 // Cancel ends a pending, running or suspended job.
 func (s *Scheduler) Cancel(id JobID, now time.Time) error {
-	s.mu.Lock()
+	return s.CancelContext(context.Background(), id, now)
+}
+
+// CancelContext is Cancel with a context for the ReleasePlugins.
+func (s *Scheduler) CancelContext(ctx context.Context, id JobID, now time.Time) error {
+	s.lock(ctx)
 	defer s.unlock()
 	j, err := s.get(id)
 	if err != nil {
@@ -116,14 +78,19 @@ func (s *Scheduler) Cancel(id JobID, now time.Time) error {
 	if j.State.Terminal() {
 		return stateErr(j, "cancel")
 	}
-	s.end(j, Cancelled, EventCancel, now, "")
+	s.end(j, Cancelled, EventCancel, now, "", Outcome{})
 	return nil
 }
 
 // Finish records how a running (or suspended) job ended. A node failure
 // requeues a job submitted with Requeue.
 func (s *Scheduler) Finish(id JobID, out Outcome, now time.Time) error {
-	s.mu.Lock()
+	return s.FinishContext(context.Background(), id, out, now)
+}
+
+// FinishContext is Finish with a context for the ReleasePlugins.
+func (s *Scheduler) FinishContext(ctx context.Context, id JobID, out Outcome, now time.Time) error {
+	s.lock(ctx)
 	defer s.unlock()
 	j, err := s.get(id)
 	if err != nil {
@@ -135,13 +102,13 @@ func (s *Scheduler) Finish(id JobID, out Outcome, now time.Time) error {
 	j.ExitCode = out.ExitCode
 	switch {
 	case out.Kind == NodeFailure && j.Requeue:
-		s.requeue(j, now, "node failure")
+		s.requeue(j, now, "node failure", true)
 	case out.Kind == NodeFailure:
-		s.end(j, NodeFail, EventFinish, now, "node failure")
+		s.end(j, NodeFail, EventFinish, now, "node failure", out)
 	case out.Kind == Failure || out.ExitCode != 0:
-		s.end(j, Failed, EventFinish, now, fmt.Sprintf("exit code %d", out.ExitCode))
+		s.end(j, Failed, EventFinish, now, fmt.Sprintf("exit code %d", out.ExitCode), out)
 	default:
-		s.end(j, Complete, EventFinish, now, "exit code 0")
+		s.end(j, Complete, EventFinish, now, "exit code 0", out)
 	}
 	return nil
 }
@@ -149,13 +116,18 @@ func (s *Scheduler) Finish(id JobID, out Outcome, now time.Time) error {
 // Tick ends running jobs whose time limit has passed (TIMEOUT) and returns
 // their IDs.
 func (s *Scheduler) Tick(now time.Time) []JobID {
-	s.mu.Lock()
+	return s.TickContext(context.Background(), now)
+}
+
+// TickContext is Tick with a context for the ReleasePlugins.
+func (s *Scheduler) TickContext(ctx context.Context, now time.Time) []JobID {
+	s.lock(ctx)
 	defer s.unlock()
 	var out []JobID
 	for _, id := range s.runningIDs() {
 		j := s.jobs[id]
 		if j.State == Running && j.TimeLimit > 0 && !now.Before(j.End) {
-			s.end(j, Timeout, EventFinish, now, "time limit")
+			s.end(j, Timeout, EventFinish, now, "time limit", Outcome{})
 			out = append(out, id)
 		}
 	}
@@ -169,7 +141,12 @@ func (s *Scheduler) ids() []JobID { return slices.Sorted(maps.Keys(s.jobs)) }
 
 // Requeue puts a running or suspended job back in the queue.
 func (s *Scheduler) Requeue(id JobID, now time.Time) error {
-	s.mu.Lock()
+	return s.RequeueContext(context.Background(), id, now)
+}
+
+// RequeueContext is Requeue with a context for the ReleasePlugins.
+func (s *Scheduler) RequeueContext(ctx context.Context, id JobID, now time.Time) error {
+	s.lock(ctx)
 	defer s.unlock()
 	j, err := s.get(id)
 	if err != nil {
@@ -178,18 +155,22 @@ func (s *Scheduler) Requeue(id JobID, now time.Time) error {
 	if j.State != Running && j.State != Suspended {
 		return stateErr(j, "requeue")
 	}
-	s.requeue(j, now, "")
+	s.requeue(j, now, "", false)
 	return nil
 }
 
-func (s *Scheduler) requeue(j *job, now time.Time, detail string) {
-	_ = s.c.Release(j.ID)
-	delete(s.active, j.ID)
-	j.State, j.Start, j.End = Pending, time.Time{}, time.Time{}
+func (s *Scheduler) requeue(j *job, now time.Time, detail string, nodeFailure bool) {
+	e := JobEnd{State: Pending, Elapsed: j.elapsed(now), NodeFailure: nodeFailure}
+	if nodeFailure {
+		e.Outcome = Outcome{Kind: NodeFailure}
+	}
+	s.releaseNodes(j)
+	j.State, j.Start, j.End, j.suspendedFor = Pending, time.Time{}, time.Time{}, 0
+	s.runRelease(s.context(), j, e, now)
 	j.Restarts++
 	s.enqueue(j)
 	j.Reason = s.pendingReason(j, now)
-	s.jobEvent(EventRequeue, j, now, detail)
+	s.jobEventWith(EventRequeue, j, now, detail, &EndPayload{End: e})
 }
 
 // transition applies one simple state change to job id: ok says whether
@@ -223,8 +204,11 @@ func (s *Scheduler) Resume(id JobID, now time.Time) error {
 	return s.transition(id, now, "resume", EventResume,
 		func(j *job) bool { return j.State == Suspended },
 		func(j *job) {
+			away := now.Sub(j.suspendedAt)
+			j.suspendedFor += away
 			if j.TimeLimit > 0 {
-				j.End = j.End.Add(now.Sub(j.suspendedAt))
+				j.End = j.End.Add(away)
+				s.moveAllocationEnd(j)
 			}
 			j.State = Running
 		})
@@ -234,7 +218,10 @@ func (s *Scheduler) Resume(id JobID, now time.Time) error {
 func (s *Scheduler) Hold(id JobID, now time.Time) error {
 	return s.transition(id, now, "hold", EventHold,
 		func(j *job) bool { return j.State == Pending && !j.Held },
-		func(j *job) { j.Held, j.Reason = true, ReasonHeld })
+		func(j *job) {
+			j.Held, j.Reason = true, ReasonHeld
+			delete(s.resv, j.ID) // a held job needs no nodes kept for it
+		})
 }
 
 // Release lets a held job start again.
@@ -247,92 +234,6 @@ func (s *Scheduler) Release(id JobID, now time.Time) error {
 		})
 }
 
-// Update changes a job. Zero fields of u are left alone. A pending job's
-// request, partition and time limit are revalidated as at Submit; a
-// running job may change only its time limit and priority.
-type Update struct {
-	Partition  string
-	TimeLimit  time.Duration
-	Priority   int64 // administrator priority; -1 hands it back to the policy
-	Nice       *int64
-	Request    *selectnodes.Request
-	Dependency *string
-	Begin      *time.Time
-}
-
-// Update applies u to job id.
-func (s *Scheduler) Update(id JobID, u Update, now time.Time) error {
-	s.mu.Lock()
-	defer s.unlock()
-	j, err := s.get(id)
-	if err != nil {
-		return err
-	}
-	if j.State.Terminal() {
-		return stateErr(j, "update")
-	}
-	pending := j.State == Pending
-	if !pending && (u.Partition != "" || u.Request != nil || u.Dependency != nil || u.Begin != nil) {
-		return stateErr(j, "change the request of")
-	}
-	next := *j
-	if u.Request != nil {
-		next.Request = *u.Request
-		next.Request.Partition = j.Partition
-	}
-	if u.Partition != "" {
-		next.Partition, next.Request.Partition = u.Partition, u.Partition
-	}
-	if u.TimeLimit > 0 {
-		next.TimeLimit = u.TimeLimit
-		next.Request.TimeLimit = u.TimeLimit
-	}
-	if u.Dependency != nil {
-		d, err := ParseDependency(*u.Dependency)
-		if err != nil {
-			return err
-		}
-		if err := s.checkCycle(j.ID, d); err != nil {
-			return err
-		}
-		next.deps, next.Dependency = d, *u.Dependency
-	}
-	if u.Begin != nil {
-		next.Begin = *u.Begin
-	}
-	if pending {
-		if err := s.admissible(&next.Request); err != nil {
-			return err
-		}
-	}
-	switch {
-	case u.Priority == -1:
-		next.AdminPriority = 0
-	case u.Priority > 0:
-		next.AdminPriority = u.Priority
-	}
-	if u.Nice != nil {
-		next.Nice = *u.Nice
-	}
-	if !pending && u.TimeLimit > 0 {
-		next.End = next.Start.Add(next.TimeLimit)
-	}
-	oldPrio := j.Priority
-	s.dequeue(j)
-	*j = next
-	j.queued = false
-	s.computePriority(j, now)
-	if pending {
-		s.enqueue(j)
-		j.Reason = s.pendingReason(j, now)
-	}
-	s.jobEvent(EventUpdate, j, now, "")
-	if j.Priority != oldPrio {
-		s.jobEvent(EventPriority, j, now, fmt.Sprintf("%d -> %d", oldPrio, j.Priority))
-	}
-	return nil
-}
-
 // checkCycle rejects a dependency of job id that leads back to it.
 func (s *Scheduler) checkCycle(id JobID, d *Dependency) error {
 	seen := map[JobID]bool{}
@@ -341,7 +242,7 @@ func (s *Scheduler) checkCycle(id JobID, d *Dependency) error {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if t == id {
-			return fmt.Errorf("queue: dependency of job %d is circular", id)
+			return invalid("dependency of job %d is circular", id)
 		}
 		if seen[t] {
 			continue
@@ -349,7 +250,7 @@ func (s *Scheduler) checkCycle(id JobID, d *Dependency) error {
 		seen[t] = true
 		o, ok := s.jobs[t]
 		if !ok {
-			return fmt.Errorf("queue: dependency on unknown job %d", t)
+			return invalid("dependency on unknown job %d", t)
 		}
 		stack = append(stack, o.deps.targets()...)
 	}
@@ -360,25 +261,34 @@ func (s *Scheduler) checkCycle(id JobID, d *Dependency) error {
 // node that goes down end with NODE_FAIL (or are requeued when they asked
 // to be).
 func (s *Scheduler) SetNodeState(name string, st selectnodes.NodeState, now time.Time) error {
-	s.mu.Lock()
+	return s.SetNodeStateContext(context.Background(), name, st, now)
+}
+
+// SetNodeStateContext is SetNodeState with a context for the
+// ReleasePlugins of the jobs a node going down ends.
+func (s *Scheduler) SetNodeStateContext(ctx context.Context, name string, st selectnodes.NodeState, now time.Time) error {
+	s.lock(ctx)
 	defer s.unlock()
 	if err := s.c.SetNodeState(name, st); err != nil {
 		return err
 	}
 	kind := map[selectnodes.NodeState]EventKind{selectnodes.NodeUp: EventNodeResume,
 		selectnodes.NodeDrain: EventNodeDrain, selectnodes.NodeDown: EventNodeDown}[st]
-	s.emit(Event{Kind: kind, Time: now, Node: name})
+	payload := &NodePayload{State: st}
+	s.emit(Event{Kind: kind, Time: now, Node: name, Payload: payload})
 	if st != selectnodes.NodeDown {
 		return nil
 	}
 	for _, id := range s.runningIDs() {
 		j := s.jobs[id]
-		if (j.State == Running || j.State == Suspended) && j.Placement != nil && containsName(j.Placement.Names, name) {
-			if j.Requeue {
-				s.requeue(j, now, "node "+name+" down")
-			} else {
-				s.end(j, NodeFail, EventFinish, now, "node "+name+" down")
-			}
+		if j.Placement == nil || !containsName(j.Placement.Names, name) {
+			continue
+		}
+		payload.Ended = append(payload.Ended, id)
+		if j.Requeue {
+			s.requeue(j, now, "node "+name+" down", true)
+		} else {
+			s.end(j, NodeFail, EventFinish, now, "node "+name+" down", Outcome{Kind: NodeFailure})
 		}
 	}
 	return nil
@@ -402,4 +312,10 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 	}
 	s.emit(Event{Kind: EventPartition, Time: now, Partition: p.Name})
 	return nil
+}
+
+// moveAllocationEnd tells the cluster a started job's new expected end,
+// so WillRun and Backfill plan with it.
+func (s *Scheduler) moveAllocationEnd(j *job) {
+	_ = s.c.SetAllocationEnd(j.ID, j.expectedEnd(j.Start).Add(j.suspendedFor)) // allocated by start
 }

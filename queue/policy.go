@@ -62,8 +62,13 @@ type Multifactor struct {
 	// FavorSmall makes small jobs score high on job size.
 	FavorSmall bool
 	// SiteFactor, when set, supplies the site factor (e.g. allocation
-	// balance, seed 002); clamped to [0, 1].
-	SiteFactor func(*Job) float64
+	// balance and time left, seed 002's f_credit and f_temporal), clamped
+	// to [0, 1]. It is called when a priority is computed: at submit, at
+	// updates, and for every pending job at each recalculation (every
+	// RecalcInterval; set it to 0 to recompute at every pass) — never
+	// while the queue is compared. It runs under the scheduler's lock and
+	// must not call the Scheduler.
+	SiteFactor func(j *Job, now time.Time) float64
 }
 
 func (m Multifactor) Priority(j *Job, ctx PolicyContext) int64 {
@@ -85,7 +90,7 @@ func (m Multifactor) Priority(j *Job, ctx PolicyContext) int64 {
 	}
 	site := 0.0
 	if m.SiteFactor != nil {
-		site = clamp01(m.SiteFactor(j))
+		site = clamp01(m.SiteFactor(j, ctx.Now))
 	}
 	return max(1, int64(m.Age*age+m.JobSize*size+m.Partition*part+m.Site*site))
 }

@@ -125,7 +125,7 @@ func TestPolicies(t *testing.T) {
 
 func TestMultifactorAndPriorityEvents(t *testing.T) {
 	site := map[string]float64{"alice": 1, "bob": 0}
-	p := Multifactor{Age: 1000, Site: 10000, MaxAge: time.Hour, SiteFactor: func(j *Job) float64 { return site[j.User] }}
+	p := Multifactor{Age: 1000, Site: 10000, MaxAge: time.Hour, SiteFactor: func(j *Job, _ time.Time) float64 { return site[j.User] }}
 	s := simple(t, WithPolicy(p), WithRecalcInterval(time.Minute))
 	var rec recorder
 	s.Subscribe(rec.on)

@@ -1,7 +1,7 @@
 package queue
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -17,6 +17,10 @@ type job struct {
 	key         qkey
 	queued      bool
 	suspendedAt time.Time
+	// suspendedFor is the time spent suspended since the last start.
+	suspendedFor time.Duration
+	// allocSeq orders the allocations of running jobs as they were made.
+	allocSeq uint64
 }
 
 // qkey orders the pending queue: partition priority, then job priority
@@ -41,6 +45,7 @@ func lessKey(a, b qkey) bool {
 // concurrent use.
 type Scheduler struct {
 	mu          sync.Mutex
+	ctx         context.Context // the current call's, while the lock is held
 	c           *selectnodes.Cluster
 	jobs        map[JobID]*job
 	active      map[JobID]*job // running and suspended
@@ -50,6 +55,7 @@ type Scheduler struct {
 	seq         uint64
 	lastRecalc  time.Time
 	resv        map[JobID]reservation // Backfill's standing reservations
+	allocSeq    uint64                // numbers allocations, so Restore replays them in order
 	cpuMax      int                   // the most CPUs of any node, once known
 	maxPartPrio int                   // the highest partition priority; -1 until known
 
@@ -63,6 +69,11 @@ type Scheduler struct {
 }
 
 type options struct {
+	admit         []AdmitPlugin
+	reserve       []ReservePlugin
+	release       []ReleasePlugin
+	ids           IDSource
+	onPanic       func(any, Event)
 	policy        Policy
 	planner       Planner
 	backfillDepth int
@@ -139,11 +150,19 @@ func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
 	}
 }
 
-// Errors for operations on jobs.
-var (
-	ErrUnknownJob = errors.New("queue: unknown job")
-	ErrJobState   = errors.New("queue: job is not in a state that allows this")
-)
+// lock takes the scheduler's lock for a call whose plugins see ctx.
+func (s *Scheduler) lock(ctx context.Context) {
+	s.mu.Lock()
+	s.ctx = ctx
+}
+
+// context is the current call's context (Background outside one).
+func (s *Scheduler) context() context.Context {
+	if s.ctx == nil {
+		return context.Background()
+	}
+	return s.ctx
+}
 
 func (s *Scheduler) get(id JobID) (*job, error) {
 	j, ok := s.jobs[id]
@@ -218,7 +237,7 @@ func (s *Scheduler) computePriority(j *job, now time.Time) bool {
 	if p == 0 {
 		p = s.opts.policy.Priority(&j.Job, s.policyContext(j, now))
 	}
-	p = max(1, p-j.Nice)
+	p = effectivePriority(p, j.Nice)
 	changed := p != j.Priority
 	j.Priority = p
 	return changed

@@ -2,142 +2,249 @@ package queue
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"time"
 
-	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
-// StateVersion is the version of the format Snapshot writes.
-const StateVersion = 1
+// StateVersion is the version of the format Snapshot writes and Restore
+// reads.
+const StateVersion = 2
 
-// The saved state is JSON:
+// MaxStateBytes is the most Restore reads; a larger input is an error.
+const MaxStateBytes = 1 << 30
+
+// The saved state is one JSON object, documented field by field here so
+// that stores and other processes can rely on it (version 2):
 //
-//	{"version": 1, "next_id": ..., "seq": ..., "event_seq": ..., "last_recalc": ...,
-//	 "partitions": [selectnodes.Partition...], "nodes": [{"name": ..., "state": ...}],
-//	 "jobs": [savedJob...]}
+//	version        2
+//	next_id        the scheduler's next job ID (its own counter)
+//	seq            the submit-order counter; alloc_seq the allocation counter
+//	event_seq      the last event's Seq
+//	last_recalc    when a dynamic policy last recomputed priorities (RFC 3339)
+//	partitions     [{name, nodes [names], default, min_nodes, max_nodes,
+//	                 max_time (Go duration, "0s" none), priority,
+//	                 state UP|DRAIN|DOWN|INACTIVE, root_only,
+//	                 oversubscribe NO|YES|EXCLUSIVE|FORCE, max_share}]
+//	nodes          [{name, state DRAIN|DOWN}] — nodes not UP
+//	jobs           [{id, name, user, account, partition, priority,
+//	                 admin_priority, nice, submit, begin, start, end (RFC 3339,
+//	                 omitted when unset), time_limit (Go duration), dependency,
+//	                 requeue, request {...}, state PENDING|RUNNING|..., reason,
+//	                 reason_detail, held, exit_code, restarts, placement
+//	                 {partition, exclusive, alloc [{node, cpus, memory_mb,
+//	                 gres [{name, type, count}]}]}, seq, alloc_seq,
+//	                 suspended_at, suspended_for}]
+//	reservations   [{job, start, end, nodes [names]}] — Backfill's
 //
-// Jobs hold their request (the constraint as its canonical text), state,
-// times, priority and, when running or suspended, their placement;
-// Backfill's standing reservations are kept with their placements. Node
-// states other than UP and every partition are saved so that a cluster
-// rebuilt from the configuration can be brought to the same state.
-type savedState struct {
-	Version    int                     `json:"version"`
-	NextID     JobID                   `json:"next_id"`
-	Seq        uint64                  `json:"seq"`
-	EventSeq   uint64                  `json:"event_seq"`
-	LastRecalc time.Time               `json:"last_recalc"`
-	Partitions []selectnodes.Partition `json:"partitions"`
-	Nodes      []savedNode             `json:"nodes,omitempty"`
-	Jobs       []savedJob              `json:"jobs"`
-	Reserved   []savedReservation      `json:"reservations,omitempty"`
+// A request is {partition, min_nodes, max_nodes, desired_nodes, cpus,
+// min_cpus_per_node, min_memory_mb, min_tmp_disk_mb, constraint (the
+// canonical text), required, excluded, contiguous, share
+// DEFAULT|EXCLUSIVE|OVERSUBSCRIBE, time_limit, gres [{name, type, min,
+// max}], root, held}. Unknown fields are an error; so is any value
+// Restore's validation rejects.
+type stateFile struct {
+	Version      int                `json:"version"`
+	NextID       JobID              `json:"next_id"`
+	Seq          uint64             `json:"seq"`
+	AllocSeq     uint64             `json:"alloc_seq"`
+	EventSeq     uint64             `json:"event_seq"`
+	LastRecalc   *time.Time         `json:"last_recalc,omitempty"`
+	Partitions   []statePartition   `json:"partitions"`
+	Nodes        []stateNode        `json:"nodes,omitempty"`
+	Jobs         []stateJob         `json:"jobs"`
+	Reservations []stateReservation `json:"reservations,omitempty"`
 }
 
-type savedReservation struct {
-	Reservation
-	NodeSet *bitset.BitSet `json:"node_set"`
+type statePartition struct {
+	Name          string   `json:"name"`
+	Nodes         []string `json:"nodes"`
+	Default       bool     `json:"default,omitempty"`
+	MinNodes      int      `json:"min_nodes,omitempty"`
+	MaxNodes      int      `json:"max_nodes,omitempty"`
+	MaxTime       duration `json:"max_time"`
+	Priority      int      `json:"priority,omitempty"`
+	State         string   `json:"state"`
+	RootOnly      bool     `json:"root_only,omitempty"`
+	Oversubscribe string   `json:"oversubscribe"`
+	MaxShare      int      `json:"max_share,omitempty"`
 }
 
-type savedNode struct {
-	Name  string                `json:"name"`
-	State selectnodes.NodeState `json:"state"`
+type stateNode struct {
+	Name  string `json:"name"`
+	State string `json:"state"`
 }
 
-type savedJob struct {
-	Job
-	Seq         uint64    `json:"seq"`
-	SuspendedAt time.Time `json:"suspended_at,omitempty"`
+type stateJob struct {
+	ID            JobID        `json:"id"`
+	Name          string       `json:"name,omitempty"`
+	User          string       `json:"user,omitempty"`
+	Account       string       `json:"account,omitempty"`
+	Partition     string       `json:"partition"`
+	Priority      int64        `json:"priority"`
+	AdminPriority int64        `json:"admin_priority,omitempty"`
+	Nice          int64        `json:"nice,omitempty"`
+	Submit        *time.Time   `json:"submit,omitempty"`
+	Begin         *time.Time   `json:"begin,omitempty"`
+	Start         *time.Time   `json:"start,omitempty"`
+	End           *time.Time   `json:"end,omitempty"`
+	TimeLimit     duration     `json:"time_limit"`
+	Dependency    string       `json:"dependency,omitempty"`
+	Requeue       bool         `json:"requeue,omitempty"`
+	Request       stateRequest `json:"request"`
+	State         string       `json:"state"`
+	Reason        string       `json:"reason,omitempty"`
+	ReasonDetail  string       `json:"reason_detail,omitempty"`
+	Held          bool         `json:"held,omitempty"`
+	ExitCode      int          `json:"exit_code,omitempty"`
+	Restarts      int          `json:"restarts,omitempty"`
+	Placement     *statePlace  `json:"placement,omitempty"`
+	Seq           uint64       `json:"seq"`
+	AllocSeq      uint64       `json:"alloc_seq,omitempty"`
+	SuspendedAt   *time.Time   `json:"suspended_at,omitempty"`
+	SuspendedFor  duration     `json:"suspended_for,omitempty"`
 }
 
-// Snapshot writes the scheduler's whole state: jobs, queue order, ID and
-// event counters, node states and partitions (seed 003's state save).
+type stateRequest struct {
+	Partition    string      `json:"partition"`
+	MinNodes     int         `json:"min_nodes,omitempty"`
+	MaxNodes     int         `json:"max_nodes,omitempty"`
+	DesiredNodes int         `json:"desired_nodes,omitempty"`
+	CPUs         int         `json:"cpus,omitempty"`
+	MinCPUs      int         `json:"min_cpus_per_node,omitempty"`
+	MinMemory    int64       `json:"min_memory_mb,omitempty"`
+	MinTmpDisk   int64       `json:"min_tmp_disk_mb,omitempty"`
+	Constraint   string      `json:"constraint,omitempty"`
+	Required     []string    `json:"required,omitempty"`
+	Excluded     []string    `json:"excluded,omitempty"`
+	Contiguous   bool        `json:"contiguous,omitempty"`
+	Share        string      `json:"share,omitempty"`
+	TimeLimit    duration    `json:"time_limit"`
+	GRES         []stateGRES `json:"gres,omitempty"`
+	Root         bool        `json:"root,omitempty"`
+	Held         bool        `json:"held,omitempty"`
+}
+
+type stateGRES struct {
+	Name  string `json:"name"`
+	Type  string `json:"type,omitempty"`
+	Min   int64  `json:"min,omitempty"`
+	Max   int64  `json:"max,omitempty"`
+	Count int64  `json:"count,omitempty"`
+}
+
+type statePlace struct {
+	Partition string       `json:"partition"`
+	Exclusive bool         `json:"exclusive,omitempty"`
+	Alloc     []stateAlloc `json:"alloc"`
+}
+
+type stateAlloc struct {
+	Node   string      `json:"node"`
+	CPUs   int         `json:"cpus"`
+	Memory int64       `json:"memory_mb,omitempty"`
+	GRES   []stateGRES `json:"gres,omitempty"`
+}
+
+type stateReservation struct {
+	Job   JobID     `json:"job"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	Nodes []string  `json:"nodes"`
+}
+
+// duration is a time.Duration written as Go's duration text ("1h30m0s").
+type duration time.Duration
+
+func (d duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	*d = duration(v)
+	return err
+}
+
+// Snapshot writes the scheduler's whole state (seed 003's state save) in
+// the documented format of version StateVersion: jobs, queue order, ID,
+// submit, allocation and event counters, node states, partitions and
+// Backfill's reservations. Restore over a cluster built from the same
+// configuration gives a scheduler that decides exactly as this one.
 func (s *Scheduler) Snapshot(w io.Writer) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := savedState{Version: StateVersion, NextID: s.nextID, Seq: s.seq, EventSeq: s.eventSeq,
-		LastRecalc: s.lastRecalc, Partitions: s.c.Partitions()}
+	st := stateFile{Version: StateVersion, NextID: s.nextID, Seq: s.seq, AllocSeq: s.allocSeq,
+		EventSeq: s.eventSeq, LastRecalc: stamp(s.lastRecalc)}
+	for _, p := range s.c.Partitions() {
+		st.Partitions = append(st.Partitions, savePartition(p))
+	}
 	for i := 0; i < s.c.NodeCount(); i++ {
 		if n := s.c.Node(i); n.State != selectnodes.NodeUp {
-			st.Nodes = append(st.Nodes, savedNode{n.Name, n.State})
+			st.Nodes = append(st.Nodes, stateNode{n.Name, n.State.String()})
 		}
 	}
 	for _, id := range s.ids() {
-		j := s.jobs[id]
-		sj := savedJob{Job: j.Job, Seq: j.seq, SuspendedAt: j.suspendedAt}
-		sj.Explanation = nil // derived, and large
-		st.Jobs = append(st.Jobs, sj)
+		st.Jobs = append(st.Jobs, s.saveJob(s.jobs[id]))
 	}
-	for _, r := range s.reservations() {
-		st.Reserved = append(st.Reserved, savedReservation{r, s.resv[r.Job].nodes})
+	for _, id := range sortedResv(s.resv) {
+		r := s.resv[id]
+		st.Reservations = append(st.Reservations, stateReservation{Job: id, Start: r.Start, End: r.End, Nodes: r.Nodes})
 	}
-	enc := json.NewEncoder(w)
-	return enc.Encode(st)
+	return json.NewEncoder(w).Encode(st)
 }
 
-// Restore reads what Snapshot wrote into a new scheduler over c, which
-// must be built from the same configuration and hold no allocations. opts
-// are the scheduler's options (policy, planner...), which are not saved.
-func Restore(r io.Reader, c *selectnodes.Cluster, opts ...Option) (*Scheduler, error) {
-	var st savedState
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&st); err != nil {
-		return nil, fmt.Errorf("queue: reading state: %w", err)
+// stamp is t, or nil when t is zero.
+func stamp(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
 	}
-	if st.Version != StateVersion {
-		return nil, fmt.Errorf("queue: state version %d, this build reads %d", st.Version, StateVersion)
+	return &t
+}
+
+func savePartition(p selectnodes.Partition) statePartition {
+	return statePartition{Name: p.Name, Nodes: p.Nodes, Default: p.Default, MinNodes: p.MinNodes,
+		MaxNodes: p.MaxNodes, MaxTime: duration(p.MaxTime), Priority: p.Priority, State: p.State.String(),
+		RootOnly: p.RootOnly, Oversubscribe: shareModeName(p.Sharing.Mode), MaxShare: p.Sharing.Count}
+}
+
+func (s *Scheduler) saveJob(j *job) stateJob {
+	return stateJob{ID: j.ID, Name: j.Name, User: j.User, Account: j.Account, Partition: j.Partition,
+		Priority: j.Priority, AdminPriority: j.AdminPriority, Nice: j.Nice, Submit: stamp(j.Submit),
+		Begin: stamp(j.Begin), Start: stamp(j.Start), End: stamp(j.End), TimeLimit: duration(j.TimeLimit),
+		Dependency: j.Dependency, Requeue: j.Requeue, Request: saveRequest(&j.Request), State: j.State.String(),
+		Reason: string(j.Reason), ReasonDetail: j.ReasonDetail, Held: j.Held, ExitCode: j.ExitCode,
+		Restarts: j.Restarts, Placement: s.savePlacement(j), Seq: j.seq, AllocSeq: j.allocSeq,
+		SuspendedAt: stamp(j.suspendedAt), SuspendedFor: duration(j.suspendedFor)}
+}
+
+func saveRequest(r *selectnodes.Request) stateRequest {
+	out := stateRequest{Partition: r.Partition, MinNodes: r.MinNodes, MaxNodes: r.MaxNodes,
+		DesiredNodes: r.DesiredNodes, CPUs: r.CPUs, MinCPUs: r.MinCPUsPerNode, MinMemory: r.MinMemoryPerNode,
+		MinTmpDisk: r.MinTmpDiskPerNode, Required: r.Required, Excluded: r.Excluded, Contiguous: r.Contiguous,
+		Share: shareRequestName(r.Share), TimeLimit: duration(r.TimeLimit), Root: r.Root, Held: r.Held}
+	if r.Features != nil {
+		out.Constraint = r.Features.String()
 	}
-	if len(c.Running()) > 0 {
-		return nil, errors.New("queue: Restore needs a cluster with no allocations")
+	for _, g := range r.GRES {
+		out.GRES = append(out.GRES, stateGRES{Name: g.Name, Type: g.Type, Min: g.Min, Max: g.Max})
 	}
-	for _, p := range st.Partitions {
-		if err := c.UpdatePartition(p); err != nil {
-			return nil, fmt.Errorf("queue: restoring partition %s: %w", p.Name, err)
+	return out
+}
+
+// savePlacement keeps a running or suspended job's placement; ended jobs'
+// last placements are history, not state.
+func (s *Scheduler) savePlacement(j *job) *statePlace {
+	if (j.State != Running && j.State != Suspended) || j.Placement == nil {
+		return nil
+	}
+	p := j.Placement
+	out := &statePlace{Partition: p.Partition, Exclusive: p.Exclusive}
+	for _, a := range p.Alloc {
+		sa := stateAlloc{Node: s.c.Node(a.Node).Name, CPUs: a.CPUs, Memory: a.Memory}
+		for _, g := range a.GRES {
+			sa.GRES = append(sa.GRES, stateGRES{Name: g.Name, Type: g.Type, Count: g.Count})
 		}
+		out.Alloc = append(out.Alloc, sa)
 	}
-	for _, n := range st.Nodes {
-		if err := c.SetNodeState(n.Name, n.State); err != nil {
-			return nil, fmt.Errorf("queue: restoring node %s: %w", n.Name, err)
-		}
-	}
-	s := New(c, opts...)
-	s.nextID, s.seq, s.eventSeq, s.lastRecalc = st.NextID, st.Seq, st.EventSeq, st.LastRecalc
-	for _, sj := range st.Jobs {
-		deps, err := ParseDependency(sj.Dependency)
-		if err != nil {
-			return nil, fmt.Errorf("queue: job %d: %w", sj.ID, err)
-		}
-		j := &job{Job: sj.Job, deps: deps, suspendedAt: sj.SuspendedAt}
-		j.seq = sj.Seq
-		if _, dup := s.jobs[j.ID]; dup {
-			return nil, fmt.Errorf("queue: job %d appears twice", j.ID)
-		}
-		s.jobs[j.ID] = j
-		key := j.User + "\x00" + j.Name
-		s.byUserName[key] = append(s.byUserName[key], j)
-		switch j.State {
-		case Pending:
-			s.enqueue(j)
-		case Running, Suspended:
-			if j.Placement == nil {
-				return nil, fmt.Errorf("queue: running job %d has no placement", j.ID)
-			}
-			// the allocation's planned end is the one start gave it
-			if err := c.Allocate(j.ID, j.Placement, j.Start, j.expectedEnd(j.Start)); err != nil {
-				return nil, fmt.Errorf("queue: job %d: %w", j.ID, err)
-			}
-			j.Placement, _, _, _ = c.Allocation(j.ID)
-			s.active[j.ID] = j
-		}
-	}
-	for _, r := range st.Reserved {
-		if j, ok := s.jobs[r.Job]; !ok || j.State != Pending || r.NodeSet == nil {
-			return nil, fmt.Errorf("queue: reservation for job %d, which is not pending", r.Job)
-		}
-		s.resv[r.Job] = reservation{r.Reservation, r.NodeSet}
-	}
-	return s, nil
+	return out
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,13 +207,13 @@ func TestRealTraces(t *testing.T) {
 // pipeline puts them, in order, as long as they fit.
 type firstFit struct{ calls int }
 
-func (f *firstFit) Plan(c *selectnodes.Cluster, window []queue.Job, now time.Time) []queue.Decision {
+func (f *firstFit) Plan(_ context.Context, _ *selectnodes.Snapshot, window []queue.Job, now time.Time) ([]queue.Decision, error) {
 	f.calls++
 	var out []queue.Decision
 	for _, j := range window {
 		out = append(out, queue.Decision{Job: j.ID})
 	}
-	return out
+	return out, nil
 }
 
 func TestRunWithPlannerAndInterval(t *testing.T) {

@@ -1,0 +1,153 @@
+package queue
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// job validates one saved job and builds its record.
+func (v *validator) job(path string, sj *stateJob, st *stateFile) (*job, error) {
+	state, ok := parseState(sj.State)
+	switch {
+	case sj.ID == 0:
+		return nil, restoreErr(path+".id", "0 is not a job ID")
+	case !ok:
+		return nil, restoreErr(path+".state", "unknown job state %q", sj.State)
+	case !v.parts[sj.Partition]:
+		return nil, restoreErr(path+".partition", "unknown partition %q", sj.Partition)
+	case sj.Seq == 0 || sj.Seq > st.Seq:
+		return nil, restoreErr(path+".seq", "%d outside 1 to seq (%d)", sj.Seq, st.Seq)
+	case sj.AllocSeq > st.AllocSeq:
+		return nil, restoreErr(path+".alloc_seq", "%d above alloc_seq (%d)", sj.AllocSeq, st.AllocSeq)
+	case sj.TimeLimit < 0 || time.Duration(sj.TimeLimit) > MaxTimeLimit:
+		return nil, restoreErr(path+".time_limit", "outside 0 to %s", MaxTimeLimit)
+	case sj.Nice < -MaxNice || sj.Nice > MaxNice:
+		return nil, restoreErr(path+".nice", "outside ±%d", MaxNice)
+	case sj.Priority < 1 || sj.AdminPriority < 0:
+		return nil, restoreErr(path+".priority", "priority must be at least 1, admin priority at least 0")
+	}
+	deps, err := ParseDependency(sj.Dependency)
+	if err != nil {
+		return nil, restoreErr(path+".dependency", "%v", err)
+	}
+	req, err := v.request(path+".request", &sj.Request)
+	if err != nil {
+		return nil, err
+	}
+	j := &job{Job: Job{ID: sj.ID, Name: sj.Name, User: sj.User, Account: sj.Account, Partition: sj.Partition,
+		Priority: sj.Priority, AdminPriority: sj.AdminPriority, Nice: sj.Nice, Submit: unstamp(sj.Submit),
+		Begin: unstamp(sj.Begin), Start: unstamp(sj.Start), End: unstamp(sj.End), TimeLimit: time.Duration(sj.TimeLimit),
+		Dependency: sj.Dependency, Requeue: sj.Requeue, Request: req, State: state, Reason: Reason(sj.Reason),
+		ReasonDetail: sj.ReasonDetail, Held: sj.Held, ExitCode: sj.ExitCode, Restarts: sj.Restarts,
+		seq: sj.Seq}, deps: deps, allocSeq: sj.AllocSeq, suspendedAt: unstamp(sj.SuspendedAt),
+		suspendedFor: time.Duration(sj.SuspendedFor)}
+	if err := v.started(path, j, sj); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+func unstamp(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
+}
+
+// started checks what a running or suspended job must have (a start, a
+// placement, an allocation number) and what others must not.
+func (v *validator) started(path string, j *job, sj *stateJob) error {
+	active := j.State == Running || j.State == Suspended
+	switch {
+	case !active && sj.Placement != nil:
+		return restoreErr(path+".placement", "a %s job holds no nodes", j.State)
+	case !active:
+		return nil
+	case sj.Placement == nil:
+		return restoreErr(path+".placement", "a %s job needs its placement", j.State)
+	case j.Start.IsZero():
+		return restoreErr(path+".start", "a %s job needs its start time", j.State)
+	case sj.AllocSeq == 0:
+		return restoreErr(path+".alloc_seq", "a %s job needs its allocation number", j.State)
+	case j.State == Suspended && j.suspendedAt.IsZero():
+		return restoreErr(path+".suspended_at", "a suspended job needs the time it was suspended")
+	case sj.Placement.Partition != j.Partition:
+		return restoreErr(path+".placement.partition", "%q is not the job's partition %q", sj.Placement.Partition, j.Partition)
+	}
+	p, err := v.placement(path+".placement", sj.Placement)
+	if err != nil {
+		return err
+	}
+	j.Placement = p
+	return nil
+}
+
+// placement rebuilds a saved placement over the cluster.
+func (v *validator) placement(path string, sp *statePlace) (*selectnodes.Placement, error) {
+	if len(sp.Alloc) == 0 {
+		return nil, restoreErr(path+".alloc", "no nodes")
+	}
+	p := &selectnodes.Placement{Partition: sp.Partition, Exclusive: sp.Exclusive, Nodes: bitset.New(uint(v.c.NodeCount()))}
+	for k, a := range sp.Alloc {
+		at := fmt.Sprintf("%s.alloc[%d]", path, k)
+		i, ok := v.c.NodeIndex(a.Node)
+		switch {
+		case !ok:
+			return nil, restoreErr(at+".node", "unknown node %q", a.Node)
+		case p.Nodes.Test(uint(i)):
+			return nil, restoreErr(at+".node", "node %q appears twice", a.Node)
+		case a.CPUs < 0 || a.Memory < 0:
+			return nil, restoreErr(at, "negative CPUs or memory")
+		}
+		p.Nodes.Set(uint(i))
+		na := selectnodes.NodeAlloc{Node: i, CPUs: a.CPUs, Memory: a.Memory}
+		for g, sg := range a.GRES {
+			if sg.Count < 0 {
+				return nil, restoreErr(fmt.Sprintf("%s.gres[%d].count", at, g), "negative")
+			}
+			na.GRES = append(na.GRES, selectnodes.GRESAlloc{Name: sg.Name, Type: sg.Type, Count: sg.Count})
+		}
+		p.Alloc = append(p.Alloc, na)
+		p.Names = append(p.Names, a.Node)
+		p.TotalCPUs += a.CPUs
+		p.Weight += v.c.Node(i).Weight
+	}
+	return p, nil
+}
+
+// request rebuilds a saved request, checking its names against the
+// cluster.
+func (v *validator) request(path string, sr *stateRequest) (selectnodes.Request, error) {
+	r := selectnodes.Request{Partition: sr.Partition, MinNodes: sr.MinNodes, MaxNodes: sr.MaxNodes,
+		DesiredNodes: sr.DesiredNodes, CPUs: sr.CPUs, MinCPUsPerNode: sr.MinCPUs, MinMemoryPerNode: sr.MinMemory,
+		MinTmpDiskPerNode: sr.MinTmpDisk, Required: sr.Required, Excluded: sr.Excluded, Contiguous: sr.Contiguous,
+		TimeLimit: time.Duration(sr.TimeLimit), Root: sr.Root, Held: sr.Held}
+	var ok bool
+	switch {
+	case !v.parts[sr.Partition]:
+		return r, restoreErr(path+".partition", "unknown partition %q", sr.Partition)
+	case sr.MinNodes < 0 || sr.MaxNodes < 0 || sr.DesiredNodes < 0 || sr.CPUs < 0 || sr.MinCPUs < 0 ||
+		sr.MinMemory < 0 || sr.MinTmpDisk < 0 || sr.TimeLimit < 0:
+		return r, restoreErr(path, "negative count or size")
+	}
+	if r.Share, ok = parseShareRequest(sr.Share); !ok {
+		return r, restoreErr(path+".share", "unknown share request %q", sr.Share)
+	}
+	for _, names := range [][]string{sr.Required, sr.Excluded} {
+		if _, err := v.nodeSet(path+".nodes", names); err != nil {
+			return r, err
+		}
+	}
+	for g, sg := range sr.GRES {
+		if sg.Min < 0 || sg.Max < sg.Min {
+			return r, restoreErr(fmt.Sprintf("%s.gres[%d]", path, g), "needs 0 <= min <= max")
+		}
+		r.GRES = append(r.GRES, selectnodes.GRESRequest{Name: sg.Name, Type: sg.Type, Min: sg.Min, Max: sg.Max})
+	}
+	var err error
+	r.Features, err = constraint(path+".constraint", sr.Constraint)
+	return r, err
+}

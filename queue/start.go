@@ -1,0 +1,191 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// Started is a job Schedule, Backfill or Start started.
+type Started struct {
+	Job   JobID
+	Nodes string // hostlist
+}
+
+// start asks the ReservePlugins, allocates p to j and marks it running.
+// A refusal is applied to j (see refuse) and returned as a *StatusError.
+func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Started, error) {
+	ctx := s.context()
+	if name, st := s.runReserve(ctx, j, p, now); st != nil {
+		s.refuse(j, name, st, now)
+		return Started{}, &StatusError{Plugin: name, Status: st}
+	}
+	if err := s.c.Allocate(j.ID, p, now, j.expectedEnd(now)); err != nil {
+		s.runUnreserve(ctx, j, len(s.opts.reserve), now)
+		return Started{}, err // not expected: p comes from a selection on this state
+	}
+	alloc, _, _, _ := s.c.Allocation(j.ID)
+	s.active[j.ID] = j
+	s.dequeue(j)
+	delete(s.resv, j.ID)
+	s.allocSeq++
+	j.allocSeq, j.suspendedFor = s.allocSeq, 0
+	j.State, j.Reason, j.ReasonDetail, j.Start, j.Placement, j.Explanation = Running, ReasonNone, "", now, alloc, nil
+	j.End = now.Add(j.TimeLimit)
+	if j.TimeLimit <= 0 {
+		j.End = time.Time{}
+	}
+	s.jobEventWith(EventStart, j, now, alloc.Hostlist(), &StartPayload{Placement: alloc})
+	return Started{Job: j.ID, Nodes: alloc.Hostlist()}, nil
+}
+
+// refuse applies a ReservePlugin's refusal to j: Hold holds it, Fail fails
+// it, anything else leaves it pending with ReasonRefused.
+func (s *Scheduler) refuse(j *job, plugin string, st *Status, now time.Time) {
+	msg := plugin + ": " + st.Message()
+	payload := &RefusedPayload{Plugin: plugin, Status: st}
+	switch st.Code {
+	case Hold:
+		j.Held, j.Reason, j.ReasonDetail = true, ReasonHeld, msg
+		delete(s.resv, j.ID)
+		s.jobEventWith(EventHold, j, now, msg, payload)
+	case Fail:
+		s.end(j, Failed, EventFinish, now, msg, Outcome{})
+		j.ReasonDetail = msg
+	default:
+		j.Reason, j.ReasonDetail = ReasonRefused, msg
+		s.jobEventWith(EventRefused, j, now, msg, payload)
+	}
+}
+
+// startOn runs the whole pipeline with the given nodes required and every
+// other node withheld, as wiki2's STARTJOB should have.
+func (s *Scheduler) startOn(j *job, nodes []string, now time.Time) (Started, error) {
+	req := j.Request
+	if len(nodes) > 0 {
+		want, err := s.c.NodeSet(nodes)
+		if err != nil {
+			return Started{}, invalidErr(err)
+		}
+		others := bitset.New(uint(s.c.NodeCount())).Complement()
+		others = others.Difference(want)
+		req.Required = nodes
+		req.ExcludeNodes = others
+		req.MinNodes = max(req.MinNodes, len(nodes))
+		if req.MaxNodes > 0 && req.MaxNodes < len(nodes) {
+			return Started{}, invalid("job %d allows at most %d nodes, %d given", j.ID, req.MaxNodes, len(nodes))
+		}
+	}
+	p, err := s.c.SelectNodes(&req, selectnodes.RunNow)
+	if err != nil {
+		return Started{}, err
+	}
+	return s.start(j, p, now)
+}
+
+// Start starts a pending job now (external-scheduler mode's STARTJOB, or
+// an administrator forcing a job): on exactly nodes when given, validated
+// by the full pipeline, else where the pipeline chooses. Held jobs may be
+// started this way; dependencies and begin times must be met.
+func (s *Scheduler) Start(id JobID, nodes []string, now time.Time) error {
+	return s.StartContext(context.Background(), id, nodes, now)
+}
+
+// StartContext is Start with a context for the ReservePlugins.
+func (s *Scheduler) StartContext(ctx context.Context, id JobID, nodes []string, now time.Time) error {
+	s.lock(ctx)
+	defer s.unlock()
+	j, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	if j.State != Pending {
+		return stateErr(j, "start")
+	}
+	if now.Before(j.Begin) {
+		return fmt.Errorf("%w: job %d may not begin before %s", ErrJobState, id, j.Begin.Format(time.RFC3339))
+	}
+	if st := j.deps.evaluate(s, j, now); st != depMet {
+		return fmt.Errorf("%w: job %d has unmet dependencies (%s)", ErrJobState, id, j.Dependency)
+	}
+	_, err = s.startOn(j, nodes, now)
+	return err
+}
+
+// WillRun answers JOBWILLRUN: when and where job id could start given the
+// running jobs' expected ends (it changes nothing).
+func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error) {
+	s.mu.Lock()
+	defer s.unlock()
+	j, err := s.get(id)
+	if err != nil {
+		return time.Time{}, nil, err
+	}
+	if j.State != Pending {
+		return time.Time{}, nil, stateErr(j, "plan")
+	}
+	p, err := s.c.SelectNodes(&j.Request, selectnodes.WillRun)
+	if err != nil {
+		return time.Time{}, nil, err
+	}
+	start := p.Start
+	if p.Immediate || start.Before(now) {
+		start = now
+	}
+	return start, p.Names, nil
+}
+
+// WillRunSpec answers JOBWILLRUN for a job not submitted here: when and
+// where spec could start on this scheduler's cluster given the running
+// jobs' expected ends, after the same admission checks as Submit (the
+// AdmitPlugins, the limits, a request that can never run here). It
+// changes nothing, so a grid can ask every member before it submits.
+// Pending jobs are not counted: like Slurm's --test-only it answers for
+// the job alone.
+func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (time.Time, []string, error) {
+	if err := s.runAdmit(ctx, &spec, now); err != nil {
+		return time.Time{}, nil, err
+	}
+	if err := checkSpec(&spec); err != nil {
+		return time.Time{}, nil, err
+	}
+	s.lock(ctx)
+	defer s.unlock()
+	req := spec.Request
+	if req.Partition == "" {
+		req.Partition = s.c.DefaultPartition()
+	}
+	if spec.TimeLimit > 0 {
+		req.TimeLimit = spec.TimeLimit
+	}
+	if err := s.admissible(&req); err != nil {
+		return time.Time{}, nil, err
+	}
+	p, err := s.c.SelectNodes(&req, selectnodes.WillRun)
+	if err != nil {
+		return time.Time{}, nil, err
+	}
+	start := p.Start
+	if p.Immediate || start.Before(now) {
+		start = now
+	}
+	if spec.Begin.After(start) {
+		start = spec.Begin
+	}
+	return start, p.Names, nil
+}
+
+// Explain says what the node-selection pipeline makes of a pending job's
+// request now (selectnodes.Explanation), e.g. to show why it waits.
+func (s *Scheduler) Explain(id JobID) (*selectnodes.Explanation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j, err := s.get(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.c.Explain(&j.Request, selectnodes.RunNow), nil
+}

@@ -1,0 +1,18 @@
+package selectnodes
+
+import (
+	"fmt"
+	"time"
+)
+
+// SetAllocationEnd moves the expected end of a running allocation (a time
+// limit changed, or a suspended job resumed), which WillRun and planners
+// go by. Nothing else about the allocation changes.
+func (c *Cluster) SetAllocationEnd(job JobID, end time.Time) error {
+	r, ok := c.jobs[job]
+	if !ok {
+		return fmt.Errorf("selectnodes: job %d is not allocated", job)
+	}
+	r.end = end
+	return nil
+}
