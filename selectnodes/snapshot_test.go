@@ -199,3 +199,19 @@ func TestSnapshotsConcurrent(t *testing.T) {
 	}
 	require.NoError(t, c.CheckInvariants())
 }
+
+// Moving an allocation's end on the cluster leaves a snapshot's copy of it
+// as it was (the record is replaced, not written).
+func TestSetAllocationEndLeavesSnapshots(t *testing.T) {
+	c := uniform(t, 2, 2)
+	occupy(t, c, 1, time.Hour, "n0")
+	s := c.Snapshot()
+	require.NoError(t, c.SetAllocationEnd(1, t0.Add(5*time.Hour)))
+	_, _, end, ok := c.Allocation(1)
+	require.True(t, ok)
+	assert.Equal(t, t0.Add(5*time.Hour), end)
+	got, ok := s.End(1)
+	require.True(t, ok)
+	assert.Equal(t, t0.Add(time.Hour), got)
+	assert.Error(t, c.SetAllocationEnd(7, t0))
+}
