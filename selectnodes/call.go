@@ -53,6 +53,18 @@ func (e *Explanation) step(format string, args ...any) {
 	}
 }
 
+func (e *Explanation) setPartition(name string) {
+	if e != nil {
+		e.Partition = name
+	}
+}
+
+func (e *Explanation) setCounts(n Counts) {
+	if e != nil {
+		e.Counts = n
+	}
+}
+
 // setReport opens the report of one node set (nil when not explaining).
 func (cx *call) setReport(rec *record, r, inPart int) *SetReport {
 	if cx.ex == nil {

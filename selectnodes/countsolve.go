@@ -1,6 +1,7 @@
 package selectnodes
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -125,7 +126,7 @@ func mergeGroups(gs []countGroup) []countGroup {
 		if a.cpus != b.cpus {
 			return b.cpus - a.cpus
 		}
-		return cmpInt64(a.weight, b.weight)
+		return cmp.Compare(a.weight, b.weight)
 	})
 	out := gs[:0]
 	for _, g := range gs {
@@ -138,16 +139,6 @@ func mergeGroups(gs []countGroup) []countGroup {
 	return out
 }
 
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // orderGroups sets the order nodes of a signature are taken in: cheapest
 // first (most CPUs among equals), or most CPUs first.
 func (pr *countProblem) orderGroups(byCPUs bool) {
@@ -157,7 +148,7 @@ func (pr *countProblem) orderGroups(byCPUs bool) {
 				return b.cpus - a.cpus
 			}
 			if a.weight != b.weight {
-				return cmpInt64(a.weight, b.weight)
+				return cmp.Compare(a.weight, b.weight)
 			}
 			return b.cpus - a.cpus
 		})

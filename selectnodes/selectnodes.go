@@ -98,10 +98,8 @@ func (c *Cluster) run(req *Request, mode Mode, ex *Explanation, quick bool, memo
 // selectNodes checks the partition, builds the node sets and counts, and
 // hands over to _get_req_features in the call's mode.
 func (cx *call) selectNodes() (*Placement, error) {
-	c, job, ex := cx.c, cx.job, cx.ex
-	if ex != nil {
-		ex.Partition = job.Part.Name
-	}
+	c, job := cx.c, cx.job
+	cx.ex.setPartition(job.Part.Name)
 	if job.Req.Held {
 		return nil, newError(ErrHeld, "the job has priority 0")
 	}
@@ -114,9 +112,7 @@ func (cx *call) selectNodes() (*Placement, error) {
 		return nil, err
 	}
 	cx.n, err = c.NodeCounts(job)
-	if ex != nil {
-		ex.Counts = cx.n
-	}
+	cx.ex.setCounts(cx.n)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +122,7 @@ func (cx *call) selectNodes() (*Placement, error) {
 		return cx.reqFeatures(job, cx.n)
 	case TestOnly:
 		cx.v = c.none()
-		cx.v.ex = ex
+		cx.v.ex = cx.ex
 		return cx.reqFeatures(job, cx.n)
 	case WillRun:
 		return cx.willRun()
