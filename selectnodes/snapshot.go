@@ -49,9 +49,9 @@ func (s *Snapshot) PlaceExact(req *Request, uses []NodeUse) (*Placement, error) 
 	return s.c.PlaceExact(req, uses)
 }
 
-// Allocate records job on the snapshot, without the overcommit checks of
-// Cluster.Allocate: a plan may stack a reservation on nodes that are busy
-// now.
+// Allocate records job on the snapshot without the load checks of
+// Cluster.Allocate (a plan may stack a reservation on nodes that are busy
+// now); it still refuses a placement giving a node more than it has.
 func (s *Snapshot) Allocate(job JobID, p *Placement, start, end time.Time) error {
 	if _, dup := s.c.jobs[job]; dup {
 		return fmt.Errorf("selectnodes: job %d is already in the snapshot", job)

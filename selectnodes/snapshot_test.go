@@ -156,6 +156,14 @@ func TestSnapshotSimulateAndRevert(t *testing.T) {
 func TestSnapshotsConcurrent(t *testing.T) {
 	c := benchCluster(t, 512, ConsRes{})
 	halfLoad(t, c)
+	snapshotsConcurrent(t, c)
+	tree, err := Seed001() // topology-aware selection reads the tree
+	require.NoError(t, err)
+	halfLoad(t, tree)
+	snapshotsConcurrent(t, tree)
+}
+
+func snapshotsConcurrent(t *testing.T, c *Cluster) {
 	snaps := []*Snapshot{c.Snapshot(), c.Snapshot()}
 	want := snaps[0].Jobs()
 	done := make(chan error, len(snaps))
