@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/hostlist"
 )
@@ -137,6 +138,38 @@ func FuzzPlaceExact(f *testing.F) {
 		}
 		if err := c.CheckInvariants(); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzExcludeNodes: a withheld node never appears in a placement, and a
+// bitmap of the wrong length is refused with a *BitmapLengthError.
+func FuzzExcludeNodes(f *testing.F) {
+	f.Add(uint16(12), []byte{0, 3, 5}, uint8(2))
+	f.Add(uint16(11), []byte{1}, uint8(1))
+	f.Add(uint16(64), []byte{}, uint8(1))
+	f.Add(uint16(0), []byte{}, uint8(0))
+	f.Fuzz(func(t *testing.T, length uint16, withheld []byte, minN uint8) {
+		c := confCluster(t, fuzzConf)
+		x := bitset.New(uint(length % 200))
+		for _, b := range withheld {
+			if uint(b) < x.Len() {
+				x.Set(uint(b))
+			}
+		}
+		req := &Request{MinNodes: int(minN % 8), ExcludeNodes: x}
+		for _, m := range []Mode{TestOnly, RunNow, WillRun} {
+			p, err := c.SelectNodes(req, m)
+			if x.Len() != uint(c.NodeCount()) {
+				var le *BitmapLengthError
+				if !errors.Is(err, ErrInvalidRequest) || !errors.As(err, &le) {
+					t.Fatalf("length %d: %v", x.Len(), err)
+				}
+				continue
+			}
+			if err == nil && p.Nodes.IntersectionCardinality(x) > 0 {
+				t.Fatalf("placement %s uses withheld nodes %v", p.Hostlist(), x)
+			}
 		}
 	})
 }
