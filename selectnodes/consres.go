@@ -15,22 +15,22 @@ type ConsRes struct{}
 
 var _ Selector = ConsRes{}
 
-func (ConsRes) cpuCap(v View, job *Job, i int) int {
-	capacity := v.c.effective(i).CPUs
-	if job.Shared {
-		capacity = satMul(capacity, job.MaxShare)
-	}
-	return capacity
-}
-
 // free is the CPUs node i can give job: never more than the node has,
 // however far sharing lets several jobs commit its CPUs.
 func (s ConsRes) free(v View, job *Job, i int) int {
-	cpus := v.c.effective(i).CPUs
+	return s.freeOf(v, job, i, v.c.effective(i).CPUs)
+}
+
+// freeOf is free for a node of cpus CPUs.
+func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	if job.Exclusive {
 		return cpus
 	}
-	return min(s.cpuCap(v, job, i)-v.u.cpus[i], cpus)
+	capacity := cpus
+	if job.Shared {
+		capacity = satMul(cpus, job.MaxShare)
+	}
+	return min(capacity-v.u.cpus[i], cpus)
 }
 
 // Filter implements Selector.
@@ -43,8 +43,9 @@ func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 	dst.InPlaceIntersection(v.u.share)
 	v.eachBusy(dst, func(i uint) {
 		k := int(i)
-		if s.free(v, job, k) < job.cpusPerNode || v.FreeMemory(k) < job.Req.MinMemoryPerNode ||
-			(job.Shared && int(v.u.jobs[k]) >= job.MaxShare) || !v.gresFits(k, job) {
+		e := v.c.effective(k)
+		if s.freeOf(v, job, k, e.CPUs) < job.cpusPerNode || e.RealMemory-v.u.mem[k] < job.Req.MinMemoryPerNode ||
+			(job.Shared && int(v.u.jobs[k]) >= job.MaxShare) || (len(job.gres) > 0 && !v.gresFits(k, job)) {
 			dst.Clear(i)
 		}
 	})
