@@ -111,7 +111,7 @@ func (c *Cluster) exactLayout(job *Job, uses []NodeUse) (*Placement, error) {
 		p.Nodes.Set(uint(u.Node))
 		p.Names = append(p.Names, c.nodes[u.Node].Name)
 		p.Alloc = append(p.Alloc, a)
-		p.Weight += c.nodes[u.Node].Weight
+		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 	}
 	return p, nil
 }

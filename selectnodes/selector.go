@@ -129,7 +129,7 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet) (*Placement, 
 		p.Alloc = append(p.Alloc, a)
 		p.Names = append(p.Names, c.nodes[u.Node].Name)
 		p.TotalCPUs += a.CPUs
-		p.Weight += c.nodes[u.Node].Weight
+		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 	}
 	return p, nil
 }
