@@ -2,6 +2,7 @@ package auction
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -156,4 +157,37 @@ func TestReadJSONBudget(t *testing.T) {
 	_, err := ReadJSON(strings.NewReader(b.String()))
 	require.ErrorIs(t, err, ErrBudget)
 	assert.Contains(t, err.Error(), "jobs[0].bids: more than 10000 elements")
+}
+
+func TestSolveEdgeCases(t *testing.T) {
+	sol, err := Solve(t.Context(), &Problem{}, Options{})
+	require.NoError(t, err)
+	assert.Empty(t, sol.Selection)
+	assert.True(t, sol.Optimal)
+
+	// Negative values are never chosen.
+	p := twoNodes()
+	p.Jobs[0].Priority = -5
+	sol, err = Solve(t.Context(), p, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, Selection{-1, 0}, sol.Selection)
+
+	// A cancelled context still gives a feasible answer with a valid bound.
+	w, err := GenerateWindow(WindowSpec{Jobs: 80, Bids: 10, Seed: 9})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	sol, err = Solve(ctx, w, Options{})
+	require.NoError(t, err)
+	assert.True(t, w.Feasible(sol.Selection))
+	assert.Equal(t, "cancelled", sol.Stopped)
+	assert.GreaterOrEqual(t, sol.Bound+1e-6, sol.Objective)
+
+	// Value by cores: the bid's value is (P - alpha*C) times its cores.
+	p = twoNodes()
+	p.ValueByCores = true
+	assert.InDelta(t, (9-2.0)*6, p.Value(1, 1), 1e-12)
+	sol, err = Solve(t.Context(), p, Options{})
+	require.NoError(t, err)
+	assert.InDelta(t, 9*8+7*6, sol.Objective, 1e-9)
 }
