@@ -126,13 +126,13 @@ func (o Options) withDefaults(jobs int) Options {
 }
 
 // initial prices each group, keeps its bound, and builds the first
-// solution: the better of a priority greedy and a price-guided greedy.
+// solution: the best of a priority greedy, the repaired relaxed choices
+// met while pricing, and a greedy guided by the final prices.
 func (s *solver) initial(comps [][]int32, bounds []float64) {
 	for c, jobs := range comps {
 		lb := s.greedy(jobs, false)
-		bounds[c] = s.lagrange(jobs, s.m.capacity, lb, lagrangeIters)
+		bounds[c] = s.lagrangeRepairing(jobs, s.m.capacity, lb, lagrangeIters, true)
 		s.greedy(jobs, true)
-		bounds[c] = min(bounds[c], s.lagrangeRepairing(jobs, s.m.capacity, s.valueOf(jobs), lagrangeIters, true))
 	}
 }
 
