@@ -15,9 +15,11 @@ type Options struct {
 	// deadline and the work budgets stop it).
 	TimeLimit time.Duration
 	// MaxNodes caps the branch-and-bound nodes of the whole run (0:
-	// 5,000,000). Runs that end on it are deterministic.
+	// 5,000,000, or no cap when a time limit or deadline is set). Runs
+	// that end on it are deterministic.
 	MaxNodes int64
-	// Rounds caps the local-search rounds (0: 300 per job of the window).
+	// Rounds caps the local-search rounds (0: 300 per job of the window,
+	// or no cap when a time limit or deadline is set).
 	Rounds int
 	// ExactJobs: groups of jobs up to this size get an exact search for a
 	// proof of optimality (0: 60).
@@ -77,7 +79,8 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	opts = opts.withDefaults(len(p.Jobs))
+	_, hasDeadline := ctx.Deadline()
+	opts = opts.withDefaults(len(p.Jobs), hasDeadline || opts.TimeLimit > 0)
 	if opts.TimeLimit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.TimeLimit)
@@ -109,12 +112,20 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 	return s.solution(p, bounds, proven, rounds), nil
 }
 
-func (o Options) withDefaults(jobs int) Options {
+// withDefaults fills in the zero options. With a deadline, time alone
+// ends the search unless budgets were given.
+func (o Options) withDefaults(jobs int, timed bool) Options {
 	if o.MaxNodes <= 0 {
 		o.MaxNodes = 5_000_000
+		if timed {
+			o.MaxNodes = math.MaxInt64
+		}
 	}
 	if o.Rounds <= 0 {
 		o.Rounds = 300 * max(jobs, 1)
+		if timed {
+			o.Rounds = math.MaxInt
+		}
 	}
 	if o.ExactJobs <= 0 {
 		o.ExactJobs = 60
