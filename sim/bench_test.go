@@ -21,7 +21,7 @@ func BenchmarkReplay(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := Run(c, tr.Workload("kth", c), Options{Backfill: true}); err != nil {
+			if _, err := Run(c, tr.Workload("kth", c), Options{Backfill: Conservative}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -86,7 +86,7 @@ func TestWorkloadAndRun(t *testing.T) {
 	require.Len(t, w.Jobs, 3)
 	assert.Equal(t, "debug", w.Jobs[1].Spec.Request.Partition)
 	assert.Equal(t, time.Minute, w.Jobs[1].Spec.TimeLimit, "50 s rounds up to a minute")
-	res, err := Run(c, w, Options{Backfill: true, Record: true})
+	res, err := Run(c, w, Options{Backfill: Conservative, Record: true})
 	require.NoError(t, err)
 	assert.Equal(t, 3, res.Started)
 	assert.Equal(t, 1, res.Timeouts, "job 4 runs 300 s with a 100 s limit")
@@ -135,7 +135,7 @@ func TestSeed001Workload(t *testing.T) {
 	require.NoError(t, err)
 	w, err := Generate("5", 1024, 16, 1)
 	require.NoError(t, err)
-	res, err := Run(c, w, Options{Backfill: true})
+	res, err := Run(c, w, Options{Backfill: Conservative})
 	require.NoError(t, err)
 	assert.Equal(t, 350, res.Jobs)
 	assert.Equal(t, 350, res.Started+res.Rejected)
@@ -146,7 +146,7 @@ func TestSeed001Workload(t *testing.T) {
 	// the allocated cores never exceed the machine (a chart once showed
 	// spikes where a job ended and another started at the same moment)
 	c3, _ := selectnodes.Seed001()
-	rec, err := Run(c3, w, Options{Backfill: true, Record: true})
+	rec, err := Run(c3, w, Options{Backfill: Conservative, Record: true})
 	require.NoError(t, err)
 	for _, p := range BusyCores(rec) {
 		require.True(t, p.Cores >= 0 && p.Cores <= rec.Cores, "%d cores busy of %d at %s", p.Cores, rec.Cores, p.At)
@@ -156,7 +156,7 @@ func TestSeed001Workload(t *testing.T) {
 	assert.Contains(t, svg.String(), "<polyline")
 	// deterministic
 	c2, _ := selectnodes.Seed001()
-	res2, err := Run(c2, w, Options{Backfill: true})
+	res2, err := Run(c2, w, Options{Backfill: Conservative})
 	require.NoError(t, err)
 	assert.Equal(t, res.Metrics, res2.Metrics)
 }
@@ -194,7 +194,7 @@ func TestRealTraces(t *testing.T) {
 			if testing.Short() || len(w.Jobs) > 4000 {
 				w.Jobs = w.Jobs[:min(len(w.Jobs), 1500)] // the full replays are benchmarks
 			}
-			res, err := Run(c, w, Options{Backfill: true})
+			res, err := Run(c, w, Options{Backfill: Conservative})
 			require.NoError(t, err)
 			assert.Equal(t, len(w.Jobs), res.Started+res.Rejected+res.Stuck)
 			assert.Zero(t, res.Stuck)

@@ -74,6 +74,7 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 			if _, ok := c.NodeIndex(sj.Host); ok && sj.Host != "" {
 				req.Required = []string{sj.Host}
 			}
+			req.Excluded = avoided(c, sj.Avoid)
 		}
 		for _, p := range []string{sj.QueueName, t.Partitions[sj.Partition], t.Queues[sj.Queue]} {
 			if _, ok := c.Partition(p); ok && p != "" {
@@ -88,10 +89,47 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 	return w
 }
 
+// avoided lists the nodes a PBS spec's negated terms rule out: a host by
+// name, or every node with a property.
+func avoided(c *selectnodes.Cluster, avoid []string) []string {
+	var out []string
+	for _, a := range avoid {
+		if _, ok := c.NodeIndex(a); ok {
+			out = append(out, a)
+			continue
+		}
+		for i := 0; i < c.NodeCount(); i++ {
+			if n := c.Node(i); slices.Contains(n.Features, a) && !slices.Contains(out, n.Name) {
+				out = append(out, n.Name)
+			}
+		}
+	}
+	return out
+}
+
+// SiteProperties are the node properties a PBS trace's jobs ask for that
+// name neither a machine group ("cl_zewura") nor a CPU count
+// ("nodecpus80"), sorted. The trace records what jobs asked for, not what
+// nodes had; every job of a shipped trace ran, so each property existed,
+// and ClusterFor gives these to every node (the traces' machines files
+// describe one site).
+func (t *Trace) SiteProperties() []string {
+	var out []string
+	for _, j := range t.Jobs {
+		for _, p := range j.Properties {
+			if !strings.HasPrefix(p, "cl_") && !strings.HasPrefix(p, "nodecpus") && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // ClusterFor builds a cluster for a trace: from machines when given
 // (groups of identical nodes named <name>001..., with features
-// "cl_<name>" plus extra), else MaxNodes nodes of MaxProcs/MaxNodes CPUs
-// from the header. Every partition and queue name of the trace becomes a
+// "cl_<name>", "nodecpus<CPUs>", the trace's SiteProperties and extra),
+// else MaxNodes nodes of MaxProcs/MaxNodes CPUs from the header. Every partition and queue name of the trace becomes a
 // partition of all nodes, besides the default "batch". Nodes of more
 // than one CPU get the ConsRes selector, single-CPU nodes Linear.
 func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnodes.Option) (*selectnodes.Cluster, error) {
@@ -104,14 +142,31 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 		if n <= 0 {
 			return nil, fmt.Errorf("sim: the trace header gives neither MaxNodes nor MaxProcs; give a machines file")
 		}
+		if n > MaxClusterNodes || t.MaxProcs > maxSWFCount {
+			line := t.MaxNodesLine
+			if t.MaxNodes <= 0 || t.MaxProcs > maxSWFCount {
+				line = t.MaxProcsLine
+			}
+			return nil, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf(
+				"header MaxNodes %d / MaxProcs %d is over the budget of %d nodes (MaxClusterNodes) or %d processors", t.MaxNodes, t.MaxProcs, MaxClusterNodes, maxSWFCount)}
+		}
 		cpus := max(1, t.MaxProcs/n)
 		machines = []Machine{{Name: "node", Nodes: n, CPUs: cpus}}
 	}
+	total := 0
+	for _, m := range machines {
+		if m.Nodes < 1 || m.CPUs < 1 || m.Nodes > MaxClusterNodes-total {
+			return nil, fmt.Errorf("sim: machines give more than %d nodes (MaxClusterNodes) or a group without nodes or CPUs: %w", MaxClusterNodes, ErrBudget)
+		}
+		total += m.Nodes
+	}
+	nodes = make([]selectnodes.Node, 0, total)
+	site := append(t.SiteProperties(), extra...)
 	multi := false
 	for _, m := range machines {
 		width := len(fmt.Sprint(m.Nodes))
 		for i := 1; i <= m.Nodes; i++ {
-			feats := append([]string{"cl_" + m.Name}, extra...)
+			feats := append([]string{"cl_" + m.Name, fmt.Sprintf("nodecpus%d", m.CPUs)}, site...)
 			nodes = append(nodes, selectnodes.Node{Name: fmt.Sprintf("%s%0*d", m.Name, width, i), CPUs: m.CPUs,
 				RealMemory: m.MemoryKB / 1024, Weight: 1, Features: feats})
 		}
