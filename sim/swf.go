@@ -38,8 +38,8 @@ type SWFJob struct {
 	// Avoid are the PBS spec's negated terms ("^zewura12.cerit-sc.cz",
 	// "^cl_zewura"), without the caret: hosts (short names) or properties
 	// the job's nodes must not have.
-	Avoid []string
-	Exclusive  bool
+	Avoid     []string
+	Exclusive bool
 	// Procs2 is the processors the PBS spec asks for (nodes x ppn summed
 	// over its chunks).
 	Procs2 int
