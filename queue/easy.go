@@ -2,30 +2,54 @@ package queue
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
-// BackfillEASY is EASY backfilling (Lifka's "aggressive" backfill, as the
-// KTH SP2 and the ANL SP ran it; seed 000 §1.2.1 contrasts it with the
+// EASY is EASY backfilling (Lifka's "aggressive" backfill, as the KTH SP2
+// and the ANL SP ran it; seed 000 §1.2.1 contrasts it with the
 // conservative Backfill). Only the queue head is protected: walking the
 // queue in order, jobs start while they fit; the first eligible job that
-// does not fit is the head and gets a reservation — the earliest start
-// (its shadow time) and the nodes a WillRun selection finds when the
-// running jobs end by their limits. Every later job starts now if it fits
-// and either ends by the shadow time or keeps off the head's nodes. No
-// reservation outlives the pass, and later jobs may be delayed (that is
-// EASY's trade against conservative backfill).
+// does not fit is the head and gets a reservation — its shadow time (the
+// earliest moment enough nodes are free, when running jobs end by their
+// limits) and the nodes it will take then. Every later job starts now if
+// it fits and either ends by the shadow time or keeps off the head's
+// nodes. No reservation is published, and later jobs may be delayed (EASY's
+// trade against conservative backfill).
 //
-// The head's nodes are chosen to hold as few of the nodes idle now as the
-// selection allows, so as many idle nodes as possible remain for jobs
-// running past the shadow time; on identical nodes this is the classic
-// processor-count rule (a job may use the "extra" processors left at the
-// shadow time). BackfillDepth limits how many jobs a pass considers. It
-// returns the jobs started.
-func (s *Scheduler) BackfillEASY(now time.Time) []Started {
+// Like Backfill's profile, the plan counts whole nodes: a node is free
+// from the end of the last job on it. Among the nodes free at the shadow
+// time the head takes as few of the nodes idle now as a selection allows,
+// so the most idle nodes stay open to jobs running past the shadow time;
+// on identical nodes this is the classic rule that such jobs may use the
+// "extra" processors left at the shadow time. BackfillDepth limits how
+// many jobs a pass considers.
+//
+// An EASY value keeps the head's plan between passes and recomputes it
+// only when the head changes or a job it counted on ends. Create it with
+// NewEASY; it is not safe for concurrent use (the Scheduler is).
+type EASY struct {
+	s    *Scheduler
+	plan easyPlan
+}
+
+// easyPlan is the head's reservation and the running jobs it counted on.
+type easyPlan struct {
+	head    JobID
+	shadow  time.Time
+	nodes   *bitset.BitSet
+	counted []JobID // running when planned; one ending invalidates the plan
+}
+
+// NewEASY returns EASY backfilling for s.
+func NewEASY(s *Scheduler) *EASY { return &EASY{s: s} }
+
+// Backfill runs one EASY pass at now and returns the jobs it started.
+func (e *EASY) Backfill(now time.Time) []Started {
+	s := e.s
 	s.lock(context.Background())
 	defer s.unlock()
 	s.recalc(now)
@@ -34,8 +58,7 @@ func (s *Scheduler) BackfillEASY(now time.Time) []Started {
 		freeCPUs += max(0, s.c.FreeCPUs(i))
 	}
 	var started []Started
-	var shadow time.Time
-	var headNodes *bitset.BitSet // nil until the head is found
+	var head *easyPlan
 	considered := 0
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
@@ -47,8 +70,8 @@ func (s *Scheduler) BackfillEASY(now time.Time) []Started {
 		considered++
 		if j.Request.CPUs <= freeCPUs {
 			req := j.Request
-			if headNodes != nil && j.expectedEnd(now).After(shadow) {
-				req.ExcludeNodes = withheldToo(req.ExcludeNodes, headNodes)
+			if head != nil && j.expectedEnd(now).After(head.shadow) {
+				req.ExcludeNodes = withheldToo(req.ExcludeNodes, head.nodes)
 			}
 			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
 				if st, err := s.start(j, p, now); err == nil {
@@ -58,30 +81,41 @@ func (s *Scheduler) BackfillEASY(now time.Time) []Started {
 				continue
 			}
 		}
-		if headNodes != nil {
-			j.Reason = ReasonResources
-			continue
-		}
-		p, err := s.c.Try(&j.Request, selectnodes.WillRun)
-		switch {
-		case err != nil && neverRuns(err):
-			s.setFailure(j, err, now)
-			continue
-		case err != nil:
-			j.Reason = ReasonResources // no start even when everything ends: not a head
-			continue
-		case p.Immediate || !p.Start.After(now):
-			// it fits after all (the CPU bound was loose)
-			if st, err := s.start(j, p, now); err == nil {
-				started = append(started, st)
-				freeCPUs -= p.TotalCPUs
-			}
-			continue
-		}
-		shadow, headNodes = p.Start, s.easyHeadNodes(j, p)
 		j.Reason = ReasonResources
+		if head == nil {
+			head = e.headPlan(j, now)
+		}
 	}
 	return started
+}
+
+// headPlan returns the plan for head j, reusing the last one when it is
+// still sound, or nil when j can start at no time (failing it when it can
+// never run here).
+func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
+	if e.plan.head == j.ID && e.plan.shadow.After(now) && e.stillCounted() {
+		return &e.plan
+	}
+	e.plan = easyPlan{}
+	shadow, nodes, counted, ok := e.s.easyShadow(j, now)
+	if !ok {
+		if _, err := e.s.c.Try(&j.Request, selectnodes.TestOnly); err != nil && neverRuns(err) {
+			e.s.setFailure(j, err, now)
+		}
+		return nil
+	}
+	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted}
+	return &e.plan
+}
+
+// stillCounted reports whether every job the plan counted on still runs.
+func (e *EASY) stillCounted() bool {
+	for _, id := range e.plan.counted {
+		if _, _, _, ok := e.s.c.Allocation(id); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // withheldToo is the union of a request's own withheld nodes and more.
@@ -92,17 +126,15 @@ func withheldToo(own, more *bitset.BitSet) *bitset.BitSet {
 	return own.Union(more)
 }
 
-// easyHeadNodes picks the head's nodes at its shadow time: among the nodes
-// free by then, the fewest of those idle now that a selection accepts
-// (binary search over how many idle nodes, in index order, it may use).
-func (s *Scheduler) easyHeadNodes(j *job, p *selectnodes.Placement) *bitset.BitSet {
-	idle := s.c.Idle()
-	if p.Nodes.IntersectionCardinality(idle) == 0 {
-		return p.Nodes
-	}
+// easyShadow finds when head j can start (the k-th distinct end of the
+// running jobs, the fewest that free enough nodes) and on which nodes
+// (the fewest idle ones), by probing node masks; a count bound gives the
+// first guess of both, which on identical nodes is the answer.
+func (s *Scheduler) easyShadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID, bool) {
 	n := uint(s.c.NodeCount())
 	busyUntil := make([]time.Time, n)
-	for _, id := range s.c.Running() {
+	counted := s.c.Running()
+	for _, id := range counted {
 		a, _, end, _ := s.c.Allocation(id)
 		for _, na := range a.Alloc {
 			if end.After(busyUntil[na.Node]) {
@@ -110,40 +142,101 @@ func (s *Scheduler) easyHeadNodes(j *job, p *selectnodes.Placement) *bitset.BitS
 			}
 		}
 	}
-	freed := bitset.New(n) // busy now, free by the shadow time
+	idle := bitset.New(n)
+	var ends []time.Time
 	for i, t := range busyUntil {
-		if !t.IsZero() && !t.After(p.Start) {
-			freed.Set(uint(i))
+		if t.IsZero() {
+			idle.Set(uint(i))
+		} else {
+			ends = append(ends, t)
 		}
 	}
-	if freed.DifferenceCardinality(p.Nodes) == 0 {
-		return p.Nodes // it uses every node freed by then already
+	slices.SortFunc(ends, func(a, b time.Time) int { return a.Compare(b) })
+	ends = slices.CompactFunc(ends, func(a, b time.Time) bool { return a.Equal(b) })
+	freeBy := func(k int) *bitset.BitSet { // busy now, free after the first k ends
+		b := bitset.New(n)
+		for i, t := range busyUntil {
+			if !t.IsZero() && k > 0 && !t.After(ends[k-1]) {
+				b.Set(uint(i))
+			}
+		}
+		return b
 	}
+	need := max(j.Request.MinNodes, 1)
+	if cpn := s.maxNodeCPUs(); cpn > 0 && j.Request.CPUs > 0 {
+		need = max(need, (j.Request.CPUs+cpn-1)/cpn)
+	}
+	// the count bound: no start before enough nodes are free
+	bound, _ := smallestTrue(0, len(ends), func(k int) bool { return int(freeBy(k).Count()+idle.Count()) >= need })
+	var nodes *bitset.BitSet
+	probed := -1
+	k, ok := smallestTrue(bound, len(ends), func(k int) bool {
+		nodes, probed = s.probeOn(j, freeBy(k).Union(idle)), k
+		return nodes != nil
+	})
+	if ok && probed != k {
+		nodes = s.probeOn(j, freeBy(k).Union(idle))
+	}
+	if !ok || k == 0 {
+		// k == 0: it fits on the idle nodes as wholes but not under the
+		// current load (shared nodes): hold those nodes from now
+		return now, nodes, counted, ok
+	}
+	freed := freeBy(k)
 	var idleList []uint
 	for i, ok := idle.NextSet(0); ok; i, ok = idle.NextSet(i + 1) {
 		idleList = append(idleList, i)
 	}
-	try := func(k int) *bitset.BitSet {
-		allowed := freed.Clone()
-		for _, i := range idleList[:k] {
-			allowed.Set(i)
+	withIdle := func(m int) *bitset.BitSet {
+		b := freed.Clone()
+		for _, i := range idleList[:m] {
+			b.Set(i)
 		}
-		req := j.Request
-		req.ExcludeNodes = withheldToo(req.ExcludeNodes, allowed.Complement())
-		if q, ok := s.c.Probe(&req, selectnodes.TestOnly); ok {
-			return q.Nodes
-		}
-		return nil
+		return b
 	}
-	best := p.Nodes
-	lo, hi := 0, len(idleList) // the fewest idle nodes that still work
-	for lo < hi {
+	// the head needs at least this many idle nodes besides the freed ones
+	least := max(0, need-int(freed.Count()))
+	probed = -1
+	var fewest *bitset.BitSet
+	if m, ok := smallestTrue(least, len(idleList), func(m int) bool {
+		fewest, probed = s.probeOn(j, withIdle(m)), m
+		return fewest != nil
+	}); ok {
+		if probed != m {
+			fewest = s.probeOn(j, withIdle(m))
+		}
+		nodes = fewest
+	}
+	return ends[k-1], nodes, counted, true
+}
+
+// probeOn selects j's nodes among allowed, ignoring the load (the nodes
+// are free by then), or returns nil.
+func (s *Scheduler) probeOn(j *job, allowed *bitset.BitSet) *bitset.BitSet {
+	req := j.Request
+	req.ExcludeNodes = withheldToo(req.ExcludeNodes, allowed.Complement())
+	if p, ok := s.c.Probe(&req, selectnodes.TestOnly); ok {
+		return p.Nodes
+	}
+	return nil
+}
+
+// smallestTrue finds the smallest k in [lo, hi] with f(k), for f
+// monotone (false then true) and lo a proven lower bound, trying lo first;
+// ok is false when f(hi) is false.
+func smallestTrue(lo, hi int, f func(int) bool) (int, bool) {
+	lo = min(max(lo, 0), hi)
+	if f(lo) {
+		return lo, true
+	}
+	best := -1
+	for lo++; lo <= hi; {
 		mid := (lo + hi) / 2
-		if q := try(mid); q != nil {
-			best, hi = q, mid
+		if f(mid) {
+			best, hi = mid, mid-1
 		} else {
 			lo = mid + 1
 		}
 	}
-	return best
+	return best, best >= 0
 }

@@ -24,7 +24,7 @@ const (
 	// Conservative is queue.Scheduler.Backfill: every job considered keeps
 	// a reservation, so no start delays an earlier job (seed 000 §1.2.1).
 	Conservative
-	// EASY is queue.Scheduler.BackfillEASY: only the queue head keeps a
+	// EASY is queue.EASY: only the queue head keeps a
 	// reservation, as on the KTH SP2.
 	EASY
 )
@@ -57,9 +57,10 @@ func ParseBackfillMode(s string) (BackfillMode, error) {
 const MinInterval = time.Second
 
 // MaxIntervalPasses bounds the extra passes Options.Interval may add to a
-// run with a dynamic policy (static policies skip passes that cannot
-// change anything).
-const MaxIntervalPasses = 10_000_000
+// run with a dynamic policy or a planner (static policies skip passes that
+// cannot change anything). Run checks it before starting, from the span of
+// the submissions, and again as it goes.
+const MaxIntervalPasses = 1_000_000
 
 // ErrOption is matched (errors.Is) by the errors of invalid Options.
 var ErrOption = errors.New("invalid option")
@@ -169,6 +170,7 @@ type runner struct {
 	o       Options
 	c       *selectnodes.Cluster
 	s       *queue.Scheduler
+	easy    *queue.EASY
 	w       *Workload
 	epoch   time.Time
 	res     *Result
@@ -189,6 +191,11 @@ func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 		return nil, err
 	}
 	r := newRunner(c, w, o)
+	if n := len(w.Jobs); n > 0 && r.dynamic() && o.Interval > 0 &&
+		(w.Jobs[n-1].Submit-w.Jobs[0].Submit)/o.Interval > MaxIntervalPasses {
+		return nil, fmt.Errorf("sim: an interval of %v over %v of submissions is more than %d passes (MaxIntervalPasses): %w",
+			o.Interval, w.Jobs[n-1].Submit-w.Jobs[0].Submit, MaxIntervalPasses, ErrBudget)
+	}
 	if err := r.loop(); err != nil {
 		return nil, err
 	}
@@ -225,9 +232,14 @@ func newRunner(c *selectnodes.Cluster, w *Workload, o Options) *runner {
 	if res.Cluster == "" {
 		res.Cluster = fmt.Sprintf("%d nodes, %d cores", res.Nodes, res.Cores)
 	}
-	return &runner{o: o, c: c, s: queue.New(c, qopts...), w: w, epoch: epoch, res: res,
+	s := queue.New(c, qopts...)
+	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), w: w, epoch: epoch, res: res,
 		recs: make([]Record, len(w.Jobs)), byID: map[queue.JobID]int{}}
 }
+
+// dynamic reports whether a pass between events may decide differently
+// from the last one (priorities that change with time, or a planner).
+func (r *runner) dynamic() bool { return r.o.Policy.Dynamic() || r.o.Planner != nil }
 
 // nextEvent is the next moment a job arrives or ends.
 func (r *runner) nextEvent() (time.Time, bool) {
@@ -246,7 +258,7 @@ func (r *runner) loop() error {
 	if r.o.Interval > 0 {
 		nextTick = r.epoch.Add(r.o.Interval)
 	}
-	dynamic := r.o.Policy.Dynamic() || r.o.Planner != nil
+	dynamic := r.dynamic()
 	done := -1
 	for {
 		t, ok := r.nextEvent()
@@ -299,13 +311,20 @@ func (r *runner) step(t time.Time) error {
 			return err
 		}
 	}
-	started := r.s.Schedule(t)
+	var started []queue.Started
 	switch r.o.Backfill {
+	case NoBackfill:
+		started = r.s.Schedule(t)
 	case Conservative:
+		started = r.s.Schedule(t)
 		more, _ := r.s.Backfill(t)
 		started = append(started, more...)
 	case EASY:
-		started = append(started, r.s.BackfillEASY(t)...)
+		// EASY's pass starts the jobs in order itself, until the head
+		if r.o.Planner != nil {
+			started = r.s.Schedule(t)
+		}
+		started = append(started, r.easy.Backfill(t)...)
 	}
 	for _, st := range started {
 		r.started(st, t)

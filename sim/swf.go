@@ -55,9 +55,12 @@ type Trace struct {
 	// (0 when absent), so a budget error can say where.
 	MaxNodesLine, MaxProcsLine int
 	UnixStart                  int64
-	Queues                     map[int]string // "; Queue: 1 batch"
-	Partitions                 map[int]string // "; Partition: 1 DEFAULT"
-	Jobs                       []SWFJob
+	// Computer and Installation are the header's free text ("IBM SP2",
+	// "Swedish Royal Institute of Technology (KTH)"), for titles.
+	Computer, Installation string
+	Queues                 map[int]string // "; Queue: 1 batch"
+	Partitions             map[int]string // "; Partition: 1 DEFAULT"
+	Jobs                   []SWFJob
 	// Skipped counts lines dropped under SkipMalformed.
 	Skipped int
 }
@@ -211,6 +214,10 @@ func (t *Trace) header(h string, line int) {
 		t.MaxNodes, t.MaxNodesLine = num(), line
 	case "MaxProcs":
 		t.MaxProcs, t.MaxProcsLine = num(), line
+	case "Computer":
+		t.Computer = val
+	case "Installation":
+		t.Installation = val
 	case "UnixStartTime":
 		t.UnixStart = int64(num())
 	case "Queue", "Partition":

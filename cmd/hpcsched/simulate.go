@@ -307,6 +307,9 @@ func load(workload string, f *simFlags) (*selectnodes.Cluster, *sim.Workload, st
 func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, error) {
 	var ms []sim.Machine
 	name := fmt.Sprintf("%d nodes of %d CPUs (trace header)", tr.MaxNodes, max(1, tr.MaxProcs/max(1, tr.MaxNodes)))
+	if tr.Computer != "" {
+		name = tr.Computer + ", " + name
+	}
 	if f.machines != "" {
 		file, err := os.Open(f.machines)
 		if err != nil {
