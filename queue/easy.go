@@ -23,8 +23,10 @@ import (
 // Like Backfill's profile, the plan counts whole nodes: a node is free
 // from the end of the last job on it. Among the nodes free at the shadow
 // time the head takes as few of the nodes idle now as a selection allows,
-// so the most idle nodes stay open to jobs running past the shadow time;
-// on identical nodes this is the classic rule that such jobs may use the
+// so the most idle nodes stay open to jobs running past the shadow time
+// (one probe with the fewest idle nodes the count bound allows; if the
+// selection needs more, the nodes it first found are kept). On identical
+// nodes this is the classic rule that such jobs may use the
 // "extra" processors left at the shadow time. BackfillDepth limits how
 // many jobs a pass considers.
 //
@@ -53,9 +55,14 @@ func (e *EASY) Backfill(now time.Time) []Started {
 	s.lock(context.Background())
 	defer s.unlock()
 	s.recalc(now)
-	freeCPUs := 0 // a bound: no start can use more CPUs than are free
+	// bounds: no start can use more CPUs than are free, or more nodes than
+	// have a free CPU
+	freeCPUs, freeNodes := 0, 0
 	for i := 0; i < s.c.NodeCount(); i++ {
-		freeCPUs += max(0, s.c.FreeCPUs(i))
+		if f := s.c.FreeCPUs(i); f > 0 {
+			freeCPUs += f
+			freeNodes++
+		}
 	}
 	var started []Started
 	var head *easyPlan
@@ -68,7 +75,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 			continue
 		}
 		considered++
-		if j.Request.CPUs <= freeCPUs {
+		if j.Request.CPUs <= freeCPUs && j.Request.MinNodes <= freeNodes {
 			req := j.Request
 			if head != nil && j.expectedEnd(now).After(head.shadow) {
 				req.ExcludeNodes = withheldToo(req.ExcludeNodes, head.nodes)
@@ -77,6 +84,11 @@ func (e *EASY) Backfill(now time.Time) []Started {
 				if st, err := s.start(j, p, now); err == nil {
 					started = append(started, st)
 					freeCPUs -= p.TotalCPUs
+					for _, a := range p.Alloc {
+						if s.c.FreeCPUs(a.Node) <= 0 {
+							freeNodes--
+						}
+					}
 				}
 				continue
 			}
@@ -182,29 +194,20 @@ func (s *Scheduler) easyShadow(j *job, now time.Time) (time.Time, *bitset.BitSet
 		// current load (shared nodes): hold those nodes from now
 		return now, nodes, counted, ok
 	}
+	// Prefer the freed nodes: allow only as many idle ones as the count
+	// bound says the head needs beyond them. One probe; when the
+	// selection needs more (features, topology), keep the nodes found.
 	freed := freeBy(k)
-	var idleList []uint
-	for i, ok := idle.NextSet(0); ok; i, ok = idle.NextSet(i + 1) {
-		idleList = append(idleList, i)
-	}
-	withIdle := func(m int) *bitset.BitSet {
-		b := freed.Clone()
-		for _, i := range idleList[:m] {
-			b.Set(i)
-		}
-		return b
-	}
-	// the head needs at least this many idle nodes besides the freed ones
 	least := max(0, need-int(freed.Count()))
-	probed = -1
-	var fewest *bitset.BitSet
-	if m, ok := smallestTrue(least, len(idleList), func(m int) bool {
-		fewest, probed = s.probeOn(j, withIdle(m)), m
-		return fewest != nil
-	}); ok {
-		if probed != m {
-			fewest = s.probeOn(j, withIdle(m))
-		}
+	if nodes == nil || int(nodes.IntersectionCardinality(idle)) <= least {
+		return ends[k-1], nodes, counted, true // already the fewest idle nodes
+	}
+	allowed := freed
+	for i, ok := idle.NextSet(0); ok && least > 0; i, ok = idle.NextSet(i + 1) {
+		allowed.Set(i)
+		least--
+	}
+	if fewest := s.probeOn(j, allowed); fewest != nil {
 		nodes = fewest
 	}
 	return ends[k-1], nodes, counted, true

@@ -82,3 +82,23 @@ func BenchmarkReplayEASY(b *testing.B) {
 		b.ReportMetric(float64(len(tr.Jobs)*b.N)/b.Elapsed().Seconds(), "jobs/s")
 	})
 }
+
+// BenchmarkReplaySeed001EASY is workload 6 with EASY backfill.
+func BenchmarkReplaySeed001EASY(b *testing.B) {
+	b.Run("workload=aucsched:6/jobs=2095/nodes=1024/easy", func(b *testing.B) {
+		w, err := Generate("6", 1024, 16, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			c, err := selectnodes.Seed001()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Run(c, w, Options{Backfill: EASY}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(w.Jobs)*b.N)/b.Elapsed().Seconds(), "jobs/s")
+	})
+}

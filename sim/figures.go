@@ -207,6 +207,7 @@ func WriteComparisonSVG(w io.Writer, runs []*Result) error {
 		y := 70 + rowH*float64(k)
 		rs := rows[wl]
 		s.text(20, y-30, "start", ` font-weight="bold" font-size="13"`, wl)
+		s.legendAt(200, y-30, labels(rs), true)
 		drawUtil(s, rs, 80, y, pw, ph)
 		drawCDF(s, rs, 80+(pw+90), y, pw, ph)
 		drawLevels(s, rs, 80+2*(pw+90), y, pw, ph)
@@ -239,7 +240,9 @@ func drawUtil(s *svgWriter, runs []*Result, x, y, w, h float64) {
 		}
 		s.line(p, xs, ys, colour(i))
 	}
-	s.legend(p, labels(runs))
+	if len(runs) > 1 && runs[0].Workload != runs[1].Workload {
+		s.legend(p, labels(runs))
+	}
 }
 
 func drawCDF(s *svgWriter, runs []*Result, x, y, w, h float64) {
@@ -265,7 +268,6 @@ func drawCDF(s *svgWriter, runs []*Result, x, y, w, h float64) {
 		}
 		s.line(p, xs, xy[1], colour(i))
 	}
-	s.legend(p, labels(runs))
 }
 
 // drawLevels: one bar group per level; with one run, the shares of jobs
@@ -292,7 +294,11 @@ func drawLevels(s *svgWriter, runs []*Result, x, y, w, h float64) {
 		s.newPanel(x, y, w, h, "Lowest-level common switch", 0, 1, 0, 100, "level (no switch tree)", "jobs (%)")
 		return
 	}
-	p := s.newPanel(x, y, w, h, "Lowest-level common switch", -0.5, float64(levels)-0.5, 0, 100, "switch level (0 = leaf)", "share (%)")
+	cats := make([]string, levels)
+	for i := range cats {
+		cats[i] = fmt.Sprint(i)
+	}
+	p := s.newCategoryPanel(x, y, w, h, "Lowest-level common switch", cats, 0, 100, "switch level (0 = leaf)", "share (%)")
 	bw := 0.8 / float64(len(series))
 	for i, v := range series {
 		for l, share := range v {
@@ -300,7 +306,9 @@ func drawLevels(s *svgWriter, runs []*Result, x, y, w, h float64) {
 			s.bar(p, x0, x0+bw, share, colour(i))
 		}
 	}
-	s.legend(p, names)
+	if len(runs) == 1 {
+		s.legend(p, names) // a comparison has one legend per row
+	}
 }
 
 func drawSpreadHistogram(s *svgWriter, res *Result, x, y, w, h float64) {
@@ -333,7 +341,14 @@ func drawSpreadPerPolicy(s *svgWriter, runs []*Result, x, y, w, h float64) {
 	for _, r := range runs {
 		top = math.Max(top, r.Metrics.SpreadMean+r.Metrics.SpreadStd)
 	}
-	p := s.newPanel(x, y, w, h, "Spread per policy (mean ± sd)", -0.5, float64(len(runs))-0.5, 0, top, "policy (see legend)", "spread (nodes)")
+	cats := make([]string, len(runs))
+	for i, r := range runs {
+		cats[i] = r.Policy
+		if r.Backfill != NoBackfill {
+			cats[i] += "+" + r.Backfill.String()
+		}
+	}
+	p := s.newCategoryPanel(x, y, w, h, "Spread per policy (mean ± sd)", cats, 0, top, "policy", "spread (nodes)")
 	for i, r := range runs {
 		m := r.Metrics
 		s.bar(p, float64(i)-0.3, float64(i)+0.3, m.SpreadMean, colour(i))
@@ -341,7 +356,6 @@ func drawSpreadPerPolicy(s *svgWriter, runs []*Result, x, y, w, h float64) {
 		s.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#000"/>`+"\n",
 			cx, p.ya.at(math.Max(0, m.SpreadMean-m.SpreadStd)), cx, p.ya.at(m.SpreadMean+m.SpreadStd))
 	}
-	s.legend(p, labels(runs))
 }
 
 // ganttBarCount is how many bars a Gantt chart of res needs (one per run

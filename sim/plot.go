@@ -109,21 +109,38 @@ type panel struct {
 // data span [xlo, xhi] x [ylo, yhi] (widened to round ticks).
 func (s *svgWriter) newPanel(x, y, w, h float64, title string, xlo, xhi, ylo, yhi float64, xlabel, ylabel string) *panel {
 	xt, xlo, xhi := niceTicks(xlo, xhi, 6)
+	labels := make([]string, len(xt))
+	for i, v := range xt {
+		labels[i] = tickLabel(v)
+	}
+	return s.frame(x, y, w, h, title, axis{xlo, xhi, x, x + w, xlabel}, xt, labels, ylo, yhi, ylabel)
+}
+
+// newCategoryPanel is newPanel with one x position per category (0, 1,
+// ...), each labelled with its name.
+func (s *svgWriter) newCategoryPanel(x, y, w, h float64, title string, cats []string, ylo, yhi float64, xlabel, ylabel string) *panel {
+	xt := make([]float64, len(cats))
+	for i := range cats {
+		xt[i] = float64(i)
+	}
+	return s.frame(x, y, w, h, title, axis{-0.5, float64(len(cats)) - 0.5, x, x + w, xlabel}, xt, cats, ylo, yhi, ylabel)
+}
+
+func (s *svgWriter) frame(x, y, w, h float64, title string, xa axis, xt []float64, xlabels []string, ylo, yhi float64, ylabel string) *panel {
 	yt, ylo, yhi := niceTicks(ylo, yhi, 5)
-	p := &panel{x: x, y: y, w: w, h: h,
-		xa: axis{xlo, xhi, x, x + w, xlabel}, ya: axis{ylo, yhi, y + h, y, ylabel}}
+	p := &panel{x: x, y: y, w: w, h: h, xa: xa, ya: axis{ylo, yhi, y + h, y, ylabel}}
 	s.printf(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#444"/>`+"\n", x, y, w, h)
-	for _, v := range xt {
+	for i, v := range xt {
 		px := p.xa.at(v)
 		s.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`+"\n", px, y, px, y+h)
-		s.text(px, y+h+14, "middle", "", tickLabel(v))
+		s.text(px, y+h+14, "middle", "", xlabels[i])
 	}
 	for _, v := range yt {
 		py := p.ya.at(v)
 		s.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`+"\n", x, py, x+w, py)
 		s.text(x-4, py+4, "end", "", tickLabel(v))
 	}
-	s.text(x+w/2, y+h+30, "middle", "", xlabel)
+	s.text(x+w/2, y+h+32, "middle", "", xa.label)
 	s.text(x-42, y+h/2, "middle", fmt.Sprintf(` transform="rotate(-90 %.1f %.1f)"`, x-42, y+h/2), ylabel)
 	s.text(x+w/2, y-8, "middle", ` font-weight="bold"`, title)
 	return p
@@ -150,11 +167,31 @@ func (s *svgWriter) legend(p *panel, names []string) {
 	if len(names) < 2 {
 		return
 	}
-	s.printf(`<rect x="%.1f" y="%.1f" width="146" height="%d" fill="white" fill-opacity="0.85" stroke="#aaa"/>`+"\n",
-		p.x+p.w-154, p.y+2, 14*len(names)+4)
+	w := legendWidth(names)
+	s.printf(`<rect x="%.1f" y="%.1f" width="%.1f" height="%d" fill="white" fill-opacity="0.85" stroke="#aaa"/>`+"\n",
+		p.x+p.w-w-4, p.y+2, w, 14*len(names)+4)
+	s.legendAt(p.x+p.w-w, p.y+12, names, false)
+}
+
+// legendWidth estimates the width of a legend box (11 px sans-serif).
+func legendWidth(names []string) float64 {
+	longest := 0
+	for _, n := range names {
+		longest = max(longest, len([]rune(n)))
+	}
+	return 22 + 6.2*float64(longest)
+}
+
+// legendAt writes colour swatches and names from (x, y), one a line, or in
+// a row when across.
+func (s *svgWriter) legendAt(x, y float64, names []string, across bool) {
 	for i, n := range names {
-		y := p.y + 12 + float64(i)*14
-		s.printf(`<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"/>`+"\n", p.x+p.w-150, y-9, colour(i))
-		s.text(p.x+p.w-136, y, "start", "", n)
+		s.printf(`<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"/>`+"\n", x, y-9, colour(i))
+		s.text(x+14, y, "start", "", n)
+		if across {
+			x += legendWidth([]string{n}) + 10
+		} else {
+			y += 14
+		}
 	}
 }
