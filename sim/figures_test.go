@@ -5,7 +5,9 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,4 +92,24 @@ func TestNiceTicks(t *testing.T) {
 	ticks, lo, hi = niceTicks(3, 3, 5)
 	assert.Less(t, lo, hi, "a flat series still gets an axis")
 	assert.NotEmpty(t, ticks)
+}
+
+// A trace of any length gives charts under 300 KB: the series are
+// downsampled and the Gantt chart is left out past its bar budget (50,000
+// jobs here, built directly).
+func TestChartsOfALongRunStaySmall(t *testing.T) {
+	base := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	res := &Result{Workload: "long", Cluster: "100 nodes", Policy: "FCFS", Nodes: 100, Cores: 100}
+	for i := range 50000 {
+		start := base.Add(time.Duration(i) * time.Minute)
+		res.Records = append(res.Records, Record{Job: queue.JobID(i + 1), Submit: base.Add(time.Duration(i) * 50 * time.Second),
+			Start: start, End: start.Add(time.Duration(1+i%90) * time.Minute), CPUs: 1 + i%50, Cores: 1 + i%50,
+			Nodes: []int{i % 100, (i + 7) % 100}, Level: -1, Spread: 7})
+	}
+	var one, cmp strings.Builder
+	require.NoError(t, WriteSVG(&one, res))
+	require.NoError(t, WriteComparisonSVG(&cmp, []*Result{res, res}))
+	assert.Less(t, one.Len(), 300<<10)
+	assert.Less(t, cmp.Len(), 300<<10)
+	assert.Contains(t, strings.Join(svgTexts(t, one.String()), "\n"), "Gantt chart omitted")
 }
