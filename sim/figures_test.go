@@ -59,6 +59,7 @@ func TestChartsEscapeTraceText(t *testing.T) {
 func TestChartsAxesLegendsAndSize(t *testing.T) {
 	w, err := Generate("5", 1024, 16, 1)
 	require.NoError(t, err)
+	w = quickJobs(w)
 	var runs []*Result
 	for _, mode := range []BackfillMode{NoBackfill, EASY} {
 		c, err := selectnodes.Seed001()

@@ -130,31 +130,39 @@ func TestGenerate(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// quickJobs is how many jobs of a generated workload a test replays: all
+// normally, the first 120 under the race detector or -short (the whole
+// workload takes minutes with -race on a shared machine).
+func quickJobs(w *Workload) *Workload {
+	if (raceEnabled || testing.Short()) && len(w.Jobs) > 120 {
+		w.Jobs = w.Jobs[:120]
+	}
+	return w
+}
+
 func TestSeed001Workload(t *testing.T) {
 	c, err := selectnodes.Seed001()
 	require.NoError(t, err)
 	w, err := Generate("5", 1024, 16, 1)
 	require.NoError(t, err)
-	res, err := Run(c, w, Options{Backfill: Conservative})
+	w = quickJobs(w)
+	res, err := Run(c, w, Options{Backfill: Conservative, Record: true})
 	require.NoError(t, err)
-	assert.Equal(t, 350, res.Jobs)
-	assert.Equal(t, 350, res.Started+res.Rejected)
+	assert.Equal(t, len(w.Jobs), res.Jobs)
+	assert.Equal(t, len(w.Jobs), res.Started+res.Rejected)
 	assert.Zero(t, res.Stuck)
 	assert.True(t, res.Metrics.LevelKnown)
 	assert.True(t, res.Metrics.LevelMean >= 0 && res.Metrics.LevelMean <= 2)
 	assert.True(t, res.Metrics.Utilization > 0.2 && res.Metrics.Utilization <= 1.0, "%v", res.Metrics.Utilization)
 	// the allocated cores never exceed the machine (a chart once showed
 	// spikes where a job ended and another started at the same moment)
-	c3, _ := selectnodes.Seed001()
-	rec, err := Run(c3, w, Options{Backfill: Conservative, Record: true})
-	require.NoError(t, err)
-	for _, p := range BusyCores(rec) {
-		require.True(t, p.Cores >= 0 && p.Cores <= rec.Cores, "%d cores busy of %d at %s", p.Cores, rec.Cores, p.At)
+	for _, p := range BusyCores(res) {
+		require.True(t, p.Cores >= 0 && p.Cores <= res.Cores, "%d cores busy of %d at %s", p.Cores, res.Cores, p.At)
 	}
 	var svg strings.Builder
-	require.NoError(t, WriteSVG(&svg, rec))
+	require.NoError(t, WriteSVG(&svg, res))
 	assert.Contains(t, svg.String(), "<polyline")
-	// deterministic
+	// deterministic, and recording changes nothing
 	c2, _ := selectnodes.Seed001()
 	res2, err := Run(c2, w, Options{Backfill: Conservative})
 	require.NoError(t, err)
@@ -191,8 +199,12 @@ func TestRealTraces(t *testing.T) {
 			c, err := tr.ClusterFor(machines, tt.extra)
 			require.NoError(t, err)
 			w := tr.Workload(tt.file, c)
-			if testing.Short() || len(w.Jobs) > 4000 {
-				w.Jobs = w.Jobs[:min(len(w.Jobs), 1500)] // the full replays are benchmarks
+			keep := 1500 // the full replays are benchmarks
+			if raceEnabled || testing.Short() {
+				keep = 600
+			}
+			if len(w.Jobs) > keep {
+				w.Jobs = w.Jobs[:keep]
 			}
 			res, err := Run(c, w, Options{Backfill: Conservative})
 			require.NoError(t, err)
