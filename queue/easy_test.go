@@ -1,8 +1,13 @@
 package queue
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,4 +105,42 @@ func TestSmallestTrue(t *testing.T) {
 	got, ok := smallestTrue(4, 10, func(k int) bool { return k >= 4 })
 	assert.True(t, ok)
 	assert.Equal(t, 4, got)
+}
+
+// EASY backfill: the head (all 8 nodes) waits for the 6-node job to end;
+// a 2-node job that ends before then runs at once, in the idle nodes.
+func ExampleEASY() {
+	cfg, err := slurmconf.Parse(strings.NewReader("NodeName=n[0-7] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := selectnodes.FromConfig(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := New(c)
+	easy := NewEASY(s)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, spec := range []Spec{
+		{Name: "six", Request: selectnodes.Request{MinNodes: 6}, TimeLimit: time.Hour},
+		{Name: "head", Request: selectnodes.Request{MinNodes: 8}, TimeLimit: time.Hour},
+		{Name: "short", Request: selectnodes.Request{MinNodes: 2}, TimeLimit: 30 * time.Minute},
+	} {
+		if _, err := s.Submit(spec, t0); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	for _, st := range easy.Backfill(t0) {
+		j, _ := s.Job(st.Job)
+		fmt.Println("started", j.Name, "on", st.Nodes)
+	}
+	head, _ := s.Job(2)
+	fmt.Println(head.Name, head.State, head.Reason)
+	// Output:
+	// started six on n[0-5]
+	// started short on n[6-7]
+	// head PENDING Resources
 }
