@@ -181,7 +181,7 @@ func TestRealTraces(t *testing.T) {
 		{"NASA-iPSC-1993-3.1-cln.swf", "", 18239, nil},
 		{"DOST-ASTI_COARE-Saliksik-2020-cln.swf", "", 19760, nil},
 		{"Alea-hpc2n-subset.swf", "Alea-hpc2n-subset.swf.machines", 3170, nil},
-		{"Alea-metacentrum-wagap-2013.swf.gz", "Alea-metacentrum-wagap-2013.swf.machines", 17900, []string{"x86_64", "brno", "nfs4"}},
+		{"Alea-metacentrum-wagap-2013.swf.gz", "Alea-metacentrum-wagap-2013.swf.machines", 17900, nil}, // properties from the trace
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -209,7 +209,11 @@ func TestRealTraces(t *testing.T) {
 			res, err := Run(c, w, Options{Backfill: Conservative})
 			require.NoError(t, err)
 			assert.Equal(t, len(w.Jobs), res.Started+res.Rejected+res.Stuck)
+			assert.Equal(t, res.Rejected, sumCounts(res.Unrunnable), "every rejected job has a reason")
 			assert.Zero(t, res.Stuck)
+			if tt.machines != "" {
+				assert.Zero(t, res.Rejected, "replays as shipped: %v", res.Unrunnable)
+			}
 			assert.Greater(t, res.Metrics.Utilization, 0.0)
 		})
 	}
@@ -248,4 +252,12 @@ func TestRunWithPlannerAndInterval(t *testing.T) {
 	assert.Equal(t, plain.Metrics, ticking.Metrics, "extra passes change nothing when no event is due")
 	_, err = Run(nil, nil, Options{})
 	assert.Error(t, err)
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
