@@ -24,6 +24,7 @@ type SWFJob struct {
 	Wait      time.Duration
 	Run       time.Duration
 	Procs     int // requested processors, else allocated
+	Allocated int // allocated processors (field 5; -1 unknown)
 	ReqTime   time.Duration
 	ReqMemKB  int64
 	Status    int
@@ -263,7 +264,7 @@ func parseSWFLine(text string, line int) (SWFJob, error) {
 	j := SWFJob{Line: line, ID: int64(vals[0]), Submit: sec(vals[1]), Wait: sec(vals[2]), Run: sec(vals[3]),
 		ReqTime: sec(vals[8]), ReqMemKB: int64(vals[9]), Status: int(vals[10]), User: int(vals[11]),
 		Queue: int(vals[14]), Partition: int(vals[15])}
-	j.Procs = int(vals[7])
+	j.Procs, j.Allocated = int(vals[7]), int(vals[4])
 	if j.Procs <= 0 {
 		j.Procs = int(vals[4])
 	}

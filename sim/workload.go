@@ -29,14 +29,50 @@ type Workload struct {
 	Skipped map[string]int
 }
 
-// Workload turns the trace into jobs for cluster c: processors become a
-// CPU total (the extended form's PBS spec becomes nodes, CPUs per node,
-// features and --exclusive); the requested time is the time limit, or,
-// when the trace lacks it, the run time rounded up to a minute (a perfect
-// estimate); queue and partition numbers pick the partition of that name
-// when c has one. Jobs with an unknown run time, and cancelled jobs that
-// never ran, are skipped and counted.
+// Conventions say how a trace's fields become jobs; the zero value is the
+// usual replay convention (and the one the KTH-SP2 check uses).
+type Conventions struct {
+	// Estimate is where a job's time limit comes from.
+	Estimate Estimate
+	// Processors is which processor count a job asks for.
+	Processors Processors
+}
+
+// Estimate is the source of a job's time limit.
+type Estimate int
+
+const (
+	// RequestedTime is field 9, the user's estimate (a job running longer
+	// is killed at it), or the run time rounded up to a minute when the
+	// trace lacks it.
+	RequestedTime Estimate = iota
+	// ExactRunTime is the run time rounded up to a second: perfect
+	// estimates, as in many backfill studies.
+	ExactRunTime
+)
+
+// Processors is the source of a job's processor count.
+type Processors int
+
+const (
+	// RequestedProcs is field 8, else field 5 (allocated).
+	RequestedProcs Processors = iota
+	// AllocatedProcs is field 5, else field 8.
+	AllocatedProcs
+)
+
+// Workload is WorkloadWith under the default Conventions.
 func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
+	return t.WorkloadWith(name, c, Conventions{})
+}
+
+// WorkloadWith turns the trace into jobs for cluster c: processors become a
+// CPU total (the extended form's PBS spec becomes nodes, CPUs per node,
+// features and --exclusive); the time limit comes from conv.Estimate;
+// queue and partition numbers pick the partition of that name when c has
+// one. Jobs with an unknown run time, and cancelled jobs that never ran,
+// are skipped and counted.
+func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventions) *Workload {
 	w := &Workload{Name: name, Skipped: map[string]int{}}
 	for _, sj := range t.Jobs {
 		switch {
@@ -47,14 +83,12 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 			w.Skipped["cancelled before running"]++
 			continue
 		}
-		limit := sj.ReqTime
-		if limit <= 0 {
-			limit = max(time.Minute, sj.Run.Round(time.Minute))
-			if limit < sj.Run {
-				limit += time.Minute
-			}
+		limit := jobLimit(sj, conv.Estimate)
+		procs := sj.Procs
+		if conv.Processors == AllocatedProcs && sj.Allocated > 0 {
+			procs = sj.Allocated
 		}
-		req := selectnodes.Request{CPUs: max(sj.Procs, 1)}
+		req := selectnodes.Request{CPUs: max(procs, 1)}
 		cores := req.CPUs
 		if sj.Nodes > 0 {
 			req.MinNodes = sj.Nodes
@@ -87,6 +121,25 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 	}
 	slices.SortStableFunc(w.Jobs, func(a, b Job) int { return int(a.Submit - b.Submit) })
 	return w
+}
+
+// jobLimit is a job's time limit under the estimate convention.
+func jobLimit(sj SWFJob, e Estimate) time.Duration {
+	if e == ExactRunTime {
+		limit := sj.Run.Truncate(time.Second)
+		if limit < sj.Run {
+			limit += time.Second // up to the next second
+		}
+		return max(time.Second, limit)
+	}
+	limit := sj.ReqTime
+	if limit <= 0 {
+		limit = max(time.Minute, sj.Run.Round(time.Minute))
+		if limit < sj.Run {
+			limit += time.Minute
+		}
+	}
+	return limit
 }
 
 // avoided lists the nodes a PBS spec's negated terms rule out: a host by

@@ -45,6 +45,7 @@ type variant struct {
 // simFlags are simulate's options.
 type simFlags struct {
 	workload, machines, extra, conf, topo, policy, compare, svg, out string
+	estimate, procs                                                  string
 	backfill                                                         backfillFlag
 	both, asCSV, asJSON, quiet, force                                bool
 	depth, limit                                                     int
@@ -59,6 +60,8 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.StringVar(&f.workload, "workload", "aucsched:6", "aucsched:ID[,ID...] (1-6, 5', 6') or SWF trace paths (.swf or .swf.gz), comma-separated")
 	fs.StringVar(&f.machines, "machines", "", "an Alea .machines file sizing the cluster for an SWF trace")
 	fs.StringVar(&f.extra, "features", "", "features every node of an SWF cluster has besides those read from the trace, comma-separated")
+	fs.StringVar(&f.estimate, "estimate", "requested", "an SWF job's time limit: requested (field 9; killed at it) or exact (its run time)")
+	fs.StringVar(&f.procs, "procs", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
 	fs.StringVar(&f.conf, "conf", "", "simulate on this slurm.conf instead of the preset cluster")
 	fs.StringVar(&f.topo, "topology", "", "topology.conf for --conf")
 	fs.StringVar(&f.policy, "policy", "fcfs", "fcfs, sjf, ljf or multifactor")
@@ -91,7 +94,30 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
 		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
 	}
+	if _, err := f.conventions(); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// conventions reads --estimate and --procs.
+func (f *simFlags) conventions() (sim.Conventions, error) {
+	var conv sim.Conventions
+	switch f.estimate {
+	case "requested":
+	case "exact":
+		conv.Estimate = sim.ExactRunTime
+	default:
+		return conv, usagef("simulate: --estimate %q: want requested or exact", f.estimate)
+	}
+	switch f.procs {
+	case "requested":
+	case "allocated":
+		conv.Processors = sim.AllocatedProcs
+	default:
+		return conv, usagef("simulate: --procs %q: want requested or allocated", f.procs)
+	}
+	return conv, nil
 }
 
 // variants are the policy and backfill pairs to run.
@@ -300,7 +326,8 @@ func load(workload string, f *simFlags) (*selectnodes.Cluster, *sim.Workload, st
 			return nil, nil, "", err
 		}
 	}
-	return c, tr.Workload(traceName(workload), c), name, nil
+	conv, _ := f.conventions() // checked with the flags
+	return c, tr.WorkloadWith(traceName(workload), c, conv), name, nil
 }
 
 // traceCluster sizes a cluster from --machines or the trace's header.

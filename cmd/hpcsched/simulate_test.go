@@ -44,7 +44,8 @@ func TestSimulate(t *testing.T) {
 	assert.Contains(t, out, "Avg. lowest level common switch")
 	assert.Contains(t, out, "SJF+EASY")
 	for _, bad := range [][]string{{"--workload", "aucsched:9"}, {"--policy", "random"}, {"--backfill=sometimes"},
-		{"--interval", "1ns"}, {"--interval", "-1s"}, {"--depth", "-2"}, {"--limit", "-1"}, {"--compare", "fcfs,maybe"}} {
+		{"--interval", "1ns"}, {"--interval", "-1s"}, {"--depth", "-2"}, {"--limit", "-1"}, {"--compare", "fcfs,maybe"},
+		{"--estimate", "psychic"}, {"--procs", "some"}} {
 		code, _, errOut = runCmd(t, append([]string{"simulate"}, bad...)...)
 		assert.Equal(t, 2, code, "%v: %s", bad, errOut)
 	}
