@@ -14,6 +14,10 @@
 // "cl_<group>", "nodecpus<N>"), or any slurm.conf through
 // selectnodes.FromConfig.
 //
+// Trace.WorkloadWith reads jobs under explicit Conventions (the time limit
+// from the requested time or the run time, the requested or allocated
+// processors); Workload uses the usual ones.
+//
 // Run submits each job at its submit time, ends it after its run time (or
 // at its time limit), and after every batch of simultaneous events
 // (completions before arrivals) runs a scheduling pass: Schedule, then
