@@ -245,8 +245,17 @@ func drawUtil(s *svgWriter, runs []*Result, x, y, w, h float64) {
 	}
 }
 
+// waitTicks are the round waits a log-scaled wait axis is marked at.
+var waitTicks = [...]struct {
+	sec   float64
+	label string
+}{{0, "0"}, {10, "10 s"}, {60, "1 min"}, {600, "10 min"}, {3600, "1 h"},
+	{86400, "1 d"}, {864000, "10 d"}, {8640000, "100 d"}}
+
+// drawCDF plots the wait CDFs against log10(1 + wait in seconds), so that
+// runs whose waits differ by orders of magnitude stay readable side by side.
 func drawCDF(s *svgWriter, runs []*Result, x, y, w, h float64) {
-	most := 0.0
+	most := 10.0
 	series := make([][2][]float64, len(runs))
 	for i, r := range runs {
 		xs, ys := waitCDF(r, cdfPoints)
@@ -255,16 +264,20 @@ func drawCDF(s *svgWriter, runs []*Result, x, y, w, h float64) {
 			most = math.Max(most, xs[len(xs)-1])
 		}
 	}
-	div, unit := timeUnit(most)
-	if most < 120 {
-		div, unit = 1, "s"
+	logw := func(sec float64) float64 { return math.Log10(1 + sec) }
+	var xt []float64
+	var labels []string
+	for _, t := range waitTicks {
+		if t.sec <= most*1.5 {
+			xt, labels = append(xt, logw(t.sec)), append(labels, t.label)
+		}
 	}
-	p := s.newPanel(x, y, w, h, "Distribution of waits (CDF)", 0, math.Max(most/div, 1e-9), 0, 100,
-		"wait ("+unit+")", "jobs that waited at most x (%)")
+	p := s.frame(x, y, w, h, "Distribution of waits (CDF)", axis{0, logw(most), x, x + w, "wait (log scale)"},
+		xt, labels, 0, 100, "jobs that waited at most x (%)")
 	for i, xy := range series {
 		xs := slices.Clone(xy[0])
 		for k := range xs {
-			xs[k] /= div
+			xs[k] = logw(xs[k])
 		}
 		s.line(p, xs, xy[1], colour(i))
 	}
@@ -291,7 +304,8 @@ func drawLevels(s *svgWriter, runs []*Result, x, y, w, h float64) {
 		levels = max(levels, len(v))
 	}
 	if levels == 0 {
-		s.newPanel(x, y, w, h, "Lowest-level common switch", 0, 1, 0, 100, "level (no switch tree)", "jobs (%)")
+		s.newPanel(x, y, w, h, "Lowest-level common switch", 0, 1, 0, 100, "level", "jobs (%)")
+		s.text(x+w/2, y+h/2, "middle", ` fill="#666"`, "no switch tree: levels unknown")
 		return
 	}
 	cats := make([]string, levels)

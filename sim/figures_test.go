@@ -73,7 +73,7 @@ func TestChartsAxesLegendsAndSize(t *testing.T) {
 	require.NoError(t, WriteComparisonSVG(&cmp, runs))
 	texts := strings.Join(svgTexts(t, one.String()), "\n")
 	for _, want := range []string{"Utilization over time", "cores busy (%)", "time since the first submission (",
-		"Distribution of waits (CDF)", "Lowest-level common switch", "switch level (0 = leaf)", "Spread (first to last node)",
+		"Distribution of waits (CDF)", "wait (log scale)", "1 min", "Lowest-level common switch", "switch level (0 = leaf)", "Spread (first to last node)",
 		"spread (nodes)", "% of jobs", "% of job durations"} {
 		assert.Contains(t, texts, want)
 	}

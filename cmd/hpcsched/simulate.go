@@ -333,7 +333,8 @@ func load(workload string, f *simFlags) (*selectnodes.Cluster, *sim.Workload, st
 // traceCluster sizes a cluster from --machines or the trace's header.
 func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, error) {
 	var ms []sim.Machine
-	name := fmt.Sprintf("%d nodes of %d CPUs (trace header)", tr.MaxNodes, max(1, tr.MaxProcs/max(1, tr.MaxNodes)))
+	cpus := max(1, tr.MaxProcs/max(1, tr.MaxNodes))
+	name := fmt.Sprintf("%d nodes of %d CPU%s (trace header)", tr.MaxNodes, cpus, map[bool]string{true: "s"}[cpus > 1])
 	if tr.Computer != "" {
 		name = tr.Computer + ", " + name
 	}

@@ -126,5 +126,5 @@ func TestSimulateExplainsUnrunnableJobs(t *testing.T) {
 		"3 0 0 10 8 -1 -1 8 60 -1 1 1 1 -1 -1 1 -1 -1\n"), 0o644))
 	code, out, errOut := runCmd(t, "simulate", "--workload", trace)
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "2 jobs can never run on 4 nodes of 1 CPUs (trace header): 2 more CPUs than the cluster has")
+	assert.Contains(t, out, "2 jobs can never run on 4 nodes of 1 CPU (trace header): 2 more CPUs than the cluster has")
 }
