@@ -44,6 +44,10 @@ type easyPlan struct {
 	shadow  time.Time
 	nodes   *bitset.BitSet
 	counted []JobID // running when planned; one ending invalidates the plan
+	// known are counted and the jobs EASY started since, which respect
+	// the plan; a running job outside it (started by Schedule or Start)
+	// invalidates the plan.
+	known map[JobID]bool
 }
 
 // NewEASY returns EASY backfilling for s.
@@ -83,6 +87,9 @@ func (e *EASY) Backfill(now time.Time) []Started {
 			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
 				if st, err := s.start(j, p, now); err == nil {
 					started = append(started, st)
+					if e.plan.known != nil {
+						e.plan.known[j.ID] = true
+					}
 					freeCPUs -= p.TotalCPUs
 					for _, a := range p.Alloc {
 						if s.c.FreeCPUs(a.Node) <= 0 {
@@ -105,7 +112,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 // still sound, or nil when j can start at no time (failing it when it can
 // never run here).
 func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
-	if e.plan.head == j.ID && e.plan.shadow.After(now) && e.stillCounted() {
+	if e.plan.head == j.ID && e.plan.shadow.After(now) && e.stillSound() {
 		return &e.plan
 	}
 	e.plan = easyPlan{}
@@ -116,14 +123,24 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 		}
 		return nil
 	}
-	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted}
+	known := make(map[JobID]bool, len(counted))
+	for _, id := range counted {
+		known[id] = true
+	}
+	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted, known: known}
 	return &e.plan
 }
 
-// stillCounted reports whether every job the plan counted on still runs.
-func (e *EASY) stillCounted() bool {
+// stillSound reports whether every job the plan counted on still runs and
+// every running job is one the plan knows.
+func (e *EASY) stillSound() bool {
 	for _, id := range e.plan.counted {
 		if _, _, _, ok := e.s.c.Allocation(id); !ok {
+			return false
+		}
+	}
+	for _, id := range e.s.c.Running() {
+		if !e.plan.known[id] {
 			return false
 		}
 	}

@@ -144,3 +144,20 @@ func ExampleEASY() {
 	// started short on n[6-7]
 	// head PENDING Resources
 }
+
+// A job started outside EASY (Schedule, Start) after the head was planned
+// makes EASY plan the head again instead of trusting stale nodes.
+func TestEASYReplansAfterOutsideStarts(t *testing.T) {
+	s := simple(t)
+	easy := NewEASY(s)
+	submit(t, s, nodes(4, time.Hour), at(0))
+	easy.Backfill(at(0))
+	head := submit(t, s, nodes(8, time.Hour), at(1))
+	assert.Empty(t, easy.Backfill(at(1)))
+	require.Equal(t, head, easy.plan.head)
+	other := submit(t, s, nodes(4, 3*time.Hour), at(2))
+	err := s.Start(other, nil, at(2)) // an operator's start, on the head's nodes
+	require.NoError(t, err)
+	easy.Backfill(at(3))
+	assert.Equal(t, at(2).Add(3*time.Hour), easy.plan.shadow, "the head now waits for the started job")
+}
