@@ -1,0 +1,148 @@
+package federation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hpcsched/hpcsched/queue"
+)
+
+// Local is an in-process Member over a *queue.Scheduler.
+type Local struct {
+	name     string
+	s        *queue.Scheduler
+	info     Info
+	capacity int
+}
+
+// NewLocal makes s a member named name. accounts, when given, are the
+// only accounts it accepts. Call it before anything else uses s (it reads
+// the cluster's partitions and CPUs once).
+func NewLocal(name string, s *queue.Scheduler, accounts ...string) *Local {
+	c := s.Cluster()
+	l := &Local{name: name, s: s}
+	for _, p := range c.Partitions() {
+		l.info.Partitions = append(l.info.Partitions, p.Name)
+	}
+	if len(accounts) > 0 {
+		l.info.Accounts = append([]string(nil), accounts...)
+	}
+	for i := 0; i < c.NodeCount(); i++ {
+		l.capacity += max(c.Node(i).CPUs, 1)
+	}
+	return l
+}
+
+// Scheduler is the member's scheduler.
+func (l *Local) Scheduler() *queue.Scheduler { return l.s }
+
+// Name implements Member.
+func (l *Local) Name() string { return l.name }
+
+// Info implements Member.
+func (l *Local) Info(ctx context.Context) (Info, error) { return l.info, ctx.Err() }
+
+// Watch implements Watcher.
+func (l *Local) Watch(f func(queue.Event)) func() { return l.s.Subscribe(f) }
+
+// Submit implements Member.
+func (l *Local) Submit(ctx context.Context, spec queue.Spec, now time.Time) error {
+	_, err := l.s.SubmitContext(ctx, spec, now)
+	return err
+}
+
+// Hold implements Member.
+func (l *Local) Hold(_ context.Context, id queue.JobID, now time.Time) error { return l.s.Hold(id, now) }
+
+// Release implements Member.
+func (l *Local) Release(_ context.Context, id queue.JobID, now time.Time) error {
+	return l.s.Release(id, now)
+}
+
+// Cancel implements Member.
+func (l *Local) Cancel(ctx context.Context, id queue.JobID, now time.Time) error {
+	return l.s.CancelContext(ctx, id, now)
+}
+
+// Jobs implements Member.
+func (l *Local) Jobs(ctx context.Context, ids []queue.JobID) ([]JobInfo, error) {
+	out := make([]JobInfo, len(ids))
+	for i, id := range ids {
+		out[i].ID = id
+		j, ok := l.s.Job(id)
+		if !ok {
+			continue
+		}
+		out[i] = JobInfo{ID: id, Found: true, State: j.State, Held: j.Held, Reason: j.Reason,
+			Start: j.Start, End: j.End, ExitCode: j.ExitCode, Nodes: j.Nodes()}
+	}
+	return out, ctx.Err()
+}
+
+// Estimate implements Member: the start WillRunSpec forecasts (running
+// jobs only, like Slurm's --test-only), but no earlier than the pending
+// work ahead of the job could drain at full capacity — the work of all
+// pending jobs for a new spec, the work queued before it for a pending
+// job. Requests that ask the same are forecast once.
+func (l *Local) Estimate(ctx context.Context, q EstimateQuery, now time.Time) (EstimateReply, error) {
+	pending := l.s.Pending()
+	ahead := make(map[queue.JobID]float64, len(pending))
+	byID := make(map[queue.JobID]*queue.Job, len(pending))
+	var work float64
+	for i := range pending {
+		j := &pending[i]
+		byID[j.ID] = j
+		ahead[j.ID] = work
+		if !j.Held {
+			work += cpuSeconds(j.Request, j.TimeLimit)
+		}
+	}
+	r := EstimateReply{Backlog: work, Capacity: l.capacity, Specs: make([]Estimate, len(q.Specs)),
+		Pending: make([]Estimate, len(q.Pending))}
+	cache := map[string]Estimate{}
+	for i, spec := range q.Specs {
+		e := l.willRun(ctx, spec, now, cache)
+		r.Specs[i] = l.drain(e, work, now)
+	}
+	for i, id := range q.Pending {
+		j, ok := byID[id]
+		if !ok {
+			r.Pending[i].Err = fmt.Errorf("%w: job %d is not pending on %s", queue.ErrJobState, id, l.name)
+			continue
+		}
+		spec := queue.Spec{User: j.User, Account: j.Account, Request: j.Request, TimeLimit: j.TimeLimit, Begin: j.Begin}
+		e := l.willRun(ctx, spec, now, cache)
+		r.Pending[i] = l.drain(e, ahead[id], now)
+	}
+	return r, ctx.Err()
+}
+
+// willRun asks the scheduler once per distinct request.
+func (l *Local) willRun(ctx context.Context, spec queue.Spec, now time.Time, cache map[string]Estimate) Estimate {
+	key := shapeKey(spec)
+	if e, ok := cache[key]; ok {
+		return e
+	}
+	start, _, err := l.s.WillRunSpec(ctx, spec, now)
+	e := Estimate{Start: start}
+	switch {
+	case err == nil:
+	case errors.Is(err, queue.ErrInvalidSpec) || errors.Is(err, queue.ErrRefused):
+		e.Err = err
+	default:
+		e.Unavailable = true
+	}
+	cache[key] = e
+	return e
+}
+
+// drain delays e until work CPU-seconds could have run on the member.
+func (l *Local) drain(e Estimate, work float64, now time.Time) Estimate {
+	if e.Err != nil || e.Unavailable {
+		return e
+	}
+	e.Start = later(e.Start, now.Add(drainTime(work, l.capacity)))
+	return e
+}
