@@ -235,19 +235,12 @@ func TestBlockingMemberIsDownNotWaitedOn(t *testing.T) {
 	g.Reevaluate(bg, at(1))
 	require.Equal(t, before, callsOf(fb))
 	fb.unblock()
-	require.Eventually(t, func() bool { return !fb.Member.(*Local).busyCall(g, "b") }, time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return !g.busy("b") }, time.Second, time.Millisecond)
 	g.Reevaluate(bg, at(2))
 	require.True(t, g.Members()[1].Up, "b answers again")
 }
 
 func callsOf(f *faulty) int { f.mu.Lock(); defer f.mu.Unlock(); return f.calls }
-
-// busyCall reports whether the grid still waits on a call to member name.
-func (l *Local) busyCall(g *Grid, name string) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.byName[name].inflight.Load()
-}
 
 func TestSubmitToDownMemberIsSettledWhenItReturns(t *testing.T) {
 	a := sched(t, "a", 2)

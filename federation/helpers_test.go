@@ -3,6 +3,7 @@ package federation
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -54,14 +55,40 @@ func newGrid(t testing.TB, ms ...Member) *Grid {
 }
 
 // faulty wraps a member: down makes every call fail as a lost
-// connection; block makes every call wait until unblocked, ignoring its
-// context (a controller that hangs).
+// connection; lose carries every call out but loses the answer; block
+// makes every call wait until unblocked, ignoring its context (a
+// controller that hangs).
 type faulty struct {
 	Member
 	mu    sync.Mutex
 	down  bool
+	lose  bool          // lose some answers (one in three)
+	rng   *rand.Rand    // which ones
 	gate  chan struct{} // non-nil while blocking
 	calls int
+	after func() // run after every call carried out
+}
+
+func (f *faulty) setLose(l bool) {
+	f.mu.Lock()
+	f.lose = l
+	if f.rng == nil {
+		f.rng = rand.New(rand.NewPCG(uint64(f.calls), 7))
+	}
+	f.mu.Unlock()
+}
+
+// answer is what the caller hears of err: nothing when answers are lost.
+func (f *faulty) answer(err error) error {
+	if f.after != nil {
+		f.after()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.lose && f.rng.IntN(3) == 0 {
+		return fmt.Errorf("%w: answer lost", ErrMemberDown)
+	}
+	return err
 }
 
 func (f *faulty) setDown(d bool) { f.mu.Lock(); f.down = d; f.mu.Unlock() }
@@ -95,47 +122,50 @@ func (f *faulty) Info(ctx context.Context) (Info, error) {
 	if err := f.enter(); err != nil {
 		return Info{}, err
 	}
-	return f.Member.Info(ctx)
+	info, err := f.Member.Info(ctx)
+	return info, f.answer(err)
 }
 
 func (f *faulty) Estimate(ctx context.Context, q EstimateQuery, now time.Time) (EstimateReply, error) {
 	if err := f.enter(); err != nil {
 		return EstimateReply{}, err
 	}
-	return f.Member.Estimate(ctx, q, now)
+	rep, err := f.Member.Estimate(ctx, q, now)
+	return rep, f.answer(err)
 }
 
 func (f *faulty) Submit(ctx context.Context, s queue.Spec, now time.Time) error {
 	if err := f.enter(); err != nil {
 		return err
 	}
-	return f.Member.Submit(ctx, s, now)
+	return f.answer(f.Member.Submit(ctx, s, now))
 }
 
 func (f *faulty) Hold(ctx context.Context, id queue.JobID, now time.Time) error {
 	if err := f.enter(); err != nil {
 		return err
 	}
-	return f.Member.Hold(ctx, id, now)
+	return f.answer(f.Member.Hold(ctx, id, now))
 }
 
 func (f *faulty) Release(ctx context.Context, id queue.JobID, now time.Time) error {
 	if err := f.enter(); err != nil {
 		return err
 	}
-	return f.Member.Release(ctx, id, now)
+	return f.answer(f.Member.Release(ctx, id, now))
 }
 
 func (f *faulty) Cancel(ctx context.Context, id queue.JobID, now time.Time) error {
 	if err := f.enter(); err != nil {
 		return err
 	}
-	return f.Member.Cancel(ctx, id, now)
+	return f.answer(f.Member.Cancel(ctx, id, now))
 }
 
 func (f *faulty) Jobs(ctx context.Context, ids []queue.JobID) ([]JobInfo, error) {
 	if err := f.enter(); err != nil {
 		return nil, err
 	}
-	return f.Member.Jobs(ctx, ids)
+	infos, err := f.Member.Jobs(ctx, ids)
+	return infos, f.answer(err)
 }

@@ -54,7 +54,9 @@ func (l *Local) Submit(ctx context.Context, spec queue.Spec, now time.Time) erro
 }
 
 // Hold implements Member.
-func (l *Local) Hold(_ context.Context, id queue.JobID, now time.Time) error { return l.s.Hold(id, now) }
+func (l *Local) Hold(_ context.Context, id queue.JobID, now time.Time) error {
+	return l.s.Hold(id, now)
+}
 
 // Release implements Member.
 func (l *Local) Release(_ context.Context, id queue.JobID, now time.Time) error {
