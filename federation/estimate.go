@@ -3,6 +3,8 @@ package federation
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -18,11 +20,43 @@ const maxDrain = 100 * 365 * 24 * time.Hour
 
 // shapeKey identifies what a forecast depends on: every field of the spec
 // but its ID, name and dependency (the grid resolves dependencies itself).
-// Pointers inside the request print as addresses, so two equal requests
-// behind different pointers miss the cache: a cost, never a wrong answer.
+// Pointers inside the request (features, a node bitmap) count by
+// identity, so two equal requests behind different pointers miss the
+// cache: a cost, never a wrong answer. It is written by hand because it
+// runs once per job per pass.
 func shapeKey(s queue.Spec) string {
-	return fmt.Sprintf("%s\x00%s\x00%v\x00%d\x00%d\x00%d\x00%d\x00%t\x00%t",
-		s.User, s.Account, s.Request, s.TimeLimit, s.Begin.UnixNano(), s.Priority, s.Nice, s.Hold, s.Requeue)
+	var b strings.Builder
+	str := func(x string) { b.WriteString(strconv.Quote(x)) }
+	num := func(x int64) { b.WriteString(strconv.FormatInt(x, 10)); b.WriteByte(' ') }
+	flag := func(x bool) { b.WriteString(strconv.FormatBool(x)); b.WriteByte(' ') }
+	r := &s.Request
+	str(s.User)
+	str(s.Account)
+	str(r.Partition)
+	for _, x := range []int64{int64(r.MinNodes), int64(r.MaxNodes), int64(r.DesiredNodes), int64(r.CPUs),
+		int64(r.MinCPUsPerNode), r.MinMemoryPerNode, r.MinTmpDiskPerNode, int64(r.Share), int64(r.TimeLimit),
+		int64(s.TimeLimit), s.Begin.UnixNano(), s.Priority, s.Nice} {
+		num(x)
+	}
+	for _, x := range []bool{r.Contiguous, r.Root, r.Held, s.Hold, s.Requeue} {
+		flag(x)
+	}
+	fmt.Fprintf(&b, "%p %p ", r.Features, r.ExcludeNodes)
+	for _, x := range r.Required {
+		str(x)
+	}
+	b.WriteByte('|')
+	for _, x := range r.Excluded {
+		str(x)
+	}
+	b.WriteByte('|')
+	for _, g := range r.GRES {
+		str(g.Name)
+		str(g.Type)
+		num(g.Min)
+		num(g.Max)
+	}
+	return b.String()
 }
 
 // cpuSeconds is a request's work: the CPUs it asks for (at least one per

@@ -287,7 +287,7 @@ func (w *world) verify() {
 
 func propertySteps() (seeds, steps int) {
 	if os.Getenv("FEDERATION_LONG") != "" {
-		return 50, 3000
+		return 8, 1500
 	}
 	if testing.Short() {
 		return 2, 200
