@@ -2,6 +2,8 @@ package federation
 
 import (
 	"fmt"
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/features"
 	"math"
 	"strconv"
 	"strings"
@@ -18,45 +20,52 @@ const unlimitedWork = 24 * time.Hour
 // maxDrain caps a drain time, so arithmetic on huge backlogs stays finite.
 const maxDrain = 100 * 365 * 24 * time.Hour
 
-// shapeKey identifies what a forecast depends on: every field of the spec
-// but its ID, name and dependency (the grid resolves dependencies itself).
-// Pointers inside the request (features, a node bitmap) count by
-// identity, so two equal requests behind different pointers miss the
-// cache: a cost, never a wrong answer. It is written by hand because it
-// runs once per job per pass.
-func shapeKey(s queue.Spec) string {
-	var b strings.Builder
-	str := func(x string) { b.WriteString(strconv.Quote(x)) }
-	num := func(x int64) { b.WriteString(strconv.FormatInt(x, 10)); b.WriteByte(' ') }
-	flag := func(x bool) { b.WriteString(strconv.FormatBool(x)); b.WriteByte(' ') }
+// shape identifies what a forecast depends on: every field of the spec
+// but its ID, name and dependency (the grid resolves dependencies
+// itself). It is a comparable struct, so a map keyed by it hashes without
+// building a string (it is computed once per job per pass). Pointers in
+// the request (features, a node bitmap) count by identity: two equal
+// requests behind different pointers miss the cache, a cost, never a
+// wrong answer.
+type shape struct {
+	user, account, partition         string
+	minNodes, maxNodes, desired      int
+	cpus, cpusPerNode                int
+	mem, tmp                         int64
+	share                            selectnodes.ShareRequest
+	reqLimit, limit                  time.Duration
+	begin, priority, nice            int64
+	contiguous, root, held, hold, rq bool
+	features                         *features.Expr
+	exclude                          *bitset.BitSet
+	lists                            string // Required, Excluded and GRES written out (usually none)
+}
+
+func shapeKey(s queue.Spec) shape {
 	r := &s.Request
-	str(s.User)
-	str(s.Account)
-	str(r.Partition)
-	for _, x := range []int64{int64(r.MinNodes), int64(r.MaxNodes), int64(r.DesiredNodes), int64(r.CPUs),
-		int64(r.MinCPUsPerNode), r.MinMemoryPerNode, r.MinTmpDiskPerNode, int64(r.Share), int64(r.TimeLimit),
-		int64(s.TimeLimit), s.Begin.UnixNano(), s.Priority, s.Nice} {
-		num(x)
+	k := shape{user: s.User, account: s.Account, partition: r.Partition, minNodes: r.MinNodes, maxNodes: r.MaxNodes,
+		desired: r.DesiredNodes, cpus: r.CPUs, cpusPerNode: r.MinCPUsPerNode, mem: r.MinMemoryPerNode,
+		tmp: r.MinTmpDiskPerNode, share: r.Share, reqLimit: r.TimeLimit, limit: s.TimeLimit, priority: s.Priority,
+		nice: s.Nice, contiguous: r.Contiguous, root: r.Root, held: r.Held, hold: s.Hold, rq: s.Requeue,
+		features: r.Features, exclude: r.ExcludeNodes}
+	if !s.Begin.IsZero() {
+		k.begin = s.Begin.UnixNano()
 	}
-	for _, x := range []bool{r.Contiguous, r.Root, r.Held, s.Hold, s.Requeue} {
-		flag(x)
+	if len(r.Required)+len(r.Excluded)+len(r.GRES) > 0 {
+		var b strings.Builder
+		for _, x := range r.Required {
+			b.WriteString(strconv.Quote(x))
+		}
+		b.WriteByte('|')
+		for _, x := range r.Excluded {
+			b.WriteString(strconv.Quote(x))
+		}
+		for _, g := range r.GRES {
+			fmt.Fprintf(&b, "|%q %q %d %d", g.Name, g.Type, g.Min, g.Max)
+		}
+		k.lists = b.String()
 	}
-	fmt.Fprintf(&b, "%p %p ", r.Features, r.ExcludeNodes)
-	for _, x := range r.Required {
-		str(x)
-	}
-	b.WriteByte('|')
-	for _, x := range r.Excluded {
-		str(x)
-	}
-	b.WriteByte('|')
-	for _, g := range r.GRES {
-		str(g.Name)
-		str(g.Type)
-		num(g.Min)
-		num(g.Max)
-	}
-	return b.String()
+	return k
 }
 
 // cpuSeconds is a request's work: the CPUs it asks for (at least one per

@@ -34,7 +34,7 @@ const (
 type record struct {
 	id         queue.JobID
 	spec       queue.Spec // as sent to members: ID set, no dependency
-	key        string     // shapeKey(spec)
+	key        shape      // shapeKey(spec)
 	deps       *Dependency
 	candidates []string // nil: every member
 	phase      phase

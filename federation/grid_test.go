@@ -42,7 +42,7 @@ func TestCandidatesByPartitionAndAccount(t *testing.T) {
 	a := sched(t, "a", 2, "batch", "gpu")
 	b := sched(t, "b", 2, "batch")
 	c := sched(t, "c", 2, "batch", "gpu")
-	g := newGrid(t, NewLocal("a", a, "physics"), NewLocal("b", b), NewLocal("c", c))
+	g := newGrid(t, NewLocal("a", a, Accounts("physics")), NewLocal("b", b), NewLocal("c", c))
 	tests := []struct {
 		name, partition, account string
 		want                     []string // members it may land on

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -15,20 +17,49 @@ type Local struct {
 	s        *queue.Scheduler
 	info     Info
 	capacity int
+	byUser   bool
+
+	// version counts the scheduler's changes that move forecasts (starts,
+	// ends, node and partition changes); forecasts are cached until it
+	// moves. Pending jobs do not count: WillRunSpec ignores them.
+	version  atomic.Uint64
+	mu       sync.Mutex
+	cache    map[shape]Estimate
+	cachedAt uint64
 }
 
-// NewLocal makes s a member named name. accounts, when given, are the
-// only accounts it accepts. Call it before anything else uses s (it reads
-// the cluster's partitions and CPUs once).
-func NewLocal(name string, s *queue.Scheduler, accounts ...string) *Local {
+// LocalOption configures NewLocal.
+type LocalOption func(*Local)
+
+// Accounts makes the member accept only these accounts (Slurm's
+// AccountingStorageEnforce=associations); by default it accepts any.
+func Accounts(names ...string) LocalOption {
+	return func(l *Local) { l.info.Accounts = append([]string(nil), names...) }
+}
+
+// ForecastByUser forecasts each user's requests apart. By default a
+// request is forecast once whoever asks (the answer depends on the user
+// only through AdmitPlugins): give it when the scheduler's AdmitPlugins
+// rewrite or refuse requests by user.
+func ForecastByUser() LocalOption { return func(l *Local) { l.byUser = true } }
+
+// NewLocal makes s a member named name. Call it before anything else uses
+// s (it reads the cluster's partitions and CPUs once, and subscribes to
+// its events to know when cached forecasts go stale).
+func NewLocal(name string, s *queue.Scheduler, opts ...LocalOption) *Local {
 	c := s.Cluster()
 	l := &Local{name: name, s: s}
 	for _, p := range c.Partitions() {
 		l.info.Partitions = append(l.info.Partitions, p.Name)
 	}
-	if len(accounts) > 0 {
-		l.info.Accounts = append([]string(nil), accounts...)
+	for _, o := range opts {
+		o(l)
 	}
+	s.Subscribe(func(e queue.Event) {
+		if movesForecasts(e) {
+			l.version.Add(1)
+		}
+	})
 	for i := 0; i < c.NodeCount(); i++ {
 		l.capacity += max(c.Node(i).CPUs, 1)
 	}
@@ -103,7 +134,12 @@ func (l *Local) Estimate(ctx context.Context, q EstimateQuery, now time.Time) (E
 	}
 	r := EstimateReply{Backlog: work, Capacity: l.capacity, Specs: make([]Estimate, len(q.Specs)),
 		Pending: make([]Estimate, len(q.Pending))}
-	cache := map[string]Estimate{}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if v := l.version.Load(); l.cache == nil || v != l.cachedAt {
+		l.cache, l.cachedAt = map[shape]Estimate{}, v
+	}
+	cache := l.cache
 	for i, spec := range q.Specs {
 		e := l.willRun(ctx, spec, now, cache)
 		r.Specs[i] = l.drain(e, work, now)
@@ -122,12 +158,18 @@ func (l *Local) Estimate(ctx context.Context, q EstimateQuery, now time.Time) (E
 }
 
 // willRun asks the scheduler once per distinct request.
-func (l *Local) willRun(ctx context.Context, spec queue.Spec, now time.Time, cache map[string]Estimate) Estimate {
+func (l *Local) willRun(ctx context.Context, spec queue.Spec, now time.Time, cache map[shape]Estimate) Estimate {
+	if !l.byUser {
+		spec.User = ""
+	}
 	key := shapeKey(spec)
 	if e, ok := cache[key]; ok {
+		// computed at an earlier now on the same running jobs: the start
+		// it was clamped to has only to be clamped to this now
+		e.Start = later(e.Start, now)
 		return e
 	}
-	start, _, err := l.s.WillRunSpec(ctx, spec, now)
+	start, _, err := l.s.WillRunSpec(ctx, spec, now) // spec.User may be blank: see ForecastByUser
 	e := Estimate{Start: start}
 	switch {
 	case err == nil:
@@ -138,6 +180,20 @@ func (l *Local) willRun(ctx context.Context, spec queue.Spec, now time.Time, cac
 	}
 	cache[key] = e
 	return e
+}
+
+// movesForecasts reports whether an event changes what WillRunSpec says:
+// a change of the running jobs, the nodes or the partitions.
+func movesForecasts(e queue.Event) bool {
+	switch e.Kind {
+	case queue.EventStart, queue.EventFinish, queue.EventRequeue, queue.EventSuspend, queue.EventResume,
+		queue.EventUpdate, queue.EventNodeDown, queue.EventNodeDrain, queue.EventNodeResume, queue.EventPartition:
+		return true
+	case queue.EventCancel:
+		_, ran := e.Payload.(*queue.EndPayload)
+		return ran
+	}
+	return false
 }
 
 // drain delays e until work CPU-seconds could have run on the member.

@@ -139,7 +139,7 @@ func (g *Grid) placeReady(ctx context.Context, now time.Time) int {
 // forecasts are one member's answers for a pass.
 type forecasts struct {
 	reply   EstimateReply
-	specIdx map[string]int      // shape key -> index in reply.Specs
+	specIdx map[shape]int       // shape -> index in reply.Specs
 	pendIdx map[queue.JobID]int // job -> index in reply.Pending
 	added   float64             // work moved there this pass
 }
@@ -238,7 +238,7 @@ func (g *Grid) forecast(ctx context.Context, rs []*record, elig map[string][]*me
 	for _, m := range g.members {
 		if m.up {
 			qs[m.name] = &EstimateQuery{}
-			fc[m.name] = &forecasts{specIdx: map[string]int{}, pendIdx: map[queue.JobID]int{}}
+			fc[m.name] = &forecasts{specIdx: map[shape]int{}, pendIdx: map[queue.JobID]int{}}
 		}
 	}
 	for _, r := range rs {
