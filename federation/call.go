@@ -13,6 +13,7 @@ import (
 type member struct {
 	m    Member
 	name string
+	idx  int // in Grid.members
 	info Info
 	// up is false once a call timed out or failed in transport, until
 	// a later call answers.

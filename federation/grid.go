@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,7 +35,8 @@ const (
 type record struct {
 	id         queue.JobID
 	spec       queue.Spec // as sent to members: ID set, no dependency
-	key        shape      // shapeKey(spec)
+	shape      int32      // numbers shapeKey(spec) (Grid.shapeSpecs)
+	group      int32      // numbers candidates, partition and account (Grid.groups)
 	deps       *Dependency
 	candidates []string // nil: every member
 	phase      phase
@@ -71,6 +73,13 @@ type Grid struct {
 	live    []*record // not ended, in submission order
 	// byUserName finds singleton peers.
 	byUserName map[string][]*record
+	// shapes number the distinct requests (shapeKey) of jobs, and groups
+	// the distinct (candidates, partition, account), so passes index
+	// slices instead of hashing per job.
+	shapeIDs   map[shape]int32
+	shapeSpecs []queue.Spec
+	groupIDs   map[string]int32
+	groups     []groupKey
 	trigger    atomic.Bool
 	lastPass   time.Time
 	stats      Stats
@@ -125,7 +134,7 @@ func New(ids IDSource, opts ...Option) *Grid {
 		f(&o)
 	}
 	return &Grid{opts: o, ids: ids, byName: map[string]*member{}, jobs: map[queue.JobID]*record{},
-		byUserName: map[string][]*record{}}
+		byUserName: map[string][]*record{}, shapeIDs: map[shape]int32{}, groupIDs: map[string]int32{}}
 }
 
 // Add makes m a member. If m does not answer its Info, it joins down and
@@ -138,7 +147,7 @@ func (g *Grid) Add(ctx context.Context, m Member) error {
 	if _, dup := g.byName[name]; dup || name == "" {
 		return fmt.Errorf("%w: %q", ErrDuplicateMember, name)
 	}
-	mb := &member{m: m, name: name, up: true}
+	mb := &member{m: m, name: name, up: true, idx: len(g.members)}
 	g.members = append(g.members, mb)
 	g.byName[name] = mb
 	g.refreshInfo(ctx, mb)
@@ -201,16 +210,53 @@ func (g *Grid) Observe(_ string, e queue.Event) {
 // eligible are the members a record may run on, in member order: its
 // candidates that have its partition and allow its account.
 func (g *Grid) eligible(r *record) []*member {
+	return g.eligibleFor(r.candidates, r.spec.Request.Partition, r.spec.Account)
+}
+
+func (g *Grid) eligibleFor(candidates []string, partition, account string) []*member {
 	var out []*member
 	for _, m := range g.members {
-		if r.candidates != nil && !slices.Contains(r.candidates, m.name) {
+		if candidates != nil && !slices.Contains(candidates, m.name) {
 			continue
 		}
-		if m.known && m.accepts(r.spec.Request.Partition, r.spec.Account) {
+		if m.known && m.accepts(partition, account) {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// groupKey is what decides which members a job may run on.
+type groupKey struct {
+	candidates         []string
+	partition, account string
+}
+
+// groupID numbers r's candidates, partition and account.
+func (g *Grid) groupID(r *record) int32 {
+	k := strings.Join(r.candidates, ",") + "\x00" + r.spec.Request.Partition + "\x00" + r.spec.Account
+	if r.candidates == nil {
+		k = "\x01" + k // every member, not none
+	}
+	id, ok := g.groupIDs[k]
+	if !ok {
+		id = int32(len(g.groups))
+		g.groupIDs[k] = id
+		g.groups = append(g.groups, groupKey{slices.Clone(r.candidates), r.spec.Request.Partition, r.spec.Account})
+	}
+	return id
+}
+
+// shapeID numbers spec's shape; the first spec of a shape stands for it.
+func (g *Grid) shapeID(spec queue.Spec) int32 {
+	k := shapeKey(spec)
+	id, ok := g.shapeIDs[k]
+	if !ok {
+		id = int32(len(g.shapeSpecs))
+		g.shapeIDs[k] = id
+		g.shapeSpecs = append(g.shapeSpecs, spec)
+	}
+	return id
 }
 
 // checkCandidates rejects unknown member names.
@@ -261,7 +307,8 @@ func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string,
 		return 0, err
 	}
 	r.spec.ID = r.id
-	r.key = shapeKey(r.spec)
+	r.shape = g.shapeID(r.spec)
+	r.group = g.groupID(r)
 	switch g.depState(r) {
 	case depWaiting:
 		r.reason = string(queue.ReasonDependency)

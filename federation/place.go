@@ -295,6 +295,7 @@ func (g *Grid) editCandidates(ctx context.Context, id queue.JobID, now time.Time
 		r.candidates = old
 		return fmt.Errorf("%w: job %d would have no candidate", ErrNoCandidate, id)
 	}
+	r.group = g.groupID(r)
 	if r.phase == placed && !g.isCandidate(r, r.member) {
 		g.evict(ctx, r, now)
 	}

@@ -3,7 +3,6 @@ package federation
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -139,13 +138,14 @@ func (g *Grid) placeReady(ctx context.Context, now time.Time) int {
 // forecasts are one member's answers for a pass.
 type forecasts struct {
 	reply   EstimateReply
-	specIdx map[shape]int       // shape -> index in reply.Specs
-	pendIdx map[queue.JobID]int // job -> index in reply.Pending
-	added   float64             // work moved there this pass
+	specIdx []int32 // shape ID -> index in reply.Specs, -1 when not asked
+	added   float64 // work moved there this pass
 }
 
 // rebalance moves pending jobs that another member would start sooner by
-// more than the threshold (or that left their member's candidates).
+// more than the threshold (or that left their member's candidates). Jobs
+// and members are numbered (shape, candidate group, member index) so the
+// per-job work of a pass is slice indexing, not hashing.
 func (g *Grid) rebalance(ctx context.Context, now time.Time) int {
 	var movable []*record
 	for _, r := range g.live {
@@ -156,49 +156,53 @@ func (g *Grid) rebalance(ctx context.Context, now time.Time) int {
 	if len(movable) == 0 {
 		return 0
 	}
-	elig := g.eligibility(movable)
-	fc := g.forecast(ctx, movable, elig, now)
+	elig := make([][]*member, len(g.groups))
+	for i, k := range g.groups {
+		elig[i] = g.eligibleFor(k.candidates, k.partition, k.account)
+	}
+	fc, pendPos := g.forecast(ctx, movable, elig, now)
 	moved := 0
-	for _, r := range movable {
+	for i, r := range movable {
 		if moved >= g.opts.maxMoves {
 			break
 		}
-		src := fc[r.member]
+		own := g.byName[r.member]
+		src := fc[own.idx]
 		if src == nil {
 			continue
 		}
-		cur := src.reply.Pending[src.pendIdx[r.id]]
+		cur := src.reply.Pending[pendPos[i]]
 		if cur.Err != nil {
 			continue
 		}
-		dst, best := g.soonest(r, elig[eligKey(r)], fc, now)
+		dst, best := g.soonest(r, own, elig[r.group], fc, now)
 		if dst == nil {
 			continue
 		}
-		mustMove := !slices.Contains(elig[eligKey(r)], g.byName[r.member])
+		mustMove := !slices.Contains(elig[r.group], own)
 		gain := cur.Start.Sub(best.Start)
 		if cur.Unavailable && !best.Unavailable {
 			gain = maxDrain
 		}
 		if (mustMove || gain > g.opts.threshold && sooner(best, cur)) && g.move(ctx, r, dst, now) {
 			moved++
-			fc[dst.name].added += cpuSeconds(r.spec.Request, r.spec.TimeLimit)
+			fc[dst.idx].added += cpuSeconds(r.spec.Request, r.spec.TimeLimit)
 		}
 	}
 	return moved
 }
 
-// soonest is the member other than r's own that would start r first.
-func (g *Grid) soonest(r *record, elig []*member, fc map[string]*forecasts, now time.Time) (*member, Estimate) {
+// soonest is the member other than own that would start r first.
+func (g *Grid) soonest(r *record, own *member, elig []*member, fc []*forecasts, now time.Time) (*member, Estimate) {
 	var dst *member
 	var best Estimate
 	for _, m := range elig {
-		f := fc[m.name]
-		if m.name == r.member || f == nil || !m.up {
+		f := fc[m.idx]
+		if m == own || f == nil || !m.up {
 			continue
 		}
-		i, ok := f.specIdx[r.key]
-		if !ok {
+		i := f.specIdx[r.shape]
+		if i < 0 {
 			continue
 		}
 		e := f.reply.Specs[i]
@@ -213,61 +217,49 @@ func (g *Grid) soonest(r *record, elig []*member, fc map[string]*forecasts, now 
 	return dst, best
 }
 
-// eligKey groups records with the same candidates, partition and account.
-func eligKey(r *record) string {
-	return strings.Join(r.candidates, ",") + "\x00" + r.spec.Request.Partition + "\x00" + r.spec.Account
-}
-
-// eligibility computes eligible members once per group of records.
-func (g *Grid) eligibility(rs []*record) map[string][]*member {
-	out := map[string][]*member{}
-	for _, r := range rs {
-		k := eligKey(r)
-		if _, ok := out[k]; !ok {
-			out[k] = g.eligible(r)
-		}
-	}
-	return out
-}
-
 // forecast asks every member that answers, once, for the shapes of the
 // movable jobs it could take and for the movable jobs pending on it.
-func (g *Grid) forecast(ctx context.Context, rs []*record, elig map[string][]*member, now time.Time) map[string]*forecasts {
-	qs := map[string]*EstimateQuery{}
-	fc := map[string]*forecasts{}
-	for _, m := range g.members {
+// pendPos[i] is where rs[i] is in its member's answer.
+func (g *Grid) forecast(ctx context.Context, rs []*record, elig [][]*member, now time.Time) ([]*forecasts, []int32) {
+	qs := make([]EstimateQuery, len(g.members))
+	fc := make([]*forecasts, len(g.members))
+	for i, m := range g.members {
 		if m.up {
-			qs[m.name] = &EstimateQuery{}
-			fc[m.name] = &forecasts{specIdx: map[shape]int{}, pendIdx: map[queue.JobID]int{}}
-		}
-	}
-	for _, r := range rs {
-		if f := fc[r.member]; f != nil {
-			f.pendIdx[r.id] = len(qs[r.member].Pending)
-			qs[r.member].Pending = append(qs[r.member].Pending, r.id)
-		}
-		for _, m := range elig[eligKey(r)] {
-			f := fc[m.name]
-			if f == nil || m.name == r.member {
-				continue
-			}
-			if _, ok := f.specIdx[r.key]; !ok {
-				f.specIdx[r.key] = len(qs[m.name].Specs)
-				qs[m.name].Specs = append(qs[m.name].Specs, r.spec)
+			fc[i] = &forecasts{specIdx: make([]int32, len(g.shapeSpecs))}
+			for k := range fc[i].specIdx {
+				fc[i].specIdx[k] = -1
 			}
 		}
 	}
-	for _, m := range g.members {
-		q := qs[m.name]
-		if q == nil {
+	pendPos := make([]int32, len(rs))
+	asked := map[int64]bool{} // (group, shape) pairs already asked for
+	for i, r := range rs {
+		own := g.byName[r.member].idx
+		pendPos[i] = int32(len(qs[own].Pending))
+		qs[own].Pending = append(qs[own].Pending, r.id)
+		pair := int64(r.group)<<32 | int64(r.shape)
+		if asked[pair] {
 			continue
 		}
-		rep, err := call(g, ctx, m, func(ctx context.Context) (EstimateReply, error) { return m.m.Estimate(ctx, *q, now) })
+		asked[pair] = true
+		for _, m := range elig[r.group] {
+			if f := fc[m.idx]; f != nil && m.idx != own && f.specIdx[r.shape] < 0 {
+				f.specIdx[r.shape] = int32(len(qs[m.idx].Specs))
+				qs[m.idx].Specs = append(qs[m.idx].Specs, g.shapeSpecs[r.shape])
+			}
+		}
+	}
+	for i, m := range g.members {
+		if fc[i] == nil {
+			continue
+		}
+		q := qs[i]
+		rep, err := call(g, ctx, m, func(ctx context.Context) (EstimateReply, error) { return m.m.Estimate(ctx, q, now) })
 		if err != nil || len(rep.Specs) != len(q.Specs) || len(rep.Pending) != len(q.Pending) {
-			delete(fc, m.name)
+			fc[i] = nil
 			continue
 		}
-		fc[m.name].reply = rep
+		fc[i].reply = rep
 	}
-	return fc
+	return fc, pendPos
 }
