@@ -120,39 +120,33 @@ func (l *Local) Jobs(ctx context.Context, ids []queue.JobID) ([]JobInfo, error) 
 // pending jobs for a new spec, the work queued before it for a pending
 // job. Requests that ask the same are forecast once.
 func (l *Local) Estimate(ctx context.Context, q EstimateQuery, now time.Time) (EstimateReply, error) {
-	pending := l.s.Pending()
-	ahead := make(map[queue.JobID]float64, len(pending))
-	byID := make(map[queue.JobID]*queue.Job, len(pending))
-	var work float64
-	for i := range pending {
-		j := &pending[i]
-		byID[j.ID] = j
-		ahead[j.ID] = work
-		if !j.Held {
-			work += cpuSeconds(j.Request, j.TimeLimit)
-		}
+	want := make(map[queue.JobID]int, len(q.Pending))
+	for i, id := range q.Pending {
+		want[id] = i
 	}
-	r := EstimateReply{Backlog: work, Capacity: l.capacity, Specs: make([]Estimate, len(q.Specs)),
-		Pending: make([]Estimate, len(q.Pending))}
+	r := EstimateReply{Capacity: l.capacity, Specs: make([]Estimate, len(q.Specs)), Pending: make([]Estimate, len(q.Pending))}
+	found := make([]bool, len(q.Pending))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if v := l.version.Load(); l.cache == nil || v != l.cachedAt {
 		l.cache, l.cachedAt = map[shape]Estimate{}, v
 	}
-	cache := l.cache
-	for i, spec := range q.Specs {
-		e := l.willRun(ctx, spec, now, cache)
-		r.Specs[i] = l.drain(e, work, now)
-	}
-	for i, id := range q.Pending {
-		j, ok := byID[id]
-		if !ok {
-			r.Pending[i].Err = fmt.Errorf("%w: job %d is not pending on %s", queue.ErrJobState, id, l.name)
-			continue
+	for _, j := range l.s.Pending() { // in queue order: the work ahead of each job
+		if i, ok := want[j.ID]; ok {
+			spec := queue.Spec{User: j.User, Account: j.Account, Request: j.Request, TimeLimit: j.TimeLimit, Begin: j.Begin}
+			r.Pending[i], found[i] = l.drain(l.willRun(ctx, spec, now, l.cache), r.Backlog, now), true
 		}
-		spec := queue.Spec{User: j.User, Account: j.Account, Request: j.Request, TimeLimit: j.TimeLimit, Begin: j.Begin}
-		e := l.willRun(ctx, spec, now, cache)
-		r.Pending[i] = l.drain(e, ahead[id], now)
+		if !j.Held {
+			r.Backlog += cpuSeconds(j.Request, j.TimeLimit)
+		}
+	}
+	for i, ok := range found {
+		if !ok {
+			r.Pending[i].Err = fmt.Errorf("%w: job %d is not pending on %s", queue.ErrJobState, q.Pending[i], l.name)
+		}
+	}
+	for i, spec := range q.Specs {
+		r.Specs[i] = l.drain(l.willRun(ctx, spec, now, l.cache), r.Backlog, now)
 	}
 	return r, ctx.Err()
 }
