@@ -82,7 +82,7 @@ func BenchmarkReevaluate(b *testing.B) {
 			b.ReportMetric(float64(moved)/float64(b.N), "moves/op")
 			// CPU time (all threads, GC included) per pass: on a machine
 			// shared with other work, wall time overstates the cost
-			b.ReportMetric((cpuTime() - cpu).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }
