@@ -153,7 +153,7 @@ func gridMembers(list string) ([]federation.ClusterSpec, error) {
 		if _, err := selectnodes.FromConfig(cfg); err != nil {
 			return nil, usagef("%s: %v", path, err)
 		}
-		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".conf"), ".slurm")
 		if seen[name]++; seen[name] > 1 {
 			name = fmt.Sprintf("%s#%d", name, seen[name])
 		}
