@@ -22,7 +22,8 @@
 //
 // Feature names are letters, digits and "_-.:" (so key:value features such as
 // GPU_SKU:V100 and CPU_FRQ:2.30GHz work). Blanks between tokens are ignored.
-// Anything else is a *SyntaxError giving the byte offset and what is wrong.
+// Anything else is a *SyntaxError giving the position (a position.Position
+// whose Offset is the byte offset) and what is wrong.
 //
 // With Legacy, counted terms may also stand unbracketed in an AND chain
 // (A&B*1&C*2&D: per node A&D, counts B*1 and C*2) and a matching-OR bracket may
@@ -37,7 +38,13 @@
 // counted terms left out (they constrain how many nodes, not which ones may
 // be used). Alternatives and Counts expose the bracket as data.
 //
-// # Limits
+// # Budgets
 //
-// An expression is at most MaxLength bytes; a count is at most MaxCount.
+// An expression is at most MaxLength (64 KiB) bytes, checked before
+// anything is parsed; a count is at most MaxCount (1<<24); parentheses nest
+// one level, so parsing needs no deep stack. Going beyond a limit is a
+// *SyntaxError that wraps ErrBudget and names the limit. Parsing needs
+// memory proportional to the expression. Validate's
+// *UnknownFeatureError carries the name's position too; position.Of finds
+// either.
 package features

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/position"
 )
 
 // Index maps each feature name to the set of nodes (indices 0..Len()-1)
@@ -176,12 +177,15 @@ func match(n *node, fs []string) bool {
 type UnknownFeatureError struct {
 	Expr    string
 	Feature string
-	Pos     int // byte offset of the name in the parsed text
+	Pos     position.Position // of the name in the parsed text
 }
 
 func (e *UnknownFeatureError) Error() string {
-	return fmt.Sprintf("invalid feature specification %q: no node has feature %q (offset %d)", e.Expr, e.Feature, e.Pos)
+	return fmt.Sprintf("invalid feature specification %q: no node has feature %q (offset %d)", e.Expr, e.Feature, e.Pos.Offset)
 }
+
+// Position is where the unknown name is in Expr.
+func (e *UnknownFeatureError) Position() position.Position { return e.Pos }
 
 // Validate returns an *UnknownFeatureError for the first feature name that
 // known rejects, or nil. Index.Has is a ready-made known.
@@ -195,7 +199,7 @@ func (e *Expr) Validate(known func(string) bool) error {
 		return true
 	})
 	if bad != nil {
-		return &UnknownFeatureError{Expr: e.src, Feature: bad.name, Pos: bad.pos}
+		return &UnknownFeatureError{Expr: e.src, Feature: bad.name, Pos: position.At(e.src, bad.pos)}
 	}
 	return nil
 }

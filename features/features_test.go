@@ -2,9 +2,11 @@ package features
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/position"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -180,14 +182,15 @@ func TestSyntaxErrors(t *testing.T) {
 		{"a b", 2, "found 'b'"},
 		{"a=b", 1, "found '='"},
 		{"[a|b]*2", 5, "found '*'"},
-		{"a*99999999999", 2, "larger than"},
+		{"a*99999999999", 2, "larger than 16777216 (MaxCount)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr, func(t *testing.T) {
 			_, err := Parse(tt.expr)
 			var se *SyntaxError
 			require.True(t, errors.As(err, &se), "want *SyntaxError, got %v", err)
-			assert.Equal(t, tt.pos, se.Pos, se.Error())
+			assert.Equal(t, tt.pos, se.Pos.Offset, se.Error())
+			assert.Equal(t, tt.pos+1, se.Pos.Column, "one-line expressions: column is offset+1")
 			assert.Contains(t, se.Msg, tt.msg)
 		})
 	}
@@ -229,8 +232,10 @@ func TestValidate(t *testing.T) {
 	var ue *UnknownFeatureError
 	require.ErrorAs(t, err, &ue)
 	assert.Equal(t, "gpu", ue.Feature)
-	assert.Equal(t, 9, ue.Pos)
-	assert.Equal(t, "f0 & (f2|gpu)"[ue.Pos:ue.Pos+3], "gpu")
+	assert.Equal(t, position.Position{Line: 1, Column: 10, Offset: 9}, ue.Pos)
+	pos, ok := position.Of(err)
+	assert.True(t, ok)
+	assert.Equal(t, ue.Pos, pos)
 	assert.Contains(t, err.Error(), `no node has feature "gpu"`)
 	var se *SyntaxError
 	assert.False(t, errors.As(err, &se), "unknown features are not syntax errors")
@@ -275,4 +280,16 @@ func TestTextRoundTrip(t *testing.T) {
 	}
 	var bad Expr
 	assert.Error(t, bad.UnmarshalText([]byte("a&&b")))
+}
+
+func TestBudgetErrors(t *testing.T) {
+	_, err := Parse(strings.Repeat("a&", MaxLength))
+	require.ErrorIs(t, err, ErrBudget)
+	assert.ErrorContains(t, err, "(MaxLength)")
+	_, err = Parse("a*16777217")
+	require.ErrorIs(t, err, ErrBudget)
+	_, err = Parse("a*16777216")
+	require.NoError(t, err)
+	_, err = Parse("a&&b")
+	assert.NotErrorIs(t, err, ErrBudget)
 }

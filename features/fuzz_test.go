@@ -25,8 +25,8 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &se) {
 				t.Fatalf("error %v is %T, want *SyntaxError", err, err)
 			}
-			if se.Pos < 0 || se.Pos > len(s) {
-				t.Fatalf("position %d outside %q", se.Pos, s)
+			if se.Pos.Offset < 0 || se.Pos.Offset > len(s) || se.Pos.Line < 1 || se.Pos.Column < 1 {
+				t.Fatalf("position %+v outside %q", se.Pos, s)
 			}
 			return
 		}

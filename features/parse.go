@@ -1,6 +1,11 @@
 package features
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/hpcsched/hpcsched/position"
+)
 
 const (
 	// MaxLength is the longest expression Parse reads, in bytes.
@@ -9,16 +14,29 @@ const (
 	MaxCount = 1 << 24
 )
 
-// SyntaxError is a malformed expression. Pos is the byte offset in Expr.
+// ErrBudget is the cause of a SyntaxError for an expression beyond
+// MaxLength or a count beyond MaxCount; test for it with errors.Is.
+var ErrBudget = errors.New("features: budget exceeded")
+
+// SyntaxError is a malformed expression. Pos is where in Expr (Offset is
+// the byte offset; Line and Column count from the start of Expr).
 type SyntaxError struct {
 	Expr string
-	Pos  int
+	Pos  position.Position
 	Msg  string
+	// Err is ErrBudget when a limit was exceeded, nil otherwise.
+	Err error
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("constraint %q: offset %d: %s", e.Expr, e.Pos, e.Msg)
+	return fmt.Sprintf("constraint %q: offset %d: %s", e.Expr, e.Pos.Offset, e.Msg)
 }
+
+// Position is where in Expr the problem is.
+func (e *SyntaxError) Position() position.Position { return e.Pos }
+
+// Unwrap returns ErrBudget for budget errors.
+func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Option changes how Parse reads an expression.
 type Option func(*parser)
@@ -44,7 +62,7 @@ func Parse(s string, opts ...Option) (*Expr, error) {
 		o(p)
 	}
 	if len(s) > MaxLength {
-		return nil, p.errAt(MaxLength, "expression longer than %d bytes", MaxLength)
+		return nil, p.budgetAt(MaxLength, "expression longer than %d bytes (MaxLength)", MaxLength)
 	}
 	p.skipBlanks()
 	if p.pos == len(s) {
@@ -70,7 +88,13 @@ func Parse(s string, opts ...Option) (*Expr, error) {
 }
 
 func (p *parser) errAt(pos int, format string, args ...any) *SyntaxError {
-	return &SyntaxError{Expr: p.s, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{Expr: p.s, Pos: position.At(p.s, pos), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) budgetAt(pos int, format string, args ...any) *SyntaxError {
+	e := p.errAt(pos, format, args...)
+	e.Err = ErrBudget
+	return e
 }
 
 func (p *parser) skipBlanks() {
@@ -184,7 +208,7 @@ func (p *parser) maybeCount(n *node, inParen bool) (*node, error) {
 	for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
 		v = v*10 + int(p.s[p.pos]-'0')
 		if v > MaxCount {
-			return nil, p.errAt(start, "count is larger than %d", MaxCount)
+			return nil, p.budgetAt(start, "count is larger than %d (MaxCount)", MaxCount)
 		}
 		p.pos++
 	}

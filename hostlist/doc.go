@@ -22,11 +22,24 @@
 // names four hosts. Stepping (1-10:2) is not supported, as in Slurm.
 // Empty tokens (a trailing comma) are ignored; duplicates are kept.
 //
-// # Limits
+// # Budgets
 //
-// One range may name at most [MaxRangeSize] (65,536) hosts. A whole
-// expression may name at most [DefaultLimit] (1<<20) hosts unless
-// [ExpandLimit] is given another limit; the total is computed before anything
-// is allocated, so n[0-999999999] fails at once. Numbers have at most 18
-// digits. Errors are [*Error] values carrying the byte offset of the problem.
+// Every limit is checked before the memory it protects is allocated, and
+// an expression over one fails with an [*Error] that wraps [ErrBudget],
+// names the limit and gives the position of the token at fault:
+//
+//   - one range may name at most [MaxRangeSize] (65,536) hosts;
+//   - one name may have at most [MaxGroups] (1,024) bracket groups;
+//   - numbers have at most 18 digits, so no size arithmetic overflows;
+//   - an expansion may name at most [DefaultLimit] (1<<20) hosts and take
+//     at most [DefaultByteLimit] (32 MiB) of name text; [ExpandLimit] and
+//     [ExpandBudget] choose other limits. Both totals are computed from the
+//     parse, so n[0-999999999] or a 64 KB prefix before [0-65535] fail at
+//     once; peak memory is about the byte budget plus 24 bytes per name.
+//
+// Parsing itself needs memory proportional to the expression, and the
+// expander is iterative (an odometer over the groups), so no input can
+// exhaust the stack. [Count] applies only the per-range and per-name
+// limits. Errors carry a [position.Position] (Offset is the byte offset in
+// the expression) and are [*Error] values.
 package hostlist

@@ -3,6 +3,7 @@ package hostlist_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hpcsched/hpcsched/hostlist"
 )
@@ -20,9 +21,21 @@ func ExampleExpand_error() {
 	_, err := hostlist.Expand("tux[1-10:2]")
 	var he *hostlist.Error
 	if errors.As(err, &he) {
-		fmt.Println(he.Offset, he.Msg)
+		fmt.Println(he.Pos.Offset, he.Pos, he.Msg)
 	}
-	// Output: 8 stepping (':') is not supported
+	// Output: 8 1:9 stepping (':') is not supported
+}
+
+func ExampleExpandBudget() {
+	// 1 KB of prefix names only a million hosts, but a gigabyte of text.
+	expr := strings.Repeat("x", 1024) + "[0-1023][0-1023]"
+	_, err := hostlist.ExpandBudget(expr, hostlist.Budget{Hosts: 1 << 20, Bytes: 64 << 20})
+	fmt.Println(errors.Is(err, hostlist.ErrBudget))
+	names, _ := hostlist.ExpandBudget("n[1-3]", hostlist.Budget{Hosts: 3, Bytes: 6})
+	fmt.Println(names)
+	// Output:
+	// true
+	// [n1 n2 n3]
 }
 
 func ExampleCompress() {

@@ -93,7 +93,7 @@ func TestExpandErrors(t *testing.T) {
 			_, err := Expand(tt.expr)
 			var he *Error
 			require.True(t, errors.As(err, &he), "want *Error, got %v", err)
-			assert.Equal(t, tt.offset, he.Offset, "offset: %v", err)
+			assert.Equal(t, tt.offset, he.Pos.Offset, "offset: %v", err)
 			assert.Contains(t, he.Msg, tt.msg)
 			assert.Equal(t, tt.expr, he.Expr)
 			_, cerr := Count(tt.expr)

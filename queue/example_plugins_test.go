@@ -129,3 +129,9 @@ func ExampleIDSource() {
 	fmt.Println(a, b, c)
 	// Output: 5001 5002 5003
 }
+
+func consRes() *selectnodes.Cluster {
+	cfg, _ := slurmconf.Parse(strings.NewReader("SelectType=select/cons_res\nNodeName=n[1-4] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n"))
+	c, _ := selectnodes.FromConfig(cfg)
+	return c
+}

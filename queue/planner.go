@@ -20,14 +20,19 @@ type Planner interface {
 	Plan(ctx context.Context, snap *selectnodes.Snapshot, window []Job, now time.Time) ([]Decision, error)
 }
 
-// Decision starts Job. With Nodes, on exactly those nodes, the pipeline
-// choosing each node's share; with neither, where the pipeline chooses.
-// A decision the pipeline refuses (the job is no longer pending, the nodes
-// do not suit the request, or the load changed) starts nothing and is
-// reported as an EventRefused whose payload carries the error.
+// Decision starts Job. With Layout, on exactly those per-node CPUs,
+// memory and GRES (an auction bid's layout), which the pipeline validates
+// with selectnodes PlaceExact and honours exactly; with Nodes, on exactly
+// those nodes, the pipeline choosing each node's share; with neither,
+// where the pipeline chooses. A decision the pipeline refuses (the job is
+// no longer pending, the layout does not suit the request, or the load
+// changed) starts nothing and is reported as an EventRefused whose
+// payload carries the error (a *selectnodes.Error naming the node and the
+// resource).
 type Decision struct {
-	Job   JobID
-	Nodes []string
+	Job    JobID
+	Nodes  []string
+	Layout []selectnodes.NodeUse
 }
 
 // plan hands the eligible window to the Planner and applies its decisions
@@ -75,10 +80,24 @@ func (s *Scheduler) decide(d Decision, now time.Time) (Started, error) {
 		s.emit(Event{Kind: EventRefused, Time: now, Job: d.Job, Detail: err.Error(), Payload: &RefusedPayload{Err: err}})
 		return Started{}, err
 	}
-	st, err := s.startOn(j, d.Nodes, now)
+	var st Started
+	if len(d.Layout) > 0 {
+		st, err = s.startExact(j, d.Layout, now)
+	} else {
+		st, err = s.startOn(j, d.Nodes, now)
+	}
 	var refused *StatusError
 	if err != nil && !errors.As(err, &refused) {
 		s.jobEventWith(EventRefused, j, now, err.Error(), &RefusedPayload{Err: err})
 	}
 	return st, err
+}
+
+// startExact starts j on exactly layout, validated by the pipeline.
+func (s *Scheduler) startExact(j *job, layout []selectnodes.NodeUse, now time.Time) (Started, error) {
+	p, err := s.c.PlaceExact(&j.Request, layout)
+	if err != nil {
+		return Started{}, err
+	}
+	return s.start(j, p, now)
 }

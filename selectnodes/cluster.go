@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -39,36 +40,68 @@ type partition struct {
 
 type gresKey struct{ name, typ string }
 
-// Cluster is the node and partition model with Slurm's global bitmaps and
-// the running allocations. It is not safe for concurrent use; callers that
-// share one (queue.Scheduler does) guard it.
-type Cluster struct {
-	nodes    []Node
-	reported []Resources
+// config is what never changes after New: the nodes as configured, their
+// config records, the feature index, the GRES keys and capacities, the
+// selector and the topology. The live cluster and every snapshot share it.
+type config struct {
+	nodes    []Node // State is the state given to New; the live one is status.states
 	byName   map[string]int
 	records  []record // ordered by weight, then configuration order
 	recOf    []int32  // node -> record
-	parts    []partition
-	partIx   map[string]int
-	defPart  int
 	ix       *features.Index
 	gresKeys []gresKey
 	gresCap  []int64 // node*len(gresKeys) + key
 
-	up, avail *bitset.BitSet
-	use       usage
-	jobs      map[JobID]*running
-
 	empty *usage // no load at all, for TestOnly and classification
-	quick bool   // Probe in progress: skip classification
 
 	selector     Selector
 	fastSchedule int
 	compat       bool
+	topo         *topology.Tree
+}
 
-	topo     *topology.Tree
-	topoConf *slurmconf.Topology
+// status is what changes rarely: node states, what nodes reported and the
+// partitions. The cluster copies it before changing it when a snapshot
+// shares it (copy on write), so snapshots never see later changes and a
+// snapshot costs nothing here.
+type status struct {
+	states    []NodeState
+	reported  []Resources
+	up, avail *bitset.BitSet
+	parts     []partition
+	partIx    map[string]int
+	defPart   int
+}
+
+func (s *status) clone() *status {
+	return &status{states: slices.Clone(s.states), reported: slices.Clone(s.reported), up: s.up.Clone(),
+		avail: s.avail.Clone(), parts: slices.Clone(s.parts), partIx: maps.Clone(s.partIx), defPart: s.defPart}
+}
+
+// Cluster is the node and partition model with Slurm's global bitmaps and
+// the running allocations. It is not safe for concurrent use; callers that
+// share one (queue.Scheduler does) guard it. Snapshots taken from it are
+// independent of it and may be used while it changes.
+type Cluster struct {
+	*config
+	*status
+	shared bool // a snapshot holds status: copy it before writing
+
+	use  usage
+	jobs map[JobID]*running
+
+	quick bool // Probe in progress: skip classification
+
+	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option
+}
+
+// own makes status the cluster's alone before a change.
+func (c *Cluster) own() {
+	if c.shared {
+		c.status = c.status.clone()
+		c.shared = false
+	}
 }
 
 type running struct {
@@ -114,13 +147,10 @@ func WithTopologyConfig(top *slurmconf.Topology, opts ...topology.Option) Option
 // config record; records are ordered by weight, then first appearance.
 func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	c := &Cluster{
-		nodes:        slices.Clone(nodes),
-		reported:     make([]Resources, len(nodes)),
-		byName:       make(map[string]int, len(nodes)),
-		partIx:       map[string]int{},
-		defPart:      -1,
-		jobs:         map[JobID]*running{},
-		fastSchedule: 1,
+		config: &config{nodes: slices.Clone(nodes), byName: make(map[string]int, len(nodes)), fastSchedule: 1},
+		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
+			partIx: map[string]int{}, defPart: -1},
+		jobs: map[JobID]*running{},
 	}
 	for _, o := range opts {
 		o(c)
@@ -190,6 +220,7 @@ func (c *Cluster) addNode(i int) error {
 		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
 	}
 	n.CPUs = n.cpus()
+	c.states[i] = n.State
 	n.Features = slices.Clone(n.Features)
 	n.GRES = slices.Clone(n.GRES)
 	c.byName[n.Name] = i
@@ -308,7 +339,7 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 
 // applyState derives node i's bits in the up and avail bitmaps.
 func (c *Cluster) applyState(i int) {
-	s := c.nodes[i].State
+	s := c.states[i]
 	c.up.SetTo(uint(i), s != NodeDown)
 	c.avail.SetTo(uint(i), s == NodeUp)
 }
@@ -316,8 +347,15 @@ func (c *Cluster) applyState(i int) {
 // NodeCount is the number of nodes.
 func (c *Cluster) NodeCount() int { return len(c.nodes) }
 
-// Node returns node i's configuration. Do not modify it.
-func (c *Cluster) Node(i int) *Node { return &c.nodes[i] }
+// Node returns a copy of node i's configuration with its current state.
+func (c *Cluster) Node(i int) *Node {
+	n := c.nodes[i]
+	n.State = c.states[i]
+	return &n
+}
+
+// State returns node i's current state.
+func (c *Cluster) State(i int) NodeState { return c.states[i] }
 
 // NodeIndex returns the index of the named node.
 func (c *Cluster) NodeIndex(name string) (int, bool) {

@@ -23,12 +23,14 @@ func (ConsRes) cpuCap(v View, job *Job, i int) int {
 	return capacity
 }
 
-// free is the CPUs node i can give job.
+// free is the CPUs node i can give job: never more than the node has,
+// however far sharing lets several jobs commit its CPUs.
 func (s ConsRes) free(v View, job *Job, i int) int {
+	cpus := v.c.effective(i).CPUs
 	if job.Exclusive {
-		return v.c.effective(i).CPUs
+		return cpus
 	}
-	return s.cpuCap(v, job, i) - v.u.cpus[i]
+	return min(s.cpuCap(v, job, i)-v.u.cpus[i], cpus)
 }
 
 // Filter implements Selector.

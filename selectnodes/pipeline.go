@@ -370,29 +370,45 @@ func typeSuffix(t string) string {
 // judged by what it reported. Features and GRES are configuration only, so
 // a record failing on those loses every node.
 func (c *Cluster) perNodeFits(job *Job, rec *record, cand *bitset.BitSet) int {
-	req := job.Req
 	left := 0
 	for _, i := range rec.nodes {
 		if !cand.Test(uint(i)) {
 			continue
 		}
-		e := c.effective(i)
-		ok := (req.Features == nil || req.Features.Match(rec.features)) && req.MinCPUsPerNode <= e.CPUs &&
-			req.MinMemoryPerNode <= e.RealMemory && req.MinTmpDiskPerNode <= e.TmpDisk
-		for _, need := range job.gres {
-			var have int64
-			for _, k := range need.keys {
-				have += rec.gres[k]
-			}
-			ok = ok && have >= need.min
-		}
-		if ok {
+		if c.reportedFits(job, rec, i) {
 			left++
 		} else {
 			cand.Clear(uint(i))
 		}
 	}
 	return left
+}
+
+// reportedFits judges node i of rec by what it reported (FastSchedule=0).
+func (c *Cluster) reportedFits(job *Job, rec *record, i int) bool {
+	req := job.Req
+	e := c.effective(i)
+	ok := (req.Features == nil || req.Features.Match(rec.features)) && req.MinCPUsPerNode <= e.CPUs &&
+		req.MinMemoryPerNode <= e.RealMemory && req.MinTmpDiskPerNode <= e.TmpDisk
+	for _, need := range job.gres {
+		var have int64
+		for _, k := range need.keys {
+			have += rec.gres[k]
+		}
+		ok = ok && have >= need.min
+	}
+	return ok
+}
+
+// nodeFits judges node i alone against the job's per-node constraints, as
+// BuildNodeSets does for its record, and says why it fails.
+func (c *Cluster) nodeFits(job *Job, i int) (why string, ok bool) {
+	rec := &c.records[c.recOf[i]]
+	rep := &SetReport{}
+	if c.baselineFits(job, rec, rep, 1) || (c.fastSchedule == 0 && c.reportedFits(job, rec, i)) {
+		return "", true
+	}
+	return rep.Removed[0].Filter + ": " + rep.Removed[0].Why, false
 }
 
 // NodeCounts is the part of select_nodes that sets min_nodes, req_nodes

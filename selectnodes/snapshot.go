@@ -6,77 +6,176 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/topology"
 )
 
-// Snapshot is a what-if copy of the cluster's load: allocate and release
-// jobs on it and select against it without touching the cluster (Kueue's
-// snapshot idea). Backfill plans reservations on one. It reads the
-// cluster's configuration, node states and partitions live, so take a new
-// snapshot after changing those.
+// Snapshot is an immutable view of the cluster at one moment (Kueue's
+// snapshot idea): its configuration, node states and partitions as they
+// were, and a copy of the load. Planners receive one instead of the live
+// Cluster. What-ifs (Allocate, Release, Simulate) change only the
+// snapshot's own load; the cluster never changes the snapshot, so a
+// snapshot may be read while the cluster changes, and two snapshots of one
+// cluster may be used by two goroutines at once. One snapshot is not safe
+// for concurrent use by several goroutines when one of them changes it.
+//
+// Taking a snapshot copies only the load (per-node counters and the jobs):
+// the configuration is shared, and node states and partitions are copied
+// by the cluster, on write, only when it changes them afterwards.
 type Snapshot struct {
-	c    *Cluster
-	u    usage
-	jobs map[JobID]*running
+	c *Cluster // a frozen cluster: shared config and status, its own load
 }
 
-// Snapshot copies the current load.
+// Snapshot copies the current load and freezes the node states and
+// partitions for the snapshot.
 func (c *Cluster) Snapshot() *Snapshot {
-	return &Snapshot{c: c, u: c.use.clone(), jobs: maps.Clone(c.jobs)}
+	c.shared = true
+	return &Snapshot{c: c.frozen(c.use.clone(), maps.Clone(c.jobs))}
 }
 
-// SelectNodes is Cluster.SelectNodes against the snapshot's load (WillRun
+// frozen is a cluster sharing c's configuration and status with its own
+// load. Nothing may change its status: c.shared is set.
+func (c *Cluster) frozen(u usage, jobs map[JobID]*running) *Cluster {
+	return &Cluster{config: c.config, status: c.status, shared: true, use: u, jobs: jobs}
+}
+
+// SelectNodes is Cluster.SelectNodes against the snapshot (WillRun
 // simulates the snapshot's jobs ending).
 func (s *Snapshot) SelectNodes(req *Request, mode Mode) (*Placement, error) {
-	return s.c.selectOn(req, mode, load{&s.u, s.jobs})
+	return s.c.SelectNodes(req, mode)
+}
+
+// PlaceExact is Cluster.PlaceExact against the snapshot's load.
+func (s *Snapshot) PlaceExact(req *Request, uses []NodeUse) (*Placement, error) {
+	return s.c.PlaceExact(req, uses)
 }
 
 // Allocate records job on the snapshot, without the overcommit checks of
 // Cluster.Allocate: a plan may stack a reservation on nodes that are busy
 // now.
 func (s *Snapshot) Allocate(job JobID, p *Placement, start, end time.Time) error {
-	if _, dup := s.jobs[job]; dup {
+	if _, dup := s.c.jobs[job]; dup {
 		return fmt.Errorf("selectnodes: job %d is already in the snapshot", job)
 	}
 	q, err := s.c.normalize(p)
 	if err != nil {
 		return fmt.Errorf("selectnodes: job %d: %w", job, err)
 	}
-	r := &running{id: job, p: q, start: start, end: end}
-	s.u.apply(q, len(s.c.gresKeys), 1)
-	s.jobs[job] = r
+	s.c.use.apply(q, len(s.c.gresKeys), 1)
+	s.c.jobs[job] = &running{id: job, p: q, start: start, end: end}
 	return nil
+}
+
+// Simulate starts job on the snapshot as Cluster.Allocate would on the
+// cluster, with the same checks (the placement must fit the snapshot's
+// load on nodes that are up), and returns a function that undoes it (Kueue's
+// what-if). Calling revert more than once does nothing more.
+func (s *Snapshot) Simulate(job JobID, p *Placement, start, end time.Time) (revert func(), err error) {
+	q, err := s.c.admit(job, p)
+	if err != nil {
+		return nil, err
+	}
+	s.c.use.apply(q, len(s.c.gresKeys), 1)
+	s.c.jobs[job] = &running{id: job, p: q, start: start, end: end}
+	done := false
+	return func() {
+		if !done {
+			done = true
+			_ = s.Release(job)
+		}
+	}, nil
 }
 
 // Release removes job from the snapshot.
 func (s *Snapshot) Release(job JobID) error {
-	r, ok := s.jobs[job]
+	r, ok := s.c.jobs[job]
 	if !ok {
 		return fmt.Errorf("selectnodes: job %d is not in the snapshot", job)
 	}
-	s.u.apply(r.p, len(s.c.gresKeys), -1)
-	delete(s.jobs, job)
+	s.c.use.apply(r.p, len(s.c.gresKeys), -1)
+	delete(s.c.jobs, job)
 	return nil
 }
 
 // Jobs returns the IDs in the snapshot, ascending.
-func (s *Snapshot) Jobs() []JobID { return sortedIDs(s.jobs) }
+func (s *Snapshot) Jobs() []JobID { return s.c.Running() }
 
-// Clone copies the snapshot.
+// Clone copies the snapshot's load; the copy shares everything else.
 func (s *Snapshot) Clone() *Snapshot {
-	return &Snapshot{c: s.c, u: s.u.clone(), jobs: maps.Clone(s.jobs)}
+	return &Snapshot{c: s.c.frozen(s.c.use.clone(), maps.Clone(s.c.jobs))}
 }
 
 // End returns when job is expected to end in the snapshot.
 func (s *Snapshot) End(job JobID) (time.Time, bool) {
-	r, ok := s.jobs[job]
+	r, ok := s.c.jobs[job]
 	if !ok {
 		return time.Time{}, false
 	}
 	return r.end, true
 }
 
+// Allocation returns job's placement and times in the snapshot.
+func (s *Snapshot) Allocation(job JobID) (p *Placement, start, end time.Time, ok bool) {
+	return s.c.Allocation(job)
+}
+
 // IdleIn counts the nodes of set that run nothing in the snapshot: a cheap
 // bound for jobs that need whole idle nodes.
 func (s *Snapshot) IdleIn(set *bitset.BitSet) int {
-	return int(s.u.idle.IntersectionCardinality(set))
+	return int(s.c.use.idle.IntersectionCardinality(set))
 }
+
+// NodeCount is the number of nodes.
+func (s *Snapshot) NodeCount() int { return s.c.NodeCount() }
+
+// Node returns a copy of node i's configuration with its state in the
+// snapshot; i must be in [0, NodeCount()).
+func (s *Snapshot) Node(i int) *Node { return s.c.Node(i) }
+
+// NodeIndex returns the index of the named node.
+func (s *Snapshot) NodeIndex(name string) (int, bool) { return s.c.NodeIndex(name) }
+
+// Names turns a node set into names, in index order.
+func (s *Snapshot) Names(nodes *bitset.BitSet) []string { return s.c.Names(nodes) }
+
+// State returns node i's state in the snapshot.
+func (s *Snapshot) State(i int) NodeState { return s.c.State(i) }
+
+// FreeCPUs returns node i's CPUs not in use in the snapshot.
+func (s *Snapshot) FreeCPUs(i int) int { return s.c.FreeCPUs(i) }
+
+// FreeMemory returns node i's memory (MB) not in use in the snapshot.
+func (s *Snapshot) FreeMemory(i int) int64 { return s.c.FreeMemory(i) }
+
+// FreeGRES returns the units of GRES name (of type typ, or of every type
+// when typ is "") not in use on node i in the snapshot.
+func (s *Snapshot) FreeGRES(i int, name, typ string) int64 { return s.c.FreeGRES(i, name, typ) }
+
+// JobsOn returns how many jobs run on node i in the snapshot.
+func (s *Snapshot) JobsOn(i int) int { return s.c.JobsOn(i) }
+
+// Idle is the idle bitmap of the snapshot (a copy).
+func (s *Snapshot) Idle() *bitset.BitSet { return s.c.Idle() }
+
+// Avail is the avail bitmap of the snapshot: nodes up and not drained (a
+// copy).
+func (s *Snapshot) Avail() *bitset.BitSet { return s.c.Avail() }
+
+// Up is the up bitmap of the snapshot (a copy).
+func (s *Snapshot) Up() *bitset.BitSet { return s.c.Up() }
+
+// Topology is the switch tree selection uses, or nil.
+func (s *Snapshot) Topology() *topology.Tree { return s.c.Topology() }
+
+// Partition returns the named partition's settings as of the snapshot.
+func (s *Snapshot) Partition(name string) (Partition, bool) { return s.c.Partition(name) }
+
+// Partitions returns every partition as of the snapshot.
+func (s *Snapshot) Partitions() []Partition { return s.c.Partitions() }
+
+// PartitionNodes returns the node set of the named partition (a copy).
+func (s *Snapshot) PartitionNodes(name string) (*bitset.BitSet, bool) {
+	return s.c.PartitionNodes(name)
+}
+
+// DefaultPartition is the partition jobs without one go to ("" if none).
+func (s *Snapshot) DefaultPartition() string { return s.c.DefaultPartition() }

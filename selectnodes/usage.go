@@ -58,46 +58,63 @@ func (u *usage) apply(p *Placement, k int, sign int) {
 // expected end, used by WillRun). It rejects a placement that would
 // overcommit a node, a node that is not up, or a job ID already running.
 func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error {
-	if p == nil || len(p.Alloc) == 0 {
-		return errors.New("selectnodes: Allocate needs a placement with nodes")
-	}
-	if _, dup := c.jobs[job]; dup {
-		return fmt.Errorf("selectnodes: job %d is already allocated", job)
-	}
-	q, err := c.normalize(p)
+	q, err := c.admit(job, p)
 	if err != nil {
-		return fmt.Errorf("selectnodes: job %d: %w", job, err)
+		return err
 	}
-	k := len(c.gresKeys)
-	for _, a := range q.Alloc {
-		if a.Node < 0 || a.Node >= len(c.nodes) {
-			return fmt.Errorf("selectnodes: job %d: node index %d out of range", job, a.Node)
-		}
-		i, n := a.Node, &c.nodes[a.Node]
-		switch {
-		case a.CPUs < 0 || a.Memory < 0:
-			return fmt.Errorf("selectnodes: job %d: negative CPUs or memory on node %s", job, n.Name)
-		case !c.up.Test(uint(i)):
-			return fmt.Errorf("selectnodes: job %d: node %s is down", job, n.Name)
-		case c.use.excl[i] > 0 || (q.Exclusive && c.use.jobs[i] > 0):
-			return fmt.Errorf("selectnodes: job %d: node %s is already in use exclusively", job, n.Name)
-		case c.use.cpus[i]+a.CPUs > c.effective(i).CPUs*c.maxShareOf(q.Partition):
-			return fmt.Errorf("selectnodes: job %d: node %s has %d CPUs in use, placement adds %d", job, n.Name, c.use.cpus[i], a.CPUs)
-		case a.Memory > 0 && c.use.mem[i]+a.Memory > c.effective(i).RealMemory:
-			return fmt.Errorf("selectnodes: job %d: node %s has %d MB free, placement needs %d", job, n.Name,
-				c.effective(i).RealMemory-c.use.mem[i], a.Memory)
-		}
-		for _, g := range a.gres {
-			if c.use.gres[i*k+g.key]+g.count > c.gresCap[i*k+g.key] {
-				kk := c.gresKeys[g.key]
-				return fmt.Errorf("selectnodes: job %d: node %s has too few %s:%s left", job, n.Name, kk.name, kk.typ)
-			}
-		}
-	}
-	c.use.apply(q, k, 1)
+	c.use.apply(q, len(c.gresKeys), 1)
 	c.jobs[job] = &running{id: job, p: q, start: start, end: end}
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, q)
+	}
+	return nil
+}
+
+// admit checks that p may start as job under the cluster's load and
+// returns it normalized.
+func (c *Cluster) admit(job JobID, p *Placement) (*Placement, error) {
+	if p == nil || len(p.Alloc) == 0 {
+		return nil, errors.New("selectnodes: Allocate needs a placement with nodes")
+	}
+	if _, dup := c.jobs[job]; dup {
+		return nil, fmt.Errorf("selectnodes: job %d is already allocated", job)
+	}
+	q, err := c.normalize(p)
+	if err != nil {
+		return nil, fmt.Errorf("selectnodes: job %d: %w", job, err)
+	}
+	for k := range q.Alloc {
+		if err := c.fitsNode(&q.Alloc[k], q); err != nil {
+			return nil, fmt.Errorf("selectnodes: job %d: %w", job, err)
+		}
+	}
+	return q, nil
+}
+
+// fitsNode checks one node's share of q against the node and its load.
+func (c *Cluster) fitsNode(a *NodeAlloc, q *Placement) error {
+	i, n := a.Node, &c.nodes[a.Node]
+	eff := c.effective(i)
+	switch {
+	case a.CPUs < 0 || a.Memory < 0:
+		return fmt.Errorf("negative CPUs or memory on node %s", n.Name)
+	case !c.up.Test(uint(i)):
+		return fmt.Errorf("node %s is down", n.Name)
+	case c.use.excl[i] > 0 || (q.Exclusive && c.use.jobs[i] > 0):
+		return fmt.Errorf("node %s is already in use exclusively", n.Name)
+	case a.CPUs > eff.CPUs:
+		return fmt.Errorf("node %s has %d CPUs, placement gives one job %d", n.Name, eff.CPUs, a.CPUs)
+	case c.use.cpus[i] > eff.CPUs*c.maxShareOf(q.Partition)-a.CPUs:
+		return fmt.Errorf("node %s has %d CPUs in use, placement adds %d", n.Name, c.use.cpus[i], a.CPUs)
+	case a.Memory > 0 && a.Memory > eff.RealMemory-c.use.mem[i]:
+		return fmt.Errorf("node %s has %d MB free, placement needs %d", n.Name, eff.RealMemory-c.use.mem[i], a.Memory)
+	}
+	k := len(c.gresKeys)
+	for _, g := range a.gres {
+		if g.count > c.gresCap[i*k+g.key]-c.use.gres[i*k+g.key] {
+			kk := c.gresKeys[g.key]
+			return fmt.Errorf("node %s has too few %s:%s left", n.Name, kk.name, kk.typ)
+		}
 	}
 	return nil
 }
@@ -175,6 +192,19 @@ func (c *Cluster) FreeCPUs(i int) int { return c.effective(i).CPUs - c.use.cpus[
 // FreeMemory returns node i's memory (MB) not in use.
 func (c *Cluster) FreeMemory(i int) int64 { return c.effective(i).RealMemory - c.use.mem[i] }
 
+// FreeGRES returns the units of GRES name (of type typ, or of every type
+// when typ is "") not in use on node i.
+func (c *Cluster) FreeGRES(i int, name, typ string) int64 {
+	k := len(c.gresKeys)
+	var free int64
+	for key, g := range c.gresKeys {
+		if g.name == name && (typ == "" || g.typ == typ) {
+			free += c.gresCap[i*k+key] - c.use.gres[i*k+key]
+		}
+	}
+	return free
+}
+
 // SetNodeState changes a node's state: NodeDown takes it out of Up and
 // Avail, NodeDrain out of Avail, NodeUp (resume) puts it back. Jobs on the
 // node keep their allocation; ending them is the caller's decision.
@@ -186,7 +216,8 @@ func (c *Cluster) SetNodeState(name string, s NodeState) error {
 	if s > NodeDown {
 		return fmt.Errorf("selectnodes: unknown node state %d", s)
 	}
-	c.nodes[i].State = s
+	c.own()
+	c.states[i] = s
 	c.applyState(i)
 	return nil
 }
@@ -203,11 +234,12 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	if r.CPUs < 0 || r.RealMemory < 0 || r.TmpDisk < 0 {
 		return false, fmt.Errorf("selectnodes: node %s reported negative resources", name)
 	}
+	c.own()
 	c.reported[i] = r
 	n := &c.nodes[i]
 	low := r.CPUs < n.CPUs || r.RealMemory < n.RealMemory || r.TmpDisk < n.TmpDisk
 	if low && c.fastSchedule < 2 {
-		n.State = NodeDown
+		c.states[i] = NodeDown
 		c.applyState(i)
 		return true, nil
 	}
@@ -231,6 +263,7 @@ func (c *Cluster) UpdatePartition(p Partition) error {
 	if i, ok := c.partIx[p.Name]; ok {
 		at = i
 	}
+	c.own()
 	return c.setPartition(p, at)
 }
 
@@ -254,7 +287,7 @@ func (c *Cluster) CheckInvariants() error {
 		errs = append(errs, errors.New("per-node counters differ from the allocations"))
 	}
 	for i := range c.nodes {
-		s := c.nodes[i].State
+		s := c.states[i]
 		if c.up.Test(uint(i)) != (s != NodeDown) || c.avail.Test(uint(i)) != (s == NodeUp) {
 			errs = append(errs, fmt.Errorf("node %s: up/avail bits disagree with state %s", c.nodes[i].Name, s))
 		}

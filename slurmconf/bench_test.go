@@ -35,3 +35,22 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDefaultMerge is issue 11's two long NodeName=DEFAULT lines (7 s
+// when merging searched the earlier line for every key of the later one)
+// followed by node lines that inherit them.
+func BenchmarkDefaultMerge(b *testing.B) {
+	for _, size := range []int{64 << 10, 256 << 10} {
+		text := defaultLine("NodeName", size, 4, "a") + defaultLine("NodeName", size, 8, "b") +
+			"NodeName=n1\nNodeName=n2\n"
+		b.Run(fmt.Sprintf("bytes=%d", size), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := Parse(strings.NewReader(text)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

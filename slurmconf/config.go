@@ -109,47 +109,48 @@ func (c *Config) PartitionNodes(p *PartitionLine) []string {
 	return all
 }
 
-// Parse reads a slurm.conf from r. Include lines are not followed (r has no
-// folder to resolve them in); they are listed in Config.Includes. Use
-// ParseFile to follow them.
-func Parse(r io.Reader) (*Config, error) {
-	b := newBuilder()
-	if err := readAll(r, &b.cfg.Includes, b.line); err != nil {
+// Parse reads a slurm.conf from r, within the Limits the options give.
+// Include lines are not followed (r has no folder to resolve them in); they
+// are listed in Config.Includes. Use ParseFile to follow them.
+func Parse(r io.Reader, opts ...Option) (*Config, error) {
+	b := newBuilder(newBudget(opts))
+	if err := readAll(b.bud, r, &b.cfg.Includes, b.line); err != nil {
 		return nil, err
 	}
 	return b.cfg, nil
 }
 
-// builder turns lines into a Config, carrying the DEFAULT records.
+// builder turns lines into a Config, carrying the DEFAULT templates.
 type builder struct {
-	cfg          *Config
-	nodeDefaults []Pair
-	partDefaults []Pair
+	cfg  *Config
+	bud  *budget
+	node *nodeBuild
+	part *partBuild
 }
 
-func newBuilder() *builder {
-	return &builder{cfg: &Config{Scheduling: Scheduling{FastSchedule: 1}}}
+func newBuilder(bud *budget) *builder {
+	return &builder{cfg: &Config{Scheduling: Scheduling{FastSchedule: 1}}, bud: bud,
+		node: newNodeTemplate(), part: newPartTemplate()}
 }
 
 func (b *builder) line(l line) error {
 	first := l.pairs[0]
+	isDefault := strings.EqualFold(first.Value, "DEFAULT")
 	switch {
+	case first.is("NodeName") && isDefault:
+		// a DEFAULT line updates the template in place: later lines win
+		// key by key, at a cost proportional to the line
+		return applyAll(b.bud, b.node, l.pairs[1:], true)
 	case first.is("NodeName"):
-		if strings.EqualFold(first.Value, "DEFAULT") {
-			b.nodeDefaults = mergeDefaults(b.nodeDefaults, l.pairs[1:])
-			return nil
-		}
-		n, err := buildNode(b.nodeDefaults, l.pairs)
+		n, err := buildNode(b.bud, b.node, l.pairs)
 		if err != nil {
 			return err
 		}
 		b.cfg.Nodes = append(b.cfg.Nodes, n)
+	case first.is("PartitionName") && isDefault:
+		return applyAll(b.bud, b.part, l.pairs[1:], true)
 	case first.is("PartitionName"):
-		if strings.EqualFold(first.Value, "DEFAULT") {
-			b.partDefaults = mergeDefaults(b.partDefaults, l.pairs[1:])
-			return nil
-		}
-		p, err := buildPartition(b.partDefaults, l.pairs)
+		p, err := buildPartition(b.bud, b.part, l.pairs)
 		if err != nil {
 			return err
 		}
@@ -165,24 +166,6 @@ func (b *builder) line(l line) error {
 		}
 	}
 	return nil
-}
-
-// mergeDefaults lets a later DEFAULT line override earlier ones key by key.
-func mergeDefaults(old, add []Pair) []Pair {
-	out := make([]Pair, 0, len(old)+len(add))
-	for _, o := range old {
-		overridden := false
-		for _, a := range add {
-			if strings.EqualFold(a.Key, o.Key) {
-				overridden = true
-				break
-			}
-		}
-		if !overridden {
-			out = append(out, o)
-		}
-	}
-	return append(out, add...)
 }
 
 func (s *Scheduling) set(p Pair) error {

@@ -16,11 +16,11 @@
 //     a trailing '\' continuing a line;
 //   - NodeName=DEFAULT and PartitionName=DEFAULT lines, whose values apply to
 //     the node or partition lines after them and accumulate key by key;
+//   - a UTF-8 byte order mark at the start of a file, which is skipped;
 //   - "Include file" lines (ParseFile only): a relative name is resolved
 //     against the including file's folder, an absolute one is looked up by its
 //     base name in that folder, since real sites copy configs around; glob
-//     patterns are expanded; include cycles and depth beyond MaxIncludeDepth
-//     are errors;
+//     patterns are expanded; include cycles are errors;
 //   - Slurm time values (60, 30:00, 02:00:00, 7-0, 1-00:00:00, INFINITE) as
 //     time.Duration, with Unlimited for INFINITE/UNLIMITED.
 //
@@ -29,14 +29,37 @@
 //
 // # Errors
 //
-// Every error is an *Error with the file, line and column of the offending
-// text. Parsing checks each line; Config.Validate checks what spans lines
-// (duplicate node names, partitions naming undefined nodes), so fragments
-// such as a lone partitions.conf still parse.
+// Every error is an *Error (position.Error) with the file, line, column and
+// byte offset of the offending text, which position.Of also finds. Parsing
+// checks each line; Config.Validate checks what spans lines (duplicate node
+// names, partitions naming undefined nodes) and returns a sorted
+// position.ErrorList, so fragments such as a lone partitions.conf still
+// parse.
 //
-// # Limits
+// # Budgets
 //
-// A line (after joining continuations) may be at most MaxLineLength bytes;
-// hostlists expand to at most hostlist.DefaultLimit names per value;
-// includes nest at most MaxIncludeDepth deep.
+// Every parser takes Options; WithLimits sets the budgets below (a zero
+// field keeps its default). Each is checked before the memory it protects is
+// allocated, and going beyond one is an *Error wrapping ErrBudget that names
+// the limit and the line:
+//
+//   - Limits.Nodes (DefaultMaxNodes, 1<<20): node names all NodeName lines
+//     define together;
+//   - Limits.HostNames (DefaultMaxHostNames, 1<<22) and Limits.HostBytes
+//     (DefaultMaxHostBytes, 128 MiB): names and bytes all hostlist values
+//     expand to together; one value is also held to hostlist's own
+//     DefaultLimit hosts and DefaultByteLimit bytes;
+//   - Limits.Files (DefaultMaxFiles, 256) and Limits.InputBytes
+//     (DefaultMaxInputBytes, 64 MiB): files read, every Include counted,
+//     and bytes read from them or from an io.Reader;
+//   - Limits.Inherited (DefaultMaxInherited, 1<<20): unmodelled pairs that
+//     DEFAULT lines hand down to the lines after them;
+//   - MaxLineLength (1 MiB) per logical line and MaxIncludeDepth (16).
+//
+// A DEFAULT line updates a template at a cost proportional to its length,
+// and the lines after it copy the template, sharing its slices (Features,
+// Gres, NodeAddr, partition Nodes and account lists): treat them as read
+// only. CPU counts (Boards*SocketsPerBoard*CoresPerSocket*ThreadsPerCore)
+// must fit an int32, and the GRES counts of a node are summed per name and
+// type with overflow checks, so consumers can add them without overflow.
 package slurmconf

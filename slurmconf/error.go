@@ -1,39 +1,29 @@
 package slurmconf
 
-import "fmt"
+import (
+	"errors"
 
-// Pos is where a line starts: the file ("" when reading an io.Reader) and
-// the 1-based line number.
-type Pos struct {
-	File string
-	Line int
+	"github.com/hpcsched/hpcsched/position"
+)
+
+// Pos is where something is in a configuration file: the file ("" when
+// reading an io.Reader), 1-based line and byte column, and byte offset.
+// It is position.Position under its old name.
+type Pos = position.Position
+
+// Error is a problem in a configuration file, at a position.Position
+// (Column 0 when the whole line is meant). It is position.Error under its
+// old name, so errors.As with either type finds it.
+type Error = position.Error
+
+// ErrBudget is the cause of every error that reports input beyond one of
+// the Limits; test for it with errors.Is. The message names the limit.
+var ErrBudget = errors.New("slurmconf: budget exceeded")
+
+func errAt(pos Pos, format string, args ...any) *Error {
+	return position.Errorf(pos, format, args...)
 }
 
-func (p Pos) String() string {
-	switch {
-	case p.File == "":
-		return fmt.Sprintf("line %d", p.Line)
-	case p.Line == 0:
-		return p.File
-	}
-	return fmt.Sprintf("%s:%d", p.File, p.Line)
-}
-
-// Error is a problem in a configuration file. Col is the 1-based byte column
-// of the offending text, or 0 when the whole line is meant.
-type Error struct {
-	Pos
-	Col int
-	Msg string
-}
-
-func (e *Error) Error() string {
-	if e.Col > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.Pos, e.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.Pos, e.Msg)
-}
-
-func errAt(pos Pos, col int, format string, args ...any) *Error {
-	return &Error{Pos: pos, Col: col, Msg: fmt.Sprintf(format, args...)}
+func budgetAt(pos Pos, format string, args ...any) *Error {
+	return position.Wrapf(ErrBudget, pos, format, args...)
 }

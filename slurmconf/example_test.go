@@ -35,7 +35,7 @@ PartitionName=debug Nodes=nymfe[71-74] Default=YES MaxTime=1-00:00:00
 func ExampleParse_error() {
 	_, err := slurmconf.Parse(strings.NewReader("NodeName=n[1-4]\nNodeName=m1 CPUs=lots\n"))
 	fmt.Println(err)
-	// Output: line 2:18: CPUs: "lots" is not a whole number
+	// Output: 2:18: CPUs: "lots" is not a whole number
 }
 
 func ExampleParseFile() {

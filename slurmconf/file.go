@@ -8,36 +8,52 @@ import (
 	"strings"
 )
 
-// MaxIncludeDepth is how deeply Include lines may nest.
-const MaxIncludeDepth = 16
-
 // ParseFile reads the slurm.conf called name in fsys and every file it
-// includes (see the package doc for how include names are resolved). Use
-// os.DirFS(dir) to read from disk.
-func ParseFile(fsys fs.FS, name string) (*Config, error) {
-	b := newBuilder()
-	r := includeReader{fsys: fsys}
-	err := r.read(name, nil, func(l line) error { return b.line(l) })
-	if err != nil {
+// includes (see the package doc for how include names are resolved), within
+// the Limits the options give. Use os.DirFS(dir) to read from disk.
+func ParseFile(fsys fs.FS, name string, opts ...Option) (*Config, error) {
+	b := newBuilder(newBudget(opts))
+	r := includeReader{fsys: fsys, bud: b.bud}
+	if err := r.readRoot(name, b.line); err != nil {
 		return nil, err
 	}
 	b.cfg.Files = r.files
 	return b.cfg, nil
 }
 
-// includeReader walks a file and, depth first, the files it includes.
+// includeReader walks a file and, depth first, the files it includes,
+// counting every file and byte against the budget.
 type includeReader struct {
 	fsys  fs.FS
+	bud   *budget
 	files []string
 }
 
-func (r *includeReader) read(name string, stack []string, each func(line) error) error {
-	data, err := fs.ReadFile(r.fsys, name)
+func (r *includeReader) readRoot(name string, each func(line) error) error {
+	return r.read(name, Pos{File: name}, nil, each)
+}
+
+// read reads the file name, which the Include at from named.
+func (r *includeReader) read(name string, from Pos, stack []string, each func(line) error) error {
+	if r.bud.files >= r.bud.lim.Files {
+		return budgetAt(from, "Include %s: more than %d files read (Limits.Files)", name, r.bud.lim.Files)
+	}
+	r.bud.files++
+	f, err := r.fsys.Open(name)
 	if err != nil {
-		return &Error{Pos: Pos{File: name}, Msg: "cannot read: " + errText(err)}
+		return errAt(Pos{File: name}, "cannot read: %s", errText(err))
+	}
+	data, err := r.bud.read(f, from)
+	f.Close()
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && errors.Is(err, ErrBudget) && from.IsValid() {
+			e.Msg = "Include " + name + ": " + e.Msg
+		}
+		return err
 	}
 	r.files = append(r.files, name)
-	lines, err := readLines(strings.NewReader(string(data)), name)
+	lines, err := readLines(data, name)
 	if err != nil {
 		return err
 	}
@@ -49,20 +65,27 @@ func (r *includeReader) read(name string, stack []string, each func(line) error)
 			}
 			continue
 		}
-		targets, err := r.resolve(name, l)
-		if err != nil {
+		if err := r.include(l, stack, each); err != nil {
 			return err
 		}
-		for _, t := range targets {
-			if slices.Contains(stack, t) {
-				return errAt(l.pos, l.inclCol, "Include %s: include cycle %s", l.include, strings.Join(append(stack, t), " -> "))
-			}
-			if len(stack) >= MaxIncludeDepth {
-				return errAt(l.pos, l.inclCol, "Include %s: includes nest deeper than %d", l.include, MaxIncludeDepth)
-			}
-			if err := r.read(t, stack, each); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+func (r *includeReader) include(l line, stack []string, each func(line) error) error {
+	targets, err := r.resolve(stack[len(stack)-1], l)
+	if err != nil {
+		return err
+	}
+	for _, t := range targets {
+		if slices.Contains(stack, t) {
+			return errAt(l.inclPos, "Include %s: include cycle %s", l.include, strings.Join(append(slices.Clip(stack), t), " -> "))
+		}
+		if len(stack) >= MaxIncludeDepth {
+			return budgetAt(l.inclPos, "Include %s: includes nest deeper than %d (MaxIncludeDepth)", l.include, MaxIncludeDepth)
+		}
+		if err := r.read(t, l.inclPos, stack, each); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -79,12 +102,12 @@ func (r *includeReader) resolve(from string, l line) ([]string, error) {
 	if strings.ContainsAny(target, "*?[") {
 		matches, err := fs.Glob(r.fsys, target)
 		if err != nil {
-			return nil, errAt(l.pos, l.inclCol, "Include %s: %v", l.include, err)
+			return nil, errAt(l.inclPos, "Include %s: %v", l.include, err)
 		}
 		return matches, nil // an empty glob includes nothing, as in Slurm
 	}
 	if _, err := fs.Stat(r.fsys, target); err != nil {
-		return nil, errAt(l.pos, l.inclCol, "Include %s: cannot read %s: %s", l.include, target, errText(err))
+		return nil, errAt(l.inclPos, "Include %s: cannot read %s: %s", l.include, target, errText(err))
 	}
 	return []string{target}, nil
 }

@@ -2,6 +2,7 @@ package slurmconf
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -12,6 +13,12 @@ var fuzzSeeds = []string{
 	"SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Switches=s0 LinkSpeed=10\nBlockName=b Nodes=n1\nBlockSizes=1,2\n",
 	"NodeName=a Name=gpu Type=v100 Count=4G File=/dev/nvidia[0-3]\nAutoDetect=off\n",
 	"X=\"unterminated\n", "=\n", "NodeName=tux[5-3]\n",
+	// issue 11
+	"\uFEFFNodeName=n1 CPUs=4\n",
+	"NodeName=n1 Boards=1073741824 SocketsPerBoard=1073741824\n",
+	"NodeName=n1 Gres=gpu:9223372036854775807,gpu:2\n",
+	"NodeName=DEFAULT A=1 B=2 CPUs=2\nNodeName=DEFAULT A=3 Sockets=2\nNodeName=n[1-2] A=4\nPartitionName=DEFAULT X=1\nPartitionName=p Nodes=n[1-2]\n",
+	"NodeName=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx[0-1023][0-1023]\n",
 }
 
 // checkErr requires err to be nil or a positioned *Error inside the input.
@@ -24,11 +31,11 @@ func checkErr(t *testing.T, input string, err error) {
 		t.Fatalf("error %v is %T, want *Error", err, err)
 	}
 	lines := strings.Count(input, "\n") + 1
-	if e.Line < 1 || e.Line > lines+1 {
-		t.Fatalf("error line %d outside 1..%d: %v", e.Line, lines, err)
+	if e.Pos.Line < 1 || e.Pos.Line > lines+1 {
+		t.Fatalf("error line %d outside 1..%d: %v", e.Pos.Line, lines, err)
 	}
-	if e.Col < 0 {
-		t.Fatalf("negative column: %v", err)
+	if e.Pos.Column < 0 || e.Pos.Offset < 0 || e.Pos.Offset > len(input) {
+		t.Fatalf("column %d, offset %d outside the input: %v", e.Pos.Column, e.Pos.Offset, err)
 	}
 }
 
@@ -44,6 +51,13 @@ func FuzzParse(f *testing.F) {
 			for i := range c.Nodes {
 				if c.Nodes[i].CPUs < 0 || len(c.Nodes[i].Names) == 0 {
 					t.Fatalf("bad node line %+v", c.Nodes[i])
+				}
+				sums := map[string]int64{} // per GRES name, over its types
+				for _, g := range c.Nodes[i].Gres {
+					if g.Count < 0 || sums[g.Name] > math.MaxInt64-g.Count {
+						t.Fatalf("GRES counts %v overflow", c.Nodes[i].Gres)
+					}
+					sums[g.Name] += g.Count
 				}
 			}
 		}

@@ -30,10 +30,11 @@ type GresLine struct {
 }
 
 // ParseGres reads a gres.conf from r (Include lines are listed, not
-// followed).
-func ParseGres(r io.Reader) (*GresConfig, error) {
+// followed), within the Limits the options give.
+func ParseGres(r io.Reader, opts ...Option) (*GresConfig, error) {
 	g := &GresConfig{}
-	if err := readAll(r, &g.Includes, g.line); err != nil {
+	b := newBudget(opts)
+	if err := readAll(b, r, &g.Includes, func(l line) error { return g.line(b, l) }); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -41,16 +42,16 @@ func ParseGres(r io.Reader) (*GresConfig, error) {
 
 // ParseGresFile reads the gres.conf called name in fsys, following Include
 // lines as ParseFile does.
-func ParseGresFile(fsys fs.FS, name string) (*GresConfig, error) {
+func ParseGresFile(fsys fs.FS, name string, opts ...Option) (*GresConfig, error) {
 	g := &GresConfig{}
-	r := includeReader{fsys: fsys}
-	if err := r.read(name, nil, g.line); err != nil {
+	r := includeReader{fsys: fsys, bud: newBudget(opts)}
+	if err := r.readRoot(name, func(l line) error { return g.line(r.bud, l) }); err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-func (g *GresConfig) line(l line) error {
+func (g *GresConfig) line(b *budget, l line) error {
 	hasName := false
 	for _, p := range l.pairs {
 		hasName = hasName || p.is("Name")
@@ -65,7 +66,7 @@ func (g *GresConfig) line(l line) error {
 		var err error
 		switch strings.ToLower(p.Key) {
 		case "nodename":
-			gl.NodeNames, err = p.hosts()
+			gl.NodeNames, err = b.hosts(p, false)
 		case "name":
 			gl.Name = p.Value
 			if gl.Name == "" {
@@ -80,7 +81,7 @@ func (g *GresConfig) line(l line) error {
 			}
 			gl.Count, countSet = c, true
 		case "file":
-			gl.Files, err = p.hosts()
+			gl.Files, err = b.hosts(p, false)
 		case "cores":
 			gl.Cores = p.Value
 		default:

@@ -1,49 +1,60 @@
 package slurmconf
 
 import (
-	"bufio"
 	"io"
 	"strings"
 )
 
-// MaxLineLength is the longest logical line (continuations joined) read.
-const MaxLineLength = 1 << 20
+// bom is the UTF-8 byte order mark some editors put at the start of a file.
+const bom = "\uFEFF"
 
 // Pair is one key=value of a line, as written (the key keeps its case).
 type Pair struct {
 	Key   string
 	Value string
-	Pos   Pos
-	Col   int // 1-based column of the key
-	// ValueCol is the 1-based column of the value's first byte.
-	ValueCol int
+	// Pos is where the key starts, ValuePos where the value's first byte is.
+	Pos      Pos
+	ValuePos Pos
 }
 
 // line is one logical line: its pairs, or an include directive.
 type line struct {
-	pos     Pos
+	pos     Pos // the first byte of the line
 	pairs   []Pair
 	include string // file named by an Include line
-	inclCol int
+	inclPos Pos
 }
 
 // is reports whether the pair's key is name, ignoring case.
 func (p Pair) is(name string) bool { return strings.EqualFold(p.Key, name) }
 
 func (p Pair) err(format string, args ...any) *Error {
-	return errAt(p.Pos, p.ValueCol, format, args...)
+	return errAt(p.ValuePos, format, args...)
+}
+
+// within is a pair for part of p's value, starting off bytes into it.
+func (p Pair) within(value string, off int) Pair {
+	q := p
+	q.Value = value
+	q.ValuePos.Column += off
+	q.ValuePos.Offset += off
+	return q
 }
 
 // readAll passes each line of r to each. r has no folder to resolve Include
 // lines in, so they are appended to includes instead of being followed.
-func readAll(r io.Reader, includes *[]Pair, each func(line) error) error {
-	lines, err := readLines(r, "")
+func readAll(b *budget, r io.Reader, includes *[]Pair, each func(line) error) error {
+	data, err := b.read(r, Pos{Line: 1, Column: 1})
+	if err != nil {
+		return err
+	}
+	lines, err := readLines(data, "")
 	if err != nil {
 		return err
 	}
 	for _, l := range lines {
 		if l.include != "" {
-			*includes = append(*includes, Pair{Key: "Include", Value: l.include, Pos: l.pos, Col: 1, ValueCol: l.inclCol})
+			*includes = append(*includes, Pair{Key: "Include", Value: l.include, Pos: l.pos, ValuePos: l.inclPos})
 			continue
 		}
 		if err := each(l); err != nil {
@@ -53,49 +64,79 @@ func readAll(r io.Reader, includes *[]Pair, each func(line) error) error {
 	return nil
 }
 
-// readLines splits r into logical lines of key=value pairs.
-func readLines(r io.Reader, file string) ([]line, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), MaxLineLength)
+// segment is where one physical line starts inside a logical one.
+type segment struct {
+	at  int // byte index in the joined line
+	pos Pos // where that byte is in the file
+}
+
+// lineMap turns a byte index of a logical line, whose physical lines were
+// joined at '\' continuations, into a file position.
+type lineMap []segment
+
+func (m lineMap) at(i int) Pos {
+	k := len(m) - 1
+	for k > 0 && m[k].at > i {
+		k--
+	}
+	p := m[k].pos
+	p.Column += i - m[k].at
+	p.Offset += i - m[k].at
+	return p
+}
+
+// readLines splits data, the text of file, into logical lines of
+// key=value pairs. A UTF-8 byte order mark at its start is skipped.
+func readLines(data, file string) ([]line, error) {
+	off := 0
+	if strings.HasPrefix(data, bom) {
+		off = len(bom) // the first line's columns still count it, as go/scanner's do
+	}
 	var out []line
-	var pending strings.Builder
-	startLine, n := 0, 0
-	for sc.Scan() {
-		n++
-		text := strings.TrimSuffix(sc.Text(), "\r")
-		if pending.Len() == 0 {
-			startLine = n
+	var joined strings.Builder
+	var segs lineMap
+	flush := func() error {
+		l, err := lexLine(joined.String(), segs)
+		if err != nil {
+			return err
 		}
-		if strings.HasSuffix(text, "\\") && !strings.HasSuffix(text, "\\\\") {
-			pending.WriteString(text[:len(text)-1])
-			if pending.Len() > MaxLineLength {
-				return nil, errAt(Pos{file, startLine}, 0, "line longer than %d bytes", MaxLineLength)
+		if len(l.pairs) > 0 || l.include != "" {
+			out = append(out, l)
+		}
+		joined.Reset()
+		segs = nil
+		return nil
+	}
+	for n := 1; off < len(data); n++ {
+		end := strings.IndexByte(data[off:], '\n')
+		next := off + end + 1
+		if end < 0 {
+			end, next = len(data)-off, len(data)
+		}
+		text := strings.TrimSuffix(data[off:off+end], "\r")
+		col := 1
+		if n == 1 {
+			col = off + 1
+		}
+		segs = append(segs, segment{at: joined.Len(), pos: Pos{File: file, Line: n, Column: col, Offset: off}})
+		continued := strings.HasSuffix(text, "\\") && !strings.HasSuffix(text, "\\\\")
+		if continued {
+			text = text[:len(text)-1]
+		}
+		if joined.Len()+len(text) > MaxLineLength {
+			return nil, budgetAt(segs[0].pos, "line longer than %d bytes (MaxLineLength)", MaxLineLength)
+		}
+		joined.WriteString(text)
+		off = next
+		if !continued {
+			if err := flush(); err != nil {
+				return nil, err
 			}
-			continue
-		}
-		pending.WriteString(text)
-		l, err := lexLine(pending.String(), Pos{file, startLine})
-		pending.Reset()
-		if err != nil {
-			return nil, err
-		}
-		if len(l.pairs) > 0 || l.include != "" {
-			out = append(out, l)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if err == bufio.ErrTooLong {
-			return nil, errAt(Pos{file, n + 1}, 0, "line longer than %d bytes", MaxLineLength)
-		}
-		return nil, errAt(Pos{file, n + 1}, 0, "read: %v", err)
-	}
-	if pending.Len() > 0 {
-		l, err := lexLine(pending.String(), Pos{file, startLine})
-		if err != nil {
+	if segs != nil {
+		if err := flush(); err != nil {
 			return nil, err
-		}
-		if len(l.pairs) > 0 || l.include != "" {
-			out = append(out, l)
 		}
 	}
 	return out, nil
@@ -104,14 +145,14 @@ func readLines(r io.Reader, file string) ([]line, error) {
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 // lexLine reads "key = value key2="quoted value" # comment".
-func lexLine(s string, pos Pos) (line, error) {
-	l := line{pos: pos}
+func lexLine(s string, m lineMap) (line, error) {
+	l := line{pos: m.at(0)}
 	i := skipBlanks(s, 0)
 	if name, col, ok := includeDirective(s, i); ok {
 		if name == "" {
-			return l, errAt(pos, col, "Include needs a file name")
+			return l, errAt(m.at(col), "Include needs a file name")
 		}
-		l.include, l.inclCol = name, col
+		l.include, l.inclPos = name, m.at(col)
 		return l, nil
 	}
 	for i < len(s) {
@@ -125,18 +166,18 @@ func lexLine(s string, pos Pos) (line, error) {
 		key := s[keyStart:i]
 		i = skipBlanks(s, i)
 		if i >= len(s) || s[i] != '=' {
-			return l, errAt(pos, keyStart+1, "expected key=value, found %q", key)
+			return l, errAt(m.at(keyStart), "expected key=value, found %q", key)
 		}
 		if key == "" {
-			return l, errAt(pos, keyStart+1, "'=' without a key")
+			return l, errAt(m.at(keyStart), "'=' without a key")
 		}
 		i = skipBlanks(s, i+1)
 		valStart := i
-		val, next, err := lexValue(s, i, pos)
+		val, next, err := lexValue(s, i, m)
 		if err != nil {
 			return l, err
 		}
-		l.pairs = append(l.pairs, Pair{Key: key, Value: val, Pos: pos, Col: keyStart + 1, ValueCol: valStart + 1})
+		l.pairs = append(l.pairs, Pair{Key: key, Value: val, Pos: m.at(keyStart), ValuePos: m.at(valStart)})
 		i = skipBlanks(s, next)
 	}
 	return l, nil
@@ -151,11 +192,11 @@ func skipBlanks(s string, i int) int {
 
 // lexValue reads a value: a double-quoted string, or bytes up to a blank
 // or an unescaped '#'. "\#" stands for '#'.
-func lexValue(s string, i int, pos Pos) (string, int, error) {
+func lexValue(s string, i int, m lineMap) (string, int, error) {
 	if i < len(s) && s[i] == '"' {
 		end := strings.IndexByte(s[i+1:], '"')
 		if end < 0 {
-			return "", 0, errAt(pos, i+1, "unterminated quoted value")
+			return "", 0, errAt(m.at(i), "unterminated quoted value")
 		}
 		return s[i+1 : i+1+end], i + end + 2, nil
 	}
@@ -177,8 +218,9 @@ func lexValue(s string, i int, pos Pos) (string, int, error) {
 	return b.String(), i, nil
 }
 
-// includeDirective recognises "Include name" (any case, no '=').
-func includeDirective(s string, i int) (name string, col int, ok bool) {
+// includeDirective recognises "Include name" (any case, no '=') and
+// returns the name and the index where it starts.
+func includeDirective(s string, i int) (name string, at int, ok bool) {
 	const kw = "include"
 	if len(s)-i < len(kw) || !strings.EqualFold(s[i:i+len(kw)], kw) {
 		return "", 0, false
@@ -195,5 +237,5 @@ func includeDirective(s string, i int) (name string, col int, ok bool) {
 	if k := strings.IndexByte(rest, '#'); k >= 0 {
 		rest = rest[:k]
 	}
-	return strings.Trim(strings.TrimSpace(rest), `"`), j + 1, true
+	return strings.Trim(strings.TrimSpace(rest), `"`), j, true
 }

@@ -65,74 +65,123 @@ func formatCount(v int64) string {
 	return itoa(v)
 }
 
-func buildNode(defaults, pairs []Pair) (NodeLine, error) {
-	n := NodeLine{Boards: 1, SocketsPerBoard: 1, CoresPerSocket: 1, ThreadsPerCore: 1,
-		RealMemory: 1, Weight: 1, State: "UNKNOWN", Pos: pairs[0].Pos}
-	names, err := pairs[0].hosts()
+// nodeBuild is a NodeLine being built, as a NodeName=DEFAULT template or
+// as a node line copied from one, with what its CPU count still depends on.
+type nodeBuild struct {
+	n       NodeLine
+	cpus    int
+	sockets int
+	addrPos Pos        // where NodeAddr was given, for the count check
+	extra   defaultSet // a template's unmodelled pairs
+}
+
+func newNodeTemplate() *nodeBuild {
+	return &nodeBuild{n: NodeLine{Boards: 1, SocketsPerBoard: 1, CoresPerSocket: 1, ThreadsPerCore: 1,
+		RealMemory: 1, Weight: 1, State: "UNKNOWN"}}
+}
+
+// buildNode builds the node line pairs from the template in force. Slices
+// the template holds (Features, Gres, Addrs) are shared, not copied, so a
+// long DEFAULT line costs its size once, not once per node line.
+func buildNode(b *budget, tmpl *nodeBuild, pairs []Pair) (NodeLine, error) {
+	s := nodeBuild{n: tmpl.n, cpus: tmpl.cpus, sockets: tmpl.sockets, addrPos: tmpl.addrPos}
+	s.n.Pos = pairs[0].Pos
+	names, err := b.hosts(pairs[0], true)
 	if err != nil {
-		return n, err
+		return s.n, err
 	}
 	if len(names) == 0 {
-		return n, pairs[0].err("NodeName names no node")
+		return s.n, pairs[0].err("NodeName names no node")
 	}
-	n.Names = names
-	var cpus, sockets int
-	all := append(append([]Pair(nil), defaults...), pairs[1:]...)
-	for _, p := range all {
-		var err error
-		switch strings.ToLower(p.Key) {
-		case "nodeaddr":
-			n.Addrs, err = p.hosts()
-			if err == nil && len(n.Addrs) != len(n.Names) {
-				err = p.err("NodeAddr names %d addresses for %d nodes", len(n.Addrs), len(n.Names))
-			}
-		case "cpus":
-			cpus, err = p.count()
-		case "procs":
-			n.Procs, err = p.count()
-		case "boards":
-			n.Boards, err = positive(p)
-		case "sockets":
-			sockets, err = positive(p)
-		case "socketsperboard":
-			n.SocketsPerBoard, err = positive(p)
-			sockets = 0 // the later of Sockets= and SocketsPerBoard= wins
-		case "corespersocket":
-			n.CoresPerSocket, err = positive(p)
-		case "threadspercore":
-			n.ThreadsPerCore, err = positive(p)
-		case "realmemory":
-			n.RealMemory, err = p.int(0, math.MaxInt64)
-		case "tmpdisk":
-			n.TmpDisk, err = p.int(0, math.MaxInt64)
-		case "weight":
-			n.Weight, err = p.int(0, math.MaxUint32)
-		case "feature", "features":
-			n.Features = p.list()
-		case "gres":
-			n.Gres, err = parseGresList(p)
-		case "state":
-			n.State = strings.ToUpper(p.Value)
-		default:
-			n.Extra = append(n.Extra, p)
-		}
-		if err != nil {
-			return n, err
-		}
+	s.n.Names = names
+	if s.n.Extra, err = inherit(b, &tmpl.extra, s.n.Pos); err != nil {
+		return s.n, err
 	}
-	if sockets > 0 {
+	if err := applyAll(b, &s, pairs[1:], false); err != nil {
+		return s.n, err
+	}
+	if s.n.Addrs != nil && len(s.n.Addrs) != len(s.n.Names) {
+		return s.n, errAt(s.addrPos, "NodeAddr names %d addresses for %d nodes", len(s.n.Addrs), len(s.n.Names))
+	}
+	return s.n, s.finish()
+}
+
+// apply sets one key. A template keeps unmodelled keys in its defaultSet,
+// where a later DEFAULT line can override them.
+func (s *nodeBuild) apply(b *budget, p Pair, template bool) error {
+	n := &s.n
+	var err error
+	switch strings.ToLower(p.Key) {
+	case "nodeaddr":
+		n.Addrs, err = b.hosts(p, false)
+		s.addrPos = p.ValuePos
+	case "cpus":
+		s.cpus, err = p.count()
+	case "procs":
+		n.Procs, err = p.count()
+	case "boards":
+		n.Boards, err = positive(p)
+	case "sockets":
+		s.sockets, err = positive(p)
+	case "socketsperboard":
+		n.SocketsPerBoard, err = positive(p)
+		s.sockets = 0 // the later of Sockets= and SocketsPerBoard= wins
+	case "corespersocket":
+		n.CoresPerSocket, err = positive(p)
+	case "threadspercore":
+		n.ThreadsPerCore, err = positive(p)
+	case "realmemory":
+		n.RealMemory, err = p.int(0, math.MaxInt64)
+	case "tmpdisk":
+		n.TmpDisk, err = p.int(0, math.MaxInt64)
+	case "weight":
+		n.Weight, err = p.int(0, math.MaxUint32)
+	case "feature", "features":
+		n.Features = p.list()
+	case "gres":
+		n.Gres, err = parseGresList(p)
+	case "state":
+		n.State = strings.ToUpper(p.Value)
+	default:
+		s.extra.keep(&n.Extra, p, template)
+	}
+	return err
+}
+
+// finish works out the CPU count, refusing a product that overflows.
+func (s *nodeBuild) finish() error {
+	n := &s.n
+	if s.sockets > 0 {
 		// Sockets= counts every socket of the node; spread them over the boards.
-		n.SocketsPerBoard = max(1, sockets/n.Boards)
+		n.SocketsPerBoard = max(1, s.sockets/n.Boards)
 	}
 	switch {
-	case cpus > 0:
-		n.CPUs = cpus
+	case s.cpus > 0:
+		n.CPUs = s.cpus
 	case n.Procs > 0:
 		n.CPUs = n.Procs
 	default:
-		n.CPUs = n.Boards * n.SocketsPerBoard * n.CoresPerSocket * n.ThreadsPerCore
+		cpus, ok := product(math.MaxInt32, n.Boards, n.SocketsPerBoard, n.CoresPerSocket, n.ThreadsPerCore)
+		if !ok {
+			return errAt(n.Pos, "Boards*SocketsPerBoard*CoresPerSocket*ThreadsPerCore = %d*%d*%d*%d is more than %d CPUs",
+				n.Boards, n.SocketsPerBoard, n.CoresPerSocket, n.ThreadsPerCore, math.MaxInt32)
+		}
+		n.CPUs = cpus
 	}
-	return n, nil
+	return nil
+}
+
+// product multiplies positive factors, reporting false once the product
+// passes limit (so it never overflows).
+func product(limit int, factors ...int) (int, bool) {
+	p := 1
+	for _, f := range factors {
+		if f <= 0 || p > limit/f {
+			return 0, false
+		}
+		p *= f
+	}
+	return p, true
 }
 
 func positive(p Pair) (int, error) {
@@ -141,10 +190,15 @@ func positive(p Pair) (int, error) {
 }
 
 // parseGresList reads "gpu:v100:4,mps:100" (socket bindings such as
-// "(S:0-1)" are accepted and ignored).
+// "(S:0-1)" are accepted and ignored). Items naming the same GRES (name,
+// type and no_consume) are summed, and the sum over the types of a name
+// must fit an int64 as well, so no consumer of the list can overflow.
 func parseGresList(p Pair) ([]Gres, error) {
 	var out []Gres
-	for _, item := range splitOutsideParens(p.Value) {
+	totals := map[string]int64{} // per name, over its types
+	index := map[Gres]int{}      // an item with Count 0 -> its place in out
+	for _, it := range splitOutsideParens(p.Value) {
+		item := it.text
 		if i := strings.IndexByte(item, '('); i >= 0 {
 			item = item[:i]
 		}
@@ -152,10 +206,22 @@ func parseGresList(p Pair) ([]Gres, error) {
 		if item == "" {
 			continue
 		}
+		at := p.within(item, it.off+len(it.text)-len(strings.TrimLeft(it.text, " \t")))
 		g, ok := parseGres(item)
 		if !ok {
-			return nil, p.err("Gres: %q is not name[:type][:count]", item)
+			return nil, at.err("Gres: %q is not name[:type][:count]", item)
 		}
+		if totals[g.Name] > math.MaxInt64-g.Count {
+			return nil, at.err("Gres: the counts of %s add up to more than %d", g.Name, int64(math.MaxInt64))
+		}
+		totals[g.Name] += g.Count
+		key := g
+		key.Count = 0
+		if k, ok := index[key]; ok {
+			out[k].Count += g.Count // within totals[g.Name]: no overflow
+			continue
+		}
+		index[key] = len(out)
 		out = append(out, g)
 	}
 	return out, nil
@@ -187,8 +253,14 @@ func parseGres(item string) (Gres, bool) {
 	return g, true
 }
 
-func splitOutsideParens(s string) []string {
-	var out []string
+// part is a piece of a value and its byte offset in it.
+type part struct {
+	text string
+	off  int
+}
+
+func splitOutsideParens(s string) []part {
+	var out []part
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
@@ -198,10 +270,10 @@ func splitOutsideParens(s string) []string {
 			depth--
 		case ',':
 			if depth == 0 {
-				out = append(out, s[start:i])
+				out = append(out, part{s[start:i], start})
 				start = i + 1
 			}
 		}
 	}
-	return append(out, s[start:])
+	return append(out, part{s[start:], start})
 }

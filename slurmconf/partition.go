@@ -66,86 +66,107 @@ type PartitionLine struct {
 	Pos   Pos
 }
 
-func buildPartition(defaults, pairs []Pair) (PartitionLine, error) {
-	p := PartitionLine{Name: pairs[0].Value, MaxNodes: UnlimitedNodes, State: "UP",
-		Sharing: Sharing{Mode: ShareNo, Count: 1}, Pos: pairs[0].Pos}
+// partBuild is a PartitionLine being built, as a PartitionName=DEFAULT
+// template or as a partition line copied from one.
+type partBuild struct {
+	p       PartitionLine
+	tierSet bool
+	extra   defaultSet // a template's unmodelled pairs
+}
+
+func newPartTemplate() *partBuild {
+	return &partBuild{p: PartitionLine{MaxNodes: UnlimitedNodes, State: "UP", Sharing: Sharing{Mode: ShareNo, Count: 1}}}
+}
+
+// buildPartition builds the partition line pairs from the template in
+// force, sharing the template's slices (Nodes, account lists).
+func buildPartition(b *budget, tmpl *partBuild, pairs []Pair) (PartitionLine, error) {
+	s := partBuild{p: tmpl.p, tierSet: tmpl.tierSet}
+	p := &s.p
+	p.Name, p.Pos = pairs[0].Value, pairs[0].Pos
 	if p.Name == "" {
-		return p, pairs[0].err("PartitionName is empty")
+		return *p, pairs[0].err("PartitionName is empty")
 	}
 	if strings.ContainsAny(p.Name, "=,") {
-		return p, pairs[0].err("PartitionName %q is not a valid partition name", p.Name)
+		return *p, pairs[0].err("PartitionName %q is not a valid partition name", p.Name)
 	}
-	tierSet := false
-	all := append(append([]Pair(nil), defaults...), pairs[1:]...)
-	for _, kv := range all {
-		var err error
-		switch strings.ToLower(kv.Key) {
-		case "nodes":
-			if strings.EqualFold(kv.Value, "ALL") {
-				p.AllNodes, p.Nodes = true, nil
-			} else {
-				p.AllNodes = false
-				p.Nodes, err = kv.hosts()
-			}
-		case "default":
-			p.Default, err = kv.bool()
-		case "minnodes":
-			p.MinNodes, err = kv.count()
-		case "maxnodes":
-			p.MaxNodes, err = nodeLimit(kv)
-		case "maxtime":
-			p.MaxTime, err = kv.duration()
-		case "defaulttime":
-			p.DefaultTime, err = kv.duration()
-		case "priority", "priorityjobfactor":
-			var v int64
-			v, err = kv.int(0, math.MaxUint16)
-			p.Priority = int(v)
-			if !tierSet && strings.EqualFold(kv.Key, "priority") {
-				p.PriorityTier = int(v)
-			}
-		case "prioritytier":
-			var v int64
-			v, err = kv.int(0, math.MaxUint16)
-			p.PriorityTier, tierSet = int(v), true
-		case "shared", "oversubscribe":
-			p.Sharing, err = parseSharing(kv)
-		case "rootonly":
-			p.RootOnly, err = kv.bool()
-		case "hidden":
-			p.Hidden, err = kv.bool()
-		case "state":
-			p.State = strings.ToUpper(kv.Value)
-			switch p.State {
-			case "UP", "DOWN", "DRAIN", "INACTIVE":
-			default:
-				err = kv.err("State: %q is not UP, DOWN, DRAIN or INACTIVE", kv.Value)
-			}
-		case "defmempercpu":
-			p.DefMemPerCPU, err = kv.int(0, 1<<53)
-		case "allowaccounts":
-			p.AllowAccounts = kv.list()
-		case "denyaccounts":
-			p.DenyAccounts = kv.list()
-		case "allowgroups":
-			p.AllowGroups = kv.list()
-		case "allowqos":
-			p.AllowQOS = kv.list()
-		case "denyqos":
-			p.DenyQOS = kv.list()
-		case "tresbillingweights":
-			p.TRESBillingWeights = kv.Value
-		default:
-			p.Extra = append(p.Extra, kv)
-		}
-		if err != nil {
-			return p, err
-		}
+	var err error
+	if p.Extra, err = inherit(b, &tmpl.extra, p.Pos); err != nil {
+		return *p, err
+	}
+	if err := applyAll(b, &s, pairs[1:], false); err != nil {
+		return *p, err
 	}
 	if p.MaxNodes != UnlimitedNodes && p.MinNodes > p.MaxNodes {
-		return p, errAt(p.Pos, 0, "partition %s: MinNodes %d is above MaxNodes %d", p.Name, p.MinNodes, p.MaxNodes)
+		return *p, errAt(p.Pos, "partition %s: MinNodes %d is above MaxNodes %d", p.Name, p.MinNodes, p.MaxNodes)
 	}
-	return p, nil
+	return *p, nil
+}
+
+// apply sets one key. A template keeps unmodelled keys in its defaultSet.
+func (s *partBuild) apply(b *budget, kv Pair, template bool) error {
+	p := &s.p
+	var err error
+	switch strings.ToLower(kv.Key) {
+	case "nodes":
+		if strings.EqualFold(kv.Value, "ALL") {
+			p.AllNodes, p.Nodes = true, nil
+		} else {
+			p.AllNodes = false
+			p.Nodes, err = b.hosts(kv, false)
+		}
+	case "default":
+		p.Default, err = kv.bool()
+	case "minnodes":
+		p.MinNodes, err = kv.count()
+	case "maxnodes":
+		p.MaxNodes, err = nodeLimit(kv)
+	case "maxtime":
+		p.MaxTime, err = kv.duration()
+	case "defaulttime":
+		p.DefaultTime, err = kv.duration()
+	case "priority", "priorityjobfactor":
+		var v int64
+		v, err = kv.int(0, math.MaxUint16)
+		p.Priority = int(v)
+		if !s.tierSet && strings.EqualFold(kv.Key, "priority") {
+			p.PriorityTier = int(v)
+		}
+	case "prioritytier":
+		var v int64
+		v, err = kv.int(0, math.MaxUint16)
+		p.PriorityTier, s.tierSet = int(v), true
+	case "shared", "oversubscribe":
+		p.Sharing, err = parseSharing(kv)
+	case "rootonly":
+		p.RootOnly, err = kv.bool()
+	case "hidden":
+		p.Hidden, err = kv.bool()
+	case "state":
+		p.State = strings.ToUpper(kv.Value)
+		switch p.State {
+		case "UP", "DOWN", "DRAIN", "INACTIVE":
+		default:
+			err = kv.err("State: %q is not UP, DOWN, DRAIN or INACTIVE", kv.Value)
+		}
+	case "defmempercpu":
+		p.DefMemPerCPU, err = kv.int(0, 1<<53)
+	case "allowaccounts":
+		p.AllowAccounts = kv.list()
+	case "denyaccounts":
+		p.DenyAccounts = kv.list()
+	case "allowgroups":
+		p.AllowGroups = kv.list()
+	case "allowqos":
+		p.AllowQOS = kv.list()
+	case "denyqos":
+		p.DenyQOS = kv.list()
+	case "tresbillingweights":
+		p.TRESBillingWeights = kv.Value
+	default:
+		s.extra.keep(&p.Extra, kv, template)
+	}
+	return err
 }
 
 func nodeLimit(p Pair) (int, error) {
@@ -176,7 +197,7 @@ func parseSharing(p Pair) (Sharing, error) {
 		if s.Mode != ShareYes && s.Mode != ShareForce {
 			return s, p.err("%s: only YES and FORCE take a job count", p.Key)
 		}
-		n, err := Pair{Key: p.Key, Value: count, Pos: p.Pos, ValueCol: p.ValueCol + len(mode) + 1}.int(1, math.MaxUint16)
+		n, err := p.within(count, len(mode)+1).int(1, math.MaxUint16)
 		if err != nil {
 			return s, err
 		}

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/hpcsched/hpcsched/position"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -224,7 +225,7 @@ func TestParseErrors(t *testing.T) {
 		{"maxtime", "PartitionName=p MaxTime=soon\n", 1, 25, "MaxTime"},
 		{"bool", "PartitionName=p Default=maybe\n", 1, 25, "not YES or NO"},
 		{"state", "PartitionName=p State=SIDEWAYS\n", 1, 23, "State"},
-		{"min>max", "PartitionName=p MinNodes=4 MaxNodes=2\n", 1, 0, "MinNodes 4 is above MaxNodes 2"},
+		{"min>max", "PartitionName=p MinNodes=4 MaxNodes=2\n", 1, 1, "MinNodes 4 is above MaxNodes 2"},
 		{"empty partition", "PartitionName= Nodes=a\n", 1, 16, "not a valid partition name"},
 		{"empty partition at end", "PartitionName=\n", 1, 15, "empty"},
 		{"fastschedule", "FastSchedule=3\n", 1, 14, "outside"},
@@ -236,8 +237,8 @@ func TestParseErrors(t *testing.T) {
 			_, err := Parse(strings.NewReader(tt.text))
 			var e *Error
 			require.True(t, errors.As(err, &e), "want *Error, got %v", err)
-			assert.Equal(t, tt.line, e.Line, err.Error())
-			assert.Equal(t, tt.col, e.Col, err.Error())
+			assert.Equal(t, tt.line, e.Pos.Line, err.Error())
+			assert.Equal(t, tt.col, e.Pos.Column, err.Error())
 			assert.Contains(t, e.Msg, tt.msg)
 		})
 	}
@@ -270,7 +271,7 @@ func TestInclude(t *testing.T) {
 	require.Len(t, c.Partitions, 1)
 	assert.Equal(t, "select/linear", c.SelectType)
 	assert.Equal(t, []string{"etc/slurm.conf", "etc/nodes.conf", "etc/parts.conf", "etc/extra/a.conf"}, c.Files)
-	assert.Equal(t, Pos{"etc/parts.conf", 1}, c.Partitions[0].Pos)
+	assert.Equal(t, Pos{File: "etc/parts.conf", Line: 1, Column: 1}, c.Partitions[0].Pos)
 	require.NoError(t, c.Validate())
 
 	_, err = ParseFile(fsys, "etc/cycle.conf")
@@ -279,12 +280,12 @@ func TestInclude(t *testing.T) {
 	_, err = ParseFile(fsys, "etc/missing.conf")
 	var e *Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, Pos{"etc/missing.conf", 3}, e.Pos)
+	assert.Equal(t, Pos{File: "etc/missing.conf", Line: 3, Column: 9, Offset: 10}, e.Pos)
 	assert.Contains(t, e.Msg, "no such file")
 
 	_, err = ParseFile(fsys, "etc/bad-include.conf")
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, Pos{"etc/broken.conf", 2}, e.Pos, "errors name the included file")
+	assert.Equal(t, Pos{File: "etc/broken.conf", Line: 2, Column: 17, Offset: 27}, e.Pos, "errors name the included file")
 
 	c, err = ParseFile(fsys, "etc/include-key.conf")
 	require.NoError(t, err)
@@ -324,10 +325,18 @@ PartitionName=q Nodes=n1
 `)
 	err := c.Validate()
 	require.Error(t, err)
-	msg := err.Error()
-	assert.Contains(t, msg, "line 2: node n3 is already defined at line 1")
-	assert.Contains(t, msg, "line 3: partition p: node n4 is not defined")
-	assert.Contains(t, msg, "line 4: partition p is already defined at line 3")
+	var list position.ErrorList
+	require.ErrorAs(t, err, &list)
+	var msgs []string
+	for _, e := range list {
+		msgs = append(msgs, e.Error())
+	}
+	assert.Equal(t, []string{
+		"2:1: node n3 is already defined at 1:1",
+		"3:1: partition p: node n4 is not defined",
+		"4:1: partition p is already defined at 3:1",
+	}, msgs)
+	assert.Equal(t, "2:1: node n3 is already defined at 1:1 (and 2 more errors)", err.Error())
 	assert.Len(t, c.PartitionNodes(&c.Partitions[1]), 4)
 	assert.Equal(t, []string{"n1"}, c.PartitionNodes(&c.Partitions[2]))
 }
@@ -354,7 +363,7 @@ NodeName=bb Name=bandwidth Count=4G Flags=CountOnly
 	assert.Equal(t, "Flags", g.Lines[4].Extra[0].Key)
 
 	_, err = ParseGres(strings.NewReader("\nNodeName=a Name=gpu Count=lots\n"))
-	assert.ErrorContains(t, err, "line 2:27: Count")
+	assert.ErrorContains(t, err, "2:27: Count")
 }
 
 func TestGresString(t *testing.T) {

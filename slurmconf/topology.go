@@ -39,9 +39,10 @@ type BlockLine struct {
 
 // ParseTopology reads a topology.conf from r (Include lines are listed, not
 // followed).
-func ParseTopology(r io.Reader) (*Topology, error) {
+func ParseTopology(r io.Reader, opts ...Option) (*Topology, error) {
 	t := &Topology{}
-	if err := readAll(r, &t.Includes, t.line); err != nil {
+	b := newBudget(opts)
+	if err := readAll(b, r, &t.Includes, func(l line) error { return t.line(b, l) }); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -49,45 +50,48 @@ func ParseTopology(r io.Reader) (*Topology, error) {
 
 // ParseTopologyFile reads the topology.conf called name in fsys, following
 // Include lines as ParseFile does.
-func ParseTopologyFile(fsys fs.FS, name string) (*Topology, error) {
+func ParseTopologyFile(fsys fs.FS, name string, opts ...Option) (*Topology, error) {
 	t := &Topology{}
-	r := includeReader{fsys: fsys}
-	if err := r.read(name, nil, t.line); err != nil {
+	r := includeReader{fsys: fsys, bud: newBudget(opts)}
+	if err := r.readRoot(name, func(l line) error { return t.line(r.bud, l) }); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-func (t *Topology) line(l line) error {
+func (t *Topology) line(b *budget, l line) error {
 	first := l.pairs[0]
 	switch {
 	case first.is("SwitchName"):
-		s, err := buildSwitch(l.pairs)
+		s, err := buildSwitch(b, l.pairs)
 		if err != nil {
 			return err
 		}
 		t.Switches = append(t.Switches, s)
 	case first.is("BlockName"):
-		b := BlockLine{Name: first.Value, Pos: l.pos}
-		if b.Name == "" {
+		blk := BlockLine{Name: first.Value, Pos: l.pos}
+		if blk.Name == "" {
 			return first.err("BlockName is empty")
 		}
 		for _, p := range l.pairs[1:] {
 			if p.is("Nodes") {
 				var err error
-				if b.Nodes, err = p.hosts(); err != nil {
+				if blk.Nodes, err = b.hosts(p, false); err != nil {
 					return err
 				}
 				continue
 			}
-			b.Extra = append(b.Extra, p)
+			blk.Extra = append(blk.Extra, p)
 		}
-		t.Blocks = append(t.Blocks, b)
+		t.Blocks = append(t.Blocks, blk)
 	default:
 		for _, p := range l.pairs {
 			if p.is("BlockSizes") {
-				for _, item := range p.list() {
-					v, err := Pair{Key: p.Key, Value: item, Pos: p.Pos, ValueCol: p.ValueCol}.int(1, math.MaxInt32)
+				for _, item := range splitOutsideParens(p.Value) {
+					if strings.TrimSpace(item.text) == "" {
+						continue
+					}
+					v, err := p.within(item.text, item.off).int(1, math.MaxInt32)
 					if err != nil {
 						return err
 					}
@@ -100,7 +104,7 @@ func (t *Topology) line(l line) error {
 	return nil
 }
 
-func buildSwitch(pairs []Pair) (SwitchLine, error) {
+func buildSwitch(b *budget, pairs []Pair) (SwitchLine, error) {
 	s := SwitchLine{Name: pairs[0].Value, Pos: pairs[0].Pos}
 	if s.Name == "" {
 		return s, pairs[0].err("SwitchName is empty")
@@ -112,9 +116,9 @@ func buildSwitch(pairs []Pair) (SwitchLine, error) {
 		var err error
 		switch strings.ToLower(p.Key) {
 		case "switches":
-			s.Switches, err = p.hosts()
+			s.Switches, err = b.hosts(p, false)
 		case "nodes":
-			s.Nodes, err = p.hosts()
+			s.Nodes, err = b.hosts(p, false)
 		case "linkspeed":
 			s.LinkSpeed, err = p.int(0, math.MaxInt64)
 		default:

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/hpcsched/hpcsched/hostlist"
 )
 
 // Unlimited is the Duration of a time limit written INFINITE or UNLIMITED.
@@ -42,17 +40,6 @@ func (p Pair) bool() (bool, error) {
 		return false, nil
 	}
 	return false, p.err("%s: %q is not YES or NO", p.Key, p.Value)
-}
-
-func (p Pair) hosts() ([]string, error) {
-	names, err := hostlist.Expand(p.Value)
-	if err != nil {
-		if he, ok := err.(*hostlist.Error); ok {
-			return nil, errAt(p.Pos, p.ValueCol+he.Offset, "%s: %s", p.Key, he.Msg)
-		}
-		return nil, p.err("%s: %v", p.Key, err)
-	}
-	return names, nil
 }
 
 // list splits a comma-separated value, dropping empty items.

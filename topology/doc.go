@@ -9,8 +9,8 @@
 //
 // # Tree
 //
-// A Tree is built from topology.conf (FromConfig) or in code (New) over a
-// node universe (the cluster's node names, in index order). Leaves have
+// A Tree is built from topology.conf (FromConfig) or in code (New, with
+// SwitchSpec and, through WithBlocks, BlockSpec values) over a node universe (the cluster's node names, in index order). Leaves have
 // level 0; a switch's level is one more than its highest child's. Each
 // switch knows its parent, children and the set of nodes below it; each
 // node its leaf. Validation names the switch at fault: unknown node or
@@ -42,9 +42,24 @@
 // validated (known nodes, no node in two blocks, ascending sizes) and
 // exposed as data; placement on blocks is not implemented yet.
 //
-// # Cost
+// # Errors
 //
-// Switch membership is kept as bitmap words over the span of node indices
-// each switch covers, so counting the available nodes of every switch
-// costs about one pass over the node bitmap per tree level.
+// Validation errors are *Error values naming the switch at fault and
+// carrying the position.Position its spec gave (FromConfig passes on the
+// position of each topology.conf line), so position.Of finds it. The
+// package reads positions; it does not depend on how a file was parsed.
+//
+// # Cost and budget
+//
+// Memory is proportional to the input, whatever the tree's shape: every
+// switch's Leaves is a window on one shared list of the leaves in
+// depth-first order, a leaf keeps only the bitmap words its own nodes
+// touch, and upper switches keep no bitmap at all (a 20,000-leaf comb,
+// 20,000 levels deep, needs about 15 MB where one bitmap per switch took
+// 1.7 GB). Building and walking the tree are iterative, so depth costs no
+// stack. No separate budget is needed: the caller's SwitchSpec slice
+// bounds everything. Counting the available nodes of every switch costs one
+// pass over the leaves' words plus one addition per switch; whether a
+// switch holds a job's required nodes is one comparison of depth-first
+// numbers against their lowest common switch.
 package topology

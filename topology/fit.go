@@ -59,6 +59,7 @@ func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
 	if req.Required != nil && req.Required.DifferenceCardinality(avail) > 0 {
 		return nil, ErrNoFit // a required node is not available
 	}
+	holds := t.holder(req.Required)
 	// Count level by level, leaves first, and stop at the first level
 	// holding a switch that suffices: lower levels win.
 	count := make([]int, len(t.Switches))
@@ -88,7 +89,7 @@ func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
 					}
 				}
 			}
-			if count[s] < req.Nodes || (cpus != nil && cpus[s] < req.CPUs) || !t.holds(s, req.Required) {
+			if count[s] < req.Nodes || (cpus != nil && cpus[s] < req.CPUs) || !holds(s) {
 				continue
 			}
 			switch {
@@ -145,21 +146,17 @@ func (t *Tree) cost(s int, avail *bitset.BitSet, req *Request) int64 {
 	return c
 }
 
-// holds reports whether every required node is below switch s.
-func (t *Tree) holds(s int, required *bitset.BitSet) bool {
-	if required == nil {
-		return true
+// holder returns a test of whether every required node is below switch s:
+// s must be at or above the lowest switch common to all of them.
+func (t *Tree) holder(required *bitset.BitSet) func(s int) bool {
+	if required == nil || required.None() {
+		return func(int) bool { return true }
 	}
-	sw := &t.Switches[s]
-	for k, w := range required.Words() {
-		if w == 0 {
-			continue
-		}
-		if k < sw.wlo || k >= sw.wlo+len(sw.words) || w&^sw.words[k-sw.wlo] != 0 {
-			return false
-		}
+	lcs, ok := t.LowestCommonSwitch(required)
+	if !ok {
+		return func(int) bool { return false }
 	}
-	return true
+	return func(s int) bool { return t.below(lcs, s) }
 }
 
 func (t *Tree) allLeaves() []int {
@@ -191,13 +188,14 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 	for _, l := range leaves {
 		sw := &t.Switches[l]
 		var ns []int
-		for k, w := range sw.words {
-			x := w & aw[sw.wlo+k]
-			if rw != nil && sw.wlo+k < len(rw) {
-				x &^= rw[sw.wlo+k]
+		for k, w := range sw.bits {
+			ix := sw.wordIx[k]
+			x := w & aw[ix]
+			if ix < len(rw) {
+				x &^= rw[ix]
 			}
 			for ; x != 0; x &= x - 1 {
-				ns = append(ns, (sw.wlo+k)*64+bits.TrailingZeros64(x))
+				ns = append(ns, ix*64+bits.TrailingZeros64(x))
 			}
 		}
 		if len(ns) == 0 {

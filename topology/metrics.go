@@ -14,9 +14,12 @@ func (t *Tree) LowestCommonLevel(nodes *bitset.BitSet) (int, bool) {
 	return t.Switches[s].Level, true
 }
 
-// LowestCommonSwitch is the switch LowestCommonLevel measures.
+// LowestCommonSwitch is the switch LowestCommonLevel measures. In a
+// depth-first numbering the switch common to a set of leaves is the one
+// common to its first and last leaf, so it costs one pass over the nodes
+// and one walk up the tree.
 func (t *Tree) LowestCommonSwitch(nodes *bitset.BitSet) (int, bool) {
-	lca := -1
+	lo, hi := -1, -1
 	lastLeaf := -1
 	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
 		leaf, in := t.Leaf(int(i))
@@ -24,37 +27,25 @@ func (t *Tree) LowestCommonSwitch(nodes *bitset.BitSet) (int, bool) {
 			return -1, false
 		}
 		if leaf == lastLeaf {
-			continue // runs of nodes share a leaf; skip the walk
+			continue // runs of nodes share a leaf
 		}
 		lastLeaf = leaf
-		if lca < 0 {
-			lca = leaf
-			continue
+		if lo < 0 || t.Switches[leaf].pre < t.Switches[lo].pre {
+			lo = leaf
 		}
-		if lca = t.ancestor(lca, leaf); lca < 0 {
-			return -1, false
-		}
-	}
-	return lca, lca >= 0
-}
-
-// ancestor is the lowest common ancestor of switches a and b, or -1.
-func (t *Tree) ancestor(a, b int) int {
-	for a != b {
-		la, lb := t.Switches[a].Level, t.Switches[b].Level
-		switch {
-		case la < lb:
-			a = t.Switches[a].Parent
-		case lb < la:
-			b = t.Switches[b].Parent
-		default:
-			a, b = t.Switches[a].Parent, t.Switches[b].Parent
-		}
-		if a < 0 || b < 0 {
-			return -1
+		if hi < 0 || t.Switches[leaf].pre > t.Switches[hi].pre {
+			hi = leaf
 		}
 	}
-	return a
+	if lo < 0 {
+		return -1, false
+	}
+	for !t.below(hi, lo) {
+		if lo = t.Switches[lo].Parent; lo < 0 {
+			return -1, false // different trees
+		}
+	}
+	return lo, true
 }
 
 // Spread is seed 001's spread: the distance from the first to the last of

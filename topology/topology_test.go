@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/position"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -111,12 +112,18 @@ func TestFromConfigPositions(t *testing.T) {
 	require.NoError(t, err)
 	_, err = FromConfig(top, nodeNames(4))
 	require.Error(t, err)
-	assert.Equal(t, "line 2: topology: node n1 is under two leaf switches, s0 and s1", err.Error())
+	assert.Equal(t, "2:1: topology: node n1 is under two leaf switches, s0 and s1", err.Error())
+	var te *Error
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, position.Position{Line: 2, Column: 1, Offset: 27}, te.Pos)
+	pos, ok := position.Of(err)
+	assert.True(t, ok)
+	assert.Equal(t, te.Pos, pos)
 
 	top, err = slurmconf.ParseTopology(strings.NewReader("BlockName=b1 Nodes=n[0-1]\nBlockName=b2 Nodes=n[1-2]\nBlockSizes=2,4\n"))
 	require.NoError(t, err)
 	_, err = FromConfig(top, nodeNames(4))
-	assert.EqualError(t, err, "line 2: topology: node n1 is in blocks b1 and b2")
+	assert.EqualError(t, err, "2:1: topology: node n1 is in blocks b1 and b2")
 	top, err = slurmconf.ParseTopology(strings.NewReader("BlockName=b1 Nodes=n[0-1]\nBlockName=b2 Nodes=n[2-3]\nBlockSizes=2,4\n"))
 	require.NoError(t, err)
 	tr, err := FromConfig(top, nodeNames(4))

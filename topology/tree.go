@@ -1,41 +1,45 @@
 package topology
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
-	"github.com/hpcsched/hpcsched/slurmconf"
+	"github.com/hpcsched/hpcsched/position"
 )
 
 // Error is an invalid topology: the switch at fault (when one is), where
-// it is defined (when read from a file) and what is wrong.
+// it is defined (when its spec says) and what is wrong.
 type Error struct {
 	Switch string
-	Pos    string
+	Pos    position.Position
 	Msg    string
 }
 
 func (e *Error) Error() string {
-	if e.Pos != "" {
-		return e.Pos + ": topology: " + e.Msg
+	if e.Pos.File != "" || e.Pos.IsValid() {
+		return e.Pos.String() + ": topology: " + e.Msg
 	}
 	return "topology: " + e.Msg
 }
 
-func errSwitch(name, format string, args ...any) *Error {
-	return &Error{Switch: name, Msg: fmt.Sprintf(format, args...)}
+// Position is where the switch or block at fault is defined.
+func (e *Error) Position() position.Position { return e.Pos }
+
+func errSwitch(s *SwitchSpec, format string, args ...any) *Error {
+	return &Error{Switch: s.Name, Pos: s.Pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 // SwitchSpec describes one switch: a leaf lists Nodes, an upper switch
-// lists Switches.
+// lists Switches. Pos, when known, is where it is defined; errors about the
+// switch carry it.
 type SwitchSpec struct {
 	Name      string
 	Switches  []string
 	Nodes     []string
 	LinkSpeed int64
+	Pos       position.Position
 }
 
 // Switch is one switch of a Tree.
@@ -45,11 +49,20 @@ type Switch struct {
 	Parent    int   // index of the parent switch, -1 for a root
 	Children  []int // child switches, empty for a leaf
 	LinkSpeed int64
-	Leaves    []int // the leaf switches below (itself for a leaf)
-	nodes     []int // a leaf's own nodes, ascending
-	wlo       int   // first word of the span its subtree covers
-	words     []uint64
-	count     int // nodes below
+	// Leaves are the leaf switches below (itself for a leaf), in tree
+	// order. Every switch's Leaves share one array: read only.
+	Leaves []int
+	Pos    position.Position
+	nodes  []int // a leaf's own nodes, ascending
+	// A leaf's membership, sparse: bits[k] is word wordIx[k] of the node
+	// bitmap. Upper switches keep none, so memory stays proportional to
+	// the input however deep the tree.
+	wordIx []int
+	bits   []uint64
+	count  int // nodes below
+	// pre and post number the switch in a depth-first walk: a is below b
+	// when b.pre <= a.pre and a.post <= b.post.
+	pre, post int
 }
 
 // Block is one BlockName line: a group of nodes of topology/block.
@@ -79,8 +92,10 @@ type Tree struct {
 type Option func(*config)
 
 type config struct {
-	lenient bool
-	span    bool
+	lenient    bool
+	span       bool
+	blocks     []BlockSpec
+	blockSizes []int
 }
 
 // Lenient accepts what Slurm logs and carries on with, recording each in
@@ -94,12 +109,15 @@ func Lenient() Option { return func(c *config) { c.lenient = true } }
 func AllowSpanningTrees() Option { return func(c *config) { c.span = true } }
 
 // New builds a tree over the nodes named nodeNames (index i is node i).
+// Its memory is proportional to the input: the switches, their child
+// lists and the nodes they list.
 func New(nodeNames []string, specs []SwitchSpec, opts ...Option) (*Tree, error) {
 	var cf config
 	for _, o := range opts {
 		o(&cf)
 	}
-	t := &Tree{nodeNames: slices.Clone(nodeNames), byName: map[string]int{}, span: cf.span}
+	t := &Tree{nodeNames: slices.Clone(nodeNames), byName: make(map[string]int, len(specs)), span: cf.span,
+		Switches: make([]Switch, 0, len(specs))}
 	nodeIx := make(map[string]int, len(nodeNames))
 	for i, n := range nodeNames {
 		nodeIx[n] = i
@@ -108,228 +126,94 @@ func New(nodeNames []string, specs []SwitchSpec, opts ...Option) (*Tree, error) 
 	for i := range t.leafOf {
 		t.leafOf[i] = -1
 	}
-	for i, s := range specs {
+	for i := range specs {
+		s := &specs[i]
 		switch {
 		case s.Name == "":
-			return nil, &Error{Msg: fmt.Sprintf("switch %d has no name", i)}
+			return nil, &Error{Pos: s.Pos, Msg: fmt.Sprintf("switch %d has no name", i)}
 		case len(s.Nodes) > 0 && len(s.Switches) > 0:
-			return nil, errSwitch(s.Name, "switch %s lists both Nodes and Switches", s.Name)
+			return nil, errSwitch(s, "switch %s lists both Nodes and Switches", s.Name)
 		}
 		if _, dup := t.byName[s.Name]; dup {
-			return nil, errSwitch(s.Name, "switch %s is defined twice", s.Name)
+			return nil, errSwitch(s, "switch %s is defined twice", s.Name)
 		}
 		t.byName[s.Name] = i
-		t.Switches = append(t.Switches, Switch{Name: s.Name, Parent: -1, LinkSpeed: s.LinkSpeed, Level: -1})
+		t.Switches = append(t.Switches, Switch{Name: s.Name, Parent: -1, LinkSpeed: s.LinkSpeed, Level: -1, Pos: s.Pos})
 	}
-	for i, s := range specs {
-		sw := &t.Switches[i]
-		for _, name := range s.Nodes {
-			n, ok := nodeIx[name]
-			if !ok {
-				if cf.lenient {
-					t.Warnings = append(t.Warnings, fmt.Sprintf("switch %s: unknown node %s ignored", s.Name, name))
-					continue
-				}
-				return nil, errSwitch(s.Name, "switch %s: unknown node %s", s.Name, name)
-			}
-			if prev := t.leafOf[n]; prev >= 0 {
-				if int(prev) == i {
-					continue
-				}
-				if cf.lenient {
-					t.Warnings = append(t.Warnings, fmt.Sprintf("switch %s: node %s is already under leaf %s; kept there", s.Name, name, t.Switches[prev].Name))
-					continue
-				}
-				return nil, errSwitch(s.Name, "node %s is under two leaf switches, %s and %s", name, t.Switches[prev].Name, s.Name)
-			}
-			t.leafOf[n] = int32(i)
-			sw.nodes = append(sw.nodes, n)
-		}
-		slices.Sort(sw.nodes)
-		for _, child := range s.Switches {
-			c, ok := t.byName[child]
-			if !ok {
-				return nil, errSwitch(s.Name, "switch %s: unknown switch %s", s.Name, child)
-			}
-			if c == i {
-				return nil, errSwitch(s.Name, "switch %s lists itself", s.Name)
-			}
-			if p := t.Switches[c].Parent; p >= 0 && p != i {
-				return nil, errSwitch(s.Name, "switch %s has two parents, %s and %s", child, t.Switches[p].Name, s.Name)
-			}
-			if t.Switches[c].Parent == i {
-				continue
-			}
-			t.Switches[c].Parent = i
-			sw.Children = append(sw.Children, c)
+	for i := range specs {
+		if err := t.link(i, &specs[i], nodeIx, cf.lenient); err != nil {
+			return nil, err
 		}
 	}
 	if err := t.levels(); err != nil {
 		return nil, err
 	}
-	t.spans()
+	t.walk()
+	if err := t.setBlocks(cf.blocks, cf.blockSizes, cf.lenient); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
-// levels assigns levels bottom-up and finds the roots; a switch never
-// reached from a leaf upwards and never finished is on a cycle.
-func (t *Tree) levels() error {
-	state := make([]uint8, len(t.Switches)) // 0 new, 1 visiting, 2 done
-	var visit func(i int) error
-	visit = func(i int) error {
-		switch state[i] {
-		case 1:
-			return errSwitch(t.Switches[i].Name, "switch %s is on a cycle", t.Switches[i].Name)
-		case 2:
-			return nil
-		}
-		state[i] = 1
-		sw := &t.Switches[i]
-		level := 0
-		for _, c := range sw.Children {
-			if err := visit(c); err != nil {
-				return err
-			}
-			level = max(level, t.Switches[c].Level+1)
-		}
-		sw.Level = level
-		state[i] = 2
-		return nil
-	}
-	for i := range t.Switches {
-		if err := visit(i); err != nil {
+// link attaches switch i's nodes and child switches.
+func (t *Tree) link(i int, s *SwitchSpec, nodeIx map[string]int, lenient bool) error {
+	sw := &t.Switches[i]
+	for _, name := range s.Nodes {
+		n, ok, err := t.node(nodeIx, name, "switch "+s.Name, lenient, s.Pos)
+		if err != nil {
+			err.Switch = s.Name
 			return err
 		}
-	}
-	for i := range t.Switches {
-		if t.Switches[i].Parent < 0 {
-			t.Roots = append(t.Roots, i)
+		if !ok {
+			continue
 		}
-		t.MaxLevel = max(t.MaxLevel, t.Switches[i].Level)
+		if prev := t.leafOf[n]; prev >= 0 {
+			if int(prev) == i {
+				continue
+			}
+			if lenient {
+				t.Warnings = append(t.Warnings, fmt.Sprintf("switch %s: node %s is already under leaf %s; kept there", s.Name, name, t.Switches[prev].Name))
+				continue
+			}
+			return errSwitch(s, "node %s is under two leaf switches, %s and %s", name, t.Switches[prev].Name, s.Name)
+		}
+		t.leafOf[n] = int32(i)
+		sw.nodes = append(sw.nodes, n)
 	}
-	t.byLevel = make([][]int, t.MaxLevel+1)
-	for i := range t.Switches {
-		l := t.Switches[i].Level
-		t.byLevel[l] = append(t.byLevel[l], i)
-	}
-	if len(t.Switches) > 0 && len(t.Roots) == 0 {
-		return &Error{Msg: "every switch has a parent: the switches form a cycle"}
+	slices.Sort(sw.nodes)
+	for _, child := range s.Switches {
+		c, ok := t.byName[child]
+		if !ok {
+			return errSwitch(s, "switch %s: unknown switch %s", s.Name, child)
+		}
+		if c == i {
+			return errSwitch(s, "switch %s lists itself", s.Name)
+		}
+		if p := t.Switches[c].Parent; p >= 0 && p != i {
+			return errSwitch(s, "switch %s has two parents, %s and %s", child, t.Switches[p].Name, s.Name)
+		}
+		if t.Switches[c].Parent == i {
+			continue
+		}
+		t.Switches[c].Parent = i
+		sw.Children = append(sw.Children, c)
 	}
 	return nil
 }
 
-// spans computes each switch's leaves, node count and membership words.
-func (t *Tree) spans() {
-	var build func(i int)
-	build = func(i int) {
-		sw := &t.Switches[i]
-		if len(sw.Children) == 0 {
-			sw.Leaves = []int{i}
-			sw.count = len(sw.nodes)
-			if sw.count > 0 {
-				sw.wlo = sw.nodes[0] / 64
-				sw.words = make([]uint64, sw.nodes[len(sw.nodes)-1]/64+1-sw.wlo)
-				for _, n := range sw.nodes {
-					sw.words[n/64-sw.wlo] |= 1 << (uint(n) % 64)
-				}
-			}
-			return
-		}
-		lo, hi := -1, -1
-		for _, c := range sw.Children {
-			build(c)
-			ch := &t.Switches[c]
-			sw.Leaves = append(sw.Leaves, ch.Leaves...)
-			sw.count += ch.count
-			if ch.count > 0 {
-				if lo < 0 || ch.wlo < lo {
-					lo = ch.wlo
-				}
-				hi = max(hi, ch.wlo+len(ch.words))
-			}
-		}
-		if lo < 0 {
-			return
-		}
-		sw.wlo = lo
-		sw.words = make([]uint64, hi-lo)
-		for _, c := range sw.Children {
-			ch := &t.Switches[c]
-			for k, w := range ch.words {
-				sw.words[ch.wlo+k-lo] |= w
-			}
-		}
+// node looks up a node that owner ("switch s0", "block b1") lists. Under
+// Lenient an unknown name is a warning and ok is false; otherwise it is an
+// error at pos.
+func (t *Tree) node(nodeIx map[string]int, name, owner string, lenient bool, pos position.Position) (int, bool, *Error) {
+	n, ok := nodeIx[name]
+	switch {
+	case ok:
+		return n, true, nil
+	case lenient:
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: unknown node %s ignored", owner, name))
+		return 0, false, nil
 	}
-	for _, r := range t.Roots {
-		build(r)
-	}
-}
-
-// FromConfig builds a tree from a parsed topology.conf over the cluster's
-// node names (index order). Blocks are validated too.
-func FromConfig(top *slurmconf.Topology, nodeNames []string, opts ...Option) (*Tree, error) {
-	specs := make([]SwitchSpec, len(top.Switches))
-	for i, s := range top.Switches {
-		specs[i] = SwitchSpec{Name: s.Name, Switches: s.Switches, Nodes: s.Nodes, LinkSpeed: s.LinkSpeed}
-	}
-	t, err := New(nodeNames, specs, opts...)
-	if err != nil {
-		var te *Error
-		if errors.As(err, &te) && te.Switch != "" {
-			for _, s := range top.Switches {
-				if s.Name == te.Switch {
-					te.Pos = s.Pos.String()
-					break
-				}
-			}
-		}
-		return nil, err
-	}
-	var cf config
-	for _, o := range opts {
-		o(&cf)
-	}
-	if err := t.setBlocks(top, cf.lenient); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-func (t *Tree) setBlocks(top *slurmconf.Topology, lenient bool) error {
-	nodeIx := make(map[string]int, len(t.nodeNames))
-	for i, n := range t.nodeNames {
-		nodeIx[n] = i
-	}
-	owner := map[int]string{}
-	for _, b := range top.Blocks {
-		blk := Block{Name: b.Name}
-		if len(b.Nodes) == 0 {
-			return &Error{Pos: b.Pos.String(), Msg: fmt.Sprintf("block %s has no nodes", b.Name)}
-		}
-		for _, name := range b.Nodes {
-			n, ok := nodeIx[name]
-			if !ok {
-				if lenient {
-					t.Warnings = append(t.Warnings, fmt.Sprintf("block %s: unknown node %s ignored", b.Name, name))
-					continue
-				}
-				return &Error{Pos: b.Pos.String(), Msg: fmt.Sprintf("block %s: unknown node %s", b.Name, name)}
-			}
-			if prev, dup := owner[n]; dup {
-				return &Error{Pos: b.Pos.String(), Msg: fmt.Sprintf("node %s is in blocks %s and %s", name, prev, b.Name)}
-			}
-			owner[n] = b.Name
-			blk.Nodes = append(blk.Nodes, n)
-		}
-		t.Blocks = append(t.Blocks, blk)
-	}
-	for i, s := range top.BlockSizes {
-		if i > 0 && s <= top.BlockSizes[i-1] {
-			return &Error{Msg: fmt.Sprintf("BlockSizes must ascend, %d follows %d", s, top.BlockSizes[i-1])}
-		}
-	}
-	t.BlockSizes = slices.Clone(top.BlockSizes)
-	return nil
+	return 0, false, &Error{Pos: pos, Msg: fmt.Sprintf("%s: unknown node %s", owner, name)}
 }
 
 // NodeCount is the size of the node universe.
@@ -353,9 +237,7 @@ func (t *Tree) Leaf(node int) (int, bool) {
 // size).
 func (t *Tree) Nodes(s int) *bitset.BitSet {
 	b := bitset.New(uint(len(t.nodeNames)))
-	w := b.Words()
-	sw := &t.Switches[s]
-	copy(w[sw.wlo:], sw.words)
+	t.orLeaves(b, t.Switches[s].Leaves)
 	return b
 }
 
@@ -363,23 +245,34 @@ func (t *Tree) Nodes(s int) *bitset.BitSet {
 func (t *Tree) Covered() *bitset.BitSet {
 	b := bitset.New(uint(len(t.nodeNames)))
 	for _, r := range t.Roots {
-		sw := &t.Switches[r]
-		w := b.Words()
-		for k, x := range sw.words {
-			w[sw.wlo+k] |= x
-		}
+		t.orLeaves(b, t.Switches[r].Leaves)
 	}
 	return b
 }
 
-// availIn counts the nodes of avail below switch s.
+func (t *Tree) orLeaves(b *bitset.BitSet, leaves []int) {
+	w := b.Words()
+	for _, l := range leaves {
+		sw := &t.Switches[l]
+		for k, x := range sw.bits {
+			w[sw.wordIx[k]] |= x
+		}
+	}
+}
+
+// availIn counts the nodes of avail below leaf switch s.
 func (t *Tree) availIn(s int, avail []uint64) int {
 	sw := &t.Switches[s]
 	n := 0
-	for k, x := range sw.words {
-		n += bits.OnesCount64(x & avail[sw.wlo+k])
+	for k, x := range sw.bits {
+		n += bits.OnesCount64(x & avail[sw.wordIx[k]])
 	}
 	return n
+}
+
+// below reports whether switch a is s or below it.
+func (t *Tree) below(a, s int) bool {
+	return t.Switches[s].pre <= t.Switches[a].pre && t.Switches[a].post <= t.Switches[s].post
 }
 
 // NodeName is the name of node i of the universe.

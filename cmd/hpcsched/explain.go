@@ -2,245 +2,213 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/hpcsched/hpcsched/features"
-	"github.com/hpcsched/hpcsched/hostlist"
+	"github.com/hpcsched/hpcsched/check"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/sbatch"
 	"github.com/hpcsched/hpcsched/selectnodes"
-	"github.com/hpcsched/hpcsched/slurmconf"
-	"github.com/hpcsched/hpcsched/topology"
 )
 
-var errHelp = flag.ErrHelp
+const explainUsage = `usage: hpcsched explain --conf slurm.conf [flags] [sbatch options]
 
-type multiFlag []string
+Says whether a request would run now on a slurm.conf, where, or why not.
+The request is written as for sbatch: -N3, --nodes=3-5, -n40, -c4,
+--ntasks-per-node, -C/--constraint, -p a,b, -w/--nodelist, -x/--exclude,
+--mem=4G, --mem-per-cpu, --tmp, --gres, --gpus, --gpus-per-node,
+--exclusive[=user], -s/--oversubscribe, --contiguous, --switches=N[@time],
+-t/--time, --begin, -A/--account, --qos, --uid, --gid.
 
-func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+flags:
+  --conf FILE          slurm.conf (required)
+  --include-dir DIR    where Include lines are also looked for (repeatable)
+  --topology FILE      topology.conf for topology-aware placement
+  --selector NAME      linear or consres (default: what SelectType says)
+  --slurm-compat       answer as Slurm 22.05 does
+  --busy HOSTLIST      a running job holding those whole nodes (repeatable)
+  --running SPEC       a running job: HOSTLIST[:cpus=N,mem=SIZE,gpus=N,end=TIME] (repeatable)
+  --state FILE         a queue snapshot (queue.Snapshot) whose running jobs load the cluster
+  --json               print the structured explanation as JSON
 
-// explainOutput is the --json form.
-type explainOutput struct {
-	Runnable bool     `json:"runnable"`
-	Nodes    string   `json:"nodes"`
-	Class    string   `json:"class"`
-	Reasons  []string `json:"reasons"`
+Exit codes: 0 runnable, 1 not runnable now, 2 bad input.
+`
+
+// explainFlags are explain's own flags.
+type explainFlags struct {
+	conf, topo, selector, state string
+	includeDirs, busy, running  []string
+	compat, json, help          bool
+}
+
+func (f *explainFlags) list() []sbatch.Flag {
+	str := func(dst *string) func(string) error { return func(v string) error { *dst = v; return nil } }
+	add := func(dst *[]string) func(string) error {
+		return func(v string) error { *dst = append(*dst, v); return nil }
+	}
+	on := func(dst *bool) func(string) error { return func(string) error { *dst = true; return nil } }
+	return []sbatch.Flag{
+		{Long: "conf", Value: true, Set: str(&f.conf)},
+		{Long: "include-dir", Value: true, Set: add(&f.includeDirs)},
+		{Long: "topology", Value: true, Set: str(&f.topo)},
+		{Long: "selector", Value: true, Set: str(&f.selector)},
+		{Long: "state", Value: true, Set: str(&f.state)},
+		{Long: "busy", Value: true, Set: add(&f.busy)},
+		{Long: "running", Value: true, Set: add(&f.running)},
+		{Long: "slurm-compat", Set: on(&f.compat)},
+		{Long: "json", Set: on(&f.json)},
+		{Short: 'h', Long: "help", Set: on(&f.help)},
+	}
 }
 
 func explain(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	conf := fs.String("conf", "", "slurm.conf to read (required; Include lines resolve beside it)")
-	topo := fs.String("topology", "", "topology.conf for topology-aware placement")
-	compat := fs.Bool("slurm-compat", false, "answer as Slurm 22.05 does: legacy constraint grammar, greedy count features")
-	selector := fs.String("selector", "", "linear or consres (default: what SelectType says)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	var busy multiFlag
-	fs.Var(&busy, "busy", "HOSTLIST of one running job holding those whole nodes (repeatable)")
-	nodes := fs.String("N", "", "node count: min[-max]")
-	ntasks := fs.Int("n", 0, "tasks (one CPU each): the CPU total")
-	constraint := fs.String("C", "", "feature constraint")
-	exclusive := fs.Bool("exclusive", false, "whole nodes, shared with no job")
-	share := fs.Bool("share", false, "may share nodes (--oversubscribe)")
-	contiguous := fs.Bool("contiguous", false, "consecutive nodes")
-	partition := fs.String("p", "", "partition")
-	required := fs.String("w", "", "HOSTLIST of nodes the job must have")
-	excluded := fs.String("x", "", "HOSTLIST of nodes the job must not have")
-	gres := fs.String("gres", "", "generic resources per node, e.g. gpu:2 or gpu:v100:1-3")
-	mem := fs.Int64("mem", 0, "memory per node, MB")
-	mincpus := fs.Int("mincpus", 0, "CPUs per node at least")
-	timeLimit := fs.String("t", "", "time limit (Slurm format, e.g. 60 or 1-00:00:00)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("explain: unexpected argument %q", fs.Arg(0))
-	}
-	if *conf == "" {
-		return usagef("explain: --conf is required")
-	}
-	cfg, err := readConf(*conf)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	var opts []selectnodes.Option
-	if *compat {
-		opts = append(opts, selectnodes.WithSlurmCompat())
-	}
-	switch *selector {
-	case "":
-	case "linear":
-		opts = append(opts, selectnodes.WithSelector(selectnodes.Linear{}))
-	case "consres":
-		opts = append(opts, selectnodes.WithSelector(selectnodes.ConsRes{}))
-	default:
-		return usagef("explain: --selector must be linear or consres, not %q", *selector)
-	}
-	if *topo != "" {
-		opt, err := topologyOption(*topo)
-		if err != nil {
-			return err
-		}
-		opts = append(opts, opt)
-	}
-	c, err := selectnodes.FromConfig(cfg, opts...)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	for k, hl := range busy {
-		names, err := hostlist.Expand(hl)
-		if err != nil {
-			return usagef("--busy: %v", err)
-		}
-		p, err := c.SelectNodes(&selectnodes.Request{Required: names, MinNodes: len(names), Share: selectnodes.ShareExclusiveJob,
-			Partition: partitionHolding(c, names)}, selectnodes.TestOnly)
-		if err != nil {
-			return usagef("--busy %s: %v", hl, err)
-		}
-		if err := c.Allocate(selectnodes.JobID(k+1), p, time.Time{}, time.Time{}.Add(time.Hour)); err != nil {
-			return usagef("--busy %s: %v", hl, err)
-		}
-	}
-	req := selectnodes.Request{Partition: *partition, CPUs: *ntasks, Contiguous: *contiguous, MinMemoryPerNode: *mem, MinCPUsPerNode: *mincpus}
-	if *nodes != "" {
-		lo, hi, ok := strings.Cut(*nodes, "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if ok {
-			b, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || a < 1 || b < a {
-			return usagef("explain: -N %q is not min[-max]", *nodes)
-		}
-		req.MinNodes, req.MaxNodes = a, b
-	}
-	if *constraint != "" {
-		var popts []features.Option
-		if *compat {
-			popts = append(popts, features.Legacy())
-		}
-		e, err := features.Parse(*constraint, popts...)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		if err := e.Validate(c.FeatureIndex().Has); err != nil {
-			return usagef("%v", err)
-		}
-		req.Features = e
-	}
+	var f explainFlags
+	o, err := sbatch.Parse(args, f.list()...)
 	switch {
-	case *exclusive && *share:
-		return usagef("explain: --exclusive and --share exclude each other")
-	case *exclusive:
-		req.Share = selectnodes.ShareExclusiveJob
-	case *share:
-		req.Share = selectnodes.ShareOversubscribe
+	case f.help:
+		fmt.Fprint(stdout, explainUsage)
+		return nil
+	case err != nil:
+		return usagef("explain: %v", err)
+	case f.conf == "":
+		return usagef("explain: --conf is required\n%s", explainUsage)
+	case o.Exclusive && o.Oversubscribe:
+		return usagef("explain: --exclusive and --oversubscribe exclude each other")
 	}
-	for _, f := range []struct {
-		expr string
-		dst  *[]string
-	}{{*required, &req.Required}, {*excluded, &req.Excluded}} {
-		if f.expr == "" {
-			continue
-		}
-		names, err := hostlist.Expand(f.expr)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		*f.dst = names
+	site, err := f.site()
+	if err != nil {
+		return err
 	}
-	if *gres != "" {
-		if req.GRES, err = selectnodes.ParseGRES(*gres); err != nil {
-			return usagef("%v", err)
-		}
+	ans, err := site.AskOptions(o, selectnodes.RunNow)
+	if err != nil {
+		return usagef("explain: %v", err)
 	}
-	if *timeLimit != "" {
-		d, err := slurmconf.ParseDuration(*timeLimit)
-		if err != nil {
-			return usagef("-t: %v", err)
-		}
-		req.TimeLimit = d
+	if ans.Err != nil && selectnodes.ClassName(ans.Err) == "invalid" && ans.Explanation == nil {
+		return usagef("explain: %v", ans.Err)
 	}
-	ex := c.Explain(&req, selectnodes.RunNow)
-	out := explainOutput{Runnable: ex.Class == nil, Class: selectnodes.ClassName(ex.Class)}
-	if ex.Placement != nil {
-		out.Nodes = ex.Placement.Hostlist()
-	}
-	if ex.Class != nil {
-		out.Reasons = append(out.Reasons, ex.Reason)
-	}
-	for _, s := range ex.Sets {
-		for _, r := range s.Removed {
-			line := fmt.Sprintf("node set %s: %s removed %d", s.Nodes, r.Filter, r.Count)
-			if r.Why != "" {
-				line += " (" + r.Why + ")"
-			}
-			out.Reasons = append(out.Reasons, line)
-		}
-	}
-	out.Reasons = append(out.Reasons, ex.Steps...)
-	if *asJSON {
-		if out.Reasons == nil {
-			out.Reasons = []string{}
-		}
+	ex := site.Explain(ans)
+	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := enc.Encode(explanationJSON(ans, ex)); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprint(stdout, ex.String())
 	}
-	if !out.Runnable {
+	if ans.Err != nil {
 		return errNotRunnable
 	}
 	return nil
 }
 
-// partitionHolding picks a partition containing every named node, so
-// --busy jobs can be placed wherever they are.
-func partitionHolding(c *selectnodes.Cluster, names []string) string {
-	want, err := c.NodeSet(names)
+// site builds the cluster with its load.
+func (f *explainFlags) site() (*check.Site, error) {
+	cfg, err := readConf(f.conf, f.includeDirs...)
 	if err != nil {
-		return ""
+		return nil, usagef("%v", err)
 	}
-	for _, p := range c.Partitions() {
-		if nodes, _ := c.PartitionNodes(p.Name); nodes != nil && nodes.IsSuperSet(want) {
-			return p.Name
+	opts := check.Options{SlurmCompat: f.compat}
+	switch f.selector {
+	case "":
+	case "linear":
+		opts.Cluster = append(opts.Cluster, selectnodes.WithSelector(selectnodes.Linear{}))
+	case "consres":
+		opts.Cluster = append(opts.Cluster, selectnodes.WithSelector(selectnodes.ConsRes{}))
+	default:
+		return nil, usagef("explain: --selector must be linear or consres, not %q", f.selector)
+	}
+	if f.topo != "" {
+		opt, err := topologyOption(f.topo)
+		if err != nil {
+			return nil, err
 		}
+		opts.Cluster = append(opts.Cluster, opt)
 	}
-	return ""
-}
-
-// topologyOption reads a topology.conf for a cluster, accepting what
-// Slurm accepts (unknown nodes, a node under two leaves) as warnings.
-func topologyOption(path string) (selectnodes.Option, error) {
-	abs, err := filepath.Abs(path)
+	site, err := check.NewSite(cfg, opts)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	top, err := slurmconf.ParseTopologyFile(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	return selectnodes.WithTopologyConfig(top, topology.Lenient()), nil
-}
-
-func readConf(path string) (*slurmconf.Config, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
+	if err := f.load(site); err != nil {
 		return nil, err
 	}
-	return slurmconf.ParseFile(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+	return site, nil
+}
+
+// load puts the --state, --busy and --running jobs on the site.
+func (f *explainFlags) load(site *check.Site) error {
+	if f.state != "" {
+		fh, err := os.Open(f.state)
+		if err != nil {
+			return usagef("--state: %v", err)
+		}
+		defer fh.Close()
+		if _, err := queue.Restore(fh, site.Cluster); err != nil {
+			return usagef("--state %s: %v", f.state, err)
+		}
+	}
+	for _, spec := range append(f.busy, f.running...) {
+		if err := site.Run(spec); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	return nil
+}
+
+// explainJSON is the --json form: the answer and the pipeline's
+// explanation as data.
+type explainJSON struct {
+	Runnable  bool       `json:"runnable"`
+	Nodes     string     `json:"nodes"`
+	Partition string     `json:"partition"`
+	Class     string     `json:"class"`
+	Reason    string     `json:"reason,omitempty"`
+	Mode      string     `json:"mode"`
+	Counts    countsJSON `json:"counts"`
+	Sets      []setJSON  `json:"sets"`
+	Steps     []string   `json:"steps"`
+	Reasons   []string   `json:"reasons"` // the reason, then the steps: the form of earlier versions
+}
+
+type countsJSON struct {
+	Min, Desired, Max, CPUs int
+}
+
+type setJSON struct {
+	Nodes      string        `json:"nodes"`
+	Weight     int64         `json:"weight"`
+	Total      int           `json:"total"`
+	Candidates int           `json:"candidates"`
+	Available  int           `json:"available"`
+	Usable     int           `json:"usable"`
+	Removed    []removalJSON `json:"removed"`
+}
+
+type removalJSON struct {
+	Filter string `json:"filter"`
+	Count  int    `json:"count"`
+	Why    string `json:"why,omitempty"`
+}
+
+func explanationJSON(a *check.Answer, ex *selectnodes.Explanation) explainJSON {
+	out := explainJSON{Runnable: a.Err == nil, Nodes: a.Nodes, Partition: ex.Partition, Class: a.Class(),
+		Mode: ex.Mode.String(), Counts: countsJSON{ex.Counts.Min, ex.Counts.Desired, ex.Counts.Max, ex.Counts.CPUs},
+		Sets: []setJSON{}, Steps: append([]string{}, ex.Steps...)}
+	if a.Err != nil {
+		out.Reason = ex.Reason
+		out.Reasons = append(out.Reasons, ex.Reason)
+	}
+	for _, s := range ex.Sets {
+		js := setJSON{Nodes: s.Nodes, Weight: s.Weight, Total: s.Total, Candidates: s.Candidates,
+			Available: s.Available, Usable: s.Usable, Removed: []removalJSON{}}
+		for _, r := range s.Removed {
+			js.Removed = append(js.Removed, removalJSON{r.Filter, r.Count, r.Why})
+			out.Reasons = append(out.Reasons, strings.TrimSpace(fmt.Sprintf("node set %s: %s removed %d %s", s.Nodes, r.Filter, r.Count, r.Why)))
+		}
+		out.Sets = append(out.Sets, js)
+	}
+	out.Reasons = append(append([]string{}, out.Reasons...), ex.Steps...)
+	return out
 }

@@ -13,6 +13,7 @@ commands:
   simulate   replay a workload through the scheduler and print seed-001 Table 4 metrics
   explain    say whether a request would run on a slurm.conf, where, or why not
   hostlist   expand, compress or count hostlist expressions
+  check      run a table of expected placements against slurm.conf files
 
 Run 'hpcsched <command> -h' for a command's flags.
 `
@@ -44,6 +45,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = explain(args[1:], stdout)
 	case "hostlist":
 		err = hostlistCmd(args[1:], stdout)
+	case "check":
+		err = checkCmd(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -53,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, errNotRunnable):
+	case errors.Is(err, errNotRunnable), errors.Is(err, errMismatch):
 		return 1
 	case errors.Is(err, errHelp):
 		return 0

@@ -53,7 +53,7 @@ func TestExplainSection33(t *testing.T) {
 		}
 		code, out, _ := runCmd(t, args...)
 		assert.Equal(t, tt.code, code, out)
-		var got explainOutput
+		var got explainJSON
 		require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 		assert.Equal(t, tt.class, got.Class)
 		assert.Equal(t, tt.nodes, got.Nodes)

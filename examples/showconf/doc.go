@@ -3,5 +3,5 @@
 // at what hpcsched sees in a site's configuration.
 //
 //	go run ./examples/showconf                       # the sample
-//	go run ./examples/showconf /etc/slurm/slurm.conf # your own
+//	go run ./examples/showconf placementtest/testdata/site.conf # your own
 package main

@@ -30,5 +30,5 @@ func TestRunReportsErrors(t *testing.T) {
 	path := filepath.Join(dir, "slurm.conf")
 	require.NoError(t, os.WriteFile(path, []byte("NodeName=a\nPartitionName=p Nodes=b\n"), 0o644))
 	err := run(os.Stdout, path)
-	assert.ErrorContains(t, err, "slurm.conf:2: partition p: node b is not defined")
+	assert.ErrorContains(t, err, "slurm.conf:2:1: partition p: node b is not defined")
 }

@@ -1,0 +1,148 @@
+package check
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/sbatch"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// Answer is what the site says about one request.
+type Answer struct {
+	// Nodes is the placement as a hostlist ("" when rejected).
+	Nodes     string
+	Names     []string
+	Partition string
+	// Start is when it would start (WillRun; Now for an immediate start).
+	Start time.Time
+	// Err is the selection error (a selectnodes class, see Class), nil
+	// when the request was placed.
+	Err         error
+	Explanation *selectnodes.Explanation
+	// Request is the request as the pipeline saw it (for Explain).
+	Request selectnodes.Request
+}
+
+// Explain is the pipeline's explanation of the answer: the one it failed
+// with, or, for a placement, a fresh run of selectnodes Explain.
+func (s *Site) Explain(a *Answer) *selectnodes.Explanation {
+	if a.Explanation != nil {
+		return a.Explanation
+	}
+	return s.Cluster.Explain(&a.Request, selectnodes.RunNow)
+}
+
+// Class is the rejection's class name ("" when placed): node_config,
+// part_config, busy, held or invalid.
+func (a *Answer) Class() string { return selectnodes.ClassName(a.Err) }
+
+// Ask answers a request written as an sbatch command line: where it would
+// run now, or why not. The error is for words that do not parse.
+func (s *Site) Ask(line string) (*Answer, error) {
+	return s.ask(line, selectnodes.RunNow)
+}
+
+// WillRun answers when and where the request could start, the running
+// jobs ending at their expected ends.
+func (s *Site) WillRun(line string) (*Answer, error) {
+	return s.ask(line, selectnodes.WillRun)
+}
+
+func (s *Site) ask(line string, mode selectnodes.Mode) (*Answer, error) {
+	args, err := sbatch.Split(line)
+	if err != nil {
+		return nil, err
+	}
+	o, err := sbatch.Parse(args)
+	if err != nil {
+		return nil, err
+	}
+	return s.AskOptions(o, mode)
+}
+
+// AskOptions answers for parsed options. With several partitions (-p a,b)
+// each is tried, higher PriorityTier first then in the order given: for
+// RunNow the first that places the job wins, for WillRun the earliest
+// start; when none does, the first partition's answer is returned.
+func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, error) {
+	var best *Answer
+	for _, part := range s.partitionOrder(o.Partitions) {
+		req, err := o.Request(part, s.featureOptions()...)
+		if err != nil {
+			return nil, err
+		}
+		a := s.answer(&req, mode)
+		switch {
+		case best == nil:
+			best = a
+		case best.Err != nil && a.Err == nil, a.Err == nil && a.Start.Before(best.Start):
+			best = a
+		}
+		if a.Err == nil && mode == selectnodes.RunNow {
+			break
+		}
+	}
+	return best, nil
+}
+
+// partitionOrder sorts the requested partitions by priority tier (stable
+// for equal tiers); none requested is the default partition.
+func (s *Site) partitionOrder(parts []string) []string {
+	if len(parts) == 0 {
+		return []string{""}
+	}
+	out := slices.Clone(parts)
+	slices.SortStableFunc(out, func(a, b string) int {
+		pa, _ := s.Cluster.Partition(a)
+		pb, _ := s.Cluster.Partition(b)
+		return pb.Priority - pa.Priority
+	})
+	return out
+}
+
+// answer runs the pipeline for one request, withholding reserved nodes.
+func (s *Site) answer(req *selectnodes.Request, mode selectnodes.Mode) *Answer {
+	if req.Features != nil {
+		if err := req.Features.Validate(s.Cluster.FeatureIndex().Has); err != nil {
+			return &Answer{Err: &selectnodes.Error{Class: selectnodes.ErrInvalidRequest, Reason: err.Error()}}
+		}
+	}
+	req.ExcludeNodes = s.reserved(req.TimeLimit)
+	p, err := s.Cluster.SelectNodes(req, mode)
+	a := &Answer{Partition: req.Partition, Start: s.now, Request: *req}
+	if err != nil {
+		a.Err = err
+		var e *selectnodes.Error
+		if errors.As(err, &e) {
+			a.Explanation = e.Explanation
+		}
+		return a
+	}
+	a.Nodes, a.Names, a.Partition = p.Hostlist(), p.Names, p.Partition
+	if !p.Immediate && p.Start.After(s.now) {
+		a.Start = p.Start
+	}
+	return a
+}
+
+// reserved is the nodes of reservations overlapping [now, now+limit).
+func (s *Site) reserved(limit time.Duration) *bitset.BitSet {
+	end := s.now.Add(limit)
+	if limit <= 0 {
+		end = s.now.Add(100 * 365 * 24 * time.Hour)
+	}
+	var out *bitset.BitSet
+	for _, r := range s.resv {
+		if r.from.Before(end) && r.to.After(s.now) {
+			if out == nil {
+				out = r.nodes.Clone()
+			} else {
+				out.InPlaceUnion(r.nodes)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,72 @@
+package check
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/hpcsched/hpcsched/slurmconf"
+)
+
+// ReadConfig reads a slurm.conf from disk. Include lines resolve beside
+// it, then along includeDirs; a file absent under its own name is also
+// looked for as "<site>.<name>" beside the conf, where site is the conf's
+// file name up to its first dot — the layout of collections that keep
+// several sites' files in one folder (slac_sdf_prod.slurm.conf including
+// slac.conf finds slac_sdf_prod.slac.conf).
+func ReadConfig(file string, includeDirs ...string) (*slurmconf.Config, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Base(abs)
+	site, _, _ := strings.Cut(base, ".")
+	fsys := &includeFS{dirs: append([]string{filepath.Dir(abs)}, includeDirs...), site: site}
+	return slurmconf.ParseFile(fsys, base)
+}
+
+// includeFS opens a name in the first folder that has it, trying the
+// site-prefixed name beside the conf too.
+type includeFS struct {
+	dirs []string
+	site string
+}
+
+func (f *includeFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	tries := make([]string, 0, 2*len(f.dirs))
+	for k, d := range f.dirs {
+		tries = append(tries, filepath.Join(d, filepath.FromSlash(name)))
+		if k == 0 && f.site != "" {
+			tries = append(tries, filepath.Join(d, f.site+"."+path.Base(name)))
+		}
+	}
+	for _, p := range tries {
+		fh, err := os.Open(p)
+		if err == nil {
+			return fh, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+// Glob lets Include globs work across the folders.
+func (f *includeFS) Glob(pattern string) ([]string, error) {
+	var out []string
+	for _, d := range f.dirs {
+		m, err := fs.Glob(os.DirFS(d), pattern)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m...)
+	}
+	return out, nil
+}

@@ -1,0 +1,113 @@
+package check
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/features"
+	"github.com/hpcsched/hpcsched/hostlist"
+	"github.com/hpcsched/hpcsched/sbatch"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
+)
+
+// Options says how a site is read and answered.
+type Options struct {
+	// SlurmCompat answers as Slurm 22.05 does.
+	SlurmCompat bool
+	// Now is the moment the load is described at (the zero Time is a fixed
+	// instant, so answers do not depend on the clock).
+	Now time.Time
+	// Cluster holds further options for the cluster (a topology, a
+	// selector), applied after the compatibility mode.
+	Cluster []selectnodes.Option
+}
+
+// Site is a configuration with a load.
+type Site struct {
+	Cluster *selectnodes.Cluster
+	opts    Options
+	now     time.Time
+	nextID  selectnodes.JobID
+	resv    []reservation
+}
+
+type reservation struct {
+	nodes    *bitset.BitSet
+	from, to time.Time
+}
+
+// defaultNow is Now's default: a fixed instant.
+func defaultNow() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+// NewSite builds a site from a parsed configuration, with no load.
+func NewSite(cfg *slurmconf.Config, opts Options) (*Site, error) {
+	var sopts []selectnodes.Option
+	if opts.SlurmCompat {
+		sopts = append(sopts, selectnodes.WithSlurmCompat())
+	}
+	sopts = append(sopts, opts.Cluster...)
+	c, err := selectnodes.FromConfig(cfg, sopts...)
+	if err != nil {
+		return nil, err
+	}
+	now := opts.Now
+	if now.IsZero() {
+		now = defaultNow()
+	}
+	return &Site{Cluster: c, opts: opts, now: now, nextID: 1}, nil
+}
+
+// Now is the moment the site's load is described at.
+func (s *Site) Now() time.Time { return s.now }
+
+// Run places a running job described by an sbatch.Running spec.
+func (s *Site) Run(spec string) error {
+	r, err := sbatch.ParseRunning(spec)
+	if err != nil {
+		return err
+	}
+	if err := r.Place(s.Cluster, s.nextID, s.now); err != nil {
+		return fmt.Errorf("running %s: %w", spec, err)
+	}
+	s.nextID++
+	return nil
+}
+
+// SetState sets the nodes of a hostlist down, drained or up.
+func (s *Site) SetState(hl string, st selectnodes.NodeState) error {
+	names, err := hostlist.Expand(hl)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := s.Cluster.SetNodeState(n, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reserve withholds the nodes of a hostlist from every request whose run
+// would overlap [from, to), as an advance reservation does.
+func (s *Site) Reserve(hl string, from, to time.Time) error {
+	names, err := hostlist.Expand(hl)
+	if err != nil {
+		return err
+	}
+	set, err := s.Cluster.NodeSet(names)
+	if err != nil {
+		return err
+	}
+	s.resv = append(s.resv, reservation{set, from, to})
+	return nil
+}
+
+// featureOptions are the constraint grammar's options for this site.
+func (s *Site) featureOptions() []features.Option {
+	if s.opts.SlurmCompat {
+		return []features.Option{features.Legacy()}
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hpcsched/hpcsched/check"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
+	"github.com/hpcsched/hpcsched/topology"
+)
+
+var errHelp = flag.ErrHelp
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// topologyOption reads a topology.conf for a cluster, accepting what
+// Slurm accepts (unknown nodes, a node under two leaves) as warnings.
+func topologyOption(path string) (selectnodes.Option, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	top, err := slurmconf.ParseTopologyFile(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return selectnodes.WithTopologyConfig(top, topology.Lenient()), nil
+}
+
+// readConf reads a slurm.conf, Include lines resolved beside it, along
+// includeDirs, and under a collection's site-prefixed names
+// (check.ReadConfig).
+func readConf(path string, includeDirs ...string) (*slurmconf.Config, error) {
+	return check.ReadConfig(path, includeDirs...)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Every sbatch spelling explain accepts, each with the placement it gives
+// on placementtest's small site (old[1-4] 16 CPUs weight 1, new[1-4] 32
+// CPUs weight 10, gpu1 with 4 a100, fat1 with 1 TB).
+func TestExplainSpellings(t *testing.T) {
+	conf := "../../placementtest/testdata/site.conf"
+	for _, tc := range []struct{ args, nodes string }{
+		{"-N3", "old[1-3]"},
+		{"-N 3", "old[1-3]"},
+		{"--nodes=3", "old[1-3]"},
+		{"--nodes 3", "old[1-3]"},
+		{"-N2-3", "old[1-2]"}, // Slurm takes up to the maximum when it can (issue 13); the default takes the minimum
+		{"-n40", "old[1-3]"},
+		{"--ntasks=40", "old[1-3]"},
+		{"-n4 -c8", "old[1-2]"},
+		{"--ntasks=2 --cpus-per-task=20", "new[1-2]"}, // a task's 20 CPUs on one node
+		{"-N2 --ntasks-per-node=20", "new[1-2]"},
+		{"-C new", "new1"},
+		{"--constraint=new", "new1"},
+		{"-p gpu", "gpu1"},
+		{"-p gpu,batch", "gpu1"},
+		{"--partition=fat", "fat1"},
+		{"-w old3", "old3"},
+		{"--nodelist=old[3-4]", "old[3-4]"},
+		{"-N2 -x old1", "old[2-3]"},
+		{"-N2 --exclude=old[1-2]", "old[3-4]"},
+		{"--mem=100G", "new1"},
+		{"--mem-per-cpu=4G -c 16", "new1"},
+		{"--tmp=0", "old1"},
+		{"-p gpu --gres=gpu:a100:2", "gpu1"},
+		{"-p gpu --gpus=2", "gpu1"},
+		{"-p gpu --gpus-per-node=4", "gpu1"},
+		{"--exclusive", "old1"},
+		{"--exclusive=user -N2", "old[1-2]"},
+		{"-s", "old1"},
+		{"--oversubscribe", "old1"},
+		{"--contiguous -N2", "old[1-2]"},
+		{"--switches=1@10:00", "old1"},
+		{"-t 1-00:00:00", "old1"},
+		{"--time=30", "old1"},
+		{"--begin=now+1hour", "old1"},
+		{"-A physics", "old1"},
+		{"--account=physics --qos=normal", "old1"},
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			args := append([]string{"explain", "--conf", conf, "--json"}, strings.Fields(tc.args)...)
+			code, out, errOut := runCmd(t, args...)
+			require.Equal(t, 0, code, "%s%s", out, errOut)
+			var got explainJSON
+			require.NoError(t, json.Unmarshal([]byte(out), &got))
+			assert.Equal(t, tc.nodes, got.Nodes)
+		})
+	}
+	code, out, errOut := runCmd(t, "explain", "--conf", conf, "--json", "-N3", "--nodes")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out, "usage errors never reach stdout")
+	assert.Contains(t, errOut, "--nodes needs a value")
+}
+
+func TestExplainLoads(t *testing.T) {
+	conf := "../../placementtest/testdata/site.conf"
+	code, out, _ := runCmd(t, "explain", "--conf", conf, "--json", "-N2", "--running", "old[1-3]:cpus=16,end=2h", "--busy", "old4")
+	require.Equal(t, 0, code, out)
+	var got explainJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "new[1-2]", got.Nodes)
+	require.NotEmpty(t, got.Sets)
+	assert.Equal(t, "old[1-4]", got.Sets[0].Nodes)
+	assert.Zero(t, got.Sets[0].Usable, "the structured explanation counts per node set")
+	code, _, errOut := runCmd(t, "explain", "--conf", conf, "--running", "old9")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "old9")
+}

@@ -1,0 +1,83 @@
+package sbatch
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// Place puts the running job r on cluster c as job id, started at now and
+// ending at now + r.End (never, when r.End is 0). A spec without cpus
+// takes its nodes whole and exclusively; one with cpus takes exactly those
+// CPUs, that memory and those GRES on each node. The job runs in the first
+// partition that holds all its nodes.
+func (r Running) Place(c *selectnodes.Cluster, id selectnodes.JobID, now time.Time) error {
+	set, err := c.NodeSet(r.Nodes)
+	if err != nil {
+		return err
+	}
+	part := PartitionHolding(c, set)
+	if part == "" {
+		return fmt.Errorf("no partition holds all of %v", r.Nodes)
+	}
+	end := now.Add(100 * 365 * 24 * time.Hour)
+	if r.End > 0 {
+		end = now.Add(r.End)
+	}
+	p := &selectnodes.Placement{Partition: part, Nodes: set, Exclusive: r.CPUs == 0}
+	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
+		n := c.Node(int(i))
+		a := selectnodes.NodeAlloc{Node: int(i), CPUs: r.CPUs, Memory: r.MemoryMB}
+		if r.CPUs == 0 {
+			a.CPUs, a.Memory = nodeCPUs(n), n.RealMemory
+		}
+		for _, g := range r.GRES {
+			a.GRES = append(a.GRES, selectnodes.GRESAlloc{Name: g.Name, Type: gresType(n, g), Count: g.Count})
+		}
+		p.Alloc = append(p.Alloc, a)
+		p.Names = append(p.Names, n.Name)
+		p.TotalCPUs += a.CPUs
+		p.Weight += n.Weight
+	}
+	return c.Allocate(id, p, now, end)
+}
+
+// nodeCPUs is a node's schedulable CPUs (its CPUs, or the product of its
+// layout when CPUs was not given).
+func nodeCPUs(n *selectnodes.Node) int {
+	if n.CPUs > 0 {
+		return n.CPUs
+	}
+	return max(n.Boards, 1) * max(n.Sockets, 1) * max(n.CoresPerSocket, 1) * max(n.Threads, 1)
+}
+
+// gresType fills in the type of an untyped GRES from the node's own,
+// when the node has exactly one type of that name.
+func gresType(n *selectnodes.Node, g selectnodes.GRES) string {
+	if g.Type != "" {
+		return g.Type
+	}
+	typ, seen := "", 0
+	for _, have := range n.GRES {
+		if have.Name == g.Name {
+			typ, seen = have.Type, seen+1
+		}
+	}
+	if seen == 1 {
+		return typ
+	}
+	return ""
+}
+
+// PartitionHolding is the first partition (in definition order) whose
+// nodes include every node of set, or "".
+func PartitionHolding(c *selectnodes.Cluster, set *bitset.BitSet) string {
+	for _, p := range c.Partitions() {
+		if nodes, ok := c.PartitionNodes(p.Name); ok && nodes.IsSuperSet(set) {
+			return p.Name
+		}
+	}
+	return ""
+}

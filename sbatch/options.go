@@ -1,0 +1,135 @@
+package sbatch
+
+import (
+	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// Options are the placement-relevant options of an sbatch command line.
+// Zero values mean "not given".
+type Options struct {
+	JobName    string
+	Partitions []string // -p a,b: the job may run in any; the earliest start wins
+	// MinNodes and MaxNodes from -N min[-max]; MaxNodes is MinNodes when
+	// no range was given.
+	MinNodes, MaxNodes int
+	NTasks             int // -n
+	CPUsPerTask        int // -c
+	NTasksPerNode      int
+	MinCPUs            int // --mincpus
+	Constraint         string
+	NodeList           []string // -w, expanded
+	Exclude            []string // -x, expanded
+	MemoryMB           int64    // --mem, per node
+	MemPerCPUMB        int64    // --mem-per-cpu
+	TmpMB              int64    // --tmp
+	GRES               []selectnodes.GRESRequest
+	GPUs               int // --gpus: the job's total
+	GPUType            string
+	GPUsPerNode        int
+	Exclusive          bool
+	ExclusiveMode      string // "", "user" or "mcs"
+	Oversubscribe      bool
+	Contiguous         bool
+	Switches           int           // --switches=N
+	SwitchesWait       time.Duration // --switches=N@time
+	TimeLimit, TimeMin time.Duration
+	Begin              string // --begin, as written; see BeginAt
+	Account, QOS       string
+	User, Group        string // --uid, --gid
+	Dependency         string
+	Requeue            bool
+	Nice               int64
+	Hold               bool
+}
+
+// Flag is an option of the caller's own (a CLI's --conf, --json), parsed
+// by the same rules beside sbatch's. Value says whether it takes a value;
+// Set receives it ("" for a flag without one).
+type Flag struct {
+	Short byte
+	Long  string
+	Value bool
+	Set   func(value string) error
+}
+
+// Parse reads args (without the program name). Operands — words that are
+// not options or their values, such as a batch script — are an error; a
+// caller that wants them uses ParseOperands.
+func Parse(args []string, extra ...Flag) (*Options, error) {
+	o, operands, err := ParseOperands(args, extra...)
+	if err == nil && len(operands) > 0 {
+		err = &Error{Arg: indexOf(args, operands[0]), Text: operands[0], Msg: "unexpected argument (no batch script is read)"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// ParseOperands is Parse that returns the operands instead of refusing
+// them.
+func ParseOperands(args []string, extra ...Flag) (*Options, []string, error) {
+	if len(args) > MaxArgs {
+		return nil, nil, &Error{Arg: MaxArgs, Msg: "more than MaxArgs arguments"}
+	}
+	for i, a := range args {
+		if len(a) > MaxArgBytes {
+			return nil, nil, &Error{Arg: i, Text: a[:32] + "…", Offset: MaxArgBytes, Msg: "argument longer than MaxArgBytes"}
+		}
+	}
+	found, operands, err := getopt(append(optionTable(), flagOptions(extra)...), args)
+	if err != nil {
+		return nil, nil, err
+	}
+	o := &Options{}
+	for _, occ := range found {
+		if err := occ.opt.set(o, occ.value); err != nil {
+			return nil, nil, &Error{Arg: occ.arg, Text: args[occ.arg], Offset: occ.off, Msg: err.Error()}
+		}
+	}
+	return o, operands, nil
+}
+
+func indexOf(args []string, a string) int {
+	for i := range args {
+		if args[i] == a {
+			return i
+		}
+	}
+	return -1
+}
+
+// ParseFlags reads args against the caller's flags only, by the same
+// POSIX rules (-x, -xVALUE, -x VALUE, --name=VALUE, --name VALUE,
+// clustered short flags, "--"), and returns the operands in order.
+func ParseFlags(args []string, flags ...Flag) ([]string, error) {
+	if len(args) > MaxArgs {
+		return nil, &Error{Arg: MaxArgs, Msg: "more than MaxArgs arguments"}
+	}
+	found, operands, err := getopt(flagOptions(flags), args)
+	if err != nil {
+		return nil, err
+	}
+	for _, occ := range found {
+		if err := occ.opt.set(nil, occ.value); err != nil {
+			return nil, &Error{Arg: occ.arg, Text: args[occ.arg], Offset: occ.off, Msg: err.Error()}
+		}
+	}
+	return operands, nil
+}
+
+// flagOptions turns a caller's flags into option table entries.
+func flagOptions(flags []Flag) []option {
+	table := make([]option, 0, len(flags))
+	for _, f := range flags {
+		mode := noArg
+		if f.Value {
+			mode = requiredArg
+		}
+		table = append(table, option{short: f.Short, long: f.Long, mode: mode,
+			set: func(_ *Options, v string) error { return f.Set(v) }})
+	}
+	return table
+}

@@ -1,0 +1,98 @@
+package sbatch
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hpcsched/hpcsched/features"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// Request is the selection request the options describe, for partition
+// (one of o.Partitions, or "" for the default). fopts are passed to
+// features.Parse (features.Legacy for Slurm-compatible constraints).
+//
+// The mapping, as sbatch's: -n and -c give the CPU total (tasks x CPUs
+// per task); -c, --ntasks-per-node x -c and --mincpus give the CPUs every
+// node must have (a task's CPUs are on one node); --mem is per node and --mem-per-cpu is multiplied by the
+// CPUs per node; --gpus-per-node adds gpu[:type]:N to every node and
+// --gpus N asks for ceil(N / nodes) per node (the even spread sbatch
+// uses when it can); --exclusive and -s/--oversubscribe set the share
+// request. --switches, --qos, --uid and --gid are carried in Options for
+// callers that model them; the selection pipeline does not.
+func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
+	r := selectnodes.Request{Partition: partition, MinNodes: o.MinNodes, MaxNodes: o.MaxNodes,
+		Required: o.NodeList, Excluded: o.Exclude, Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
+		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...)}
+	cpt := max(o.CPUsPerTask, 1)
+	switch {
+	case o.NTasks > 0:
+		r.CPUs = o.NTasks * cpt // both at most 2^24
+	case o.NTasksPerNode > 0 && o.MinNodes > 0:
+		r.CPUs = o.NTasksPerNode * cpt * o.MinNodes
+	case o.CPUsPerTask > 0:
+		r.CPUs = cpt
+	}
+	if r.CPUs > maxCount {
+		return r, fmt.Errorf("sbatch: %d CPUs in all is more than %d", r.CPUs, maxCount)
+	}
+	// a task's CPUs are on one node
+	r.MinCPUsPerNode = max(o.MinCPUs, o.NTasksPerNode*cpt, o.CPUsPerTask)
+	r.MinMemoryPerNode = o.MemoryMB
+	if o.MemPerCPUMB > 0 {
+		perNode := int64(max(r.MinCPUsPerNode, cpt))
+		if o.MemPerCPUMB > MaxMemoryMB/perNode {
+			return r, fmt.Errorf("sbatch: --mem-per-cpu x %d CPUs is more than MaxMemoryMB", perNode)
+		}
+		r.MinMemoryPerNode = max(r.MinMemoryPerNode, o.MemPerCPUMB*perNode)
+	}
+	if n := o.gpusPerNode(); n > 0 {
+		r.GRES = append(r.GRES, selectnodes.GRESRequest{Name: "gpu", Type: o.GPUType, Min: int64(n), Max: int64(n)})
+	}
+	switch {
+	case o.Exclusive:
+		r.Share = selectnodes.ShareExclusiveJob
+	case o.Oversubscribe:
+		r.Share = selectnodes.ShareOversubscribe
+	}
+	if o.Constraint != "" {
+		e, err := features.Parse(o.Constraint, fopts...)
+		if err != nil {
+			return r, err
+		}
+		r.Features = e
+	}
+	return r, nil
+}
+
+func (o *Options) gpusPerNode() int {
+	if o.GPUsPerNode > 0 {
+		return o.GPUsPerNode
+	}
+	if o.GPUs > 0 {
+		nodes := max(o.MinNodes, 1)
+		return (o.GPUs + nodes - 1) / nodes
+	}
+	return 0
+}
+
+// Spec is the queue submission the options describe, in the first
+// partition given (queue submits to one; a caller trying several uses
+// Request per partition).
+func (o *Options) Spec(now time.Time, fopts ...features.Option) (queue.Spec, error) {
+	part := ""
+	if len(o.Partitions) > 0 {
+		part = o.Partitions[0]
+	}
+	req, err := o.Request(part, fopts...)
+	if err != nil {
+		return queue.Spec{}, err
+	}
+	begin, err := o.BeginAt(now)
+	if err != nil {
+		return queue.Spec{}, err
+	}
+	return queue.Spec{Name: o.JobName, User: o.User, Account: o.Account, Request: req, TimeLimit: o.TimeLimit,
+		Begin: begin, Dependency: o.Dependency, Requeue: o.Requeue, Nice: o.Nice, Hold: o.Hold}, nil
+}

@@ -1,0 +1,177 @@
+package slurmconf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/hpcsched/hpcsched/hostlist"
+	"github.com/hpcsched/hpcsched/position"
+)
+
+// Default budgets; see Limits.
+const (
+	// MaxLineLength is the longest logical line (continuations joined) read.
+	MaxLineLength = 1 << 20
+	// MaxIncludeDepth is how deeply Include lines may nest.
+	MaxIncludeDepth = 16
+	// DefaultMaxNodes is the default Limits.Nodes: ten times the largest
+	// machines of today.
+	DefaultMaxNodes = 1 << 20
+	// DefaultMaxHostNames is the default Limits.HostNames.
+	DefaultMaxHostNames = 1 << 22
+	// DefaultMaxHostBytes is the default Limits.HostBytes (128 MiB).
+	DefaultMaxHostBytes = 128 << 20
+	// DefaultMaxFiles is the default Limits.Files.
+	DefaultMaxFiles = 256
+	// DefaultMaxInputBytes is the default Limits.InputBytes (64 MiB).
+	DefaultMaxInputBytes = 64 << 20
+	// DefaultMaxInherited is the default Limits.Inherited.
+	DefaultMaxInherited = 1 << 20
+)
+
+// Limits bounds the work and memory of one parse. Each is checked before
+// the memory it protects is allocated; going beyond one is an *Error that
+// wraps ErrBudget, names the limit and gives the line. A field that is 0
+// or less takes its default.
+type Limits struct {
+	// Nodes is the most node names NodeName lines may define in total.
+	Nodes int
+	// HostNames is the most names all hostlist values together (NodeName,
+	// NodeAddr, partition Nodes, switch members, gres.conf File, ...) may
+	// expand to, and HostBytes the most bytes those names may take.
+	HostNames int
+	HostBytes int
+	// Files is the most files one parse reads, the first one and every
+	// Include counted (a file included twice counts twice), and InputBytes
+	// the most bytes it reads from them, or from an io.Reader.
+	Files      int
+	InputBytes int64
+	// Inherited is the most key=value pairs NodeName=DEFAULT and
+	// PartitionName=DEFAULT lines may hand down, as Extra pairs, to the
+	// lines after them, counted once per receiving line.
+	Inherited int
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.Nodes, DefaultMaxNodes)
+	def(&l.HostNames, DefaultMaxHostNames)
+	def(&l.HostBytes, DefaultMaxHostBytes)
+	def(&l.Files, DefaultMaxFiles)
+	def(&l.Inherited, DefaultMaxInherited)
+	if l.InputBytes <= 0 {
+		l.InputBytes = DefaultMaxInputBytes
+	}
+	return l
+}
+
+// Option configures Parse, ParseFile and the other parsers.
+type Option func(*Limits)
+
+// WithLimits sets the budgets of a parse (zero fields keep their default).
+func WithLimits(l Limits) Option { return func(dst *Limits) { *dst = l } }
+
+// budget is what is left of the Limits during one parse.
+type budget struct {
+	lim                  Limits
+	nodes, names, nbytes int
+	files                int
+	input                int64
+	inherited            int
+}
+
+func newBudget(opts []Option) *budget {
+	var l Limits
+	for _, o := range opts {
+		o(&l)
+	}
+	return &budget{lim: l.withDefaults()}
+}
+
+// hosts expands a hostlist value within what is left of the host budgets
+// (and of the node budget when nodes is set).
+func (b *budget) hosts(p Pair, nodes bool) ([]string, error) {
+	hb := hostlist.Budget{Hosts: hostlist.DefaultLimit, Bytes: hostlist.DefaultByteLimit}
+	which := fmt.Sprintf("%d hosts in one value (hostlist.DefaultLimit)", hostlist.DefaultLimit)
+	if left := b.lim.HostNames - b.names; left < hb.Hosts {
+		hb.Hosts, which = left, fmt.Sprintf("%d host names per parse (Limits.HostNames)", b.lim.HostNames)
+	}
+	if left := b.lim.Nodes - b.nodes; nodes && left < hb.Hosts {
+		hb.Hosts, which = left, fmt.Sprintf("%d nodes (Limits.Nodes)", b.lim.Nodes)
+	}
+	whichBytes := fmt.Sprintf("%d bytes of names in one value (hostlist.DefaultByteLimit)", hostlist.DefaultByteLimit)
+	if left := b.lim.HostBytes - b.nbytes; left < hb.Bytes {
+		hb.Bytes, whichBytes = left, fmt.Sprintf("%d bytes of host names per parse (Limits.HostBytes)", b.lim.HostBytes)
+	}
+	names, err := expandWithin(p.Value, hb)
+	if err != nil {
+		var he *hostlist.Error
+		if !errors.As(err, &he) {
+			return nil, errAt(p.ValuePos, "%s: %v", p.Key, err)
+		}
+		pos := p.ValuePos.Resolve(he.Pos)
+		switch {
+		case errors.Is(err, hostlist.ErrHostBudget):
+			return nil, budgetAt(pos, "%s: more than %s", p.Key, which)
+		case errors.Is(err, hostlist.ErrByteBudget):
+			return nil, budgetAt(pos, "%s: more than %s", p.Key, whichBytes)
+		case errors.Is(err, hostlist.ErrBudget):
+			return nil, budgetAt(pos, "%s: %s", p.Key, he.Msg)
+		}
+		return nil, errAt(pos, "%s: %s", p.Key, he.Msg)
+	}
+	b.names += len(names)
+	if nodes {
+		b.nodes += len(names)
+	}
+	for _, n := range names {
+		b.nbytes += len(n)
+	}
+	return names, nil
+}
+
+// inherit counts n pairs handed down by a DEFAULT line.
+func (b *budget) inherit(n int, pos Pos) error {
+	if n > b.lim.Inherited-b.inherited {
+		return budgetAt(pos, "DEFAULT lines hand down more than %d pairs (Limits.Inherited)", b.lim.Inherited)
+	}
+	b.inherited += n
+	return nil
+}
+
+// read reads all of r within what is left of the input budget.
+func (b *budget) read(r io.Reader, pos Pos) (string, error) {
+	left := b.lim.InputBytes - b.input
+	data, err := io.ReadAll(io.LimitReader(r, min(left, math.MaxInt64-1)+1))
+	if err != nil {
+		return "", errAt(pos, "read: %v", err)
+	}
+	if int64(len(data)) > left {
+		return "", budgetAt(pos, "input is longer than %d bytes (Limits.InputBytes)", b.lim.InputBytes)
+	}
+	b.input += int64(len(data))
+	return string(data), nil
+}
+
+// expandWithin is hostlist.ExpandBudget, except that a budget used up (0
+// left) allows no name instead of meaning the default.
+func expandWithin(expr string, hb hostlist.Budget) ([]string, error) {
+	if hb.Hosts > 0 && hb.Bytes > 0 {
+		return hostlist.ExpandBudget(expr, hb)
+	}
+	n, err := hostlist.Count(expr)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	cause := hostlist.ErrHostBudget
+	if hb.Hosts > 0 {
+		cause = hostlist.ErrByteBudget
+	}
+	return nil, &hostlist.Error{Expr: expr, Pos: position.At(expr, 0), Msg: "budget used up", Err: cause}
+}
