@@ -218,7 +218,7 @@ func TestSingletonAcrossClusters(t *testing.T) {
 func TestBlockingMemberIsDownNotWaitedOn(t *testing.T) {
 	a, b := sched(t, "a", 2), sched(t, "b", 2)
 	fb := &faulty{Member: NewLocal("b", b)}
-	g := New(NewMemoryIDs(1), WithCallTimeout(20*time.Millisecond))
+	g := New(NewMemoryIDs(1), WithCallTimeout(200*time.Millisecond))
 	require.NoError(t, g.Add(bg, NewLocal("a", a)))
 	require.NoError(t, g.Add(bg, fb))
 	fb.block()
