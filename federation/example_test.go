@@ -19,6 +19,15 @@ func cluster(nodes string) *queue.Scheduler {
 	return queue.New(c, queue.WithFirstJobID(1000))
 }
 
+// grid is a grid of two clusters of two nodes, east and west.
+func grid(ctx context.Context) (*federation.Grid, *queue.Scheduler, *queue.Scheduler) {
+	east, west := cluster("e[1-2]"), cluster("w[1-2]")
+	g := federation.New(federation.NewMemoryIDs(1))
+	g.Add(ctx, federation.NewLocal("east", east))
+	g.Add(ctx, federation.NewLocal("west", west))
+	return g, east, west
+}
+
 // A job goes to the cluster that would start it soonest, and moves when
 // another frees up sooner.
 func Example() {
@@ -55,10 +64,7 @@ func Example() {
 func ExampleGrid_Submit_dependency() {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	east, west := cluster("e[1-2]"), cluster("w[1-2]")
-	g := federation.New(federation.NewMemoryIDs(1))
-	g.Add(ctx, federation.NewLocal("east", east))
-	g.Add(ctx, federation.NewLocal("west", west))
+	g, east, _ := grid(ctx)
 
 	spec := queue.Spec{Name: "step", Request: selectnodes.Request{MinNodes: 1}, TimeLimit: time.Hour}
 	first, _ := g.Submit(ctx, spec, []string{"east"}, now)
@@ -82,10 +88,7 @@ func ExampleGrid_Submit_dependency() {
 func ExampleGrid_Status() {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	east, west := cluster("e[1-2]"), cluster("w[1-2]")
-	g := federation.New(federation.NewMemoryIDs(1))
-	g.Add(ctx, federation.NewLocal("east", east))
-	g.Add(ctx, federation.NewLocal("west", west))
+	g, _, west := grid(ctx)
 	local, _ := west.Submit(queue.Spec{Name: "local", Request: selectnodes.Request{MinNodes: 1}}, now)
 	st, _ := g.Status(ctx, local, now)
 	fmt.Println(st.ID, st.Member, st.State, "local:", st.Local)

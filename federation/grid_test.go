@@ -13,13 +13,8 @@ import (
 
 func TestSubmitPlacesOnSoonest(t *testing.T) {
 	a, b := sched(t, "a", 4), sched(t, "b", 4)
-	// a is full for two hours, b for one
-	_, err := a.Submit(nodesSpec(4, 2*time.Hour), at(0))
-	require.NoError(t, err)
-	_, err = b.Submit(nodesSpec(4, time.Hour), at(0))
-	require.NoError(t, err)
-	a.Schedule(at(0))
-	b.Schedule(at(0))
+	fill(t, a, 2*time.Hour) // a is full for two hours, b for one
+	fill(t, b, time.Hour)
 	g := newGrid(t, NewLocal("a", a), NewLocal("b", b))
 
 	id, err := g.Submit(bg, nodesSpec(2, time.Hour), nil, at(1))
@@ -36,6 +31,14 @@ func TestSubmitPlacesOnSoonest(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "a", st.Member)
 	require.Greater(t, id2, id, "grid IDs come from the grid's source")
+}
+
+// fill starts a job on all 4 nodes of s for limit and returns it.
+func fill(t *testing.T, s *queue.Scheduler, limit time.Duration) queue.JobID {
+	id, err := s.Submit(nodesSpec(4, limit), at(0))
+	require.NoError(t, err)
+	require.Len(t, s.Schedule(at(0)), 1)
+	return id
 }
 
 func TestCandidatesByPartitionAndAccount(t *testing.T) {
@@ -87,12 +90,8 @@ func TestStatusOfLocalJobFromAnyMember(t *testing.T) {
 
 func TestReevaluateMovesWhenAnotherClusterFreesEarly(t *testing.T) {
 	a, b := sched(t, "a", 4), sched(t, "b", 4)
-	long, err := a.Submit(nodesSpec(4, 4*time.Hour), at(0))
-	require.NoError(t, err)
-	blocker, err := b.Submit(nodesSpec(4, 8*time.Hour), at(0))
-	require.NoError(t, err)
-	a.Schedule(at(0))
-	b.Schedule(at(0))
+	fill(t, a, 4*time.Hour)
+	blocker := fill(t, b, 8*time.Hour)
 	g := newGrid(t, NewLocal("a", a), NewLocal("b", b))
 	id, err := g.Submit(bg, nodesSpec(4, time.Hour), nil, at(1))
 	require.NoError(t, err)
@@ -114,15 +113,12 @@ func TestReevaluateMovesWhenAnotherClusterFreesEarly(t *testing.T) {
 	b.Schedule(at(10))
 	st, _ = g.Status(bg, id, at(10))
 	require.Equal(t, queue.Running, st.State)
-	_ = long
 }
 
 func TestNoMoveBelowThreshold(t *testing.T) {
 	a, b := sched(t, "a", 4), sched(t, "b", 4)
-	_, _ = a.Submit(nodesSpec(4, 60*time.Minute), at(0))
-	_, _ = b.Submit(nodesSpec(4, 61*time.Minute), at(0))
-	a.Schedule(at(0))
-	b.Schedule(at(0))
+	fill(t, a, 60*time.Minute)
+	fill(t, b, 61*time.Minute)
 	g := New(NewMemoryIDs(1), WithCallTimeout(0), WithMoveThreshold(5*time.Minute))
 	require.NoError(t, g.Add(bg, NewLocal("b", b)))
 	require.NoError(t, g.Add(bg, NewLocal("a", a)))

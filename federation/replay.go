@@ -1,10 +1,11 @@
 package federation
 
 import (
-	"container/heap"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -64,7 +65,7 @@ type replay struct {
 	names   []string
 	scheds  []*queue.Scheduler
 	grid    *Grid
-	ends    endHeap
+	ends    endQueue
 	submit  []time.Time
 	started []bool
 	res     *ReplayResult
@@ -153,9 +154,9 @@ func (rp *replay) started1(member int, e queue.Event) {
 	j := rp.w.Jobs[i]
 	limit := j.Spec.TimeLimit
 	if limit > 0 && j.Run >= limit {
-		heap.Push(&rp.ends, endEvent{at: e.Time.Add(limit), member: member, id: e.Job})
+		rp.ends.push(endEvent{at: e.Time.Add(limit), member: member, id: e.Job})
 	} else {
-		heap.Push(&rp.ends, endEvent{at: e.Time.Add(j.Run), member: member, id: e.Job, out: true})
+		rp.ends.push(endEvent{at: e.Time.Add(j.Run), member: member, id: e.Job, out: true})
 	}
 }
 
@@ -224,7 +225,7 @@ func (rp *replay) step(ctx context.Context, t time.Time, next *int, lastTick *ti
 func (rp *replay) endAt(t time.Time) error {
 	ticks := map[int]bool{}
 	for len(rp.ends) > 0 && !rp.ends[0].at.After(t) {
-		e := heap.Pop(&rp.ends).(endEvent)
+		e := rp.ends.pop()
 		if !e.out {
 			ticks[e.member] = true
 			continue
@@ -272,20 +273,22 @@ type endEvent struct {
 	out    bool // false: killed at the time limit (Tick ends it)
 }
 
-type endHeap []endEvent
+// endQueue holds the coming ends in time order (then by job); it stays as
+// short as the number of running jobs, so a sorted insert is enough.
+type endQueue []endEvent
 
-func (h endHeap) Len() int { return len(h) }
-func (h endHeap) Less(i, j int) bool {
-	if !h[i].at.Equal(h[j].at) {
-		return h[i].at.Before(h[j].at)
-	}
-	return h[i].id < h[j].id
+func (q *endQueue) push(e endEvent) {
+	i, _ := slices.BinarySearchFunc(*q, e, func(a, b endEvent) int {
+		if c := a.at.Compare(b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	*q = slices.Insert(*q, i, e)
 }
-func (h endHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *endHeap) Push(x any)   { *h = append(*h, x.(endEvent)) }
-func (h *endHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (q *endQueue) pop() endEvent {
+	e := (*q)[0]
+	*q = (*q)[1:]
+	return e
 }
