@@ -33,9 +33,9 @@ func TestSubmitPlacesOnSoonest(t *testing.T) {
 	require.Greater(t, id2, id, "grid IDs come from the grid's source")
 }
 
-// fill starts a job on all 4 nodes of s for limit and returns it.
+// fill starts a job on all the nodes of s for limit and returns it.
 func fill(t *testing.T, s *queue.Scheduler, limit time.Duration) queue.JobID {
-	id, err := s.Submit(nodesSpec(4, limit), at(0))
+	id, err := s.Submit(nodesSpec(s.Cluster().NodeCount(), limit), at(0))
 	require.NoError(t, err)
 	require.Len(t, s.Schedule(at(0)), 1)
 	return id
@@ -292,3 +292,30 @@ func TestMemoryIDs(t *testing.T) {
 }
 
 func itoa(id queue.JobID) string { return strconv.FormatUint(uint64(id), 10) }
+
+// A member that comes back without its state: a job that never started
+// there is placed again; one that started is not run a second time.
+func TestMemberLosesItsState(t *testing.T) {
+	a, b := sched(t, "a", 2), sched(t, "b", 2)
+	fa := &faulty{Member: NewLocal("a", a)}
+	g := newGrid(t, fa, NewLocal("b", b))
+	ran, err := g.Submit(bg, nodesSpec(1, time.Hour), []string{"a"}, at(0))
+	require.NoError(t, err)
+	a.Schedule(at(0))
+	fill(t, b, 3*time.Hour) // b is busy longer than a
+	waiting, err := g.Submit(bg, nodesSpec(2, time.Hour), []string{"a", "b"}, at(0))
+	require.NoError(t, err)
+	st, _ := g.Status(bg, ran, at(0))
+	require.Equal(t, queue.Running, st.State)
+	st, _ = g.Status(bg, waiting, at(0))
+	require.Equal(t, "a", st.Member)
+
+	// a restarts empty
+	fa.Member = NewLocal("a", sched(t, "a", 2))
+	g.Reevaluate(bg, at(1))
+	st, _ = g.Status(bg, ran, at(1))
+	require.Equal(t, queue.NodeFail, st.State, "it ran: not run again")
+	st, _ = g.Status(bg, waiting, at(1))
+	require.Equal(t, queue.Pending, st.State)
+	require.Equal(t, 1, g.Stats().Replaced)
+}

@@ -104,9 +104,15 @@ func (g *Grid) absorb(ctx context.Context, r *record, m *member, in JobInfo, now
 		return
 	case r.phase == inDoubt:
 		return // news of the held copy: settled when the source answers
+	case !in.Found && !r.start.IsZero():
+		// it started there and the member lost it with its state: it may
+		// have run, so it is not run again — it ended with its node
+		r.phase, r.state, r.end, r.reason = ended, queue.NodeFail, now, "lost with member "+m.name
+		return
 	case r.phase == unconfirmed && !in.Found, r.phase == placed && !in.Found:
-		// not there (never arrived, or the member lost its state): the
-		// job can start nowhere, so placing it again is safe
+		// not there (never arrived, or the member lost its state before
+		// it started): the job can start nowhere, so placing it again is
+		// safe
 		if r.phase == placed {
 			g.stats.Replaced++
 		}
