@@ -3,6 +3,7 @@ package check
 import (
 	"bufio"
 	"fmt"
+	"github.com/hpcsched/hpcsched/position"
 	"io"
 	"strings"
 
@@ -27,6 +28,11 @@ type TableError struct {
 	File         string
 	Line, Column int
 	Msg          string
+}
+
+// Position is where the problem is (for position.Of).
+func (e *TableError) Position() position.Position {
+	return position.Position{File: e.File, Line: e.Line, Column: e.Column}
 }
 
 func (e *TableError) Error() string {

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"github.com/hpcsched/hpcsched/position"
 	"strconv"
 	"strings"
 	"time"
@@ -53,30 +54,34 @@ type Dependency struct {
 	terms []depTerm
 }
 
-// DependencyError is a malformed dependency; Pos is the byte offset.
+// DependencyError is a malformed dependency; Pos is where in Spec (its
+// Offset is the byte offset).
 type DependencyError struct {
 	Spec string
-	Pos  int
+	Pos  position.Position
 	Msg  string
 }
 
 func (e *DependencyError) Error() string {
-	return fmt.Sprintf("dependency %q: offset %d: %s", e.Spec, e.Pos, e.Msg)
+	return fmt.Sprintf("dependency %q: offset %d: %s", e.Spec, e.Pos.Offset, e.Msg)
 }
+
+// Position is where the problem is (for position.Of).
+func (e *DependencyError) Position() position.Position { return e.Pos }
 
 // ParseDependency reads "afterok:12:13,afterany:14", "after:12+30"
 // (30 minutes after job 12 started), "singleton", a bare job ID (afterany),
 // or items joined by '?' (any). Mixing ',' and '?' is an error.
 func ParseDependency(spec string) (*Dependency, error) {
 	if len(spec) > MaxDependencyBytes {
-		return nil, &DependencyError{Spec: spec[:64] + "…", Pos: MaxDependencyBytes, Msg: fmt.Sprintf("longer than MaxDependencyBytes (%d)", MaxDependencyBytes)}
+		return nil, &DependencyError{Spec: spec[:64] + "…", Pos: position.Position{Offset: MaxDependencyBytes}, Msg: fmt.Sprintf("longer than MaxDependencyBytes (%d)", MaxDependencyBytes)}
 	}
 	d := &Dependency{}
 	if strings.TrimSpace(spec) == "" {
 		return d, nil
 	}
 	bad := func(pos int, format string, args ...any) error {
-		return &DependencyError{Spec: spec, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+		return &DependencyError{Spec: spec, Pos: position.At(spec, pos), Msg: fmt.Sprintf(format, args...)}
 	}
 	sep := byte(0)
 	for i := 0; i < len(spec); {

@@ -19,7 +19,7 @@ func FuzzParseDependency(f *testing.F) {
 		d, err := ParseDependency(spec)
 		if err != nil {
 			var de *DependencyError
-			if !errors.As(err, &de) || de.Pos < 0 || de.Pos > len(spec) {
+			if !errors.As(err, &de) || de.Pos.Offset < 0 || de.Pos.Offset > len(spec) {
 				t.Fatalf("error %v (%T) without a position inside %q", err, err, spec)
 			}
 			return

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/hpcsched/hpcsched/position"
 	"math"
 	"strings"
 	"testing"
@@ -78,7 +79,10 @@ func TestDependencyDelayOverflowIsRejected(t *testing.T) {
 	_, err := ParseDependency("after:1+200000000")
 	var de *DependencyError
 	require.ErrorAs(t, err, &de)
-	assert.Equal(t, len("after:1+"), de.Pos)
+	assert.Equal(t, len("after:1+"), de.Pos.Offset)
+	pos, ok := position.Of(err)
+	assert.True(t, ok)
+	assert.Equal(t, 9, pos.Column)
 	s := simple(t)
 	submit(t, s, nodes(1, time.Hour), at(0))
 	spec := nodes(1, time.Hour)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hpcsched/hpcsched/position"
 	"io"
 	"slices"
 	"time"
@@ -21,6 +22,16 @@ type RestoreError struct {
 	Path   string
 	Offset int64
 	Msg    string
+}
+
+// Position is the syntax error's place (for position.Of): its byte
+// offset, or the path as the "file" when the value is known but not its
+// place in the bytes.
+func (e *RestoreError) Position() position.Position {
+	if e.Offset >= 0 {
+		return position.Position{Offset: int(e.Offset)}
+	}
+	return position.Position{File: e.Path}
 }
 
 func (e *RestoreError) Error() string {

@@ -1,6 +1,10 @@
 package sbatch
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hpcsched/hpcsched/position"
+)
 
 // Budgets, checked before anything is allocated for the input.
 const (
@@ -18,6 +22,16 @@ type Error struct {
 	Offset int
 	Text   string // the argument
 	Msg    string
+}
+
+// Position is where the problem is (for position.Of): the argument as
+// the "file", the offset inside it as column and offset.
+func (e *Error) Position() position.Position {
+	file := "command line"
+	if e.Arg >= 0 {
+		file = fmt.Sprintf("argument %d", e.Arg+1)
+	}
+	return position.Position{File: file, Line: 1, Column: e.Offset + 1, Offset: e.Offset}
 }
 
 func (e *Error) Error() string {
