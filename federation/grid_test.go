@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
 
@@ -318,4 +319,43 @@ func TestMemberLosesItsState(t *testing.T) {
 	st, _ = g.Status(bg, waiting, at(1))
 	require.Equal(t, queue.Pending, st.State)
 	require.Equal(t, 1, g.Stats().Replaced)
+}
+
+// Tick runs a pass each period, and sooner (after the minimum gap) when a
+// member reports an event that changes when jobs could start.
+func TestTickPeriodAndEvents(t *testing.T) {
+	tests := []struct {
+		name  string
+		event func(s *queue.Scheduler, now time.Time)
+		ran   bool
+	}{
+		{"nothing happened", func(*queue.Scheduler, time.Time) {}, false},
+		{"a node fails", func(s *queue.Scheduler, now time.Time) {
+			require.NoError(t, s.SetNodeState("a0", selectnodes.NodeDown, now))
+		}, true},
+		{"a job ends early", func(s *queue.Scheduler, now time.Time) {
+			require.NoError(t, s.Finish(s.Jobs()[0].ID, queue.Outcome{}, now))
+		}, true},
+		{"a job arrives", func(s *queue.Scheduler, now time.Time) {
+			_, err := s.Submit(queue.Spec{Request: selectnodes.Request{MinNodes: 1}, Priority: 1000}, now)
+			require.NoError(t, err)
+		}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := sched(t, "a", 2)
+			fill(t, a, time.Hour)
+			g := New(NewMemoryIDs(1), WithCallTimeout(0), WithPeriod(time.Minute, 10*time.Second))
+			require.NoError(t, g.Add(bg, NewLocal("a", a)))
+			_, ran := g.Tick(bg, at(0))
+			require.True(t, ran, "the first tick runs")
+			_, ran = g.Tick(bg, at(0).Add(5*time.Second))
+			require.False(t, ran)
+			tc.event(a, at(0).Add(20*time.Second))
+			_, ran = g.Tick(bg, at(0).Add(30*time.Second))
+			require.Equal(t, tc.ran, ran)
+			_, ran = g.Tick(bg, at(2))
+			require.True(t, ran, "a period after the last pass")
+		})
+	}
 }
