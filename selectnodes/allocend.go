@@ -13,6 +13,7 @@ func (c *Cluster) SetAllocationEnd(job JobID, end time.Time) error {
 	if !ok {
 		return fmt.Errorf("selectnodes: job %d is not allocated", job)
 	}
-	r.end = end
+	// a new record, not a write to the shared one: snapshots hold the old
+	c.jobs[job] = &running{id: r.id, p: r.p, start: r.start, end: end}
 	return nil
 }

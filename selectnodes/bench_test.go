@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,4 +161,112 @@ func BenchmarkBitmapFloor(b *testing.B) {
 			_ = total
 		})
 	}
+}
+
+// countedCluster is n nodes in 100 config records of heterogeneous CPUs
+// (16 to 63) and weights, each record carrying an overlapping subset of
+// the features f0..f7, half the cluster busy under ConsRes.
+func countedCluster(tb testing.TB, n int) *Cluster {
+	nodes := make([]Node, n)
+	all := make([]string, n)
+	per := n / 100
+	for i := range nodes {
+		rec := i / per
+		var fs []string
+		for t := range 8 {
+			if (rec*2654435761)>>(t+3)&1 == 1 {
+				fs = append(fs, fmt.Sprintf("f%d", t))
+			}
+		}
+		nodes[i] = Node{Name: fmt.Sprintf("n%06d", i), CPUs: 16 + rec*7%48, RealMemory: 1000, Weight: int64(1 + rec%4), Features: fs}
+		all[i] = nodes[i].Name
+	}
+	c, err := New(nodes, []Partition{{Name: "batch", Nodes: all, Default: true}}, WithSelector(ConsRes{}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func countedExpr(tb testing.TB, terms, count int) *features.Expr {
+	parts := make([]string, terms)
+	for t := range parts {
+		parts[t] = fmt.Sprintf("f%d*%d", t, count)
+	}
+	e, err := features.Parse("[" + strings.Join(parts, "&") + "]")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkCountedTerms decides requests with counted terms on 10,000
+// nodes: one that fits, one whose CPU total no choice reaches, one whose
+// terms cannot all be met within its node limit (the search must prove
+// it) and one that needs the nodes with the most CPUs.
+func BenchmarkCountedTerms(b *testing.B) {
+	const n = 10000
+	c := countedCluster(b, n)
+	for _, terms := range []int{1, 4, 8} {
+		cases := []struct {
+			name string
+			req  *Request
+			ok   bool
+		}{
+			{"fits", &Request{CPUs: 2000, Features: countedExpr(b, terms, 20)}, true},
+			{"cpus-unreachable", &Request{CPUs: 10_000_000, Features: countedExpr(b, terms, 20)}, false},
+			{"terms-beyond-maxnodes", &Request{MaxNodes: 29, Features: countedExpr(b, terms, 30)}, false},
+			{"cpus-tight", &Request{MaxNodes: 60, CPUs: 60 * 50, Features: countedExpr(b, terms, 10)}, true},
+		}
+		for _, tc := range cases {
+			b.Run(fmt.Sprintf("nodes=%d/terms=%d/%s", n, terms, tc.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					_, err := c.Try(tc.req, RunNow)
+					if (err == nil) != tc.ok {
+						b.Fatalf("err = %v, want ok=%v", err, tc.ok)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSnapshot takes a snapshot of a loaded cluster (copying only the
+// load), and tries one what-if on it and reverts it.
+func BenchmarkSnapshot(b *testing.B) {
+	const n, running = 100000, 10000
+	c := benchCluster(b, n, ConsRes{})
+	for id := range running {
+		first := id * 7 % (n - 8)
+		p := &Placement{Partition: "batch"}
+		for k := range 1 + id%8 {
+			p.Alloc = append(p.Alloc, NodeAlloc{Node: first + k, CPUs: 1 + id%4})
+		}
+		if err := c.Allocate(JobID(id+1), p, t0, t0.Add(time.Duration(1+id%100)*time.Minute)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	name := fmt.Sprintf("nodes=%d/running=%d", n, running)
+	b.Run(name+"/take", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = c.Snapshot()
+		}
+	})
+	s := c.Snapshot()
+	p, err := s.SelectNodes(&Request{MinNodes: 64}, RunNow)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run(name+"/simulate-64nodes-and-revert", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			revert, err := s.Simulate(JobID(running+1), p, t0, t0.Add(time.Hour))
+			if err != nil {
+				b.Fatal(err)
+			}
+			revert()
+		}
+	})
 }

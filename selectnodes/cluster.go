@@ -27,8 +27,7 @@ type record struct {
 	features []string
 	cpus     int
 	mem, tmp int64
-	gres     []int64 // per gres key
-	wlo, whi int     // word span [wlo, whi) of the nodes
+	wlo, whi int // word span [wlo, whi) of the nodes
 	words    []uint64
 	order    int // first appearance, for ties on weight
 }
@@ -38,19 +37,16 @@ type partition struct {
 	nodes *bitset.BitSet
 }
 
-type gresKey struct{ name, typ string }
-
 // config is what never changes after New: the nodes as configured, their
 // config records, the feature index, the GRES keys and capacities, the
 // selector and the topology. The live cluster and every snapshot share it.
 type config struct {
-	nodes    []Node // State is the state given to New; the live one is status.states
-	byName   map[string]int
-	records  []record // ordered by weight, then configuration order
-	recOf    []int32  // node -> record
-	ix       *features.Index
-	gresKeys []gresKey
-	gresCap  []int64 // node*len(gresKeys) + key
+	nodes   []Node // State is the state given to New; the live one is status.states
+	byName  map[string]int
+	records []record // ordered by weight, then configuration order
+	recOf   []int32  // node -> record
+	ix      *features.Index
+	gres    gresTable
 
 	empty *usage // no load at all, for TestOnly and classification
 
@@ -89,8 +85,6 @@ type Cluster struct {
 
 	use  usage
 	jobs map[JobID]*running
-
-	quick bool // Probe in progress: skip classification
 
 	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option
@@ -170,7 +164,10 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	c.buildGres()
+	var err error
+	if c.gres, err = buildGres(c.nodes); err != nil {
+		return nil, err
+	}
 	c.buildRecords()
 	names := make([][]string, len(c.nodes))
 	for i := range c.nodes {
@@ -193,8 +190,8 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	if err := c.setTopology(); err != nil {
 		return nil, err
 	}
-	c.use = newUsage(len(c.nodes), len(c.gresKeys))
-	empty := newUsage(len(c.nodes), len(c.gresKeys))
+	c.use = newUsage(len(c.nodes), len(c.gres.key))
+	empty := newUsage(len(c.nodes), len(c.gres.key))
 	c.empty = &empty
 	return c, nil
 }
@@ -206,8 +203,9 @@ func (c *Cluster) addNode(i int) error {
 		return fmt.Errorf("selectnodes: node %d has no name", i)
 	case strings.ContainsAny(n.Name, ",[] \t"):
 		return fmt.Errorf("selectnodes: node name %q holds a hostlist separator", n.Name)
-	case n.CPUs < 0 || n.RealMemory < 0 || n.TmpDisk < 0 || n.Weight < 0:
-		return fmt.Errorf("selectnodes: node %s has a negative CPU, memory, disk or weight value", n.Name)
+	case n.CPUs < 0 || n.Boards < 0 || n.Sockets < 0 || n.CoresPerSocket < 0 || n.Threads < 0 ||
+		n.RealMemory < 0 || n.TmpDisk < 0 || n.Weight < 0:
+		return fmt.Errorf("selectnodes: node %s has a negative CPU, board, socket, core, thread, memory, disk or weight value", n.Name)
 	case n.State > NodeDown:
 		return fmt.Errorf("selectnodes: node %s has unknown state %d", n.Name, n.State)
 	}
@@ -219,7 +217,11 @@ func (c *Cluster) addNode(i int) error {
 	if _, dup := c.byName[n.Name]; dup {
 		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
 	}
-	n.CPUs = n.cpus()
+	cpus, ok := n.cpus()
+	if !ok {
+		return fmt.Errorf("selectnodes: node %s has more than MaxNodeCPUs (%d) CPUs", n.Name, MaxNodeCPUs)
+	}
+	n.CPUs = cpus
 	c.states[i] = n.State
 	n.Features = slices.Clone(n.Features)
 	n.GRES = slices.Clone(n.GRES)
@@ -261,7 +263,6 @@ func (c *Cluster) finishRecords() {
 		}
 		return a.order - b.order
 	})
-	K := len(c.gresKeys)
 	for r := range c.records {
 		rec := &c.records[r]
 		rec.wlo, rec.whi = rec.nodes[0]/64, rec.nodes[len(rec.nodes)-1]/64+1
@@ -269,28 +270,6 @@ func (c *Cluster) finishRecords() {
 		for _, i := range rec.nodes {
 			rec.words[i/64-rec.wlo] |= 1 << (uint(i) % 64)
 			c.recOf[i] = int32(r)
-		}
-		i := rec.nodes[0]
-		rec.gres = c.gresCap[i*K : (i+1)*K]
-	}
-}
-
-func (c *Cluster) buildGres() {
-	keyIx := map[gresKey]int{}
-	for i := range c.nodes {
-		for _, g := range c.nodes[i].GRES {
-			k := gresKey{g.Name, g.Type}
-			if _, ok := keyIx[k]; !ok {
-				keyIx[k] = len(c.gresKeys)
-				c.gresKeys = append(c.gresKeys, k)
-			}
-		}
-	}
-	K := len(c.gresKeys)
-	c.gresCap = make([]int64, len(c.nodes)*K)
-	for i := range c.nodes {
-		for _, g := range c.nodes[i].GRES {
-			c.gresCap[i*K+keyIx[gresKey{g.Name, g.Type}]] += g.Count
 		}
 	}
 }
@@ -302,6 +281,9 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	}
 	if p.MinNodes < 0 || p.MaxNodes < 0 || p.MaxTime < 0 || p.Sharing.Count < 0 {
 		return fmt.Errorf("selectnodes: partition %s has a negative limit", p.Name)
+	}
+	if p.Sharing.Mode > ShareForce {
+		return fmt.Errorf("selectnodes: partition %s has unknown OverSubscribe mode %d", p.Name, p.Sharing.Mode)
 	}
 	if p.State > PartitionInactive {
 		return fmt.Errorf("selectnodes: partition %s has unknown state %d", p.Name, p.State)

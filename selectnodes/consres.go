@@ -15,22 +15,22 @@ type ConsRes struct{}
 
 var _ Selector = ConsRes{}
 
-func (ConsRes) cpuCap(v View, job *Job, i int) int {
-	capacity := v.c.effective(i).CPUs
-	if job.Shared {
-		capacity *= job.MaxShare
-	}
-	return capacity
-}
-
 // free is the CPUs node i can give job: never more than the node has,
 // however far sharing lets several jobs commit its CPUs.
 func (s ConsRes) free(v View, job *Job, i int) int {
-	cpus := v.c.effective(i).CPUs
+	return s.freeOf(v, job, i, v.c.effective(i).CPUs)
+}
+
+// freeOf is free for a node of cpus CPUs.
+func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	if job.Exclusive {
 		return cpus
 	}
-	return min(s.cpuCap(v, job, i)-v.u.cpus[i], cpus)
+	capacity := cpus
+	if job.Shared {
+		capacity = satMul(cpus, job.MaxShare)
+	}
+	return min(capacity-v.u.cpus[i], cpus)
 }
 
 // Filter implements Selector.
@@ -43,18 +43,19 @@ func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 	dst.InPlaceIntersection(v.u.share)
 	v.eachBusy(dst, func(i uint) {
 		k := int(i)
-		if s.free(v, job, k) < job.cpusPerNode || v.FreeMemory(k) < job.Req.MinMemoryPerNode ||
-			(job.Shared && int(v.u.jobs[k]) >= job.MaxShare) || !v.gresFits(k, job) {
+		e := v.c.effective(k)
+		if s.freeOf(v, job, k, e.CPUs) < job.cpusPerNode || e.RealMemory-v.u.mem[k] < job.Req.MinMemoryPerNode ||
+			(job.Shared && int(v.u.jobs[k]) >= job.MaxShare) || (len(job.gres) > 0 && !v.gresFits(k, job)) {
 			dst.Clear(i)
 		}
 	})
 }
 
 // JobTest implements Selector.
-func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool) {
+func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	c := v.c
 	cpuOf := func(i int) int { return s.free(v, job, i) }
-	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (*Placement, bool) {
+	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
 			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
 		}
@@ -64,14 +65,14 @@ func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Pla
 			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
-			return nil, false
+			return Choice{}, false
 		}
 		share := s.shares(v, job, chosen, n.CPUs)
 		mem := job.Req.MinMemoryPerNode
 		if job.Exclusive {
 			mem = 0 // the node is the job's; its memory is not counted per job
 		}
-		return v.placement(job, chosen, func(i int) int { return share[i] }, mem, job.Exclusive), true
+		return uses(chosen, func(i int) int { return share[i] }, mem, job.Exclusive), true
 	})
 }
 

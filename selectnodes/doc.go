@@ -14,23 +14,57 @@
 // memory, GRES and jobs in use. Allocate and Release keep them exact;
 // CheckInvariants recomputes them from scratch.
 //
+// The cluster is split three ways. Its configuration (nodes, records,
+// feature index, GRES capacities, selector, topology) never changes after
+// New. Its status (node states, what nodes reported, partitions) changes
+// rarely and is copied on write. Its load (the counters and the running
+// jobs) changes with every Allocate and Release.
+//
+// # Snapshots and exact layouts
+//
+// Snapshot is the immutable view planners receive: the configuration and
+// status as they were, and a copy of the load, the only thing a snapshot
+// copies. It never sees later changes to the cluster, may be read while the
+// cluster changes, and two snapshots of one cluster may be used by two
+// goroutines at once. It has the cluster's read accessors, SelectNodes, and
+// what-ifs: Allocate, Release, and Simulate (Kueue's what-if), which checks
+// a placement like Cluster.Allocate and returns a revert function.
+//
+// PlaceExact (on a Cluster or a Snapshot) is for planners that decide the
+// layout themselves, such as an auction bid naming per-node CPUs and GPUs:
+// it validates the NodeUse list against the request (partition, node
+// states, per-node constraints and features, counted terms, node counts,
+// CPU total, GRES min..max per node, sharing) and the load, and returns
+// exactly the Placement it describes, or an *Error whose class says what
+// is wrong (ErrInvalidRequest: the layout does not meet the request;
+// ErrNodeConfig: a node can never host the job or share; ErrPartConfig: a
+// node is down, drained or withheld; ErrBusy: the load leaves no room) and
+// whose reason names the node and the resource.
+//
 // # Pipeline
 //
-// SelectNodes(req, mode) runs the stages, each exported so it can be
-// tested on its own:
+// SelectNodes(req, mode) runs the stages, one file each in call order:
 //
-//   - Resolve: partition, required/excluded nodes, GRES types, sharing
-//     (seed 000 Table 2.1, MayShare);
-//   - the partition checks of select_nodes (state, RootOnly, MaxTime);
-//   - BuildNodeSets (_build_node_list): per-record candidates after the
-//     partition, exclusions and the per-node constraints, honouring
-//     FastSchedule 0/1/2; a required node outside them is ErrNodeConfig;
-//   - NodeCounts: min, desired and max nodes with the partition's limits;
-//   - ReqFeatures (_get_req_features): counted feature terms;
-//   - PickBestNodes (_pick_best_nodes): the matching-OR loop, accumulating
-//     sets in weight order and calling the Selector, then classifying a
-//     failure as node configuration (A), partition/availability (B) or
-//     busy (C) with TestOnly passes (seed 000 §3.2.4).
+//   - select_nodes (selectnodes.go): Resolve (partition, required and
+//     excluded nodes, GRES types, sharing per seed 000 Table 2.1), the
+//     partition checks (state, RootOnly, MaxTime) and NodeCounts (min,
+//     desired and max nodes with the partition's limits);
+//   - _build_node_list (buildnodes.go): BuildNodeSets, per-record
+//     candidates after the partition, exclusions and the per-node
+//     constraints, honouring FastSchedule 0/1/2; a required node outside
+//     them is ErrNodeConfig;
+//   - _get_req_features (reqfeatures.go): ReqFeatures, the counted feature
+//     terms, with both solvers side by side (Slurm's greedy one and the
+//     exact one of counts.go and countsolve.go);
+//   - _pick_best_nodes (pickbest.go): PickBestNodes, the matching-OR loop,
+//     accumulating sets in weight order and calling the Selector, then
+//     classifying a failure as node configuration (A), partition or
+//     availability (B) or busy (C) with TestOnly passes (seed 000 §3.2.4).
+//
+// One value per call carries the job, its node sets, counts, load view,
+// mode and the explanation recorder down the stages; nothing is formatted
+// unless an explanation is being made, and the counted terms are solved
+// once per call (the run that explains a failure reuses their outcome).
 //
 // Modes are RunNow, TestOnly (ignore the load) and WillRun (earliest start,
 // releasing running jobs in order of their expected ends, seed 000 §4.3.2).
@@ -38,21 +72,30 @@
 // # Selectors
 //
 // Linear is select/linear (whole nodes, consecutive runs, min load for
-// shared jobs); ConsRes is select/cons_res (consumable CPUs, memory, GRES).
-// A Selector is a small interface; JobHooks are its optional begin/finish
-// hooks. WithTopology (or WithTopologyConfig) makes both topology-aware:
-// nodes come from topology.Tree.Fit, the lowest switch that suffices and
-// best fit over its leaves, within one tree unless the tree allows
-// spanning; when that fill cannot reach a CPU total within the node limit,
-// the consecutive-run rule picks inside one tree instead. Seed001 builds
-// seed 001's 1024-node, 16-core, 3-GPU system with its tree.
+// shared jobs); ConsRes is select/cons_res (consumable CPUs, memory, GRES;
+// sharing lets several jobs commit a node's CPUs, never one job more than
+// the node has). A Selector is a small interface any package can
+// implement: Filter and JobTest read the cluster through View and Job's
+// read-only accessors, and JobTest returns a Choice (nodes and per-node
+// shares) from which the pipeline builds the Placement, after checking it.
+// JobHooks are a selector's optional begin/finish hooks. WithTopology (or
+// WithTopologyConfig) makes both built-in selectors topology-aware: nodes
+// come from topology.Tree.Fit, the lowest switch that suffices and best fit
+// over its leaves, within one tree unless the tree allows spanning; when
+// that fill cannot reach a CPU total within the node limit, the
+// consecutive-run rule picks inside one tree instead. Seed001 builds seed
+// 001's 1024-node, 16-core, 3-GPU system with its tree.
 //
 // # Correct by default, Slurm on request
 //
 // Slurm satisfies counted feature terms greedily and can reject a request
 // some choice of nodes satisfies, depending on the order of the NodeName
 // lines (seed 000 §3.3). By default ReqFeatures solves the counts exactly
-// (an integer covering problem over node classes, preferring low weight);
+// and prefers low weight: nodes are grouped into kinds (the terms they
+// satisfy, their CPUs, their weight), cheap bounds decide most requests
+// without search (a term with too few nodes, the node limit, a CPU total
+// beyond the nodes with the most CPUs), and a bounded search over the kinds
+// finds the cheapest cover, then if needed a cover reaching the CPU total.
 // WithSlurmCompat reproduces Slurm's greedy answers, and takes the first
 // matching-OR alternative that can be satisfied instead of the cheapest.
 //
@@ -65,7 +108,30 @@
 //
 // Work per request is a few passes over node bitmaps plus work
 // proportional to the chosen nodes and to the runs of free nodes;
-// allocations are a handful of bitmaps whatever the cluster's size. A
-// constraint may hold at most MaxCountTerms counted terms. A Cluster is not
-// safe for concurrent use.
+// allocations are a handful of bitmaps whatever the cluster's size. The
+// explicit limits, each checked before anything is computed from it:
+//
+//   - a node has at most MaxNodeCPUs CPUs, configured or as the product of
+//     boards, sockets, cores and threads (New and Register reject more);
+//   - a node's GRES of one name and type sum to at most MaxInt64;
+//   - the GRES table has one slot per configured GRES entry, not nodes
+//     times distinct GRES, so memory stays proportional to the
+//     configuration;
+//   - a placement gives no node more CPUs, memory or GRES than it has and
+//     nothing negative (Allocate, Snapshot.Allocate, Simulate, PlaceExact);
+//   - node bitmaps entering the API (Request.ExcludeNodes) must have the
+//     cluster's node count: another length is ErrInvalidRequest with a
+//     *BitmapLengthError cause;
+//   - a constraint holds at most MaxCountTerms counted terms; the counted-
+//     terms search is bounded (2^13 steps for the cheapest cover, 2^15 for
+//     a cover by CPUs), after which a greedy cover is tried.
+//
+// A Cluster is not safe for concurrent use; Snapshots are independent of
+// it (see above).
+//
+// # Tests
+//
+// The property tests comparing the pipeline with brute force run a short
+// form always; HPCSCHED_LONG_TESTS=1 go test ./selectnodes runs the long
+// form.
 package selectnodes

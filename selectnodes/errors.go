@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/bits-and-blooms/bitset"
 )
 
 // The error classes of seed 000 §3.1.6, for errors.Is. Every error
@@ -24,17 +26,45 @@ var (
 )
 
 // Error is a selection failure: its class, a one-line reason and the
-// explanation of how the pipeline got there.
+// explanation of how the pipeline got there. Cause, when set, is a typed
+// error with the details (such as a *BitmapLengthError).
 type Error struct {
 	Class       error
 	Reason      string
 	Explanation *Explanation
+	Cause       error
 }
 
 func (e *Error) Error() string { return e.Class.Error() + ": " + e.Reason }
 
-// Unwrap lets errors.Is match the class.
-func (e *Error) Unwrap() error { return e.Class }
+// Unwrap lets errors.Is match the class and errors.As find the cause.
+func (e *Error) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{e.Class}
+	}
+	return []error{e.Class, e.Cause}
+}
+
+// BitmapLengthError is a node bitmap given to the package (such as
+// Request.ExcludeNodes) whose length is not the cluster's node count: its
+// bits cannot be trusted to name the cluster's nodes.
+type BitmapLengthError struct {
+	Field     string
+	Len, Want uint
+}
+
+func (e *BitmapLengthError) Error() string {
+	return fmt.Sprintf("selectnodes: %s has %d bits, the cluster has %d nodes", e.Field, e.Len, e.Want)
+}
+
+// checkBitmap length-checks a node bitmap entering the API.
+func checkBitmap(field string, b *bitset.BitSet, n int) *Error {
+	if b == nil || b.Len() == uint(n) {
+		return nil
+	}
+	cause := &BitmapLengthError{Field: field, Len: b.Len(), Want: uint(n)}
+	return &Error{Class: ErrInvalidRequest, Reason: cause.Error(), Cause: cause}
+}
 
 func newError(class error, format string, args ...any) *Error {
 	return &Error{Class: class, Reason: fmt.Sprintf(format, args...)}
@@ -109,12 +139,6 @@ type Removal struct {
 	Filter string
 	Count  int
 	Why    string // e.g. "RealMemory 64000 < 128000"
-}
-
-func (e *Explanation) step(format string, args ...any) {
-	if e != nil {
-		e.Steps = append(e.Steps, fmt.Sprintf(format, args...))
-	}
 }
 
 // String renders the explanation for people.

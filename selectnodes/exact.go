@@ -49,7 +49,7 @@ func (c *Cluster) PlaceExact(req *Request, uses []NodeUse) (*Placement, error) {
 	if req.Held {
 		return nil, newError(ErrHeld, "the job has priority 0")
 	}
-	if err := c.checkPartition(job, nil); err != nil {
+	if err := c.checkPartition(job); err != nil {
 		return nil, err
 	}
 	n, err := c.NodeCounts(job)
@@ -98,20 +98,20 @@ func (c *Cluster) exactLayout(job *Job, uses []NodeUse) (*Placement, error) {
 		}
 		a := NodeAlloc{Node: u.Node, CPUs: u.CPUs, Memory: u.Memory}
 		for _, g := range u.GRES {
-			key := slices.Index(c.gresKeys, gresKey{g.Name, g.Type})
-			if key < 0 || g.Count < 0 {
+			key, known := c.gres.keyIx[gresKey{g.Name, g.Type}]
+			if !known || g.Count < 0 {
 				return nil, newError(ErrInvalidRequest, "node %s: GRES %s%s count %d: no node has it, or the count is negative",
 					c.nodes[u.Node].Name, g.Name, typeSuffix(g.Type), g.Count)
 			}
 			if g.Count > 0 {
 				a.GRES = append(a.GRES, GRESAlloc{Name: g.Name, Type: g.Type, Count: g.Count, key: key})
-				a.gres = append(a.gres, keyCount{key, g.Count})
+				a.gres = append(a.gres, keyCount{key: key, slot: c.gres.slot(u.Node, key), count: g.Count})
 			}
 		}
 		p.Nodes.Set(uint(u.Node))
 		p.Names = append(p.Names, c.nodes[u.Node].Name)
 		p.Alloc = append(p.Alloc, a)
-		p.Weight += c.nodes[u.Node].Weight
+		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 	}
 	return p, nil
 }
@@ -149,7 +149,7 @@ func (c *Cluster) exactNode(job *Job, a *NodeAlloc, exclusive bool) error {
 // exactGRES checks the node's GRES share: within the node's capacity, and
 // per requested GRES within its min..max; nothing unrequested.
 func (c *Cluster) exactGRES(job *Job, a *NodeAlloc) error {
-	i, name, k := a.Node, c.nodes[a.Node].Name, len(c.gresKeys)
+	name := c.nodes[a.Node].Name
 	covered := make([]bool, len(a.gres))
 	for _, need := range job.gres {
 		var got int64
@@ -165,8 +165,12 @@ func (c *Cluster) exactGRES(job *Job, a *NodeAlloc) error {
 		}
 	}
 	for g, kc := range a.gres {
-		gk := c.gresKeys[kc.key]
-		if capacity := c.gresCap[i*k+kc.key]; kc.count > capacity {
+		gk := c.gres.keys[kc.key]
+		capacity := int64(0)
+		if kc.slot >= 0 {
+			capacity = c.gres.cap[kc.slot]
+		}
+		if kc.count > capacity {
 			return newError(ErrNodeConfig, "node %s has %d %s%s, the layout gives %d", name, capacity, gk.name, typeSuffix(gk.typ), kc.count)
 		}
 		if !covered[g] {
@@ -256,7 +260,7 @@ func (c *Cluster) exactLoad(job *Job, p *Placement) error {
 		}
 		capacity := c.effective(i).CPUs
 		if job.Shared {
-			capacity *= job.MaxShare
+			capacity = satMul(capacity, job.MaxShare)
 		}
 		if c.use.cpus[i] > capacity-a.CPUs {
 			return newError(ErrBusy, "node %s has %d of %d CPUs in use for this job, the layout adds %d", name, c.use.cpus[i], capacity, a.CPUs)

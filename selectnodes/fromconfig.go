@@ -34,7 +34,7 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	for i := range cfg.Partitions {
 		p := &cfg.Partitions[i]
 		part := Partition{Name: p.Name, Nodes: cfg.PartitionNodes(p), Default: p.Default, MinNodes: p.MinNodes,
-			MaxNodes: max(p.MaxNodes, 0), Priority: p.PriorityTier, RootOnly: p.RootOnly, Sharing: p.Sharing}
+			MaxNodes: max(p.MaxNodes, 0), Priority: p.PriorityTier, RootOnly: p.RootOnly, Sharing: sharingOf(p.Sharing)}
 		if p.MaxTime != slurmconf.Unlimited {
 			part.MaxTime = p.MaxTime
 		}
@@ -92,4 +92,18 @@ func nodeState(s string) NodeState {
 		return NodeDrain
 	}
 	return NodeUp
+}
+
+// sharingOf converts slurm.conf's OverSubscribe into the model's own type.
+func sharingOf(s slurmconf.Sharing) Sharing {
+	mode := ShareNo
+	switch s.Mode {
+	case slurmconf.ShareYes:
+		mode = ShareYes
+	case slurmconf.ShareExclusive:
+		mode = ShareExclusive
+	case slurmconf.ShareForce:
+		mode = ShareForce
+	}
+	return Sharing{Mode: mode, Count: s.Count}
 }

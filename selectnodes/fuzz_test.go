@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/hostlist"
 )
@@ -94,6 +95,80 @@ func FuzzParseGRES(f *testing.F) {
 		for _, g := range gs {
 			if g.Name == "" || g.Min < 0 || g.Max < g.Min {
 				t.Fatalf("%q gave %+v", s, g)
+			}
+		}
+	})
+}
+
+// FuzzPlaceExact throws arbitrary layouts (absurd CPU and GRES counts
+// included) at a loaded cluster: no panic, every error an *Error of a known
+// class, every accepted layout allocatable with the counters kept exact.
+func FuzzPlaceExact(f *testing.F) {
+	f.Add([]byte{0, 8, 1, 8}, int64(0), int64(0), uint8(2), uint16(16), "", uint8(1))
+	f.Add([]byte{10, 4}, int64(1), int64(4000), uint8(1), uint16(0), "gpu:1-2", uint8(0))
+	f.Add([]byte{3, 1}, int64(9223372036854775806), int64(0), uint8(1), uint16(0), "", uint8(1))
+	f.Add([]byte{2, 1, 2, 1}, int64(-1), int64(-5), uint8(2), uint16(0), "[A*1&B*1]", uint8(1))
+	f.Fuzz(func(t *testing.T, layout []byte, gpus, mem int64, minN uint8, cpus uint16, extra string, sel uint8) {
+		c := confCluster(t, fuzzConf, WithSelector([]Selector{Linear{}, ConsRes{}}[int(sel)%2]))
+		occupy(t, c, 1, time.Hour, "a2", "b3")
+		req := &Request{MinNodes: int(minN % 8), CPUs: int(cpus % 200)}
+		if g, err := ParseGRES(extra); err == nil && len(g) > 0 {
+			req.GRES = g
+		} else if e, err := features.Parse(extra); err == nil {
+			req.Features = e
+		}
+		var uses []NodeUse
+		for k := 0; k+1 < len(layout) && k < 32; k += 2 {
+			u := NodeUse{Node: int(layout[k]) % 16, CPUs: int(layout[k+1]), Memory: mem}
+			if gpus != 0 {
+				u.GRES = []GRES{{Name: "gpu", Type: "v100", Count: gpus}}
+			}
+			uses = append(uses, u)
+		}
+		p, err := c.PlaceExact(req, uses)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || ClassName(err) == "error" {
+				t.Fatalf("unexpected error %T %v", err, err)
+			}
+			return
+		}
+		if err := c.Allocate(2, p, t0, t0.Add(time.Hour)); err != nil {
+			t.Fatalf("an exact placement does not allocate: %v", err)
+		}
+		if err := c.CheckInvariants(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzExcludeNodes: a withheld node never appears in a placement, and a
+// bitmap of the wrong length is refused with a *BitmapLengthError.
+func FuzzExcludeNodes(f *testing.F) {
+	f.Add(uint16(12), []byte{0, 3, 5}, uint8(2))
+	f.Add(uint16(11), []byte{1}, uint8(1))
+	f.Add(uint16(64), []byte{}, uint8(1))
+	f.Add(uint16(0), []byte{}, uint8(0))
+	f.Fuzz(func(t *testing.T, length uint16, withheld []byte, minN uint8) {
+		c := confCluster(t, fuzzConf)
+		x := bitset.New(uint(length % 200))
+		for _, b := range withheld {
+			if uint(b) < x.Len() {
+				x.Set(uint(b))
+			}
+		}
+		req := &Request{MinNodes: int(minN % 8), ExcludeNodes: x}
+		for _, m := range []Mode{TestOnly, RunNow, WillRun} {
+			p, err := c.SelectNodes(req, m)
+			if x.Len() != uint(c.NodeCount()) {
+				var le *BitmapLengthError
+				if !errors.Is(err, ErrInvalidRequest) || !errors.As(err, &le) {
+					t.Fatalf("length %d: %v", x.Len(), err)
+				}
+				continue
+			}
+			if err == nil && p.Nodes.IntersectionCardinality(x) > 0 {
+				t.Fatalf("placement %s uses withheld nodes %v", p.Hostlist(), x)
 			}
 		}
 	})

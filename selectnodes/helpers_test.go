@@ -2,6 +2,7 @@ package selectnodes
 
 import (
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -47,4 +48,16 @@ func span(prefix string, lo, hi int) []string {
 		out = append(out, fmt.Sprintf("%s%d", prefix, i))
 	}
 	return out
+}
+
+// longTests reports whether the long forms of the property tests run
+// (HPCSCHED_LONG_TESTS set); the short forms always run.
+func longTests() bool { return os.Getenv("HPCSCHED_LONG_TESTS") != "" }
+
+// iterations is short normally and long under HPCSCHED_LONG_TESTS.
+func iterations(short, long int) int {
+	if longTests() {
+		return long
+	}
+	return short
 }

@@ -33,29 +33,26 @@ func (Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 }
 
 // JobTest implements Selector.
-func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool) {
+func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	c := v.c
 	cpuOf := func(i int) int { return c.effective(i).CPUs }
-	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (*Placement, bool) {
+	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
 			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
 		}
-		chosen, ok := treeFit(v, job, cand, n, cpuOf, runs)
-		if ok {
-			if chosen == nil {
-				return nil, false
-			}
-			return v.placement(job, chosen, cpuOf, 0, !job.Shared), true
-		}
-		if job.Shared && !job.Req.Contiguous {
+		chosen, handled := treeFit(v, job, cand, n, cpuOf, runs)
+		ok := chosen != nil
+		switch {
+		case handled:
+		case job.Shared && !job.Req.Contiguous:
 			chosen, ok = minLoad(v, cand, job.Required, n, cpuOf)
-		} else {
+		default:
 			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
-			return nil, false
+			return Choice{}, false
 		}
-		return v.placement(job, chosen, cpuOf, 0, !job.Shared), true
+		return uses(chosen, cpuOf, 0, !job.Shared), true
 	})
 }
 

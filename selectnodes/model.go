@@ -3,8 +3,6 @@ package selectnodes
 import (
 	"fmt"
 	"time"
-
-	"github.com/hpcsched/hpcsched/slurmconf"
 )
 
 // NodeState is the administrative state of a node. Whether it is idle or
@@ -55,11 +53,25 @@ type Node struct {
 	State    NodeState
 }
 
-func (n *Node) cpus() int {
+// MaxNodeCPUs is the most CPUs one node may have, configured or computed
+// from its boards, sockets, cores and threads; New checks the product
+// against it before computing it, so no count overflows.
+const MaxNodeCPUs = 1 << 24
+
+// cpus is the node's CPU count, or false when it is above MaxNodeCPUs.
+func (n *Node) cpus() (int, bool) {
 	if n.CPUs > 0 {
-		return n.CPUs
+		return n.CPUs, n.CPUs <= MaxNodeCPUs
 	}
-	return max(n.Boards, 1) * max(n.Sockets, 1) * max(n.CoresPerSocket, 1) * max(n.Threads, 1)
+	p := 1
+	for _, f := range []int{n.Boards, n.Sockets, n.CoresPerSocket, n.Threads} {
+		f = max(f, 1)
+		if f > MaxNodeCPUs/p {
+			return 0, false
+		}
+		p *= f
+	}
+	return p, true
 }
 
 // Resources is what a node reports about itself when it registers (Slurm's
@@ -70,19 +82,31 @@ type Resources struct {
 	TmpDisk    int64
 }
 
-// Aliases of slurmconf's sharing types, so a Partition can be built in code
-// without importing slurmconf.
-type (
-	ShareMode = slurmconf.ShareMode
-	Sharing   = slurmconf.Sharing
-)
+// ShareMode is a partition's OverSubscribe (formerly Shared) setting,
+// which with the job's ShareRequest decides whether jobs may share nodes
+// (seed 000, Table 2.1).
+type ShareMode uint8
 
 const (
-	ShareNo        = slurmconf.ShareNo
-	ShareYes       = slurmconf.ShareYes
-	ShareExclusive = slurmconf.ShareExclusive
-	ShareForce     = slurmconf.ShareForce
+	ShareNo        ShareMode = iota // NO: jobs do not share (cons_res: they share consumable resources)
+	ShareYes                        // YES: jobs asking to share may, up to Count per node
+	ShareExclusive                  // EXCLUSIVE: every job gets whole nodes
+	ShareForce                      // FORCE: every job shares, up to Count per node
 )
+
+func (m ShareMode) String() string {
+	if int(m) < 4 {
+		return [...]string{"NO", "YES", "EXCLUSIVE", "FORCE"}[m]
+	}
+	return fmt.Sprintf("ShareMode(%d)", uint8(m))
+}
+
+// Sharing is OverSubscribe=MODE[:COUNT]: Count is the most jobs per node
+// for YES and FORCE (4 when 0).
+type Sharing struct {
+	Mode  ShareMode
+	Count int
+}
 
 // PartitionState is a partition's State=.
 type PartitionState uint8

@@ -307,7 +307,7 @@ func checkPlacement(t *testing.T, c *Cluster, part Partition, req *Request, p *P
 func TestSelectionAgreesWithBruteForce(t *testing.T) {
 	for _, sel := range []Selector{Linear{}, ConsRes{}} {
 		r := rand.New(rand.NewPCG(42, 7))
-		for iter := 0; iter < 1500; iter++ {
+		for iter := range iterations(300, 1500) {
 			c, nodes, part := randomCluster(r, sel)
 			var id JobID
 			for k := 0; k < 6; k++ {

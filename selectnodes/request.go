@@ -99,8 +99,9 @@ type Request struct {
 	Features *features.Expr
 	// Required nodes must all be in the allocation; Excluded never.
 	Required, Excluded []string
-	// ExcludeNodes withholds nodes by index (a bitmap of the cluster's size;
-	// others are ignored). Unlike Excluded, withheld nodes count as
+	// ExcludeNodes withholds nodes by index: a bitmap of exactly the
+	// cluster's node count (another length is ErrInvalidRequest with a
+	// *BitmapLengthError cause). Unlike Excluded, withheld nodes count as
 	// unavailable, as seed 000 §3.2.1's schedule withholds the nodes of a
 	// locked partition, so a job needing them is busy, not misconfigured.
 	ExcludeNodes *bitset.BitSet
@@ -177,8 +178,8 @@ type NodeAlloc struct {
 }
 
 type keyCount struct {
-	key   int
-	count int64
+	key, slot int // the GRES key, and its slot on the node
+	count     int64
 }
 
 // Placement is where a job runs.

@@ -2,6 +2,8 @@ package selectnodes
 
 import (
 	"errors"
+	"maps"
+	"math"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
@@ -109,12 +111,15 @@ func (pk picker) meets(sel []int, n Counts) bool {
 	return len(sel) >= max(n.Min, 1) && total >= n.CPUs
 }
 
+type nodeCPUs struct{ node, cpus int }
+
 // largestFirst is the fallback when runs of nodes in index order cannot
 // reach the CPU total within the node limit: required nodes, then nodes
-// with the most CPUs first, which reaches any reachable total with the
-// fewest nodes.
+// with the most CPUs first (index order among equals), which reaches any
+// reachable total with the fewest nodes. It counts the candidates per CPU
+// count instead of sorting them: a cluster has few distinct counts.
 func largestFirst(cand, required *bitset.BitSet, n Counts, cpuOf func(int) int) ([]int, bool) {
-	var sel, rest []int
+	var sel []int
 	cpus := 0
 	if required != nil {
 		for i, ok := required.NextSet(0); ok; i, ok = required.NextSet(i + 1) {
@@ -122,20 +127,41 @@ func largestFirst(cand, required *bitset.BitSet, n Counts, cpuOf func(int) int) 
 			cpus += cpuOf(int(i))
 		}
 	}
+	var rest []nodeCPUs
+	perCount := map[int]int{}
 	for i, ok := cand.NextSet(0); ok; i, ok = cand.NextSet(i + 1) {
 		if required == nil || !required.Test(i) {
-			rest = append(rest, int(i))
+			c := cpuOf(int(i))
+			rest = append(rest, nodeCPUs{int(i), c})
+			perCount[c]++
 		}
 	}
-	slices.SortStableFunc(rest, func(a, b int) int { return cpuOf(b) - cpuOf(a) })
 	maxN := limit(n, int(cand.Count()))
 	w := want(n, len(sel))
-	for _, i := range rest {
-		if len(sel) >= maxN || (len(sel) >= w && cpus >= n.CPUs) {
+	// how far down the CPU counts the prefix of the order reaches: every
+	// node above last, and lastTake nodes of last
+	last, lastTake, count := math.MaxInt, 0, len(sel)
+	for _, v := range slices.Backward(slices.Sorted(maps.Keys(perCount))) {
+		if count >= maxN || (count >= w && cpus >= n.CPUs) {
 			break
 		}
-		sel = append(sel, i)
-		cpus += cpuOf(i)
+		needC := perCount[v]
+		if cpus >= n.CPUs {
+			needC = 0
+		} else if v > 0 {
+			needC = (n.CPUs - cpus + v - 1) / v
+		}
+		t := min(perCount[v], maxN-count, max(w-count, needC))
+		count, cpus = count+t, cpus+t*v
+		last, lastTake = v, t
+	}
+	for _, r := range rest {
+		if r.cpus > last || (r.cpus == last && lastTake > 0) {
+			if r.cpus == last {
+				lastTake--
+			}
+			sel = append(sel, r.node)
+		}
 	}
 	if len(sel) < max(n.Min, 1) || cpus < n.CPUs || len(sel) > maxN {
 		return nil, false
@@ -269,7 +295,7 @@ func (pk picker) contiguous(cand, required *bitset.BitSet, n Counts) ([]int, boo
 // byWeight tries pick on the lowest-weight nodes of avail first, adding
 // the next weight only when that fails, so lower weights are used first
 // even when avail spans several.
-func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet) (*Placement, bool)) (*Placement, bool) {
+func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet) (Choice, bool)) (Choice, bool) {
 	c := v.c
 	var weights []int64
 	for r := range c.records {
@@ -293,7 +319,7 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 		}
 		lower = tier.Clone()
 	}
-	return nil, false
+	return Choice{}, false
 }
 
 // treeFit places whole nodes with the topology when one is configured and
@@ -327,7 +353,7 @@ func treeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) in
 		}
 		if errors.Is(err, topology.ErrNoSingleTree) {
 			spanning = true
-			v.ex.step("topology: no single switch tree can hold %d nodes", count)
+			v.Note("topology: no single switch tree can hold %d nodes", count)
 		}
 	}
 	if n.CPUs <= 0 || spanning {

@@ -1,22 +1,39 @@
 package selectnodes
 
 import (
+	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/topology"
 )
 
 // Selector is the selection plugin (Slurm's select_p_job_test and the load
 // checks around it). The pipeline hands it candidate nodes that already
 // meet the job's per-node constraints, in weight order; the selector
-// decides which of them the load allows and which to take.
+// decides which of them the load allows and which to take, and the
+// pipeline turns its Choice into a Placement. A Selector can be written in
+// any package: View and Job give it what it needs, read-only.
 type Selector interface {
 	// Filter writes into dst the nodes of cand that can take job under the
 	// load in v. cand and dst may be the same set.
 	Filter(v View, job *Job, cand, dst *bitset.BitSet)
 	// JobTest picks nodes from avail (a subset of Filter's output) meeting
-	// n; it reports false when it cannot. It must include job.Required.
-	JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool)
+	// n, and each one's share; it reports false when it cannot. It must
+	// include job.Required.
+	JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool)
+}
+
+// Choice is what a selector decides: the nodes and each one's share of
+// CPUs and memory. Nodes with no GRES listed get the job's requested GRES
+// from the pipeline (each request's Max if free, else what is free).
+// Exclusive holds the nodes for the job alone. The pipeline checks the
+// choice (nodes in avail, not repeated, shares within the nodes) before it
+// builds the Placement.
+type Choice struct {
+	Nodes     []NodeUse
+	Exclusive bool
 }
 
 // JobHooks is implemented by selectors that keep their own tables
@@ -27,16 +44,29 @@ type JobHooks interface {
 	JobFini(job JobID, p *Placement)
 }
 
-// View is the load a selector sees: the live one, a copy WillRun releases
-// jobs from, or none at all for TestOnly.
+// View is the cluster as a selector sees it, read-only: the configuration
+// and a load, which is the live one, a copy WillRun releases jobs from, or
+// none at all for TestOnly.
 type View struct {
 	c  *Cluster
 	u  *usage
 	ex *Explanation // where selectors note decisions, when explaining
 }
 
-// Cluster is the cluster being selected from.
-func (v View) Cluster() *Cluster { return v.c }
+// NodeCount is the number of nodes.
+func (v View) NodeCount() int { return len(v.c.nodes) }
+
+// Name is node i's name.
+func (v View) Name(i int) string { return v.c.nodes[i].Name }
+
+// Weight is node i's scheduling weight (lower is used first).
+func (v View) Weight(i int) int64 { return v.c.nodes[i].Weight }
+
+// Features are node i's features. Do not modify them.
+func (v View) Features(i int) []string { return v.c.nodes[i].Features }
+
+// CPUs is node i's CPU count as selection counts it (FastSchedule).
+func (v View) CPUs(i int) int { return v.c.effective(i).CPUs }
 
 // Idle is the idle bitmap of this view. Do not modify it.
 func (v View) Idle() *bitset.BitSet { return v.u.idle }
@@ -56,70 +86,97 @@ func (v View) UsedCPUs(i int) int { return v.u.cpus[i] }
 // FreeMemory is node i's memory (MB) not in use.
 func (v View) FreeMemory(i int) int64 { return v.c.effective(i).RealMemory - v.u.mem[i] }
 
-// freeGRES is how many units of need are free on node i.
-func (v View) freeGRES(i int, need *gresNeed) int64 {
-	k := len(v.c.gresKeys)
-	var free int64
-	for _, key := range need.keys {
-		free += v.c.gresCap[i*k+key] - v.u.gres[i*k+key]
-	}
-	return free
-}
+// GRESFits reports whether node i has free every GRES job asks for, at
+// its minimum.
+func (v View) GRESFits(i int, job *Job) bool { return v.gresFits(i, job) }
 
-// gresFits reports whether node i has every GRES job needs at its minimum.
-func (v View) gresFits(i int, job *Job) bool {
-	for g := range job.gres {
-		if v.freeGRES(i, &job.gres[g]) < job.gres[g].min {
-			return false
-		}
-	}
-	return true
-}
+// Topology is the switch tree, or nil.
+func (v View) Topology() *topology.Tree { return v.c.topo }
 
-// takeGRES builds node i's GRES allocation: each need's Max if free, else
-// what is free (at least its Min, which Filter checked).
-func (v View) takeGRES(i int, job *Job, a *NodeAlloc) {
-	k := len(v.c.gresKeys)
-	for g := range job.gres {
-		need := &job.gres[g]
-		want := need.max
-		for _, key := range need.keys {
-			if want == 0 {
-				break
-			}
-			free := v.c.gresCap[i*k+key] - v.u.gres[i*k+key]
-			take := min(free, want)
-			if take <= 0 {
-				continue
-			}
-			want -= take
-			gk := v.c.gresKeys[key]
-			a.gres = append(a.gres, keyCount{key, take})
-			a.GRES = append(a.GRES, GRESAlloc{Name: gk.name, Type: gk.typ, Count: take, key: key})
-		}
-	}
-}
+// Note records a decision in the explanation when one is being made; args
+// are formatted only then.
+func (v View) Note(format string, args ...any) { v.ex.step(format, args...) }
 
-// placement assembles a Placement from the chosen nodes; cpus gives each
-// node's CPU share.
-func (v View) placement(job *Job, chosen []int, cpus func(i int) int, memory int64, exclusive bool) *Placement {
+// CPUsPerNode is the least CPUs the job takes on each node (at least 1).
+func (job *Job) CPUsPerNode() int { return job.cpusPerNode }
+
+// GRES is what the job asks per node.
+func (job *Job) GRES() []GRESRequest { return job.Req.GRES }
+
+// placement checks a selector's choice and builds the Placement from it,
+// in node index order.
+func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet) (*Placement, *Error) {
 	c := v.c
-	p := &Placement{Partition: job.Part.Name, Nodes: bitset.New(uint(len(c.nodes))), Exclusive: exclusive, Immediate: true}
-	p.Alloc = make([]NodeAlloc, 0, len(chosen))
-	p.Names = make([]string, 0, len(chosen))
-	for _, i := range chosen {
-		p.Nodes.Set(uint(i))
+	uses := ch.Nodes
+	byNode := func(a, b NodeUse) int { return a.Node - b.Node }
+	if !slices.IsSortedFunc(uses, byNode) {
+		uses = slices.Clone(uses) // the selector's slice stays as it was
+		slices.SortFunc(uses, byNode)
 	}
-	// index order, whatever order the nodes were chosen in
-	for i, ok := p.Nodes.NextSet(0); ok; i, ok = p.Nodes.NextSet(i + 1) {
-		a := NodeAlloc{Node: int(i), CPUs: cpus(int(i)), Memory: memory}
-		v.takeGRES(int(i), job, &a)
+	p := &Placement{Partition: job.Part.Name, Nodes: bitset.New(uint(len(c.nodes))), Exclusive: ch.Exclusive, Immediate: true,
+		Alloc: make([]NodeAlloc, 0, len(uses)), Names: make([]string, 0, len(uses))}
+	for k, u := range uses {
+		if err := v.checkUse(u, avail, k > 0 && uses[k-1].Node == u.Node); err != nil {
+			return nil, err
+		}
+		p.Nodes.Set(uint(u.Node))
+		a := NodeAlloc{Node: u.Node, CPUs: u.CPUs, Memory: u.Memory}
+		if len(u.GRES) == 0 {
+			v.takeGRES(u.Node, job, &a)
+		} else if err := v.giveGRES(u, &a); err != nil {
+			return nil, err
+		}
 		p.Alloc = append(p.Alloc, a)
-		p.Names = append(p.Names, c.nodes[i].Name)
+		p.Names = append(p.Names, c.nodes[u.Node].Name)
 		p.TotalCPUs += a.CPUs
-		p.Weight += c.nodes[i].Weight
+		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 	}
-	return p
+	return p, nil
+}
+
+// checkUse rejects a node a selector may not have chosen.
+func (v View) checkUse(u NodeUse, avail *bitset.BitSet, repeated bool) *Error {
+	switch {
+	case u.Node < 0 || u.Node >= len(v.c.nodes) || !avail.Test(uint(u.Node)):
+		return selectorError("chose node %d, which is not among the available nodes", u.Node)
+	case repeated:
+		return selectorError("chose node %s twice", v.c.nodes[u.Node].Name)
+	case u.CPUs < 0 || u.CPUs > v.CPUs(u.Node) || u.Memory < 0 || u.Memory > v.c.effective(u.Node).RealMemory:
+		return selectorError("gave node %s %d CPUs and %d MB, outside what it has", v.c.nodes[u.Node].Name, u.CPUs, u.Memory)
+	}
+	return nil
+}
+
+// giveGRES takes the GRES a selector listed for a node.
+func (v View) giveGRES(u NodeUse, a *NodeAlloc) *Error {
+	for _, g := range u.GRES {
+		key, ok := v.c.gres.keyIx[gresKey{g.Name, g.Type}]
+		slot := -1
+		if ok {
+			slot = v.c.gres.slot(u.Node, key)
+		}
+		if slot < 0 || g.Count < 0 || g.Count > v.c.gres.cap[slot]-v.u.gres[slot] {
+			return selectorError("gave node %s %d %s%s, which it does not have free", v.c.nodes[u.Node].Name, g.Count, g.Name, typeSuffix(g.Type))
+		}
+		a.gres = append(a.gres, keyCount{key: key, slot: slot, count: g.Count})
+		a.GRES = append(a.GRES, GRESAlloc{Name: g.Name, Type: g.Type, Count: g.Count, key: key})
+	}
+	return nil
+}
+
+// selectorError is a selector breaking its contract: a bug in the
+// selector, reported as an invalid request rather than a panic.
+func selectorError(format string, args ...any) *Error {
+	return newError(ErrInvalidRequest, "the selector %s", fmt.Sprintf(format, args...))
+}
+
+// uses turns chosen nodes and a CPU share per node into a Choice.
+func uses(chosen []int, cpus func(i int) int, memory int64, exclusive bool) Choice {
+	ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: exclusive}
+	for k, i := range chosen {
+		ch.Nodes[k] = NodeUse{Node: i, CPUs: cpus(i), Memory: memory}
+	}
+	return ch
 }
 
 // eachBusy calls f for every node of b that runs a job under v, visiting

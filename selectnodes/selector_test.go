@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -259,4 +260,51 @@ func TestJobHooks(t *testing.T) {
 	require.NoError(t, c.Release(7))
 	assert.Equal(t, []JobID{7}, h.begun)
 	assert.Equal(t, []JobID{7}, h.ended)
+}
+
+// badSelector breaks the Selector contract in the way its field says.
+type badSelector struct {
+	Linear
+	choice Choice
+}
+
+func (b badSelector) JobTest(View, *Job, *bitset.BitSet, Counts) (Choice, bool) {
+	return b.choice, true
+}
+
+// A selector's choice is checked before it becomes a Placement: a buggy
+// selector gives ErrInvalidRequest naming the fault, never a panic or a
+// placement outside the available nodes.
+func TestSelectorChoiceIsChecked(t *testing.T) {
+	gpu := []GRES{{Name: "gpu", Type: "v100", Count: 1}}
+	bad := []struct {
+		choice Choice
+		why    string
+	}{
+		{Choice{Nodes: []NodeUse{{Node: 9, CPUs: 1}}}, "not among the available nodes"},
+		{Choice{Nodes: []NodeUse{{Node: -1, CPUs: 1}}}, "not among the available nodes"},
+		{Choice{Nodes: []NodeUse{{Node: 1, CPUs: 1}}}, "not among the available nodes"}, // c1 runs a job; Linear.Filter wants idle nodes
+		{Choice{Nodes: []NodeUse{{Node: 0, CPUs: 1}, {Node: 0, CPUs: 1}}}, "chose node c0 twice"},
+		{Choice{Nodes: []NodeUse{{Node: 0, CPUs: 9}}}, "outside what it has"},
+		{Choice{Nodes: []NodeUse{{Node: 0, CPUs: 1, Memory: -1}}}, "outside what it has"},
+		{Choice{Nodes: []NodeUse{{Node: 0, CPUs: 1, GRES: []GRES{{Name: "gpu", Type: "v100", Count: 3}}}}}, "does not have free"},
+		{Choice{Nodes: []NodeUse{{Node: 0, CPUs: 1, GRES: []GRES{{Name: "fpga", Count: 1}}}}}, "does not have free"},
+	}
+	for _, b := range bad {
+		c := consres(t, 2, 8, ShareNo)
+		occupy(t, c, 1, time.Hour, "c1")
+		c.selector = badSelector{choice: b.choice}
+		_, err := c.SelectNodes(&Request{}, RunNow)
+		require.ErrorIs(t, err, ErrInvalidRequest, b.why)
+		assert.Contains(t, err.Error(), b.why)
+	}
+	c := consres(t, 2, 8, ShareNo)
+	c.selector = badSelector{choice: Choice{Nodes: []NodeUse{{Node: 1, CPUs: 3, Memory: 10, GRES: gpu}}, Exclusive: true}}
+	p, err := c.SelectNodes(&Request{}, RunNow)
+	require.NoError(t, err, "a selector may name GRES itself")
+	assert.Equal(t, []string{"c1"}, p.Names)
+	assert.Equal(t, []GRESAlloc{{Name: "gpu", Type: "v100", Count: 1, key: 0}}, p.Alloc[0].GRES)
+	assert.True(t, p.Exclusive)
+	require.NoError(t, c.Allocate(1, p, t0, t0.Add(time.Hour)))
+	require.NoError(t, c.CheckInvariants())
 }

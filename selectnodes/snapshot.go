@@ -49,9 +49,9 @@ func (s *Snapshot) PlaceExact(req *Request, uses []NodeUse) (*Placement, error) 
 	return s.c.PlaceExact(req, uses)
 }
 
-// Allocate records job on the snapshot, without the overcommit checks of
-// Cluster.Allocate: a plan may stack a reservation on nodes that are busy
-// now.
+// Allocate records job on the snapshot without the load checks of
+// Cluster.Allocate (a plan may stack a reservation on nodes that are busy
+// now); it still refuses a placement giving a node more than it has.
 func (s *Snapshot) Allocate(job JobID, p *Placement, start, end time.Time) error {
 	if _, dup := s.c.jobs[job]; dup {
 		return fmt.Errorf("selectnodes: job %d is already in the snapshot", job)
@@ -60,7 +60,7 @@ func (s *Snapshot) Allocate(job JobID, p *Placement, start, end time.Time) error
 	if err != nil {
 		return fmt.Errorf("selectnodes: job %d: %w", job, err)
 	}
-	s.c.use.apply(q, len(s.c.gresKeys), 1)
+	s.c.use.apply(q, 1)
 	s.c.jobs[job] = &running{id: job, p: q, start: start, end: end}
 	return nil
 }
@@ -74,7 +74,7 @@ func (s *Snapshot) Simulate(job JobID, p *Placement, start, end time.Time) (reve
 	if err != nil {
 		return nil, err
 	}
-	s.c.use.apply(q, len(s.c.gresKeys), 1)
+	s.c.use.apply(q, 1)
 	s.c.jobs[job] = &running{id: job, p: q, start: start, end: end}
 	done := false
 	return func() {
@@ -91,7 +91,7 @@ func (s *Snapshot) Release(job JobID) error {
 	if !ok {
 		return fmt.Errorf("selectnodes: job %d is not in the snapshot", job)
 	}
-	s.c.use.apply(r.p, len(s.c.gresKeys), -1)
+	s.c.use.apply(r.p, -1)
 	delete(s.c.jobs, job)
 	return nil
 }

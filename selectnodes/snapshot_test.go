@@ -156,6 +156,14 @@ func TestSnapshotSimulateAndRevert(t *testing.T) {
 func TestSnapshotsConcurrent(t *testing.T) {
 	c := benchCluster(t, 512, ConsRes{})
 	halfLoad(t, c)
+	snapshotsConcurrent(t, c)
+	tree, err := Seed001() // topology-aware selection reads the tree
+	require.NoError(t, err)
+	halfLoad(t, tree)
+	snapshotsConcurrent(t, tree)
+}
+
+func snapshotsConcurrent(t *testing.T, c *Cluster) {
 	snaps := []*Snapshot{c.Snapshot(), c.Snapshot()}
 	want := snaps[0].Jobs()
 	done := make(chan error, len(snaps))
@@ -198,4 +206,20 @@ func TestSnapshotsConcurrent(t *testing.T) {
 		assert.Equal(t, NodeUp, s.State(0))
 	}
 	require.NoError(t, c.CheckInvariants())
+}
+
+// Moving an allocation's end on the cluster leaves a snapshot's copy of it
+// as it was (the record is replaced, not written).
+func TestSetAllocationEndLeavesSnapshots(t *testing.T) {
+	c := uniform(t, 2, 2)
+	occupy(t, c, 1, time.Hour, "n0")
+	s := c.Snapshot()
+	require.NoError(t, c.SetAllocationEnd(1, t0.Add(5*time.Hour)))
+	_, _, end, ok := c.Allocation(1)
+	require.True(t, ok)
+	assert.Equal(t, t0.Add(5*time.Hour), end)
+	got, ok := s.End(1)
+	require.True(t, ok)
+	assert.Equal(t, t0.Add(time.Hour), got)
+	assert.Error(t, c.SetAllocationEnd(7, t0))
 }

@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -15,15 +16,15 @@ type usage struct {
 	idle, share *bitset.BitSet
 	cpus        []int   // CPUs in use per node
 	mem         []int64 // MB in use per node
-	gres        []int64 // node*K + key
+	gres        []int64 // in use per GRES slot (see gresTable)
 	jobs        []int32 // running jobs per node
 	excl        []int32 // exclusive jobs per node
 }
 
-func newUsage(n, k int) usage {
+func newUsage(n, slots int) usage {
 	u := usage{
 		idle: bitset.New(uint(n)), share: bitset.New(uint(n)),
-		cpus: make([]int, n), mem: make([]int64, n), gres: make([]int64, n*k),
+		cpus: make([]int, n), mem: make([]int64, n), gres: make([]int64, slots),
 		jobs: make([]int32, n), excl: make([]int32, n),
 	}
 	u.idle.SetAll()
@@ -37,13 +38,13 @@ func (u *usage) clone() usage {
 }
 
 // add (sign 1) or remove (sign -1) a placement's load.
-func (u *usage) apply(p *Placement, k int, sign int) {
+func (u *usage) apply(p *Placement, sign int) {
 	for _, a := range p.Alloc {
 		i := a.Node
 		u.cpus[i] += sign * a.CPUs
 		u.mem[i] += int64(sign) * a.Memory
 		for _, g := range a.gres {
-			u.gres[i*k+g.key] += int64(sign) * g.count
+			u.gres[g.slot] += int64(sign) * g.count
 		}
 		u.jobs[i] += int32(sign)
 		if p.Exclusive {
@@ -62,7 +63,7 @@ func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error 
 	if err != nil {
 		return err
 	}
-	c.use.apply(q, len(c.gresKeys), 1)
+	c.use.apply(q, 1)
 	c.jobs[job] = &running{id: job, p: q, start: start, end: end}
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, q)
@@ -96,23 +97,18 @@ func (c *Cluster) fitsNode(a *NodeAlloc, q *Placement) error {
 	i, n := a.Node, &c.nodes[a.Node]
 	eff := c.effective(i)
 	switch {
-	case a.CPUs < 0 || a.Memory < 0:
-		return fmt.Errorf("negative CPUs or memory on node %s", n.Name)
 	case !c.up.Test(uint(i)):
 		return fmt.Errorf("node %s is down", n.Name)
 	case c.use.excl[i] > 0 || (q.Exclusive && c.use.jobs[i] > 0):
 		return fmt.Errorf("node %s is already in use exclusively", n.Name)
-	case a.CPUs > eff.CPUs:
-		return fmt.Errorf("node %s has %d CPUs, placement gives one job %d", n.Name, eff.CPUs, a.CPUs)
-	case c.use.cpus[i] > eff.CPUs*c.maxShareOf(q.Partition)-a.CPUs:
+	case c.use.cpus[i] > satMul(eff.CPUs, c.maxShareOf(q.Partition))-a.CPUs:
 		return fmt.Errorf("node %s has %d CPUs in use, placement adds %d", n.Name, c.use.cpus[i], a.CPUs)
 	case a.Memory > 0 && a.Memory > eff.RealMemory-c.use.mem[i]:
 		return fmt.Errorf("node %s has %d MB free, placement needs %d", n.Name, eff.RealMemory-c.use.mem[i], a.Memory)
 	}
-	k := len(c.gresKeys)
 	for _, g := range a.gres {
-		if g.count > c.gresCap[i*k+g.key]-c.use.gres[i*k+g.key] {
-			kk := c.gresKeys[g.key]
+		if g.count > c.gres.cap[g.slot]-c.use.gres[g.slot] {
+			kk := c.gres.keys[g.key]
 			return fmt.Errorf("node %s has too few %s:%s left", n.Name, kk.name, kk.typ)
 		}
 	}
@@ -134,17 +130,25 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 		if q.Nodes.Test(uint(a.Node)) {
 			return nil, fmt.Errorf("node %s appears twice", c.nodes[a.Node].Name)
 		}
+		if eff := c.effective(a.Node); a.CPUs < 0 || a.CPUs > eff.CPUs || a.Memory < 0 || a.Memory > eff.RealMemory {
+			return nil, fmt.Errorf("node %s has %d CPUs and %d MB, the placement gives one job %d CPUs and %d MB",
+				c.nodes[a.Node].Name, eff.CPUs, eff.RealMemory, a.CPUs, a.Memory)
+		}
 		q.Nodes.Set(uint(a.Node))
 		q.Names = append(q.Names, c.nodes[a.Node].Name)
 		a.GRES = slices.Clone(a.GRES)
 		a.gres = a.gres[:0:0]
 		for g := range a.GRES {
-			key := slices.Index(c.gresKeys, gresKey{a.GRES[g].Name, a.GRES[g].Type})
-			if key < 0 || a.GRES[g].Count < 0 {
-				return nil, fmt.Errorf("node %s has no GRES %s:%s", c.nodes[a.Node].Name, a.GRES[g].Name, a.GRES[g].Type)
+			key, ok := c.gres.keyIx[gresKey{a.GRES[g].Name, a.GRES[g].Type}]
+			slot := -1
+			if ok {
+				slot = c.gres.slot(a.Node, key)
+			}
+			if slot < 0 || a.GRES[g].Count < 0 || a.GRES[g].Count > c.gres.cap[slot] {
+				return nil, fmt.Errorf("node %s has no %d GRES %s:%s", c.nodes[a.Node].Name, a.GRES[g].Count, a.GRES[g].Name, a.GRES[g].Type)
 			}
 			a.GRES[g].key = key
-			a.gres = append(a.gres, keyCount{key, a.GRES[g].Count})
+			a.gres = append(a.gres, keyCount{key: key, slot: slot, count: a.GRES[g].Count})
 		}
 	}
 	return &q, nil
@@ -166,7 +170,7 @@ func (c *Cluster) Release(job JobID) error {
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobFini(job, r.p)
 	}
-	c.use.apply(r.p, len(c.gresKeys), -1)
+	c.use.apply(r.p, -1)
 	delete(c.jobs, job)
 	return nil
 }
@@ -191,19 +195,6 @@ func (c *Cluster) FreeCPUs(i int) int { return c.effective(i).CPUs - c.use.cpus[
 
 // FreeMemory returns node i's memory (MB) not in use.
 func (c *Cluster) FreeMemory(i int) int64 { return c.effective(i).RealMemory - c.use.mem[i] }
-
-// FreeGRES returns the units of GRES name (of type typ, or of every type
-// when typ is "") not in use on node i.
-func (c *Cluster) FreeGRES(i int, name, typ string) int64 {
-	k := len(c.gresKeys)
-	var free int64
-	for key, g := range c.gresKeys {
-		if g.name == name && (typ == "" || g.typ == typ) {
-			free += c.gresCap[i*k+key] - c.use.gres[i*k+key]
-		}
-	}
-	return free
-}
 
 // SetNodeState changes a node's state: NodeDown takes it out of Up and
 // Avail, NodeDrain out of Avail, NodeUp (resume) puts it back. Jobs on the
@@ -231,8 +222,8 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	if !ok {
 		return false, fmt.Errorf("selectnodes: unknown node %q", name)
 	}
-	if r.CPUs < 0 || r.RealMemory < 0 || r.TmpDisk < 0 {
-		return false, fmt.Errorf("selectnodes: node %s reported negative resources", name)
+	if r.CPUs < 0 || r.RealMemory < 0 || r.TmpDisk < 0 || r.CPUs > MaxNodeCPUs {
+		return false, fmt.Errorf("selectnodes: node %s reported negative resources or more than MaxNodeCPUs CPUs", name)
 	}
 	c.own()
 	c.reported[i] = r
@@ -271,9 +262,9 @@ func (c *Cluster) UpdatePartition(p Partition) error {
 // and the running allocations and reports any difference. Tests (and
 // careful embedders) call it after a sequence of changes.
 func (c *Cluster) CheckInvariants() error {
-	want := newUsage(len(c.nodes), len(c.gresKeys))
+	want := newUsage(len(c.nodes), len(c.gres.key))
 	for _, id := range c.Running() {
-		want.apply(c.jobs[id].p, len(c.gresKeys), 1)
+		want.apply(c.jobs[id].p, 1)
 	}
 	var errs []error
 	if !want.idle.Equal(c.use.idle) {
@@ -299,4 +290,12 @@ func (c *Cluster) CheckInvariants() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// satMul is a*b for non-negative a and b, saturating at math.MaxInt.
+func satMul(a, b int) int {
+	if a != 0 && b > math.MaxInt/a {
+		return math.MaxInt
+	}
+	return a * b
 }

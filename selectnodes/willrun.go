@@ -15,12 +15,16 @@ import (
 // in how many have ended: the first fitting end is found by binary search
 // over the end times, moving one copy of the load back and forth, instead
 // of retrying after every end.
-func (c *Cluster) willRun(job *Job, sets []NodeSet, n Counts, ex *Explanation, ld load) (*Placement, error) {
-	p, err := c.reqFeatures(job, sets, n, View{c: c, u: ld.u}, RunNow, ex)
+func (cx *call) willRun() (*Placement, error) {
+	c, job, n := cx.c, cx.job, cx.n
+	now := *cx
+	now.mode = RunNow
+	p, err := now.reqFeatures(job, n)
+	cx.memo = now.memo // for a run that explains this one
 	if err == nil || !errors.Is(err, ErrBusy) {
 		return p, err
 	}
-	jobs := ld.jobs
+	jobs := c.jobs
 	order := sortedIDs(jobs)
 	slices.SortStableFunc(order, func(a, b JobID) int { return jobs[a].end.Compare(jobs[b].end) })
 	// groups[g] are the jobs ending at ends[g]
@@ -34,25 +38,25 @@ func (c *Cluster) willRun(job *Job, sets []NodeSet, n Counts, ex *Explanation, l
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], id)
 	}
-	u := ld.u.clone()
-	v := View{c: c, u: &u}
-	k := len(c.gresKeys)
-	released := 0 // groups [0, released) are released in u
+	u := c.use.clone()
+	later := cx.at(View{c: c, u: &u}, WillRun)
+	later.ex, later.v.ex = nil, nil // the search's tries are not explained
+	released := 0                   // groups [0, released) are released in u
 	moveTo := func(g int) {
 		for ; released < g; released++ {
 			for _, id := range groups[released] {
-				u.apply(jobs[id].p, k, -1)
+				u.apply(jobs[id].p, -1)
 			}
 		}
 		for ; released > g; released-- {
 			for _, id := range groups[released-1] {
-				u.apply(jobs[id].p, k, 1)
+				u.apply(jobs[id].p, 1)
 			}
 		}
 	}
 	try := func(g int) (*Placement, error) {
 		moveTo(g)
-		return c.reqFeatures(job, sets, n, v, WillRun, nil)
+		return later.reqFeatures(job, n)
 	}
 	// find the fewest groups g (1..len) after whose end the job fits
 	lo, hi := 1, len(groups)
@@ -79,8 +83,11 @@ func (c *Cluster) willRun(job *Job, sets []NodeSet, n Counts, ex *Explanation, l
 		}
 	}
 	found.Start, found.Immediate = ends[lo-1], false
-	if ex != nil {
-		ex.step("will run at %s, when the jobs ending by then (%d end times) have ended", found.Start.Format(time.RFC3339), lo)
-	}
+	cx.step("will run at %s, when the jobs ending by then (%d end times) have ended", rfc3339(found.Start), lo)
 	return found, nil
 }
+
+// rfc3339 prints a time as RFC 3339, when formatted.
+type rfc3339 time.Time
+
+func (t rfc3339) String() string { return time.Time(t).Format(time.RFC3339) }

@@ -10,6 +10,12 @@
 // runs each one). explain takes sbatch's own options (-N3, --nodes=3,
 // -C, -p a,b, --mem=4G, --gres, ...; see package sbatch).
 //
+// hpcsched alloc serves an allocation ledger's REST API (package
+// allocation/httpapi) until SIGTERM — "alloc serve --listen ADDR --tokens
+// FILE --store FILE" (or --dsn for PostgreSQL) — and prints its tables as a
+// client: "alloc balance", "alloc activity" (per user; --history for every
+// change) and "alloc failures", each with --server URL --token T.
+//
 // Exit codes: 0 success, 1 the request is not runnable (explain) or a
 // case does not hold (check), 2 bad input (with a message on stderr,
 // never on stdout).

@@ -14,6 +14,7 @@ commands:
   explain    say whether a request would run on a slurm.conf, where, or why not
   hostlist   expand, compress or count hostlist expressions
   check      run a table of expected placements against slurm.conf files
+  alloc      allocation ledger: serve its REST API; balance, activity, failures
 
 Run 'hpcsched <command> -h' for a command's flags.
 `
@@ -47,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = hostlistCmd(args[1:], stdout)
 	case "check":
 		err = checkCmd(args[1:], stdout)
+	case "alloc":
+		err = allocCmd(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

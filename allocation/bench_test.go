@@ -1,0 +1,119 @@
+package allocation_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/allocation"
+	"github.com/hpcsched/hpcsched/queue"
+)
+
+// ledgerAt is a ledger of projects accounts, each with a CPU allocation of
+// 2026 credited generously, and jobs completed jobs spread over them.
+func ledgerAt(b *testing.B, store allocation.Store, projects, jobs int) *allocation.Ledger {
+	b.Helper()
+	l := allocation.New(store, allocation.WithPartitions(map[string]allocation.Partition{"standard": {Resource: allocation.CPU}}))
+	for i := range projects {
+		acct := fmt.Sprint("p", i)
+		p, err := l.CreateProject(ctx, allocation.Project{Name: acct, GID: uint32(i), Account: acct})
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, err := l.CreateAllocation(ctx, allocation.Allocation{Project: p.ID, Resource: allocation.CPU, Start: t0, End: t0.AddDate(0, 1+i%12, 0)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := l.Credit(ctx, a.ID, 1<<50, "", t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for j := range jobs {
+		start := allocation.JobStart{Job: allocation.JobID(j + 1), Account: fmt.Sprint("p", j%projects), Partition: "standard",
+			Usage: allocation.Usage{CPUs: 4}, TimeLimit: time.Hour}
+		if _, err := l.PreDebitJob(ctx, start, t0); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := l.CompleteJob(ctx, start.Job, 10*time.Minute, allocation.OutcomeCompleted, t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return l
+}
+
+// One job's life in the ledger: pre-debit at start, completion at end.
+func BenchmarkPreDebitComplete(b *testing.B) {
+	for _, sc := range []struct{ projects, jobs int }{{100, 10_000}, {1000, 100_000}} {
+		l := ledgerAt(b, nil, sc.projects, sc.jobs)
+		b.Run(fmt.Sprintf("projects=%d/jobs=%d", sc.projects, sc.jobs), func(b *testing.B) {
+			for i := range b.N {
+				start := allocation.JobStart{Job: allocation.JobID(sc.jobs + i + 1), Account: fmt.Sprint("p", i%sc.projects),
+					Partition: "standard", Usage: allocation.Usage{CPUs: 4}, TimeLimit: time.Hour}
+				if _, err := l.PreDebitJob(ctx, start, t0); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := l.CompleteJob(ctx, start.Job, 10*time.Minute, allocation.OutcomeCompleted, t0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// The site factor as a scheduling pass uses it: one snapshot, then one
+// Factor per pending job.
+func BenchmarkSiteFactors(b *testing.B) {
+	for _, projects := range []int{100, 1000} {
+		l := ledgerAt(b, nil, projects, 0)
+		shape := allocation.SigmoidPair{Credit: allocation.Sigmoid{L: 5, X0: 0.25}, Temporal: allocation.Sigmoid{L: 50, X0: 0.75}}
+		b.Run(fmt.Sprintf("projects=%d/snapshot", projects), func(b *testing.B) {
+			for range b.N {
+				if _, err := l.SiteFactors(ctx, shape, t0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		sf, err := l.SiteFactors(ctx, shape, t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		job := &queue.Job{Account: "p7", Partition: "standard"}
+		b.Run(fmt.Sprintf("projects=%d/factor", projects), func(b *testing.B) {
+			for range b.N {
+				sf.Factor(job, t0)
+			}
+		})
+	}
+}
+
+// A credit on a file-backed store: the whole ledger is rewritten and
+// fsynced, so the cost grows with its size.
+func BenchmarkFileStoreWrite(b *testing.B) {
+	for _, jobs := range []int{0, 1000, 10_000} {
+		mem := ledgerAt(b, nil, 10, jobs)
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			s, err := allocation.OpenFile(filepath.Join(b.TempDir(), "ledger.json"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Copy the ledger in by replaying into the file store once.
+			l := allocation.New(s)
+			if err := copyLedger(mem, l); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := l.Credit(ctx, 1, 1, "", t0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// copyLedger writes one ledger's file image through another's store by
+// saving it: cheaper than replaying every job through an fsyncing store.
+func copyLedger(from, to *allocation.Ledger) error {
+	return allocation.CopyInto(from.Store.(*allocation.MemStore), to.Store.(*allocation.MemStore))
+}

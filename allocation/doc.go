@@ -1,0 +1,49 @@
+// Package allocation is an allocation ledger for HPC jobs: the Hermes
+// Allocation Data Manager (HADM) of seed 002 (University of Delaware's
+// DARWIN cluster) as a library.
+//
+// A project is a workgroup (Unix group name and gid, Slurm account). A
+// project holds allocations, each of one category, one resource type (CPU
+// or GPU) and one period; two allocations of one project and resource never
+// overlap in time, so an account, a resource type and an instant name at
+// most one allocation. Credits add service units (SU) to an allocation; a
+// job's start pre-debits its maximum SU (requested cores or GPUs times its
+// time limit) and is refused, with a failure record, when that would drive
+// the balance negative; the job's end turns the pre-debit into the actual
+// debit from the elapsed time (the unused part returns; a node failure
+// bills nothing). Debits are aggregated per owner uid, as HADM's "debits"
+// table is. Every balance change is an Activity, and a balance always
+// equals the sum of its allocation's activity.
+//
+// Service units are core-minutes (GPU-minutes on GPU partitions) rounded up
+// from core-seconds, or, with per-partition Weights, Slurm's MAX_TRES
+// billing (PriorityFlags=MAX_TRES): the largest weighted resource, so one
+// core with half a node's memory bills like half the node's cores.
+//
+// The site factor of seed 002 (f_credit, f_temporal, the power rule and the
+// sigmoid) is here as pure functions and as SiteFactors, a snapshot whose
+// Factor method is a queue.Multifactor site factor.
+//
+// # Concurrency and persistence
+//
+// Ledger and its stores are safe for concurrent use — the documented
+// exception to the project's no-locks rule — because several schedulers
+// and API servers pre-debit one allocation at once: the race HADM met (two
+// 20-SU pre-debits against 30 SU both passing) cannot happen, since a
+// store checks and records a pre-debit in one critical section (a mutex in
+// MemStore, an advisory lock in allocation/pgstore). Nothing here starts a
+// goroutine or reads the clock: every operation takes now.
+//
+// MemStore keeps its tables in google/btree trees. OpenFile persists it
+// in a versioned JSON format: every change is appended to a journal and
+// fsynced before it is acknowledged (a failed append is cut back, so an
+// unacknowledged change is never replayed), and every DefaultCompactEvery
+// changes the whole state is written as a snapshot atomically (temporary
+// file, fsync, rename, fsync of the directory) and the journal emptied.
+// Opening replays the journal over the snapshot, skipping what the
+// snapshot includes and dropping a torn last line; a crash at any step
+// loses no acknowledged change. allocation/pgstore is the store several
+// servers share.
+//
+// No HADM or Slurm code was used; this follows the seed's description.
+package allocation

@@ -1,0 +1,24 @@
+package allocation
+
+// SetFailAt makes m's persistence fail at the named step ("write", "sync",
+// "close", "rename", "syncdir"), as a crash there would; nil clears it.
+func SetFailAt(m *MemStore, f func(step string) error) { m.failAt = f }
+
+// CopyInto replaces to's state with from's and persists it (benchmarks
+// build large ledgers in memory, then measure the file store).
+func CopyInto(from, to *MemStore) error {
+	from.mu.RLock()
+	st := from.st.clone()
+	from.mu.RUnlock()
+	to.mu.Lock()
+	defer to.mu.Unlock()
+	if err := to.persist(st); err != nil {
+		return err
+	}
+	to.st = st
+	return nil
+}
+
+// SetCompactEvery sets after how many journaled changes m writes a
+// snapshot.
+func SetCompactEvery(m *MemStore, n int) { m.compactEvery = n }

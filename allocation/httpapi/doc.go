@@ -1,0 +1,40 @@
+// Package httpapi serves an allocation.Ledger over HTTP: the REST
+// interface of seed 002's HADM (its Flask "Web API"), with the paths
+// /project, /alloc, /job and /failure.
+//
+// GET on a collection lists the objects the caller may see, narrowed by
+// query parameters (gid=, account=, project_id=, active=true|false,
+// uid=); GET /x/{id} reads one. Superusers create (POST, 201), update
+// (PUT) and delete (DELETE, 204); POST /alloc/{id}/credit adds credit.
+// POST /job is a job's pre-debit (job_id, uid, account, resource, amount,
+// and optionally units, the billable cores or GPUs, so the completion can
+// be computed from the elapsed time): 201, or 402 Payment Required with
+// the failure recorded when the balance is short. PUT /job/{job_id} is
+// the completion (elapsed seconds, outcome, optionally the actual
+// amount). Retrying either changes nothing.
+//
+// # Roles
+//
+// A superuser may do everything and may act as another user (header
+// X-Act-As: "uid gid[,gid...]"); an admin reads everything and may also
+// act as another user, which only narrows what it sees; a standard user
+// reads the projects whose gid it is in, their allocations, activity and
+// failures, and its own jobs. Errors: 401 without valid credentials, 403
+// for a standard user reading another project or anyone but a superuser
+// writing, 400 for malformed JSON, unknown fields or bad values (the body
+// names the field), 404, 409 for overlaps and conflicting retries.
+//
+// # Authentication
+//
+// Authenticator turns a request into an Identity. TokenFile ships: a
+// file of "token uid gid[,gid...] role" lines, checked as a bearer token.
+// A site with MUNGE, as DARWIN uses, implements Authenticator by decoding
+// a credential from a request header with libmunge (via cgo or the munge
+// command) and mapping the sender's uid and gids, with the role from its
+// own configuration; an OIDC site verifies the bearer JWT against the
+// issuer's keys and maps claims to uid, gids and role. Neither needs a
+// change here: pass it to New.
+//
+// The handler reads the time through the now function it is given (the
+// server passes time.Now); it starts no goroutines.
+package httpapi

@@ -1,0 +1,183 @@
+package allocation
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MemStore is the default Store: tables in memory on google/btree,
+// optionally persisted to a file (see the package doc and OpenFile).
+// Safe for concurrent use; writers are serialised by one mutex.
+type MemStore struct {
+	mu   sync.RWMutex
+	st   *state
+	path string
+	// The journal of ops since the last snapshot (see journal.go).
+	journal       *os.File
+	journalSize   int64
+	sinceSnapshot int
+	compactEvery  int
+	// broken is set when the journal could not be restored after a failed
+	// append; every later write returns it.
+	broken error
+	// failAt, set by tests, fails the persistence step it names.
+	failAt func(step string) error
+}
+
+var _ Store = (*MemStore)(nil)
+
+// Path is the file the store persists to ("" when it does not).
+func (m *MemStore) Path() string { return m.path }
+
+// NewMemStore is an empty store that is not persisted.
+func NewMemStore() *MemStore { return &MemStore{st: newState()} }
+
+// read runs f on the current state under the read lock.
+func (m *MemStore) read(f func(*state) error) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return f(m.st)
+}
+
+// write runs o on a clone of the state and, when o keeps its changes,
+// journals o and makes the clone current: o's changes are durable before
+// write returns. A failure leaves the previous state.
+func (m *MemStore) write(ctx context.Context, o *op) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.broken != nil {
+		return nil, m.broken
+	}
+	next := m.st.clone()
+	res, keep, err := o.run(next)
+	if err != nil && !keep {
+		return nil, err
+	}
+	if m.path != "" {
+		next.seq++
+		o.Seq = next.seq
+		if jerr := m.logOp(o); jerr != nil {
+			return nil, jerr
+		}
+		m.st = next
+		m.maybeCompact()
+		return res, err
+	}
+	m.st = next
+	return res, err
+}
+
+func (m *MemStore) CreateProject(ctx context.Context, p Project) (Project, error) {
+	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
+	if err := p.Validate(); err != nil {
+		return Project{}, err
+	}
+	return result[Project](m.write(ctx, &op{Kind: opCreateProject, Project: &p}))
+}
+
+func (m *MemStore) UpdateProject(ctx context.Context, p Project) (Project, error) {
+	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
+	if err := p.Validate(); err != nil {
+		return Project{}, err
+	}
+	return result[Project](m.write(ctx, &op{Kind: opUpdateProject, Project: &p}))
+}
+
+func (m *MemStore) DeleteProject(ctx context.Context, id ProjectID) error {
+	_, err := m.write(ctx, &op{Kind: opDeleteProject, ID: int64(id)})
+	return err
+}
+
+func (m *MemStore) Project(_ context.Context, id ProjectID) (p Project, err error) {
+	err = m.read(func(s *state) error {
+		var ok bool
+		if p, ok = s.projects.Get(Project{ID: id}); !ok {
+			return fmt.Errorf("%w: project %d", ErrNotFound, id)
+		}
+		return nil
+	})
+	return p, err
+}
+
+func (m *MemStore) Projects(context.Context) (ps []Project, _ error) {
+	return ps, m.read(func(s *state) error { ps = all(s.projects); return nil })
+}
+
+func (m *MemStore) CreateAllocation(ctx context.Context, a Allocation) (Allocation, error) {
+	a.ID = 0
+	return m.putAllocation(ctx, a)
+}
+
+func (m *MemStore) UpdateAllocation(ctx context.Context, a Allocation) (Allocation, error) {
+	if a.ID <= 0 {
+		return Allocation{}, invalidf("id", "missing")
+	}
+	return m.putAllocation(ctx, a)
+}
+
+// putAllocation inserts a (ID 0) or replaces it, refusing overlaps.
+func (m *MemStore) putAllocation(ctx context.Context, a Allocation) (Allocation, error) {
+	a.Category = strings.TrimSpace(a.Category)
+	if err := a.Validate(); err != nil {
+		return Allocation{}, err
+	}
+	a.Start, a.End = a.Start.UTC(), a.End.UTC()
+	return result[Allocation](m.write(ctx, &op{Kind: opPutAllocation, Allocation: &a}))
+}
+
+func (s *state) hasActivity(id AllocationID) bool {
+	found := false
+	s.activity.AscendGreaterOrEqual(Activity{Allocation: id}, func(a Activity) bool {
+		found = a.Allocation == id
+		return false
+	})
+	return found
+}
+
+func (m *MemStore) DeleteAllocation(ctx context.Context, id AllocationID) error {
+	_, err := m.write(ctx, &op{Kind: opDeleteAllocation, ID: int64(id)})
+	return err
+}
+
+func (m *MemStore) Allocation(_ context.Context, id AllocationID) (a Allocation, err error) {
+	err = m.read(func(s *state) error {
+		var ok bool
+		if a, ok = s.allocs.Get(Allocation{ID: id}); !ok {
+			return fmt.Errorf("%w: allocation %d", ErrNotFound, id)
+		}
+		return nil
+	})
+	return a, err
+}
+
+func (m *MemStore) Allocations(context.Context) (as []Allocation, _ error) {
+	return as, m.read(func(s *state) error { as = all(s.allocs); return nil })
+}
+
+func (m *MemStore) ActiveAllocation(_ context.Context, account string, r Resource, t time.Time) (a Allocation, err error) {
+	err = m.read(func(s *state) error {
+		var e error
+		a, e = s.activeFor(account, r, t)
+		return e
+	})
+	return a, err
+}
+
+func (s *state) activeFor(account string, r Resource, t time.Time) (Allocation, error) {
+	p, ok := s.accounts.Get(Project{Account: account})
+	if !ok {
+		return Allocation{}, fmt.Errorf("%w: no project has account %q", ErrNoAllocation, account)
+	}
+	a, ok := s.active(p.ID, r, t)
+	if !ok {
+		return Allocation{}, fmt.Errorf("%w: account %q has no %s allocation at %s", ErrNoAllocation, account, r, t.UTC().Format(time.RFC3339))
+	}
+	return a, nil
+}

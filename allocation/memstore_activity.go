@@ -1,0 +1,172 @@
+package allocation
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+func (m *MemStore) Credit(ctx context.Context, id AllocationID, amount int64, comment string, now time.Time) (Activity, error) {
+	if amount <= 0 {
+		return Activity{}, invalidf("amount", "%d is not positive", amount)
+	}
+	return result[Activity](m.write(ctx, &op{Kind: opCredit, ID: int64(id), Amount: amount, Comment: comment, Now: now.UTC()}))
+}
+
+func (m *MemStore) PreDebit(ctx context.Context, r PreDebitRequest, now time.Time) (Job, error) {
+	if err := r.Validate(); err != nil {
+		return Job{}, err
+	}
+	return result[Job](m.write(ctx, &op{Kind: opPreDebit, PreDebit: &r, Now: now.UTC()}))
+}
+
+// preDebit checks and records a pre-debit; a refusal keeps its failure.
+func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
+	if j, ok := s.jobs.Get(Job{ID: r.Job}); ok {
+		if !SamePreDebit(j, r) {
+			return Job{}, false, fmt.Errorf("%w: job %d was pre-debited with other values", ErrConflict, r.Job)
+		}
+		return j, false, nil
+	}
+	if f, ok := s.failures.Get(Failure{Job: r.Job}); ok {
+		return Job{}, false, &InsufficientError{Job: f.Job, Allocation: f.Allocation, Amount: f.Amount, Balance: f.Balance}
+	}
+	a, err := s.activeFor(r.Account, r.Resource, now)
+	if err != nil {
+		return Job{}, false, err
+	}
+	b, _ := s.balances.Get(Balance{Allocation: a.ID})
+	if r.Amount > b.Balance {
+		f := Failure{Job: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Balance: b.Balance, Time: now}
+		s.failures.ReplaceOrInsert(f)
+		return Job{}, true, &InsufficientError{Job: r.Job, Allocation: a.ID, Amount: r.Amount, Balance: b.Balance}
+	}
+	if _, err := s.apply(Activity{Allocation: a.ID, Kind: KindPreDebit, Amount: -r.Amount, Job: r.Job, UID: r.UID, Time: now, Comment: r.Comment}); err != nil {
+		return Job{}, false, err
+	}
+	j := Job{ID: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Rate: r.Rate, Status: Executing, Started: now}
+	s.jobs.ReplaceOrInsert(j)
+	return j, false, nil
+}
+
+func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (Job, error) {
+	return result[Job](m.write(ctx, &op{Kind: opComplete, Completion: &c, Now: now.UTC()}))
+}
+
+func (s *state) complete(c Completion, now time.Time) (Job, error) {
+	j, ok := s.jobs.Get(Job{ID: c.Job})
+	if !ok {
+		return Job{}, fmt.Errorf("%w: job %d has no pre-debit", ErrNotFound, c.Job)
+	}
+	if j.Status == Completed {
+		if !SameCompletion(j, c) {
+			return Job{}, fmt.Errorf("%w: job %d was completed with other values", ErrConflict, c.Job)
+		}
+		return j, nil
+	}
+	actual, err := ActualDebit(j, c)
+	if err != nil {
+		return Job{}, err
+	}
+	if _, err := s.apply(Activity{Allocation: j.Allocation, Kind: KindRelease, Amount: j.Amount, Job: j.ID, UID: j.UID, Time: now}); err != nil {
+		return Job{}, err
+	}
+	if actual > 0 {
+		if _, err := s.apply(Activity{Allocation: j.Allocation, Kind: KindDebit, Amount: -actual, Job: j.ID, UID: j.UID, Time: now}); err != nil {
+			return Job{}, err
+		}
+	}
+	d, _ := s.debits.Get(OwnerDebit{Allocation: j.Allocation, UID: j.UID})
+	d.Allocation, d.UID = j.Allocation, j.UID
+	if d.Amount, err = add(d.Amount, actual); err != nil {
+		return Job{}, err
+	}
+	d.Jobs++
+	s.debits.ReplaceOrInsert(d)
+	j.Status, j.Ended, j.Elapsed, j.Outcome, j.Debited = Completed, now, c.Elapsed, c.Outcome, actual
+	s.jobs.ReplaceOrInsert(j)
+	return j, nil
+}
+
+func (m *MemStore) Forget(ctx context.Context, id JobID, now time.Time) error {
+	_, err := m.write(ctx, &op{Kind: opForget, ID: int64(id), Now: now.UTC()})
+	return err
+}
+
+func (m *MemStore) Job(_ context.Context, id JobID) (j Job, err error) {
+	err = m.read(func(s *state) error {
+		var ok bool
+		if j, ok = s.jobs.Get(Job{ID: id}); !ok {
+			return fmt.Errorf("%w: job %d", ErrNotFound, id)
+		}
+		return nil
+	})
+	return j, err
+}
+
+func (m *MemStore) Jobs(_ context.Context, id AllocationID) (js []Job, _ error) {
+	return js, m.read(func(s *state) error {
+		s.jobs.Ascend(func(j Job) bool {
+			if j.Allocation == id {
+				js = append(js, j)
+			}
+			return true
+		})
+		return nil
+	})
+}
+
+func (m *MemStore) Failures(context.Context) (fs []Failure, _ error) {
+	return fs, m.read(func(s *state) error { fs = all(s.failures); return nil })
+}
+
+func (m *MemStore) Balance(_ context.Context, id AllocationID) (b Balance, err error) {
+	err = m.read(func(s *state) error {
+		if _, ok := s.allocs.Get(Allocation{ID: id}); !ok {
+			return fmt.Errorf("%w: allocation %d", ErrNotFound, id)
+		}
+		b, _ = s.balances.Get(Balance{Allocation: id})
+		b.Allocation = id
+		return nil
+	})
+	return b, err
+}
+
+// Balances lists every allocation's balance, zero ones included.
+func (m *MemStore) Balances(context.Context) (bs []Balance, _ error) {
+	return bs, m.read(func(s *state) error {
+		s.allocs.Ascend(func(a Allocation) bool {
+			b, _ := s.balances.Get(Balance{Allocation: a.ID})
+			b.Allocation = a.ID
+			bs = append(bs, b)
+			return true
+		})
+		return nil
+	})
+}
+
+func (m *MemStore) History(_ context.Context, id AllocationID) (as []Activity, _ error) {
+	return as, m.read(func(s *state) error {
+		s.activity.AscendGreaterOrEqual(Activity{Allocation: id}, func(a Activity) bool {
+			if a.Allocation != id {
+				return false
+			}
+			as = append(as, a)
+			return true
+		})
+		return nil
+	})
+}
+
+func (m *MemStore) Debits(_ context.Context, id AllocationID) (ds []OwnerDebit, _ error) {
+	return ds, m.read(func(s *state) error {
+		s.debits.AscendGreaterOrEqual(OwnerDebit{Allocation: id}, func(d OwnerDebit) bool {
+			if d.Allocation != id {
+				return false
+			}
+			ds = append(ds, d)
+			return true
+		})
+		return nil
+	})
+}

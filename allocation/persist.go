@@ -1,0 +1,191 @@
+package allocation
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// FileFormat and FileVersion head every ledger file; Open refuses other
+// versions rather than misreading them.
+const (
+	FileFormat  = "hpcsched-allocation-ledger"
+	FileVersion = 1
+	// MaxFileSize is the largest ledger file Open reads (checked before
+	// reading it).
+	MaxFileSize = 1 << 30
+)
+
+// ErrFile: a ledger file cannot be read or is not a ledger of a known
+// version.
+var ErrFile = errors.New("allocation: bad ledger file")
+
+// fileImage is the versioned JSON format. Balances and per-owner debits
+// are not stored: Open recomputes them from the activity, so a file can
+// never carry a balance that disagrees with its history.
+type fileImage struct {
+	Format      string       `json:"format"`
+	Version     int          `json:"version"`
+	Seq         int64        `json:"seq"` // the last journal op the snapshot includes
+	Next        nextIDs      `json:"next"`
+	Projects    []Project    `json:"projects"`
+	Allocations []Allocation `json:"allocations"`
+	Activity    []Activity   `json:"activity"`
+	Jobs        []Job        `json:"jobs"`
+	Failures    []Failure    `json:"failures"`
+}
+
+// OpenFile is a MemStore persisted to path: the snapshot at path (an
+// empty ledger when absent) and the journal path+".journal" of the ops
+// made since, replayed. Every change is appended to the journal and
+// fsynced before it is acknowledged; every DefaultCompactEvery changes the
+// whole state is written to path atomically and the journal emptied.
+// Close the store to release the journal.
+func OpenFile(path string) (*MemStore, error) {
+	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery}
+	data, err := readLimited(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrFile, err)
+	default:
+		if m.st, err = decodeState(data); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrFile, path, err)
+		}
+	}
+	if err := m.openJournal(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readLimited reads a file of at most MaxFileSize bytes.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	}
+	return data, nil
+}
+
+func decodeState(data []byte) (*state, error) {
+	var img fileImage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&img); err != nil {
+		return nil, err
+	}
+	if img.Format != FileFormat || img.Version != FileVersion {
+		return nil, fmt.Errorf("format %q version %d, want %q version %d", img.Format, img.Version, FileFormat, FileVersion)
+	}
+	s := newState()
+	s.next, s.seq = img.Next, img.Seq
+	for _, p := range img.Projects {
+		s.projects.ReplaceOrInsert(p)
+		s.accounts.ReplaceOrInsert(p)
+	}
+	for _, a := range img.Allocations {
+		s.allocs.ReplaceOrInsert(a)
+		s.periods.ReplaceOrInsert(a)
+	}
+	for _, j := range img.Jobs {
+		s.jobs.ReplaceOrInsert(j)
+		if j.Status == Completed {
+			d, _ := s.debits.Get(OwnerDebit{Allocation: j.Allocation, UID: j.UID})
+			d.Allocation, d.UID, d.Jobs = j.Allocation, j.UID, d.Jobs+1
+			var err error
+			if d.Amount, err = add(d.Amount, j.Debited); err != nil {
+				return nil, err
+			}
+			s.debits.ReplaceOrInsert(d)
+		}
+	}
+	for _, f := range img.Failures {
+		s.failures.ReplaceOrInsert(f)
+	}
+	next := s.next.Activity
+	for _, a := range img.Activity {
+		s.next.Activity = a.ID // apply numbers it; keep the stored id
+		if _, err := s.apply(a); err != nil {
+			return nil, err
+		}
+	}
+	s.next.Activity = next
+	return s, nil
+}
+
+func encodeState(s *state) ([]byte, error) {
+	img := fileImage{
+		Format: FileFormat, Version: FileVersion, Seq: s.seq, Next: s.next,
+		Projects: all(s.projects), Allocations: all(s.allocs), Activity: all(s.activity),
+		Jobs: all(s.jobs), Failures: all(s.failures),
+	}
+	return json.Marshal(img)
+}
+
+// persist writes s to m.path atomically: a temporary file in the same
+// directory, fsync, rename over the old file, fsync of the directory so
+// the rename itself is durable. Until the rename the old file is intact;
+// after it the new one is complete.
+func (m *MemStore) persist(s *state) (err error) {
+	data, err := encodeState(s)
+	if err != nil {
+		return err
+	}
+	dir, base := filepath.Split(m.path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("allocation: save %s: %w", m.path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("allocation: save %s: %w", m.path, err)
+		}
+	}()
+	steps := []struct {
+		name string
+		do   func() error
+	}{
+		{"write", func() error { _, e := tmp.Write(data); return e }},
+		{"sync", tmp.Sync},
+		{"close", tmp.Close},
+		{"rename", func() error { return os.Rename(tmp.Name(), m.path) }},
+		{"syncdir", func() error { return syncDir(dir) }},
+	}
+	for _, st := range steps {
+		if err = m.step(st.name); err != nil {
+			return err
+		}
+		if err = st.do(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -1,0 +1,181 @@
+package allocation_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/allocation"
+	"github.com/hpcsched/hpcsched/allocation/storetest"
+	"github.com/stretchr/testify/require"
+)
+
+// Reopening a ledger file gives the same ledger, whether it comes from
+// the journal, a snapshot or both.
+func TestFileStoreRoundTrip(t *testing.T) {
+	for _, every := range []int{1024, 3, 1} {
+		t.Run(fmt.Sprint("compact-every=", every), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ledger.json")
+			s, err := allocation.OpenFile(path)
+			require.NoError(t, err)
+			allocation.SetCompactEvery(s, every)
+			l, a := fixture(t, s, 1000)
+			_, err = l.PreDebitJob(ctx, allocation.JobStart{Job: 1, UID: 5, Account: "lab", Partition: "standard", Usage: allocation.Usage{CPUs: 4}, TimeLimit: time.Hour}, t0)
+			require.NoError(t, err)
+			_, err = l.PreDebitJob(ctx, allocation.JobStart{Job: 2, UID: 6, Account: "lab", Partition: "standard", Usage: allocation.Usage{CPUs: 4}, TimeLimit: time.Hour}, t0)
+			require.NoError(t, err)
+			_, err = l.CompleteJob(ctx, 1, 10*time.Minute, allocation.OutcomeCompleted, t0.Add(10*time.Minute))
+			require.NoError(t, err)
+			_, err = l.PreDebit(ctx, allocation.PreDebitRequest{Job: 3, UID: 6, Account: "lab", Resource: allocation.CPU, Amount: 5000}, t0)
+			require.ErrorIs(t, err, allocation.ErrInsufficient)
+
+			r, err := allocation.OpenFile(path)
+			require.NoError(t, err)
+			for _, st := range []allocation.Store{s, r} {
+				storetest.CheckConsistent(t, st)
+			}
+			require.Equal(t, ledgerImage(s, a.ID), ledgerImage(r, a.ID))
+			// New ids continue after the stored ones.
+			p, err := r.CreateProject(ctx, allocation.Project{Name: "x", Account: "x"})
+			require.NoError(t, err)
+			require.Equal(t, allocation.ProjectID(2), p.ID)
+		})
+	}
+}
+
+// ledgerImage is everything a store holds about allocation id.
+func ledgerImage(st allocation.Store, id allocation.AllocationID) []any {
+	ps, _ := st.Projects(ctx)
+	as, _ := st.Allocations(ctx)
+	bs, _ := st.Balances(ctx)
+	h, _ := st.History(ctx, id)
+	js, _ := st.Jobs(ctx, id)
+	fs, _ := st.Failures(ctx)
+	ds, _ := st.Debits(ctx, id)
+	return []any{ps, as, bs, h, js, fs, ds}
+}
+
+// crashAt makes s fail at the named persistence step.
+func crashAt(s *allocation.MemStore, step string) error {
+	crash := errors.New("injected crash at " + step)
+	allocation.SetFailAt(s, func(at string) error {
+		if at == step {
+			return crash
+		}
+		return nil
+	})
+	return crash
+}
+
+func balanceIn(t *testing.T, path string, id allocation.AllocationID) int64 {
+	t.Helper()
+	r, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	defer r.Close()
+	storetest.CheckConsistent(t, r)
+	b, err := r.Balance(ctx, id)
+	require.NoError(t, err)
+	return b.Balance
+}
+
+// A crash while a change is journaled: the change is not acknowledged, is
+// not applied, and is not in the files; the store carries on.
+func TestCrashWhileJournalingLosesNothing(t *testing.T) {
+	for _, step := range []string{"append", "fsync"} {
+		t.Run(step, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ledger.json")
+			s, err := allocation.OpenFile(path)
+			require.NoError(t, err)
+			defer s.Close()
+			l, a := fixture(t, s, 100)
+			crash := crashAt(s, step)
+			_, err = l.Credit(ctx, a.ID, 50, "lost", t0)
+			require.ErrorIs(t, err, crash)
+			b, _ := l.Balance(ctx, a.ID)
+			require.Equal(t, int64(100), b.Balance, "an unacknowledged write is not applied")
+			require.Equal(t, int64(100), balanceIn(t, path, a.ID))
+
+			allocation.SetFailAt(s, nil)
+			_, err = l.Credit(ctx, a.ID, 1, "after", t0)
+			require.NoError(t, err)
+			require.Equal(t, int64(101), balanceIn(t, path, a.ID))
+		})
+	}
+}
+
+// A crash at any step of a snapshot (every change compacts here): the
+// change was journaled first, so it is acknowledged and survives; the
+// old snapshot stays whole and leftover temporary files are removed.
+func TestCrashWhileCompactingLosesNothing(t *testing.T) {
+	for _, step := range []string{"write", "sync", "close", "rename", "syncdir", "truncate"} {
+		t.Run(step, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "ledger.json")
+			s, err := allocation.OpenFile(path)
+			require.NoError(t, err)
+			defer s.Close()
+			allocation.SetCompactEvery(s, 1)
+			l, a := fixture(t, s, 100)
+			crashAt(s, step)
+			_, err = l.Credit(ctx, a.ID, 50, "kept", t0)
+			require.NoError(t, err, "journaled, so acknowledged")
+			require.Equal(t, int64(150), balanceIn(t, path, a.ID))
+			allocation.SetFailAt(s, nil)
+			_, err = l.Credit(ctx, a.ID, 1, "after", t0)
+			require.NoError(t, err)
+			require.Equal(t, int64(151), balanceIn(t, path, a.ID))
+			left, _ := filepath.Glob(filepath.Join(dir, ".ledger.json.tmp-*"))
+			require.Empty(t, left)
+		})
+	}
+}
+
+// A torn last line (an append cut short by a crash, never acknowledged)
+// is dropped on open; a damaged line before it is an error.
+func TestJournalTornTail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	l, a := fixture(t, s, 100)
+	require.NoError(t, s.Close())
+	journal := path + ".journal"
+	good, err := os.ReadFile(journal)
+	require.NoError(t, err)
+	torn := append(append([]byte{}, good...), []byte(`{"seq":4,"op":"credit","id":1,"amo`)...)
+	require.NoError(t, os.WriteFile(journal, torn, 0o600))
+	require.Equal(t, int64(100), balanceIn(t, path, a.ID))
+	s, err = allocation.OpenFile(path)
+	require.NoError(t, err)
+	_, err = s.Credit(ctx, a.ID, 5, "", t0)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	require.Equal(t, int64(105), balanceIn(t, path, a.ID))
+	_ = l
+
+	damaged := append([]byte("{not json}\n"), good...)
+	require.NoError(t, os.WriteFile(journal, damaged, 0o600))
+	_, err = allocation.OpenFile(path)
+	require.ErrorIs(t, err, allocation.ErrFile)
+}
+
+func TestOpenFileRejectsBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"garbage":     "not json",
+		"version":     `{"format":"hpcsched-allocation-ledger","version":2}`,
+		"format":      `{"format":"other","version":1}`,
+		"unknown":     `{"format":"hpcsched-allocation-ledger","version":1,"extra":true}`,
+		"truncated":   `{"format":"hpcsched-allocation-ledger","version":1,"projects":[`,
+		"overflowing": `{"format":"hpcsched-allocation-ledger","version":1,"activity":[{"id":1,"allocation_id":1,"kind":"credit","amount":9223372036854775807},{"id":2,"allocation_id":1,"kind":"credit","amount":1}]}`,
+	} {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o600))
+		_, err := allocation.OpenFile(path)
+		require.ErrorIs(t, err, allocation.ErrFile, name)
+	}
+	_, err := allocation.OpenFile(dir) // a directory
+	require.ErrorIs(t, err, allocation.ErrFile)
+}

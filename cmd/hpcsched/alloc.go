@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/hpcsched/hpcsched/allocation"
+	"github.com/hpcsched/hpcsched/allocation/httpapi"
+)
+
+const allocUsage = `usage: hpcsched alloc <command> [flags]
+
+commands:
+  serve      serve the allocation ledger's REST API (/project, /alloc, /job, /failure)
+  balance    allocations and their balances
+  activity   SU used per user per allocation (--history: every credit and debit)
+  failures   jobs refused for insufficient balance, explained
+`
+
+func allocCmd(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("%s", allocUsage)
+	}
+	switch args[0] {
+	case "serve":
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		defer stop()
+		return allocServe(ctx, args[1:], stderr, nil)
+	case "balance", "activity", "failures":
+		return allocClient(args[0], args[1:], stdout)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, allocUsage)
+		return nil
+	}
+	return usagef("alloc: unknown command %q\n%s", args[0], allocUsage)
+}
+
+// allocServe runs the API until ctx ends (SIGTERM), then stops accepting
+// and waits for the requests in flight: every write is stored before its
+// response is sent, so none that was acknowledged is lost. ready, when
+// set, receives the listening address.
+func allocServe(ctx context.Context, args []string, stderr io.Writer, ready func(addr string)) error {
+	fs := flag.NewFlagSet("alloc serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on")
+	tokens := fs.String("tokens", "", "bearer-token file: \"token uid gid[,gid...] role\" per line (required)")
+	storePath := fs.String("store", "", "ledger file (created when absent)")
+	dsn := fs.String("dsn", "", "PostgreSQL connection string (instead of --store)")
+	grace := fs.Duration("grace", 30*time.Second, "how long shutdown waits for requests in flight")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return usagef("%v", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usagef("alloc serve: unexpected argument %q", fs.Arg(0))
+	case *tokens == "":
+		return usagef("alloc serve: --tokens is required")
+	case (*storePath == "") == (*dsn == ""):
+		return usagef("alloc serve: give exactly one of --store and --dsn")
+	}
+	auth, err := httpapi.LoadTokens(*tokens)
+	if err != nil {
+		return usagef("alloc serve: --tokens %v", err)
+	}
+	store, closeStore, err := openAllocStore(ctx, *storePath, *dsn)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           httpapi.New(allocation.New(store), auth, time.Now),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	fmt.Fprintln(stderr, "hpcsched alloc: listening on", ln.Addr())
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(stderr, "hpcsched alloc: shutting down")
+	shutdown, cancel := context.WithTimeout(context.Background(), *grace)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	<-done
+	return nil
+}

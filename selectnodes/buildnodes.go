@@ -1,0 +1,200 @@
+package selectnodes
+
+import (
+	"fmt"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/hostlist"
+)
+
+// This file is _build_node_list in Slurm's node_scheduler.c, called by
+// select_nodes (selectnodes.go) before _get_req_features (reqfeatures.go).
+
+// NodeSet is one config record's candidates for a request: Slurm's
+// node_set, built by _build_node_list. The sets of a request share one
+// candidate bitmap, so building them costs no bitmap per set.
+type NodeSet struct {
+	Record   int // index of the config record, in weight order
+	Weight   int64
+	Features []string
+	Count    int // candidate nodes
+	cand     *bitset.BitSet
+	rec      *record
+	of       int // how many sets share cand: their union is cand
+}
+
+// Nodes returns the set's candidate nodes (a new bitmap).
+func (s NodeSet) Nodes() *bitset.BitSet {
+	b := bitset.New(s.cand.Len())
+	setSpan(b, s.cand, nil, s.rec)
+	return b
+}
+
+// BuildNodeSets is _build_node_list: one set per config record with nodes
+// in the job's partition, in weight order, after removing excluded nodes
+// and nodes whose configuration fails the per-node constraints (features,
+// CPUs, memory, disk, GRES; FastSchedule decides whether a record's
+// baseline or each node's reported resources count). It then checks that
+// every required node is in a set, returning ErrNodeConfig otherwise.
+func (c *Cluster) BuildNodeSets(job *Job) ([]NodeSet, error) {
+	return c.buildNodeSets(&call{c: c, job: job})
+}
+
+func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
+	job := cx.job
+	part := &c.parts[job.partIndex]
+	base := part.nodes
+	if job.Excluded != nil {
+		base = part.nodes.Difference(job.Excluded)
+	}
+	cand := bitset.New(uint(len(c.nodes)))
+	var sets []NodeSet
+	total := 0
+	for r := range c.records {
+		rec := &c.records[r]
+		inPart := countSpan(part.nodes, rec)
+		if inPart == 0 {
+			continue
+		}
+		rep := cx.setReport(rec, r, inPart)
+		setSpan(cand, base, nil, rec)
+		left := countSpan(cand, rec)
+		rep.removed("excluded", inPart-left, nil)
+		if left > 0 {
+			if why, ok := c.baselineFits(job, rec); !ok {
+				rep.removed(why.filter, left, why)
+				if c.fastSchedule == 0 {
+					left = c.perNodeFits(job, rec, cand)
+				} else {
+					clearSpan(cand, rec)
+					left = 0
+				}
+			}
+		}
+		cx.candidates(rep, rec, cand, left)
+		if left > 0 {
+			sets = append(sets, NodeSet{Record: r, Weight: rec.weight, Features: rec.features, Count: left, cand: cand, rec: rec})
+			total += left
+		}
+	}
+	if job.Required != nil && !subsetOf(job.Required, cand) {
+		missing := job.Required.Difference(cand)
+		return nil, newError(ErrNodeConfig, "required nodes %s are not usable by this job (partition, exclusion or per-node constraints)",
+			hostlist.Compress(c.Names(missing)))
+	}
+	if len(sets) == 0 {
+		return nil, newError(ErrNodeConfig, "no node of partition %s meets the per-node constraints", part.Name)
+	}
+	for k := range sets {
+		sets[k].of = len(sets)
+	}
+	cx.step("%d candidate nodes in %d node sets", total, len(sets))
+	return sets, nil
+}
+
+func (c *Cluster) namesOf(idx []int) []string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = c.nodes[i].Name
+	}
+	return out
+}
+
+// misfit is why a configuration fails a per-node constraint, formatted
+// only when someone reads it.
+type misfit struct {
+	filter     string
+	have, want int64
+	rec        *record
+	job        *Job
+	gres       *gresNeed
+}
+
+func (m misfit) String() string {
+	switch m.filter {
+	case "features":
+		return fmt.Sprintf("features %v do not satisfy %s", m.rec.features, m.job.Req.Features.PerNode())
+	case "cpus":
+		return fmt.Sprintf("CPUs %d < %d", m.have, m.want)
+	case "memory":
+		return fmt.Sprintf("RealMemory %d < %d", m.have, m.want)
+	case "tmpdisk":
+		return fmt.Sprintf("TmpDisk %d < %d", m.have, m.want)
+	}
+	return fmt.Sprintf("%s: %d < %d", m.gres.req.Name+typeSuffix(m.gres.req.Type), m.have, m.want)
+}
+
+// baselineFits checks the record's configuration against the per-node
+// constraints and says which fails first.
+func (c *Cluster) baselineFits(job *Job, rec *record) (misfit, bool) {
+	req := job.Req
+	m := misfit{rec: rec, job: job}
+	switch {
+	case req.Features != nil && !req.Features.Match(rec.features):
+		m.filter = "features"
+	case req.MinCPUsPerNode > rec.cpus:
+		m.filter, m.have, m.want = "cpus", int64(rec.cpus), int64(req.MinCPUsPerNode)
+	case req.MinMemoryPerNode > rec.mem:
+		m.filter, m.have, m.want = "memory", rec.mem, req.MinMemoryPerNode
+	case req.MinTmpDiskPerNode > rec.tmp:
+		m.filter, m.have, m.want = "tmpdisk", rec.tmp, req.MinTmpDiskPerNode
+	}
+	if m.filter != "" {
+		return m, false
+	}
+	for g := range job.gres {
+		need := &job.gres[g]
+		if have := c.gres.capacity(rec.nodes[0], need); have < need.min {
+			return misfit{filter: "gres", have: have, want: need.min, gres: need}, false
+		}
+	}
+	return m, true
+}
+
+func typeSuffix(t string) string {
+	if t == "" {
+		return ""
+	}
+	return ":" + t
+}
+
+// perNodeFits is FastSchedule=0: the baseline fell short, so each node is
+// judged by what it reported. Features and GRES are configuration only, so
+// a record failing on those loses every node.
+func (c *Cluster) perNodeFits(job *Job, rec *record, cand *bitset.BitSet) int {
+	left := 0
+	for _, i := range rec.nodes {
+		if !cand.Test(uint(i)) {
+			continue
+		}
+		if c.reportedFits(job, rec, i) {
+			left++
+		} else {
+			cand.Clear(uint(i))
+		}
+	}
+	return left
+}
+
+// reportedFits judges node i of rec by what it reported (FastSchedule=0).
+func (c *Cluster) reportedFits(job *Job, rec *record, i int) bool {
+	req := job.Req
+	e := c.effective(i)
+	ok := (req.Features == nil || req.Features.Match(rec.features)) && req.MinCPUsPerNode <= e.CPUs &&
+		req.MinMemoryPerNode <= e.RealMemory && req.MinTmpDiskPerNode <= e.TmpDisk
+	for g := range job.gres {
+		ok = ok && c.gres.capacity(rec.nodes[0], &job.gres[g]) >= job.gres[g].min
+	}
+	return ok
+}
+
+// nodeFits judges node i alone against the job's per-node constraints, as
+// BuildNodeSets does for its record, and says why it fails.
+func (c *Cluster) nodeFits(job *Job, i int) (why string, ok bool) {
+	rec := &c.records[c.recOf[i]]
+	m, ok := c.baselineFits(job, rec)
+	if ok || (c.fastSchedule == 0 && c.reportedFits(job, rec, i)) {
+		return "", true
+	}
+	return m.filter + ": " + m.String(), false
+}

@@ -1,0 +1,206 @@
+package selectnodes
+
+import (
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/hostlist"
+)
+
+// This file is _pick_best_nodes in Slurm's node_scheduler.c, called by
+// _get_req_features (reqfeatures.go); it calls the selector
+// (select_p_job_test).
+
+// PickBestNodes is _pick_best_nodes: for each matching-OR alternative (or
+// once when there is none) it accumulates node sets in weight order and
+// calls the selector as soon as enough nodes are available; on failure it
+// classifies the cause as seed 000 §3.2.4 does, using TestOnly passes on
+// all the sets' nodes (ErrNodeConfig) and on their available nodes
+// (ErrPartConfig), else ErrBusy. By default the cheapest alternative (by
+// total weight) wins; with SlurmCompat the first that can be satisfied.
+//
+// Like ReqFeatures it works on the current load (none for TestOnly); the
+// end-time simulation of WillRun is SelectNodes' own.
+func (c *Cluster) PickBestNodes(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
+	return (&call{c: c, job: job, sets: sets, n: n, v: c.viewFor(mode), mode: mode}).pickBest(job, sets, n)
+}
+
+// pickBest runs the alternatives of job (whose Required may be the
+// counted terms' nodes) over sets.
+func (cx *call) pickBest(job *Job, sets []NodeSet, n Counts) (*Placement, error) {
+	var alts []*altTerm
+	if job.Req.Features != nil {
+		for _, t := range job.Req.Features.Alternatives() {
+			alts = append(alts, &altTerm{name: t.String(), match: t.Match})
+		}
+	}
+	if len(alts) == 0 {
+		alts = []*altTerm{nil}
+	}
+	var best *Placement
+	var worst *Error
+	for _, alt := range alts {
+		altSets, label := sets, "all node sets"
+		if alt != nil {
+			altSets, label = nil, "alternative "+alt.name
+			for _, s := range sets {
+				if alt.match(s.Features) {
+					altSets = append(altSets, s)
+				}
+			}
+		}
+		p, err := cx.accumulate(job, altSets, n)
+		if err != nil {
+			cx.step("%s: %s: %s", label, className{err.Class}, err.Reason)
+			if worst == nil || rank(err.Class) > rank(worst.Class) {
+				worst = err
+			}
+			continue
+		}
+		cx.step("%s: selector chose %s (weight %d)", label, placementList{p}, p.Weight)
+		if cx.c.compat {
+			return p, nil
+		}
+		if best == nil || p.Weight < best.Weight {
+			best = p
+		}
+	}
+	if best != nil {
+		return best, nil
+	}
+	return nil, worst
+}
+
+type altTerm struct {
+	name  string
+	match func([]string) bool
+}
+
+// className prints an error class's short name, when formatted.
+type className struct{ class error }
+
+func (n className) String() string { return ClassName(n.class) }
+
+// accumulate is the inner loop of _pick_best_nodes over one alternative's
+// sets.
+func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Error) {
+	c := cx.c
+	N := uint(len(c.nodes))
+	if len(sets) == 0 {
+		return nil, newError(ErrNodeConfig, "no node set satisfies it")
+	}
+	// total: every node of these sets, up or not (Slurm's total_bitmap).
+	total := sets[0].cand
+	if len(sets) != sets[0].of {
+		total = bitset.New(N)
+		for _, s := range sets {
+			orSpan(total, s.cand, s.rec)
+		}
+	}
+	if job.Required != nil && !subsetOf(job.Required, total) {
+		return nil, newError(ErrNodeConfig, "required nodes %s are not in these node sets",
+			hostlist.Compress(c.Names(job.Required.Difference(total))))
+	}
+	if n.Max > 0 && job.Required != nil && int(job.Required.Count()) > n.Max {
+		return nil, newError(ErrNodeConfig, "%d required nodes exceed the maximum of %d", job.Required.Count(), n.Max)
+	}
+	usable := bitset.New(N)
+	c.usable(job, total, cx.v, cx.mode, usable)
+	avail := bitset.New(N)
+	need := max(n.Desired, n.Min)
+	availCount, tried := 0, -1
+	for k, s := range sets {
+		orSpan(avail, usable, s.rec)
+		availCount += countSpan(usable, s.rec)
+		switch {
+		case job.Shared && k+1 < len(sets) && sets[k+1].Weight == s.Weight:
+			continue // let the selector weigh the load of equal-weight sets together
+		case job.Required != nil && !subsetOf(job.Required, avail):
+			continue
+		case availCount < need:
+			continue
+		}
+		tried = availCount
+		if p, ok, err := cx.jobTest(job, avail, n); ok || err != nil {
+			return p, err
+		}
+	}
+	if tried != availCount && availCount >= n.Min && (job.Required == nil || subsetOf(job.Required, avail)) {
+		if p, ok, err := cx.jobTest(job, avail, n); ok || err != nil {
+			return p, err // fewer than desired, at least the minimum
+		}
+	}
+	if cx.quick {
+		return nil, newError(ErrBusy, "does not fit")
+	}
+	return nil, c.classify(job, total, n)
+}
+
+// jobTest calls the selector and builds the Placement from its choice.
+func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool, *Error) {
+	ch, ok := cx.c.selector.JobTest(cx.v, job, avail, n)
+	if !ok {
+		return nil, false, nil
+	}
+	p, err := cx.v.placement(job, ch, avail)
+	return p, err == nil, err
+}
+
+// usable writes the nodes of cand the job could use now: available
+// (up, not drained) and, except for TestOnly, allowed by the load.
+func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *bitset.BitSet) {
+	cand.Copy(dst)
+	dst.InPlaceIntersection(job.availNodes)
+	if mode != TestOnly {
+		c.selector.Filter(v, job, dst, dst)
+	}
+}
+
+// classify tells node, partition and busy failures apart (seed 000
+// §3.2.4, cases A, B and C).
+func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
+	empty := c.none()
+	if !c.cpusWithin(total, n) {
+		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
+	}
+	if _, ok := c.selector.JobTest(empty, job, total, n); !ok {
+		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
+	}
+	ready := total.Intersection(job.availNodes)
+	if job.Required != nil && !subsetOf(job.Required, ready) {
+		return newError(ErrPartConfig, "required nodes %s are down or drained",
+			hostlist.Compress(c.Names(job.Required.Difference(ready))))
+	}
+	if !c.cpusWithin(ready, n) {
+		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
+	}
+	if _, ok := c.selector.JobTest(empty, job, ready, n); !ok {
+		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
+	}
+	return newError(ErrBusy, "resources are in use by running jobs")
+}
+
+// cpusWithin is a cheap bound before a selector's search: whether the
+// nodes of set, at most n.Max of them, hold n.CPUs CPUs at all (no job
+// takes more of a node than it has).
+func (c *Cluster) cpusWithin(set *bitset.BitSet, n Counts) bool {
+	if n.CPUs <= 0 {
+		return true
+	}
+	var cpus []int
+	total := 0
+	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
+		e := c.effective(int(i)).CPUs
+		total += e
+		cpus = append(cpus, e)
+	}
+	if n.Max <= 0 || n.Max >= len(cpus) || total < n.CPUs {
+		return total >= n.CPUs
+	}
+	slices.SortFunc(cpus, func(a, b int) int { return b - a })
+	total = 0
+	for _, e := range cpus[:n.Max] {
+		total += e
+	}
+	return total >= n.CPUs
+}

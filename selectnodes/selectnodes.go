@@ -1,0 +1,252 @@
+package selectnodes
+
+import (
+	"errors"
+	"maps"
+	"slices"
+
+	"github.com/hpcsched/hpcsched/hostlist"
+)
+
+// This file is select_nodes in Slurm's node_scheduler.c, the first stage:
+// the request is resolved and checked against its partition, then
+// _build_node_list (buildnodes.go), _get_req_features (reqfeatures.go) and
+// _pick_best_nodes (pickbest.go) run in that order.
+
+// SelectNodes is select_nodes in Slurm's node_scheduler.c: it checks the
+// partition, builds the weight-ordered node sets (BuildNodeSets), computes
+// the node counts (NodeCounts), satisfies count features (ReqFeatures)
+// and picks the nodes (PickBestNodes, with the selector). In RunNow mode
+// the result fits the current load; TestOnly ignores the load; WillRun
+// returns the earliest start, simulating the running jobs ending in order
+// of their expected ends. Failures are *Error values matching one of
+// ErrNodeConfig, ErrPartConfig, ErrBusy, ErrHeld or ErrInvalidRequest and
+// carrying an Explanation.
+func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
+	p, memo, err := c.run(req, mode, nil, false, nil)
+	var e *Error
+	if err != nil && errors.As(err, &e) && e.Explanation == nil {
+		// Run again, recording why: the fast path keeps no record. The
+		// counted terms are not solved again.
+		e.Explanation = c.explain(req, mode, &memo)
+	}
+	return p, err
+}
+
+// Try is SelectNodes without the Explanation on failure (the error's
+// Explanation is nil): for callers that make many attempts and only need
+// the class, such as a backfill planner.
+func (c *Cluster) Try(req *Request, mode Mode) (*Placement, error) {
+	p, _, err := c.run(req, mode, nil, false, nil)
+	return p, err
+}
+
+// Probe answers only "does it fit, and where": no explanation and no
+// failure classification, so a failure costs one selection instead of
+// three. Every failure is ErrBusy. Planners probing many moments use it.
+func (c *Cluster) Probe(req *Request, mode Mode) (*Placement, bool) {
+	if mode == WillRun {
+		mode = RunNow
+	}
+	p, _, err := c.run(req, mode, nil, true, nil)
+	return p, err == nil
+}
+
+// Explain runs the pipeline for req in the given mode and reports, per
+// node set and per constraint, what each filter removed, the decisions
+// taken and the result (a placement or an error class). It changes
+// nothing.
+func (c *Cluster) Explain(req *Request, mode Mode) *Explanation {
+	return c.explain(req, mode, nil)
+}
+
+func (c *Cluster) explain(req *Request, mode Mode, memo *countsMemo) *Explanation {
+	ex := &Explanation{Mode: mode}
+	p, _, err := c.run(req, mode, ex, false, memo)
+	ex.Placement = p
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			ex.Class, ex.Reason = e.Class, e.Reason
+		} else {
+			ex.Class, ex.Reason = ErrInvalidRequest, err.Error()
+		}
+	}
+	return ex
+}
+
+// run is select_nodes proper, building the call the later stages share.
+// It returns the counted-terms outcome for a run that explains this one;
+// memo, when not nil, is such an outcome to reuse.
+func (c *Cluster) run(req *Request, mode Mode, ex *Explanation, quick bool, memo *countsMemo) (*Placement, countsMemo, error) {
+	if req == nil {
+		return nil, countsMemo{}, newError(ErrInvalidRequest, "no request")
+	}
+	job, err := c.Resolve(req)
+	if err != nil {
+		return nil, countsMemo{}, err
+	}
+	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, v: c.live()}
+	cx.v.ex = ex
+	if memo != nil {
+		cx.memo, cx.reuse = *memo, true
+	}
+	p, err := cx.selectNodes()
+	return p, cx.memo, err
+}
+
+// selectNodes checks the partition, builds the node sets and counts, and
+// hands over to _get_req_features in the call's mode.
+func (cx *call) selectNodes() (*Placement, error) {
+	c, job := cx.c, cx.job
+	cx.ex.setPartition(job.Part.Name)
+	if job.Req.Held {
+		return nil, newError(ErrHeld, "the job has priority 0")
+	}
+	if err := c.checkPartition(job); err != nil {
+		return nil, err
+	}
+	cx.step("partition %s is up and its limits allow the job", job.Part.Name)
+	var err error
+	if cx.sets, err = c.buildNodeSets(cx); err != nil {
+		return nil, err
+	}
+	cx.n, err = c.NodeCounts(job)
+	cx.ex.setCounts(cx.n)
+	if err != nil {
+		return nil, err
+	}
+	cx.usableCounts()
+	switch cx.mode {
+	case RunNow:
+		return cx.reqFeatures(job, cx.n)
+	case TestOnly:
+		cx.v = c.none()
+		cx.v.ex = cx.ex
+		return cx.reqFeatures(job, cx.n)
+	case WillRun:
+		return cx.willRun()
+	}
+	return nil, newError(ErrInvalidRequest, "unknown mode %d", cx.mode)
+}
+
+func (c *Cluster) live() View { return View{c: c, u: &c.use} }
+
+// none is a view of the cluster without load, for TestOnly.
+func (c *Cluster) none() View { return View{c: c, u: c.empty} }
+
+// viewFor is the load a stage sees in mode: none for TestOnly, else the
+// current one.
+func (c *Cluster) viewFor(mode Mode) View {
+	if mode == TestOnly {
+		return c.none()
+	}
+	return c.live()
+}
+
+// Resolve checks req against the cluster and resolves its names: the
+// partition (the default one when empty), the required and excluded nodes,
+// the GRES types, and whether the job may share nodes (Table 2.1).
+func (c *Cluster) Resolve(req *Request) (*Job, error) {
+	switch {
+	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
+		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0:
+		return nil, newError(ErrInvalidRequest, "negative count or limit")
+	case req.MaxNodes > 0 && req.MinNodes > req.MaxNodes:
+		return nil, newError(ErrInvalidRequest, "minimum %d nodes is above maximum %d", req.MinNodes, req.MaxNodes)
+	}
+	name := req.Partition
+	if name == "" {
+		if c.defPart < 0 {
+			return nil, newError(ErrInvalidRequest, "no partition given and the cluster has no default partition")
+		}
+		name = c.parts[c.defPart].Name
+	}
+	pi, ok := c.partIx[name]
+	if !ok {
+		return nil, newError(ErrInvalidRequest, "unknown partition %q", name)
+	}
+	part := &c.parts[pi]
+	job := &Job{Req: req, Part: &part.Partition, partIndex: pi, MaxShare: part.maxShare(),
+		Shared:      MayShare(part.Sharing.Mode, req.Share),
+		Exclusive:   req.Share == ShareExclusiveJob || part.Sharing.Mode == ShareExclusive,
+		cpusPerNode: max(req.MinCPUsPerNode, 1), availNodes: c.avail}
+	if err := checkBitmap("Request.ExcludeNodes", req.ExcludeNodes, len(c.nodes)); err != nil {
+		return nil, err
+	}
+	if x := req.ExcludeNodes; x != nil && x.Any() {
+		// withheld nodes count as unavailable (class B), not as
+		// configuration, as Slurm's schedule does with avail_node_bitmap
+		job.availNodes = c.avail.Difference(x)
+	}
+	var err error
+	if len(req.Required) > 0 {
+		if job.Required, err = c.NodeSet(req.Required); err != nil {
+			return nil, newError(ErrInvalidRequest, "required nodes: %v", err)
+		}
+	}
+	if len(req.Excluded) > 0 {
+		if job.Excluded, err = c.NodeSet(req.Excluded); err != nil {
+			return nil, newError(ErrInvalidRequest, "excluded nodes: %v", err)
+		}
+		if job.Required != nil && job.Required.IntersectionCardinality(job.Excluded) > 0 {
+			return nil, newError(ErrInvalidRequest, "nodes %s are both required and excluded",
+				hostlist.Compress(c.Names(job.Required.Intersection(job.Excluded))))
+		}
+	}
+	for _, g := range req.GRES {
+		if g.Name == "" || g.Min < 0 || g.Max < g.Min {
+			return nil, newError(ErrInvalidRequest, "GRES %+v: need a name and 0 <= min <= max", g)
+		}
+		need := gresNeed{min: g.Min, max: g.Max, req: g}
+		for k, key := range c.gres.keys {
+			if key.name == g.Name && (g.Type == "" || key.typ == g.Type) {
+				need.keys = append(need.keys, k)
+			}
+		}
+		job.gres = append(job.gres, need)
+	}
+	return job, nil
+}
+
+// checkPartition is the first part of select_nodes: the partition must be
+// up and its limits compatible with the job's.
+func (c *Cluster) checkPartition(job *Job) error {
+	p, req := job.Part, job.Req
+	switch {
+	case p.State != PartitionUp:
+		return newError(ErrPartConfig, "partition %s is %s", p.Name, p.State)
+	case p.RootOnly && !req.Root:
+		return newError(ErrPartConfig, "partition %s is RootOnly", p.Name)
+	case p.MaxTime > 0 && req.TimeLimit > p.MaxTime:
+		return newError(ErrPartConfig, "time limit %v is above partition %s MaxTime %v", req.TimeLimit, p.Name, p.MaxTime)
+	}
+	return nil
+}
+
+// NodeCounts is the part of select_nodes that sets min_nodes, req_nodes
+// and max_nodes from the job's and the partition's limits; a minimum above
+// the maximum is ErrPartConfig.
+func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
+	req, p := job.Req, job.Part
+	nreq := 0
+	if job.Required != nil {
+		nreq = int(job.Required.Count())
+	}
+	n := Counts{Min: max(req.MinNodes, 1, p.MinNodes, nreq), Max: req.MaxNodes, CPUs: req.CPUs}
+	if p.MaxNodes > 0 && (n.Max == 0 || p.MaxNodes < n.Max) {
+		n.Max = p.MaxNodes
+	}
+	if n.Max > 0 && n.Min > n.Max {
+		return n, newError(ErrPartConfig, "needs at least %d nodes but at most %d are allowed (partition %s MinNodes %d MaxNodes %d)",
+			n.Min, n.Max, p.Name, p.MinNodes, p.MaxNodes)
+	}
+	n.Desired = max(req.DesiredNodes, n.Min)
+	if n.Max > 0 {
+		n.Desired = min(n.Desired, n.Max)
+	}
+	return n, nil
+}
+
+// sortedIDs is a helper for deterministic iteration over running jobs.
+func sortedIDs(m map[JobID]*running) []JobID { return slices.Sorted(maps.Keys(m)) }
