@@ -8,39 +8,75 @@ import (
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
-// BenchmarkReplay times whole replays; jobs/s is reported per run.
+// replay times whole replays of the workload load returns on a fresh
+// cluster each time; jobs/s is reported per run.
+func replay(b *testing.B, load func() (*selectnodes.Cluster, *Workload), o Options) {
+	jobs := 0
+	for b.Loop() {
+		c, w := load()
+		if _, err := Run(c, w, o); err != nil {
+			b.Fatal(err)
+		}
+		jobs += len(w.Jobs)
+	}
+	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// kth loads KTH-SP2 (28,476 jobs on 100 single-processor nodes).
+func kth(b *testing.B) func() (*selectnodes.Cluster, *Workload) {
+	dir := shareddata.Require(b, "traces")
+	tr, err := OpenSWF(os.DirFS(dir), "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() (*selectnodes.Cluster, *Workload) {
+		c, err := tr.ClusterFor(nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return c, tr.Workload("kth", c)
+	}
+}
+
+// seed001 loads seed-001 workload id on the 1024-node tree.
+func seed001(b *testing.B, id string) func() (*selectnodes.Cluster, *Workload) {
+	w, err := Generate(id, 1024, 16, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() (*selectnodes.Cluster, *Workload) {
+		c, err := selectnodes.Seed001()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return c, w
+	}
+}
+
+// BenchmarkReplay times whole replays.
 func BenchmarkReplay(b *testing.B) {
 	b.Run("trace=KTH-SP2/jobs=28476/nodes=100/backfill", func(b *testing.B) {
-		dir := shareddata.Require(b, "traces")
-		tr, err := OpenSWF(os.DirFS(dir), "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for b.Loop() {
-			c, err := tr.ClusterFor(nil, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := Run(c, tr.Workload("kth", c), Options{Backfill: true}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(tr.Jobs)*b.N)/b.Elapsed().Seconds(), "jobs/s")
+		replay(b, kth(b), Options{Backfill: Conservative})
+	})
+	b.Run("workload=aucsched:6/jobs=2095/nodes=1024/conservative", func(b *testing.B) {
+		replay(b, seed001(b, "6"), Options{Backfill: Conservative})
 	})
 	b.Run("workload=aucsched:6/jobs=2095/nodes=1024/fcfs", func(b *testing.B) {
-		w, err := Generate("6", 1024, 16, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for b.Loop() {
-			c, err := selectnodes.Seed001()
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := Run(c, w, Options{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(w.Jobs)*b.N)/b.Elapsed().Seconds(), "jobs/s")
+		replay(b, seed001(b, "6"), Options{})
+	})
+}
+
+// BenchmarkReplayEASY is the KTH-SP2 replay with EASY backfill (issue 17:
+// under a second).
+func BenchmarkReplayEASY(b *testing.B) {
+	b.Run("trace=KTH-SP2/jobs=28476/nodes=100/easy", func(b *testing.B) {
+		replay(b, kth(b), Options{Backfill: EASY, BackfillDepth: -1})
+	})
+}
+
+// BenchmarkReplaySeed001EASY is workload 6 with EASY backfill.
+func BenchmarkReplaySeed001EASY(b *testing.B) {
+	b.Run("workload=aucsched:6/jobs=2095/nodes=1024/easy", func(b *testing.B) {
+		replay(b, seed001(b, "6"), Options{Backfill: EASY})
 	})
 }

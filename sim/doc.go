@@ -5,23 +5,56 @@
 // Workloads come from Standard Workload Format traces (ReadSWF: the 18
 // standard fields, ';' headers, -1 for unknown, and the 21-field extended
 // form of the MetaCentrum trace whose PBS spec "1:ppn=64:x86_64:cl_zewura#excl"
-// gives nodes, CPUs per node, node properties and exclusivity) or from the
-// seed-001 generator (Generate: workloads 1-6 and 5'/6' built from job
-// types A-E, C' and D'). Cluster presets are the seed-001 1024-node tree
-// (selectnodes.Seed001), a cluster sized from an SWF header or a .machines
-// file, or any slurm.conf through selectnodes.FromConfig.
+// gives nodes, CPUs per node, node properties, hosts asked for or avoided
+// ("^zewura12.cerit-sc.cz") and exclusivity) or from the seed-001 generator
+// (Generate: workloads 1-6 and 5'/6' built from job types A-E, C' and D').
+// Cluster presets are the seed-001 1024-node tree (selectnodes.Seed001), a
+// cluster sized from an SWF header or a .machines file (whose nodes get
+// the properties the trace's jobs ask for: Trace.SiteProperties,
+// "cl_<group>", "nodecpus<N>"), or any slurm.conf through
+// selectnodes.FromConfig.
+//
+// Trace.WorkloadWith reads jobs under explicit Conventions (the time limit
+// from the requested time or the run time, the requested or allocated
+// processors); Workload uses the usual ones.
 //
 // Run submits each job at its submit time, ends it after its run time (or
-// at its time limit), and runs a scheduling pass — Schedule, and Backfill
-// when asked (planning at most 100 jobs a pass by default, Slurm's
-// bf_max_job_test) — after every batch of simultaneous events and,
-// optionally, at a fixed interval. Results carry the metrics of seed 001 Table 4 (mean
-// and standard deviation of the lowest-level common switch and of the
-// spread) and the usual ones: utilization as seed 001 defines it (the
-// theoretical run time, core-seconds over the system's cores, divided by
-// the observed one from first submission to last completion), busy-fraction
-// utilization, wait time mean, median and 95th percentile, bounded
-// slowdown (10 s bound) and makespan.
+// at its time limit), and after every batch of simultaneous events
+// (completions before arrivals) runs a scheduling pass: Schedule, then
+// conservative Backfill (queue.Scheduler.Backfill, planning at most 100
+// jobs a pass by default, Slurm's bf_max_job_test) or EASY backfill
+// (queue.EASY, whose pass also starts the jobs in order up to the queue
+// head), as Options.Backfill says; optionally also every Options.Interval
+// of virtual time. Jobs the cluster can never run are counted per reason
+// in Result.Unrunnable, never dropped silently. Results carry the metrics
+// of seed 001 Table 4 (mean and standard deviation of the lowest-level
+// common switch and of the spread) and the usual ones: utilization as seed
+// 001 defines it (the theoretical run time, core-seconds over the system's
+// cores, divided by the observed one from first submission to last
+// completion), busy-fraction utilization, wait time mean, median and 95th
+// percentile, bounded slowdown (10 s bound) and makespan. Sums are taken in
+// float64 seconds, so no trace can overflow them.
+//
+// WriteSVG draws a recorded run (Options.Record) — utilization over time,
+// the wait CDF, the switch-level histogram (shares of jobs and of job
+// durations, seed 001 Fig. 4), the spread histogram and, for runs of at
+// most 2,500 bars, a Gantt chart; WriteComparisonSVG draws several runs
+// side by side per workload (seed 001 Fig. 3). Series are downsampled to
+// a fixed number of points and all text is XML-escaped.
+//
+// Budgets, checked before allocating (errors match ErrBudget and, for
+// input, carry the line as *SWFError):
+//   - a trace's decompressed size: SWFOptions.MaxBytes, DefaultMaxTraceBytes
+//     (512 MiB) when 0 — a small gzip of gigabytes of blank lines stops there;
+//   - time fields at most MaxSWFSeconds (2^32 s), other counts an int32,
+//     NaN and infinities rejected, with the field's number;
+//   - at most MaxClusterNodes (2^20) nodes from a header, a machines file
+//     (in total) or a PBS spec (summed over its chunks), and an int32 of
+//     processors; Generate's nodes x cores an int32;
+//   - Options.Interval 0 or at least MinInterval (1 s); with a dynamic
+//     policy or a planner at most MaxIntervalPasses extra passes (refused
+//     up front from the span of the submissions), while a static policy
+//     skips the passes that cannot change a decision.
 //
 // Like every library package, sim reads no clock and starts no goroutines:
 // the same workload, cluster and options give the same result. Wall-clock

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func FuzzReadSWF(f *testing.F) {
@@ -11,8 +12,14 @@ func FuzzReadSWF(f *testing.F) {
 	f.Add("0 1356996147 0 56011 64 1 1024 64 86400 1 1 62 1 1 -1 1 1 1 {1} q_1d 1:ppn=1+3:ppn=2:x86_64#excl\n")
 	f.Add("; MaxNodes: x\n1 2 3\n")
 	f.Add("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 -1 -1 1 -1 -1\n")
+	// issue 11's inputs: budgets, non-finite and huge fields, overflowing PBS counts
+	f.Add("; MaxNodes: 2000000000\n; MaxProcs: 2000000000\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 -1 -1 1 -1 -1\n")
+	f.Add("1 0 0 NaN 1 -1 -1 1 1 -1 1 1 1 -1 -1 1 -1 -1\n1 0 0 1e300 1 -1 -1 Inf 1 -1 1 1 1 -1 -1 1 -1 -1\n")
+	f.Add("0 1356996147 0 10 64 1 1024 64 86400 1 1 62 1 1 -1 1 1 1 {1} q 9223372036854775807+9223372036854775807\n")
+	f.Add("0 1356996147 0 10 64 1 1024 64 86400 1 1 62 1 1 -1 1 1 1 {1} q 1:ppn=12:^zewura12.cerit-sc.cz:host=zegox2.x:nodecpus80\n")
+	f.Add(strings.Repeat("\n", 5000))
 	f.Fuzz(func(t *testing.T, input string) {
-		tr, err := ReadSWF(strings.NewReader(input), SWFOptions{})
+		tr, err := ReadSWF(strings.NewReader(input), SWFOptions{MaxBytes: 1 << 16})
 		if err != nil {
 			var se *SWFError
 			if !errors.As(err, &se) || se.Line < 1 {
@@ -21,11 +28,16 @@ func FuzzReadSWF(f *testing.F) {
 			return
 		}
 		for _, j := range tr.Jobs {
-			if j.Line < 1 || j.Nodes < 0 || j.PPN < 0 {
+			if j.Line < 1 || j.Nodes < 0 || j.PPN < 0 || j.Nodes > MaxClusterNodes || j.Procs2 < 0 {
 				t.Fatalf("bad job %+v", j)
 			}
+			for _, d := range []time.Duration{j.Submit, j.Wait, j.Run, j.ReqTime} {
+				if d < -1 || d > MaxSWFSeconds*time.Second {
+					t.Fatalf("duration %v out of range in %+v", d, j)
+				}
+			}
 		}
-		lenient, err := ReadSWF(strings.NewReader(input), SWFOptions{SkipMalformed: true})
+		lenient, err := ReadSWF(strings.NewReader(input), SWFOptions{SkipMalformed: true, MaxBytes: 1 << 16})
 		if err != nil || len(lenient.Jobs) != len(tr.Jobs) {
 			t.Fatalf("lenient reading disagrees: %v", err)
 		}
@@ -36,14 +48,18 @@ func FuzzReadMachines(f *testing.F) {
 	f.Add("0 seth 120 2 1 1048576\n")
 	f.Add("0\tzewura\t20\t80\t1\t529426432\n1 zegox 48 12 1 94035968\n")
 	f.Add("x y z\n")
+	f.Add("0 huge 1000000000 8 1 1024\n")
+	f.Add("0 a 600000 8\n1 b 600000 8\n")
 	f.Fuzz(func(t *testing.T, input string) {
 		ms, err := ReadMachines(strings.NewReader(input))
 		if err != nil {
 			return
 		}
+		total := 0
 		for _, m := range ms {
-			if m.Nodes < 1 || m.CPUs < 1 {
-				t.Fatalf("bad machine %+v", m)
+			total += m.Nodes
+			if m.Nodes < 1 || m.CPUs < 1 || total > MaxClusterNodes {
+				t.Fatalf("bad machine %+v (total %d)", m, total)
 			}
 		}
 	})

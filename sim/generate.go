@@ -74,6 +74,12 @@ func Generate(id string, nodes, coresPerNode int, seed uint64) (*Workload, error
 	if nodes < 1 || coresPerNode < 1 {
 		return nil, fmt.Errorf("sim: a system needs nodes and cores")
 	}
+	if nodes > MaxClusterNodes || coresPerNode > maxSWFCount/nodes {
+		// the draws below are uniform in 1..nodes*coresPerNode: keep the
+		// product an int32 so it can neither overflow nor reach IntN <= 0
+		return nil, fmt.Errorf("sim: %d nodes of %d cores is over the generator's budget of %d cores in all: %w",
+			nodes, coresPerNode, maxSWFCount, ErrBudget)
+	}
 	r := rand.New(rand.NewPCG(seed, uint64(len(id))*7919+uint64(id[0])))
 	total := nodes * coresPerNode
 	w := &Workload{Name: "aucsched:" + id}

@@ -15,9 +15,59 @@ import (
 	"github.com/hpcsched/hpcsched/topology"
 )
 
+// BackfillMode says which backfill runs after every scheduling pass.
+type BackfillMode int
+
+const (
+	// NoBackfill runs the scheduling pass (strict order per partition) only.
+	NoBackfill BackfillMode = iota
+	// Conservative is queue.Scheduler.Backfill: every job considered keeps
+	// a reservation, so no start delays an earlier job (seed 000 §1.2.1).
+	Conservative
+	// EASY is queue.EASY: only the queue head keeps a
+	// reservation, as on the KTH SP2.
+	EASY
+)
+
+// String is the mode's name as the CLI spells it.
+func (m BackfillMode) String() string {
+	switch m {
+	case NoBackfill:
+		return "none"
+	case Conservative:
+		return "conservative"
+	case EASY:
+		return "easy"
+	}
+	return fmt.Sprintf("BackfillMode(%d)", int(m))
+}
+
+// ParseBackfillMode reads "none", "conservative" or "easy".
+func ParseBackfillMode(s string) (BackfillMode, error) {
+	for _, m := range []BackfillMode{NoBackfill, Conservative, EASY} {
+		if strings.EqualFold(s, m.String()) {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("sim: unknown backfill %q (none, conservative, easy): %w", s, ErrOption)
+}
+
+// MinInterval is the shortest Options.Interval: finer passes cost a pass
+// per step of virtual time and can never change an FCFS decision.
+const MinInterval = time.Second
+
+// MaxIntervalPasses bounds the extra passes Options.Interval may add to a
+// run with a dynamic policy or a planner (static policies skip passes that
+// cannot change anything). Run checks it before starting, from the span of
+// the submissions, and again as it goes.
+const MaxIntervalPasses = 1_000_000
+
+// ErrOption is matched (errors.Is) by the errors of invalid Options.
+var ErrOption = errors.New("invalid option")
+
 // Options steer a run.
 type Options struct {
-	Backfill bool
+	Backfill BackfillMode
 	// BackfillDepth is how many pending jobs each backfill pass plans
 	// (Slurm's bf_max_job_test); 100 when 0, -1 for the whole queue.
 	BackfillDepth int
@@ -25,15 +75,34 @@ type Options struct {
 	Planner       queue.Planner // replaces the Schedule loop when set
 	Window        int           // the planner's window (100 when 0)
 	// Interval adds a scheduling pass every Interval of virtual time
-	// (besides the pass after every batch of events); 0 for none.
+	// (besides the pass after every batch of events); 0 for none, else
+	// at least MinInterval.
 	Interval time.Duration
 	// Epoch is the virtual time of the workload's start (2000-01-01 UTC
 	// when zero).
 	Epoch time.Time
-	// Progress, when set, is told how many jobs have ended so far.
-	Progress func(done, total int)
+	// Progress, when set, is told how many jobs have started or were
+	// rejected so far, and the virtual time.
+	Progress func(done, total int, now time.Duration)
 	// Record keeps every job's record in the result (for charts).
 	Record bool
+	// Cluster names the cluster in the result (charts' titles); when
+	// empty, "<nodes> nodes, <cores> cores".
+	Cluster string
+}
+
+func (o *Options) check() error {
+	switch {
+	case o.Backfill < NoBackfill || o.Backfill > EASY:
+		return fmt.Errorf("sim: %v: %w", o.Backfill, ErrOption)
+	case o.BackfillDepth < -1:
+		return fmt.Errorf("sim: backfill depth %d (want -1 for all, 0 for 100, or a positive count): %w", o.BackfillDepth, ErrOption)
+	case o.Interval < 0 || (o.Interval > 0 && o.Interval < MinInterval):
+		return fmt.Errorf("sim: interval %v (want 0 for none or at least %v): %w", o.Interval, MinInterval, ErrOption)
+	case o.Window < 0:
+		return fmt.Errorf("sim: planner window %d: %w", o.Window, ErrOption)
+	}
+	return nil
 }
 
 // Record is one job's life in a run.
@@ -45,21 +114,29 @@ type Record struct {
 	Nodes         []int // node indices
 	CPUs          int   // allocated
 	Cores         int   // requested (seed 001 utilization)
+	// Level is the lowest-level common switch of the job's nodes (-1
+	// without a switch tree or before it starts); Spread the distance
+	// from its first node to its last.
+	Level, Spread int
 }
 
 // Result is a run's outcome.
 type Result struct {
 	Workload string
+	Cluster  string
 	Policy   string
-	Backfill bool
+	Backfill BackfillMode
 	Jobs     int // submitted
-	Rejected int // refused at submit (can never run here)
+	Rejected int // can never run here (see Unrunnable)
 	Started  int
 	Finished int // ended in any way after starting
 	Timeouts int
 	Stuck    int // still pending when nothing else could happen
-	Metrics  Metrics
-	Records  []Record
+	// Unrunnable counts the rejected jobs per reason ("more nodes than
+	// the cluster has", "no node has the requested features", ...).
+	Unrunnable map[string]int
+	Metrics    Metrics
+	Records    []Record
 	// Nodes and Cores of the cluster, for charts.
 	Nodes, Cores int
 }
@@ -88,11 +165,45 @@ func (h *endHeap) Pop() any {
 	return x
 }
 
+// runner is one run's state.
+type runner struct {
+	o       Options
+	c       *selectnodes.Cluster
+	s       *queue.Scheduler
+	easy    *queue.EASY
+	w       *Workload
+	epoch   time.Time
+	res     *Result
+	recs    []Record
+	byID    map[queue.JobID]int
+	ends    endHeap
+	next    int // the next job to submit
+	pending int
+	passes  int // extra interval passes made
+}
+
 // Run replays w on c (which it takes over) and measures it.
 func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 	if c == nil || w == nil {
 		return nil, errors.New("sim: Run needs a cluster and a workload")
 	}
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	r := newRunner(c, w, o)
+	if n := len(w.Jobs); n > 0 && r.dynamic() && o.Interval > 0 &&
+		(w.Jobs[n-1].Submit-w.Jobs[0].Submit)/o.Interval > MaxIntervalPasses {
+		return nil, fmt.Errorf("sim: an interval of %v over %v of submissions is more than %d passes (MaxIntervalPasses): %w",
+			o.Interval, w.Jobs[n-1].Submit-w.Jobs[0].Submit, MaxIntervalPasses, ErrBudget)
+	}
+	if err := r.loop(); err != nil {
+		return nil, err
+	}
+	r.finish()
+	return r.res, nil
+}
+
+func newRunner(c *selectnodes.Cluster, w *Workload, o Options) *runner {
 	epoch := o.Epoch
 	if epoch.IsZero() {
 		epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -112,122 +223,178 @@ func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 	if o.Planner != nil {
 		qopts = append(qopts, queue.WithPlanner(o.Planner, o.Window))
 	}
-	s := queue.New(c, qopts...)
-	res := &Result{Workload: w.Name, Policy: strings.TrimPrefix(fmt.Sprintf("%T", policy), "queue."), Backfill: o.Backfill, Jobs: len(w.Jobs), Nodes: c.NodeCount()}
+	o.Policy = policy
+	res := &Result{Workload: w.Name, Cluster: o.Cluster, Policy: strings.TrimPrefix(fmt.Sprintf("%T", policy), "queue."),
+		Backfill: o.Backfill, Jobs: len(w.Jobs), Nodes: c.NodeCount(), Unrunnable: map[string]int{}}
 	for i := 0; i < c.NodeCount(); i++ {
 		res.Cores += c.Node(i).CPUs
 	}
-	byID := map[queue.JobID]int{}
-	recs := make([]Record, len(w.Jobs))
-	var ends endHeap
-	next := 0
-	pending := 0
-	nextTick := time.Time{}
-	if o.Interval > 0 {
-		nextTick = epoch.Add(o.Interval)
+	if res.Cluster == "" {
+		res.Cluster = fmt.Sprintf("%d nodes, %d cores", res.Nodes, res.Cores)
 	}
-	done := 0
+	s := queue.New(c, qopts...)
+	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), w: w, epoch: epoch, res: res,
+		recs: make([]Record, len(w.Jobs)), byID: map[queue.JobID]int{}}
+}
+
+// dynamic reports whether a pass between events may decide differently
+// from the last one (priorities that change with time, or a planner).
+func (r *runner) dynamic() bool { return r.o.Policy.Dynamic() || r.o.Planner != nil }
+
+// nextEvent is the next moment a job arrives or ends.
+func (r *runner) nextEvent() (time.Time, bool) {
+	t, ok := time.Time{}, false
+	if r.next < len(r.w.Jobs) {
+		t, ok = r.epoch.Add(r.w.Jobs[r.next].Submit), true
+	}
+	if len(r.ends) > 0 && (!ok || r.ends[0].at.Before(t)) {
+		t, ok = r.ends[0].at, true
+	}
+	return t, ok
+}
+
+func (r *runner) loop() error {
+	var nextTick time.Time
+	if r.o.Interval > 0 {
+		nextTick = r.epoch.Add(r.o.Interval)
+	}
+	dynamic := r.dynamic()
+	done := -1
 	for {
-		// the next moment something happens
-		t, ok := time.Time{}, false
-		if next < len(w.Jobs) {
-			t, ok = epoch.Add(w.Jobs[next].Submit), true
-		}
-		if len(ends) > 0 && (!ok || ends[0].at.Before(t)) {
-			t, ok = ends[0].at, true
-		}
+		t, ok := r.nextEvent()
 		if !ok {
-			break // nothing left that could change anything
+			return nil // nothing left that could change anything
 		}
-		if o.Interval > 0 && pending > 0 && nextTick.Before(t) {
-			t = nextTick
-		}
-		for o.Interval > 0 && !nextTick.After(t) {
-			nextTick = nextTick.Add(o.Interval)
-		}
-		tick := false
-		for len(ends) > 0 && !ends[0].at.After(t) {
-			e := heap.Pop(&ends).(endEvent)
-			if e.out {
-				if err := s.Finish(e.id, queue.Outcome{Kind: queue.Completed}, t); err != nil {
-					return nil, err
-				}
+		if r.o.Interval > 0 && r.pending > 0 && nextTick.Before(t) {
+			if !dynamic {
+				// a static order on an unchanged cluster decides as the
+				// last pass did: go straight to the event
+				nextTick = nextTick.Add(t.Sub(nextTick).Truncate(r.o.Interval))
 			} else {
-				tick = true
-			}
-		}
-		if tick {
-			for _, id := range s.Tick(t) {
-				_ = id
-				res.Timeouts++
-			}
-		}
-		for next < len(w.Jobs) && !epoch.Add(w.Jobs[next].Submit).After(t) {
-			j := w.Jobs[next]
-			id, err := s.Submit(j.Spec, t)
-			recs[next] = Record{Submit: t, Cores: j.Cores}
-			if err != nil {
-				if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
-					res.Rejected++
-					recs[next].State = queue.Failed
-					next++
-					continue
+				if r.passes++; r.passes > MaxIntervalPasses {
+					return fmt.Errorf("sim: more than %d interval passes (MaxIntervalPasses); use a longer interval: %w", MaxIntervalPasses, ErrBudget)
 				}
-				return nil, fmt.Errorf("sim: submitting job %d: %w", next, err)
+				t = nextTick
 			}
-			byID[id] = next
-			recs[next].Job = id
-			pending++
-			next++
 		}
-		started := s.Schedule(t)
-		if o.Backfill {
-			more, _ := s.Backfill(t)
-			started = append(started, more...)
+		for r.o.Interval > 0 && !nextTick.After(t) {
+			nextTick = nextTick.Add(r.o.Interval)
 		}
-		for _, st := range started {
-			i := byID[st.Job]
-			job, _ := s.Job(st.Job)
-			recs[i].Start, recs[i].CPUs = t, job.Placement.TotalCPUs
-			for _, a := range job.Placement.Alloc {
-				recs[i].Nodes = append(recs[i].Nodes, a.Node)
-			}
-			run := w.Jobs[i].Run
-			limit := job.TimeLimit
-			if limit > 0 && run >= limit {
-				heap.Push(&ends, endEvent{at: t.Add(limit), id: st.Job})
-			} else {
-				heap.Push(&ends, endEvent{at: t.Add(run), id: st.Job, out: true})
-			}
-			pending--
-			res.Started++
+		if err := r.step(t); err != nil {
+			return err
 		}
-		if o.Progress != nil && res.Started+res.Rejected != done {
-			done = res.Started + res.Rejected
-			o.Progress(done, len(w.Jobs))
+		if r.o.Progress != nil && r.res.Started+r.res.Rejected != done {
+			done = r.res.Started + r.res.Rejected
+			r.o.Progress(done, len(r.w.Jobs), t.Sub(r.epoch))
 		}
 	}
-	for i := range recs {
-		if recs[i].Job == 0 {
+}
+
+// step ends, submits and schedules everything due at t.
+func (r *runner) step(t time.Time) error {
+	tick := false
+	for len(r.ends) > 0 && !r.ends[0].at.After(t) {
+		e := heap.Pop(&r.ends).(endEvent)
+		if !e.out {
+			tick = true
 			continue
 		}
-		j, _ := s.Job(recs[i].Job)
-		recs[i].State = j.State
+		if err := r.s.Finish(e.id, queue.Outcome{Kind: queue.Completed}, t); err != nil {
+			return err
+		}
+	}
+	if tick {
+		r.res.Timeouts += len(r.s.Tick(t))
+	}
+	for r.next < len(r.w.Jobs) && !r.epoch.Add(r.w.Jobs[r.next].Submit).After(t) {
+		if err := r.submit(t); err != nil {
+			return err
+		}
+	}
+	var started []queue.Started
+	switch r.o.Backfill {
+	case NoBackfill:
+		started = r.s.Schedule(t)
+	case Conservative:
+		started = r.s.Schedule(t)
+		more, _ := r.s.Backfill(t)
+		started = append(started, more...)
+	case EASY:
+		// EASY's pass starts the jobs in order itself, until the head
+		if r.o.Planner != nil {
+			started = r.s.Schedule(t)
+		}
+		started = append(started, r.easy.Backfill(t)...)
+	}
+	for _, st := range started {
+		r.started(st, t)
+	}
+	return nil
+}
+
+func (r *runner) submit(t time.Time) error {
+	i := r.next
+	r.next++
+	j := r.w.Jobs[i]
+	r.recs[i] = Record{Submit: t, Cores: j.Cores}
+	id, err := r.s.Submit(j.Spec, t)
+	if err != nil {
+		if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
+			r.res.Rejected++
+			r.res.Unrunnable[unrunnableReason(r.c, &j.Spec.Request, err)]++
+			r.recs[i].State = queue.Failed
+			return nil
+		}
+		return fmt.Errorf("sim: submitting job %d (%s): %w", i, j.Spec.Name, err)
+	}
+	r.byID[id] = i
+	r.recs[i].Job = id
+	r.pending++
+	return nil
+}
+
+func (r *runner) started(st queue.Started, t time.Time) {
+	i := r.byID[st.Job]
+	job, _ := r.s.Job(st.Job)
+	r.recs[i].Start, r.recs[i].CPUs = t, job.Placement.TotalCPUs
+	for _, a := range job.Placement.Alloc {
+		r.recs[i].Nodes = append(r.recs[i].Nodes, a.Node)
+	}
+	run := r.w.Jobs[i].Run
+	if limit := job.TimeLimit; limit > 0 && run >= limit {
+		heap.Push(&r.ends, endEvent{at: t.Add(limit), id: st.Job})
+	} else {
+		heap.Push(&r.ends, endEvent{at: t.Add(run), id: st.Job, out: true})
+	}
+	r.pending--
+	r.res.Started++
+}
+
+// finish collects the jobs' final states and measures the run.
+func (r *runner) finish() {
+	res := r.res
+	for i := range r.recs {
+		rec := &r.recs[i]
+		if rec.Job == 0 {
+			continue
+		}
+		j, _ := r.s.Job(rec.Job)
+		rec.State = j.State
 		switch {
 		case j.State == queue.Pending:
 			res.Stuck++
-		case j.State == queue.Failed && recs[i].Start.IsZero():
+		case j.State == queue.Failed && rec.Start.IsZero():
 			res.Rejected++
-		case !recs[i].Start.IsZero():
-			recs[i].End = j.End
+			res.Unrunnable[unrunnableReason(r.c, &r.w.Jobs[i].Spec.Request, explanationErr(j))]++
+		case !rec.Start.IsZero():
+			rec.End = j.End
 			res.Finished++
 		}
 	}
-	res.Metrics = measure(recs, res.Cores, c.Topology())
-	if o.Record {
-		res.Records = recs
+	res.Metrics = measure(r.recs, res.Cores, r.c.Topology())
+	if r.o.Record {
+		res.Records = r.recs
 	}
-	return res, nil
 }
 
 // Metrics are a run's measures (seed 001 Table 4 and the usual ones).
@@ -254,7 +421,9 @@ func measure(recs []Record, cores int, tree *topology.Tree) Metrics {
 	var levels, spreads []float64
 	var coreSec, busySec, slow float64
 	n := 0
-	for _, r := range recs {
+	for i := range recs {
+		r := &recs[i]
+		r.Level = -1
 		if r.Start.IsZero() {
 			continue
 		}
@@ -270,14 +439,16 @@ func measure(recs []Record, cores int, tree *topology.Tree) Metrics {
 		waits = append(waits, wait)
 		coreSec += run.Seconds() * float64(r.Cores)
 		busySec += run.Seconds() * float64(r.CPUs)
-		slow += math.Max(1, (wait+run).Seconds()/math.Max(run.Seconds(), 10))
+		slow += math.Max(1, (wait.Seconds()+run.Seconds())/math.Max(run.Seconds(), 10))
 		nodes := bitset.New(0)
 		for _, i := range r.Nodes {
 			nodes.Set(uint(i))
 		}
-		spreads = append(spreads, float64(topology.Spread(nodes)))
+		r.Spread = topology.Spread(nodes)
+		spreads = append(spreads, float64(r.Spread))
 		if tree != nil {
 			if l, ok := tree.LowestCommonLevel(nodes); ok {
+				r.Level = l
 				levels = append(levels, float64(l))
 			}
 		}
@@ -296,11 +467,12 @@ func measure(recs []Record, cores int, tree *topology.Tree) Metrics {
 		m.LevelMean, m.LevelStd = meanStd(levels)
 	}
 	slices.Sort(waits)
-	var sum time.Duration
+	// summed in float64 seconds: 28,000 waits of days overflow a Duration
+	var sum float64
 	for _, w := range waits {
-		sum += w
+		sum += w.Seconds()
 	}
-	m.WaitMean = sum / time.Duration(len(waits))
+	m.WaitMean = time.Duration(sum / float64(len(waits)) * float64(time.Second))
 	m.WaitMedian = waits[len(waits)/2]
 	m.WaitP95 = waits[min(len(waits)-1, int(math.Ceil(0.95*float64(len(waits))))-1)]
 	m.BoundedSlowdown = slow / float64(n)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -23,6 +24,7 @@ type SWFJob struct {
 	Wait      time.Duration
 	Run       time.Duration
 	Procs     int // requested processors, else allocated
+	Allocated int // allocated processors (field 5; -1 unknown)
 	ReqTime   time.Duration
 	ReqMemKB  int64
 	Status    int
@@ -34,7 +36,11 @@ type SWFJob struct {
 	Nodes      int      // PBS node count (0 when not given)
 	PPN        int      // PBS processors per node (0 when not given)
 	Properties []string // PBS node properties
-	Exclusive  bool
+	// Avoid are the PBS spec's negated terms ("^zewura12.cerit-sc.cz",
+	// "^cl_zewura"), without the caret: hosts (short names) or properties
+	// the job's nodes must not have.
+	Avoid     []string
+	Exclusive bool
 	// Procs2 is the processors the PBS spec asks for (nodes x ppn summed
 	// over its chunks).
 	Procs2 int
@@ -46,10 +52,16 @@ type SWFJob struct {
 // Trace is a parsed SWF file.
 type Trace struct {
 	MaxNodes, MaxProcs int
-	UnixStart          int64
-	Queues             map[int]string // "; Queue: 1 batch"
-	Partitions         map[int]string // "; Partition: 1 DEFAULT"
-	Jobs               []SWFJob
+	// MaxNodesLine and MaxProcsLine are the header lines that gave them
+	// (0 when absent), so a budget error can say where.
+	MaxNodesLine, MaxProcsLine int
+	UnixStart                  int64
+	// Computer and Installation are the header's free text ("IBM SP2",
+	// "Swedish Royal Institute of Technology (KTH)"), for titles.
+	Computer, Installation string
+	Queues                 map[int]string // "; Queue: 1 batch"
+	Partitions             map[int]string // "; Partition: 1 DEFAULT"
+	Jobs                   []SWFJob
 	// Skipped counts lines dropped under SkipMalformed.
 	Skipped int
 }
@@ -59,15 +71,63 @@ type SWFOptions struct {
 	// SkipMalformed drops bad lines (counted in Trace.Skipped) instead of
 	// failing on the first.
 	SkipMalformed bool
+	// MaxBytes is the budget on the (decompressed) input:
+	// DefaultMaxTraceBytes when 0. Reading stops with ErrBudget past it,
+	// so a small gzip of gigabytes of blank lines costs at most this much.
+	MaxBytes int64
 }
+
+// Budgets of the readers (see the package doc).
+const (
+	// DefaultMaxTraceBytes bounds a trace's decompressed size (the largest
+	// archive trace in the shared data is 2.6 MB; the biggest public SWF
+	// logs are a few hundred MB).
+	DefaultMaxTraceBytes = 512 << 20
+	// MaxClusterNodes bounds the nodes of a cluster built from a trace
+	// header or a machines file, and a PBS spec's node count.
+	MaxClusterNodes = 1 << 20
+	// MaxSWFSeconds bounds every time field of a trace (about 136 years),
+	// so that it converts to a time.Duration and sums without overflow.
+	MaxSWFSeconds = 1 << 32
+	// maxSWFCount bounds processor, user, queue and similar counts.
+	maxSWFCount = math.MaxInt32
+)
+
+// ErrBudget is matched (errors.Is) by every error that reports an input
+// over one of the package's budgets.
+var ErrBudget = errors.New("over budget")
 
 // SWFError is a malformed line.
 type SWFError struct {
 	Line int
 	Msg  string
+	Err  error // ErrBudget for a budget error, else nil
 }
 
 func (e *SWFError) Error() string { return fmt.Sprintf("swf: line %d: %s", e.Line, e.Msg) }
+
+// Unwrap gives ErrBudget for a budget error.
+func (e *SWFError) Unwrap() error { return e.Err }
+
+// budgetReader fails with errOverBudget once more than left bytes were read.
+type budgetReader struct {
+	r    io.Reader
+	left int64
+}
+
+var errOverBudget = errors.New("input over the byte budget")
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errOverBudget
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
 
 // OpenSWF reads a trace from fsys, gunzipping it when it is gzipped.
 func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
@@ -92,7 +152,12 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 // ReadSWF reads a trace.
 func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 	t := &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}
-	sc := bufio.NewScanner(r)
+	budget := opts.MaxBytes
+	if budget <= 0 {
+		budget = DefaultMaxTraceBytes
+	}
+	// one byte more than the budget, so reading exactly the budget is fine
+	sc := bufio.NewScanner(&budgetReader{r: r, left: budget + 1})
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	line := 0
 	var first int64 = -1
@@ -103,7 +168,7 @@ func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 			continue
 		}
 		if text[0] == ';' {
-			t.header(text[1:])
+			t.header(text[1:], line)
 			continue
 		}
 		j, err := parseSWFLine(text, line)
@@ -120,6 +185,10 @@ func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, errOverBudget) {
+			return nil, &SWFError{Line: line + 1, Err: ErrBudget,
+				Msg: fmt.Sprintf("the input exceeds the budget of %d bytes (SWFOptions.MaxBytes)", budget)}
+		}
 		return nil, &SWFError{Line: line + 1, Msg: err.Error()}
 	}
 	// Extended traces give absolute submit times: make them relative.
@@ -131,7 +200,7 @@ func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 	return t, nil
 }
 
-func (t *Trace) header(h string) {
+func (t *Trace) header(h string, line int) {
 	key, val, ok := strings.Cut(h, ":")
 	if !ok {
 		return
@@ -143,9 +212,13 @@ func (t *Trace) header(h string) {
 	}
 	switch key {
 	case "MaxNodes":
-		t.MaxNodes = num()
+		t.MaxNodes, t.MaxNodesLine = num(), line
 	case "MaxProcs":
-		t.MaxProcs = num()
+		t.MaxProcs, t.MaxProcsLine = num(), line
+	case "Computer":
+		t.Computer = val
+	case "Installation":
+		t.Installation = val
 	case "UnixStartTime":
 		t.UnixStart = int64(num())
 	case "Queue", "Partition":
@@ -173,8 +246,12 @@ func parseSWFLine(text string, line int) (SWFJob, error) {
 	var vals [18]float64
 	for i := 0; i < 18; i++ {
 		v, err := strconv.ParseFloat(f[i], 64)
-		if err != nil {
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("field %d %q is not a number", i+1, f[i])}
+		}
+		if limit := swfFieldLimit(i); math.Abs(v) > limit {
+			return SWFJob{}, &SWFError{Line: line, Err: ErrBudget,
+				Msg: fmt.Sprintf("field %d %q is out of range (at most %.0f)", i+1, f[i], limit)}
 		}
 		vals[i] = v
 	}
@@ -182,12 +259,12 @@ func parseSWFLine(text string, line int) (SWFJob, error) {
 		if v < 0 {
 			return -1
 		}
-		return time.Duration(v * float64(time.Second))
+		return time.Duration(v * float64(time.Second)) // <= MaxSWFSeconds: fits
 	}
 	j := SWFJob{Line: line, ID: int64(vals[0]), Submit: sec(vals[1]), Wait: sec(vals[2]), Run: sec(vals[3]),
 		ReqTime: sec(vals[8]), ReqMemKB: int64(vals[9]), Status: int(vals[10]), User: int(vals[11]),
 		Queue: int(vals[14]), Partition: int(vals[15])}
-	j.Procs = int(vals[7])
+	j.Procs, j.Allocated = int(vals[7]), int(vals[4])
 	if j.Procs <= 0 {
 		j.Procs = int(vals[4])
 	}
@@ -197,10 +274,28 @@ func parseSWFLine(text string, line int) (SWFJob, error) {
 	if len(f) == 21 {
 		j.QueueName = f[19]
 		if err := j.parsePBS(f[20]); err != nil {
-			return SWFJob{}, &SWFError{Line: line, Msg: err.Error()}
+			se := &SWFError{Line: line, Msg: err.Error()}
+			if errors.Is(err, ErrBudget) {
+				se.Err = ErrBudget
+			}
+			return SWFJob{}, se
 		}
 	}
 	return j, nil
+}
+
+// swfFieldLimit is the largest magnitude field i (0-based) may hold: times
+// (submit, wait, run, requested time; fields 2-4 and 9) at most
+// MaxSWFSeconds, memory sizes (fields 7 and 10) what float64 holds exactly,
+// every other count an int32.
+func swfFieldLimit(i int) float64 {
+	switch i {
+	case 1, 2, 3, 8:
+		return MaxSWFSeconds
+	case 6, 9:
+		return 1 << 53
+	}
+	return maxSWFCount
 }
 
 // parsePBS reads "nodes[:ppn=N][:property...][#excl]", or several such
@@ -213,8 +308,13 @@ func (j *SWFJob) parsePBS(spec string) error {
 		if err != nil {
 			return err
 		}
+		// nodes <= MaxClusterNodes and ppn <= 1<<20 per chunk: the sums
+		// below are checked against the budgets before they can overflow
 		j.Nodes += nodes
 		j.Procs2 += nodes * max(ppn, 1)
+		if j.Nodes > MaxClusterNodes || j.Procs2 > maxSWFCount {
+			return fmt.Errorf("PBS spec %q asks for more than %d nodes or %d processors: %w", spec, MaxClusterNodes, maxSWFCount, ErrBudget)
+		}
 		if ppn > 0 && (j.PPN == 0 || ppn < j.PPN) {
 			j.PPN = ppn
 		}
@@ -226,6 +326,8 @@ func (j *SWFJob) parseChunk(spec, chunk string) (nodes, ppn int, err error) {
 	parts := strings.Split(chunk, ":")
 	n, convErr := strconv.Atoi(parts[0])
 	switch {
+	case convErr == nil && n > MaxClusterNodes:
+		return 0, 0, fmt.Errorf("PBS spec %q: %d nodes is over the %d-node budget: %w", spec, n, MaxClusterNodes, ErrBudget)
 	case convErr == nil && n >= 1:
 		nodes = n
 	case convErr != nil && parts[0] != "" && !strings.ContainsAny(parts[0], "=# "):
@@ -244,11 +346,30 @@ func (j *SWFJob) parseChunk(spec, chunk string) (nodes, ppn int, err error) {
 			ppn = int(math.Ceil(f))
 			continue
 		}
-		if p != "" && !slices.Contains(j.Properties, p) {
-			j.Properties = append(j.Properties, p)
-		}
+		j.addProperty(p)
 	}
 	return nodes, ppn, nil
+}
+
+// addProperty files one ':'-separated term of a PBS chunk: "host=H" or a
+// domain name asks for that host, "^X" avoids a host or a property, any
+// other word is a node property.
+func (j *SWFJob) addProperty(p string) {
+	host, isHost := strings.CutPrefix(p, "host=")
+	switch {
+	case p == "":
+	case strings.HasPrefix(p, "^"):
+		name, _, _ := strings.Cut(p[1:], ".")
+		if name != "" && !slices.Contains(j.Avoid, name) {
+			j.Avoid = append(j.Avoid, name)
+		}
+	case isHost || strings.Contains(p, "."):
+		if j.Host == "" {
+			j.Host, _, _ = strings.Cut(host, ".")
+		}
+	case !slices.Contains(j.Properties, p):
+		j.Properties = append(j.Properties, p)
+	}
 }
 
 // Machine is one line of a .machines file: a group of identical nodes.
@@ -262,8 +383,8 @@ type Machine struct {
 // ReadMachines reads Alea's .machines format: "id name nodes cpus speed memory".
 func ReadMachines(r io.Reader) ([]Machine, error) {
 	var out []Machine
-	sc := bufio.NewScanner(r)
-	line := 0
+	sc := bufio.NewScanner(&budgetReader{r: r, left: maxMachinesBytes})
+	line, total := 0, 0
 	for sc.Scan() {
 		line++
 		f := strings.Fields(sc.Text())
@@ -278,11 +399,26 @@ func ReadMachines(r io.Reader) ([]Machine, error) {
 		if err1 != nil || err2 != nil || nodes < 1 || cpus < 1 {
 			return nil, &SWFError{Line: line, Msg: "machines: nodes and cpus must be positive numbers"}
 		}
+		total += nodes
+		if nodes > MaxClusterNodes || total > MaxClusterNodes || cpus > maxSWFCount {
+			return nil, &SWFError{Line: line, Err: ErrBudget,
+				Msg: fmt.Sprintf("machines: more than %d nodes in all, or more than %d CPUs a node", MaxClusterNodes, maxSWFCount)}
+		}
 		m := Machine{Name: f[1], Nodes: nodes, CPUs: cpus}
 		if len(f) >= 6 {
 			m.MemoryKB, _ = strconv.ParseInt(f[5], 10, 64)
 		}
 		out = append(out, m)
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		msg := err.Error()
+		if errors.Is(err, errOverBudget) {
+			return nil, &SWFError{Line: line + 1, Err: ErrBudget, Msg: fmt.Sprintf("machines: over the %d-byte budget", maxMachinesBytes)}
+		}
+		return nil, &SWFError{Line: line + 1, Msg: "machines: " + msg}
+	}
+	return out, nil
 }
+
+// maxMachinesBytes bounds a machines file (real ones are a few lines).
+const maxMachinesBytes = 16 << 20

@@ -29,14 +29,50 @@ type Workload struct {
 	Skipped map[string]int
 }
 
-// Workload turns the trace into jobs for cluster c: processors become a
-// CPU total (the extended form's PBS spec becomes nodes, CPUs per node,
-// features and --exclusive); the requested time is the time limit, or,
-// when the trace lacks it, the run time rounded up to a minute (a perfect
-// estimate); queue and partition numbers pick the partition of that name
-// when c has one. Jobs with an unknown run time, and cancelled jobs that
-// never ran, are skipped and counted.
+// Conventions say how a trace's fields become jobs; the zero value is the
+// usual replay convention (and the one the KTH-SP2 check uses).
+type Conventions struct {
+	// Estimate is where a job's time limit comes from.
+	Estimate Estimate
+	// Processors is which processor count a job asks for.
+	Processors Processors
+}
+
+// Estimate is the source of a job's time limit.
+type Estimate int
+
+const (
+	// RequestedTime is field 9, the user's estimate (a job running longer
+	// is killed at it), or the run time rounded up to a minute when the
+	// trace lacks it.
+	RequestedTime Estimate = iota
+	// ExactRunTime is the run time rounded up to a second: perfect
+	// estimates, as in many backfill studies.
+	ExactRunTime
+)
+
+// Processors is the source of a job's processor count.
+type Processors int
+
+const (
+	// RequestedProcs is field 8, else field 5 (allocated).
+	RequestedProcs Processors = iota
+	// AllocatedProcs is field 5, else field 8.
+	AllocatedProcs
+)
+
+// Workload is WorkloadWith under the default Conventions.
 func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
+	return t.WorkloadWith(name, c, Conventions{})
+}
+
+// WorkloadWith turns the trace into jobs for cluster c: processors become a
+// CPU total (the extended form's PBS spec becomes nodes, CPUs per node,
+// features and --exclusive); the time limit comes from conv.Estimate;
+// queue and partition numbers pick the partition of that name when c has
+// one. Jobs with an unknown run time, and cancelled jobs that never ran,
+// are skipped and counted.
+func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventions) *Workload {
 	w := &Workload{Name: name, Skipped: map[string]int{}}
 	for _, sj := range t.Jobs {
 		switch {
@@ -47,14 +83,12 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 			w.Skipped["cancelled before running"]++
 			continue
 		}
-		limit := sj.ReqTime
-		if limit <= 0 {
-			limit = max(time.Minute, sj.Run.Round(time.Minute))
-			if limit < sj.Run {
-				limit += time.Minute
-			}
+		limit := jobLimit(sj, conv.Estimate)
+		procs := sj.Procs
+		if conv.Processors == AllocatedProcs && sj.Allocated > 0 {
+			procs = sj.Allocated
 		}
-		req := selectnodes.Request{CPUs: max(sj.Procs, 1)}
+		req := selectnodes.Request{CPUs: max(procs, 1)}
 		cores := req.CPUs
 		if sj.Nodes > 0 {
 			req.MinNodes = sj.Nodes
@@ -74,6 +108,7 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 			if _, ok := c.NodeIndex(sj.Host); ok && sj.Host != "" {
 				req.Required = []string{sj.Host}
 			}
+			req.Excluded = avoided(c, sj.Avoid)
 		}
 		for _, p := range []string{sj.QueueName, t.Partitions[sj.Partition], t.Queues[sj.Queue]} {
 			if _, ok := c.Partition(p); ok && p != "" {
@@ -88,10 +123,66 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 	return w
 }
 
+// jobLimit is a job's time limit under the estimate convention.
+func jobLimit(sj SWFJob, e Estimate) time.Duration {
+	if e == ExactRunTime {
+		limit := sj.Run.Truncate(time.Second)
+		if limit < sj.Run {
+			limit += time.Second // up to the next second
+		}
+		return max(time.Second, limit)
+	}
+	limit := sj.ReqTime
+	if limit <= 0 {
+		limit = max(time.Minute, sj.Run.Round(time.Minute))
+		if limit < sj.Run {
+			limit += time.Minute
+		}
+	}
+	return limit
+}
+
+// avoided lists the nodes a PBS spec's negated terms rule out: a host by
+// name, or every node with a property.
+func avoided(c *selectnodes.Cluster, avoid []string) []string {
+	var out []string
+	for _, a := range avoid {
+		if _, ok := c.NodeIndex(a); ok {
+			out = append(out, a)
+			continue
+		}
+		for i := 0; i < c.NodeCount(); i++ {
+			if n := c.Node(i); slices.Contains(n.Features, a) && !slices.Contains(out, n.Name) {
+				out = append(out, n.Name)
+			}
+		}
+	}
+	return out
+}
+
+// SiteProperties are the node properties a PBS trace's jobs ask for that
+// name neither a machine group ("cl_zewura") nor a CPU count
+// ("nodecpus80"), sorted. The trace records what jobs asked for, not what
+// nodes had; every job of a shipped trace ran, so each property existed,
+// and ClusterFor gives these to every node (the traces' machines files
+// describe one site).
+func (t *Trace) SiteProperties() []string {
+	var out []string
+	for _, j := range t.Jobs {
+		for _, p := range j.Properties {
+			if !strings.HasPrefix(p, "cl_") && !strings.HasPrefix(p, "nodecpus") && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // ClusterFor builds a cluster for a trace: from machines when given
 // (groups of identical nodes named <name>001..., with features
-// "cl_<name>" plus extra), else MaxNodes nodes of MaxProcs/MaxNodes CPUs
-// from the header. Every partition and queue name of the trace becomes a
+// "cl_<name>", "nodecpus<CPUs>", the trace's SiteProperties and extra),
+// else MaxNodes nodes of MaxProcs/MaxNodes CPUs from the header. Every partition and queue name of the trace becomes a
 // partition of all nodes, besides the default "batch". Nodes of more
 // than one CPU get the ConsRes selector, single-CPU nodes Linear.
 func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnodes.Option) (*selectnodes.Cluster, error) {
@@ -104,14 +195,31 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 		if n <= 0 {
 			return nil, fmt.Errorf("sim: the trace header gives neither MaxNodes nor MaxProcs; give a machines file")
 		}
+		if n > MaxClusterNodes || t.MaxProcs > maxSWFCount {
+			line := t.MaxNodesLine
+			if t.MaxNodes <= 0 || t.MaxProcs > maxSWFCount {
+				line = t.MaxProcsLine
+			}
+			return nil, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf(
+				"header MaxNodes %d / MaxProcs %d is over the budget of %d nodes (MaxClusterNodes) or %d processors", t.MaxNodes, t.MaxProcs, MaxClusterNodes, maxSWFCount)}
+		}
 		cpus := max(1, t.MaxProcs/n)
 		machines = []Machine{{Name: "node", Nodes: n, CPUs: cpus}}
 	}
+	total := 0
+	for _, m := range machines {
+		if m.Nodes < 1 || m.CPUs < 1 || m.Nodes > MaxClusterNodes-total {
+			return nil, fmt.Errorf("sim: machines give more than %d nodes (MaxClusterNodes) or a group without nodes or CPUs: %w", MaxClusterNodes, ErrBudget)
+		}
+		total += m.Nodes
+	}
+	nodes = make([]selectnodes.Node, 0, total)
+	site := append(t.SiteProperties(), extra...)
 	multi := false
 	for _, m := range machines {
 		width := len(fmt.Sprint(m.Nodes))
 		for i := 1; i <= m.Nodes; i++ {
-			feats := append([]string{"cl_" + m.Name}, extra...)
+			feats := append([]string{"cl_" + m.Name, fmt.Sprintf("nodecpus%d", m.CPUs)}, site...)
 			nodes = append(nodes, selectnodes.Node{Name: fmt.Sprintf("%s%0*d", m.Name, width, i), CPUs: m.CPUs,
 				RealMemory: m.MemoryKB / 1024, Weight: 1, Features: feats})
 		}

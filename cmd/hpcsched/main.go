@@ -42,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch args[0] {
 	case "simulate":
-		err = simulate(args[1:], stdout, stderr)
+		err = simulateOrGrid(args[1:], stdout, stderr)
 	case "explain":
 		err = explain(args[1:], stdout)
 	case "hostlist":

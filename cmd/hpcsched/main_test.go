@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hpcsched/hpcsched/internal/shareddata"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -94,48 +93,4 @@ func TestHostlistCommand(t *testing.T) {
 	assert.Contains(t, errOut, "descending")
 	code, _, _ = runCmd(t, "nope")
 	assert.Equal(t, 2, code)
-}
-
-func TestSimulate(t *testing.T) {
-	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "60", "--both", "--json")
-	require.Equal(t, 0, code, errOut)
-	var rows []row
-	require.NoError(t, json.Unmarshal([]byte(out), &rows))
-	require.Len(t, rows, 2)
-	assert.False(t, rows[0].Backfill)
-	assert.True(t, rows[1].Backfill)
-	for _, r := range rows {
-		assert.Equal(t, 60, r.Jobs)
-		assert.Equal(t, 60, r.Started)
-		assert.True(t, r.LevelKnown)
-		assert.Greater(t, r.Utilization, 0.0)
-	}
-	svg := filepath.Join(t.TempDir(), "run.svg")
-	code, out, _ = runCmd(t, "simulate", "--workload", "aucsched:5'", "--limit", "40", "--backfill", "--svg", svg, "--csv")
-	require.Equal(t, 0, code)
-	assert.True(t, strings.HasPrefix(out, "workload,policy,backfill"))
-	data, err := os.ReadFile(svg)
-	require.NoError(t, err)
-	assert.Contains(t, string(data), "<svg")
-	assert.Contains(t, string(data), "<rect")
-	code, out, _ = runCmd(t, "simulate", "--workload", "aucsched:2", "--limit", "30", "--policy", "sjf")
-	require.Equal(t, 0, code)
-	assert.Contains(t, out, "Avg. lowest level common switch")
-	code, _, errOut = runCmd(t, "simulate", "--workload", "aucsched:9")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "unknown seed-001 workload")
-	code, _, _ = runCmd(t, "simulate", "--policy", "random")
-	assert.Equal(t, 2, code)
-}
-
-func TestSimulateSWF(t *testing.T) {
-	dir := shareddata.Require(t, "traces")
-	code, out, errOut := runCmd(t, "simulate", "--workload", filepath.Join(dir, "Alea-metacentrum-wagap-2013.swf.gz"),
-		"--machines", filepath.Join(dir, "Alea-metacentrum-wagap-2013.swf.machines"), "--features", "x86_64,brno,nfs4",
-		"--limit", "300", "--backfill", "--json")
-	require.Equal(t, 0, code, errOut)
-	var rows []row
-	require.NoError(t, json.Unmarshal([]byte(out), &rows))
-	assert.Equal(t, 300, rows[0].Jobs)
-	assert.Zero(t, rows[0].Stuck)
 }

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -19,115 +15,240 @@ import (
 	"github.com/hpcsched/hpcsched/sim"
 )
 
-// row is one simulation's line of output.
-type row struct {
-	Workload        string  `json:"workload"`
-	Policy          string  `json:"policy"`
-	Backfill        bool    `json:"backfill"`
-	Jobs            int     `json:"jobs"`
-	Started         int     `json:"started"`
-	Rejected        int     `json:"rejected"`
-	Stuck           int     `json:"stuck"`
-	LevelMean       float64 `json:"lowest_common_level_mean"`
-	LevelStd        float64 `json:"lowest_common_level_std"`
-	LevelKnown      bool    `json:"lowest_common_level_known"`
-	SpreadMean      float64 `json:"spread_mean"`
-	SpreadStd       float64 `json:"spread_std"`
-	Utilization     float64 `json:"utilization_pct"`
-	Busy            float64 `json:"busy_pct"`
-	WaitMean        float64 `json:"wait_mean_s"`
-	WaitMedian      float64 `json:"wait_median_s"`
-	WaitP95         float64 `json:"wait_p95_s"`
-	BoundedSlowdown float64 `json:"bounded_slowdown"`
-	Makespan        float64 `json:"makespan_s"`
-	WallSeconds     float64 `json:"wall_s"`
-	JobsPerSecond   float64 `json:"jobs_per_wall_second"`
+// backfillFlag is --backfill: bare, it means conservative backfill (what
+// Slurm's backfill plugin does for the jobs it tests); --backfill=easy,
+// --backfill=conservative or --backfill=none choose.
+type backfillFlag struct{ mode sim.BackfillMode }
+
+func (b *backfillFlag) String() string   { return b.mode.String() }
+func (b *backfillFlag) IsBoolFlag() bool { return true }
+func (b *backfillFlag) Set(s string) error {
+	switch strings.ToLower(s) {
+	case "true":
+		b.mode = sim.Conservative
+		return nil
+	case "false":
+		b.mode = sim.NoBackfill
+		return nil
+	}
+	m, err := sim.ParseBackfillMode(s)
+	b.mode = m
+	return err
+}
+
+// variant is one policy and backfill to run every workload with.
+type variant struct {
+	policy   string
+	backfill sim.BackfillMode
+}
+
+// simFlags are simulate's options.
+type simFlags struct {
+	workload, machines, extra, conf, topo, policy, compare, svg, out string
+	estimate, procs                                                  string
+	backfill                                                         backfillFlag
+	both, asCSV, asJSON, quiet, force                                bool
+	depth, limit                                                     int
+	seed                                                             uint64
+	interval                                                         time.Duration
+}
+
+func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
+	f := &simFlags{}
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	fs.StringVar(&f.workload, "workload", "aucsched:6", "aucsched:ID[,ID...] (1-6, 5', 6') or SWF trace paths (.swf or .swf.gz), comma-separated")
+	fs.StringVar(&f.machines, "machines", "", "an Alea .machines file sizing the cluster for an SWF trace")
+	fs.StringVar(&f.extra, "features", "", "features every node of an SWF cluster has besides those read from the trace, comma-separated")
+	fs.StringVar(&f.estimate, "estimate", "requested", "an SWF job's time limit: requested (field 9; killed at it) or exact (its run time)")
+	fs.StringVar(&f.procs, "procs", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
+	fs.StringVar(&f.conf, "conf", "", "simulate on this slurm.conf instead of the preset cluster")
+	fs.StringVar(&f.topo, "topology", "", "topology.conf for --conf")
+	fs.StringVar(&f.policy, "policy", "fcfs", "fcfs, sjf, ljf or multifactor")
+	fs.Var(&f.backfill, "backfill", "backfill after every pass: bare --backfill is conservative; --backfill=easy|conservative|none")
+	fs.StringVar(&f.compare, "compare", "", "run each workload under several policies, e.g. fcfs,backfill or fcfs,easy,conservative,sjf+easy")
+	fs.BoolVar(&f.both, "both", false, "the same as --compare fcfs,backfill (with --policy for both)")
+	fs.IntVar(&f.depth, "depth", 0, "jobs each backfill pass plans (100 when 0, -1 for all)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the generated workloads")
+	fs.DurationVar(&f.interval, "interval", 0, "an extra scheduling pass every interval of virtual time (0 for none, else at least 1s)")
+	fs.IntVar(&f.limit, "limit", 0, "replay only the first N jobs (0 for all)")
+	fs.BoolVar(&f.asCSV, "csv", false, "print CSV")
+	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
+	fs.StringVar(&f.svg, "svg", "", "write the charts of a single run to this SVG file")
+	fs.StringVar(&f.out, "out", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
+	fs.BoolVar(&f.force, "force", false, "overwrite files that --out or --svg would write")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
+		}
+		return nil, usagef("%v", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return nil, usagef("simulate: unexpected argument %q", fs.Arg(0))
+	case f.depth < -1:
+		return nil, usagef("simulate: --depth %d: want -1 (all), 0 (100) or a positive count", f.depth)
+	case f.limit < 0:
+		return nil, usagef("simulate: --limit %d: want 0 (all) or a positive count", f.limit)
+	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
+		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
+	}
+	if _, err := f.conventions(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// conventions reads --estimate and --procs.
+func (f *simFlags) conventions() (sim.Conventions, error) {
+	var conv sim.Conventions
+	switch f.estimate {
+	case "requested":
+	case "exact":
+		conv.Estimate = sim.ExactRunTime
+	default:
+		return conv, usagef("simulate: --estimate %q: want requested or exact", f.estimate)
+	}
+	switch f.procs {
+	case "requested":
+	case "allocated":
+		conv.Processors = sim.AllocatedProcs
+	default:
+		return conv, usagef("simulate: --procs %q: want requested or allocated", f.procs)
+	}
+	return conv, nil
+}
+
+// variants are the policy and backfill pairs to run.
+func (f *simFlags) variants() ([]variant, error) {
+	if _, err := parsePolicy(f.policy); err != nil {
+		return nil, err
+	}
+	spec := f.compare
+	if spec == "" && f.both {
+		spec = f.policy + "," + f.policy + "+conservative"
+	}
+	if spec == "" {
+		return []variant{{f.policy, f.backfill.mode}}, nil
+	}
+	var out []variant
+	for _, item := range strings.Split(spec, ",") {
+		pol, bf, _ := strings.Cut(strings.ToLower(strings.TrimSpace(item)), "+")
+		if m, err := sim.ParseBackfillMode(pol); err == nil || pol == "backfill" {
+			pol, bf = f.policy, pol // "backfill", "easy": the --policy with that backfill
+			if err == nil {
+				bf = m.String()
+			}
+		}
+		v := variant{policy: pol}
+		switch bf {
+		case "":
+		case "backfill":
+			v.backfill = sim.Conservative
+		default:
+			m, err := sim.ParseBackfillMode(bf)
+			if err != nil {
+				return nil, usagef("simulate: --compare %q: %v", item, err)
+			}
+			v.backfill = m
+		}
+		if _, err := parsePolicy(v.policy); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// workloads expands "aucsched:1,2,3" to aucsched:1, aucsched:2, aucsched:3;
+// other items are trace paths.
+func workloads(spec string) []string {
+	var out []string
+	generated := false
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		switch {
+		case item == "":
+		case strings.HasPrefix(item, "aucsched:"):
+			generated = true
+			out = append(out, item)
+		case generated && !strings.ContainsAny(item, "/.") && len(item) <= 2:
+			out = append(out, "aucsched:"+item)
+		default:
+			generated = false
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 func simulate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	workload := fs.String("workload", "aucsched:6", "aucsched:ID (1-6, 5', 6'; several comma-separated) or an SWF trace path (.swf or .swf.gz)")
-	machines := fs.String("machines", "", "an Alea .machines file sizing the cluster for an SWF trace")
-	extra := fs.String("features", "", "features every node of an SWF cluster has, comma-separated")
-	conf := fs.String("conf", "", "simulate on this slurm.conf instead of the preset cluster")
-	topo := fs.String("topology", "", "topology.conf for --conf")
-	policyName := fs.String("policy", "fcfs", "fcfs, sjf, ljf or multifactor")
-	backfill := fs.Bool("backfill", false, "run backfill after every scheduling pass")
-	both := fs.Bool("both", false, "run each workload without and with backfill")
-	depth := fs.Int("depth", 0, "jobs each backfill pass plans (100 when 0, -1 for all)")
-	seed := fs.Uint64("seed", 1, "seed of the generated workloads")
-	interval := fs.Duration("interval", 0, "an extra scheduling pass every interval of virtual time")
-	limit := fs.Int("limit", 0, "replay only the first N jobs")
-	asCSV := fs.Bool("csv", false, "print CSV")
-	asJSON := fs.Bool("json", false, "print JSON")
-	svg := fs.String("svg", "", "write utilization and Gantt charts of the (last) run to this SVG file")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("simulate: unexpected argument %q", fs.Arg(0))
-	}
-	policy, err := parsePolicy(*policyName)
+	f, err := parseSimFlags(args, stdout)
 	if err != nil {
 		return err
 	}
-	modes := []bool{*backfill}
-	if *both {
-		modes = []bool{false, true}
+	vs, err := f.variants()
+	if err != nil {
+		return err
+	}
+	wls := workloads(f.workload)
+	if len(wls) == 0 {
+		return usagef("simulate: --workload is empty")
+	}
+	if f.svg != "" && len(wls)*len(vs) > 1 {
+		return usagef("simulate: --svg draws one run; use --out DIR for %d runs", len(wls)*len(vs))
 	}
 	var rows []row
-	for _, wl := range strings.Split(*workload, ",") {
-		for _, bf := range modes {
-			c, w, err := load(strings.TrimSpace(wl), *machines, *extra, *conf, *topo, *seed)
+	var results []*sim.Result
+	for _, wl := range wls {
+		for _, v := range vs {
+			res, r, err := f.runOne(wl, v, stderr)
 			if err != nil {
 				return err
 			}
-			if *limit > 0 && *limit < len(w.Jobs) {
-				w.Jobs = w.Jobs[:*limit]
-			}
-			opts := sim.Options{Backfill: bf, Policy: policy, BackfillDepth: *depth, Interval: *interval, Record: *svg != ""}
-			if isTerminal(stderr) {
-				opts.Progress = progressBar(stderr, w.Name)
-			}
-			start := time.Now()
-			res, err := sim.Run(c, w, opts)
-			if err != nil {
-				return err
-			}
-			wall := time.Since(start)
-			if opts.Progress != nil {
-				fmt.Fprint(stderr, "\r\033[K")
-			}
-			rows = append(rows, toRow(res, *policyName, wall))
-			if *svg != "" {
-				f, err := os.Create(*svg)
-				if err != nil {
-					return usagef("%v", err)
-				}
-				if err := sim.WriteSVG(f, res); err != nil {
-					f.Close()
-					return err
-				}
-				if err := f.Close(); err != nil {
-					return err
-				}
-			}
+			rows, results = append(rows, r), append(results, res)
 		}
 	}
-	switch {
-	case *asJSON:
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	case *asCSV:
-		return writeCSV(stdout, rows)
+	if err := f.writeFiles(results, rows); err != nil {
+		return err
 	}
-	writeTable(stdout, rows)
-	return nil
+	return f.print(stdout, stderr, rows)
+}
+
+// runOne loads a workload and replays it under one variant.
+func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, row, error) {
+	c, w, name, err := load(wl, f)
+	if err != nil {
+		return nil, row{}, err
+	}
+	if f.limit > 0 && f.limit < len(w.Jobs) {
+		w.Jobs = w.Jobs[:f.limit]
+	}
+	policy, _ := parsePolicy(v.policy)
+	opts := sim.Options{Backfill: v.backfill, Policy: policy, BackfillDepth: f.depth, Interval: f.interval,
+		Record: f.svg != "" || f.out != "", Cluster: name}
+	bar := !f.quiet && isTerminal(stderr)
+	start := time.Now()
+	if bar {
+		opts.Progress = progressBar(stderr, w.Name+" "+v.String(), start)
+	}
+	res, err := sim.Run(c, w, opts)
+	if bar {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		return nil, row{}, err
+	}
+	res.Policy = strings.ToUpper(v.policy)
+	return res, toRow(res, w, time.Since(start)), nil
+}
+
+func (v variant) String() string {
+	if v.backfill == sim.NoBackfill {
+		return v.policy
+	}
+	return v.policy + "+" + v.backfill.String()
 }
 
 func parsePolicy(name string) (queue.Policy, error) {
@@ -144,122 +265,107 @@ func parsePolicy(name string) (queue.Policy, error) {
 	return nil, usagef("simulate: unknown policy %q (fcfs, sjf, ljf, multifactor)", name)
 }
 
-// load builds the cluster and the workload.
-func load(workload, machines, extra, conf, topo string, seed uint64) (*selectnodes.Cluster, *sim.Workload, error) {
-	var c *selectnodes.Cluster
-	var err error
-	if conf != "" {
-		cfg, err := readConf(conf)
-		if err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		var opts []selectnodes.Option
-		if topo != "" {
-			opt, err := topologyOption(topo)
-			if err != nil {
-				return nil, nil, err
-			}
-			opts = append(opts, opt)
-		}
-		if c, err = selectnodes.FromConfig(cfg, opts...); err != nil {
-			return nil, nil, usagef("%v", err)
-		}
+// confCluster builds the --conf cluster, or returns nil without --conf.
+func confCluster(f *simFlags) (*selectnodes.Cluster, error) {
+	if f.conf == "" {
+		return nil, nil
 	}
+	cfg, err := readConf(f.conf)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	var opts []selectnodes.Option
+	if f.topo != "" {
+		opt, err := topologyOption(f.topo)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, opt)
+	}
+	c, err := selectnodes.FromConfig(cfg, opts...)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return c, nil
+}
+
+// load builds the cluster and the workload, and names the cluster.
+func load(workload string, f *simFlags) (*selectnodes.Cluster, *sim.Workload, string, error) {
+	c, err := confCluster(f)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	name := filepath.Base(f.conf)
 	if id, ok := strings.CutPrefix(workload, "aucsched:"); ok {
 		if c == nil {
 			if c, err = selectnodes.Seed001(); err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
+			name = "the seed-001 1024-node tree"
 		}
 		cores := 0
 		for i := 0; i < c.NodeCount(); i++ {
 			cores = max(cores, c.Node(i).CPUs)
 		}
-		w, err := sim.Generate(id, c.NodeCount(), cores, seed)
+		w, err := sim.Generate(id, c.NodeCount(), cores, f.seed)
 		if err != nil {
-			return nil, nil, usagef("%v", err)
+			return nil, nil, "", usagef("%v", err)
 		}
-		return c, w, nil
+		return c, w, name, nil
 	}
 	abs, err := filepath.Abs(workload)
 	if err != nil {
-		return nil, nil, usagef("%v", err)
+		return nil, nil, "", usagef("%v", err)
 	}
 	tr, err := sim.OpenSWF(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), sim.SWFOptions{})
 	if err != nil {
-		return nil, nil, usagef("%v", err)
+		return nil, nil, "", usagef("%s: %v", workload, err)
 	}
 	if c == nil {
-		var ms []sim.Machine
-		if machines != "" {
-			f, err := os.Open(machines)
-			if err != nil {
-				return nil, nil, usagef("%v", err)
-			}
-			ms, err = sim.ReadMachines(f)
-			f.Close()
-			if err != nil {
-				return nil, nil, usagef("%s: %v", machines, err)
-			}
-		}
-		var feats []string
-		if extra != "" {
-			feats = strings.Split(extra, ",")
-		}
-		if c, err = tr.ClusterFor(ms, feats); err != nil {
-			return nil, nil, usagef("%v", err)
+		if c, name, err = traceCluster(tr, f); err != nil {
+			return nil, nil, "", err
 		}
 	}
-	return c, tr.Workload(filepath.Base(workload), c), nil
+	conv, _ := f.conventions() // checked with the flags
+	return c, tr.WorkloadWith(traceName(workload), c, conv), name, nil
 }
 
-func toRow(res *sim.Result, policy string, wall time.Duration) row {
-	m := res.Metrics
-	r := row{Workload: res.Workload, Policy: strings.ToUpper(policy), Backfill: res.Backfill, Jobs: res.Jobs,
-		Started: res.Started, Rejected: res.Rejected, Stuck: res.Stuck,
-		LevelMean: m.LevelMean, LevelStd: m.LevelStd, LevelKnown: m.LevelKnown, SpreadMean: m.SpreadMean, SpreadStd: m.SpreadStd,
-		Utilization: 100 * m.Utilization, Busy: 100 * m.BusyFraction, WaitMean: m.WaitMean.Seconds(),
-		WaitMedian: m.WaitMedian.Seconds(), WaitP95: m.WaitP95.Seconds(), BoundedSlowdown: m.BoundedSlowdown,
-		Makespan: m.Makespan.Seconds(), WallSeconds: wall.Seconds()}
-	if wall > 0 {
-		r.JobsPerSecond = float64(res.Jobs) / wall.Seconds()
+// traceCluster sizes a cluster from --machines or the trace's header.
+func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, error) {
+	var ms []sim.Machine
+	cpus := max(1, tr.MaxProcs/max(1, tr.MaxNodes))
+	name := fmt.Sprintf("%d nodes of %d CPU%s (trace header)", tr.MaxNodes, cpus, map[bool]string{true: "s"}[cpus > 1])
+	if tr.Computer != "" {
+		name = tr.Computer + ", " + name
 	}
-	return r
+	if f.machines != "" {
+		file, err := os.Open(f.machines)
+		if err != nil {
+			return nil, "", usagef("%v", err)
+		}
+		ms, err = sim.ReadMachines(file)
+		file.Close()
+		if err != nil {
+			return nil, "", usagef("%s: %v", f.machines, err)
+		}
+		name = filepath.Base(f.machines)
+	}
+	var feats []string
+	if f.extra != "" {
+		feats = strings.Split(f.extra, ",")
+	}
+	c, err := tr.ClusterFor(ms, feats)
+	if err != nil {
+		return nil, "", usagef("%v", err)
+	}
+	return c, name, nil
 }
 
-func writeTable(w io.Writer, rows []row) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "Workload\tPolicy\tAvg. lowest level common switch\tAvg. spread\tUtilization (%)\tBusy (%)\tWait mean/median/p95 (s)\tBounded slowdown\tMakespan (s)\tJobs (started/rejected/stuck)\tJobs/s")
-	for _, r := range rows {
-		level := "-"
-		if r.LevelKnown {
-			level = fmt.Sprintf("%.2f ± %.2f", r.LevelMean, r.LevelStd)
-		}
-		policy := r.Policy
-		if r.Backfill {
-			policy += "+backfill"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f ± %.1f\t%.0f\t%.0f\t%.0f / %.0f / %.0f\t%.2f\t%.0f\t%d (%d/%d/%d)\t%.0f\n",
-			r.Workload, policy, level, r.SpreadMean, r.SpreadStd, r.Utilization, r.Busy, r.WaitMean, r.WaitMedian, r.WaitP95,
-			r.BoundedSlowdown, r.Makespan, r.Jobs, r.Started, r.Rejected, r.Stuck, r.JobsPerSecond)
-	}
-	tw.Flush()
-}
-
-func writeCSV(w io.Writer, rows []row) error {
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"workload", "policy", "backfill", "jobs", "started", "rejected", "stuck", "level_mean", "level_std",
-		"spread_mean", "spread_std", "utilization_pct", "busy_pct", "wait_mean_s", "wait_median_s", "wait_p95_s",
-		"bounded_slowdown", "makespan_s", "wall_s", "jobs_per_wall_second"})
-	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
-	for _, r := range rows {
-		_ = cw.Write([]string{r.Workload, r.Policy, strconv.FormatBool(r.Backfill), strconv.Itoa(r.Jobs), strconv.Itoa(r.Started),
-			strconv.Itoa(r.Rejected), strconv.Itoa(r.Stuck), f(r.LevelMean), f(r.LevelStd), f(r.SpreadMean), f(r.SpreadStd),
-			f(r.Utilization), f(r.Busy), f(r.WaitMean), f(r.WaitMedian), f(r.WaitP95), f(r.BoundedSlowdown), f(r.Makespan),
-			f(r.WallSeconds), f(r.JobsPerSecond)})
-	}
-	cw.Flush()
-	return cw.Error()
+// traceName is a trace's file name without its extensions.
+func traceName(path string) string {
+	base := filepath.Base(path)
+	base = strings.TrimSuffix(base, ".gz")
+	return strings.TrimSuffix(base, ".swf")
 }
 
 func isTerminal(w io.Writer) bool {
@@ -271,10 +377,24 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func progressBar(w io.Writer, name string) func(done, total int) {
-	return func(done, total int) {
+// progressBar draws jobs done, virtual time and an ETA, at most ten
+// times a second.
+func progressBar(w io.Writer, name string, start time.Time) func(done, total int, now time.Duration) {
+	var last time.Time
+	return func(done, total int, now time.Duration) {
+		if t := time.Now(); t.Sub(last) < 100*time.Millisecond && done < total {
+			return
+		} else {
+			last = t
+		}
 		const width = 30
 		n := width * done / max(total, 1)
-		fmt.Fprintf(w, "\r%s [%s%s] %d/%d", name, strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
+		eta := "?"
+		if done > 0 {
+			el := time.Since(start)
+			eta = (time.Duration(float64(el) * float64(total-done) / float64(done))).Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "\r%s [%s%s] %d/%d jobs, virtual time %s, ETA %s\033[K", name, strings.Repeat("#", n),
+			strings.Repeat(".", width-n), done, total, now.Round(time.Second), eta)
 	}
 }

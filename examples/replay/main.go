@@ -35,7 +35,7 @@ func replay(path string, rest []string) error {
 			w.Jobs = w.Jobs[:n]
 		}
 	}
-	res, err := sim.Run(cluster, w, sim.Options{Backfill: true})
+	res, err := sim.Run(cluster, w, sim.Options{Backfill: sim.EASY})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hpcsched/hpcsched/federation"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/sim"
+)
+
+// simulateOrGrid is `hpcsched simulate`: with --grid it replays the
+// workload on a grid of clusters (package federation), else on one.
+func simulateOrGrid(args []string, stdout, stderr io.Writer) error {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "grid" {
+			return gridSimulate(args, stdout)
+		}
+	}
+	return simulate(args, stdout, stderr)
+}
+
+// gridSide is one mode's line of grid output.
+type gridSide struct {
+	Jobs      int            `json:"jobs"`
+	Completed int            `json:"completed"`
+	Rejected  int            `json:"rejected"`
+	Stuck     int            `json:"stuck"`
+	MeanWait  float64        `json:"mean_wait_s"`
+	Moves     int            `json:"moves"`
+	PerMember map[string]int `json:"per_member"`
+}
+
+type gridReport struct {
+	Workload string   `json:"workload"`
+	Members  []string `json:"members"`
+	Pin      string   `json:"pinned_by"`
+	Grid     gridSide `json:"grid"`
+	Pinned   gridSide `json:"pinned"`
+	// Note explains a difference in completed jobs.
+	Note string `json:"note,omitempty"`
+}
+
+func gridSimulate(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("simulate --grid", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	grid := fs.String("grid", "", "slurm.conf files of the grid's members, comma-separated")
+	workload := fs.String("workload", "aucsched:6", "aucsched:ID (sized for the smallest member) or an SWF trace path")
+	policyName := fs.String("policy", "fcfs", "fcfs, sjf, ljf or multifactor")
+	backfill := fs.Bool("backfill", false, "run backfill after every scheduling pass")
+	seed := fs.Uint64("seed", 1, "seed of the generated workloads")
+	period := fs.Duration("interval", time.Minute, "the grid's re-evaluation period (virtual time)")
+	threshold := fs.Duration("threshold", 5*time.Minute, "how much sooner another member must start a job to move it")
+	pin := fs.String("pin", "auto", "how the pinned run assigns jobs: roundrobin, partition (an SWF trace's partition field), or auto")
+	limit := fs.Int("limit", 0, "replay only the first N jobs")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("simulate: unexpected argument %q", fs.Arg(0))
+	}
+	policy, err := parsePolicy(*policyName)
+	if err != nil {
+		return err
+	}
+	members, err := gridMembers(*grid)
+	if err != nil {
+		return err
+	}
+	w, pinFn, pinName, err := gridWorkload(*workload, members, *seed, *pin)
+	if err != nil {
+		return err
+	}
+	if *limit > 0 && *limit < len(w.Jobs) {
+		w.Jobs = w.Jobs[:*limit]
+	}
+	o := federation.ReplayOptions{Backfill: *backfill, Policy: policy, Period: *period, Threshold: *threshold, Pin: pinFn}
+	g, err := federation.Replay(members, w, o, federation.GridMode)
+	if err != nil {
+		return err
+	}
+	p, err := federation.Replay(members, w, o, federation.PinnedMode)
+	if err != nil {
+		return err
+	}
+	rep := gridReport{Workload: w.Name, Pin: pinName, Grid: side(g), Pinned: side(p)}
+	for _, m := range members {
+		rep.Members = append(rep.Members, m.Name)
+	}
+	rep.Note = completedNote(g, p)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	writeGridTable(stdout, rep)
+	return nil
+}
+
+func side(r *federation.ReplayResult) gridSide {
+	return gridSide{Jobs: r.Jobs, Completed: r.Completed, Rejected: r.Rejected, Stuck: r.Stuck,
+		MeanWait: r.MeanWait.Seconds(), Moves: r.Moves, PerMember: r.PerMember}
+}
+
+// completedNote explains why the two runs completed different counts.
+func completedNote(g, p *federation.ReplayResult) string {
+	if g.Completed == p.Completed {
+		return ""
+	}
+	var parts []string
+	if d := p.Rejected - g.Rejected; d > 0 {
+		parts = append(parts, fmt.Sprintf("%d jobs were pinned to a member that can never run them; the grid placed them on one that can", d))
+	}
+	if d := g.Rejected - p.Rejected; d > 0 {
+		parts = append(parts, fmt.Sprintf("the grid refused %d more jobs than the pinned run", d))
+	}
+	if p.Stuck != g.Stuck {
+		parts = append(parts, fmt.Sprintf("stuck jobs (accepted, never started): grid %d, pinned %d", g.Stuck, p.Stuck))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// gridMembers reads the members' slurm.conf files.
+func gridMembers(list string) ([]federation.ClusterSpec, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, usagef("simulate: --grid needs slurm.conf files, comma-separated")
+	}
+	var out []federation.ClusterSpec
+	seen := map[string]int{}
+	for _, path := range strings.Split(list, ",") {
+		path = strings.TrimSpace(path)
+		cfg, err := readConf(path)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		if _, err := selectnodes.FromConfig(cfg); err != nil {
+			return nil, usagef("%s: %v", path, err)
+		}
+		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".conf"), ".slurm")
+		if seen[name]++; seen[name] > 1 {
+			name = fmt.Sprintf("%s#%d", name, seen[name])
+		}
+		out = append(out, federation.ClusterSpec{Name: name, Build: func() (*selectnodes.Cluster, error) {
+			return selectnodes.FromConfig(cfg)
+		}})
+	}
+	return out, nil
+}
+
+// gridWorkload builds the workload and the pinned run's assignment.
+func gridWorkload(workload string, members []federation.ClusterSpec, seed uint64, pin string) (*sim.Workload, func(int, sim.Job) int, string, error) {
+	if pin != "auto" && pin != "roundrobin" && pin != "partition" {
+		return nil, nil, "", usagef("simulate: --pin must be auto, roundrobin or partition")
+	}
+	first, err := members[0].Build()
+	if err != nil {
+		return nil, nil, "", usagef("%v", err)
+	}
+	if id, ok := strings.CutPrefix(workload, "aucsched:"); ok {
+		if pin == "partition" {
+			return nil, nil, "", usagef("simulate: --pin partition needs an SWF trace")
+		}
+		nodes, cores := 0, 0
+		for _, m := range members {
+			c, err := m.Build()
+			if err != nil {
+				return nil, nil, "", usagef("%v", err)
+			}
+			if nodes == 0 || c.NodeCount() < nodes {
+				nodes = c.NodeCount()
+			}
+			mc := 0
+			for i := 0; i < c.NodeCount(); i++ {
+				mc = max(mc, c.Node(i).CPUs)
+			}
+			if cores == 0 || mc < cores {
+				cores = mc
+			}
+		}
+		w, err := sim.Generate(id, nodes, cores, seed)
+		if err != nil {
+			return nil, nil, "", usagef("%v", err)
+		}
+		return w, nil, "roundrobin", nil
+	}
+	abs, err := filepath.Abs(workload)
+	if err != nil {
+		return nil, nil, "", usagef("%v", err)
+	}
+	tr, err := sim.OpenSWF(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), sim.SWFOptions{})
+	if err != nil {
+		return nil, nil, "", usagef("%v", err)
+	}
+	w := tr.Workload(filepath.Base(workload), first)
+	byName := map[string]int{}
+	usable := false
+	for _, j := range tr.Jobs {
+		byName[fmt.Sprintf("swf%d", j.ID)] = j.Partition
+		usable = usable || j.Partition > 0
+	}
+	if pin == "roundrobin" || pin == "auto" && !usable {
+		return w, nil, "roundrobin", nil
+	}
+	return w, func(i int, j sim.Job) int {
+		if p := byName[j.Spec.Name]; p > 0 {
+			return p - 1
+		}
+		return i
+	}, "partition", nil
+}
+
+func writeGridTable(w io.Writer, r gridReport) {
+	fmt.Fprintf(w, "Workload %s on %s (pinned run: %s)\n", r.Workload, strings.Join(r.Members, ", "), r.Pin)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "Mode\tJobs\tCompleted\tRejected\tStuck\tMean wait (s)\tMoves\tRan on")
+	for _, row := range []struct {
+		name string
+		s    gridSide
+	}{{"grid", r.Grid}, {"pinned", r.Pinned}} {
+		names := make([]string, 0, len(row.s.PerMember))
+		for n := range row.s.PerMember {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var per []string
+		for _, n := range names {
+			per = append(per, fmt.Sprintf("%s=%d", n, row.s.PerMember[n]))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.0f\t%d\t%s\n", row.name, row.s.Jobs, row.s.Completed, row.s.Rejected,
+			row.s.Stuck, row.s.MeanWait, row.s.Moves, strings.Join(per, " "))
+	}
+	tw.Flush()
+	if r.Note != "" {
+		fmt.Fprintln(w, "Note:", r.Note)
+	}
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/stretchr/testify/require"
+)
+
+// gridConfs writes one slurm.conf per size (nodes of 16 CPUs).
+func gridConfs(t *testing.T, sizes ...int) string {
+	dir := t.TempDir()
+	var paths []string
+	for i, n := range sizes {
+		name := string(rune('a' + i))
+		p := filepath.Join(dir, name+".conf")
+		conf := fmt.Sprintf("NodeName=%s[1-%d] CPUs=16\nPartitionName=batch Nodes=ALL Default=YES\n", name, n)
+		require.NoError(t, os.WriteFile(p, []byte(conf), 0o644))
+		paths = append(paths, p)
+	}
+	return strings.Join(paths, ",")
+}
+
+func TestSimulateGridJSON(t *testing.T) {
+	code, out, errs := runCmd(t, "simulate", "--grid", gridConfs(t, 8, 16, 32), "--workload", "aucsched:1", "--limit", "60", "--json")
+	require.Equal(t, 0, code, errs)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.Equal(t, []any{"a", "b", "c"}, rep["members"])
+	for _, mode := range []string{"grid", "pinned"} {
+		side := rep[mode].(map[string]any)
+		require.EqualValues(t, 60, side["jobs"], mode)
+		require.Contains(t, side, "completed")
+		require.Contains(t, side, "mean_wait_s")
+		require.Contains(t, side, "per_member")
+	}
+	g, p := rep["grid"].(map[string]any), rep["pinned"].(map[string]any)
+	if g["completed"] != p["completed"] {
+		require.NotEmpty(t, rep["note"], "a difference in completed jobs is explained")
+	}
+	require.EqualValues(t, 20, p["per_member"].(map[string]any)["a"], "round robin")
+}
+
+func TestSimulateGridTableAndErrors(t *testing.T) {
+	code, out, errs := runCmd(t, "simulate", "--grid="+gridConfs(t, 4, 4), "--workload", "aucsched:1", "--limit", "20")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "Mode")
+	require.Contains(t, out, "grid ")
+	require.Contains(t, out, "pinned ")
+
+	code, _, errs = runCmd(t, "simulate", "--grid", "")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "--grid needs")
+	code, _, _ = runCmd(t, "simulate", "--grid", "/nonexistent/x.conf")
+	require.Equal(t, 2, code)
+	code, _, errs = runCmd(t, "simulate", "--grid", gridConfs(t, 4), "--pin", "bogus")
+	require.Equal(t, 2, code, errs)
+}
+
+// The COARE trace's four partitions pin its jobs in the pinned run.
+func TestSimulateGridSWFPartitions(t *testing.T) {
+	trace := filepath.Join(shareddata.Dir(), "traces", "DOST-ASTI_COARE-Saliksik-2020-cln.swf")
+	if _, err := os.Stat(trace); shareddata.Dir() == "" || err != nil {
+		t.Skip("shared data absent: ", trace)
+	}
+	code, out, errs := runCmd(t, "simulate", "--grid", gridConfs(t, 24, 24, 24, 24), "--workload", trace, "--limit", "150", "--json")
+	require.Equal(t, 0, code, errs)
+	var rep gridReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.Equal(t, "partition", rep.Pin)
+	require.Equal(t, 150, rep.Grid.Jobs)
+	require.Equal(t, rep.Grid.Jobs, rep.Pinned.Jobs)
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSimulate(t *testing.T) {
+	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "60", "--compare", "fcfs,backfill,easy", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.Len(t, rows, 3)
+	assert.Equal(t, []string{"none", "conservative", "easy"}, []string{rows[0].Backfill, rows[1].Backfill, rows[2].Backfill})
+	for _, r := range rows {
+		assert.Equal(t, 60, r.Jobs)
+		assert.Equal(t, 60, r.Started)
+		assert.True(t, r.LevelKnown)
+		assert.Greater(t, r.Utilization, 0.0)
+		assert.Equal(t, "the seed-001 1024-node tree", r.Cluster)
+	}
+	svg := filepath.Join(t.TempDir(), "run.svg")
+	code, out, _ = runCmd(t, "simulate", "--workload", "aucsched:5'", "--limit", "40", "--backfill", "--svg", svg, "--csv")
+	require.Equal(t, 0, code)
+	assert.True(t, strings.HasPrefix(out, "workload,cluster,policy,backfill"))
+	assert.Contains(t, out, ",conservative,")
+	data, err := os.ReadFile(svg)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "<svg")
+	code, _, errOut = runCmd(t, "simulate", "--workload", "aucsched:5'", "--limit", "40", "--svg", svg)
+	assert.Equal(t, 2, code, "an existing file is not overwritten")
+	assert.Contains(t, errOut, "exists")
+	code, out, _ = runCmd(t, "simulate", "--workload", "aucsched:2", "--limit", "30", "--policy", "sjf", "--backfill=easy")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "Avg. lowest level common switch")
+	assert.Contains(t, out, "SJF+EASY")
+	for _, bad := range [][]string{{"--workload", "aucsched:9"}, {"--policy", "random"}, {"--backfill=sometimes"},
+		{"--interval", "1ns"}, {"--interval", "-1s"}, {"--depth", "-2"}, {"--limit", "-1"}, {"--compare", "fcfs,maybe"},
+		{"--estimate", "psychic"}, {"--procs", "some"}} {
+		code, _, errOut = runCmd(t, append([]string{"simulate"}, bad...)...)
+		assert.Equal(t, 2, code, "%v: %s", bad, errOut)
+	}
+}
+
+func TestWorkloadsExpandIDs(t *testing.T) {
+	assert.Equal(t, []string{"aucsched:1", "aucsched:2", "aucsched:5'", "x.swf", "aucsched:3"},
+		workloads("aucsched:1,2,5', x.swf,aucsched:3"))
+}
+
+// --out writes one chart per run, a comparison, results.json and .csv,
+// and refuses to overwrite them.
+func TestSimulateOutDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"simulate", "--workload", "aucsched:1,3", "--limit", "30", "--compare", "fcfs,backfill", "--out", dir}
+	code, out, errOut := runCmd(t, args...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "FCFS+backfill")
+	var names []string
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		names = append(names, e.Name())
+		info, err := e.Info()
+		require.NoError(t, err)
+		assert.Less(t, info.Size(), int64(300<<10), e.Name())
+	}
+	assert.ElementsMatch(t, []string{"aucsched-1-fcfs.svg", "aucsched-1-fcfs-backfill.svg", "aucsched-3-fcfs.svg",
+		"aucsched-3-fcfs-backfill.svg", "comparison.svg", "results.json", "results.csv"}, names)
+	for _, n := range names {
+		if strings.HasSuffix(n, ".svg") {
+			f, err := os.Open(filepath.Join(dir, n))
+			require.NoError(t, err)
+			assert.NoError(t, xmlWellFormed(f), n)
+			f.Close()
+		}
+	}
+	code, _, errOut = runCmd(t, args...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--force")
+	code, _, errOut = runCmd(t, append(args, "--force")...)
+	assert.Equal(t, 0, code, errOut)
+}
+
+func xmlWellFormed(r io.Reader) error {
+	d := xml.NewDecoder(r)
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
+// wagap replays as shipped: node properties come from the trace, no job
+// is rejected, and the jobs left out are explained.
+func TestSimulateWagapAsShipped(t *testing.T) {
+	dir := shareddata.Require(t, "traces")
+	code, out, errOut := runCmd(t, "simulate", "--workload", filepath.Join(dir, "Alea-metacentrum-wagap-2013.swf.gz"),
+		"--machines", filepath.Join(dir, "Alea-metacentrum-wagap-2013.swf.machines"), "--limit", "2000", "--backfill=easy", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	assert.Equal(t, 2000, rows[0].Jobs)
+	assert.Zero(t, rows[0].Rejected, "%v", rows[0].Unrunnable)
+	assert.Zero(t, rows[0].Stuck)
+	assert.Contains(t, errOut, "trace jobs left out")
+}
+
+// Jobs that can never run are counted per reason and explained.
+func TestSimulateExplainsUnrunnableJobs(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n; MaxProcs: 4\n"+
+		"1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"+
+		"2 0 0 10 9 -1 -1 9 60 -1 1 1 1 -1 -1 1 -1 -1\n"+
+		"3 0 0 10 8 -1 -1 8 60 -1 1 1 1 -1 -1 1 -1 -1\n"), 0o644))
+	code, out, errOut := runCmd(t, "simulate", "--workload", trace)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "2 jobs can never run on 4 nodes of 1 CPU (trace header): 2 more CPUs than the cluster has")
+}

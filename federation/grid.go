@@ -1,0 +1,349 @@
+package federation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hpcsched/hpcsched/queue"
+)
+
+// phase is where a grid job is.
+type phase uint8
+
+const (
+	// atGrid: not on any member (dependencies unmet, or no candidate up).
+	atGrid phase = iota
+	// placed: on member, confirmed.
+	placed
+	// unconfirmed: the submit to member got no answer; the job may or may
+	// not be there, so it is placed nowhere else until member answers.
+	unconfirmed
+	// inDoubt: a move's cancel on member got no answer; a held copy waits
+	// on to. The job is on member until member answers.
+	inDoubt
+	// ended: terminal.
+	ended
+)
+
+// record is the grid's view of one of its jobs.
+type record struct {
+	id         queue.JobID
+	spec       queue.Spec // as sent to members: ID set, no dependency
+	shape      int32      // numbers shapeKey(spec) (Grid.shapeSpecs)
+	group      int32      // numbers candidates, partition and account (Grid.groups)
+	deps       *Dependency
+	candidates []string // nil: every member
+	phase      phase
+	member     string // where the job is (placed, unconfirmed, inDoubt)
+	to         string // inDoubt: where the held copy is
+	state      queue.State
+	heldThere  bool // held on its member, as last seen
+	reason     string
+	submit     time.Time
+	start, end time.Time
+	exitCode   int
+	moves      int
+	// orphans are members that may hold a held copy left by a move that
+	// did not finish; it is cancelled when they answer.
+	orphans []string
+	// fixHold: the grid may have left the job held on its member; release
+	// it when the member answers.
+	fixHold bool
+}
+
+// Grid is several clusters as one: grid-unique job IDs, placement on the
+// candidate member that would start a job soonest, re-evaluation that
+// moves pending jobs, and cross-cluster dependencies. It is safe for
+// concurrent use; every method holds the grid's lock for its duration,
+// member calls included, so what one caller sees is never a move half
+// made.
+type Grid struct {
+	mu      sync.Mutex
+	opts    options
+	ids     IDSource
+	members []*member
+	byName  map[string]*member
+	jobs    map[queue.JobID]*record
+	live    []*record // not ended, in submission order
+	// byUserName finds singleton peers.
+	byUserName map[string][]*record
+	// shapes number the distinct requests (shapeKey) of jobs, and groups
+	// the distinct (candidates, partition, account), so passes index
+	// slices instead of hashing per job.
+	shapeIDs   map[shape]int32
+	shapeSpecs []queue.Spec
+	groupIDs   map[string]int32
+	groups     []groupKey
+	trigger    atomic.Bool
+	lastPass   time.Time
+	stats      Stats
+}
+
+// Stats counts what the grid did.
+type Stats struct {
+	Submitted int // jobs accepted
+	Moves     int // completed moves
+	Aborted   int // moves undone (the job started, a member stopped answering)
+	Replaced  int // jobs placed again after a member answered it did not have them
+	Passes    int // re-evaluation passes
+}
+
+type options struct {
+	timeout   time.Duration
+	threshold time.Duration
+	period    time.Duration
+	minGap    time.Duration
+	maxMoves  int
+}
+
+// Option configures New.
+type Option func(*options)
+
+// WithCallTimeout bounds every member call (10 s by default). A member
+// that does not answer in time is treated as down. With d > 0 each call
+// runs in a goroutine of its own, so even a member that ignores its
+// context cannot hold the grid; d <= 0 calls inline, trusting members to
+// honour their context (in-process members that never block).
+func WithCallTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
+
+// WithMoveThreshold sets how much sooner another member must start a
+// pending job for the grid to move it (5 minutes by default): moving
+// costs the job its place in the queue it leaves.
+func WithMoveThreshold(d time.Duration) Option { return func(o *options) { o.threshold = d } }
+
+// WithPeriod sets how often Tick re-evaluates (a minute by default), and
+// minGap the least time between passes events trigger (10 s by default).
+func WithPeriod(period, minGap time.Duration) Option {
+	return func(o *options) { o.period, o.minGap = period, minGap }
+}
+
+// WithMaxMoves bounds the moves of one pass (1000 by default), so a pass
+// stays short however many jobs would gain.
+func WithMaxMoves(n int) Option { return func(o *options) { o.maxMoves = n } }
+
+// New returns an empty grid taking job IDs from ids.
+func New(ids IDSource, opts ...Option) *Grid {
+	o := options{timeout: defaultTimeout, threshold: 5 * time.Minute, period: time.Minute, minGap: 10 * time.Second, maxMoves: 1000}
+	for _, f := range opts {
+		f(&o)
+	}
+	return &Grid{opts: o, ids: ids, byName: map[string]*member{}, jobs: map[queue.JobID]*record{},
+		byUserName: map[string][]*record{}, shapeIDs: map[shape]int32{}, groupIDs: map[string]int32{}}
+}
+
+// Add makes m a member. If m does not answer its Info, it joins down and
+// is asked again on every pass. A member that implements Watcher has its
+// events observed (see Observe).
+func (g *Grid) Add(ctx context.Context, m Member) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	name := m.Name()
+	if _, dup := g.byName[name]; dup || name == "" {
+		return fmt.Errorf("%w: %q", ErrDuplicateMember, name)
+	}
+	mb := &member{m: m, name: name, up: true, idx: len(g.members)}
+	g.members = append(g.members, mb)
+	g.byName[name] = mb
+	g.refreshInfo(ctx, mb)
+	if w, ok := m.(Watcher); ok {
+		mb.stop = w.Watch(func(e queue.Event) { g.Observe(name, e) })
+	}
+	return nil
+}
+
+// refreshInfo asks a member what it offers.
+func (g *Grid) refreshInfo(ctx context.Context, mb *member) {
+	info, err := call(g, ctx, mb, mb.m.Info)
+	if err == nil {
+		mb.info, mb.known = info, true
+	} else {
+		mb.up = false
+	}
+}
+
+// MemberStatus is a member as the grid sees it.
+type MemberStatus struct {
+	Name string
+	Up   bool
+	Info Info
+}
+
+// Members lists the members in the order they were added.
+func (g *Grid) Members() []MemberStatus {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make([]MemberStatus, len(g.members))
+	for i, m := range g.members {
+		out[i] = MemberStatus{Name: m.name, Up: m.up, Info: m.info}
+	}
+	return out
+}
+
+// Stats returns the grid's counters.
+func (g *Grid) Stats() Stats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stats
+}
+
+// Observe tells the grid of a member's event; members that implement
+// Watcher are observed without being asked. Events that change when jobs
+// could start — a running job ending (early or not), a submission (a
+// higher-priority job), node state changes, requeues, partition changes —
+// make the next Tick re-evaluate at once (no sooner than the minimum gap).
+// Observe never blocks on the grid's lock, so it may be called from
+// inside a member call.
+func (g *Grid) Observe(_ string, e queue.Event) {
+	switch e.Kind {
+	case queue.EventFinish, queue.EventCancel, queue.EventSubmit, queue.EventRequeue, queue.EventNodeDown,
+		queue.EventNodeDrain, queue.EventNodeResume, queue.EventPartition, queue.EventPriority:
+		g.trigger.Store(true)
+	}
+}
+
+// eligible are the members a record may run on, in member order: its
+// candidates that have its partition and allow its account.
+func (g *Grid) eligible(r *record) []*member {
+	return g.eligibleFor(r.candidates, r.spec.Request.Partition, r.spec.Account)
+}
+
+func (g *Grid) eligibleFor(candidates []string, partition, account string) []*member {
+	var out []*member
+	for _, m := range g.members {
+		if candidates != nil && !slices.Contains(candidates, m.name) {
+			continue
+		}
+		if m.known && m.accepts(partition, account) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// groupKey is what decides which members a job may run on.
+type groupKey struct {
+	candidates         []string
+	partition, account string
+}
+
+// groupID numbers r's candidates, partition and account.
+func (g *Grid) groupID(r *record) int32 {
+	k := strings.Join(r.candidates, ",") + "\x00" + r.spec.Request.Partition + "\x00" + r.spec.Account
+	if r.candidates == nil {
+		k = "\x01" + k // every member, not none
+	}
+	id, ok := g.groupIDs[k]
+	if !ok {
+		id = int32(len(g.groups))
+		g.groupIDs[k] = id
+		g.groups = append(g.groups, groupKey{slices.Clone(r.candidates), r.spec.Request.Partition, r.spec.Account})
+	}
+	return id
+}
+
+// shapeID numbers spec's shape; the first spec of a shape stands for it.
+func (g *Grid) shapeID(spec queue.Spec) int32 {
+	k := shapeKey(spec)
+	id, ok := g.shapeIDs[k]
+	if !ok {
+		id = int32(len(g.shapeSpecs))
+		g.shapeIDs[k] = id
+		g.shapeSpecs = append(g.shapeSpecs, spec)
+	}
+	return id
+}
+
+// checkCandidates rejects unknown member names.
+func (g *Grid) checkCandidates(names []string) error {
+	for _, n := range names {
+		if _, ok := g.byName[n]; !ok {
+			return fmt.Errorf("%w: %w %q", ErrInvalidSpec, ErrUnknownMember, n)
+		}
+	}
+	return nil
+}
+
+// Submit accepts spec for the grid and returns its grid-unique ID.
+// candidates name the members it may run on (nil: all); only those that
+// have the requested partition and allow the account count. A job with a
+// dependency (on grid jobs of any member; spec.Dependency, see
+// ParseDependency) waits at the grid until it is met; any other is placed
+// at once on the candidate that would start it soonest. spec.ID, when not
+// 0, is the caller's choice of ID.
+//
+// It fails with ErrNoCandidate when no member could ever take the job,
+// ErrInvalidSpec for a bad dependency or candidate, or the members'
+// refusal. When the candidates are all down the job waits at the grid.
+func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string, now time.Time) (queue.JobID, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.checkCandidates(candidates); err != nil {
+		return 0, err
+	}
+	deps, err := ParseDependency(spec.Dependency)
+	if err != nil {
+		return 0, err
+	}
+	for _, t := range deps.Terms {
+		if _, ok := g.jobs[t.Job]; t.Kind != Singleton && !ok {
+			return 0, fmt.Errorf("%w: dependency on job %d, which the grid does not know", ErrInvalidSpec, t.Job)
+		}
+	}
+	r := &record{spec: spec, deps: deps, submit: now, state: queue.Pending}
+	if candidates != nil {
+		r.candidates = slices.Clone(candidates)
+	}
+	r.spec.Dependency = ""
+	if len(g.eligible(r)) == 0 {
+		return 0, fmt.Errorf("%w: none has partition %q and allows account %q", ErrNoCandidate, spec.Request.Partition, spec.Account)
+	}
+	if r.id, err = g.newID(ctx, spec.ID); err != nil {
+		return 0, err
+	}
+	r.spec.ID = r.id
+	r.shape = g.shapeID(r.spec)
+	r.group = g.groupID(r)
+	switch g.depState(r) {
+	case depWaiting:
+		r.reason = string(queue.ReasonDependency)
+	case depNever:
+		r.reason = string(queue.ReasonDependencyNeverSatisfied)
+	default:
+		if err := g.place(ctx, r, now); err != nil && r.phase == atGrid && !errors.Is(err, ErrMemberDown) {
+			return 0, err
+		}
+	}
+	g.jobs[r.id] = r
+	g.live = append(g.live, r)
+	k := r.spec.User + "\x00" + r.spec.Name
+	g.byUserName[k] = append(g.byUserName[k], r)
+	g.stats.Submitted++
+	return r.id, nil
+}
+
+// newID is the caller's ID when given and free, else the source's next.
+func (g *Grid) newID(ctx context.Context, want queue.JobID) (queue.JobID, error) {
+	if want != 0 {
+		if _, dup := g.jobs[want]; dup {
+			return 0, fmt.Errorf("%w: %d", queue.ErrDuplicateID, want)
+		}
+		return want, nil
+	}
+	id, err := g.ids.NextJobID(ctx)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("federation: job ID source: %w", err)
+	case id == 0:
+		return 0, errors.New("federation: job ID source returned 0")
+	}
+	if _, dup := g.jobs[id]; dup {
+		return 0, fmt.Errorf("%w: the ID source repeated %d", queue.ErrDuplicateID, id)
+	}
+	return id, nil
+}
