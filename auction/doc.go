@@ -29,20 +29,29 @@
 //
 // # Solver
 //
-// Solve prices the binding node capacities by Lagrangian relaxation
-// (subgradient steps; any prices give a valid upper bound, the Bound of
-// the Solution), builds a price-guided greedy solution, improves it by
+// Solve works on a compact model: bids worth nothing are dropped, and so
+// are node resources no combination of bids can overfill; half-clique
+// rows (bids taking more than half of a node's cores or GPUs exclude each
+// other) are added; jobs that share no binding resource are solved apart.
+// It prices the binding capacities by Lagrangian relaxation (subgradient
+// steps; any prices give a valid upper bound, the Bound of the Solution),
+// and the relaxation's own choices, repaired, give the first solution (near
+// good prices they are almost feasible). Small groups (Options.ExactJobs)
+// first get a short exact branch and bound; the rest is improved by
 // annealed local search — eject-and-repair moves (put a job in, throw out
-// what collides, let jobs back in) and sub-windows of colliding jobs solved
-// exactly by branch and bound with the rest fixed — and runs the exact
-// branch and bound on groups of jobs small enough (Options.ExactJobs) to
-// prove the optimum. The first solution comes from repairing the
-// Lagrangian relaxation's own choices, which near good prices are almost
-// feasible. Resources no combination of bids can
-// overfill are dropped first, and jobs that share no binding resource are
-// solved apart. Everything is deterministic for a given Options.Seed; only
-// where a time limit stops the run depends on the machine.
+// what collides, let jobs back in) and sub-windows of colliding jobs
+// solved exactly by branch and bound with the rest fixed — and small
+// groups then get the exact search again with what remains of the budget,
+// which proves their optimum when it completes. Everything is
+// deterministic for a given Options.Seed; only where a time limit stops
+// the run depends on the machine.
 //
 // The solver uses no goroutines and never reads the clock: Options.TimeLimit
 // becomes a context deadline, which the search checks every 1,024 nodes.
+//
+// # Planner
+//
+// Planner is a queue.Planner: each pass it bids for the window on the
+// snapshot's free cores and GPUs, solves within its Budget and starts the
+// winners on exactly their bids' cores and GPUs (queue.Decision.Layout).
 package auction
