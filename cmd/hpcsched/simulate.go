@@ -64,7 +64,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.StringVar(&f.procs, "procs", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
 	fs.StringVar(&f.conf, "conf", "", "simulate on this slurm.conf instead of the preset cluster")
 	fs.StringVar(&f.topo, "topology", "", "topology.conf for --conf")
-	fs.StringVar(&f.policy, "policy", "fcfs", "fcfs, sjf, ljf or multifactor")
+	fs.StringVar(&f.policy, "policy", "fcfs", "fcfs, sjf, ljf, multifactor or auction (AUCSCHED3 on each window)")
 	fs.Var(&f.backfill, "backfill", "backfill after every pass: bare --backfill is conservative; --backfill=easy|conservative|none")
 	fs.StringVar(&f.compare, "compare", "", "run each workload under several policies, e.g. fcfs,backfill or fcfs,easy,conservative,sjf+easy")
 	fs.BoolVar(&f.both, "both", false, "the same as --compare fcfs,backfill (with --policy for both)")
@@ -228,6 +228,9 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 	policy, _ := parsePolicy(v.policy)
 	opts := sim.Options{Backfill: v.backfill, Policy: policy, BackfillDepth: f.depth, Interval: f.interval,
 		Record: f.svg != "" || f.out != "", Cluster: name}
+	if strings.EqualFold(v.policy, "auction") {
+		opts.Planner, opts.Window = auctionPlanner(), auctionWindow
+	}
 	bar := !f.quiet && isTerminal(stderr)
 	start := time.Now()
 	if bar {
@@ -261,8 +264,10 @@ func parsePolicy(name string) (queue.Policy, error) {
 		return queue.LJF{}, nil
 	case "multifactor":
 		return queue.Multifactor{Age: 1000, JobSize: 500, Partition: 1000, MaxAge: 24 * time.Hour}, nil
+	case "auction": // FCFS priorities; the auction planner decides each window
+		return queue.FCFS{}, nil
 	}
-	return nil, usagef("simulate: unknown policy %q (fcfs, sjf, ljf, multifactor)", name)
+	return nil, usagef("simulate: unknown policy %q (fcfs, sjf, ljf, multifactor, auction)", name)
 }
 
 // confCluster builds the --conf cluster, or returns nil without --conf.

@@ -128,3 +128,18 @@ func TestSimulateExplainsUnrunnableJobs(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "2 jobs can never run on 4 nodes of 1 CPU (trace header): 2 more CPUs than the cluster has")
 }
+
+func TestSimulateAuctionPolicy(t *testing.T) {
+	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:5", "--limit", "12", "--policy", "auction", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.Len(t, rows, 1)
+	assert.Equal(t, "AUCTION", rows[0].Policy)
+	assert.Equal(t, 12, rows[0].Started, "every job started on its winning bid")
+	_, out2, _ := runCmd(t, "simulate", "--workload", "aucsched:5", "--limit", "12", "--policy", "auction", "--json")
+	var rows2 []row
+	require.NoError(t, json.Unmarshal([]byte(out2), &rows2))
+	rows[0].JobsPerSecond, rows2[0].JobsPerSecond = 0, 0 // wall time, the only thing allowed to differ
+	assert.Equal(t, rows, rows2, "a work budget, not a time budget: the same replay decides the same")
+}
