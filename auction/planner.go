@@ -27,14 +27,14 @@ import (
 // ranges get no bids (they wait for a pass without the planner). The zero
 // value is usable.
 type Planner struct {
-	Bids   BidOptions    // the paper's form by default
+	Bids BidOptions // the paper's form by default
 	// Budget is the solver's time per pass (0: 100 ms). A negative Budget
 	// sets no time limit: only Solve's work budgets (Rounds, MaxNodes)
 	// stop the search, so the same pass always decides the same — what a
 	// simulation needs.
 	Budget time.Duration
-	Solve  Options       // further solver options (TimeLimit is Budget)
-	GPU    string        // the GRES name of GPUs ("gpu" when empty)
+	Solve  Options // further solver options (TimeLimit is Budget)
+	GPU    string  // the GRES name of GPUs ("gpu" when empty)
 }
 
 var _ queue.Planner = (*Planner)(nil)
