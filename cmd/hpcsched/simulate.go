@@ -45,7 +45,8 @@ type variant struct {
 // simFlags are simulate's options.
 type simFlags struct {
 	workload, machines, extra, conf, topo, policy, compare, svg, out string
-	estimate, procs                                                  string
+	estimate, procs, ledgerPath                                      string
+	ledger                                                           *ledgerFile
 	backfill                                                         backfillFlag
 	both, asCSV, asJSON, quiet, force                                bool
 	depth, limit                                                     int
@@ -78,6 +79,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.StringVar(&f.out, "out", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
 	fs.BoolVar(&f.force, "force", false, "overwrite files that --out or --svg would write")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs.StringVar(&f.ledgerPath, "ledger", "", "an allocation ledger (JSON: projects, credits, users) every start must pay for")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, errHelp
@@ -96,6 +98,13 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	}
 	if _, err := f.conventions(); err != nil {
 		return nil, err
+	}
+	if f.ledgerPath != "" {
+		lf, err := readLedgerFile(f.ledgerPath)
+		if err != nil {
+			return nil, err
+		}
+		f.ledger = lf
 	}
 	return f, nil
 }
@@ -231,6 +240,14 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 	if strings.EqualFold(v.policy, "auction") {
 		opts.Planner, opts.Window = auctionPlanner(), auctionWindow
 	}
+	var ledger *simLedger
+	if f.ledger != nil {
+		var opt queue.Option
+		if ledger, opt, err = f.ledger.newLedger(c); err != nil {
+			return nil, row{}, err
+		}
+		opts.Queue = append(opts.Queue, opt)
+	}
 	bar := !f.quiet && isTerminal(stderr)
 	start := time.Now()
 	if bar {
@@ -244,7 +261,11 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 		return nil, row{}, err
 	}
 	res.Policy = strings.ToUpper(v.policy)
-	return res, toRow(res, w, time.Since(start)), nil
+	r := toRow(res, w, time.Since(start))
+	if ledger != nil {
+		r.Ledger = ledger.report()
+	}
+	return res, r, nil
 }
 
 func (v variant) String() string {
