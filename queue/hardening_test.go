@@ -317,3 +317,18 @@ func TestTimeMinIsCheckedAndSaved(t *testing.T) {
 	j, _ := r.Job(id)
 	assert.Equal(t, 30*time.Minute, j.TimeMin)
 }
+
+// Partition access and the job's identity survive a snapshot.
+func TestAccessSurvivesRestore(t *testing.T) {
+	conf := "NodeName=n[0-3] CPUs=4\nPartitionName=open Nodes=ALL Default=YES\n" +
+		"PartitionName=bio Nodes=n[0-1] AllowGroups=bio AllowQOS=high MaxMemPerNode=100 Hidden=YES\n"
+	s := New(cluster(t, conf))
+	_, err := s.Submit(Spec{Request: selectnodes.Request{Partition: "bio"}, TimeLimit: time.Hour}, at(0))
+	assert.ErrorIs(t, err, ErrInvalidSpec, "an anonymous job may not use bio")
+	submit(t, s, Spec{Request: selectnodes.Request{Partition: "bio", Groups: []string{"bio"}, QOS: "high", User: "ada", Account: "a"}, TimeLimit: time.Hour}, at(0))
+	r := restoreFrom(t, s, conf)
+	p, _ := r.Cluster().Partition("bio")
+	assert.Equal(t, []string{"bio"}, p.Access.AllowGroups)
+	assert.True(t, p.Hidden)
+	assert.Equal(t, int64(100), p.MaxMemPerNode)
+}

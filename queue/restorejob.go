@@ -126,7 +126,8 @@ func (v *validator) request(path string, sr *stateRequest) (selectnodes.Request,
 	r := selectnodes.Request{Partition: sr.Partition, MinNodes: sr.MinNodes, MaxNodes: sr.MaxNodes,
 		DesiredNodes: sr.DesiredNodes, CPUs: sr.CPUs, MinCPUsPerNode: sr.MinCPUs, MinMemoryPerNode: sr.MinMemory,
 		MinTmpDiskPerNode: sr.MinTmpDisk, Required: sr.Required, Excluded: sr.Excluded, Contiguous: sr.Contiguous,
-		TimeLimit: time.Duration(sr.TimeLimit), Root: sr.Root, Held: sr.Held}
+		TimeLimit: time.Duration(sr.TimeLimit), Root: sr.Root, Held: sr.Held,
+		User: sr.User, Groups: sr.Groups, Account: sr.Account, QOS: sr.QOS}
 	var ok bool
 	switch {
 	case !v.parts[sr.Partition]:

@@ -26,7 +26,9 @@ const MaxStateBytes = 1 << 30
 //	partitions     [{name, nodes [names], default, min_nodes, max_nodes,
 //	                 max_time (Go duration, "0s" none), priority,
 //	                 state UP|DRAIN|DOWN|INACTIVE, root_only,
-//	                 oversubscribe NO|YES|EXCLUSIVE|FORCE, max_share}]
+//	                 oversubscribe NO|YES|EXCLUSIVE|FORCE, max_share, hidden,
+//	                 max_mem_per_node_mb, allow_groups, allow_accounts,
+//	                 deny_accounts, allow_qos, deny_qos}]
 //	nodes          [{name, state DRAIN|DOWN}] — nodes not UP
 //	jobs           [{id, name, user, account, partition, priority,
 //	                 admin_priority, nice, submit, begin, start, end (RFC 3339,
@@ -43,7 +45,7 @@ const MaxStateBytes = 1 << 30
 // min_cpus_per_node, min_memory_mb, min_tmp_disk_mb, constraint (the
 // canonical text), required, excluded, contiguous, share
 // DEFAULT|EXCLUSIVE|OVERSUBSCRIBE, time_limit, gres [{name, type, min,
-// max}], root, held}. Unknown fields are an error; so is any value
+// max}], root, held, user, groups, account, qos}. Unknown fields are an error; so is any value
 // Restore's validation rejects.
 type stateFile struct {
 	Version      int                `json:"version"`
@@ -70,6 +72,13 @@ type statePartition struct {
 	RootOnly      bool     `json:"root_only,omitempty"`
 	Oversubscribe string   `json:"oversubscribe"`
 	MaxShare      int      `json:"max_share,omitempty"`
+	Hidden        bool     `json:"hidden,omitempty"`
+	MaxMemPerNode int64    `json:"max_mem_per_node_mb,omitempty"`
+	AllowGroups   []string `json:"allow_groups,omitempty"`
+	AllowAccounts []string `json:"allow_accounts,omitempty"`
+	DenyAccounts  []string `json:"deny_accounts,omitempty"`
+	AllowQOS      []string `json:"allow_qos,omitempty"`
+	DenyQOS       []string `json:"deny_qos,omitempty"`
 }
 
 type stateNode struct {
@@ -126,6 +135,10 @@ type stateRequest struct {
 	GRES         []stateGRES `json:"gres,omitempty"`
 	Root         bool        `json:"root,omitempty"`
 	Held         bool        `json:"held,omitempty"`
+	User         string      `json:"user,omitempty"`
+	Groups       []string    `json:"groups,omitempty"`
+	Account      string      `json:"account,omitempty"`
+	QOS          string      `json:"qos,omitempty"`
 }
 
 type stateGRES struct {
@@ -206,7 +219,10 @@ func stamp(t time.Time) *time.Time {
 func savePartition(p selectnodes.Partition) statePartition {
 	return statePartition{Name: p.Name, Nodes: p.Nodes, Default: p.Default, MinNodes: p.MinNodes,
 		MaxNodes: p.MaxNodes, MaxTime: duration(p.MaxTime), Priority: p.Priority, State: p.State.String(),
-		RootOnly: p.RootOnly, Oversubscribe: shareModeName(p.Sharing.Mode), MaxShare: p.Sharing.Count}
+		RootOnly: p.RootOnly, Oversubscribe: shareModeName(p.Sharing.Mode), MaxShare: p.Sharing.Count,
+		Hidden: p.Hidden, MaxMemPerNode: p.MaxMemPerNode, AllowGroups: p.Access.AllowGroups,
+		AllowAccounts: p.Access.AllowAccounts, DenyAccounts: p.Access.DenyAccounts, AllowQOS: p.Access.AllowQOS,
+		DenyQOS: p.Access.DenyQOS}
 }
 
 func (s *Scheduler) saveJob(j *job) stateJob {
@@ -223,7 +239,8 @@ func saveRequest(r *selectnodes.Request) stateRequest {
 	out := stateRequest{Partition: r.Partition, MinNodes: r.MinNodes, MaxNodes: r.MaxNodes,
 		DesiredNodes: r.DesiredNodes, CPUs: r.CPUs, MinCPUs: r.MinCPUsPerNode, MinMemory: r.MinMemoryPerNode,
 		MinTmpDisk: r.MinTmpDiskPerNode, Required: r.Required, Excluded: r.Excluded, Contiguous: r.Contiguous,
-		Share: shareRequestName(r.Share), TimeLimit: duration(r.TimeLimit), Root: r.Root, Held: r.Held}
+		Share: shareRequestName(r.Share), TimeLimit: duration(r.TimeLimit), Root: r.Root, Held: r.Held,
+		User: r.User, Groups: r.Groups, Account: r.Account, QOS: r.QOS}
 	if r.Features != nil {
 		out.Constraint = r.Features.String()
 	}

@@ -2,6 +2,7 @@ package sbatch
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hpcsched/hpcsched/features"
@@ -19,12 +20,18 @@ import (
 // CPUs per node; --gpus-per-node adds gpu[:type]:N to every node and
 // --gpus N asks for ceil(N / nodes) per node (the even spread sbatch
 // uses when it can); --exclusive and -s/--oversubscribe set the share
-// request. --switches, --qos, --uid and --gid are carried in Options for
-// callers that model them; the selection pipeline does not.
+// request; --uid, --gid (a group, or several separated by commas), -A and
+// --qos say who submits, checked against the partition's AllowGroups,
+// AllowAccounts and AllowQOS. --switches is carried in Options for callers
+// that model it; the selection pipeline does not.
 func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
 	r := selectnodes.Request{Partition: partition, MinNodes: o.MinNodes, MaxNodes: o.MaxNodes,
 		Required: o.NodeList, Excluded: o.Exclude, Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
-		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...)}
+		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...),
+		User: o.User, Account: o.Account, QOS: o.QOS}
+	if o.Group != "" {
+		r.Groups = strings.Split(o.Group, ",")
+	}
 	cpt := max(o.CPUsPerTask, 1)
 	switch {
 	case o.NTasks > 0:

@@ -2,6 +2,7 @@ package selectnodes
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hpcsched/hpcsched/slurmconf"
@@ -34,7 +35,9 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	for i := range cfg.Partitions {
 		p := &cfg.Partitions[i]
 		part := Partition{Name: p.Name, Nodes: cfg.PartitionNodes(p), Default: p.Default, MinNodes: p.MinNodes,
-			MaxNodes: max(p.MaxNodes, 0), Priority: p.PriorityTier, RootOnly: p.RootOnly, Sharing: sharingOf(p.Sharing)}
+			MaxNodes: max(p.MaxNodes, 0), Priority: p.PriorityTier, RootOnly: p.RootOnly, Sharing: sharingOf(p.Sharing),
+			Hidden: p.Hidden, MaxMemPerNode: maxMemPerNode(p), Access: Access{AllowGroups: p.AllowGroups,
+				AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, DenyQOS: p.DenyQOS}}
 		if p.MaxTime != slurmconf.Unlimited {
 			part.MaxTime = p.MaxTime
 		}
@@ -106,4 +109,17 @@ func sharingOf(s slurmconf.Sharing) Sharing {
 		mode = ShareForce
 	}
 	return Sharing{Mode: mode, Count: s.Count}
+}
+
+// maxMemPerNode reads MaxMemPerNode= (MB; UNLIMITED or absent: 0), which
+// slurmconf keeps among a partition's other keys.
+func maxMemPerNode(p *slurmconf.PartitionLine) int64 {
+	for _, kv := range p.Extra {
+		if strings.EqualFold(kv.Key, "MaxMemPerNode") {
+			if n, err := strconv.ParseInt(kv.Value, 10, 64); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }

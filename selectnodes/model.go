@@ -139,6 +139,14 @@ type Partition struct {
 	// Sharing is OverSubscribe (formerly Shared); the zero value is NO.
 	// Sharing.Count is the most jobs per node for YES and FORCE (4 when 0).
 	Sharing Sharing
+	// Access is who may use the partition (AllowGroups, AllowAccounts,
+	// DenyAccounts, AllowQOS, DenyQOS); the zero value allows everyone.
+	Access Access
+	// Hidden partitions are left out of listings (informational: jobs may
+	// still name them, as in Slurm).
+	Hidden bool
+	// MaxMemPerNode bounds a job's memory per node (MB); 0 means none.
+	MaxMemPerNode int64
 }
 
 func (p *Partition) maxShare() int {

@@ -112,8 +112,14 @@ type Request struct {
 	TimeLimit time.Duration
 	GRES      []GRESRequest
 	// Root is set for jobs of user root, who alone may use RootOnly
-	// partitions.
+	// partitions (and every partition, whatever its Access).
 	Root bool
+	// User, Groups, Account and QOS are who submits, checked against the
+	// partition's Access (sbatch's --uid, --gid, -A and --qos).
+	User    string
+	Groups  []string
+	Account string
+	QOS     string
 	// Held marks a job with priority 0; selection fails with ErrHeld.
 	Held bool
 }

@@ -218,6 +218,13 @@ func (c *Cluster) checkPartition(job *Job) error {
 		return newError(ErrPartConfig, "partition %s is %s", p.Name, p.State)
 	case p.RootOnly && !req.Root:
 		return newError(ErrPartConfig, "partition %s is RootOnly", p.Name)
+	case p.MaxMemPerNode > 0 && req.MinMemoryPerNode > p.MaxMemPerNode:
+		return newError(ErrInvalidRequest, "%d MB per node is above partition %s MaxMemPerNode %d MB", req.MinMemoryPerNode, p.Name, p.MaxMemPerNode)
+	}
+	if why := p.Access.check(p.Name, req); why != "" {
+		return newError(ErrInvalidRequest, "%s", why)
+	}
+	switch {
 	case p.MaxTime > 0 && req.TimeLimit > p.MaxTime:
 		return newError(ErrPartConfig, "time limit %v is above partition %s MaxTime %v", req.TimeLimit, p.Name, p.MaxTime)
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -80,4 +82,18 @@ func TestExplainLoads(t *testing.T) {
 	code, _, errOut := runCmd(t, "explain", "--conf", conf, "--running", "old9")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "old9")
+}
+
+func TestExplainPartitionAccess(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "slurm.conf")
+	require.NoError(t, os.WriteFile(conf, []byte("NodeName=n[1-4] CPUs=8\nPartitionName=open Nodes=ALL Default=YES\n"+
+		"PartitionName=biobank Nodes=n[1-2] AllowGroups=biobank\n"), 0o644))
+	code, out, _ := runCmd(t, "explain", "--conf", conf, "-p", "biobank", "--json")
+	assert.Equal(t, 1, code)
+	var got explainJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "invalid", got.Class)
+	assert.Contains(t, got.Reason, "allows groups biobank")
+	code, out, _ = runCmd(t, "explain", "--conf", conf, "-p", "biobank", "--gid=biobank", "--uid", "ada", "--json")
+	assert.Equal(t, 0, code, out)
 }
