@@ -1,9 +1,9 @@
 package federation
 
 import (
+	"errors"
 	"fmt"
 	"github.com/hpcsched/hpcsched/position"
-	"strconv"
 	"strings"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -30,9 +30,6 @@ const (
 	// pending or running.
 	Singleton
 )
-
-var depNames = map[string]DepKind{"after": After, "afterany": AfterAny, "afterok": AfterOK,
-	"afternotok": AfterNotOK, "singleton": Singleton}
 
 // DepTerm is one condition: Kind on Job (Job is 0 for Singleton).
 type DepTerm struct {
@@ -67,61 +64,45 @@ func (e *DependencyError) Is(target error) bool { return target == ErrInvalidSpe
 
 // ParseDependency parses "kind:id[:id...][,kind:id...]" (all must hold)
 // or the same joined by '?' (any may hold), where kind is after,
-// afterany, afterok or afternotok, and "singleton". "" is no dependency.
+// afterany, afterok or afternotok, and "singleton"; a bare ID is afterany.
+// "" is no dependency. The grammar is queue.ParseDependency's (one parser
+// for the module); after:id+minutes is refused, as the grid cannot time a
+// start on another cluster's clock.
 func ParseDependency(spec string) (*Dependency, error) {
-	bad := func(pos int, format string, args ...any) error {
-		return &DependencyError{Spec: spec, Pos: pos, Msg: fmt.Sprintf(format, args...)}
-	}
 	if len(spec) > MaxDependencyBytes {
-		return nil, bad(MaxDependencyBytes, "longer than %d bytes", MaxDependencyBytes)
+		return nil, &DependencyError{Spec: spec, Pos: MaxDependencyBytes, Msg: fmt.Sprintf("longer than %d bytes", MaxDependencyBytes)}
 	}
-	d := &Dependency{}
-	if spec == "" {
-		return d, nil
-	}
-	sep := ","
-	if strings.Contains(spec, "?") {
-		if strings.Contains(spec, ",") {
-			return nil, bad(strings.Index(spec, ","), "cannot mix ',' (all) and '?' (any)")
+	qd, err := queue.ParseDependency(spec)
+	if err != nil {
+		var qe *queue.DependencyError
+		if errors.As(err, &qe) {
+			return nil, &DependencyError{Spec: spec, Pos: qe.Pos.Offset, Msg: qe.Msg}
 		}
-		sep, d.Any = "?", true
+		return nil, &DependencyError{Spec: spec, Msg: err.Error()}
 	}
-	off := 0
-	for _, item := range strings.Split(spec, sep) {
-		if err := d.parseItem(item, off, bad); err != nil {
-			return nil, err
+	d := &Dependency{Any: qd.Any()}
+	for _, t := range qd.Terms() {
+		if t.Delay > 0 {
+			return nil, &DependencyError{Spec: spec, Pos: strings.Index(spec, "+"), Msg: "after:ID+minutes is not supported across clusters"}
 		}
-		off += len(item) + 1
+		d.Terms = append(d.Terms, DepTerm{Kind: depKindOf(t.Kind), Job: t.Job})
 	}
 	return d, nil
 }
 
-func (d *Dependency) parseItem(item string, off int, bad func(int, string, ...any) error) error {
-	fields := strings.Split(item, ":")
-	kind, ok := depNames[strings.ToLower(fields[0])]
-	if !ok {
-		return bad(off, "unknown dependency type %q", fields[0])
+// depKindOf maps queue's kind names to DepKind.
+func depKindOf(name string) DepKind {
+	switch name {
+	case "after":
+		return After
+	case "afterany":
+		return AfterAny
+	case "afterok":
+		return AfterOK
+	case "afternotok":
+		return AfterNotOK
 	}
-	if kind == Singleton {
-		if len(fields) > 1 {
-			return bad(off+len(fields[0]), "singleton takes no job IDs")
-		}
-		d.Terms = append(d.Terms, DepTerm{Kind: Singleton})
-		return nil
-	}
-	if len(fields) < 2 {
-		return bad(off+len(item), "%s needs at least one job ID", fields[0])
-	}
-	pos := off + len(fields[0]) + 1
-	for _, f := range fields[1:] {
-		id, err := strconv.ParseUint(f, 10, 64)
-		if err != nil || id == 0 {
-			return bad(pos, "bad job ID %q", f)
-		}
-		d.Terms = append(d.Terms, DepTerm{Kind: kind, Job: queue.JobID(id)})
-		pos += len(f) + 1
-	}
-	return nil
+	return Singleton
 }
 
 // depState is where a dependency stands.

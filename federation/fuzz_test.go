@@ -19,6 +19,8 @@ func TestParseDependency(t *testing.T) {
 		{"after:1:2,afterany:3", &Dependency{Terms: []DepTerm{{After, 1}, {After, 2}, {AfterAny, 3}}}, -1},
 		{"afternotok:4?singleton", &Dependency{Terms: []DepTerm{{AfterNotOK, 4}, {Singleton, 0}}, Any: true}, -1},
 		{"AfterOK:7", &Dependency{Terms: []DepTerm{{AfterOK, 7}}}, -1},
+		{"5", &Dependency{Terms: []DepTerm{{AfterAny, 5}}}, -1},
+		{"after:1+5", nil, 7},
 		{"afterok", nil, 7},
 		{"afterok:x", nil, 8},
 		{"afterok:1:0", nil, 10},

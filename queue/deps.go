@@ -162,6 +162,36 @@ func (d *Dependency) parseItem(item string, off int, bad func(int, string, ...an
 	return nil
 }
 
+// DependencyTerm is one condition of a parsed dependency, for callers
+// that resolve dependencies themselves (a grid across clusters).
+type DependencyTerm struct {
+	// Kind is "after", "afterany", "afterok", "afternotok" or "singleton".
+	Kind string
+	// Job is the target (0 for singleton).
+	Job JobID
+	// Delay is after:job+minutes' wait after the target's start.
+	Delay time.Duration
+}
+
+// Terms are the dependency's conditions in the order written.
+func (d *Dependency) Terms() []DependencyTerm {
+	if d == nil {
+		return nil
+	}
+	out := make([]DependencyTerm, len(d.terms))
+	for i, t := range d.terms {
+		out[i] = DependencyTerm{Kind: depKindName(t.kind), Job: t.id, Delay: t.delay}
+	}
+	return out
+}
+
+// Any reports whether one term suffices ('?') rather than all (',').
+func (d *Dependency) Any() bool { return d != nil && d.any }
+
+func depKindName(k depKind) string {
+	return [...]string{"after", "afterany", "afterok", "afternotok", "singleton"}[k]
+}
+
 // targets lists the job IDs the dependency names.
 func (d *Dependency) targets() []JobID {
 	var ids []JobID
