@@ -115,6 +115,7 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet) (*Placement, 
 	}
 	p := &Placement{Partition: job.Part.Name, Nodes: bitset.New(uint(len(c.nodes))), Exclusive: ch.Exclusive, Immediate: true,
 		Alloc: make([]NodeAlloc, 0, len(uses)), Names: make([]string, 0, len(uses))}
+	slab := newGRESSlab(len(uses), job)
 	for k, u := range uses {
 		if err := v.checkUse(u, avail, k > 0 && uses[k-1].Node == u.Node); err != nil {
 			return nil, err
@@ -122,7 +123,7 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet) (*Placement, 
 		p.Nodes.Set(uint(u.Node))
 		a := NodeAlloc{Node: u.Node, CPUs: u.CPUs, Memory: u.Memory}
 		if len(u.GRES) == 0 {
-			v.takeGRES(u.Node, job, &a)
+			v.takeGRES(u.Node, job, &a, slab)
 		} else if err := v.giveGRES(u, &a); err != nil {
 			return nil, err
 		}
