@@ -204,7 +204,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 		w.Copy(notW)
 		notW.FlipRange(0, notW.Len())
 		req.ExcludeNodes = notW
-		if p, ok := s.c.Probe(&req, selectnodes.TestOnly); ok {
+		if p, ok := s.c.ProbeNodes(&req, selectnodes.TestOnly); ok {
 			return p.Nodes, p.Names, t, nil
 		}
 	}

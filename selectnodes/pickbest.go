@@ -142,7 +142,7 @@ func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, b
 	if !ok {
 		return nil, false, nil
 	}
-	p, err := cx.v.placement(job, ch, avail)
+	p, err := cx.v.placement(job, ch, avail, cx.nodesOnly)
 	return p, err == nil, err
 }
 
