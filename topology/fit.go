@@ -186,9 +186,11 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 	aw := avail.Words()
 	var free [][]int
 	var room []int // per leaf of free, the sum of its nodes' positive CPUs: an O(1) bound for enough
+	// one backing array for all leaves (counted first): one allocation, not one per leaf
+	slab := make([]int, 0, t.freeIn(leaves, aw, rw))
 	for _, l := range leaves {
 		sw := &t.Switches[l]
-		var ns []int
+		ns := slab[len(slab):len(slab):cap(slab)]
 		for k, w := range sw.bits {
 			ix := sw.wordIx[k]
 			x := w & aw[ix]
@@ -199,9 +201,11 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 				ns = append(ns, ix*64+bits.TrailingZeros64(x))
 			}
 		}
+		slab = slab[:len(slab)+len(ns)]
 		if len(ns) == 0 {
 			continue
 		}
+		ns = ns[:len(ns):len(ns)]
 		byWeight := func(a, b int) int { return cmp.Compare(req.weight(a), req.weight(b)) }
 		if req.Weight != nil && !slices.IsSortedFunc(ns, byWeight) { // sorted already when weights are equal
 			slices.SortStableFunc(ns, byWeight)
@@ -248,6 +252,23 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 	}
 	slices.Sort(chosen)
 	return chosen, nil
+}
+
+// freeIn counts the nodes of leaves set in aw and not in rw.
+func (t *Tree) freeIn(leaves []int, aw, rw []uint64) int {
+	n := 0
+	for _, l := range leaves {
+		sw := &t.Switches[l]
+		for k, w := range sw.bits {
+			ix := sw.wordIx[k]
+			x := w & aw[ix]
+			if ix < len(rw) {
+				x &^= rw[ix]
+			}
+			n += bits.OnesCount64(x)
+		}
+	}
+	return n
 }
 
 // positiveCPUs sums the CPUs of ns, counting none for a node giving
