@@ -174,8 +174,12 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 	if !c.cpusWithin(ready, n) {
 		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
 	}
-	if _, ok := c.selector.JobTest(empty, job, ready, n); !ok {
-		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
+	// with every qualifying node up and not drained the selection above
+	// already answered (the same inputs): skip repeating it
+	if !ready.Equal(total) {
+		if _, ok := c.selector.JobTest(empty, job, ready, n); !ok {
+			return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
+		}
 	}
 	return newError(ErrBusy, "resources are in use by running jobs")
 }
