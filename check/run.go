@@ -28,7 +28,7 @@ type Runner struct {
 // Run runs one case.
 func (r *Runner) Run(c Case) Result {
 	res := Result{Case: c}
-	a, err := r.answer(c)
+	site, a, err := r.answer(c)
 	if err != nil {
 		res.Got = "ERROR: " + err.Error()
 		return res
@@ -39,22 +39,26 @@ func (r *Runner) Run(c Case) Result {
 		res.Got = "REJECT:" + a.Class()
 	}
 	res.Pass = matches(c.Expected, a)
+	if !res.Pass {
+		a.Explanation = site.Explain(a) // say why, placed or not
+	}
 	return res
 }
 
-func (r *Runner) answer(c Case) (*Answer, error) {
+func (r *Runner) answer(c Case) (*Site, *Answer, error) {
 	cfg, err := r.config(c.Conf)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	site, err := NewSite(cfg, r.Options)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := site.applyLoad(c.Load); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return site.Ask(c.Request)
+	a, err := site.Ask(c.Request)
+	return site, a, err
 }
 
 func (r *Runner) config(path string) (*slurmconf.Config, error) {

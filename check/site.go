@@ -19,6 +19,9 @@ type Options struct {
 	// Now is the moment the load is described at (the zero Time is a fixed
 	// instant, so answers do not depend on the clock).
 	Now time.Time
+	// ConfDir, for tables, is where conf paths are relative to when set
+	// (placementtest.ConfDir); Runner.Dir otherwise.
+	ConfDir string
 	// Cluster holds further options for the cluster (a topology, a
 	// selector), applied after the compatibility mode.
 	Cluster []selectnodes.Option

@@ -13,8 +13,9 @@
 // # The design: a meta-scheduling elf (seed 004, option 2)
 //
 // The Grid is the seed's "elf": a service beside the clusters that hands
-// out grid-wide job IDs (an IDSource: MemoryIDs here; a PostgreSQL
-// sequence fits the same interface), submits each job to the candidate
+// out grid-wide job IDs (an IDSource: MemoryIDs in process, or
+// allocation/pgstore's JobIDs, a PostgreSQL sequence shared by processes),
+// submits each job to the candidate
 // whose forecast start (Member.Estimate: WillRunSpec, delayed by the work
 // queued there) is soonest, and re-evaluates pending jobs, moving one when
 // another candidate would start it sooner by more than a threshold.

@@ -18,6 +18,10 @@ type Option func(*check.Options)
 // first-listed matching-OR alternative).
 func SlurmCompat() Option { return func(o *check.Options) { o.SlurmCompat = true } }
 
+// ConfDir makes RunTable read conf paths relative to dir instead of the
+// table's folder.
+func ConfDir(dir string) Option { return func(o *check.Options) { o.ConfDir = dir } }
+
 // At sets the moment the load is described at (a fixed instant by
 // default).
 func At(now time.Time) Option { return func(o *check.Options) { o.Now = now } }
@@ -113,7 +117,11 @@ func RunTable(t *testing.T, path string, opts ...Option) {
 	if err != nil {
 		t.Fatalf("placementtest: %v", err)
 	}
-	r := &check.Runner{Dir: filepath.Dir(path), Options: o}
+	dir := filepath.Dir(path)
+	if o.ConfDir != "" {
+		dir = o.ConfDir
+	}
+	r := &check.Runner{Dir: dir, Options: o}
 	for _, c := range cases {
 		t.Run(filepath.Base(path)+":"+strconv.Itoa(c.Line), func(t *testing.T) {
 			res := r.Run(c)

@@ -57,6 +57,7 @@ func TestUBCCRMicro(t *testing.T) {
 	}
 	site := placementtest.Load(t, filepath.Join(dir, "slurm_configs", "ubccr_micro.slurm.conf"))
 	site.Request(t, "-N2 -C CPU-M").RunsOn(t, "m[1-2]")
-	site.Request(t, "--gres=gpu:2").RunsOn(t, "g1")
+	site.Running(t, "g1:cpus=2").Request(t, "--gres=gpu:2 -n 4").RunsOn(t, "g1")
 	site.Request(t, "-p debug -N3").IsRejected(t, "node_config") // debug has two nodes
+	placementtest.RunTable(t, "testdata/ubccr.tsv", placementtest.ConfDir(filepath.Join(dir, "slurm_configs")))
 }

@@ -15,6 +15,7 @@ commands:
   hostlist   expand, compress or count hostlist expressions
   check      run a table of expected placements against slurm.conf files
   alloc      allocation ledger: serve its REST API; balance, activity, failures
+  auction    solve, generate or export AUCSCHED3 auction windows
 
 Run 'hpcsched <command> -h' for a command's flags.
 `
@@ -50,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = checkCmd(args[1:], stdout)
 	case "alloc":
 		err = allocCmd(args[1:], stdout, stderr)
+	case "auction":
+		err = auctionCmd(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

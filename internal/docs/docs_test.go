@@ -122,6 +122,31 @@ func TestReadmeGoSnippetsCompile(t *testing.T) {
 	}
 }
 
+// README blocks marked "```go test" are whole test functions (for
+// placementtest); they compile as a _test.go file of their own.
+func TestReadmeTestSnippetsCompile(t *testing.T) {
+	dir := root(t)
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	require.NoError(t, err)
+	blocks := fenced(string(readme), "go test")
+	if len(blocks) == 0 {
+		t.Skip("no test snippets in the README")
+	}
+	prog := snippetProgram(t, dir, "")
+	prog = strings.Replace(prog, "package main\n", "package snippets_test\n", 1)
+	prog = strings.Replace(prog, "import (\n", "import (\n\t\"testing\"\n", 1)
+	prog = prog[:strings.Index(prog, "\nfunc main()")] + "\nvar _ = testing.Short\n\n" + strings.Join(blocks, "\n")
+	tmp, err := os.MkdirTemp(dir, ".readme-tests-")
+	require.NoError(t, err)
+	defer os.RemoveAll(tmp)
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, "readme_test.go"), []byte(prog), 0o644))
+	cmd := exec.Command(goTool(t), "vet", "./"+filepath.Base(tmp))
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("README test snippets do not compile:\n%s\nfile:\n%s", out, numbered(prog))
+	}
+}
+
 // snippetProgram wraps body in a main package that imports every
 // non-internal package of the module and the common standard ones, each
 // referenced once so none is unused.

@@ -1,0 +1,57 @@
+// Package auction is AUCSCHED3, the topology-aware auction scheduler of
+// seed 001 (Soner and Özturan, "Topologically Aware Job Scheduling for
+// SLURM", section 2), with an integer-programming solver of its own in
+// place of CPLEX. No Slurm or plug-in code was used.
+//
+// # Model
+//
+// A Problem is a window of jobs, each with a priority P_j and bids B_j, and
+// the free cores and GPUs of every node. A Bid lists its per-node uses
+// (node, cores, GPUs), its cost C_ji and switch level. The objective (1)
+// sums P_j - Alpha*C_ji over chosen bids, under at most one bid per job (2)
+// and the cores (3) and GPUs (4) of each node. Cost is formula (5), Alpha
+// is P_min_diff/3 (7), which never lets a cost reorder jobs of different
+// priority (the seed's proof is a property test). ReadJSON and WriteJSON
+// use the format of ../shared/auction/README.md; WriteLP writes CPLEX LP
+// for CBC, GLPK or HiGHS. ReadJSON checks its budgets (MaxJobs,
+// MaxBidsPerJob, MaxBids, MaxUses, MaxInputBytes) before it stores
+// anything; errors carry the JSON path and byte offset.
+//
+// # Bids
+//
+// GenerateBids does AUCSCHED3's bid generation on a topology.Tree and a
+// Load (free cores and GPUs per node): runs of nodes with free cores under
+// each switch, leaves first, are nodesets; each job gets bids from the
+// best-fitting stretches (cores only, or exactly N nodes, with each GPU
+// count of its range), least contended first. PluginOptions gives the
+// public plug-in's variants (value by cores, shifted priorities, the
+// switch's level as L, 500 bids a job, 25,000 in all, a window of 250).
+//
+// # Solver
+//
+// Solve works on a compact model: bids worth nothing are dropped, and so
+// are node resources no combination of bids can overfill; half-clique
+// rows (bids taking more than half of a node's cores or GPUs exclude each
+// other) are added; jobs that share no binding resource are solved apart.
+// It prices the binding capacities by Lagrangian relaxation (subgradient
+// steps; any prices give a valid upper bound, the Bound of the Solution),
+// and the relaxation's own choices, repaired, give the first solution (near
+// good prices they are almost feasible). Small groups (Options.ExactJobs)
+// first get a short exact branch and bound; the rest is improved by
+// annealed local search — eject-and-repair moves (put a job in, throw out
+// what collides, let jobs back in) and sub-windows of colliding jobs
+// solved exactly by branch and bound with the rest fixed — and small
+// groups then get the exact search again with what remains of the budget,
+// which proves their optimum when it completes. Everything is
+// deterministic for a given Options.Seed; only where a time limit stops
+// the run depends on the machine.
+//
+// The solver uses no goroutines and never reads the clock: Options.TimeLimit
+// becomes a context deadline, which the search checks every 1,024 nodes.
+//
+// # Planner
+//
+// Planner is a queue.Planner: each pass it bids for the window on the
+// snapshot's free cores and GPUs, solves within its Budget and starts the
+// winners on exactly their bids' cores and GPUs (queue.Decision.Layout).
+package auction

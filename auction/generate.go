@@ -1,0 +1,220 @@
+package auction
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/topology"
+)
+
+// Load is the cluster's free resources per node, indexed like the tree's
+// node universe: plain data, so the package needs no cluster model.
+type Load struct {
+	CPUs []int // free cores per node
+	GPUs []int // free GPUs per node
+	// MaxGPUs is G_max of formula (5), the most GPUs a node of the system
+	// has (0: the most any node has free).
+	MaxGPUs int
+}
+
+// WindowJob is a pending job as bid generation sees it (seed 001, Table 2):
+// Cores cores (x), on exactly Nodes nodes (y; 0 for type A, any nodes), with
+// GPUsMin..GPUsMax GPUs on each node (0..0 for none; 1..3 and 2..3 are the
+// ranges of job types C' and D').
+type WindowJob struct {
+	ID               int64
+	Priority         int64
+	Type             string
+	Cores, Nodes     int
+	GPUsMin, GPUsMax int
+	// Eligible, when not nil, limits the job's bids to these nodes (its
+	// partition, the nodes with the memory it needs, ...).
+	Eligible *bitset.BitSet
+}
+
+// BidOptions choose between the paper's AUCSCHED3 (the zero value) and the
+// variants of the public plug-in (PluginOptions).
+type BidOptions struct {
+	MaxBids      int  // bids per job (0: 10)
+	MaxTotalBids int  // bids in all (0: no limit)
+	Window       int  // jobs taken from the front of the window (0: all)
+	ValueByCores bool // objective (P - alpha*C)*cores, as the plug-in
+	// ShiftPriorities shifts priorities so the lowest is 1, as the plug-in.
+	ShiftPriorities bool
+	// SwitchLevel takes L_i as the level of the switch whose nodes the bid
+	// came from (the plug-in) instead of the lowest switch above all the
+	// bid's nodes (the paper).
+	SwitchLevel bool
+}
+
+// PluginOptions are the AUCSCHED3 plug-in's settings: 500 bids a job,
+// 25,000 in all, a window of 250 jobs, value by cores, shifted priorities,
+// the switch's level as L.
+func PluginOptions() BidOptions {
+	return BidOptions{MaxBids: 500, MaxTotalBids: 25_000, Window: 250, ValueByCores: true, ShiftPriorities: true, SwitchLevel: true}
+}
+
+// nodeset is a run of nodes with free cores under one switch.
+type nodeset struct {
+	nodes []int
+	level int
+}
+
+// candidate is a bid before ranking.
+type candidate struct {
+	uses       []Use
+	level      int
+	gpus       int
+	contention int
+}
+
+// GenerateBids builds the auction problem of a window as AUCSCHED3 does:
+// under every switch, leaves first, the runs of nodes with free cores are
+// nodesets; each job gets bids from the best-fitting stretches of each
+// nodeset (cores only, or exactly Nodes nodes, with each GPU count of its
+// range that fits), and keeps the MaxBids least contended — those whose
+// nodes the fewest other candidate bids want — lowest switch level first.
+func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOptions) (*Problem, error) {
+	n := tree.NodeCount()
+	if len(load.CPUs) != n || len(load.GPUs) != n {
+		return nil, &Error{Path: "load", Err: ErrInvalid, Msg: fmt.Sprintf("%d/%d free counts for %d nodes", len(load.CPUs), len(load.GPUs), n)}
+	}
+	if opts.MaxBids <= 0 {
+		opts.MaxBids = 10
+	}
+	jobs := slices.Clone(window)
+	slices.SortStableFunc(jobs, func(a, b WindowJob) int { return cmp.Compare(b.Priority, a.Priority) })
+	if opts.Window > 0 && len(jobs) > opts.Window {
+		jobs = jobs[:opts.Window]
+	}
+	if len(jobs) > MaxJobs {
+		return nil, &Error{Path: "window", Err: ErrBudget, Msg: fmt.Sprintf("%d jobs over the budget of %d", len(jobs), MaxJobs)}
+	}
+	p := &Problem{ValueByCores: opts.ValueByCores, Nodes: make([]Node, n)}
+	sys := System{Nodes: n, MaxLevel: tree.MaxLevel, MaxGPUs: load.MaxGPUs}
+	for i := range p.Nodes {
+		if load.CPUs[i] < 0 || load.GPUs[i] < 0 {
+			return nil, &Error{Path: fmt.Sprintf("load[%d]", i), Err: ErrInvalid, Msg: "negative free count"}
+		}
+		p.Nodes[i] = Node{CPUs: load.CPUs[i], GPUs: load.GPUs[i]}
+		if load.MaxGPUs == 0 {
+			sys.MaxGPUs = max(sys.MaxGPUs, load.GPUs[i])
+		}
+	}
+	sets := nodesets(tree, load)
+	cands := make([][]candidate, len(jobs))
+	contention := make([]int, n)
+	for k, job := range jobs {
+		if err := checkWindowJob(k, job); err != nil {
+			return nil, err
+		}
+		cands[k] = jobCandidates(job, sets, load, 4*opts.MaxBids)
+		for _, c := range cands[k] {
+			for _, u := range c.uses {
+				contention[u.Node]++
+			}
+		}
+	}
+	total := 0
+	prios := make([]int64, len(jobs))
+	shift := int64(0)
+	if opts.ShiftPriorities && len(jobs) > 0 {
+		shift = 1 - slices.MinFunc(jobs, func(a, b WindowJob) int { return cmp.Compare(a.Priority, b.Priority) }).Priority
+	}
+	for k, job := range jobs {
+		prios[k] = job.Priority + shift
+		out := Job{ID: job.ID, Priority: prios[k], Type: job.Type, Bids: []Bid{},
+			Req: &Request{Cores: job.Cores, Nodes: job.Nodes, GPUsPerNode: job.GPUsMin}}
+		for _, c := range rank(cands[k], contention, opts.MaxBids) {
+			if opts.MaxTotalBids > 0 && total >= opts.MaxTotalBids {
+				break
+			}
+			lvl := c.level
+			if !opts.SwitchLevel {
+				lvl = commonLevel(tree, c.uses)
+			}
+			out.Bids = append(out.Bids, Bid{Uses: c.uses, Level: lvl, Cost: Cost(sys, len(c.uses), lvl, c.gpus)})
+			total++
+		}
+		p.Jobs = append(p.Jobs, out)
+	}
+	p.Alpha = Alpha(prios)
+	return p, p.Validate()
+}
+
+func checkWindowJob(k int, j WindowJob) error {
+	bad := j.Cores <= 0 || j.Nodes < 0 || (j.Nodes > 0 && j.Cores < j.Nodes) ||
+		j.GPUsMin < 0 || j.GPUsMax < j.GPUsMin || (j.Nodes == 0 && j.GPUsMax > 0)
+	if bad {
+		return &Error{Path: fmt.Sprintf("window[%d]", k), Err: ErrInvalid,
+			Msg: fmt.Sprintf("job %d: %d cores on %d nodes with %d-%d GPUs per node is not a request", j.ID, j.Cores, j.Nodes, j.GPUsMin, j.GPUsMax)}
+	}
+	return nil
+}
+
+// nodesets scans the nodes below each switch, leaves first, for runs of
+// nodes with free cores; a run already found at a lower level is kept once.
+func nodesets(tree *topology.Tree, load Load) []nodeset {
+	var sets []nodeset
+	seen := map[[2]int]bool{}
+	order := make([]int, len(tree.Switches))
+	for s := range order {
+		order[s] = s
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tree.Switches[a].Level, tree.Switches[b].Level) })
+	for _, s := range order {
+		var run []int
+		flush := func() {
+			if len(run) > 0 && !seen[[2]int{run[0], run[len(run)-1]}] {
+				seen[[2]int{run[0], run[len(run)-1]}] = true
+				sets = append(sets, nodeset{nodes: run, level: tree.Switches[s].Level})
+			}
+			run = nil
+		}
+		last := -2
+		below := tree.Nodes(s)
+		for u, ok := below.NextSet(0); ok; u, ok = below.NextSet(u + 1) {
+			i := int(u)
+			if load.CPUs[i] == 0 || i != last+1 {
+				flush()
+			}
+			if load.CPUs[i] > 0 {
+				run = append(run, i)
+			}
+			last = i
+		}
+		flush()
+	}
+	return sets
+}
+
+// commonLevel is the level of the lowest switch above all the nodes.
+func commonLevel(tree *topology.Tree, uses []Use) int {
+	b := bitset.New(uint(tree.NodeCount()))
+	for _, u := range uses {
+		b.Set(uint(u.Node))
+	}
+	lvl, ok := tree.LowestCommonLevel(b)
+	if !ok {
+		return tree.MaxLevel
+	}
+	return lvl
+}
+
+// rank keeps the best max candidates: lowest level, then least contended,
+// then fewest nodes.
+func rank(cands []candidate, contention []int, limit int) []candidate {
+	for k := range cands {
+		c := 0
+		for _, u := range cands[k].uses {
+			c += contention[u.Node]
+		}
+		cands[k].contention = c
+	}
+	slices.SortStableFunc(cands, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.level, b.level), cmp.Compare(a.contention, b.contention), cmp.Compare(len(a.uses), len(b.uses)))
+	})
+	return cands[:min(limit, len(cands))]
+}

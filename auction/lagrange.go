@@ -1,0 +1,217 @@
+package auction
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Lagrangian relaxation of the capacity constraints (3)-(4): with a price
+// pi_r >= 0 on every binding resource, each job alone takes its bid of best
+// reduced value v_b - sum_r pi_r*a_br (or none), and
+//
+//	L(pi) = sum_r pi_r*resid_r + sum_j max(0, max_b reduced(b))
+//
+// bounds the optimum from above for any pi >= 0. Subgradient steps (Polyak
+// step towards the best known solution, halved when progress stalls) lower
+// it; the prices that give the lowest L also guide the searches.
+
+// reduced is bid b's value less the priced resources it takes.
+func (s *solver) reduced(b int32) float64 {
+	v := s.m.value[b]
+	rs, as := s.m.res(b), s.m.amt(b)
+	for k, r := range rs {
+		v -= s.price[r] * float64(as[k])
+	}
+	return v
+}
+
+// lagrange lowers L over jobs (bids restricted to those fitting resid) and
+// returns the lowest L seen, leaving the prices that gave it. lb is a
+// known feasible value of the same jobs (the step's target).
+func (s *solver) lagrange(jobs []int32, resid []int32, lb float64, iters int) float64 {
+	return s.lagrangeRepairing(jobs, resid, lb, iters, false)
+}
+
+// lagrangeRepairing is lagrange that, when repair is set, also turns every
+// few relaxed choices into a solution (repairChoice) and keeps the best:
+// near good prices the relaxed choice is nearly feasible and often near
+// the optimum. jobs must then be a whole group with resid its capacity.
+func (s *solver) lagrangeRepairing(jobs []int32, resid []int32, lb float64, iters int, repair bool) float64 {
+	m := s.m
+	bids := s.fittingBids(jobs, resid)
+	res := s.touched(bids)
+	usage := s.usage
+	bestPrice := make([]float64, len(res))
+	picks := make([]int32, len(jobs))
+	best := 0.0
+	theta, stall := 1.0, 0
+	for it := 0; it < iters; it++ {
+		if it&15 == 15 && s.ctx.Err() != nil {
+			break // out of time: the lowest L so far is still a bound
+		}
+		L := 0.0
+		for _, r := range res {
+			L += s.price[r] * float64(resid[r])
+			usage[r] = 0
+		}
+		for k, bs := range bids {
+			pick, pv := int32(-1), 0.0
+			for _, b := range bs {
+				if v := s.reduced(b); v > pv {
+					pick, pv = b, v
+				}
+			}
+			picks[k] = pick
+			if pick >= 0 {
+				L += pv
+				rs, as := m.res(pick), m.amt(pick)
+				for k, r := range rs {
+					usage[r] += as[k]
+				}
+			}
+		}
+		if repair && it%repairEvery == 0 {
+			s.repairChoice(jobs, picks)
+			lb = max(lb, s.valueOf(jobs))
+		}
+		if it == 0 || L < best {
+			if it == 0 || L < best-1e-9*max(1, best) {
+				stall = 0
+			} else {
+				stall++
+			}
+			best = L
+			for k, r := range res {
+				bestPrice[k] = s.price[r]
+			}
+		} else {
+			stall++
+		}
+		if stall >= 25 {
+			theta, stall = theta/2, 0
+		}
+		if theta < 1e-4 || L-lb <= 1e-9*max(1, L) {
+			break
+		}
+		norm := 0.0
+		for _, r := range res {
+			g := float64(resid[r] - usage[r])
+			if g > 0 && s.price[r] == 0 {
+				continue
+			}
+			norm += g * g
+		}
+		if norm == 0 {
+			break // the relaxed choice fits and pays for every priced resource: L is exact
+		}
+		step := theta * (L - lb) / norm
+		for _, r := range res {
+			s.price[r] = max(0, s.price[r]-step*float64(resid[r]-usage[r]))
+		}
+	}
+	for k, r := range res {
+		s.price[r] = bestPrice[k]
+	}
+	return best
+}
+
+// fittingBids lists, for each job, its bids that fit resid.
+func (s *solver) fittingBids(jobs []int32, resid []int32) [][]int32 {
+	out := make([][]int32, len(jobs))
+	for k, j := range jobs {
+		mj := s.m.jobs[j]
+		for b := mj.first; b < mj.end; b++ {
+			if s.m.fits(b, resid) {
+				out[k] = append(out[k], b)
+			}
+		}
+	}
+	return out
+}
+
+// touched lists the resources the bids use, each once.
+func (s *solver) touched(bids [][]int32) []int32 {
+	s.stamp++
+	var res []int32
+	for _, bs := range bids {
+		for _, b := range bs {
+			for _, r := range s.m.res(b) {
+				if s.mark[r] != s.stamp {
+					s.mark[r] = s.stamp
+					res = append(res, r)
+				}
+			}
+		}
+	}
+	return res
+}
+
+// repairEvery is how often (in subgradient steps) a relaxed choice is
+// repaired into a solution.
+const repairEvery = 5
+
+// repairChoice builds a solution of jobs from the relaxed choice picks:
+// picked bids by value while they fit, then every other job on its fitting
+// bid of best reduced value, then of best value; it replaces the current
+// selection of jobs when better.
+func (s *solver) repairChoice(jobs, picks []int32) {
+	m := s.m
+	cur := s.valueOf(jobs)
+	old := s.release(jobs)
+	order := make([]int, len(jobs))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		va, vb := -1.0, -1.0
+		if picks[a] >= 0 {
+			va = m.value[picks[a]]
+		}
+		if picks[b] >= 0 {
+			vb = m.value[picks[b]]
+		}
+		return cmp.Compare(vb, va)
+	})
+	val := 0.0
+	for _, k := range order {
+		if b := picks[k]; b >= 0 && m.fits(b, s.resid) {
+			m.take(b, s.resid)
+			s.sel[jobs[k]] = b
+			val += m.value[b]
+		}
+	}
+	for _, priced := range []bool{true, false} {
+		for _, k := range order {
+			j := jobs[k]
+			if s.sel[j] >= 0 {
+				continue
+			}
+			if b := s.bestFitting(j, priced); b >= 0 {
+				m.take(b, s.resid)
+				s.sel[j] = b
+				val += m.value[b]
+			}
+		}
+	}
+	if val <= cur+s.tol {
+		s.reinstate(jobs, old)
+	}
+}
+
+// bestFitting is job j's fitting bid of best reduced value (priced, and
+// only when positive) or of best value, or -1.
+func (s *solver) bestFitting(j int32, priced bool) int32 {
+	m := s.m
+	mj := m.jobs[j]
+	pick, pv := int32(-1), 0.0
+	for b := mj.first; b < mj.end; b++ {
+		v := m.value[b]
+		if priced {
+			v = s.reduced(b)
+		}
+		if v > pv && m.fits(b, s.resid) {
+			pick, pv = b, v
+		}
+	}
+	return pick
+}

@@ -1,0 +1,235 @@
+package auction
+
+import (
+	"cmp"
+	"slices"
+)
+
+// model is the solver's compact form of a Problem: bids with a positive
+// value only (a bid worth nothing never helps), and only the binding
+// resources — a node's cores or GPUs that the window could over-ask. A
+// resource no combination of bids can overfill is dropped, so most of the
+// machine vanishes from the search.
+type model struct {
+	jobs     []mjob
+	value    []float64 // per bid
+	useStart []int32   // bid b's uses are useRes/useAmt[useStart[b]:useStart[b+1]]
+	useRes   []int32   // compact resource index
+	useAmt   []int32
+	capacity []int32   // per compact resource
+	origBid  []int32   // bid -> index in its Problem job
+	jobOf    []int32   // bid -> model job
+	resJobs  [][]int32 // resource -> jobs with a bid on it
+}
+
+type mjob struct {
+	orig       int   // index in Problem.Jobs
+	first, end int32 // bids first..end-1
+	best       float64
+}
+
+// resource index of node n's cores (2n) and GPUs (2n+1).
+func coreRes(n int) int { return 2 * n }
+func gpuRes(n int) int  { return 2*n + 1 }
+
+func buildModel(p *Problem) *model {
+	capacity := make([]int32, 2*len(p.Nodes))
+	for n, nd := range p.Nodes {
+		capacity[coreRes(n)] = int32(nd.CPUs)
+		capacity[gpuRes(n)] = int32(nd.GPUs)
+	}
+	// demand[r]: what the window asks of r at most (one bid per job).
+	demand := make([]int64, len(capacity))
+	big := make([]int32, len(capacity)) // jobs asking more than half of r
+	jobMax := make([]int32, len(capacity))
+	touched := []int{}
+	for j := range p.Jobs {
+		for i := range p.Jobs[j].Bids {
+			if p.Value(j, i) <= 0 {
+				continue
+			}
+			for _, u := range p.Jobs[j].Bids[i].Uses {
+				for k, a := range [2]int{coreRes(u.Node), gpuRes(u.Node)} {
+					amt := int32(u.Cores)
+					if k == 1 {
+						amt = int32(u.GPUs)
+					}
+					if amt > jobMax[a] {
+						if jobMax[a] == 0 {
+							touched = append(touched, a)
+						}
+						jobMax[a] = amt
+					}
+				}
+			}
+		}
+		for _, a := range touched {
+			demand[a] += int64(jobMax[a])
+			if 2*jobMax[a] > capacity[a] {
+				big[a]++
+			}
+			jobMax[a] = 0
+		}
+		touched = touched[:0]
+	}
+	compact := make([]int32, len(capacity))
+	m := &model{}
+	for r := range capacity {
+		compact[r] = -1
+		if demand[r] > int64(capacity[r]) {
+			compact[r] = int32(len(m.capacity))
+			m.capacity = append(m.capacity, capacity[r])
+		}
+	}
+	// Half cliques: bids taking more than half of a resource exclude each
+	// other, a valid row x_a + x_b + ... <= 1 that the capacity row alone
+	// implies only for integers. As a resource of capacity 1 it tightens
+	// the Lagrangian bound where the LP relaxation is loose (two bids of
+	// 10 cores on a 16-core node can each be taken 0.8 in the LP).
+	clique := make([]int32, len(capacity))
+	for r := range capacity {
+		clique[r] = -1
+		if compact[r] >= 0 && big[r] >= 2 {
+			clique[r] = int32(len(m.capacity))
+			m.capacity = append(m.capacity, 1)
+		}
+	}
+	m.resJobs = make([][]int32, len(m.capacity))
+	m.useStart = append(m.useStart, 0)
+	for j := range p.Jobs {
+		m.addJob(p, j, compact, clique, capacity)
+	}
+	return m
+}
+
+func (m *model) addJob(p *Problem, j int, compact, clique, capacity []int32) {
+	mj := mjob{orig: j, first: int32(len(m.value))}
+	k := int32(len(m.jobs))
+	for i := range p.Jobs[j].Bids {
+		v := p.Value(j, i)
+		if v <= 0 {
+			continue
+		}
+		for _, u := range p.Jobs[j].Bids[i].Uses {
+			m.addUse(coreRes(u.Node), int32(u.Cores), compact, clique, capacity)
+			m.addUse(gpuRes(u.Node), int32(u.GPUs), compact, clique, capacity)
+		}
+		m.value = append(m.value, v)
+		m.origBid = append(m.origBid, int32(i))
+		m.jobOf = append(m.jobOf, k)
+		m.useStart = append(m.useStart, int32(len(m.useRes)))
+		mj.best = max(mj.best, v)
+	}
+	mj.end = int32(len(m.value))
+	if mj.end == mj.first {
+		return // no bid worth anything: the job is never chosen
+	}
+	seen := map[int32]bool{}
+	for b := mj.first; b < mj.end; b++ {
+		for _, r := range m.res(b) {
+			if !seen[r] {
+				seen[r] = true
+				m.resJobs[r] = append(m.resJobs[r], k)
+			}
+		}
+	}
+	m.jobs = append(m.jobs, mj)
+}
+
+// addUse records amt of original resource r for the bid being built, and
+// its half-clique row when amt is more than half of r.
+func (m *model) addUse(r int, amt int32, compact, clique, capacity []int32) {
+	if compact[r] < 0 || amt <= 0 {
+		return
+	}
+	m.useRes = append(m.useRes, compact[r])
+	m.useAmt = append(m.useAmt, amt)
+	if clique[r] >= 0 && 2*amt > capacity[r] {
+		m.useRes = append(m.useRes, clique[r])
+		m.useAmt = append(m.useAmt, 1)
+	}
+}
+
+func (m *model) res(b int32) []int32 { return m.useRes[m.useStart[b]:m.useStart[b+1]] }
+func (m *model) amt(b int32) []int32 { return m.useAmt[m.useStart[b]:m.useStart[b+1]] }
+
+// fits reports whether bid b fits the residual capacities.
+func (m *model) fits(b int32, resid []int32) bool {
+	rs, as := m.res(b), m.amt(b)
+	for k, r := range rs {
+		if resid[r] < as[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *model) take(b int32, resid []int32) {
+	rs, as := m.res(b), m.amt(b)
+	for k, r := range rs {
+		resid[r] -= as[k]
+	}
+}
+
+func (m *model) give(b int32, resid []int32) {
+	rs, as := m.res(b), m.amt(b)
+	for k, r := range rs {
+		resid[r] += as[k]
+	}
+}
+
+// components splits the jobs into groups that share no binding resource;
+// each group is an independent problem. Groups come out ordered by their
+// first job.
+func (m *model) components() [][]int32 {
+	parent := make([]int32, len(m.jobs))
+	for k := range parent {
+		parent[k] = int32(k)
+	}
+	var find func(int32) int32
+	find = func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for _, js := range m.resJobs {
+		for _, k := range js[1:] {
+			a, b := find(js[0]), find(k)
+			if a != b {
+				parent[max(a, b)] = min(a, b)
+			}
+		}
+	}
+	groups := map[int32][]int32{}
+	for k := range m.jobs {
+		r := find(int32(k))
+		groups[r] = append(groups[r], int32(k))
+	}
+	out := make([][]int32, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(a, b []int32) int { return cmp.Compare(a[0], b[0]) })
+	return out
+}
+
+// neighbours lists, for each job, the jobs that share a binding resource
+// with it, ascending.
+func (m *model) neighbours() [][]int32 {
+	nb := make([][]int32, len(m.jobs))
+	for _, js := range m.resJobs {
+		for _, a := range js {
+			nb[a] = append(nb[a], js...)
+		}
+	}
+	for k := range nb {
+		slices.Sort(nb[k])
+		nb[k] = slices.Compact(nb[k])
+		if i, ok := slices.BinarySearch(nb[k], int32(k)); ok {
+			nb[k] = slices.Delete(nb[k], i, i+1)
+		}
+	}
+	return nb
+}

@@ -1,0 +1,182 @@
+package auction
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/topology"
+)
+
+// Planner is AUCSCHED3 as a queue.Planner: each pass it takes the window
+// queue hands it (eligible jobs in queue order; queue.WithPlanner sets its
+// size), makes bids on the snapshot's free cores and GPUs, solves within
+// Budget, and starts the winners on exactly the cores and GPUs of their
+// winning bids (queue.Decision.Layout), each node also getting the job's
+// memory per node.
+//
+// A job is bid for when its request is of seed 001's kinds: CPUs in all
+// (or one a node), on exactly MinNodes nodes (MinNodes = MaxNodes) or on
+// any number (MinNodes 0 or 1 and no MaxNodes), at most one CPU a node
+// asked for, and at most a "gpu" GRES range per node. Bids stay on its partition's
+// available nodes that are not excluded and have its memory free. Jobs
+// with features, required nodes, contiguity, other GRES or other node
+// ranges get no bids (they wait for a pass without the planner). The zero
+// value is usable.
+type Planner struct {
+	Bids   BidOptions    // the paper's form by default
+	Budget time.Duration // solver time per pass (0: 100 ms)
+	Solve  Options       // further solver options (TimeLimit is Budget)
+	GPU    string        // the GRES name of GPUs ("gpu" when empty)
+}
+
+var _ queue.Planner = (*Planner)(nil)
+
+// Plan implements queue.Planner.
+func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, _ time.Time) ([]queue.Decision, error) {
+	gpu := pl.GPU
+	if gpu == "" {
+		gpu = "gpu"
+	}
+	load, tree, err := snapshotLoad(snap, gpu)
+	if err != nil {
+		return nil, err
+	}
+	var wjobs []WindowJob
+	byID := map[int64]*queue.Job{}
+	for k := range window {
+		j := &window[k]
+		if w, ok := windowJob(snap, j, gpu); ok {
+			wjobs = append(wjobs, w)
+			byID[w.ID] = j
+		}
+	}
+	if len(wjobs) == 0 {
+		return nil, nil
+	}
+	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
+	if err != nil {
+		return nil, fmt.Errorf("auction planner: %w", err)
+	}
+	opts := pl.Solve
+	opts.TimeLimit = pl.Budget
+	if opts.TimeLimit <= 0 {
+		opts.TimeLimit = 100 * time.Millisecond
+	}
+	sol, err := Solve(ctx, p, opts)
+	if err != nil {
+		return nil, fmt.Errorf("auction planner: %w", err)
+	}
+	var out []queue.Decision
+	for k, i := range sol.Selection {
+		if i < 0 {
+			continue
+		}
+		job := byID[p.Jobs[k].ID]
+		bid := p.Jobs[k].Bids[i]
+		layout := make([]selectnodes.NodeUse, len(bid.Uses))
+		for x, u := range bid.Uses {
+			layout[x] = selectnodes.NodeUse{Node: u.Node, CPUs: u.Cores, Memory: job.Request.MinMemoryPerNode}
+			if u.GPUs > 0 {
+				layout[x].GRES = []selectnodes.GRES{{Name: gpu, Count: int64(u.GPUs)}}
+			}
+		}
+		out = append(out, queue.Decision{Job: job.ID, Layout: layout})
+	}
+	return out, nil
+}
+
+// snapshotLoad reads free cores and GPUs of the available nodes, and the
+// switch tree (one switch over every node when the cluster has none).
+func snapshotLoad(snap *selectnodes.Snapshot, gpu string) (Load, *topology.Tree, error) {
+	n := snap.NodeCount()
+	load := Load{CPUs: make([]int, n), GPUs: make([]int, n)}
+	avail := snap.Avail()
+	for i := range n {
+		if !avail.Test(uint(i)) {
+			continue
+		}
+		load.CPUs[i] = max(0, snap.FreeCPUs(i))
+		load.GPUs[i] = int(min(max(0, snap.FreeGRES(i, gpu, "")), MaxPerNode))
+		for _, g := range snap.Node(i).GRES {
+			if g.Name == gpu {
+				load.MaxGPUs = max(load.MaxGPUs, int(min(g.Count, MaxPerNode)))
+			}
+		}
+	}
+	if tree := snap.Topology(); tree != nil {
+		return load, tree, nil
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = snap.Node(i).Name
+	}
+	tree, err := topology.New(names, []topology.SwitchSpec{{Name: "all", Nodes: names}})
+	if err != nil {
+		return Load{}, nil, fmt.Errorf("auction planner: %w", err)
+	}
+	return load, tree, nil
+}
+
+// windowJob turns a queue job into a bid-generation job, or false when its
+// request is not of a kind the auction bids for.
+func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string) (WindowJob, bool) {
+	r := &j.Request
+	if r.Features != nil || len(r.Required) > 0 || r.Contiguous || len(r.GRES) > 1 || r.MinCPUsPerNode > 1 {
+		return WindowJob{}, false
+	}
+	w := WindowJob{ID: int64(j.ID), Priority: j.Priority, Cores: r.CPUs}
+	switch {
+	case r.MinNodes > 0 && r.MaxNodes == r.MinNodes:
+		w.Nodes = r.MinNodes
+	case r.MinNodes <= 1 && r.MaxNodes == 0:
+	default:
+		return WindowJob{}, false
+	}
+	if w.Cores == 0 {
+		w.Cores = max(1, w.Nodes)
+	}
+	if len(r.GRES) == 1 {
+		g := r.GRES[0]
+		if g.Name != gpu || g.Type != "" || w.Nodes == 0 || g.Max > MaxPerNode {
+			return WindowJob{}, false
+		}
+		w.GPUsMin, w.GPUsMax = int(g.Min), int(max(g.Min, g.Max))
+	}
+	if w.Cores < w.Nodes {
+		return WindowJob{}, false
+	}
+	w.Eligible = jobNodes(snap, r)
+	return w, true
+}
+
+// jobNodes is the partition's available nodes, less exclusions, with the
+// job's memory per node free.
+func jobNodes(snap *selectnodes.Snapshot, r *selectnodes.Request) *bitset.BitSet {
+	part := r.Partition
+	if part == "" {
+		part = snap.DefaultPartition()
+	}
+	nodes, ok := snap.PartitionNodes(part)
+	if !ok {
+		return bitset.New(uint(snap.NodeCount()))
+	}
+	nodes.InPlaceIntersection(snap.Avail())
+	if r.ExcludeNodes != nil {
+		nodes.InPlaceDifference(r.ExcludeNodes)
+	}
+	for _, name := range r.Excluded {
+		if i, ok := snap.NodeIndex(name); ok {
+			nodes.Clear(uint(i))
+		}
+	}
+	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
+		if snap.FreeMemory(int(i)) < r.MinMemoryPerNode {
+			nodes.Clear(i)
+		}
+	}
+	return nodes
+}

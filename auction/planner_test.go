@@ -1,0 +1,66 @@
+package auction_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/auction"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/topology"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Through queue: the auction starts jobs on exactly their winning bids,
+// on leaf switches when a leaf suffices, with their GPUs; a job of a kind
+// it does not bid for stays pending.
+func TestPlannerThroughQueue(t *testing.T) {
+	c, err := selectnodes.Seed001()
+	require.NoError(t, err)
+	pl := &auction.Planner{Solve: auction.Options{MaxNodes: 200_000, Rounds: 500}}
+	s := queue.New(c, queue.WithPlanner(pl, 50))
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	gres, err := selectnodes.ParseGRES("gpu:1-3")
+	require.NoError(t, err)
+	specs := []queue.Spec{
+		{Request: selectnodes.Request{CPUs: 64, MinNodes: 8, MaxNodes: 8}, Priority: 300, TimeLimit: time.Hour},
+		{Request: selectnodes.Request{CPUs: 40, MinNodes: 4, MaxNodes: 4, GRES: gres}, Priority: 200, TimeLimit: time.Hour},
+		{Request: selectnodes.Request{CPUs: 100}, Priority: 100, TimeLimit: time.Hour},
+		{Request: selectnodes.Request{CPUs: 4, MinNodes: 2, MaxNodes: 3}, Priority: 50, TimeLimit: time.Hour},
+	}
+	var ids []queue.JobID
+	for _, sp := range specs {
+		id, err := s.Submit(sp, t0)
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	started := s.Schedule(t0.Add(time.Second))
+	require.Len(t, started, 3, "the node range 2-3 is not an auction kind")
+	_, tree := topology.Seed001()
+	for k, id := range ids[:3] {
+		j, ok := s.Job(id)
+		require.True(t, ok)
+		require.Equal(t, queue.Running, j.State, "job %d", k)
+		nodes := j.Placement.Nodes
+		lvl, ok := tree.LowestCommonLevel(nodes)
+		require.True(t, ok)
+		assert.Equal(t, 0, lvl, "job %d fits one leaf", k)
+		if k < 2 {
+			assert.Equal(t, uint(specs[k].Request.MinNodes), nodes.Count())
+		}
+	}
+	j, _ := s.Job(ids[3])
+	assert.Equal(t, queue.Pending, j.State)
+	gpuNodes, cpus := 0, 0
+	for i := range 1024 { // the range job got 1-3 GPUs on each of its nodes, the others none
+		used := 3 - c.FreeGRES(i, "gpu", "")
+		assert.True(t, used == 0 || used >= 1 && used <= 3)
+		if used > 0 {
+			gpuNodes++
+		}
+		cpus += 16 - c.FreeCPUs(i)
+	}
+	assert.Equal(t, 4, gpuNodes)
+	assert.Equal(t, 64+40+100, cpus, "exactly the bids' cores")
+}

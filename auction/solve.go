@@ -1,0 +1,256 @@
+package auction
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Options tune Solve. The zero value is usable.
+type Options struct {
+	// TimeLimit stops the search after this long (0: only the context's
+	// deadline and the work budgets stop it).
+	TimeLimit time.Duration
+	// MaxNodes caps the branch-and-bound nodes of the whole run (0:
+	// 5,000,000, or no cap when a time limit or deadline is set). Runs
+	// that end on it are deterministic.
+	MaxNodes int64
+	// Rounds caps the local-search rounds (0: 300 per job of the window,
+	// or no cap when a time limit or deadline is set).
+	Rounds int
+	// ExactJobs: groups of jobs up to this size get an exact search for a
+	// proof of optimality (0: 60).
+	ExactJobs int
+	// Seed drives the local search's choices.
+	Seed uint64
+	// Tolerance: a solution must beat the incumbent by more than this to
+	// count, and the optimum is proven within it (0: 1e-6).
+	Tolerance float64
+}
+
+// Solution is Solve's answer.
+type Solution struct {
+	Selection Selection // chosen bid per job, -1 when left out
+	Objective float64   // value of Selection, objective (1)
+	Bound     float64   // proven upper bound on the optimum
+	Gap       float64   // (Bound-Objective)/max(1e-10, |Objective|)
+	Optimal   bool      // Bound equals Objective within Tolerance
+	Nodes     int64     // branch-and-bound nodes explored
+	Rounds    int       // local-search rounds run
+	Stopped   string    // "optimal", "budget", "time" or "cancelled"
+}
+
+// lagrangeIters is the subgradient steps spent on each group's bound.
+const lagrangeIters = 1500
+
+// quickProofNodes is the exact search's budget per group before the local
+// search starts.
+const quickProofNodes = 20_000
+
+type solver struct {
+	m       *model
+	ctx     context.Context
+	tol     float64
+	price   []float64
+	resid   []int32
+	sel     []int32 // per model job: chosen bid or -1
+	usage   []int32
+	mark    []uint32
+	jobMark []uint32
+	stamp   uint32
+	nodes   int64
+	budget  int64
+	rng     *rand.Rand
+}
+
+// Solve finds a selection of bids of p of maximum objective (1) under
+// constraints (2)-(4). It validates p, prices the node capacities by
+// Lagrangian relaxation (a proven bound), builds a greedy solution guided
+// by the prices, improves it by local search (sub-windows of jobs that
+// share nodes, each solved exactly by branch and bound while the rest stay
+// fixed) and, for groups of jobs small enough, runs an exact branch and
+// bound that proves the optimum. It stops at ctx's deadline, at
+// opts.TimeLimit or when its budgets run out, with the best it has; it is
+// deterministic for the same input and options unless stopped by time.
+func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	_, hasDeadline := ctx.Deadline()
+	opts = opts.withDefaults(len(p.Jobs), hasDeadline || opts.TimeLimit > 0)
+	if opts.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.TimeLimit)
+		defer cancel()
+	}
+	m := buildModel(p)
+	s := &solver{
+		m: m, ctx: ctx, tol: opts.Tolerance, budget: opts.MaxNodes,
+		price: make([]float64, len(m.capacity)), resid: append([]int32(nil), m.capacity...),
+		usage: make([]int32, len(m.capacity)), mark: make([]uint32, len(m.capacity)),
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)),
+	}
+	s.sel = make([]int32, len(m.jobs))
+	s.jobMark = make([]uint32, len(m.jobs))
+	for k := range s.sel {
+		s.sel[k] = -1
+	}
+	comps := m.components()
+	bounds := make([]float64, len(comps))
+	s.initial(comps, bounds)
+	// Small groups are often proven at once; the local search then works
+	// only on the rest, and the exact search gets what budget remains.
+	proven := s.prove(comps, bounds, opts.ExactJobs, quickProofNodes)
+	rounds := 0
+	if !proven {
+		rounds = s.localSearch(comps, bounds, opts.Rounds)
+		proven = s.prove(comps, bounds, opts.ExactJobs, math.MaxInt64)
+	}
+	return s.solution(p, bounds, proven, rounds), nil
+}
+
+// withDefaults fills in the zero options. With a deadline, time alone
+// ends the search unless budgets were given.
+func (o Options) withDefaults(jobs int, timed bool) Options {
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = 5_000_000
+		if timed {
+			o.MaxNodes = math.MaxInt64
+		}
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 300 * max(jobs, 1)
+		if timed {
+			o.Rounds = math.MaxInt
+		}
+	}
+	if o.ExactJobs <= 0 {
+		o.ExactJobs = 60
+	}
+	if o.Tolerance <= 0 || math.IsNaN(o.Tolerance) {
+		o.Tolerance = 1e-6
+	}
+	return o
+}
+
+// initial prices each group, keeps its bound, and builds the first
+// solution: the best of a priority greedy, the repaired relaxed choices
+// met while pricing, and a greedy guided by the final prices.
+func (s *solver) initial(comps [][]int32, bounds []float64) {
+	for c, jobs := range comps {
+		lb := s.greedy(jobs, false)
+		bounds[c] = s.lagrangeRepairing(jobs, s.m.capacity, lb, lagrangeIters, true)
+		s.greedy(jobs, true)
+	}
+}
+
+// valueOf is the objective the current selection earns from jobs.
+func (s *solver) valueOf(jobs []int32) float64 {
+	v := 0.0
+	for _, j := range jobs {
+		if b := s.sel[j]; b >= 0 {
+			v += s.m.value[b]
+		}
+	}
+	return v
+}
+
+// greedy rebuilds the selection of jobs greedily (each job, best value
+// first, takes its fitting bid of best value, or of best positive reduced
+// value when priced, else of best value) and keeps it when better than the
+// current one. It returns the value of jobs' selection afterwards.
+func (s *solver) greedy(jobs []int32, priced bool) float64 {
+	m := s.m
+	oldVal := s.valueOf(jobs)
+	old := s.release(jobs)
+	byValue := slices.Clone(jobs)
+	slices.SortStableFunc(byValue, func(a, b int32) int { return cmp.Compare(m.jobs[b].best, m.jobs[a].best) })
+	val := 0.0
+	for _, j := range byValue {
+		pick := int32(-1)
+		if priced {
+			pick = s.bestFitting(j, true)
+		}
+		if pick < 0 {
+			pick = s.bestFitting(j, false)
+		}
+		if pick >= 0 {
+			m.take(pick, s.resid)
+			s.sel[j] = pick
+			val += m.value[pick]
+		}
+	}
+	if val > oldVal+s.tol || oldVal == 0 && val == 0 {
+		return val
+	}
+	s.reinstate(jobs, old)
+	return oldVal
+}
+
+// release takes jobs out of the selection, returning their bids.
+func (s *solver) release(jobs []int32) []int32 {
+	old := make([]int32, len(jobs))
+	for k, j := range jobs {
+		old[k] = s.sel[j]
+		if old[k] >= 0 {
+			s.m.give(old[k], s.resid)
+			s.sel[j] = -1
+		}
+	}
+	return old
+}
+
+// reinstate gives jobs back the bids release returned, dropping whatever
+// they hold now.
+func (s *solver) reinstate(jobs, old []int32) {
+	for k, j := range jobs {
+		if s.sel[j] >= 0 {
+			s.m.give(s.sel[j], s.resid)
+		}
+		s.sel[j] = old[k]
+		if old[k] >= 0 {
+			s.m.take(old[k], s.resid)
+		}
+	}
+}
+
+// solution assembles the answer in Problem terms.
+func (s *solver) solution(p *Problem, bounds []float64, proven bool, rounds int) *Solution {
+	sol := &Solution{Selection: make(Selection, len(p.Jobs)), Nodes: s.nodes, Rounds: rounds}
+	for k := range sol.Selection {
+		sol.Selection[k] = -1
+	}
+	for j, b := range s.sel {
+		if b >= 0 {
+			sol.Selection[s.m.jobs[j].orig] = int(s.m.origBid[b])
+		}
+	}
+	obj, err := p.Evaluate(sol.Selection)
+	if err != nil {
+		panic("auction: solver built an infeasible selection: " + err.Error()) // a bug, not bad input
+	}
+	sol.Objective = obj
+	for _, b := range bounds {
+		sol.Bound += b
+	}
+	sol.Bound = max(sol.Bound, obj)
+	sol.Optimal = proven || sol.Bound-obj <= s.tol
+	if sol.Optimal {
+		sol.Bound = obj
+	}
+	sol.Gap = (sol.Bound - obj) / max(1e-10, math.Abs(obj))
+	switch {
+	case sol.Optimal:
+		sol.Stopped = "optimal"
+	case s.ctx.Err() == context.DeadlineExceeded:
+		sol.Stopped = "time"
+	case s.ctx.Err() != nil:
+		sol.Stopped = "cancelled"
+	default:
+		sol.Stopped = "budget"
+	}
+	return sol
+}
