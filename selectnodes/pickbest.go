@@ -191,15 +191,18 @@ func (c *Cluster) cpusWithin(set *bitset.BitSet, n Counts) bool {
 	if n.CPUs <= 0 {
 		return true
 	}
-	var cpus []int
-	total := 0
+	total, count := 0, 0
 	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
-		e := c.effective(int(i)).CPUs
-		total += e
-		cpus = append(cpus, e)
+		total += c.effective(int(i)).CPUs
+		count++
 	}
-	if n.Max <= 0 || n.Max >= len(cpus) || total < n.CPUs {
+	if n.Max <= 0 || n.Max >= count || total < n.CPUs {
 		return total >= n.CPUs
+	}
+	// only a node limit needs the largest nodes: list them then
+	cpus := make([]int, 0, count)
+	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
+		cpus = append(cpus, c.effective(int(i)).CPUs)
 	}
 	slices.SortFunc(cpus, func(a, b int) int { return b - a })
 	total = 0
