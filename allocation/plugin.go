@@ -47,12 +47,14 @@ func (*QueuePlugin) Name() string { return "allocation" }
 
 // Admit is the submit filter of seed 002: a finite time limit (the
 // pre-debit is cores x limit), exactly one partition with a billing rule,
-// and the account defaulted to the workgroup and matching it. (Slurm's
-// --time-min, which the seed defaults to the limit, has no counterpart in
-// queue.Spec: backfill already plans every job at its full limit.)
+// the account defaulted to the workgroup and matching it, and --time-min
+// defaulted to the time limit (seed 002's filter does the same).
 func (p *QueuePlugin) Admit(_ context.Context, spec *queue.Spec, _ time.Time) *queue.Status {
 	if spec.TimeLimit <= 0 {
 		return queue.NewStatus(queue.Refuse, "a time limit is required: allocations are pre-debited cores x time limit")
+	}
+	if spec.TimeMin == 0 {
+		spec.TimeMin = spec.TimeLimit
 	}
 	part := spec.Request.Partition
 	if part == "" || strings.Contains(part, ",") {

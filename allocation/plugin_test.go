@@ -44,6 +44,13 @@ func TestPluginSubmitFilter(t *testing.T) {
 	require.NoError(t, err)
 	j, _ := s.Job(id)
 	require.Equal(t, "lab", j.Account, "the account defaults to the workgroup")
+	require.Equal(t, time.Hour, j.TimeMin, "--time-min defaults to the time limit")
+	short := ok
+	short.TimeMin = 10 * time.Minute
+	id, err = s.Submit(short, t0)
+	require.NoError(t, err)
+	j, _ = s.Job(id)
+	require.Equal(t, 10*time.Minute, j.TimeMin, "a --time-min given is kept")
 	for _, tc := range []struct {
 		name string
 		edit func(*queue.Spec)

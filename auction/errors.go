@@ -2,6 +2,7 @@ package auction
 
 import (
 	"errors"
+	"github.com/hpcsched/hpcsched/position"
 	"slices"
 	"strconv"
 )
@@ -36,6 +37,12 @@ type Error struct {
 	Offset int64
 	Err    error // ErrInvalid or ErrBudget
 	Msg    string
+}
+
+// Position is the problem's place (for position.Of): the JSON path as the
+// "file" and the byte offset when known.
+func (e *Error) Position() position.Position {
+	return position.Position{File: e.Path, Offset: int(e.Offset)}
 }
 
 func (e *Error) Error() string {

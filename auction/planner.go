@@ -27,10 +27,14 @@ import (
 // ranges get no bids (they wait for a pass without the planner). The zero
 // value is usable.
 type Planner struct {
-	Bids   BidOptions    // the paper's form by default
-	Budget time.Duration // solver time per pass (0: 100 ms)
-	Solve  Options       // further solver options (TimeLimit is Budget)
-	GPU    string        // the GRES name of GPUs ("gpu" when empty)
+	Bids BidOptions // the paper's form by default
+	// Budget is the solver's time per pass (0: 100 ms). A negative Budget
+	// sets no time limit: only Solve's work budgets (Rounds, MaxNodes)
+	// stop the search, so the same pass always decides the same — what a
+	// simulation needs.
+	Budget time.Duration
+	Solve  Options // further solver options (TimeLimit is Budget)
+	GPU    string  // the GRES name of GPUs ("gpu" when empty)
 }
 
 var _ queue.Planner = (*Planner)(nil)
@@ -62,9 +66,13 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
 	opts := pl.Solve
-	opts.TimeLimit = pl.Budget
-	if opts.TimeLimit <= 0 {
+	switch {
+	case pl.Budget < 0:
+		opts.TimeLimit = 0
+	case pl.Budget == 0:
 		opts.TimeLimit = 100 * time.Millisecond
+	default:
+		opts.TimeLimit = pl.Budget
 	}
 	sol, err := Solve(ctx, p, opts)
 	if err != nil {

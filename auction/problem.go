@@ -216,38 +216,40 @@ func (p *Problem) Validate() error {
 
 func (p *Problem) validateBid(j, i int) error {
 	b := &p.Jobs[j].Bids[i]
-	path := fmt.Sprintf("jobs[%d].bids[%d]", j, i)
+	// paths are formatted only for an error: validation runs on every
+	// problem a planner builds, most of which are fine
+	path := func() string { return fmt.Sprintf("jobs[%d].bids[%d]", j, i) }
 	if math.IsNaN(b.Cost) || math.IsInf(b.Cost, 0) {
-		return &Error{Path: path + ".cost", Err: ErrInvalid, Msg: fmt.Sprintf("cost must be finite, not %v", b.Cost)}
+		return &Error{Path: path() + ".cost", Err: ErrInvalid, Msg: fmt.Sprintf("cost must be finite, not %v", b.Cost)}
 	}
 	if len(b.Uses) == 0 {
-		return &Error{Path: path + ".uses", Err: ErrInvalid, Msg: "empty bid"}
+		return &Error{Path: path() + ".uses", Err: ErrInvalid, Msg: "empty bid"}
 	}
 	if b.Level < 0 {
-		return &Error{Path: path + ".level", Err: ErrInvalid, Msg: fmt.Sprintf("negative level %d", b.Level)}
+		return &Error{Path: path() + ".level", Err: ErrInvalid, Msg: fmt.Sprintf("negative level %d", b.Level)}
 	}
 	used := make(map[int]struct{}, len(b.Uses))
 	total := 0
 	for k, u := range b.Uses {
-		up := fmt.Sprintf("%s.uses[%d]", path, k)
+		up := func() string { return fmt.Sprintf("%s.uses[%d]", path(), k) }
 		if u.Node < 0 || u.Node >= len(p.Nodes) {
-			return &Error{Path: up, Err: ErrInvalid, Msg: fmt.Sprintf("unknown node %d (%d nodes)", u.Node, len(p.Nodes))}
+			return &Error{Path: up(), Err: ErrInvalid, Msg: fmt.Sprintf("unknown node %d (%d nodes)", u.Node, len(p.Nodes))}
 		}
 		if _, dup := used[u.Node]; dup {
-			return &Error{Path: up, Err: ErrInvalid, Msg: fmt.Sprintf("node %d used twice in one bid", u.Node)}
+			return &Error{Path: up(), Err: ErrInvalid, Msg: fmt.Sprintf("node %d used twice in one bid", u.Node)}
 		}
 		used[u.Node] = struct{}{}
 		nd := p.Nodes[u.Node]
 		if u.Cores < 0 || u.GPUs < 0 || u.Cores+u.GPUs == 0 {
-			return &Error{Path: up, Err: ErrInvalid, Msg: fmt.Sprintf("use of %d cores, %d GPUs on node %d: must be positive", u.Cores, u.GPUs, u.Node)}
+			return &Error{Path: up(), Err: ErrInvalid, Msg: fmt.Sprintf("use of %d cores, %d GPUs on node %d: must be positive", u.Cores, u.GPUs, u.Node)}
 		}
 		if u.Cores > nd.CPUs || u.GPUs > nd.GPUs {
-			return &Error{Path: up, Err: ErrInvalid, Msg: fmt.Sprintf("bid over node %d's capacity: %d cores, %d GPUs of %d, %d free", u.Node, u.Cores, u.GPUs, nd.CPUs, nd.GPUs)}
+			return &Error{Path: up(), Err: ErrInvalid, Msg: fmt.Sprintf("bid over node %d's capacity: %d cores, %d GPUs of %d, %d free", u.Node, u.Cores, u.GPUs, nd.CPUs, nd.GPUs)}
 		}
 		total += u.Cores
 	}
 	if p.ValueByCores && total == 0 {
-		return &Error{Path: path, Err: ErrInvalid, Msg: "no cores, so no value by cores"}
+		return &Error{Path: path(), Err: ErrInvalid, Msg: "no cores, so no value by cores"}
 	}
 	return nil
 }

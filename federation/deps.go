@@ -2,6 +2,7 @@ package federation
 
 import (
 	"fmt"
+	"github.com/hpcsched/hpcsched/position"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,9 @@ type DependencyError struct {
 func (e *DependencyError) Error() string {
 	return fmt.Sprintf("federation: dependency %q at offset %d: %s", e.Spec, e.Pos, e.Msg)
 }
+
+// Position is the problem's place in Spec (for position.Of).
+func (e *DependencyError) Position() position.Position { return position.At(e.Spec, e.Pos) }
 
 // Is makes errors.Is(err, ErrInvalidSpec) true.
 func (e *DependencyError) Is(target error) bool { return target == ErrInvalidSpec }

@@ -304,3 +304,16 @@ func TestErrorsAreTyped(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestTimeMinIsCheckedAndSaved(t *testing.T) {
+	s := simple(t)
+	spec := nodes(1, time.Hour)
+	spec.TimeMin = 2 * time.Hour
+	_, err := s.Submit(spec, at(0))
+	assert.ErrorIs(t, err, ErrInvalidSpec, "time-min above the limit")
+	spec.TimeMin = 30 * time.Minute
+	id := submit(t, s, spec, at(0))
+	r := restoreFrom(t, s, "NodeName=n[0-7] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n")
+	j, _ := r.Job(id)
+	assert.Equal(t, 30*time.Minute, j.TimeMin)
+}

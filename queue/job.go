@@ -72,7 +72,11 @@ type Job struct {
 	// (Start + TimeLimit) while it runs.
 	Start, End time.Time
 	// TimeLimit is 0 for none.
-	TimeLimit  time.Duration
+	TimeLimit time.Duration
+	// TimeMin is the least time limit the job accepts (Slurm's
+	// --time-min; 0 for none). It is recorded for plugins and tools; the
+	// scheduler plans every job at its full TimeLimit.
+	TimeMin    time.Duration
 	Dependency string
 	Requeue    bool // requeue on node failure
 	Request    selectnodes.Request
@@ -109,6 +113,8 @@ type Spec struct {
 	Request             selectnodes.Request
 	// TimeLimit 0 takes the partition's MaxTime (none when it has none).
 	TimeLimit time.Duration
+	// TimeMin is --time-min (0 for none); it may not exceed TimeLimit.
+	TimeMin time.Duration
 	// Begin defers eligibility until then.
 	Begin time.Time
 	// Dependency is an sbatch --dependency value.

@@ -24,6 +24,8 @@ func (v *validator) job(path string, sj *stateJob, st *stateFile) (*job, error) 
 		return nil, restoreErr(path+".alloc_seq", "%d above alloc_seq (%d)", sj.AllocSeq, st.AllocSeq)
 	case sj.TimeLimit < 0 || time.Duration(sj.TimeLimit) > MaxTimeLimit:
 		return nil, restoreErr(path+".time_limit", "outside 0 to %s", MaxTimeLimit)
+	case sj.TimeMin < 0 || time.Duration(sj.TimeMin) > MaxTimeLimit:
+		return nil, restoreErr(path+".time_min", "outside 0 to %s", MaxTimeLimit)
 	case sj.Nice < -MaxNice || sj.Nice > MaxNice:
 		return nil, restoreErr(path+".nice", "outside ±%d", MaxNice)
 	case sj.Priority < 1 || sj.AdminPriority < 0:
@@ -40,7 +42,7 @@ func (v *validator) job(path string, sj *stateJob, st *stateFile) (*job, error) 
 	j := &job{Job: Job{ID: sj.ID, Name: sj.Name, User: sj.User, Account: sj.Account, Partition: sj.Partition,
 		Priority: sj.Priority, AdminPriority: sj.AdminPriority, Nice: sj.Nice, Submit: unstamp(sj.Submit),
 		Begin: unstamp(sj.Begin), Start: unstamp(sj.Start), End: unstamp(sj.End), TimeLimit: time.Duration(sj.TimeLimit),
-		Dependency: sj.Dependency, Requeue: sj.Requeue, Request: req, State: state, Reason: Reason(sj.Reason),
+		TimeMin: time.Duration(sj.TimeMin), Dependency: sj.Dependency, Requeue: sj.Requeue, Request: req, State: state, Reason: Reason(sj.Reason),
 		ReasonDetail: sj.ReasonDetail, Held: sj.Held, ExitCode: sj.ExitCode, Restarts: sj.Restarts,
 		seq: sj.Seq}, deps: deps, allocSeq: sj.AllocSeq, suspendedAt: unstamp(sj.SuspendedAt),
 		suspendedFor: time.Duration(sj.SuspendedFor)}

@@ -30,7 +30,8 @@ const MaxStateBytes = 1 << 30
 //	nodes          [{name, state DRAIN|DOWN}] — nodes not UP
 //	jobs           [{id, name, user, account, partition, priority,
 //	                 admin_priority, nice, submit, begin, start, end (RFC 3339,
-//	                 omitted when unset), time_limit (Go duration), dependency,
+//	                 omitted when unset), time_limit and time_min (Go
+//	                 durations), dependency,
 //	                 requeue, request {...}, state PENDING|RUNNING|..., reason,
 //	                 reason_detail, held, exit_code, restarts, placement
 //	                 {partition, exclusive, alloc [{node, cpus, memory_mb,
@@ -90,6 +91,7 @@ type stateJob struct {
 	Start         *time.Time   `json:"start,omitempty"`
 	End           *time.Time   `json:"end,omitempty"`
 	TimeLimit     duration     `json:"time_limit"`
+	TimeMin       duration     `json:"time_min,omitempty"`
 	Dependency    string       `json:"dependency,omitempty"`
 	Requeue       bool         `json:"requeue,omitempty"`
 	Request       stateRequest `json:"request"`
@@ -211,7 +213,7 @@ func (s *Scheduler) saveJob(j *job) stateJob {
 	return stateJob{ID: j.ID, Name: j.Name, User: j.User, Account: j.Account, Partition: j.Partition,
 		Priority: j.Priority, AdminPriority: j.AdminPriority, Nice: j.Nice, Submit: stamp(j.Submit),
 		Begin: stamp(j.Begin), Start: stamp(j.Start), End: stamp(j.End), TimeLimit: duration(j.TimeLimit),
-		Dependency: j.Dependency, Requeue: j.Requeue, Request: saveRequest(&j.Request), State: j.State.String(),
+		TimeMin: duration(j.TimeMin), Dependency: j.Dependency, Requeue: j.Requeue, Request: saveRequest(&j.Request), State: j.State.String(),
 		Reason: string(j.Reason), ReasonDetail: j.ReasonDetail, Held: j.Held, ExitCode: j.ExitCode,
 		Restarts: j.Restarts, Placement: s.savePlacement(j), Seq: j.seq, AllocSeq: j.allocSeq,
 		SuspendedAt: stamp(j.suspendedAt), SuspendedFor: duration(j.suspendedFor)}

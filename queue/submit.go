@@ -108,6 +108,8 @@ func checkSpec(spec *Spec) error {
 		return invalid("nice %d outside ±%d", spec.Nice, MaxNice)
 	case spec.Priority < 0:
 		return invalid("priority %d is negative", spec.Priority)
+	case spec.TimeMin < 0 || spec.TimeLimit > 0 && spec.TimeMin > spec.TimeLimit:
+		return invalid("time-min %s outside 0 to the time limit %s", spec.TimeMin, spec.TimeLimit)
 	case spec.TimeLimit > MaxTimeLimit:
 		return invalid("time limit %s above the limit of %s", spec.TimeLimit, MaxTimeLimit)
 	case !spec.Begin.IsZero() && (spec.Begin.Year() < 1 || spec.Begin.Year() > MaxBeginYear):
@@ -146,7 +148,7 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 	req.TimeLimit = limit
 	s.seq++
 	return &job{Job: Job{ID: id, Name: spec.Name, User: spec.User, Account: spec.Account, Partition: req.Partition,
-		AdminPriority: spec.Priority, Nice: spec.Nice, Submit: now, Begin: spec.Begin, TimeLimit: limit,
+		AdminPriority: spec.Priority, Nice: spec.Nice, Submit: now, Begin: spec.Begin, TimeLimit: limit, TimeMin: spec.TimeMin,
 		Dependency: spec.Dependency, Requeue: spec.Requeue, Request: req, State: Pending,
 		Held: spec.Hold || s.opts.external, seq: s.seq}, deps: deps}, nil
 }

@@ -91,7 +91,7 @@ func (s *Scheduler) admitUpdate(ctx context.Context, id JobID, u *Update, now ti
 		return fmt.Errorf("%w %d", ErrUnknownJob, id)
 	}
 	spec := Spec{ID: cur.ID, Name: cur.Name, User: cur.User, Account: cur.Account, Request: cur.Request,
-		TimeLimit: cur.TimeLimit, Begin: cur.Begin, Dependency: cur.Dependency, Requeue: cur.Requeue,
+		TimeLimit: cur.TimeLimit, TimeMin: cur.TimeMin, Begin: cur.Begin, Dependency: cur.Dependency, Requeue: cur.Requeue,
 		Priority: cur.AdminPriority, Nice: cur.Nice, Hold: cur.Held}
 	if u.Request != nil {
 		spec.Request = *u.Request

@@ -93,6 +93,6 @@ func (o *Options) Spec(now time.Time, fopts ...features.Option) (queue.Spec, err
 	if err != nil {
 		return queue.Spec{}, err
 	}
-	return queue.Spec{Name: o.JobName, User: o.User, Account: o.Account, Request: req, TimeLimit: o.TimeLimit,
+	return queue.Spec{Name: o.JobName, User: o.User, Account: o.Account, Request: req, TimeLimit: o.TimeLimit, TimeMin: o.TimeMin,
 		Begin: begin, Dependency: o.Dependency, Requeue: o.Requeue, Nice: o.Nice, Hold: o.Hold}, nil
 }

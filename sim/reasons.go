@@ -13,6 +13,13 @@ import (
 // first whose removal makes a TestOnly selection succeed, else the
 // selection's own reason.
 func unrunnableReason(c *selectnodes.Cluster, req *selectnodes.Request, err error) string {
+	var se *selectnodes.Error
+	if err != nil && !errors.As(err, &se) {
+		// a plugin failed it ("plugin: reason"): name the plugin, not a guess
+		if plugin, _, ok := strings.Cut(err.Error(), ": "); ok && !strings.Contains(plugin, " ") {
+			return "refused by the " + plugin + " plugin"
+		}
+	}
 	if req.Partition != "" {
 		if _, ok := c.Partition(req.Partition); !ok {
 			return "no such partition"
@@ -46,7 +53,6 @@ func unrunnableReason(c *selectnodes.Cluster, req *selectnodes.Request, err erro
 	case req.Share == selectnodes.ShareExclusiveJob && fits(func(r *selectnodes.Request) { r.Share = 0 }):
 		return "exclusive nodes cannot hold it"
 	}
-	var se *selectnodes.Error
 	if errors.As(err, &se) {
 		return selectnodes.ClassName(err) + ": " + strings.Map(func(r rune) rune {
 			if r >= '0' && r <= '9' {

@@ -84,6 +84,9 @@ type Options struct {
 	// Progress, when set, is told how many jobs have started or were
 	// rejected so far, and the virtual time.
 	Progress func(done, total int, now time.Duration)
+	// Queue holds further scheduler options, applied last (plugins such as
+	// an allocation ledger's, a panic handler).
+	Queue []queue.Option
 	// Record keeps every job's record in the result (for charts).
 	Record bool
 	// Cluster names the cluster in the result (charts' titles); when
@@ -223,6 +226,7 @@ func newRunner(c *selectnodes.Cluster, w *Workload, o Options) *runner {
 	if o.Planner != nil {
 		qopts = append(qopts, queue.WithPlanner(o.Planner, o.Window))
 	}
+	qopts = append(qopts, o.Queue...)
 	o.Policy = policy
 	res := &Result{Workload: w.Name, Cluster: o.Cluster, Policy: strings.TrimPrefix(fmt.Sprintf("%T", policy), "queue."),
 		Backfill: o.Backfill, Jobs: len(w.Jobs), Nodes: c.NodeCount(), Unrunnable: map[string]int{}}

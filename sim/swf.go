@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/hpcsched/hpcsched/position"
 	"io"
 	"io/fs"
 	"math"
@@ -105,6 +106,9 @@ type SWFError struct {
 }
 
 func (e *SWFError) Error() string { return fmt.Sprintf("swf: line %d: %s", e.Line, e.Msg) }
+
+// Position is the line (for position.Of).
+func (e *SWFError) Position() position.Position { return position.Position{Line: e.Line, Column: 1} }
 
 // Unwrap gives ErrBudget for a budget error.
 func (e *SWFError) Unwrap() error { return e.Err }

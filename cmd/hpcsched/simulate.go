@@ -45,7 +45,8 @@ type variant struct {
 // simFlags are simulate's options.
 type simFlags struct {
 	workload, machines, extra, conf, topo, policy, compare, svg, out string
-	estimate, procs                                                  string
+	estimate, procs, ledgerPath                                      string
+	ledger                                                           *ledgerFile
 	backfill                                                         backfillFlag
 	both, asCSV, asJSON, quiet, force                                bool
 	depth, limit                                                     int
@@ -64,7 +65,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.StringVar(&f.procs, "procs", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
 	fs.StringVar(&f.conf, "conf", "", "simulate on this slurm.conf instead of the preset cluster")
 	fs.StringVar(&f.topo, "topology", "", "topology.conf for --conf")
-	fs.StringVar(&f.policy, "policy", "fcfs", "fcfs, sjf, ljf or multifactor")
+	fs.StringVar(&f.policy, "policy", "fcfs", "fcfs, sjf, ljf, multifactor or auction (AUCSCHED3 on each window)")
 	fs.Var(&f.backfill, "backfill", "backfill after every pass: bare --backfill is conservative; --backfill=easy|conservative|none")
 	fs.StringVar(&f.compare, "compare", "", "run each workload under several policies, e.g. fcfs,backfill or fcfs,easy,conservative,sjf+easy")
 	fs.BoolVar(&f.both, "both", false, "the same as --compare fcfs,backfill (with --policy for both)")
@@ -78,6 +79,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.StringVar(&f.out, "out", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
 	fs.BoolVar(&f.force, "force", false, "overwrite files that --out or --svg would write")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs.StringVar(&f.ledgerPath, "ledger", "", "an allocation ledger (JSON: projects, credits, users) every start must pay for")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, errHelp
@@ -96,6 +98,13 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	}
 	if _, err := f.conventions(); err != nil {
 		return nil, err
+	}
+	if f.ledgerPath != "" {
+		lf, err := readLedgerFile(f.ledgerPath)
+		if err != nil {
+			return nil, err
+		}
+		f.ledger = lf
 	}
 	return f, nil
 }
@@ -228,6 +237,17 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 	policy, _ := parsePolicy(v.policy)
 	opts := sim.Options{Backfill: v.backfill, Policy: policy, BackfillDepth: f.depth, Interval: f.interval,
 		Record: f.svg != "" || f.out != "", Cluster: name}
+	if strings.EqualFold(v.policy, "auction") {
+		opts.Planner, opts.Window = auctionPlanner(), auctionWindow
+	}
+	var ledger *simLedger
+	if f.ledger != nil {
+		var opt queue.Option
+		if ledger, opt, err = f.ledger.newLedger(c); err != nil {
+			return nil, row{}, err
+		}
+		opts.Queue = append(opts.Queue, opt)
+	}
 	bar := !f.quiet && isTerminal(stderr)
 	start := time.Now()
 	if bar {
@@ -241,7 +261,11 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 		return nil, row{}, err
 	}
 	res.Policy = strings.ToUpper(v.policy)
-	return res, toRow(res, w, time.Since(start)), nil
+	r := toRow(res, w, time.Since(start))
+	if ledger != nil {
+		r.Ledger = ledger.report()
+	}
+	return res, r, nil
 }
 
 func (v variant) String() string {
@@ -261,8 +285,10 @@ func parsePolicy(name string) (queue.Policy, error) {
 		return queue.LJF{}, nil
 	case "multifactor":
 		return queue.Multifactor{Age: 1000, JobSize: 500, Partition: 1000, MaxAge: 24 * time.Hour}, nil
+	case "auction": // FCFS priorities; the auction planner decides each window
+		return queue.FCFS{}, nil
 	}
-	return nil, usagef("simulate: unknown policy %q (fcfs, sjf, ljf, multifactor)", name)
+	return nil, usagef("simulate: unknown policy %q (fcfs, sjf, ljf, multifactor, auction)", name)
 }
 
 // confCluster builds the --conf cluster, or returns nil without --conf.

@@ -46,6 +46,7 @@ type row struct {
 	Makespan        float64        `json:"makespan_s"`
 	WallSeconds     float64        `json:"wall_s"`
 	JobsPerSecond   float64        `json:"jobs_per_wall_second"`
+	Ledger          *ledgerReport  `json:"ledger,omitempty"`
 }
 
 func toRow(res *sim.Result, w *sim.Workload, wall time.Duration) row {
@@ -92,6 +93,7 @@ func (f *simFlags) print(stdout, stderr io.Writer, rows []row) error {
 		return err
 	}
 	writeNotes(notes, rows)
+	writeLedgerNotes(notes, rows)
 	return nil
 }
 

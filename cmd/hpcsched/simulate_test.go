@@ -128,3 +128,43 @@ func TestSimulateExplainsUnrunnableJobs(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "2 jobs can never run on 4 nodes of 1 CPU (trace header): 2 more CPUs than the cluster has")
 }
+
+func TestSimulateAuctionPolicy(t *testing.T) {
+	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:5", "--limit", "12", "--policy", "auction", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.Len(t, rows, 1)
+	assert.Equal(t, "AUCTION", rows[0].Policy)
+	assert.Equal(t, 12, rows[0].Started, "every job started on its winning bid")
+	_, out2, _ := runCmd(t, "simulate", "--workload", "aucsched:5", "--limit", "12", "--policy", "auction", "--json")
+	var rows2 []row
+	require.NoError(t, json.Unmarshal([]byte(out2), &rows2))
+	rows[0].JobsPerSecond, rows2[0].JobsPerSecond = 0, 0 // wall time, the only thing allowed to differ
+	rows[0].WallSeconds, rows2[0].WallSeconds = 0, 0
+	assert.Equal(t, rows, rows2, "a work budget, not a time budget: the same replay decides the same")
+}
+
+// simulate --ledger: every start pays, a short balance fails the job, and
+// what each project used plus what it has left is what it was granted.
+func TestSimulateWithLedger(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"projects": [{"name": "physics", "gid": 1001, "credit": 200000},
+		{"name": "chemistry", "gid": 1002, "credit": 300000}], "default": "physics"}`), 0o644))
+	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:5", "--limit", "60", "--ledger", path, "--json")
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	l := rows[0].Ledger
+	require.NotNil(t, l)
+	assert.Positive(t, l.Refused, "the small grant runs out")
+	assert.Equal(t, rows[0].Rejected, l.Refused, "each refused job is counted once, with its reason")
+	granted := map[string]int64{"physics": 200000, "chemistry": 300000}
+	for _, p := range l.Projects {
+		assert.Equal(t, granted[p.Project], p.SUUsed+p.Balance, p.Project)
+	}
+	assert.Contains(t, errOut, "refused by the allocation plugin")
+	code, _, errOut = runCmd(t, "simulate", "--ledger", filepath.Join(t.TempDir(), "none.json"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--ledger")
+}
