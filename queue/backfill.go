@@ -61,8 +61,12 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 	considered := 0
 	n := uint(s.c.NodeCount())
 	w, excl := bitset.New(n), bitset.New(n)
+	selections := 0 // counted against WithBackfillSelections
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
+			break
+		}
+		if s.opts.bfSelections > 0 && selections >= s.opts.bfSelections {
 			break
 		}
 		if !s.eligible(j, now) {
@@ -81,6 +85,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 			resvAt.before(end, excl)
 			req := j.Request
 			req.ExcludeNodes = excl
+			selections++
 			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
 				st, err := s.start(j, p, now)
 				if err == nil {
@@ -97,7 +102,8 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		if hadOld {
 			prev = &old
 		}
-		nodes, names, at, err := s.earliest(pr, j, now, w, prev)
+		nodes, names, at, probes, err := s.earliest(pr, j, now, w, prev)
+		selections += probes
 		if err != nil {
 			if neverRuns(err) {
 				s.setFailure(j, err, now)
@@ -160,7 +166,9 @@ func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Key
 // A previous reservation whose nodes are still free for its interval is
 // kept without a new selection unless a start at least one backfill
 // resolution earlier exists.
-func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSet, prev *reservation) (*bitset.BitSet, []string, time.Time, error) {
+//
+// probes is how many selections it made.
+func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSet, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
 	d := j.expectedEnd(now).Sub(now)
 	horizon := now.Add(s.opts.bfWindow)
 	part, _ := s.c.PartitionNodes(j.Partition)
@@ -188,7 +196,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 			break
 		}
 		if keepFrom >= 0 && t.After(prev.Start.Add(-max(s.opts.bfResolution, time.Nanosecond))) {
-			return prev.nodes, prev.Nodes, prev.Start, nil
+			return prev.nodes, prev.Nodes, prev.Start, probes, nil
 		}
 		// A slot in the window with too few free nodes in the whole
 		// cluster rules out every start whose window holds it: skip past.
@@ -204,18 +212,20 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 		w.Copy(notW)
 		notW.FlipRange(0, notW.Len())
 		req.ExcludeNodes = notW
-		if p, ok := s.c.Probe(&req, selectnodes.TestOnly); ok {
-			return p.Nodes, p.Names, t, nil
+		probes++
+		if p, ok := s.c.ProbeNodes(&req, selectnodes.TestOnly); ok {
+			return p.Nodes, p.Names, t, probes, nil
 		}
 	}
 	if keepFrom >= 0 {
-		return prev.nodes, prev.Nodes, prev.Start, nil
+		return prev.nodes, prev.Nodes, prev.Start, probes, nil
 	}
 	// why not: never (a configuration error), or not within the window
+	probes++
 	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {
-		return nil, nil, time.Time{}, err
+		return nil, nil, time.Time{}, probes, err
 	}
-	return nil, nil, time.Time{}, lastErr
+	return nil, nil, time.Time{}, probes, lastErr
 }
 
 // reservations lists the standing reservations by start, then job.

@@ -51,9 +51,35 @@ func BenchmarkSchedule(b *testing.B) {
 }
 
 // BenchmarkBackfill plans the whole queue: 10,000 pending jobs of 1-32
-// nodes behind 5,000 running ones filling 10,000 nodes, from scratch.
+// nodes behind 5,000 running ones filling 10,000 nodes, from scratch; and
+// the same pass bounded by WithBackfillSelections.
 func BenchmarkBackfill(b *testing.B) {
-	s := benchScheduler(b, 10000)
+	for _, budget := range []int{0, 1000} {
+		s := backfillBench(b, budget)
+		running := 0
+		for _, j := range s.Jobs() {
+			if j.State == Running {
+				running++
+			}
+		}
+		name := fmt.Sprintf("pending=%d/running=%d", len(s.Pending()), running)
+		if budget > 0 {
+			name += fmt.Sprintf("/selections=%d", budget)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.mu.Lock()
+				s.resv = map[JobID]reservation{} // plan from scratch every time
+				s.mu.Unlock()
+				s.Backfill(t0.Add(time.Second))
+			}
+		})
+	}
+}
+
+func backfillBench(b *testing.B, budget int) *Scheduler {
+	s := benchScheduler(b, 10000, WithBackfillSelections(budget))
 	r := rand.New(rand.NewPCG(3, 3))
 	for i := 0; i < 5000; i++ { // 5,000 running jobs of 2 nodes fill the cluster
 		spec := Spec{Name: "r", Request: selectnodes.Request{MinNodes: 2}, TimeLimit: time.Duration(10+r.IntN(600)) * time.Minute}
@@ -63,21 +89,7 @@ func BenchmarkBackfill(b *testing.B) {
 	}
 	s.Schedule(t0)
 	fill(b, s, 10000, t0)
-	running := 0
-	for _, j := range s.Jobs() {
-		if j.State == Running {
-			running++
-		}
-	}
-	b.Run(fmt.Sprintf("pending=%d/running=%d", len(s.Pending()), running), func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			s.mu.Lock()
-			s.resv = map[JobID]reservation{} // plan from scratch every time
-			s.mu.Unlock()
-			s.Backfill(t0.Add(time.Second))
-		}
-	})
+	return s
 }
 
 func BenchmarkSubmitFinish(b *testing.B) {

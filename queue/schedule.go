@@ -81,12 +81,17 @@ func (s *Scheduler) ScheduleContext(ctx context.Context, now time.Time) []Starte
 	var out []Started
 	locked := map[string]bool{}
 	var withheld *bitset.BitSet
+	failed := classFailures{}
 	for _, j := range s.ordered() {
 		if !s.eligible(j, now) {
 			continue
 		}
 		if locked[j.Partition] {
 			j.Reason = ReasonPriority
+			continue
+		}
+		if err, seen := failed.lookup(j, len(locked)); seen {
+			s.setFailure(j, err, now) // its class already failed this pass, for a reason load cannot change
 			continue
 		}
 		req := j.Request
@@ -107,6 +112,8 @@ func (s *Scheduler) ScheduleContext(ctx context.Context, now time.Time) []Starte
 					withheld.InPlaceUnion(nodes)
 				}
 			}
+		} else {
+			failed.add(j, len(locked), err)
 		}
 		s.setFailure(j, err, now)
 	}

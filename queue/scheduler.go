@@ -77,6 +77,7 @@ type options struct {
 	policy        Policy
 	planner       Planner
 	backfillDepth int
+	bfSelections  int
 	cancelNever   bool
 	external      bool
 	firstID       JobID
@@ -102,6 +103,16 @@ func WithPlanner(p Planner, window int) Option {
 // WithBackfillDepth limits how many pending jobs Backfill considers (all
 // by default).
 func WithBackfillDepth(n int) Option { return func(o *options) { o.backfillDepth = n } }
+
+// WithBackfillSelections bounds the work of one Backfill pass by the
+// number of node selections it makes (each start attempt and each probe of
+// a slot is one): once n are made, the pass considers no further job, and
+// the jobs it did not reach keep their standing reservations. It is
+// Slurm's bf_max_time counted in selections rather than seconds, so the
+// bound is deterministic (a library with no wall clock); a job whose
+// search is under way finishes it, so a pass may exceed n by one job's
+// probes. 0 (the default) is no bound. WithBackfillDepth is bf_max_job_test.
+func WithBackfillSelections(n int) Option { return func(o *options) { o.bfSelections = n } }
 
 // WithBackfillWindow sets how far ahead Backfill reserves (Slurm's
 // bf_window; a day by default).

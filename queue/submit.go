@@ -169,6 +169,12 @@ func neverRuns(err error) bool {
 // admissible is Slurm's check at job_allocate: a TestOnly selection, which
 // rejects only requests that can never run on this configuration.
 func (s *Scheduler) admissible(req *selectnodes.Request) error {
+	// A probe settles the usual case, a request that fits an idle cluster,
+	// without building an allocation; only a misfit pays for the classified
+	// (and explained) selection.
+	if _, ok := s.c.ProbeNodes(req, selectnodes.TestOnly); ok {
+		return nil
+	}
 	if _, err := s.c.SelectNodes(req, selectnodes.TestOnly); err != nil && neverRuns(err) {
 		return invalidErr(err)
 	}

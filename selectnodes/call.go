@@ -21,6 +21,8 @@ type call struct {
 	mode  Mode
 	ex    *Explanation // nil unless explaining
 	quick bool         // Probe: a failure is ErrBusy, without classification
+	// nodesOnly: ProbeNodes, a placement without its Alloc
+	nodesOnly bool
 	// memo keeps the counted-terms outcome of the first run of a request
 	// for the run that explains it (reuse set), so the terms are solved
 	// once per call.

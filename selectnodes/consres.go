@@ -1,6 +1,8 @@
 package selectnodes
 
 import (
+	"math"
+
 	"github.com/bits-and-blooms/bitset"
 )
 
@@ -54,7 +56,7 @@ func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 // JobTest implements Selector.
 func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	c := v.c
-	cpuOf := func(i int) int { return s.free(v, job, i) }
+	cpuOf := s.cpuTable(v, job)
 	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
 			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
@@ -67,34 +69,67 @@ func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choi
 		if !ok {
 			return Choice{}, false
 		}
-		share := s.shares(v, job, chosen, n.CPUs)
 		mem := job.Req.MinMemoryPerNode
 		if job.Exclusive {
 			mem = 0 // the node is the job's; its memory is not counted per job
 		}
-		return uses(chosen, func(i int) int { return share[i] }, mem, job.Exclusive), true
+		ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: job.Exclusive}
+		for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
+			ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: mem}
+		}
+		return ch, true
 	})
 }
 
+// cpuTable returns the free-CPU function the selection asks per node.
+// With a topology, Fit and its best-fit fill ask it for every available
+// node, many times over (a profile of the backfill planner showed the
+// per-call work as a top cost), so each node's value is memoised in a
+// table of the cluster's size; that is O(nodes), which Fit costs anyway.
+// Without a topology the picker asks few nodes: compute on demand.
+func (s ConsRes) cpuTable(v View, job *Job) func(int) int {
+	if v.c.topo == nil {
+		return func(i int) int { return s.free(v, job, i) }
+	}
+	table := make([]int32, len(v.c.nodes))
+	for i := range table {
+		table[i] = unknownCPUs
+	}
+	return func(i int) int {
+		if t := table[i]; t != unknownCPUs {
+			return int(t)
+		}
+		f := s.free(v, job, i)
+		if f > math.MinInt32 && f <= math.MaxInt32 { // else too big to keep: recomputed each time
+			table[i] = int32(f)
+		}
+		return f
+	}
+}
+
+// unknownCPUs marks a cpuTable entry not computed yet.
+const unknownCPUs = math.MinInt32
+
 // shares spreads the job's CPUs: every node its per-node minimum, then
 // more in node order until the total is met; exclusive jobs take all.
-func (s ConsRes) shares(v View, job *Job, chosen []int, total int) map[int]int {
-	share := make(map[int]int, len(chosen))
+// share[k] is chosen[k]'s.
+func (s ConsRes) shares(v View, job *Job, chosen []int, total int) []int {
+	share := make([]int, len(chosen))
 	got := 0
-	for _, i := range chosen {
+	for k, i := range chosen {
 		if job.Exclusive {
-			share[i] = v.c.effective(i).CPUs
+			share[k] = v.c.effective(i).CPUs
 		} else {
-			share[i] = min(job.cpusPerNode, s.free(v, job, i))
+			share[k] = min(job.cpusPerNode, s.free(v, job, i))
 		}
-		got += share[i]
+		got += share[k]
 	}
-	for _, i := range chosen {
+	for k, i := range chosen {
 		if got >= total || job.Exclusive {
 			break
 		}
-		more := min(s.free(v, job, i)-share[i], total-got)
-		share[i] += more
+		more := min(s.free(v, job, i)-share[k], total-got)
+		share[k] += more
 		got += more
 	}
 	return share

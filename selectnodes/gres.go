@@ -123,8 +123,14 @@ func (v View) gresFits(i int, job *Job) bool {
 // takeGRES builds node i's GRES allocation: each need's Max if free, else
 // what is free (at least its Min, which Filter checked), types in key
 // order.
-func (v View) takeGRES(i int, job *Job, a *NodeAlloc) {
+//
+// The entries go into slab, shared by the nodes of one placement (one
+// allocation per placement instead of two per node, which showed in the
+// backfill planner's profile); a's slices are capped, so appending to
+// them never writes into another node's entries.
+func (v View) takeGRES(i int, job *Job, a *NodeAlloc, slab *gresSlab) {
 	t := &v.c.gres
+	from := len(slab.keys)
 	for g := range job.gres {
 		need := &job.gres[g]
 		want := need.max
@@ -139,8 +145,23 @@ func (v View) takeGRES(i int, job *Job, a *NodeAlloc) {
 			want -= take
 			key := int(t.key[s])
 			gk := t.keys[key]
-			a.gres = append(a.gres, keyCount{key: key, slot: s, count: take})
-			a.GRES = append(a.GRES, GRESAlloc{Name: gk.name, Type: gk.typ, Count: take, key: key})
+			slab.keys = append(slab.keys, keyCount{key: key, slot: s, count: take})
+			slab.allocs = append(slab.allocs, GRESAlloc{Name: gk.name, Type: gk.typ, Count: take, key: key})
 		}
 	}
+	if to := len(slab.keys); to > from {
+		a.gres = slab.keys[from:to:to]
+		a.GRES = slab.allocs[from:to:to]
+	}
+}
+
+// gresSlab holds the GRES entries of one placement's nodes.
+type gresSlab struct {
+	keys   []keyCount
+	allocs []GRESAlloc
+}
+
+func newGRESSlab(nodes int, job *Job) *gresSlab {
+	n := nodes * len(job.gres) // one slot per need and node, the usual case; more grows
+	return &gresSlab{keys: make([]keyCount, 0, n), allocs: make([]GRESAlloc, 0, n)}
 }

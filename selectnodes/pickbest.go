@@ -142,7 +142,7 @@ func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, b
 	if !ok {
 		return nil, false, nil
 	}
-	p, err := cx.v.placement(job, ch, avail)
+	p, err := cx.v.placement(job, ch, avail, cx.nodesOnly)
 	return p, err == nil, err
 }
 
@@ -174,8 +174,12 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 	if !c.cpusWithin(ready, n) {
 		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
 	}
-	if _, ok := c.selector.JobTest(empty, job, ready, n); !ok {
-		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
+	// with every qualifying node up and not drained the selection above
+	// already answered (the same inputs): skip repeating it
+	if !ready.Equal(total) {
+		if _, ok := c.selector.JobTest(empty, job, ready, n); !ok {
+			return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
+		}
 	}
 	return newError(ErrBusy, "resources are in use by running jobs")
 }
@@ -187,15 +191,18 @@ func (c *Cluster) cpusWithin(set *bitset.BitSet, n Counts) bool {
 	if n.CPUs <= 0 {
 		return true
 	}
-	var cpus []int
-	total := 0
+	total, count := 0, 0
 	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
-		e := c.effective(int(i)).CPUs
-		total += e
-		cpus = append(cpus, e)
+		total += c.effective(int(i)).CPUs
+		count++
 	}
-	if n.Max <= 0 || n.Max >= len(cpus) || total < n.CPUs {
+	if n.Max <= 0 || n.Max >= count || total < n.CPUs {
 		return total >= n.CPUs
+	}
+	// only a node limit needs the largest nodes: list them then
+	cpus := make([]int, 0, count)
+	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
+		cpus = append(cpus, c.effective(int(i)).CPUs)
 	}
 	slices.SortFunc(cpus, func(a, b int) int { return b - a })
 	total = 0

@@ -105,7 +105,7 @@ func (job *Job) GRES() []GRESRequest { return job.Req.GRES }
 
 // placement checks a selector's choice and builds the Placement from it,
 // in node index order.
-func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet) (*Placement, *Error) {
+func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly bool) (*Placement, *Error) {
 	c := v.c
 	uses := ch.Nodes
 	byNode := func(a, b NodeUse) int { return a.Node - b.Node }
@@ -114,22 +114,36 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet) (*Placement, 
 		slices.SortFunc(uses, byNode)
 	}
 	p := &Placement{Partition: job.Part.Name, Nodes: bitset.New(uint(len(c.nodes))), Exclusive: ch.Exclusive, Immediate: true,
-		Alloc: make([]NodeAlloc, 0, len(uses)), Names: make([]string, 0, len(uses))}
+		Names: make([]string, 0, len(uses))}
+	var slab *gresSlab
+	if !nodesOnly {
+		p.Alloc = make([]NodeAlloc, 0, len(uses))
+		slab = newGRESSlab(len(uses), job)
+	}
 	for k, u := range uses {
 		if err := v.checkUse(u, avail, k > 0 && uses[k-1].Node == u.Node); err != nil {
 			return nil, err
 		}
 		p.Nodes.Set(uint(u.Node))
+		p.Names = append(p.Names, c.nodes[u.Node].Name)
+		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
+		if nodesOnly {
+			if len(u.GRES) > 0 { // still checked, as for a placement with its Alloc
+				if err := v.giveGRES(u, &NodeAlloc{}); err != nil {
+					return nil, err
+				}
+			}
+			p.TotalCPUs += u.CPUs
+			continue
+		}
 		a := NodeAlloc{Node: u.Node, CPUs: u.CPUs, Memory: u.Memory}
 		if len(u.GRES) == 0 {
-			v.takeGRES(u.Node, job, &a)
+			v.takeGRES(u.Node, job, &a, slab)
 		} else if err := v.giveGRES(u, &a); err != nil {
 			return nil, err
 		}
 		p.Alloc = append(p.Alloc, a)
-		p.Names = append(p.Names, c.nodes[u.Node].Name)
 		p.TotalCPUs += a.CPUs
-		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 	}
 	return p, nil
 }

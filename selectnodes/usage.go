@@ -122,6 +122,13 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 	q.Alloc = slices.Clone(p.Alloc)
 	q.Nodes = bitset.New(uint(len(c.nodes)))
 	q.Names = make([]string, 0, len(q.Alloc))
+	// the nodes' GRES copies share one array per placement (they live as
+	// long as the job: fewer objects for the collector to mark)
+	entries := 0
+	for _, a := range q.Alloc {
+		entries += len(a.GRES)
+	}
+	gresSlab, keySlab := make([]GRESAlloc, 0, entries), make([]keyCount, 0, entries)
 	for k := range q.Alloc {
 		a := &q.Alloc[k]
 		if a.Node < 0 || a.Node >= len(c.nodes) {
@@ -136,8 +143,14 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 		}
 		q.Nodes.Set(uint(a.Node))
 		q.Names = append(q.Names, c.nodes[a.Node].Name)
-		a.GRES = slices.Clone(a.GRES)
 		a.gres = a.gres[:0:0]
+		if len(a.GRES) == 0 {
+			a.GRES = slices.Clone(a.GRES)
+			continue
+		}
+		from := len(gresSlab)
+		gresSlab = append(gresSlab, a.GRES...)
+		a.GRES = gresSlab[from:len(gresSlab):len(gresSlab)]
 		for g := range a.GRES {
 			key, ok := c.gres.keyIx[gresKey{a.GRES[g].Name, a.GRES[g].Type}]
 			slot := -1
@@ -148,8 +161,9 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 				return nil, fmt.Errorf("node %s has no %d GRES %s:%s", c.nodes[a.Node].Name, a.GRES[g].Count, a.GRES[g].Name, a.GRES[g].Type)
 			}
 			a.GRES[g].key = key
-			a.gres = append(a.gres, keyCount{key: key, slot: slot, count: a.GRES[g].Count})
+			keySlab = append(keySlab, keyCount{key: key, slot: slot, count: a.GRES[g].Count})
 		}
+		a.gres = keySlab[from:len(keySlab):len(keySlab)]
 	}
 	return &q, nil
 }

@@ -185,9 +185,12 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 	// each leaf's available nodes not yet taken, cheapest first
 	aw := avail.Words()
 	var free [][]int
+	var room []int // per leaf of free, the sum of its nodes' positive CPUs: an O(1) bound for enough
+	// one backing array for all leaves (counted first): one allocation, not one per leaf
+	slab := make([]int, 0, t.freeIn(leaves, aw, rw))
 	for _, l := range leaves {
 		sw := &t.Switches[l]
-		var ns []int
+		ns := slab[len(slab):len(slab):cap(slab)]
 		for k, w := range sw.bits {
 			ix := sw.wordIx[k]
 			x := w & aw[ix]
@@ -198,17 +201,24 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 				ns = append(ns, ix*64+bits.TrailingZeros64(x))
 			}
 		}
+		slab = slab[:len(slab)+len(ns)]
 		if len(ns) == 0 {
 			continue
 		}
-		if req.Weight != nil {
-			slices.SortStableFunc(ns, func(a, b int) int { return cmp.Compare(req.weight(a), req.weight(b)) })
+		ns = ns[:len(ns):len(ns)]
+		byWeight := func(a, b int) int { return cmp.Compare(req.weight(a), req.weight(b)) }
+		if req.Weight != nil && !slices.IsSortedFunc(ns, byWeight) { // sorted already when weights are equal
+			slices.SortStableFunc(ns, byWeight)
 		}
 		free = append(free, ns)
+		room = append(room, positiveCPUs(ns, &req))
 	}
 	for needNodes > 0 || needCPU > 0 {
 		pick, pickTake, spare := -1, 0, 0
 		for f, ns := range free {
+			if needCPU > 0 && room[f] < needCPU {
+				continue // enough would walk the whole leaf to fail
+			}
 			k, ok := enough(ns, needNodes, needCPU, &req)
 			if !ok {
 				continue
@@ -237,10 +247,38 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 			needNodes--
 			needCPU -= req.cpus(n)
 		}
+		room[pick] -= positiveCPUs(free[pick][:pickTake], &req)
 		free[pick] = free[pick][pickTake:]
 	}
 	slices.Sort(chosen)
 	return chosen, nil
+}
+
+// freeIn counts the nodes of leaves set in aw and not in rw.
+func (t *Tree) freeIn(leaves []int, aw, rw []uint64) int {
+	n := 0
+	for _, l := range leaves {
+		sw := &t.Switches[l]
+		for k, w := range sw.bits {
+			ix := sw.wordIx[k]
+			x := w & aw[ix]
+			if ix < len(rw) {
+				x &^= rw[ix]
+			}
+			n += bits.OnesCount64(x)
+		}
+	}
+	return n
+}
+
+// positiveCPUs sums the CPUs of ns, counting none for a node giving
+// fewer than none, so no prefix of ns gives more.
+func positiveCPUs(ns []int, req *Request) int {
+	sum := 0
+	for _, n := range ns {
+		sum += max(req.cpus(n), 0)
+	}
+	return sum
 }
 
 // enough: how many of ns (in order) meet the need, or false.

@@ -1,0 +1,62 @@
+package queue
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const classConf = "NodeName=n[0-7] CPUs=4 Feature=a\nPartitionName=batch Nodes=ALL Default=YES MaxTime=120\n"
+
+// classScheduler is classConf with n[0-3] drained: at most 4 nodes are ready.
+func classScheduler(t *testing.T) *Scheduler {
+	s := New(cluster(t, classConf))
+	for i := range 4 {
+		require.NoError(t, s.SetNodeState(fmt.Sprintf("n%d", i), selectnodes.NodeDrain, at(0)))
+	}
+	return s
+}
+
+// A Schedule pass skips the selection of a job whose class already failed
+// for a reason the load cannot change; every job must end the pass exactly
+// as it would alone. The jobs differ from the failing one in one field at a
+// time, so a class that left a field out would give one of them the wrong
+// outcome.
+func TestScheduleSkipsFailedClasses(t *testing.T) {
+	six := Spec{Name: "six", User: "u", Request: selectnodes.Request{MinNodes: 6}, TimeLimit: time.Hour}
+	specs := []Spec{six, six, six}
+	longer := six
+	longer.TimeLimit = 3 * time.Hour // above the partition's MaxTime
+	fewer := six
+	fewer.Request.MinNodes = 3 // fits the ready nodes
+	held := six
+	held.Request.Held = true
+	feature := six
+	feature.Request.Features = expr(t, "a")
+	specs = append(specs, longer, six, feature, held, six, fewer) // fewer last: a busy job would lock the partition
+
+	together := classScheduler(t)
+	var ids []JobID
+	for _, sp := range specs {
+		ids = append(ids, submit(t, together, sp, at(1)))
+	}
+	together.Schedule(at(2))
+	for k, sp := range specs {
+		alone := classScheduler(t)
+		id := submit(t, alone, sp, at(1))
+		alone.Schedule(at(2))
+		want, _ := alone.Job(id)
+		got, _ := together.Job(ids[k])
+		assert.Equal(t, want.State, got.State, "job %d (%s)", k, sp.Name)
+		assert.Equal(t, want.Reason, got.Reason, "job %d", k)
+	}
+	j, _ := together.Job(ids[0])
+	assert.Equal(t, Pending, j.State)
+	assert.NotEqual(t, ReasonResources, j.Reason, "drained nodes are not busy ones")
+	j, _ = together.Job(ids[len(ids)-1])
+	assert.Equal(t, Running, j.State, "a different class behind the failed ones still starts")
+}
