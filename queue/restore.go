@@ -2,6 +2,7 @@ package queue
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -144,7 +145,7 @@ func (p *restorePlan) apply(s *Scheduler) error {
 	setNodeStates(c, p.nodeStates)
 	running := slices.Clone(p.jobs)
 	running = slices.DeleteFunc(running, func(j *job) bool { return j.State != Running && j.State != Suspended })
-	slices.SortFunc(running, func(a, b *job) int { return cmpU64(a.allocSeq, b.allocSeq) })
+	slices.SortFunc(running, func(a, b *job) int { return cmp.Compare(a.allocSeq, b.allocSeq) })
 	for _, j := range running {
 		if err := c.Allocate(j.ID, j.Placement, j.Start, j.expectedEnd(j.Start).Add(j.suspendedFor)); err != nil {
 			undo()
@@ -174,16 +175,6 @@ func setNodeStates(c *selectnodes.Cluster, states []selectnodes.NodeState) {
 			_ = c.SetNodeState(c.Node(i).Name, st) // a known node and state
 		}
 	}
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // validator checks a state against the cluster, building the plan.

@@ -31,7 +31,7 @@ func (r Running) Place(c *selectnodes.Cluster, id selectnodes.JobID, now time.Ti
 		n := c.Node(int(i))
 		a := selectnodes.NodeAlloc{Node: int(i), CPUs: r.CPUs, Memory: r.MemoryMB}
 		if r.CPUs == 0 {
-			a.CPUs, a.Memory = nodeCPUs(n), n.RealMemory
+			a.CPUs, a.Memory = n.CPUs, n.RealMemory // New fills CPUs from the layout
 		}
 		for _, g := range r.GRES {
 			a.GRES = append(a.GRES, selectnodes.GRESAlloc{Name: g.Name, Type: gresType(n, g), Count: g.Count})
@@ -42,15 +42,6 @@ func (r Running) Place(c *selectnodes.Cluster, id selectnodes.JobID, now time.Ti
 		p.Weight += n.Weight
 	}
 	return c.Allocate(id, p, now, end)
-}
-
-// nodeCPUs is a node's schedulable CPUs (its CPUs, or the product of its
-// layout when CPUs was not given).
-func nodeCPUs(n *selectnodes.Node) int {
-	if n.CPUs > 0 {
-		return n.CPUs
-	}
-	return max(n.Boards, 1) * max(n.Sockets, 1) * max(n.CoresPerSocket, 1) * max(n.Threads, 1)
 }
 
 // gresType fills in the type of an untyped GRES from the node's own,

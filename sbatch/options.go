@@ -1,6 +1,7 @@
 package sbatch
 
 import (
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -60,7 +61,7 @@ type Flag struct {
 func Parse(args []string, extra ...Flag) (*Options, error) {
 	o, operands, err := ParseOperands(args, extra...)
 	if err == nil && len(operands) > 0 {
-		err = &Error{Arg: indexOf(args, operands[0]), Text: operands[0], Msg: "unexpected argument (no batch script is read)"}
+		err = &Error{Arg: slices.Index(args, operands[0]), Text: operands[0], Msg: "unexpected argument (no batch script is read)"}
 	}
 	if err != nil {
 		return nil, err
@@ -90,15 +91,6 @@ func ParseOperands(args []string, extra ...Flag) (*Options, []string, error) {
 		}
 	}
 	return o, operands, nil
-}
-
-func indexOf(args []string, a string) int {
-	for i := range args {
-		if args[i] == a {
-			return i
-		}
-	}
-	return -1
 }
 
 // ParseFlags reads args against the caller's flags only, by the same

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hpcsched/hpcsched/check"
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -13,11 +12,6 @@ import (
 )
 
 var errHelp = flag.ErrHelp
-
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // topologyOption reads a topology.conf for a cluster, accepting what
 // Slurm accepts (unknown nodes, a node under two leaves) as warnings.

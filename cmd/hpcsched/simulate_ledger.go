@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -92,7 +93,7 @@ func (lf *ledgerFile) newLedger(c *selectnodes.Cluster) (*simLedger, queue.Optio
 		if err != nil {
 			return nil, nil, usagef("--ledger: projects[%d]: %v", k, err)
 		}
-		res := allocation.Resource(strings.ToUpper(cmpOr(p.Resource, "CPU")))
+		res := allocation.Resource(strings.ToUpper(cmp.Or(p.Resource, "CPU")))
 		a, err := store.CreateAllocation(ctx, allocation.Allocation{Project: proj.ID, Category: "simulation", Resource: res, Start: from, End: to})
 		if err != nil {
 			return nil, nil, usagef("--ledger: projects[%d]: %v", k, err)
@@ -127,13 +128,6 @@ func (d defaultPartition) Admit(_ context.Context, spec *queue.Spec, _ time.Time
 		spec.Request.Partition = string(d)
 	}
 	return nil
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // report reads the ledger after the run.

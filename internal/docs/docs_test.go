@@ -1,15 +1,15 @@
 package docs
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -101,122 +101,132 @@ func TestDesignListsEveryPackage(t *testing.T) {
 // standard ones imported, and a few common names (now, ctx) declared.
 func TestReadmeGoSnippetsCompile(t *testing.T) {
 	dir := root(t)
-	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	require.NoError(t, err)
-	snippets := fenced(string(readme), "go")
+	snippets := readmeBlocks(t, dir, "go")
 	require.NotEmpty(t, snippets)
 	var body strings.Builder
 	for k, s := range snippets {
 		fmt.Fprintf(&body, "\t{ // snippet %d\n%s", k+1, s)
 	}
 	body.WriteString(strings.Repeat("\t}\n", len(snippets)))
-	src := snippetProgram(t, dir, body.String())
-	tmp, err := os.MkdirTemp(dir, ".readme-snippets-")
-	require.NoError(t, err)
-	defer os.RemoveAll(tmp)
-	require.NoError(t, os.WriteFile(filepath.Join(tmp, "main.go"), []byte(src), 0o644))
-	cmd := exec.Command(goTool(t), "vet", "./"+filepath.Base(tmp))
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("README snippets do not compile:\n%s\nprogram:\n%s", out, numbered(src))
-	}
+	src := "package main\n\n" + snippetImports(t, dir, false) +
+		"\nfunc main() {\n\tctx := context.Background()\n\tnow := time.Now()\n\t_, _ = ctx, now\n" + body.String() + "}\n"
+	vetSource(t, dir, "main.go", src, "README snippets")
 }
 
 // README blocks marked "```go test" are whole test functions (for
 // placementtest); they compile as a _test.go file of their own.
 func TestReadmeTestSnippetsCompile(t *testing.T) {
 	dir := root(t)
-	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	require.NoError(t, err)
-	blocks := fenced(string(readme), "go test")
+	blocks := readmeBlocks(t, dir, "go test")
 	if len(blocks) == 0 {
 		t.Skip("no test snippets in the README")
 	}
-	prog := snippetProgram(t, dir, "")
-	prog = strings.Replace(prog, "package main\n", "package snippets_test\n", 1)
-	prog = strings.Replace(prog, "import (\n", "import (\n\t\"testing\"\n", 1)
-	prog = prog[:strings.Index(prog, "\nfunc main()")] + "\nvar _ = testing.Short\n\n" + strings.Join(blocks, "\n")
-	tmp, err := os.MkdirTemp(dir, ".readme-tests-")
+	src := "package snippets_test\n\n" + snippetImports(t, dir, true) + "\n" + strings.Join(blocks, "\n")
+	vetSource(t, dir, "readme_test.go", src, "README test snippets")
+}
+
+func readmeBlocks(t *testing.T, dir, lang string) []string {
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	require.NoError(t, err)
+	return fenced(string(readme), lang)
+}
+
+// vetSource writes src as file in a fresh folder inside the module and
+// runs go vet on it (which type-checks it, tests included).
+func vetSource(t *testing.T, dir, file, src, what string) {
+	tmp, err := os.MkdirTemp(dir, ".readme-")
 	require.NoError(t, err)
 	defer os.RemoveAll(tmp)
-	require.NoError(t, os.WriteFile(filepath.Join(tmp, "readme_test.go"), []byte(prog), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, file), []byte(src), 0o644))
 	cmd := exec.Command(goTool(t), "vet", "./"+filepath.Base(tmp))
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("README test snippets do not compile:\n%s\nfile:\n%s", out, numbered(prog))
+		t.Fatalf("%s do not compile:\n%s\nfile:\n%s", what, out, numbered(src))
 	}
 }
 
-// snippetProgram wraps body in a main package that imports every
-// non-internal package of the module and the common standard ones, each
-// referenced once so none is unused.
-func snippetProgram(t *testing.T, dir, body string) string {
-	cmd := exec.Command(goTool(t), "list", "-f", "{{.ImportPath}} {{.Name}}", "./...")
+// snippetImports imports every non-internal library package of the module
+// and the common standard ones (and testing, for tests), each referenced
+// once so none is unused.
+func snippetImports(t *testing.T, dir string, testing bool) string {
+	cmd := exec.Command(goTool(t), "list", "-f", "{{.ImportPath}} {{.Name}} {{.Dir}}", "./...")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	require.NoError(t, err)
 	var imports, uses []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		path, name, _ := strings.Cut(line, " ")
-		if name == "main" || strings.Contains(path, "/internal") {
+		f := strings.Fields(line)
+		if f[1] == "main" || strings.Contains(f[0], "/internal") {
 			continue
 		}
-		imports = append(imports, fmt.Sprintf("%q", path))
-		uses = append(uses, name)
+		imports = append(imports, f[0])
+		uses = append(uses, reference(f[1], firstExported(t, f[2])))
 	}
-	for _, std := range []string{"context", "errors", "fmt", "log", "os", "strings", "time", "io", "net/http"} {
-		imports = append(imports, fmt.Sprintf("%q", std))
-		uses = append(uses, std[strings.LastIndex(std, "/")+1:])
+	std := map[string]string{"context": "Background", "errors": "New", "fmt": "Sprint", "log": "Println",
+		"os": "Exit", "strings": "Cut", "time": "Now", "io": "EOF", "net/http": "StatusOK"}
+	if testing {
+		std["testing"] = "Short"
+	}
+	for _, path := range slices.Sorted(maps.Keys(std)) {
+		imports = append(imports, path)
+		uses = append(uses, reference(path[strings.LastIndex(path, "/")+1:], std[path]))
 	}
 	var b strings.Builder
-	b.WriteString("package main\n\nimport (\n")
+	b.WriteString("import (\n")
 	for _, imp := range imports {
-		b.WriteString("\t" + imp + "\n")
+		fmt.Fprintf(&b, "\t%q\n", imp)
 	}
 	b.WriteString(")\n\n")
 	for _, u := range uses {
-		fmt.Fprintf(&b, "var _ = %s.%s\n", u, anyExported(t, dir, u))
+		b.WriteString(u + "\n")
 	}
-	b.WriteString("\nfunc main() {\n\tctx := context.Background()\n\tnow := time.Now()\n\t_, _ = ctx, now\n")
-	b.WriteString(body)
-	b.WriteString("}\n")
 	return b.String()
 }
 
-// anyExported names one exported identifier of a package, to reference it.
-func anyExported(t *testing.T, dir, pkg string) string {
-	std := map[string]string{"context": "Background", "errors": "New", "fmt": "Sprint", "log": "Println",
-		"os": "Exit", "strings": "Cut", "time": "Now", "io": "EOF", "http": "StatusOK"}
-	if name, ok := std[pkg]; ok {
-		return name
+// reference is a declaration that uses pkg.name: a type as a type, anything
+// else as a value (firstExported marks types with a leading '*').
+func reference(pkg, name string) string {
+	if typ, ok := strings.CutPrefix(name, "*"); ok {
+		return "var _ *" + pkg + "." + typ
 	}
-	cmd := exec.Command(goTool(t), "doc", "-short", "./"+pkgDir(t, dir, pkg))
-	cmd.Dir = dir
-	out, _ := cmd.Output()
-	re := regexp.MustCompile(`^(?:func|type|var|const) ([A-Z]\w*)`)
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		if m := re.FindStringSubmatch(strings.TrimSpace(sc.Text())); m != nil {
-			return m[1]
-		}
-	}
-	t.Fatalf("package %s exports nothing go doc shows", pkg)
-	return ""
+	return "var _ = " + pkg + "." + name
 }
 
-func pkgDir(t *testing.T, dir, name string) string {
-	cmd := exec.Command(goTool(t), "list", "-f", "{{.Name}} {{.Dir}}", "./...")
-	cmd.Dir = dir
-	out, err := cmd.Output()
+// firstExported names an exported function, type ("*Name"), variable or
+// constant of the package in dir, read with go/parser.
+func firstExported(t *testing.T, dir string) string {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	require.NoError(t, err)
-	for _, line := range strings.Split(string(out), "\n") {
-		n, d, _ := strings.Cut(line, " ")
-		if n == name {
-			rel, _ := filepath.Rel(dir, d)
-			return rel
+	slices.Sort(files)
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.IsExported() {
+					return d.Name.Name
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						if sp.Name.IsExported() {
+							return "*" + sp.Name.Name
+						}
+					case *ast.ValueSpec:
+						if sp.Names[0].IsExported() {
+							return sp.Names[0].Name
+						}
+					}
+				}
+			}
 		}
 	}
-	t.Fatalf("no package named %s", name)
+	t.Fatalf("package in %s exports nothing", dir)
 	return ""
 }
 
