@@ -257,3 +257,34 @@ func TestWillRunSpecChangesNothing(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidSpec)
 	assert.Len(t, s.Jobs(), 1)
 }
+
+// A dynamic site factor is recomputed at every pass by default, not only
+// every few minutes: a change between two passes a second apart reorders
+// the queue at the second.
+func TestSiteFactorRecomputedEachPass(t *testing.T) {
+	favour := "a"
+	p := Multifactor{Site: 1000, SiteFactor: func(j *Job, _ time.Time) float64 {
+		if j.User == favour {
+			return 1
+		}
+		return 0
+	}}
+	s := simple(t, WithPolicy(p))
+	submit(t, s, nodes(8, time.Hour), at(0)) // holds every node
+	s.Schedule(at(0))
+	a, b := nodes(8, time.Hour), nodes(8, time.Hour)
+	a.User, b.User = "a", "b"
+	ja, jb := submit(t, s, a, at(1)), submit(t, s, b, at(1))
+	assert.Equal(t, []JobID{ja, jb}, pendingIDs(s))
+	favour = "b"
+	s.Schedule(at(1).Add(time.Second))
+	assert.Equal(t, []JobID{jb, ja}, pendingIDs(s), "recomputed a second later")
+}
+
+func pendingIDs(s *Scheduler) []JobID {
+	var out []JobID
+	for _, j := range s.Pending() {
+		out = append(out, j.ID)
+	}
+	return out
+}

@@ -64,9 +64,9 @@ type Multifactor struct {
 	// SiteFactor, when set, supplies the site factor (e.g. allocation
 	// balance and time left, seed 002's f_credit and f_temporal), clamped
 	// to [0, 1]. It is called when a priority is computed: at submit, at
-	// updates, and for every pending job at each recalculation (every
-	// RecalcInterval; set it to 0 to recompute at every pass) — never
-	// while the queue is compared. It runs under the scheduler's lock and
+	// updates, and for every pending job once per pass (or once per
+	// WithRecalcInterval when one is set) — never while the queue is
+	// compared. It runs under the scheduler's lock and
 	// must not call the Scheduler.
 	SiteFactor func(j *Job, now time.Time) float64
 }

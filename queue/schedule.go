@@ -36,8 +36,9 @@ func (s *Scheduler) eligible(j *job, now time.Time) bool {
 	return true
 }
 
-// recalc recomputes a dynamic policy's priorities, at most once per
-// RecalcInterval, moving only jobs whose priority changed.
+// recalc recomputes a dynamic policy's priorities once per pass (or at
+// most once per WithRecalcInterval), moving only jobs whose priority
+// changed.
 func (s *Scheduler) recalc(now time.Time) {
 	if !s.opts.policy.Dynamic() || (!s.lastRecalc.IsZero() && now.Sub(s.lastRecalc) < s.opts.recalc) {
 		return

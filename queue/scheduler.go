@@ -135,13 +135,15 @@ func WithExternalScheduler() Option { return func(o *options) { o.external = tru
 func WithFirstJobID(id JobID) Option { return func(o *options) { o.firstID = id } }
 
 // WithRecalcInterval sets how often a dynamic policy's priorities are
-// recomputed (Slurm's PriorityCalcPeriod; 5 minutes by default).
+// recomputed (Slurm's PriorityCalcPeriod). By default they are recomputed
+// at every Schedule and Backfill pass, once per pass and never per
+// comparison; a longer interval trades freshness for a cheaper pass.
 func WithRecalcInterval(d time.Duration) Option { return func(o *options) { o.recalc = d } }
 
 // New returns a scheduler for c, which it then owns: change the cluster
 // only through the scheduler.
 func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
-	o := options{policy: FCFS{}, firstID: 1, recalc: 5 * time.Minute, plannerWindow: 100, bfWindow: 24 * time.Hour, bfResolution: time.Minute}
+	o := options{policy: FCFS{}, firstID: 1, plannerWindow: 100, bfWindow: 24 * time.Hour, bfResolution: time.Minute}
 	for _, f := range opts {
 		f(&o)
 	}
