@@ -85,10 +85,15 @@ func (s *solver) ejectMove(e *ejector, j, b int32, accept func(delta float64) bo
 // the freed resources, each on its fitting bid of best value.
 func (s *solver) repair(e *ejector, ejected, freed []int32, skip int32) {
 	m := s.m
+	// Repair only takes capacity, so a job that fits nowhere once fits
+	// nowhere later in the same repair: each job is tried once (a job
+	// bids on many of the freed resources).
+	s.stamp++
 	try := func(o int32) {
-		if s.sel[o] >= 0 || o == skip {
+		if s.sel[o] >= 0 || o == skip || s.jobMark[o] == s.stamp {
 			return
 		}
+		s.jobMark[o] = s.stamp
 		mj := m.jobs[o]
 		pick := int32(-1)
 		for c := mj.first; c < mj.end; c++ {

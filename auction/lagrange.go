@@ -17,10 +17,13 @@ import (
 
 // reduced is bid b's value less the priced resources it takes.
 func (s *solver) reduced(b int32) float64 {
-	v := s.m.value[b]
-	rs, as := s.m.res(b), s.m.amt(b)
+	m := s.m
+	lo, hi := m.useStart[b], m.useStart[b+1]
+	rs, as := m.useRes[lo:hi], m.useAmtF[lo:hi]
+	as = as[:len(rs)] // one bounds check for the loop
+	v := m.value[b]
 	for k, r := range rs {
-		v -= s.price[r] * float64(as[k])
+		v -= s.price[r] * as[k]
 	}
 	return v
 }

@@ -16,6 +16,7 @@ type model struct {
 	useStart []int32   // bid b's uses are useRes/useAmt[useStart[b]:useStart[b+1]]
 	useRes   []int32   // compact resource index
 	useAmt   []int32
+	useAmtF  []float64 // useAmt as floats, for pricing's inner loop
 	capacity []int32   // per compact resource
 	origBid  []int32   // bid -> index in its Problem job
 	jobOf    []int32   // bid -> model job
@@ -144,9 +145,11 @@ func (m *model) addUse(r int, amt int32, compact, clique, capacity []int32) {
 	}
 	m.useRes = append(m.useRes, compact[r])
 	m.useAmt = append(m.useAmt, amt)
+	m.useAmtF = append(m.useAmtF, float64(amt))
 	if clique[r] >= 0 && 2*amt > capacity[r] {
 		m.useRes = append(m.useRes, clique[r])
 		m.useAmt = append(m.useAmt, 1)
+		m.useAmtF = append(m.useAmtF, 1)
 	}
 }
 

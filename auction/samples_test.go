@@ -85,8 +85,9 @@ func TestSamplesReport(t *testing.T) {
 		}
 		p := loadSample(t, dir, r.name)
 		rounds, _ := strconv.Atoi(os.Getenv("AUCTION_ROUNDS"))
+		seed, _ := strconv.ParseUint(os.Getenv("AUCTION_SEED"), 10, 64)
 		start, cpu0 := time.Now(), cpuTime()
-		sol, err := Solve(context.Background(), p, Options{TimeLimit: limit, Rounds: rounds})
+		sol, err := Solve(context.Background(), p, Options{TimeLimit: limit, Rounds: rounds, Seed: seed})
 		el := time.Since(start)
 		cpu := (cpuTime() - cpu0).Round(time.Millisecond)
 		require.NoError(t, err)

@@ -24,6 +24,11 @@ type Options struct {
 	// ExactJobs: groups of jobs up to this size get an exact search for a
 	// proof of optimality (0: 60).
 	ExactJobs int
+	// PricingSteps caps the subgradient steps that price each group of
+	// jobs for its bound and first solution (0: 1,500). Fewer steps give a
+	// looser bound and a rougher start sooner: what a scheduler pass that
+	// must be cheap wants (Planner).
+	PricingSteps int
 	// Seed drives the local search's choices.
 	Seed uint64
 	// Tolerance: a solution must beat the incumbent by more than this to
@@ -43,7 +48,8 @@ type Solution struct {
 	Stopped   string    // "optimal", "budget", "time" or "cancelled"
 }
 
-// lagrangeIters is the subgradient steps spent on each group's bound.
+// lagrangeIters is the subgradient steps spent on each group's bound by
+// default.
 const lagrangeIters = 1500
 
 // quickProofNodes is the exact search's budget per group before the local
@@ -100,7 +106,7 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 	}
 	comps := m.components()
 	bounds := make([]float64, len(comps))
-	s.initial(comps, bounds)
+	s.initial(comps, bounds, opts.PricingSteps)
 	// Small groups are often proven at once; the local search then works
 	// only on the rest, and the exact search gets what budget remains.
 	proven := s.prove(comps, bounds, opts.ExactJobs, quickProofNodes)
@@ -127,6 +133,9 @@ func (o Options) withDefaults(jobs int, timed bool) Options {
 			o.Rounds = math.MaxInt
 		}
 	}
+	if o.PricingSteps <= 0 {
+		o.PricingSteps = lagrangeIters
+	}
 	if o.ExactJobs <= 0 {
 		o.ExactJobs = 60
 	}
@@ -139,10 +148,10 @@ func (o Options) withDefaults(jobs int, timed bool) Options {
 // initial prices each group, keeps its bound, and builds the first
 // solution: the best of a priority greedy, the repaired relaxed choices
 // met while pricing, and a greedy guided by the final prices.
-func (s *solver) initial(comps [][]int32, bounds []float64) {
+func (s *solver) initial(comps [][]int32, bounds []float64, steps int) {
 	for c, jobs := range comps {
 		lb := s.greedy(jobs, false)
-		bounds[c] = s.lagrangeRepairing(jobs, s.m.capacity, lb, lagrangeIters, true)
+		bounds[c] = s.lagrangeRepairing(jobs, s.m.capacity, lb, steps, true)
 		s.greedy(jobs, true)
 	}
 }
