@@ -144,3 +144,22 @@ func TestSolveDeterministic(t *testing.T) {
 	assert.True(t, p.Feasible(a.Selection))
 	assert.GreaterOrEqual(t, a.Bound+1e-6, a.Objective)
 }
+
+// Few pricing steps (what a cheap scheduler pass asks for) may loosen the
+// bound but never invalidate it: each run's bound is at least the other
+// run's solution, and both are feasible.
+func TestFewPricingStepsBoundStaysValid(t *testing.T) {
+	for seed := range uint64(2) {
+		p, err := GenerateWindow(WindowSpec{Jobs: 40, Bids: 8, Seed: 20 + seed})
+		require.NoError(t, err)
+		few, err := Solve(t.Context(), p, Options{PricingSteps: 3, Rounds: 200, MaxNodes: 20_000, Seed: seed})
+		require.NoError(t, err)
+		full, err := Solve(t.Context(), p, Options{Rounds: 800, MaxNodes: 50_000, Seed: seed})
+		require.NoError(t, err)
+		for _, s := range []*Solution{few, full} {
+			assert.True(t, p.Feasible(s.Selection), "seed %d", seed)
+		}
+		assert.GreaterOrEqual(t, few.Bound+1e-6, full.Objective, "seed %d", seed)
+		assert.GreaterOrEqual(t, full.Bound+1e-6, few.Objective, "seed %d", seed)
+	}
+}
