@@ -30,6 +30,28 @@ func BenchmarkSolve(b *testing.B) {
 	}
 }
 
+// BenchmarkSolveReplayPass: one solve under ReplayOptions, the work
+// budget of a simulated scheduler pass (what `simulate --policy auction`
+// spends on each window).
+func BenchmarkSolveReplayPass(b *testing.B) {
+	for _, sz := range []struct{ jobs, bids int }{{50, 10}, {100, 10}} {
+		p, err := GenerateWindow(WindowSpec{Jobs: sz.jobs, Bids: sz.bids, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("nodes=1024/jobs=%d/bids=%d", sz.jobs, sz.bids), func(b *testing.B) {
+			var sol *Solution
+			for b.Loop() {
+				if sol, err = Solve(context.Background(), p, ReplayOptions()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(sol.Objective, "objective")
+			b.ReportMetric(sol.Bound, "bound")
+		})
+	}
+}
+
 // BenchmarkGenerateBids: bids for a window on the 1,024-node system.
 func BenchmarkGenerateBids(b *testing.B) {
 	for _, jobs := range []int{100, 400} {

@@ -118,6 +118,15 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 	return s.solution(p, bounds, proven, rounds), nil
 }
 
+// ReplayOptions is a work budget for one scheduler pass of a simulated
+// replay (Planner with a negative Budget): 300 local-search rounds, 5,000
+// branch-and-bound nodes and 200 pricing steps, a few milliseconds for a
+// window of 100 jobs on 1,024 nodes, and the same decisions on any machine
+// however loaded (BENCHMARKS.md "Auction").
+func ReplayOptions() Options {
+	return Options{Rounds: 300, MaxNodes: 5000, PricingSteps: 200}
+}
+
 // withDefaults fills in the zero options. With a deadline, time alone
 // ends the search unless budgets were given.
 func (o Options) withDefaults(jobs int, timed bool) Options {

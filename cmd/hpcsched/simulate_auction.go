@@ -12,5 +12,5 @@ const auctionWindow = 100
 // paper's bids, and a work budget instead of a time budget so that a
 // replay decides the same on any machine, however loaded.
 func auctionPlanner() *auction.Planner {
-	return &auction.Planner{Budget: -1, Solve: auction.Options{Rounds: 300, MaxNodes: 5000, PricingSteps: 200}}
+	return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions()}
 }
