@@ -54,4 +54,6 @@
 // Planner is a queue.Planner: each pass it bids for the window on the
 // snapshot's free cores and GPUs, solves within its Budget and starts the
 // winners on exactly their bids' cores and GPUs (queue.Decision.Layout).
+// ReplayOptions is a work budget for a pass of a simulated replay (no time
+// limit, so a replay decides the same on any machine).
 package auction
