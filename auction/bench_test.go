@@ -8,41 +8,30 @@ import (
 	"time"
 )
 
-// BenchmarkSolve: one solve of a generated window under a fixed budget;
+// BenchmarkSolve: one solve of a generated window under a fixed budget —
+// a 1-s time limit, or ReplayOptions (the work budget of a simulated
+// scheduler pass: what `simulate --policy auction` spends on each window);
 // the objective and bound are reported as metrics.
 func BenchmarkSolve(b *testing.B) {
-	for _, sz := range []struct{ jobs, bids int }{{50, 10}, {100, 15}, {400, 20}} {
-		p, err := GenerateWindow(WindowSpec{Jobs: sz.jobs, Bids: sz.bids, Seed: 1})
+	for _, c := range []struct {
+		jobs, bids int
+		budget     string
+		opts       Options
+	}{
+		{50, 10, "limit=1s", Options{TimeLimit: time.Second}},
+		{100, 15, "limit=1s", Options{TimeLimit: time.Second}},
+		{400, 20, "limit=1s", Options{TimeLimit: time.Second}},
+		{50, 10, "budget=replay", ReplayOptions()},
+		{100, 10, "budget=replay", ReplayOptions()},
+	} {
+		p, err := GenerateWindow(WindowSpec{Jobs: c.jobs, Bids: c.bids, Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("jobs=%d/bids=%d", sz.jobs, sz.bids), func(b *testing.B) {
+		b.Run(fmt.Sprintf("nodes=1024/jobs=%d/bids=%d/%s", c.jobs, c.bids, c.budget), func(b *testing.B) {
 			var sol *Solution
 			for b.Loop() {
-				sol, err = Solve(context.Background(), p, Options{TimeLimit: time.Second})
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(sol.Objective, "objective")
-			b.ReportMetric(sol.Bound, "bound")
-		})
-	}
-}
-
-// BenchmarkSolveReplayPass: one solve under ReplayOptions, the work
-// budget of a simulated scheduler pass (what `simulate --policy auction`
-// spends on each window).
-func BenchmarkSolveReplayPass(b *testing.B) {
-	for _, sz := range []struct{ jobs, bids int }{{50, 10}, {100, 10}} {
-		p, err := GenerateWindow(WindowSpec{Jobs: sz.jobs, Bids: sz.bids, Seed: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("nodes=1024/jobs=%d/bids=%d", sz.jobs, sz.bids), func(b *testing.B) {
-			var sol *Solution
-			for b.Loop() {
-				if sol, err = Solve(context.Background(), p, ReplayOptions()); err != nil {
+				if sol, err = Solve(context.Background(), p, c.opts); err != nil {
 					b.Fatal(err)
 				}
 			}

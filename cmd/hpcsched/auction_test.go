@@ -61,10 +61,7 @@ func TestAuctionUsageErrors(t *testing.T) {
 // The auction row of Table 4: --compare accepts auction beside fcfs and
 // backfill, on a GPU-range workload too, and every job starts.
 func TestSimulateCompareWithAuction(t *testing.T) {
-	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:6'", "--limit", "15", "--compare", "fcfs,backfill,auction", "--json")
-	require.Equal(t, 0, code, errOut)
-	var rows []row
-	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	rows := simulateRows(t, "--workload", "aucsched:6'", "--limit", "15", "--compare", "fcfs,backfill,auction")
 	require.Len(t, rows, 3)
 	assert.Equal(t, []string{"FCFS", "FCFS", "AUCTION"}, []string{rows[0].Policy, rows[1].Policy, rows[2].Policy})
 	assert.Equal(t, "none", rows[2].Backfill, "the auction decides the whole window; no backfill pass after it")
@@ -72,4 +69,14 @@ func TestSimulateCompareWithAuction(t *testing.T) {
 		assert.Equal(t, 15, r.Started, "%s: every job starts", r.Policy)
 		assert.True(t, r.LevelKnown, "%s: the seed-001 system has switches", r.Policy)
 	}
+}
+
+// simulateRows runs simulate with --json and reads its rows.
+func simulateRows(t *testing.T, args ...string) []row {
+	t.Helper()
+	code, out, errOut := runCmd(t, append(append([]string{"simulate"}, args...), "--json")...)
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), out)
+	return rows
 }
