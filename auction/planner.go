@@ -35,6 +35,16 @@ type Planner struct {
 	Budget time.Duration
 	Solve  Options // further solver options (TimeLimit is Budget)
 	GPU    string  // the GRES name of GPUs ("gpu" when empty)
+	// QueuePriorities bids with the jobs' own priorities. By default a
+	// job's priority P_j is its rank in the window (queue order): the
+	// last biddable job gets 2, each one before it one more. Queue
+	// priorities may all be equal (FCFS gives every job 1 and orders by
+	// submission), and then the auction would ignore the queue's order
+	// and, with alpha = P_min_diff/3, value a bid costing 3 at nothing,
+	// so a job that needs the whole machine would never start. With
+	// ranks every job of higher rank is worth more (the seed's proof),
+	// and every bid is worth at least 1.
+	QueuePriorities bool
 }
 
 var _ queue.Planner = (*Planner)(nil)
@@ -60,6 +70,11 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	}
 	if len(wjobs) == 0 {
 		return nil, nil
+	}
+	if !pl.QueuePriorities {
+		for k := range wjobs {
+			wjobs[k].Priority = int64(len(wjobs) - k + 1)
+		}
 	}
 	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
 	if err != nil {

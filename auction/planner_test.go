@@ -64,3 +64,32 @@ func TestPlannerThroughQueue(t *testing.T) {
 	assert.Equal(t, 4, gpuNodes)
 	assert.Equal(t, 64+40+100, cpus, "exactly the bids' cores")
 }
+
+// Under FCFS every queue priority is 1. The planner bids with the jobs'
+// ranks in the window, so the head of the queue — here a job that needs
+// the whole machine — wins over the small job behind it; with the queue's
+// own (equal) priorities its bid, costing 3 at alpha 1/3, is worth
+// nothing and the small job would take the machine first.
+func TestPlannerRanksKeepQueueOrder(t *testing.T) {
+	for _, queuePrio := range []bool{false, true} {
+		c, err := selectnodes.Seed001()
+		require.NoError(t, err)
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), QueuePriorities: queuePrio}
+		s := queue.New(c, queue.WithPlanner(pl, 10))
+		t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+		whole, err := s.Submit(queue.Spec{Request: selectnodes.Request{CPUs: 16384}, TimeLimit: time.Hour}, t0)
+		require.NoError(t, err)
+		small, err := s.Submit(queue.Spec{Request: selectnodes.Request{CPUs: 16, MinNodes: 1, MaxNodes: 1}, TimeLimit: time.Hour}, t0)
+		require.NoError(t, err)
+		s.Schedule(t0.Add(time.Second))
+		w, _ := s.Job(whole)
+		sm, _ := s.Job(small)
+		if queuePrio {
+			assert.Equal(t, queue.Pending, w.State, "equal priorities: the whole-machine bid is worth nothing")
+			assert.Equal(t, queue.Running, sm.State)
+			continue
+		}
+		assert.Equal(t, queue.Running, w.State, "ranks: the head of the queue wins")
+		assert.Equal(t, queue.Pending, sm.State)
+	}
+}
