@@ -53,14 +53,14 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		}
 	}
 	pr, resvAt := s.buildProfile(now)
-	freeCPUs := 0 // a bound: no start can use more CPUs than are free
-	for i := 0; i < s.c.NodeCount(); i++ {
-		freeCPUs += max(0, s.c.FreeCPUs(i))
-	}
+	// bounds: no start can use more CPUs than are free, or (unless a
+	// partition oversubscribes CPUs) more nodes than have a free CPU
+	freeCPUs, freeNodes := s.freeNow()
 	var started []Started
 	considered := 0
 	n := uint(s.c.NodeCount())
-	w, excl := bitset.New(n), bitset.New(n)
+	excl := bitset.New(n)
+	pass := &bfPass{w: bitset.New(n), notW: bitset.New(n)}
 	selections := 0 // counted against WithBackfillSelections
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
@@ -81,7 +81,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 			delete(s.resv, j.ID)
 		}
 		// start now, away from every node a reservation needs before end
-		if j.Request.CPUs <= freeCPUs {
+		if j.Request.CPUs <= freeCPUs && max(j.Request.MinNodes, 1) <= freeNodes {
 			resvAt.before(end, excl)
 			req := j.Request
 			req.ExcludeNodes = excl
@@ -91,6 +91,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 				if err == nil {
 					started = append(started, st)
 					freeCPUs -= p.TotalCPUs
+					freeNodes -= s.filled(p, freeNodes)
 					pr.take(p.Nodes, now, end)
 				}
 				if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
@@ -102,7 +103,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		if hadOld {
 			prev = &old
 		}
-		nodes, names, at, probes, err := s.earliest(pr, j, now, w, prev)
+		nodes, names, at, probes, err := s.earliest(pr, j, now, pass, prev)
 		selections += probes
 		if err != nil {
 			if neverRuns(err) {
@@ -119,6 +120,39 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		j.Reason = ReasonResources
 	}
 	return started, s.reservations()
+}
+
+// freeNow counts the free CPUs and the nodes with a free CPU; the node
+// count is math.MaxInt when a partition oversubscribes CPUs (a node
+// without a free CPU may still take a job there).
+func (s *Scheduler) freeNow() (cpus, nodes int) {
+	for i := 0; i < s.c.NodeCount(); i++ {
+		if f := s.c.FreeCPUs(i); f > 0 {
+			cpus += f
+			nodes++
+		}
+	}
+	for _, p := range s.c.Partitions() {
+		if m := p.Sharing.Mode; (m == selectnodes.ShareYes || m == selectnodes.ShareForce) && p.Sharing.Count != 1 {
+			return cpus, math.MaxInt
+		}
+	}
+	return cpus, nodes
+}
+
+// filled is how many of placement p's nodes have no free CPU left (none
+// when the node count is unbounded).
+func (s *Scheduler) filled(p *selectnodes.Placement, nodes int) int {
+	if nodes == math.MaxInt {
+		return 0
+	}
+	n := 0
+	for _, a := range p.Alloc {
+		if s.c.FreeCPUs(a.Node) <= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // buildProfile makes the profile of the running jobs and the standing
@@ -159,6 +193,11 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 
 func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Keys(m)) }
 
+// bfPass is one Backfill pass's scratch: the window and its complement.
+type bfPass struct {
+	w, notW *bitset.BitSet
+}
+
 // earliest finds the first slot from which j's nodes stay free for its
 // whole time limit, selecting (TestOnly, so only the free nodes count)
 // among the nodes free throughout.
@@ -168,7 +207,7 @@ func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Key
 // resolution earlier exists.
 //
 // probes is how many selections it made.
-func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSet, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
+func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
 	d := j.expectedEnd(now).Sub(now)
 	horizon := now.Add(s.opts.bfWindow)
 	part, _ := s.c.PartitionNodes(j.Partition)
@@ -176,7 +215,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 	if cpn := s.maxNodeCPUs(); cpn > 0 && j.Request.CPUs > 0 {
 		need = max(need, (j.Request.CPUs+cpn-1)/cpn) // the CPU total needs at least this many nodes
 	}
-	notW := bitset.New(w.Len())
+	w, notW := pass.w, pass.notW
 	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
 	// A previous reservation that still holds is kept unless a start at
 	// least one resolution step earlier exists: re-planning for seconds

@@ -15,6 +15,8 @@ type profile struct {
 	times []time.Time
 	free  []*bitset.BitSet
 	count []int // |free[i]|, a quick bound
+
+	scratch []uint // members' buffer
 }
 
 // newProfile starts from each node's free time (zero for never, e.g. a
@@ -80,15 +82,29 @@ func (p *profile) split(t time.Time) int {
 }
 
 // take removes nodes from every slot in [start, end); give puts them back.
+// A reservation's nodes are usually far fewer than a slot's words, so
+// both work node by node then (bit tests per slot instead of a pass over
+// every word of every slot in the interval).
 func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 	if !end.After(p.times[0]) {
 		return
 	}
 	start = maxTime(start, p.times[0])
 	p.split(end)
+	members := p.members(nodes)
 	for i := p.split(start); i < len(p.times) && p.times[i].Before(end); i++ {
-		p.count[i] -= int(p.free[i].IntersectionCardinality(nodes))
-		p.free[i].InPlaceDifference(nodes)
+		f := p.free[i]
+		if members == nil {
+			p.count[i] -= int(f.IntersectionCardinality(nodes))
+			f.InPlaceDifference(nodes)
+			continue
+		}
+		for _, b := range members {
+			if f.Test(b) {
+				f.Clear(b)
+				p.count[i]--
+			}
+		}
 	}
 }
 
@@ -97,10 +113,36 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 		return
 	}
 	start = maxTime(start, p.times[0])
+	members := p.members(nodes)
 	for i := p.split(start); i < len(p.times) && p.times[i].Before(end); i++ {
-		p.count[i] += int(nodes.DifferenceCardinality(p.free[i]))
-		p.free[i].InPlaceUnion(nodes)
+		f := p.free[i]
+		if members == nil {
+			p.count[i] += int(nodes.DifferenceCardinality(f))
+			f.InPlaceUnion(nodes)
+			continue
+		}
+		for _, b := range members {
+			if !f.Test(b) {
+				f.Set(b)
+				p.count[i]++
+			}
+		}
 	}
+}
+
+// members lists the nodes of a set small enough to be worked on node by
+// node (fewer than a quarter of its words), or returns nil. The list
+// lives in p's scratch buffer until the next call.
+func (p *profile) members(nodes *bitset.BitSet) []uint {
+	words := len(nodes.Words())
+	p.scratch = p.scratch[:0]
+	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
+		if 4*len(p.scratch) >= words {
+			return nil
+		}
+		p.scratch = append(p.scratch, i)
+	}
+	return p.scratch
 }
 
 // window writes into w the nodes free throughout [times[i], times[i]+d).
