@@ -81,11 +81,15 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 			delete(s.resv, j.ID)
 		}
 		// start now, away from every node a reservation needs before end
+		if j.Request.CPUs <= freeCPUs {
+			// counted as a selection even when the node bound settles it,
+			// so a budget stops where it always did
+			selections++
+		}
 		if j.Request.CPUs <= freeCPUs && max(j.Request.MinNodes, 1) <= freeNodes {
 			resvAt.before(end, excl)
 			req := j.Request
 			req.ExcludeNodes = excl
-			selections++
 			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
 				st, err := s.start(j, p, now)
 				if err == nil {
@@ -222,7 +226,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	// is churn (Slurm's bf_resolution).
 	keepFrom := -1
 	if prev != nil {
-		if k, found := slices.BinarySearchFunc(pr.times, prev.Start, func(a, b time.Time) int { return a.Compare(b) }); found {
+		if k, found := pr.find(prev.Start); found {
 			pr.window(k, d, w)
 			if prev.nodes.DifferenceCardinality(w) == 0 {
 				keepFrom = k
@@ -261,6 +265,9 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	}
 	// why not: never (a configuration error), or not within the window
 	probes++
+	if _, ok := s.c.ProbeNodes(&j.Request, selectnodes.TestOnly); ok {
+		return nil, nil, time.Time{}, probes, lastErr // it fits an idle cluster: busy
+	}
 	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {
 		return nil, nil, time.Time{}, probes, err
 	}

@@ -13,6 +13,7 @@ import (
 // has no end — and free[i] holds the nodes free for all of it.
 type profile struct {
 	times []time.Time
+	at    []int64 // times as Unix nanoseconds, to search and compare
 	free  []*bitset.BitSet
 	count []int // |free[i]|, a quick bound
 
@@ -36,46 +37,71 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 		}
 		return t
 	}
-	// each node's slot start as Unix nanoseconds, sorted with the node
+	// each busy node's free time as Unix nanoseconds, sorted with the
+	// node; nodes free now join slot 0 directly
 	type entry struct {
 		at   int64
 		node int
 	}
+	cur := bitset.New(n)
 	order := make([]entry, 0, len(freeAt))
 	for i, t := range freeAt {
-		if never == nil || !never.Test(uint(i)) {
-			order = append(order, entry{round(t).UnixNano(), i})
+		switch {
+		case never != nil && never.Test(uint(i)):
+		case !t.After(now):
+			cur.Set(uint(i))
+		default:
+			order = append(order, entry{t.UnixNano(), i})
 		}
 	}
 	slices.SortFunc(order, func(a, b entry) int { return cmp.Compare(a.at, b.at) })
+	// rounding up is monotone, so the order holds; round each distinct
+	// time once
 	ts := []time.Time{now}
-	for _, e := range order {
-		if t := time.Unix(0, e.at).In(now.Location()); t.After(ts[len(ts)-1]) {
-			ts = append(ts, t)
+	lastRaw, lastAt := int64(0), int64(0)
+	for k := range order {
+		if k == 0 || order[k].at != lastRaw {
+			lastRaw = order[k].at
+			t := round(time.Unix(0, lastRaw).In(now.Location()))
+			if lastAt = t.UnixNano(); t.After(ts[len(ts)-1]) {
+				ts = append(ts, t)
+			}
 		}
+		order[k].at = lastAt
 	}
-	p := &profile{times: ts, free: make([]*bitset.BitSet, len(ts))}
-	// nodes join at their slot and stay: build by cumulative OR
-	cur := bitset.New(n)
+	// nodes join at their slot and stay: build by cumulative OR, the
+	// slots' words in one array
+	words := len(cur.Words())
+	arena := make([]uint64, words*len(ts))
+	p := &profile{times: ts, at: make([]int64, len(ts)), free: make([]*bitset.BitSet, len(ts)), count: make([]int, len(ts))}
 	k := 0
 	for s, t := range ts {
 		for tn := t.UnixNano(); k < len(order) && order[k].at <= tn; k++ {
 			cur.Set(uint(order[k].node))
 		}
-		p.free[s] = cur.Clone()
-		p.count = append(p.count, int(cur.Count()))
+		w := arena[s*words : (s+1)*words : (s+1)*words]
+		copy(w, cur.Words())
+		p.free[s] = bitset.FromWithLength(n, w)
+		p.count[s] = int(cur.Count())
+		p.at[s] = t.UnixNano()
 	}
 	return p
 }
 
+// find returns the slot starting at t, or where one would be inserted.
+func (p *profile) find(t time.Time) (int, bool) {
+	return slices.BinarySearch(p.at, t.UnixNano())
+}
+
 // split makes t a slot boundary and returns its slot.
 func (p *profile) split(t time.Time) int {
-	i, found := slices.BinarySearchFunc(p.times, t, func(a, b time.Time) int { return a.Compare(b) })
+	i, found := p.find(t)
 	if found {
 		return i
 	}
 	// t falls inside slot i-1 (t is never before times[0] = now)
 	p.times = slices.Insert(p.times, i, t)
+	p.at = slices.Insert(p.at, i, t.UnixNano())
 	p.free = slices.Insert(p.free, i, p.free[i-1].Clone())
 	p.count = slices.Insert(p.count, i, p.count[i-1])
 	return i
@@ -92,7 +118,7 @@ func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 	start = maxTime(start, p.times[0])
 	p.split(end)
 	members := p.members(nodes)
-	for i := p.split(start); i < len(p.times) && p.times[i].Before(end); i++ {
+	for i, e := p.split(start), end.UnixNano(); i < len(p.at) && p.at[i] < e; i++ {
 		f := p.free[i]
 		if members == nil {
 			p.count[i] -= int(f.IntersectionCardinality(nodes))
@@ -114,7 +140,7 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 	}
 	start = maxTime(start, p.times[0])
 	members := p.members(nodes)
-	for i := p.split(start); i < len(p.times) && p.times[i].Before(end); i++ {
+	for i, e := p.split(start), end.UnixNano(); i < len(p.at) && p.at[i] < e; i++ {
 		f := p.free[i]
 		if members == nil {
 			p.count[i] += int(nodes.DifferenceCardinality(f))
@@ -148,8 +174,8 @@ func (p *profile) members(nodes *bitset.BitSet) []uint {
 // window writes into w the nodes free throughout [times[i], times[i]+d).
 func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	p.free[i].Copy(w)
-	end := p.times[i].Add(d)
-	for j := i + 1; j < len(p.times) && p.times[j].Before(end); j++ {
+	end := p.times[i].Add(d).UnixNano()
+	for j := i + 1; j < len(p.at) && p.at[j] < end; j++ {
 		w.InPlaceIntersection(p.free[j])
 	}
 }
@@ -164,9 +190,9 @@ func maxTime(a, b time.Time) time.Time {
 // short returns the last slot in [times[i], times[i]+d) with fewer than
 // need free nodes, or -1.
 func (p *profile) short(i int, d time.Duration, need int) int {
-	end := p.times[i].Add(d)
+	end := p.times[i].Add(d).UnixNano()
 	last := -1
-	for j := i; j < len(p.times) && (j == i || p.times[j].Before(end)); j++ {
+	for j := i; j < len(p.at) && (j == i || p.at[j] < end); j++ {
 		if p.count[j] < need {
 			last = j
 		}
