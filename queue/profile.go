@@ -2,6 +2,7 @@ package queue
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -16,6 +17,11 @@ type profile struct {
 	at    []int64 // times as Unix nanoseconds, to search and compare
 	free  []*bitset.BitSet
 	count []int // |free[i]|, a quick bound
+	// changed[i] marks the words of free[i] that may differ from
+	// free[i-1]'s (a superset: take and give mark what they touch at the
+	// ends of their interval and never unmark), so a window intersects
+	// only those words; see window.
+	changed [][]uint64
 
 	scratch []uint // members' buffer
 }
@@ -73,11 +79,15 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 	// slots' words in one array
 	words := len(cur.Words())
 	arena := make([]uint64, words*len(ts))
-	p := &profile{times: ts, at: make([]int64, len(ts)), free: make([]*bitset.BitSet, len(ts)), count: make([]int, len(ts))}
+	p := &profile{times: ts, at: make([]int64, len(ts)), free: make([]*bitset.BitSet, len(ts)), count: make([]int, len(ts)),
+		changed: make([][]uint64, len(ts))}
+	marks := make([]uint64, markWords(words)*len(ts))
 	k := 0
 	for s, t := range ts {
+		p.changed[s] = marks[s*markWords(words) : (s+1)*markWords(words) : (s+1)*markWords(words)]
 		for tn := t.UnixNano(); k < len(order) && order[k].at <= tn; k++ {
 			cur.Set(uint(order[k].node))
+			markWord(p.changed[s], order[k].node/64)
 		}
 		w := arena[s*words : (s+1)*words : (s+1)*words]
 		copy(w, cur.Words())
@@ -104,6 +114,7 @@ func (p *profile) split(t time.Time) int {
 	p.at = slices.Insert(p.at, i, t.UnixNano())
 	p.free = slices.Insert(p.free, i, p.free[i-1].Clone())
 	p.count = slices.Insert(p.count, i, p.count[i-1])
+	p.changed = slices.Insert(p.changed, i, make([]uint64, len(p.changed[i-1]))) // a copy: nothing differs
 	return i
 }
 
@@ -118,7 +129,8 @@ func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 	start = maxTime(start, p.times[0])
 	p.split(end)
 	members := p.members(nodes)
-	for i, e := p.split(start), end.UnixNano(); i < len(p.at) && p.at[i] < e; i++ {
+	first, i := p.split(start), 0
+	for i = first; i < len(p.at) && p.at[i] < end.UnixNano(); i++ {
 		f := p.free[i]
 		if members == nil {
 			p.count[i] -= int(f.IntersectionCardinality(nodes))
@@ -132,6 +144,7 @@ func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 			}
 		}
 	}
+	p.markEnds(first, i, nodes, members)
 }
 
 func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
@@ -140,7 +153,8 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 	}
 	start = maxTime(start, p.times[0])
 	members := p.members(nodes)
-	for i, e := p.split(start), end.UnixNano(); i < len(p.at) && p.at[i] < e; i++ {
+	first, i := p.split(start), 0
+	for i = first; i < len(p.at) && p.at[i] < end.UnixNano(); i++ {
 		f := p.free[i]
 		if members == nil {
 			p.count[i] += int(nodes.DifferenceCardinality(f))
@@ -154,6 +168,7 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 			}
 		}
 	}
+	p.markEnds(first, i, nodes, members)
 }
 
 // members lists the nodes of a set small enough to be worked on node by
@@ -172,13 +187,63 @@ func (p *profile) members(nodes *bitset.BitSet) []uint {
 }
 
 // window writes into w the nodes free throughout [times[i], times[i]+d).
+// Only the words a later slot may have changed are intersected: a word
+// equal to the previous slot's leaves the running intersection as it is.
 func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	p.free[i].Copy(w)
+	ww := w.Words()
 	end := p.times[i].Add(d).UnixNano()
 	for j := i + 1; j < len(p.at) && p.at[j] < end; j++ {
-		w.InPlaceIntersection(p.free[j])
+		fw := p.free[j].Words()
+		for x, m := range p.changed[j] {
+			for ; m != 0; m &= m - 1 {
+				k := x*64 + bits.TrailingZeros64(m)
+				ww[k] &= fw[k]
+			}
+		}
 	}
 }
+
+// markEnds updates, at slot first and at slot end (when there is one),
+// the marks of the words nodes touch: an interval's change may make its
+// first slot differ from the one before, or the slot after it from its
+// last, or undo such a difference (one reservation handing a node to the
+// next). Inside, both neighbours changed alike, so a word that differed
+// still may, and one that did not still does not.
+func (p *profile) markEnds(first, end int, nodes *bitset.BitSet, members []uint) {
+	for _, s := range []int{first, end} {
+		if s == 0 || s >= len(p.changed) {
+			continue
+		}
+		if members != nil {
+			for _, b := range members {
+				p.remark(s, int(b/64))
+			}
+			continue
+		}
+		for k, word := range nodes.Words() {
+			if word != 0 && k < len(p.changed[s])*64 {
+				p.remark(s, k)
+			}
+		}
+	}
+}
+
+// remark sets word k's mark at slot s (> 0) to whether it differs from
+// the previous slot's.
+func (p *profile) remark(s, k int) {
+	bit := uint64(1) << (k % 64)
+	if p.free[s].Words()[k] != p.free[s-1].Words()[k] {
+		p.changed[s][k/64] |= bit
+	} else {
+		p.changed[s][k/64] &^= bit
+	}
+}
+
+// markWords is how many words of marks cover words words.
+func markWords(words int) int { return (words + 63) / 64 }
+
+func markWord(marks []uint64, k int) { marks[k/64] |= 1 << (k % 64) }
 
 func maxTime(a, b time.Time) time.Time {
 	if a.After(b) {
