@@ -164,7 +164,8 @@ func (s *Scheduler) filled(p *selectnodes.Placement, nodes int) int {
 func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 	c := s.c
 	n := c.NodeCount()
-	freeAt := make([]time.Time, n)
+	s.bf.freeAt = grown(s.bf.freeAt, n)
+	freeAt := s.bf.freeAt
 	for _, id := range c.Running() {
 		p, _, end, _ := c.Allocation(id)
 		for _, a := range p.Alloc {
@@ -176,8 +177,8 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 	never := c.Up()
 	never.InPlaceIntersection(c.Avail())
 	never = never.Complement()
-	pr := newProfile(now, freeAt, never, s.opts.bfResolution)
-	idx := newResvIndex(n)
+	pr := newProfile(now, freeAt, never, s.opts.bfResolution, &s.bf)
+	idx := newResvIndex(n, len(s.resv))
 	for _, id := range sortedResv(s.resv) {
 		r := s.resv[id]
 		if !r.End.After(now) {
@@ -309,8 +310,8 @@ type resvIndex struct {
 	minStart []int64
 }
 
-func newResvIndex(n int) *resvIndex {
-	return &resvIndex{n: n, resv: map[JobID]reservation{}}
+func newResvIndex(n, size int) *resvIndex {
+	return &resvIndex{n: n, resv: make(map[JobID]reservation, size)}
 }
 
 // perNode reports whether the per-node index pays: more reservation words

@@ -26,9 +26,24 @@ type profile struct {
 	scratch []uint // members' buffer
 }
 
+// bfBuffers are storage Backfill reuses from pass to pass (they hold no
+// state a decision reads: every pass overwrites what it uses).
+type bfBuffers struct {
+	freeAt []time.Time
+	words  []uint64 // the profile's initial slots
+	marks  []uint64
+}
+
+// grown returns buf resliced to n elements, zeroed.
+func grown[T any](buf []T, n int) []T {
+	buf = slices.Grow(buf[:0], n)[:n]
+	clear(buf)
+	return buf
+}
+
 // newProfile starts from each node's free time (zero for never, e.g. a
 // down node), rounded up to a multiple of res.
-func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res time.Duration) *profile {
+func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res time.Duration, buf *bfBuffers) *profile {
 	n := uint(len(freeAt))
 	// Round up to multiples of res in absolute time, so that the same
 	// release falls on the same slot boundary in every pass.
@@ -78,10 +93,12 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 	// nodes join at their slot and stay: build by cumulative OR, the
 	// slots' words in one array
 	words := len(cur.Words())
-	arena := make([]uint64, words*len(ts))
+	buf.words = grown(buf.words, words*len(ts))
+	arena := buf.words
 	p := &profile{times: ts, at: make([]int64, len(ts)), free: make([]*bitset.BitSet, len(ts)), count: make([]int, len(ts)),
 		changed: make([][]uint64, len(ts))}
-	marks := make([]uint64, markWords(words)*len(ts))
+	buf.marks = grown(buf.marks, markWords(words)*len(ts))
+	marks := buf.marks
 	k := 0
 	for s, t := range ts {
 		p.changed[s] = marks[s*markWords(words) : (s+1)*markWords(words) : (s+1)*markWords(words)]
