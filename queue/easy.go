@@ -82,14 +82,18 @@ func (e *EASY) Backfill(now time.Time) []Started {
 			continue
 		}
 		considered++
-		req := j.Request
-		fits := req.CPUs <= freeCPUs && req.MinNodes <= freeNodes
-		if fits && head != nil && j.expectedEnd(now).After(head.shadow) {
+		cpus, nodes := j.Request.CPUs, j.Request.MinNodes
+		fits := cpus <= freeCPUs && nodes <= freeNodes
+		avoid := fits && head != nil && j.expectedEnd(now).After(head.shadow)
+		if avoid {
 			// it must keep off the head's nodes: the same bounds outside them
-			fits = req.CPUs <= outCPUs && max(req.MinNodes, 1) <= outNodes
-			req.ExcludeNodes = withheldToo(req.ExcludeNodes, head.nodes)
+			fits = cpus <= outCPUs && max(nodes, 1) <= outNodes
 		}
 		if fits {
+			req := j.Request // a copy only for the jobs probed: it escapes
+			if avoid {
+				req.ExcludeNodes = withheldToo(req.ExcludeNodes, head.nodes)
+			}
 			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
 				if st, err := s.start(j, p, now); err == nil {
 					started = append(started, st)
