@@ -177,9 +177,9 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 	never := c.Up()
 	never.InPlaceIntersection(c.Avail())
 	never = never.Complement()
-	pr := newProfile(now, freeAt, never, s.opts.bfResolution, &s.bf)
-	idx := newResvIndex(n, len(s.resv))
-	for _, id := range sortedResv(s.resv) {
+	ids := sortedResv(s.resv)
+	bounds := make([]time.Time, 0, 2*len(ids))
+	for _, id := range ids {
 		r := s.resv[id]
 		if !r.End.After(now) {
 			delete(s.resv, id) // overtaken by time
@@ -190,8 +190,15 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 			r.Start = now
 			s.resv[id] = r
 		}
-		pr.take(r.nodes, r.Start, r.End)
-		idx.add(id, r)
+		bounds = append(bounds, r.End, r.Start) // the order take splits in
+	}
+	pr := newProfile(now, freeAt, never, s.opts.bfResolution, bounds, &s.bf)
+	idx := newResvIndex(n, len(s.resv))
+	for _, id := range ids {
+		if r, ok := s.resv[id]; ok {
+			pr.take(r.nodes, r.Start, r.End)
+			idx.add(id, r)
+		}
 	}
 	return pr, idx
 }

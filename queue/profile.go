@@ -42,8 +42,12 @@ func grown[T any](buf []T, n int) []T {
 }
 
 // newProfile starts from each node's free time (zero for never, e.g. a
-// down node), rounded up to a multiple of res.
-func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res time.Duration, buf *bfBuffers) *profile {
+// down node), rounded up to a multiple of res. Its slots also start at
+// the times in extra (none before now), the boundaries the caller is
+// about to take reservations between, so those takes insert no slot: for
+// an instant given twice the first value given stands, free times first,
+// as splitting in that order would leave it.
+func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res time.Duration, extra []time.Time, buf *bfBuffers) *profile {
 	n := uint(len(freeAt))
 	// Round up to multiples of res in absolute time, so that the same
 	// release falls on the same slot boundary in every pass.
@@ -90,6 +94,7 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 		}
 		order[k].at = lastAt
 	}
+	ts = mergeTimes(ts, extra)
 	// nodes join at their slot and stay: build by cumulative OR, the
 	// slots' words in one array
 	words := len(cur.Words())
@@ -118,6 +123,28 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 // find returns the slot starting at t, or where one would be inserted.
 func (p *profile) find(t time.Time) (int, bool) {
 	return slices.BinarySearch(p.at, t.UnixNano())
+}
+
+// mergeTimes merges extra into the sorted, distinct ts, keeping ts's value
+// of an instant in both and the first of extra's repeats.
+func mergeTimes(ts, extra []time.Time) []time.Time {
+	if len(extra) == 0 {
+		return ts
+	}
+	extra = slices.Clone(extra)
+	slices.SortStableFunc(extra, func(a, b time.Time) int { return a.Compare(b) })
+	out := make([]time.Time, 0, len(ts)+len(extra))
+	i := 0
+	for _, t := range extra {
+		for ; i < len(ts) && !ts[i].After(t); i++ {
+			out = append(out, ts[i])
+		}
+		if last := len(out) - 1; last >= 0 && out[last].Equal(t) {
+			continue // an instant already there
+		}
+		out = append(out, t)
+	}
+	return append(out, ts[i:]...)
 }
 
 // split makes t a slot boundary and returns its slot.
