@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"math"
@@ -284,16 +285,25 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 
 // reservations lists the standing reservations by start, then job.
 func (s *Scheduler) reservations() []Reservation {
-	out := make([]Reservation, 0, len(s.resv))
-	for _, r := range s.resv {
-		out = append(out, r.Reservation)
+	// sort small keys, not the records
+	type key struct {
+		start time.Time
+		job   JobID
 	}
-	slices.SortFunc(out, func(a, b Reservation) int {
-		if c := a.Start.Compare(b.Start); c != 0 {
+	keys := make([]key, 0, len(s.resv))
+	for id, r := range s.resv {
+		keys = append(keys, key{r.Start, id})
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := a.start.Compare(b.start); c != 0 {
 			return c
 		}
-		return int(a.Job) - int(b.Job)
+		return cmp.Compare(a.job, b.job)
 	})
+	out := make([]Reservation, len(keys))
+	for i, k := range keys {
+		out[i] = s.resv[k.job].Reservation
+	}
 	return out
 }
 

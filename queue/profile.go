@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"cmp"
 	"math/bits"
 	"slices"
 	"time"
@@ -30,6 +29,7 @@ type profile struct {
 // state a decision reads: every pass overwrites what it uses).
 type bfBuffers struct {
 	freeAt []time.Time
+	raw    []int64  // distinct free times
 	words  []uint64 // the profile's initial slots
 	marks  []uint64
 }
@@ -62,60 +62,57 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 		}
 		return t
 	}
-	// each busy node's free time as Unix nanoseconds, sorted with the
-	// node; nodes free now join slot 0 directly
-	type entry struct {
-		at   int64
-		node int
-	}
-	cur := bitset.New(n)
-	order := make([]entry, 0, len(freeAt))
+	// the distinct free times after now, sorted; rounding up is monotone,
+	// so their rounded values come sorted too (each rounded once)
+	raw := buf.raw[:0]
 	for i, t := range freeAt {
-		switch {
-		case never != nil && never.Test(uint(i)):
-		case !t.After(now):
-			cur.Set(uint(i))
-		default:
-			order = append(order, entry{t.UnixNano(), i})
+		if t.After(now) && (never == nil || !never.Test(uint(i))) {
+			raw = append(raw, t.UnixNano())
 		}
 	}
-	slices.SortFunc(order, func(a, b entry) int { return cmp.Compare(a.at, b.at) })
-	// rounding up is monotone, so the order holds; round each distinct
-	// time once
+	slices.Sort(raw)
+	raw = slices.Compact(raw)
+	buf.raw = raw
 	ts := []time.Time{now}
-	lastRaw, lastAt := int64(0), int64(0)
-	for k := range order {
-		if k == 0 || order[k].at != lastRaw {
-			lastRaw = order[k].at
-			t := round(time.Unix(0, lastRaw).In(now.Location()))
-			if lastAt = t.UnixNano(); t.After(ts[len(ts)-1]) {
-				ts = append(ts, t)
-			}
+	for _, r := range raw {
+		if t := round(time.Unix(0, r).In(now.Location())); t.After(ts[len(ts)-1]) {
+			ts = append(ts, t)
 		}
-		order[k].at = lastAt
 	}
 	ts = mergeTimes(ts, extra)
-	// nodes join at their slot and stay: build by cumulative OR, the
-	// slots' words in one array
-	words := len(cur.Words())
-	buf.words = grown(buf.words, words*len(ts))
-	arena := buf.words
 	p := &profile{times: ts, at: make([]int64, len(ts)), free: make([]*bitset.BitSet, len(ts)), count: make([]int, len(ts)),
 		changed: make([][]uint64, len(ts))}
-	buf.marks = grown(buf.marks, markWords(words)*len(ts))
-	marks := buf.marks
-	k := 0
 	for s, t := range ts {
-		p.changed[s] = marks[s*markWords(words) : (s+1)*markWords(words) : (s+1)*markWords(words)]
-		for tn := t.UnixNano(); k < len(order) && order[k].at <= tn; k++ {
-			cur.Set(uint(order[k].node))
-			markWord(p.changed[s], order[k].node/64)
-		}
-		w := arena[s*words : (s+1)*words : (s+1)*words]
-		copy(w, cur.Words())
-		p.free[s] = bitset.FromWithLength(n, w)
-		p.count[s] = int(cur.Count())
 		p.at[s] = t.UnixNano()
+	}
+	// each node joins the slot of its rounded free time (now's if free
+	// now) and stays: mark the joins, then OR them up slot by slot
+	words := int((n + 63) / 64)
+	buf.words = grown(buf.words, words*len(ts))
+	buf.marks = grown(buf.marks, markWords(words)*len(ts))
+	for s := range ts {
+		w := buf.words[s*words : (s+1)*words : (s+1)*words]
+		p.free[s] = bitset.FromWithLength(n, w)
+		p.changed[s] = buf.marks[s*markWords(words) : (s+1)*markWords(words) : (s+1)*markWords(words)]
+	}
+	for i, t := range freeAt {
+		if never != nil && never.Test(uint(i)) {
+			continue
+		}
+		s := 0
+		if t.After(now) {
+			s, _ = slices.BinarySearch(p.at, round(t).UnixNano())
+		}
+		p.free[s].Set(uint(i))
+		if s > 0 {
+			markWord(p.changed[s], i/64)
+		}
+	}
+	for s := range ts {
+		if s > 0 {
+			p.free[s].InPlaceUnion(p.free[s-1])
+		}
+		p.count[s] = int(p.free[s].Count())
 	}
 	return p
 }
