@@ -1,9 +1,11 @@
 package queue
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -119,5 +121,63 @@ func BenchmarkSubmitFinish(b *testing.B) {
 			b.Fatal(err)
 		}
 		now = now.Add(time.Second)
+	}
+}
+
+// BenchmarkReplanAfterEnd is issue 18's event loop: 2,000 exclusive
+// one-node jobs on 1,024 nodes, a schedule pass and whole-queue
+// conservative backfill after every job end (jobs end by seeded run
+// times shorter than their limits, so reservations move).
+func BenchmarkReplanAfterEnd(b *testing.B) {
+	b.Run("jobs=2000/nodes=1024", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			replanAfterEnd(b, 2000, 1024)
+		}
+	})
+}
+
+func replanAfterEnd(b *testing.B, jobs, n int) {
+	s := benchScheduler(b, n)
+	r := rand.New(rand.NewPCG(5, 5))
+	run := map[JobID]time.Duration{}
+	for i := 0; i < jobs; i++ {
+		limit := time.Duration(5+r.IntN(55)) * time.Minute
+		spec := Spec{Name: "x", Request: selectnodes.Request{MinNodes: 1, Share: selectnodes.ShareExclusiveJob}, TimeLimit: limit}
+		id, err := s.Submit(spec, t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run[id] = limit / time.Duration(1+r.IntN(4))
+	}
+	type end struct {
+		at time.Time
+		id JobID
+	}
+	var ends []end
+	pass := func(now time.Time) {
+		started := s.Schedule(now)
+		more, _ := s.Backfill(now)
+		for _, st := range append(started, more...) {
+			ends = append(ends, end{now.Add(run[st.Job]), st.Job})
+		}
+		slices.SortFunc(ends, func(a, b end) int {
+			if c := a.at.Compare(b.at); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.id, b.id)
+		})
+	}
+	pass(t0)
+	for len(ends) > 0 {
+		e := ends[0]
+		ends = ends[1:]
+		if err := s.Finish(e.id, Outcome{Kind: Completed}, e.at); err != nil {
+			b.Fatal(err)
+		}
+		pass(e.at)
+	}
+	if p := len(s.Pending()); p != 0 {
+		b.Fatalf("%d jobs never started", p)
 	}
 }
