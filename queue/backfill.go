@@ -56,7 +56,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 	pr, resvAt := s.buildProfile(now)
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
-	freeCPUs, freeNodes := s.freeNow()
+	freeCPUs, open := s.freeNow()
 	var started []Started
 	considered := 0
 	n := uint(s.c.NodeCount())
@@ -87,16 +87,18 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 			// so a budget stops where it always did
 			selections++
 		}
-		if j.Request.CPUs <= freeCPUs && max(j.Request.MinNodes, 1) <= freeNodes {
+		if j.Request.CPUs <= freeCPUs && s.mayStartNow(j, open, nil) {
 			resvAt.before(end, excl)
 			req := j.Request
 			req.ExcludeNodes = excl
-			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
+			if !s.mayStartNow(j, open, excl) {
+				// too few nodes with a free CPU outside the reservations
+			} else if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
 				st, err := s.start(j, p, now)
 				if err == nil {
 					started = append(started, st)
 					freeCPUs -= p.TotalCPUs
-					freeNodes -= s.filled(p, freeNodes)
+					s.fill(open, p)
 					pr.take(p.Nodes, now, end)
 				}
 				if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
@@ -127,37 +129,57 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 	return started, s.reservations()
 }
 
-// freeNow counts the free CPUs and the nodes with a free CPU; the node
-// count is math.MaxInt when a partition oversubscribes CPUs (a node
-// without a free CPU may still take a job there).
-func (s *Scheduler) freeNow() (cpus, nodes int) {
+// freeNow counts the free CPUs and returns the nodes with a free CPU, or
+// nil when a partition oversubscribes CPUs (a node without a free CPU may
+// still take a job there).
+func (s *Scheduler) freeNow() (cpus int, open *bitset.BitSet) {
+	open = bitset.New(uint(s.c.NodeCount()))
 	for i := 0; i < s.c.NodeCount(); i++ {
 		if f := s.c.FreeCPUs(i); f > 0 {
 			cpus += f
-			nodes++
+			open.Set(uint(i))
 		}
 	}
 	for _, p := range s.c.Partitions() {
 		if m := p.Sharing.Mode; (m == selectnodes.ShareYes || m == selectnodes.ShareForce) && p.Sharing.Count != 1 {
-			return cpus, math.MaxInt
+			return cpus, nil
 		}
 	}
-	return cpus, nodes
+	return cpus, open
 }
 
-// filled is how many of placement p's nodes have no free CPU left (none
-// when the node count is unbounded).
-func (s *Scheduler) filled(p *selectnodes.Placement, nodes int) int {
-	if nodes == math.MaxInt {
-		return 0
+// mayStartNow reports whether j could start now away from excl (nil for
+// none) as far as counts tell: enough nodes with a free CPU outside excl.
+func (s *Scheduler) mayStartNow(j *job, open, excl *bitset.BitSet) bool {
+	switch {
+	case open == nil:
+		return true
+	case excl == nil:
+		return int(open.Count()) >= s.minNodes(j)
 	}
-	n := 0
+	return int(open.DifferenceCardinality(excl)) >= s.minNodes(j)
+}
+
+// minNodes is the fewest nodes j can run on: its minimum, and what its
+// CPU total needs on the largest nodes.
+func (s *Scheduler) minNodes(j *job) int {
+	need := max(j.Request.MinNodes, 1)
+	if cpn := s.maxNodeCPUs(); cpn > 0 && j.Request.CPUs > 0 {
+		need = max(need, (j.Request.CPUs+cpn-1)/cpn)
+	}
+	return need
+}
+
+// fill removes from open the nodes of p left without a free CPU.
+func (s *Scheduler) fill(open *bitset.BitSet, p *selectnodes.Placement) {
+	if open == nil {
+		return
+	}
 	for _, a := range p.Alloc {
 		if s.c.FreeCPUs(a.Node) <= 0 {
-			n++
+			open.Clear(uint(a.Node))
 		}
 	}
-	return n
 }
 
 // buildProfile makes the profile of the running jobs and the standing
@@ -224,10 +246,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	d := j.expectedEnd(now).Sub(now)
 	horizon := now.Add(s.opts.bfWindow)
 	part, _ := s.c.PartitionNodes(j.Partition)
-	need := max(j.Request.MinNodes, 1)
-	if cpn := s.maxNodeCPUs(); cpn > 0 && j.Request.CPUs > 0 {
-		need = max(need, (j.Request.CPUs+cpn-1)/cpn) // the CPU total needs at least this many nodes
-	}
+	need := s.minNodes(j)
 	w, notW := pass.w, pass.notW
 	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
 	// A previous reservation that still holds is kept unless a start at
