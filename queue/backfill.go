@@ -61,7 +61,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 	considered := 0
 	n := uint(s.c.NodeCount())
 	excl := bitset.New(n)
-	pass := &bfPass{w: bitset.New(n), notW: bitset.New(n)}
+	pass := &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}
 	selections := 0 // counted against WithBackfillSelections
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
@@ -228,9 +228,21 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 
 func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Keys(m)) }
 
-// bfPass is one Backfill pass's scratch: the window and its complement.
+// bfPass is one Backfill pass's scratch: the window and its complement,
+// and the partitions' node sets (which a pass does not change).
 type bfPass struct {
 	w, notW *bitset.BitSet
+	parts   map[string]*bitset.BitSet
+}
+
+// partition returns the node set of partition name, fetched once a pass.
+func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSet {
+	if b, ok := pass.parts[name]; ok {
+		return b
+	}
+	b, _ := c.PartitionNodes(name)
+	pass.parts[name] = b
+	return b
 }
 
 // earliest finds the first slot from which j's nodes stay free for its
@@ -245,7 +257,7 @@ type bfPass struct {
 func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
 	d := j.expectedEnd(now).Sub(now)
 	horizon := now.Add(s.opts.bfWindow)
-	part, _ := s.c.PartitionNodes(j.Partition)
+	part := pass.partition(s.c, j.Partition)
 	need := s.minNodes(j)
 	w, notW := pass.w, pass.notW
 	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
