@@ -89,11 +89,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		}
 		if j.Request.CPUs <= freeCPUs && s.mayStartNow(j, open, nil) {
 			resvAt.before(end, excl)
-			req := j.Request
-			req.ExcludeNodes = excl
-			if !s.mayStartNow(j, open, excl) {
-				// too few nodes with a free CPU outside the reservations
-			} else if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
+			if p, ok := s.probeNow(j, open, excl); ok {
 				st, err := s.start(j, p, now)
 				if err == nil {
 					started = append(started, st)
@@ -158,6 +154,17 @@ func (s *Scheduler) mayStartNow(j *job, open, excl *bitset.BitSet) bool {
 		return int(open.Count()) >= s.minNodes(j)
 	}
 	return int(open.DifferenceCardinality(excl)) >= s.minNodes(j)
+}
+
+// probeNow selects nodes for j to start on now away from excl, unless the
+// nodes with a free CPU outside excl are too few to bother.
+func (s *Scheduler) probeNow(j *job, open, excl *bitset.BitSet) (*selectnodes.Placement, bool) {
+	if !s.mayStartNow(j, open, excl) {
+		return nil, false
+	}
+	req := j.Request
+	req.ExcludeNodes = excl
+	return s.c.Probe(&req, selectnodes.RunNow)
 }
 
 // minNodes is the fewest nodes j can run on: its minimum, and what its

@@ -189,38 +189,8 @@ func withheldToo(own, more *bitset.BitSet) *bitset.BitSet {
 func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID, bool) {
 	s := e.s
 	n := uint(s.c.NodeCount())
-	busyUntil := slices.Grow(e.busyUntil[:0], int(n))[:n]
-	clear(busyUntil)
-	e.busyUntil = busyUntil
 	counted := s.c.Running()
-	for _, id := range counted {
-		a, _, end, _ := s.c.Allocation(id)
-		for _, na := range a.Alloc {
-			if end.After(busyUntil[na.Node]) {
-				busyUntil[na.Node] = end
-			}
-		}
-	}
-	idle := bitset.New(n)
-	ends := e.ends[:0]
-	for i, t := range busyUntil {
-		if t.IsZero() {
-			idle.Set(uint(i))
-		} else {
-			ends = append(ends, t)
-		}
-	}
-	slices.SortFunc(ends, func(a, b time.Time) int { return a.Compare(b) })
-	// freedBy[k] is how many busy nodes are free after the first k
-	// distinct ends (ends then holds the distinct ends)
-	freedBy := []int{0}
-	for i, t := range ends {
-		if i+1 == len(ends) || !ends[i+1].Equal(t) {
-			freedBy = append(freedBy, i+1)
-		}
-	}
-	e.ends = ends // kept whole: CompactFunc clears the tail
-	ends = slices.CompactFunc(ends, func(a, b time.Time) bool { return a.Equal(b) })
+	busyUntil, idle, ends, freedBy := e.busy(counted)
 	freeBy := func(k int) *bitset.BitSet { // busy now, free after the first k ends
 		b := bitset.New(n)
 		for i, t := range busyUntil {
@@ -268,6 +238,44 @@ func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID
 		nodes = fewest
 	}
 	return ends[k-1], nodes, counted, true
+}
+
+// busy returns when each node's last running job ends (zero when idle),
+// the idle nodes, the distinct ends in order, and freedBy: freedBy[k] is
+// how many busy nodes are free after the first k ends. Its slices are
+// e's buffers, valid until the next call.
+func (e *EASY) busy(running []JobID) (busyUntil []time.Time, idle *bitset.BitSet, ends []time.Time, freedBy []int) {
+	c := e.s.c
+	n := c.NodeCount()
+	busyUntil = slices.Grow(e.busyUntil[:0], n)[:n]
+	clear(busyUntil)
+	e.busyUntil = busyUntil
+	for _, id := range running {
+		a, _, end, _ := c.Allocation(id)
+		for _, na := range a.Alloc {
+			if end.After(busyUntil[na.Node]) {
+				busyUntil[na.Node] = end
+			}
+		}
+	}
+	idle = bitset.New(uint(n))
+	ends = e.ends[:0]
+	for i, t := range busyUntil {
+		if t.IsZero() {
+			idle.Set(uint(i))
+		} else {
+			ends = append(ends, t)
+		}
+	}
+	slices.SortFunc(ends, func(a, b time.Time) int { return a.Compare(b) })
+	freedBy = []int{0}
+	for i, t := range ends {
+		if i+1 == len(ends) || !ends[i+1].Equal(t) {
+			freedBy = append(freedBy, i+1)
+		}
+	}
+	e.ends = ends // the whole buffer: CompactFunc zeroes the tail it drops
+	return busyUntil, idle, slices.CompactFunc(ends, func(a, b time.Time) bool { return a.Equal(b) }), freedBy
 }
 
 // probeOn selects j's nodes among allowed, ignoring the load (the nodes
