@@ -47,7 +47,7 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice,
 		case job.Shared && !job.Req.Contiguous:
 			chosen, ok = minLoad(v, cand, job.Required, n, cpuOf)
 		default:
-			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
+			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower, slurm: c.compat}.pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
 			return Choice{}, false

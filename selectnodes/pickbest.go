@@ -109,9 +109,20 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	avail := bitset.New(N)
 	need := max(n.Desired, n.Min)
 	availCount, tried := 0, -1
+	// Slurm counts usable required nodes as available from the first set
+	// on, so the selector may be called before their own sets are reached
+	// (compat_linear.go)
+	reqFirst := cx.c.compat && job.Required != nil
+	if reqFirst {
+		avail.InPlaceUnion(job.Required.Intersection(usable))
+	}
 	for k, s := range sets {
 		orSpan(avail, usable, s.rec)
-		availCount += countSpan(usable, s.rec)
+		if reqFirst {
+			availCount = int(avail.Count())
+		} else {
+			availCount += countSpan(usable, s.rec)
+		}
 		switch {
 		case job.Shared && k+1 < len(sets) && sets[k+1].Weight == s.Weight:
 			continue // let the selector weigh the load of equal-weight sets together

@@ -41,6 +41,8 @@ type picker struct {
 	// prefer holds nodes to take right after the required ones (the lower
 	// weights when byWeight widened the candidates); nil for none.
 	prefer *bitset.BitSet
+	// slurm completes required nodes as Slurm 22.05 does (compat_linear.go).
+	slurm bool
 }
 
 // want is the node count to aim for: the desired count, at least the
@@ -87,7 +89,9 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 			taken = pk.prefer.Union(required)
 		}
 	}
-	if needNodes > 0 || needCPU > 0 {
+	if (needNodes > 0 || needCPU > 0) && pk.slurm && required != nil && required.Any() {
+		sel = pk.fillAroundRequired(sel, cand, required, needNodes, needCPU, maxN-len(sel))
+	} else if needNodes > 0 || needCPU > 0 {
 		rest := cand
 		if taken != nil {
 			rest = cand.Difference(taken)

@@ -266,6 +266,9 @@ func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
 		nreq = int(job.Required.Count())
 	}
 	n := Counts{Min: max(req.MinNodes, 1, p.MinNodes, nreq), Max: req.MaxNodes, CPUs: req.CPUs}
+	if c.compat {
+		return compatNodeCounts(job, n)
+	}
 	if p.MaxNodes > 0 && (n.Max == 0 || p.MaxNodes < n.Max) {
 		n.Max = p.MaxNodes
 	}

@@ -1,0 +1,111 @@
+package selectnodes
+
+import (
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Slurm 22.05's select/linear around required nodes, as observed on a
+// real controller (../shared/slurm2205 vectors 46, 48, 51, 52); used in
+// SlurmCompat mode only. No Slurm code was used.
+//
+// When a job has required nodes (its own -w, or the counted terms'
+// picks), Slurm completes it from the consecutive run of candidates that
+// holds required nodes, starting at its first required node and working
+// up to the run's end, then down from that node to the run's start; only
+// when that run is exhausted does it go on to other runs (the smallest run
+// that suffices, else the largest). So `-N3 -C r3*1&ib*2` on c64.conf,
+// whose terms pick n[033-034], takes n032 below them, not n035 above; the
+// default picker takes the best-fitting free run instead.
+
+// compatRun is one consecutive run of candidates and required nodes.
+type compatRun struct {
+	run
+	firstReq int // the first required node in it, or -1
+	free     int // candidates in it that are not required
+}
+
+// fillAroundRequired adds nodes to sel (which holds the required ones)
+// until needNodes and needCPU are met or room runs out, Slurm's way.
+func (pk picker) fillAroundRequired(sel []int, cand, required *bitset.BitSet, needNodes, needCPU, room int) []int {
+	all := cand.Union(required)
+	taken := bitset.New(uint(pk.n))
+	for _, i := range sel {
+		taken.Set(uint(i))
+	}
+	var runs []compatRun
+	for _, r := range runsOf(all, pk.n) {
+		cr := compatRun{run: r, firstReq: -1}
+		for i := r.start; i < r.end; i++ {
+			switch {
+			case required.Test(uint(i)):
+				if cr.firstReq < 0 {
+					cr.firstReq = i
+				}
+			case !taken.Test(uint(i)) && cand.Test(uint(i)):
+				cr.free++
+			}
+		}
+		runs = append(runs, cr)
+	}
+	more := func() bool { return room > 0 && (needNodes > 0 || needCPU > 0) }
+	add := func(i int) {
+		if !cand.Test(uint(i)) || taken.Test(uint(i)) || !more() {
+			return
+		}
+		taken.Set(uint(i))
+		sel = append(sel, i)
+		needNodes--
+		needCPU -= pk.cpuOf(i)
+		room--
+	}
+	for more() {
+		k := pk.compatBestRun(runs, needNodes, needCPU)
+		if k < 0 {
+			break
+		}
+		r := &runs[k]
+		if r.firstReq >= 0 {
+			for i := r.firstReq; i < r.end; i++ {
+				add(i)
+			}
+			for i := r.firstReq - 1; i >= r.start; i-- {
+				add(i)
+			}
+		} else {
+			for i := r.start; i < r.end; i++ {
+				add(i)
+			}
+		}
+		r.free = 0
+	}
+	return sel
+}
+
+// compatBestRun picks the next run to take nodes from: one holding
+// required nodes first (lowest index), then the smallest run that
+// suffices, else the largest (lowest index among equals); -1 when no run
+// has free nodes left.
+func (pk picker) compatBestRun(runs []compatRun, needNodes, needCPU int) int {
+	best, bestFits := -1, false
+	for k, r := range runs {
+		if r.free == 0 {
+			continue
+		}
+		if r.firstReq >= 0 {
+			return k
+		}
+		_, fits := pk.take(r.run, needNodes, needCPU)
+		fits = fits && r.free == r.len()
+		switch {
+		case best < 0:
+			best, bestFits = k, fits
+		case fits && !bestFits:
+			best, bestFits = k, true
+		case fits && bestFits && r.free < runs[best].free:
+			best = k
+		case !fits && !bestFits && r.free > runs[best].free:
+			best = k
+		}
+	}
+	return best
+}
