@@ -73,7 +73,7 @@ func (cx *call) setReport(rec *record, r, inPart int) *SetReport {
 		return nil
 	}
 	cx.ex.Sets = append(cx.ex.Sets, SetReport{Nodes: hostlist.Compress(cx.c.namesOf(rec.nodes)), Weight: rec.weight,
-		Total: len(rec.nodes), record: r})
+		Features: rec.features, Total: len(rec.nodes), record: r})
 	rep := &cx.ex.Sets[len(cx.ex.Sets)-1]
 	rep.removed("partition", len(rec.nodes)-inPart, nil)
 	return rep

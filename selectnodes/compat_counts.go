@@ -32,3 +32,20 @@ func compatNodeCounts(job *Job, n Counts) (Counts, error) {
 	}
 	return n, nil
 }
+
+// countsDiffer says, in the default mode, where NodeCounts answered
+// otherwise than Slurm 22.05 would.
+func (cx *call) countsDiffer() {
+	if cx.ex == nil || cx.c.compat {
+		return
+	}
+	req, p := cx.job.Req, cx.job.Part
+	if p.MaxNodes > 0 && req.MaxNodes > p.MaxNodes {
+		cx.defaultDiffers("up to %d nodes asked, trimmed to partition %s MaxNodes %d; Slurm leaves such a job pending",
+			req.MaxNodes, p.Name, p.MaxNodes)
+	}
+	if req.MaxNodes > cx.n.Desired {
+		cx.defaultDiffers("aims for %d nodes of %d-%d; Slurm takes up to %d when they are free",
+			cx.n.Desired, cx.n.Min, req.MaxNodes, min(req.MaxNodes, max(cx.n.Max, req.MaxNodes)))
+	}
+}

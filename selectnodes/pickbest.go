@@ -37,7 +37,8 @@ func (cx *call) pickBest(job *Job, sets []NodeSet, n Counts) (*Placement, error)
 	if len(alts) == 0 {
 		alts = []*altTerm{nil}
 	}
-	var best *Placement
+	var best, first *Placement
+	var bestName, firstName string
 	var worst *Error
 	for _, alt := range alts {
 		altSets, label := sets, "all node sets"
@@ -61,9 +62,20 @@ func (cx *call) pickBest(job *Job, sets []NodeSet, n Counts) (*Placement, error)
 		if cx.c.compat {
 			return p, nil
 		}
-		if best == nil || p.Weight < best.Weight {
-			best = p
+		name := ""
+		if alt != nil {
+			name = alt.name
 		}
+		if first == nil {
+			first, firstName = p, name
+		}
+		if best == nil || p.Weight < best.Weight {
+			best, bestName = p, name
+		}
+	}
+	if best != first {
+		cx.defaultDiffers("took the cheapest alternative %s (weight %d); Slurm takes the first listed that can run, %s (weight %d)",
+			bestName, best.Weight, firstName, first.Weight)
 	}
 	if best != nil {
 		return best, nil

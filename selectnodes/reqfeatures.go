@@ -99,6 +99,9 @@ func (cx *call) greedyCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bi
 			term.Required = acc
 		}
 		p, err := quiet.pickBest(&term, tmp, Counts{Min: ct.n, Desired: ct.n, Max: n.Max})
+		if err != nil && term.Required != nil && job.Required == nil {
+			err = chainedTermError(cx.c, counts, ct, acc, err)
+		}
 		if err != nil {
 			cx.step("count %s (SlurmCompat greedy, %d sets): %v", ct.name, len(tmp), err)
 			return nil, err

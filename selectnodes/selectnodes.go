@@ -141,6 +141,7 @@ func (cx *call) selectNodes() (*Placement, error) {
 	if err != nil {
 		return nil, err
 	}
+	cx.countsDiffer()
 	cx.usableCounts()
 	switch cx.mode {
 	case RunNow:
@@ -251,7 +252,7 @@ func (c *Cluster) checkPartition(job *Job) error {
 	}
 	switch {
 	case p.MaxTime > 0 && req.TimeLimit > p.MaxTime:
-		return newError(ErrPartConfig, "time limit %v is above partition %s MaxTime %v", req.TimeLimit, p.Name, p.MaxTime)
+		return newError(ErrPartConfig, "time limit %v is above partition %s MaxTime %v", slurmTime(req.TimeLimit), p.Name, slurmTime(p.MaxTime))
 	}
 	return nil
 }
@@ -269,6 +270,7 @@ func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
 	if c.compat {
 		return compatNodeCounts(job, n)
 	}
+
 	if p.MaxNodes > 0 && (n.Max == 0 || p.MaxNodes < n.Max) {
 		n.Max = p.MaxNodes
 	}
