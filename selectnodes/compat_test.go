@@ -201,3 +201,26 @@ PartitionName=p Nodes=a[1-4],b[1-2] Default=YES
 	assert.Contains(t, string(raw), `"runnable":false`)
 	assert.Contains(t, string(raw), `"class":"node_config"`)
 }
+
+// When the tree is what blocks a job, the reason names the node: a
+// required node under no switch ("circe-n090 is under no switch").
+func TestTopologyBlockNamesTheNode(t *testing.T) {
+	cfg, err := slurmconf.Parse(strings.NewReader("NodeName=circe-n[087-090] CPUs=4\nPartitionName=p Nodes=ALL Default=YES\n"))
+	require.NoError(t, err)
+	top, err := slurmconf.ParseTopology(strings.NewReader("SwitchName=s1 Nodes=circe-n[087-089]\n"))
+	require.NoError(t, err)
+	c, err := selectnodes.FromConfig(cfg, selectnodes.WithTopologyConfig(top))
+	require.NoError(t, err)
+
+	_, err = c.SelectNodes(&selectnodes.Request{Required: []string{"circe-n090"}}, selectnodes.RunNow)
+	require.ErrorIs(t, err, selectnodes.ErrNodeConfig)
+	assert.Contains(t, err.Error(), "circe-n090 is under no switch")
+
+	_, err = c.SelectNodes(&selectnodes.Request{MinNodes: 4}, selectnodes.RunNow)
+	require.ErrorIs(t, err, selectnodes.ErrNodeConfig)
+	assert.Contains(t, err.Error(), "1 of the 4 qualifying nodes (circe-n090) is under no switch")
+
+	p, err := c.SelectNodes(&selectnodes.Request{MinNodes: 3}, selectnodes.RunNow)
+	require.NoError(t, err)
+	assert.Equal(t, "circe-n[087-089]", p.Hostlist())
+}

@@ -187,7 +187,8 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
 	if _, ok := c.selector.JobTest(empty, job, total, n); !ok {
-		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
+		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up%s",
+			total.Count(), n, c.topologyCause(job, total))
 	}
 	ready := total.Intersection(job.availNodes)
 	if job.Required != nil && !subsetOf(job.Required, ready) {
