@@ -2,6 +2,7 @@ package selectnodes
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,9 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 				CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
 				TmpDisk: line.TmpDisk, Weight: line.Weight, Features: line.Features, GRES: gres, State: nodeState(line.State)})
 		}
+	}
+	if compatRequested(opts) {
+		slurmNodeOrder(nodes) // compat_order.go
 	}
 	var parts []Partition
 	for i := range cfg.Partitions {
@@ -72,13 +76,12 @@ func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts [
 	// configurations: rebuild them line by line so the order (and so the
 	// count-feature behaviour of seed 000 §3.3) follows the file.
 	c.records = c.records[:0]
-	next := 0
 	for li, line := range cfg.Nodes {
 		rec := record{order: li}
-		for range line.Names {
-			rec.nodes = append(rec.nodes, next)
-			next++
+		for _, name := range line.Names {
+			rec.nodes = append(rec.nodes, c.byName[name])
 		}
+		slices.Sort(rec.nodes) // ascending whatever the node order (compat_order.go)
 		n := &c.nodes[rec.nodes[0]]
 		rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
 		c.records = append(c.records, rec)
