@@ -57,6 +57,13 @@ func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	c := v.c
 	cpuOf := s.cpuTable(v, job)
+	if c.compat && c.topo == nil {
+		chosen, ok := compatConsResPick(v, job, avail, n, cpuOf) // compat_consres.go
+		if !ok {
+			return Choice{}, false
+		}
+		return s.choice(v, job, chosen, n), true
+	}
 	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
 			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
@@ -69,16 +76,21 @@ func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choi
 		if !ok {
 			return Choice{}, false
 		}
-		mem := job.Req.MinMemoryPerNode
-		if job.Exclusive {
-			mem = 0 // the node is the job's; its memory is not counted per job
-		}
-		ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: job.Exclusive}
-		for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
-			ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: mem}
-		}
-		return ch, true
+		return s.choice(v, job, chosen, n), true
 	})
+}
+
+// choice is the Choice for the chosen nodes: their CPU shares and memory.
+func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
+	mem := job.Req.MinMemoryPerNode
+	if job.Exclusive {
+		mem = 0 // the node is the job's; its memory is not counted per job
+	}
+	ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: job.Exclusive}
+	for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
+		ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: mem}
+	}
+	return ch
 }
 
 // cpuTable returns the free-CPU function the selection asks per node.

@@ -125,6 +125,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	// on, so the selector may be called before their own sets are reached
 	// (compat_linear.go)
 	reqFirst := cx.c.compat && job.Required != nil
+	allSetsAtOnce := cx.c.compatConsRes() // compat_consres.go
 	if reqFirst {
 		avail.InPlaceUnion(job.Required.Intersection(usable))
 	}
@@ -138,6 +139,8 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 		switch {
 		case job.Shared && k+1 < len(sets) && sets[k+1].Weight == s.Weight:
 			continue // let the selector weigh the load of equal-weight sets together
+		case allSetsAtOnce && k+1 < len(sets):
+			continue
 		case job.Required != nil && !subsetOf(job.Required, avail):
 			continue
 		case availCount < need:
