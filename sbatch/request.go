@@ -47,6 +47,7 @@ func (o *Options) Request(partition string, fopts ...features.Option) (selectnod
 	// a task's CPUs are on one node
 	r.MinCPUsPerNode = max(o.MinCPUs, o.NTasksPerNode*cpt, o.CPUsPerTask)
 	r.MinMemoryPerNode = o.MemoryMB
+	r.MemPerCPU = o.MemPerCPUMB
 	if o.MemPerCPUMB > 0 {
 		perNode := int64(max(r.MinCPUsPerNode, cpt))
 		if o.MemPerCPUMB > MaxMemoryMB/perNode {

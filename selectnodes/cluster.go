@@ -54,6 +54,9 @@ type config struct {
 	fastSchedule int
 	compat       bool
 	topo         *topology.Tree
+	// memConsumable: slurm.conf counts memory (CR_*_Memory), so a job
+	// asking for none holds whole nodes' memory (compat_mem.go)
+	memConsumable bool
 }
 
 // status is what changes rarely: node states, what nodes reported and the

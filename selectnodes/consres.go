@@ -32,7 +32,7 @@ func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	if job.Shared {
 		capacity = satMul(cpus, job.MaxShare)
 	}
-	return min(capacity-v.u.cpus[i], cpus)
+	return min(capacity-v.u.cpus[i], cpus, memCPUs(v, job, i))
 }
 
 // Filter implements Selector.
@@ -88,7 +88,7 @@ func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
 	}
 	ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: job.Exclusive}
 	for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
-		ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: mem}
+		ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: max(mem, memFor(job, cpus))}
 	}
 	return ch
 }

@@ -1,6 +1,7 @@
 package selectnodes
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -45,6 +46,7 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		if p.MaxTime != slurmconf.Unlimited {
 			part.MaxTime = p.MaxTime
 		}
+		part.DefMemPerCPU, part.DefMemPerNode = defaultMemory(cfg, p)
 		switch p.State {
 		case "DOWN":
 			part.State = PartitionDown
@@ -72,6 +74,7 @@ func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts [
 	if err != nil {
 		return nil, err
 	}
+	c.memConsumable = memoryConsumable(cfg)
 	// Slurm's config records are the NodeName lines, not equal
 	// configurations: rebuild them line by line so the order (and so the
 	// count-feature behaviour of seed 000 §3.3) follows the file.
@@ -125,4 +128,44 @@ func maxMemPerNode(p *slurmconf.PartitionLine) int64 {
 		}
 	}
 	return 0
+}
+
+// defaultMemory reads a partition's DefMemPerCPU and DefMemPerNode (MB),
+// falling back to the global ones; both are 0 unless memory is consumable
+// (SelectTypeParameters CR_*_Memory), as Slurm counts memory only then.
+func defaultMemory(cfg *slurmconf.Config, p *slurmconf.PartitionLine) (perCPU, perNode int64) {
+	if !memoryConsumable(cfg) {
+		return 0, 0
+	}
+	perCPU = cmp.Or(p.DefMemPerCPU, cfg.DefMemPerCPU)
+	perNode = extraMB(p.Extra, "DefMemPerNode")
+	if perNode == 0 {
+		if v, ok := cfg.Get("DefMemPerNode"); ok {
+			perNode, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return perCPU, max(perNode, 0)
+}
+
+// extraMB reads a partition key slurmconf keeps among the others, in MB
+// (UNLIMITED or absent: 0).
+func extraMB(extra []slurmconf.Pair, key string) int64 {
+	for _, kv := range extra {
+		if strings.EqualFold(kv.Key, key) {
+			if n, err := strconv.ParseInt(kv.Value, 10, 64); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// memoryConsumable reports whether SelectTypeParameters count memory.
+func memoryConsumable(cfg *slurmconf.Config) bool {
+	for _, t := range cfg.SelectTypeParameters {
+		if strings.Contains(strings.ToLower(t), "memory") {
+			return true
+		}
+	}
+	return false
 }

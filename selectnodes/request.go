@@ -95,6 +95,11 @@ type Request struct {
 	MinCPUsPerNode    int
 	MinMemoryPerNode  int64 // MB
 	MinTmpDiskPerNode int64 // MB
+	// MemPerCPU is memory per allocated CPU (MB, sbatch's --mem-per-cpu):
+	// with ConsRes a node gives the job no more CPUs than its free memory
+	// holds. 0 means none (or the partition's DefMemPerCPU, see
+	// Partition).
+	MemPerCPU int64
 	// Features is the --constraint expression; nil means none.
 	Features *features.Expr
 	// Required nodes must all be in the allocation; Excluded never.
@@ -157,6 +162,7 @@ type Job struct {
 	// Required and Excluded as node sets; nil when empty.
 	Required, Excluded *bitset.BitSet
 	cpusPerNode        int
+	memPerCPU          int64 // MB per allocated CPU (compat_mem.go); 0 for none
 	gres               []gresNeed
 	availNodes         *bitset.BitSet // the cluster's Avail less ExcludeNodes
 }

@@ -176,7 +176,7 @@ func (c *Cluster) viewFor(mode Mode) View {
 func (c *Cluster) Resolve(req *Request) (*Job, error) {
 	switch {
 	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
-		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0:
+		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0 || req.MemPerCPU < 0:
 		return nil, newError(ErrInvalidRequest, "negative count or limit")
 	case req.MaxNodes > 0 && req.MinNodes > req.MaxNodes:
 		return nil, newError(ErrInvalidRequest, "minimum %d nodes is above maximum %d", req.MinNodes, req.MaxNodes)
@@ -197,6 +197,7 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 		Shared:      MayShare(part.Sharing.Mode, req.Share),
 		Exclusive:   req.Share == ShareExclusiveJob || part.Sharing.Mode == ShareExclusive,
 		cpusPerNode: max(req.MinCPUsPerNode, 1), availNodes: c.avail}
+	applyMemDefaults(job) // compat_mem.go
 	if err := checkBitmap("Request.ExcludeNodes", req.ExcludeNodes, len(c.nodes)); err != nil {
 		return nil, err
 	}
@@ -246,6 +247,9 @@ func (c *Cluster) checkPartition(job *Job) error {
 		return newError(ErrPartConfig, "partition %s is RootOnly", p.Name)
 	case p.MaxMemPerNode > 0 && req.MinMemoryPerNode > p.MaxMemPerNode:
 		return newError(ErrInvalidRequest, "%d MB per node is above partition %s MaxMemPerNode %d MB", req.MinMemoryPerNode, p.Name, p.MaxMemPerNode)
+	}
+	if err := c.checkNoMemory(job); err != nil { // compat_mem.go
+		return err
 	}
 	if why := p.Access.check(p.Name, req); why != "" {
 		return newError(ErrInvalidRequest, "%s", why)
