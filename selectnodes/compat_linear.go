@@ -109,3 +109,25 @@ func (pk picker) compatBestRun(runs []compatRun, needNodes, needCPU int) int {
 	}
 	return best
 }
+
+// fromRunEnd is Slurm's select/linear when nodes taken from the start of
+// the runs cannot reach a CPU total within the node limit: it takes one
+// run's last nodes, working back from its end (part_lin.conf: -p low -n40
+// with MaxNodes=4 gets p[10-12], the 16-CPU nodes at the end, not p09).
+// The first run (in index order) that reaches the total that way wins.
+func (pk picker) fromRunEnd(cand *bitset.BitSet, n Counts) ([]int, bool) {
+	maxN := limit(n, int(cand.Count()))
+	w := min(want(n, 0), maxN)
+	for _, r := range runsOf(cand, pk.n) {
+		var sel []int
+		cpus := 0
+		for i := r.end - 1; i >= r.start && len(sel) < maxN && (len(sel) < w || cpus < n.CPUs); i-- {
+			sel = append(sel, i)
+			cpus += pk.cpuOf(i)
+		}
+		if len(sel) >= max(n.Min, 1) && cpus >= n.CPUs {
+			return sel, true
+		}
+	}
+	return nil, false
+}

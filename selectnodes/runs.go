@@ -104,6 +104,9 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 	if n.CPUs <= 0 {
 		return nil, false // too few nodes, in any order
 	}
+	if pk.slurm && (required == nil || !required.Any()) {
+		return pk.fromRunEnd(cand, n) // compat_linear.go
+	}
 	return largestFirst(cand, required, n, pk.cpuOf)
 }
 
