@@ -27,6 +27,7 @@ import (
 func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
 	r := selectnodes.Request{Partition: partition, MinNodes: o.MinNodes, MaxNodes: o.MaxNodes,
 		Required: o.NodeList, Excluded: o.Exclude, Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
+		MaxSwitches:       o.Switches,
 		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...),
 		User: o.User, Account: o.Account, QOS: o.QOS}
 	if o.Group != "" {

@@ -141,6 +141,8 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 			continue // let the selector weigh the load of equal-weight sets together
 		case allSetsAtOnce && k+1 < len(sets):
 			continue
+		case cx.c.compat && cx.c.topo != nil && k+1 < len(sets) && sets[k+1].Weight == s.Weight:
+			continue // Slurm merges equal weights before the tree (compat_topo.go)
 		case job.Required != nil && !subsetOf(job.Required, avail):
 			continue
 		case availCount < need:

@@ -112,6 +112,10 @@ type Request struct {
 	ExcludeNodes *bitset.BitSet
 	// Contiguous asks for consecutive nodes (by index).
 	Contiguous bool
+	// MaxSwitches is sbatch's --switches: with a topology, the most leaf
+	// switches the job's nodes may span (more leaves it pending); 0 means
+	// no limit.
+	MaxSwitches int
 	Share      ShareRequest
 	// TimeLimit is checked against the partition's MaxTime; 0 means none.
 	TimeLimit time.Duration

@@ -338,6 +338,9 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 func treeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int,
 	fallback func(cand *bitset.BitSet) ([]int, bool)) (chosen []int, handled bool) {
 	c := v.c
+	if c.compat {
+		return compatTreeFit(v, job, cand, n, cpuOf) // compat_topo.go
+	}
 	if c.topo == nil || job.Req.Contiguous {
 		return nil, false
 	}
