@@ -116,7 +116,7 @@ type Request struct {
 	// switches the job's nodes may span (more leaves it pending); 0 means
 	// no limit.
 	MaxSwitches int
-	Share      ShareRequest
+	Share       ShareRequest
 	// TimeLimit is checked against the partition's MaxTime; 0 means none.
 	TimeLimit time.Duration
 	GRES      []GRESRequest
