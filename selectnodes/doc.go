@@ -98,6 +98,15 @@
 // finds the cheapest cover, then if needed a cover reaching the CPU total.
 // WithSlurmCompat reproduces Slurm's greedy answers, and takes the first
 // matching-OR alternative that can be satisfied instead of the cheapest.
+// Its other rules were recorded on a real Slurm 22.05.8 and live in the
+// compat_*.go files: nodes numbered in name order (FromConfig), bracketed
+// counted terms filled each from its own nodes, required nodes completed
+// from the first one up then down, node ranges taken up to their maximum
+// and refused above a partition's MaxNodes, cons_tres's own choice of
+// nodes and --contiguous, and topology/tree placement. Where the default
+// mode answers differently, Explain says so ("differs from Slurm 22.05").
+// Both modes apply DefMemPerCPU/DefMemPerNode and memory per CPU where
+// memory is consumable (compat_mem.go).
 //
 // Every failure is an *Error of one class (ErrNodeConfig, ErrPartConfig,
 // ErrBusy, ErrHeld, ErrInvalidRequest) carrying an Explanation: per node

@@ -132,6 +132,9 @@ func (cx *call) exactCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bit
 	}
 	acc := c.coverNodes(job, cx.sets, sig, pr, usable, cx.v)
 	cx.step("counted terms solved exactly: %s", nodeList{c, acc})
+	if len(counts) > 1 && !job.Req.Features.CountsBracketed() {
+		cx.defaultDiffers("Slurm satisfies %s term by term, keeping each term's nodes for the next, and may refuse or choose otherwise", termNames(counts))
+	}
 	return acc, nil
 }
 
