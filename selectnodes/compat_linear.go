@@ -1,6 +1,8 @@
 package selectnodes
 
 import (
+	"slices"
+
 	"github.com/bits-and-blooms/bitset"
 )
 
@@ -130,4 +132,61 @@ func (pk picker) fromRunEnd(cand *bitset.BitSet, n Counts) ([]int, bool) {
 		}
 	}
 	return nil, false
+}
+
+// spansWeights reports whether the nodes of b have more than one weight.
+func spansWeights(c *Cluster, b *bitset.BitSet) bool {
+	first, ok := b.NextSet(0)
+	if !ok {
+		return false
+	}
+	w := c.nodes[first].Weight
+	for i, ok := b.NextSet(first + 1); ok; i, ok = b.NextSet(i + 1) {
+		if c.nodes[i].Weight != w {
+			return true
+		}
+	}
+	return false
+}
+
+// compatPick is select/linear without required nodes, as recorded
+// (part_lin.conf, idle and with p[01-03],p07 busy):
+//
+//   - a CPU total the lowest weight could not give (the candidates span
+//     several weights) is taken from a run's end: -n100 gets p[04-12];
+//   - otherwise the run that best fits the minimum node count, then the
+//     next runs in index order up to the desired count: -N3-5 with runs
+//     p[04-06] and p[08-12] free gets p[04-06,08-09], not p[08-12];
+//   - when the runs from their start cannot reach the CPU total within
+//     the node limit, a run's end again (fromRunEnd).
+func (pk picker) compatPick(cand *bitset.BitSet, n Counts) ([]int, bool) {
+	if pk.mixed && n.CPUs > 0 {
+		if sel, ok := pk.fromRunEnd(cand, n); ok {
+			return sel, true
+		}
+	}
+	maxN := limit(n, int(cand.Count()))
+	w := min(want(n, 0), maxN)
+	runs := runsOf(cand, pk.n)
+	sel := pk.fill(nil, slices.Clone(runs), max(n.Min, 1), n.CPUs, maxN)
+	if len(sel) < w {
+		taken := map[int]bool{}
+		for _, i := range sel {
+			taken[i] = true
+		}
+		for _, r := range runs {
+			for i := r.start; i < r.end && len(sel) < w; i++ {
+				if !taken[i] {
+					sel = append(sel, i)
+				}
+			}
+		}
+	}
+	if pk.meets(sel, n) && len(sel) <= maxN {
+		return sel, true
+	}
+	if n.CPUs <= 0 {
+		return nil, false
+	}
+	return pk.fromRunEnd(cand, n)
 }

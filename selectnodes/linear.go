@@ -36,7 +36,7 @@ func (Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	c := v.c
 	cpuOf := func(i int) int { return c.effective(i).CPUs }
-	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
+	test := func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
 			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
 		}
@@ -47,13 +47,18 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice,
 		case job.Shared && !job.Req.Contiguous:
 			chosen, ok = minLoad(v, cand, job.Required, n, cpuOf)
 		default:
-			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower, slurm: c.compat}.pick(cand, job.Required, n, job.Req.Contiguous)
+			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower, slurm: c.compat,
+				mixed: c.compat && spansWeights(c, cand)}.pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
 			return Choice{}, false
 		}
 		return uses(chosen, cpuOf, 0, !job.Shared), true
-	})
+	}
+	if c.compat {
+		return test(avail, nil) // the sets pickbest accumulated, as they are (compat_linear.go)
+	}
+	return byWeight(v, avail, test)
 }
 
 // minLoad takes required nodes, then nodes by ascending job count (index

@@ -41,8 +41,9 @@ type picker struct {
 	// prefer holds nodes to take right after the required ones (the lower
 	// weights when byWeight widened the candidates); nil for none.
 	prefer *bitset.BitSet
-	// slurm completes required nodes as Slurm 22.05 does (compat_linear.go).
-	slurm bool
+	// slurm completes required nodes as Slurm 22.05 does (compat_linear.go);
+	// mixed: the candidates span several weights.
+	slurm, mixed bool
 }
 
 // want is the node count to aim for: the desired count, at least the
@@ -60,6 +61,9 @@ func limit(n Counts, avail int) int {
 func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) ([]int, bool) {
 	if contiguous {
 		return pk.contiguous(cand, required, n)
+	}
+	if pk.slurm && (required == nil || !required.Any()) {
+		return pk.compatPick(cand, n) // compat_linear.go
 	}
 	var sel []int
 	cpus := 0
