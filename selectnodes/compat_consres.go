@@ -44,6 +44,10 @@ type consResTake struct {
 	remCPUs   int
 	slots     int // nodes the limit still allows
 	countCPUs bool
+	// withReq: the job has required nodes; runs are then sized by nodes,
+	// not CPUs (val_ct.conf: -w g02 -N3 gets h[01-02], the run of 3, not
+	// e[01-02] of the run of 4; without -w, -N2 gets e[01-02])
+	withReq bool
 }
 
 func (t *consResTake) done() bool {
@@ -80,6 +84,7 @@ func newConsResTake(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func
 	maxN := limit(n, int(avail.Union(orEmpty(job.Required, avail.Len())).Count()))
 	t.remNodes, t.minNodes, t.slots = min(want(n, nreq), maxN), max(n.Min, 1), maxN
 	if job.Required != nil {
+		t.withReq = job.Required.Any()
 		for i, ok := job.Required.NextSet(0); ok; i, ok = job.Required.NextSet(i + 1) {
 			t.taken.Set(i)
 			t.sel = append(t.sel, int(i))
@@ -201,9 +206,9 @@ func (t *consResTake) bestRun(runs []tierNodesRun) int {
 		}
 		nodes, cpus := t.size(r)
 		fits := nodes >= t.remNodes && cpus >= t.remCPUs
-		sz := nodes
-		if t.countCPUs {
-			sz = cpus
+		sz := cpus // by CPUs even for a node count: -N2 takes e[01-02] (4 CPUs each), not h[01-02] (24)
+		if t.withReq {
+			sz = nodes
 		}
 		switch {
 		case best < 0, fits && !bestFits:

@@ -1,8 +1,6 @@
 package selectnodes
 
 import (
-	"slices"
-
 	"github.com/bits-and-blooms/bitset"
 )
 
@@ -112,26 +110,24 @@ func (pk picker) compatBestRun(runs []compatRun, needNodes, needCPU int) int {
 	return best
 }
 
-// fromRunEnd is Slurm's select/linear when nodes taken from the start of
-// the runs cannot reach a CPU total within the node limit: it takes one
-// run's last nodes, working back from its end (part_lin.conf: -p low -n40
-// with MaxNodes=4 gets p[10-12], the 16-CPU nodes at the end, not p09).
-// The first run (in index order) that reaches the total that way wins.
+// fromRunEnd is Slurm's select/linear when a CPU total needs more than
+// the lowest weight: it takes candidates from the last one backwards,
+// across gaps (part_lin.conf: -p low -n40 with MaxNodes=4 gets p[10-12],
+// the 16-CPU nodes at the end, not p09; val_lin.conf: k6,w[2-3]).
 func (pk picker) fromRunEnd(cand *bitset.BitSet, n Counts) ([]int, bool) {
 	maxN := limit(n, int(cand.Count()))
 	w := min(want(n, 0), maxN)
-	for _, r := range runsOf(cand, pk.n) {
-		var sel []int
-		cpus := 0
-		for i := r.end - 1; i >= r.start && len(sel) < maxN && (len(sel) < w || cpus < n.CPUs); i-- {
-			sel = append(sel, i)
-			cpus += pk.cpuOf(i)
+	var sel []int
+	cpus := 0
+	for i, ok := cand.PreviousSet(cand.Len() - 1); ok && len(sel) < maxN && (len(sel) < w || cpus < n.CPUs); {
+		sel = append(sel, int(i))
+		cpus += pk.cpuOf(int(i))
+		if i == 0 {
+			break
 		}
-		if len(sel) >= max(n.Min, 1) && cpus >= n.CPUs {
-			return sel, true
-		}
+		i, ok = cand.PreviousSet(i - 1)
 	}
-	return nil, false
+	return sel, len(sel) >= max(n.Min, 1) && cpus >= n.CPUs
 }
 
 // spansWeights reports whether the nodes of b have more than one weight.
@@ -150,15 +146,18 @@ func spansWeights(c *Cluster, b *bitset.BitSet) bool {
 }
 
 // compatPick is select/linear without required nodes, as recorded
-// (part_lin.conf, idle and with p[01-03],p07 busy):
+// (part_lin.conf and val_lin.conf, idle and loaded):
 //
 //   - a CPU total the lowest weight could not give (the candidates span
-//     several weights) is taken from a run's end: -n100 gets p[04-12];
-//   - otherwise the run that best fits the minimum node count, then the
-//     next runs in index order up to the desired count: -N3-5 with runs
-//     p[04-06] and p[08-12] free gets p[04-06,08-09], not p[08-12];
-//   - when the runs from their start cannot reach the CPU total within
-//     the node limit, a run's end again (fromRunEnd).
+//     several weights) is taken from the end (fromRunEnd): -n100 gets
+//     p[04-12];
+//   - otherwise run by run: the smallest run holding what the minimum
+//     still needs (any run once it is met), else the largest, taken from
+//     its start up to the desired count. -N3-5 with runs p[04-06] and
+//     p[08-12] free gets p[04-06,08-09]; -N5 with runs of 4, 2 and 1
+//     gets the 4 and the 1;
+//   - when that cannot reach the CPU total within the node limit, the end
+//     again.
 func (pk picker) compatPick(cand *bitset.BitSet, n Counts) ([]int, bool) {
 	if pk.mixed && n.CPUs > 0 {
 		if sel, ok := pk.fromRunEnd(cand, n); ok {
@@ -168,25 +167,44 @@ func (pk picker) compatPick(cand *bitset.BitSet, n Counts) ([]int, bool) {
 	maxN := limit(n, int(cand.Count()))
 	w := min(want(n, 0), maxN)
 	runs := runsOf(cand, pk.n)
-	sel := pk.fill(nil, slices.Clone(runs), max(n.Min, 1), n.CPUs, maxN)
-	if len(sel) < w {
-		taken := map[int]bool{}
-		for _, i := range sel {
-			taken[i] = true
+	used := make([]bool, len(runs))
+	var sel []int
+	cpus := 0
+	for len(sel) < maxN && (len(sel) < w || cpus < n.CPUs) {
+		k := pk.nextRun(runs, used, max(n.Min-len(sel), 0), n.CPUs-cpus)
+		if k < 0 {
+			break
 		}
-		for _, r := range runs {
-			for i := r.start; i < r.end && len(sel) < w; i++ {
-				if !taken[i] {
-					sel = append(sel, i)
-				}
-			}
+		used[k] = true
+		for i := runs[k].start; i < runs[k].end && len(sel) < maxN && (len(sel) < w || cpus < n.CPUs); i++ {
+			sel = append(sel, i)
+			cpus += pk.cpuOf(i)
 		}
 	}
-	if pk.meets(sel, n) && len(sel) <= maxN {
+	if pk.meets(sel, n) {
 		return sel, true
 	}
 	if n.CPUs <= 0 {
 		return nil, false
 	}
 	return pk.fromRunEnd(cand, n)
+}
+
+// nextRun is the smallest unused run holding needNodes nodes and needCPU
+// CPUs, else the largest; -1 when every run is used.
+func (pk picker) nextRun(runs []run, used []bool, needNodes, needCPU int) int {
+	best, bestFits := -1, false
+	for k, r := range runs {
+		if used[k] {
+			continue
+		}
+		_, fits := pk.take(r, needNodes, needCPU)
+		switch {
+		case best < 0, fits && !bestFits:
+			best, bestFits = k, fits
+		case fits && r.len() < runs[best].len(), !fits && !bestFits && r.len() > runs[best].len():
+			best = k
+		}
+	}
+	return best
 }

@@ -49,9 +49,22 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 	}
 	must := orEmpty(job.Required, cand.Len()).Clone()
 	tiers := weightTiers(c, cand.Difference(must))
-	if consRes && len(tiers) > 1 && len(tiers[0]) < t.remNodes {
-		for _, i := range tiers[0] {
-			must.Set(uint(i)) // cons_tres uses every lowest-weight node it can
+	if consRes && len(tiers) > 1 {
+		low, cpus := tiers[0], 0
+		for _, i := range low {
+			cpus += cpuOf(i)
+		}
+		if len(low) < t.remNodes || cpus < t.remCPUs {
+			for _, i := range low {
+				must.Set(uint(i)) // cons_tres uses every lowest-weight node it can
+			}
+		} else {
+			// the lowest weight suffices: cons_tres places on it alone, and
+			// pends rather than go higher (--switches=1 with leaves of 3)
+			all = must.Clone()
+			for _, i := range low {
+				all.Set(uint(i))
+			}
 		}
 	}
 	s := compatSwitch(v, all, must, t)
@@ -59,7 +72,8 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 		return nil, true
 	}
 	within := c.topo.Nodes(s)
-	within.InPlaceIntersection(cand)
+	within.InPlaceIntersection(all) // a leaf's size counts its required nodes
+
 	if consRes {
 		t.fillTiers(v, weightTiers(c, within))
 	} else {
