@@ -1,6 +1,8 @@
 package selectnodes
 
 import (
+	"slices"
+
 	"github.com/bits-and-blooms/bitset"
 )
 
@@ -111,21 +113,30 @@ func (pk picker) compatBestRun(runs []compatRun, needNodes, needCPU int) int {
 }
 
 // fromRunEnd is Slurm's select/linear when a CPU total needs more than
-// the lowest weight: it takes candidates from the last one backwards,
-// across gaps (part_lin.conf: -p low -n40 with MaxNodes=4 gets p[10-12],
-// the 16-CPU nodes at the end, not p09; val_lin.conf: k6,w[2-3]).
+// the lowest weight: the nodes with the most CPUs first, the last ones
+// first among equals (part_lin.conf: -p low -n40 with MaxNodes=4 gets
+// p[10-12], not p[09-11]; -n100 gets p[04-12]; t2_lin.conf: -n90 gets
+// a[1-3], and with a1 and m07 busy a[2-3],m[06,08-10]).
 func (pk picker) fromRunEnd(cand *bitset.BitSet, n Counts) ([]int, bool) {
 	maxN := limit(n, int(cand.Count()))
 	w := min(want(n, 0), maxN)
-	var sel []int
-	cpus := 0
-	for i, ok := cand.PreviousSet(cand.Len() - 1); ok && len(sel) < maxN && (len(sel) < w || cpus < n.CPUs); {
-		sel = append(sel, int(i))
-		cpus += pk.cpuOf(int(i))
+	var nodes []int
+	for i, ok := cand.PreviousSet(cand.Len()); ok; {
+		nodes = append(nodes, int(i))
 		if i == 0 {
 			break
 		}
 		i, ok = cand.PreviousSet(i - 1)
+	}
+	slices.SortStableFunc(nodes, func(a, b int) int { return pk.cpuOf(b) - pk.cpuOf(a) })
+	var sel []int
+	cpus := 0
+	for _, i := range nodes {
+		if len(sel) >= maxN || (len(sel) >= w && cpus >= n.CPUs) {
+			break
+		}
+		sel = append(sel, i)
+		cpus += pk.cpuOf(i)
 	}
 	return sel, len(sel) >= max(n.Min, 1) && cpus >= n.CPUs
 }
