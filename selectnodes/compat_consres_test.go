@@ -42,12 +42,7 @@ func runRecorded(t *testing.T, conf string, compat bool, cases []recorded) {
 	t.Helper()
 	for _, tc := range cases {
 		c := clusterOf(t, conf, compat)
-		for k, b := range tc.busy {
-			p, err := c.SelectNodes(&selectnodes.Request{Required: []string{b}, Share: selectnodes.ShareExclusiveJob}, selectnodes.RunNow)
-			require.NoError(t, err)
-			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			require.NoError(t, c.Allocate(selectnodes.JobID(k+1), p, now, now.Add(time.Hour)))
-		}
+		occupyAll(t, c, tc.busy)
 		req := tc.req
 		p, err := c.SelectNodes(&req, selectnodes.RunNow)
 		name := strings.Join(tc.busy, ",") + " " + describe(req)
@@ -115,4 +110,16 @@ func isClass(s string) bool {
 		return true
 	}
 	return false
+}
+
+// occupyAll holds each named node with a whole-node job, as record.sh's
+// load does.
+func occupyAll(t *testing.T, c *selectnodes.Cluster, busy []string) {
+	t.Helper()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for k, b := range busy {
+		p, err := c.SelectNodes(&selectnodes.Request{Required: []string{b}, Share: selectnodes.ShareExclusiveJob}, selectnodes.RunNow)
+		require.NoError(t, err)
+		require.NoError(t, c.Allocate(selectnodes.JobID(k+1), p, now, now.Add(time.Hour)))
+	}
 }
