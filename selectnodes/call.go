@@ -40,7 +40,7 @@ type countsMemo struct {
 func (cx *call) at(v View, mode Mode) *call {
 	d := *cx
 	d.v, d.mode, d.memo, d.reuse = v, mode, countsMemo{}, false
-	d.v.ex = cx.ex
+	d.v.ex, d.v.sc = cx.ex, cx.v.sc
 	return &d
 }
 

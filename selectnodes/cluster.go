@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -85,6 +86,9 @@ type Cluster struct {
 
 	use  usage
 	jobs map[JobID]*running
+
+	// scratch is lent to one selection at a time (takeScratch)
+	scratch atomic.Pointer[scratch]
 
 	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option

@@ -73,7 +73,9 @@ func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choi
 		if job.Exclusive {
 			mem = 0 // the node is the job's; its memory is not counted per job
 		}
-		ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: job.Exclusive}
+		// the choice lives in the call's scratch: the pipeline copies it
+		// into the Placement at once
+		ch := Choice{Nodes: v.sc.nodeUses(len(chosen)), Exclusive: job.Exclusive}
 		for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
 			ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: mem}
 		}
@@ -91,10 +93,7 @@ func (s ConsRes) cpuTable(v View, job *Job) func(int) int {
 	if v.c.topo == nil {
 		return func(i int) int { return s.free(v, job, i) }
 	}
-	table := make([]int32, len(v.c.nodes))
-	for i := range table {
-		table[i] = unknownCPUs
-	}
+	table := v.sc.cpuTable(len(v.c.nodes))
 	return func(i int) int {
 		if t := table[i]; t != unknownCPUs {
 			return int(t)
@@ -114,7 +113,7 @@ const unknownCPUs = math.MinInt32
 // more in node order until the total is met; exclusive jobs take all.
 // share[k] is chosen[k]'s.
 func (s ConsRes) shares(v View, job *Job, chosen []int, total int) []int {
-	share := make([]int, len(chosen))
+	share := v.sc.ints(len(chosen))
 	got := 0
 	for k, i := range chosen {
 		if job.Exclusive {

@@ -52,7 +52,7 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice,
 		if !ok {
 			return Choice{}, false
 		}
-		return uses(chosen, cpuOf, 0, !job.Shared), true
+		return uses(v, chosen, cpuOf, 0, !job.Shared), true
 	})
 }
 

@@ -133,7 +133,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	if cx.quick {
 		return nil, newError(ErrBusy, "does not fit")
 	}
-	return nil, c.classify(job, total, n)
+	return nil, c.classifyIn(cx.v.sc, job, total, n)
 }
 
 // jobTest calls the selector and builds the Placement from its choice.
@@ -159,7 +159,13 @@ func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *
 // classify tells node, partition and busy failures apart (seed 000
 // §3.2.4, cases A, B and C).
 func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
+	return c.classifyIn(nil, job, total, n)
+}
+
+// classifyIn is classify with a call's scratch for its selections.
+func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Counts) *Error {
 	empty := c.none()
+	empty.sc = sc
 	if !c.cpusWithin(total, n) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}

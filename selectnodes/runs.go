@@ -347,7 +347,7 @@ func treeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) in
 	weight := func(i int) int64 { return c.nodes[i].Weight }
 	spanning := false
 	for _, count := range []int{hi, lo} {
-		got, err := c.topo.Fit(cand, topology.Request{Nodes: count, CPUs: n.CPUs, CPUsOf: cpuOf, Required: job.Required, Weight: weight})
+		got, err := c.topo.FitWith(v.sc.fitScratch(), cand, topology.Request{Nodes: count, CPUs: n.CPUs, CPUsOf: cpuOf, Required: job.Required, Weight: weight})
 		if err == nil && len(got) <= maxN {
 			return got, true
 		}

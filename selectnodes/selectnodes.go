@@ -113,6 +113,9 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 	}
 	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, v: c.live()}
 	cx.v.ex = ex
+	sc := c.takeScratch()
+	defer c.putScratch(sc)
+	cx.v.sc = sc
 	if memo != nil {
 		cx.memo, cx.reuse = *memo, true
 	}
@@ -146,8 +149,9 @@ func (cx *call) selectNodes() (*Placement, error) {
 	case RunNow:
 		return cx.reqFeatures(job, cx.n)
 	case TestOnly:
+		sc := cx.v.sc
 		cx.v = c.none()
-		cx.v.ex = cx.ex
+		cx.v.ex, cx.v.sc = cx.ex, sc
 		return cx.reqFeatures(job, cx.n)
 	case WillRun:
 		return cx.willRun()

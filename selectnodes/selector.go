@@ -30,7 +30,10 @@ type Selector interface {
 // from the pipeline (each request's Max if free, else what is free).
 // Exclusive holds the nodes for the job alone. The pipeline checks the
 // choice (nodes in avail, not repeated, shares within the nodes) before it
-// builds the Placement.
+// builds the Placement. The built-in selectors' choices live in the
+// selection call's working memory, valid until their next JobTest in the
+// same call: a selector wrapping one that keeps a choice across a second
+// JobTest copies its Nodes first (slices.Clone).
 type Choice struct {
 	Nodes     []NodeUse
 	Exclusive bool
@@ -51,6 +54,7 @@ type View struct {
 	c  *Cluster
 	u  *usage
 	ex *Explanation // where selectors note decisions, when explaining
+	sc *scratch     // the call's working memory, nil outside a selection call
 }
 
 // NodeCount is the number of nodes.
@@ -184,9 +188,10 @@ func selectorError(format string, args ...any) *Error {
 	return newError(ErrInvalidRequest, "the selector %s", fmt.Sprintf(format, args...))
 }
 
-// uses turns chosen nodes and a CPU share per node into a Choice.
-func uses(chosen []int, cpus func(i int) int, memory int64, exclusive bool) Choice {
-	ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: exclusive}
+// uses turns chosen nodes and a CPU share per node into a Choice, in
+// the view's scratch when it has one (see scratch).
+func uses(v View, chosen []int, cpus func(i int) int, memory int64, exclusive bool) Choice {
+	ch := Choice{Nodes: v.sc.nodeUses(len(chosen)), Exclusive: exclusive}
 	for k, i := range chosen {
 		ch.Nodes[k] = NodeUse{Node: i, CPUs: cpus(i), Memory: memory}
 	}
