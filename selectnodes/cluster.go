@@ -85,7 +85,7 @@ type Cluster struct {
 	shared bool // a snapshot holds status: copy it before writing
 
 	use  usage
-	jobs map[JobID]*running
+	jobs map[JobID]running // by value: recording a job allocates nothing
 
 	// scratch is lent to one selection at a time (takeScratch)
 	scratch atomic.Pointer[scratch]
@@ -148,7 +148,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 		config: &config{nodes: slices.Clone(nodes), byName: make(map[string]int, len(nodes)), fastSchedule: 1},
 		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
 			partIx: map[string]int{}, defPart: -1},
-		jobs: map[JobID]*running{},
+		jobs: map[JobID]running{},
 	}
 	for _, o := range opts {
 		o(c)

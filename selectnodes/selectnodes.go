@@ -285,4 +285,4 @@ func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
 }
 
 // sortedIDs is a helper for deterministic iteration over running jobs.
-func sortedIDs(m map[JobID]*running) []JobID { return slices.Sorted(maps.Keys(m)) }
+func sortedIDs(m map[JobID]running) []JobID { return slices.Sorted(maps.Keys(m)) }

@@ -34,7 +34,7 @@ func (c *Cluster) Snapshot() *Snapshot {
 
 // frozen is a cluster sharing c's configuration and status with its own
 // load. Nothing may change its status: c.shared is set.
-func (c *Cluster) frozen(u usage, jobs map[JobID]*running) *Cluster {
+func (c *Cluster) frozen(u usage, jobs map[JobID]running) *Cluster {
 	return &Cluster{config: c.config, status: c.status, shared: true, use: u, jobs: jobs}
 }
 
@@ -61,7 +61,7 @@ func (s *Snapshot) Allocate(job JobID, p *Placement, start, end time.Time) error
 		return fmt.Errorf("selectnodes: job %d: %w", job, err)
 	}
 	s.c.use.apply(q, 1)
-	s.c.jobs[job] = &running{id: job, p: q, start: start, end: end}
+	s.c.jobs[job] = running{id: job, p: q, start: start, end: end}
 	return nil
 }
 
@@ -75,7 +75,7 @@ func (s *Snapshot) Simulate(job JobID, p *Placement, start, end time.Time) (reve
 		return nil, err
 	}
 	s.c.use.apply(q, 1)
-	s.c.jobs[job] = &running{id: job, p: q, start: start, end: end}
+	s.c.jobs[job] = running{id: job, p: q, start: start, end: end}
 	done := false
 	return func() {
 		if !done {

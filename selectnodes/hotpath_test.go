@@ -1,0 +1,165 @@
+package selectnodes
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Allocate and Release of a placement a selection returned cost the job's
+// nodes and allocate nothing in the steady state (issue 18), with and
+// without GRES, on both selectors.
+func TestAllocateReleaseAllocatesNothing(t *testing.T) {
+	for _, sel := range []Selector{Linear{}, ConsRes{}} {
+		for _, gres := range []bool{false, true} {
+			c := gresCluster(t, 2000, sel, gres)
+			for _, size := range []int{1, 64} {
+				req := &Request{MinNodes: size}
+				if gres {
+					req.GRES = []GRESRequest{{Name: "gpu", Min: 1, Max: 2}}
+				}
+				p, err := c.SelectNodes(req, RunNow)
+				require.NoError(t, err)
+				allocs := testing.AllocsPerRun(50, func() {
+					if err := c.Allocate(7, p, t0, t0.Add(time.Hour)); err != nil {
+						t.Fatal(err)
+					}
+					if err := c.Release(7); err != nil {
+						t.Fatal(err)
+					}
+				})
+				require.Zero(t, allocs, "%T gres=%v size=%d", sel, gres, size)
+				require.NoError(t, c.CheckInvariants())
+			}
+		}
+	}
+}
+
+// gresCluster is n nodes of 8 CPUs, with 2 GPUs each when gres is set.
+func gresCluster(t testing.TB, n int, sel Selector, gres bool) *Cluster {
+	nodes := make([]Node, n)
+	all := make([]string, n)
+	for i := range nodes {
+		nodes[i] = Node{Name: fmt.Sprintf("g%d", i), CPUs: 8, RealMemory: 1000, Weight: 1}
+		if gres {
+			nodes[i].GRES = []GRES{{Name: "gpu", Count: 2}}
+		}
+		all[i] = nodes[i].Name
+	}
+	c, err := New(nodes, []Partition{{Name: "p", Nodes: all, Default: true}}, WithSelector(sel))
+	require.NoError(t, err)
+	return c
+}
+
+// A placement that does not come complete from a selection (read back
+// from storage, or changed by hand) is still completed in a copy, and one
+// that contradicts itself is refused or repaired as before.
+func TestAllocateCompletesForeignPlacements(t *testing.T) {
+	c := gresCluster(t, 8, ConsRes{}, true)
+	stored := &Placement{Partition: "p", Alloc: []NodeAlloc{{Node: 2, CPUs: 4, GRES: []GRESAlloc{{Name: "gpu", Count: 1}}}, {Node: 5, CPUs: 8}}}
+	require.NoError(t, c.Allocate(1, stored, t0, t0.Add(time.Hour)))
+	got, _, _, ok := c.Allocation(1)
+	require.True(t, ok)
+	require.NotSame(t, stored, got)
+	require.Equal(t, []string{"g2", "g5"}, got.Names)
+	require.Equal(t, []uint{2, 5}, setBits(got))
+	require.Nil(t, stored.Names, "the caller's placement is not written")
+	require.Equal(t, []int{4, 0}, []int{c.FreeCPUs(2), c.FreeCPUs(5)})
+	require.Equal(t, int64(1), c.FreeGRES(2, "gpu", ""))
+	require.NoError(t, c.CheckInvariants())
+
+	p, err := c.SelectNodes(&Request{MinNodes: 2, GRES: []GRESRequest{{Name: "gpu", Min: 1, Max: 1}}}, RunNow)
+	require.NoError(t, err)
+	wrong := *p
+	wrong.Names = []string{"g7", "g6"} // names that do not match the nodes: rebuilt from Alloc
+	require.NoError(t, c.Allocate(2, &wrong, t0, t0.Add(time.Hour)))
+	got, _, _, _ = c.Allocation(2)
+	require.NotSame(t, &wrong, got)
+	require.Equal(t, p.Names, got.Names)
+
+	p, err = c.SelectNodes(&Request{MinNodes: 1}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(3, p, t0, t0.Add(time.Hour)))
+	got, _, _, _ = c.Allocation(3)
+	require.Same(t, p, got, "a complete placement is kept, not copied")
+	require.NoError(t, c.CheckInvariants())
+
+	twice := *p
+	twice.Alloc = append(append([]NodeAlloc(nil), p.Alloc...), p.Alloc...)
+	twice.Names = append(append([]string(nil), p.Names...), p.Names...)
+	require.ErrorContains(t, c.Allocate(4, &twice, t0, t0.Add(time.Hour)), "appears twice")
+}
+
+func setBits(p *Placement) []uint {
+	var out []uint
+	for i, ok := p.Nodes.NextSet(0); ok; i, ok = p.Nodes.NextSet(i + 1) {
+		out = append(out, i)
+	}
+	return out
+}
+
+// The scratch a cluster lends its selections changes no decision: a run
+// of selections and allocations on one cluster (its scratch reused from
+// call to call) chooses what a fresh snapshot (a fresh scratch) chooses
+// for every request, on random clusters with and without a topology.
+func TestScratchReuseChangesNoDecision(t *testing.T) {
+	for _, sel := range []Selector{Linear{}, ConsRes{}} {
+		r := rand.New(rand.NewPCG(11, 5))
+		for iter := range iterations(200, 1000) {
+			c, nodes, _ := randomCluster(r, sel)
+			var id JobID
+			for k := 0; k < 8; k++ {
+				req := randomRequest(r, nodes)
+				for _, mode := range []Mode{RunNow, TestOnly, WillRun} {
+					want, wantErr := c.Snapshot().SelectNodes(req, mode)
+					got, err := c.SelectNodes(req, mode)
+					require.Equal(t, wantErr == nil, err == nil, "%T iter %d: %v / %v", sel, iter, wantErr, err)
+					require.Equal(t, want, got, "%T iter %d mode %v", sel, iter, mode)
+					pw, okw := c.Snapshot().c.ProbeNodes(req, mode)
+					pg, okg := c.ProbeNodes(req, mode)
+					require.Equal(t, okw, okg)
+					require.Equal(t, pw, pg)
+				}
+				if p, err := c.SelectNodes(req, RunNow); err == nil {
+					id++
+					require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Duration(1+r.IntN(4))*time.Hour)))
+				}
+			}
+			require.NoError(t, c.CheckInvariants())
+		}
+	}
+}
+
+// Two goroutines selecting on one snapshot never share working memory
+// (run under -race).
+func TestSnapshotSelectionsConcurrently(t *testing.T) {
+	c := benchCluster(t, 4096, ConsRes{})
+	halfLoad(t, c)
+	s := c.Snapshot()
+	want, err := s.SelectNodes(&Request{MinNodes: 100}, RunNow)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				p, err := s.SelectNodes(&Request{MinNodes: 100}, RunNow)
+				if err != nil || !p.Nodes.Equal(want.Nodes) {
+					errs <- fmt.Errorf("got %v, %v", p, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
