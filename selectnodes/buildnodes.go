@@ -47,18 +47,24 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 	if job.Excluded != nil {
 		base = part.nodes.Difference(job.Excluded)
 	}
-	cand := bitset.New(uint(len(c.nodes)))
-	var sets []NodeSet
+	// every record's span is written below (the records cover every
+	// node), so a reused bitmap needs no clearing first
+	cand, _ := cx.v.sc.anyBitmap(bmCand, uint(len(c.nodes)))
+	sets := cx.v.sc.nodeSets(len(c.records))
 	total := 0
 	for r := range c.records {
 		rec := &c.records[r]
-		inPart := countSpan(part.nodes, rec)
+		inPart := part.inRec[r]
 		if inPart == 0 {
+			clearSpan(cand, rec)
 			continue
 		}
 		rep := cx.setReport(rec, r, inPart)
 		setSpan(cand, base, nil, rec)
-		left := countSpan(cand, rec)
+		left := inPart
+		if job.Excluded != nil {
+			left = countSpan(cand, rec)
+		}
 		rep.removed("excluded", inPart-left, nil)
 		if left > 0 {
 			if why, ok := c.baselineFits(job, rec); !ok {

@@ -36,6 +36,9 @@ type record struct {
 type partition struct {
 	Partition
 	nodes *bitset.BitSet
+	// inRec[r] is how many of record r's nodes are in the partition,
+	// counted once here rather than by every selection
+	inRec []int
 }
 
 // config is what never changes after New: the nodes as configured, their
@@ -276,6 +279,17 @@ func (c *Cluster) finishRecords() {
 			c.recOf[i] = int32(r)
 		}
 	}
+	for k := range c.parts { // FromConfig rebuilds the records after New
+		c.parts[k].countRecords(c.records)
+	}
+}
+
+// countRecords counts the partition's nodes in each record (inRec).
+func (p *partition) countRecords(records []record) {
+	p.inRec = make([]int, len(records))
+	for r := range records {
+		p.inRec[r] = countSpan(p.nodes, &records[r])
+	}
 }
 
 // setPartition adds p, or replaces partition at (when at >= 0).
@@ -305,6 +319,7 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	}
 	p.Nodes = slices.Clone(p.Nodes)
 	part := partition{Partition: p, nodes: bits}
+	part.countRecords(c.records)
 	if at < 0 {
 		at = len(c.parts)
 		c.parts = append(c.parts, part)

@@ -35,15 +35,36 @@ func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	return min(capacity-v.u.cpus[i], cpus)
 }
 
+var _ spanFilter = ConsRes{}
+
 // Filter implements Selector.
 func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
-	cand.Copy(dst)
+	andInto(dst, cand, s.mask(v, job))
+	s.dropBusy(v, job, dst, 0, len(dst.Words()))
+}
+
+// filterSpan is Filter on the words [lo, hi) of the bitmaps.
+func (s ConsRes) filterSpan(v View, job *Job, cand, dst *bitset.BitSet, lo, hi int) {
+	andSpan(dst, cand, s.mask(v, job), lo, hi)
+	s.dropBusy(v, job, dst, lo, hi)
+}
+
+// mask is the nodes the job may use at all under the load: idle ones for
+// an exclusive job, else those no exclusive job holds.
+func (ConsRes) mask(v View, job *Job) *bitset.BitSet {
 	if job.Exclusive {
-		dst.InPlaceIntersection(v.u.idle)
+		return v.u.idle
+	}
+	return v.u.share
+}
+
+// dropBusy removes from the words [lo, hi) of dst the busy nodes without
+// room for the job.
+func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
+	if job.Exclusive {
 		return
 	}
-	dst.InPlaceIntersection(v.u.share)
-	v.eachBusy(dst, func(i uint) {
+	v.eachBusySpan(dst, lo, hi, func(i uint) {
 		k := int(i)
 		e := v.c.effective(k)
 		if s.freeOf(v, job, k, e.CPUs) < job.cpusPerNode || e.RealMemory-v.u.mem[k] < job.Req.MinMemoryPerNode ||

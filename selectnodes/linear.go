@@ -15,17 +15,37 @@ type Linear struct{}
 
 var _ Selector = Linear{}
 
+var _ spanFilter = Linear{}
+
 // Filter implements Selector.
-func (Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
+func (l Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
+	andInto(dst, cand, l.mask(v, job))
+	l.dropBusy(v, job, dst, 0, len(dst.Words()))
+}
+
+// filterSpan is Filter on the words [lo, hi) of the bitmaps.
+func (l Linear) filterSpan(v View, job *Job, cand, dst *bitset.BitSet, lo, hi int) {
+	andSpan(dst, cand, l.mask(v, job), lo, hi)
+	l.dropBusy(v, job, dst, lo, hi)
+}
+
+// mask is the nodes the job may use at all under the load: idle ones
+// unless it shares (idle nodes have all their GRES, which BuildNodeSets
+// checked).
+func (Linear) mask(v View, job *Job) *bitset.BitSet {
 	if !job.Shared {
-		cand.Copy(dst) // Copy copies its receiver into its argument
-		// idle nodes have all their GRES, which BuildNodeSets checked
-		dst.InPlaceIntersection(v.u.idle)
+		return v.u.idle
+	}
+	return v.u.share
+}
+
+// dropBusy removes from the words [lo, hi) of dst the busy nodes a
+// sharing job cannot join.
+func (Linear) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
+	if !job.Shared {
 		return
 	}
-	cand.Copy(dst)
-	dst.InPlaceIntersection(v.u.share)
-	v.eachBusy(dst, func(i uint) {
+	v.eachBusySpan(dst, lo, hi, func(i uint) {
 		if int(v.u.jobs[i]) >= job.MaxShare || !v.gresFits(int(i), job) {
 			dst.Clear(i)
 		}

@@ -28,14 +28,15 @@ func (c *Cluster) PickBestNodes(job *Job, sets []NodeSet, n Counts, mode Mode) (
 // pickBest runs the alternatives of job (whose Required may be the
 // counted terms' nodes) over sets.
 func (cx *call) pickBest(job *Job, sets []NodeSet, n Counts) (*Placement, error) {
-	var alts []*altTerm
+	var one [1]*altTerm // no alternatives: one pass over all sets, without allocating
+	alts := one[:0]
 	if job.Req.Features != nil {
 		for _, t := range job.Req.Features.Alternatives() {
 			alts = append(alts, &altTerm{name: t.String(), match: t.Match})
 		}
 	}
 	if len(alts) == 0 {
-		alts = []*altTerm{nil}
+		alts = one[:]
 	}
 	var best *Placement
 	var worst *Error
@@ -92,7 +93,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	// total: every node of these sets, up or not (Slurm's total_bitmap).
 	total := sets[0].cand
 	if len(sets) != sets[0].of {
-		total = bitset.New(N)
+		total = cx.v.sc.bitmap(bmTotal, N)
 		for _, s := range sets {
 			orSpan(total, s.cand, s.rec)
 		}
@@ -104,14 +105,26 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	if n.Max > 0 && job.Required != nil && int(job.Required.Count()) > n.Max {
 		return nil, newError(ErrNodeConfig, "%d required nodes exceed the maximum of %d", job.Required.Count(), n.Max)
 	}
-	usable := bitset.New(N)
-	c.usable(job, total, cx.v, cx.mode, usable)
-	avail := bitset.New(N)
+	// the built-in selectors filter set by set, so a selection that
+	// stops at its first sets reads only their spans of the cluster
+	usable, _ := cx.v.sc.anyBitmap(bmUsable, N) // every word read is written first
+	sf, bySpan := c.selector.(spanFilter)
+	if !bySpan {
+		c.usable(job, total, cx.v, cx.mode, usable)
+	}
+	avail := cx.v.sc.availBitmap(N, len(c.records))
 	need := max(n.Desired, n.Min)
 	availCount, tried := 0, -1
 	for k, s := range sets {
-		orSpan(avail, usable, s.rec)
-		availCount += countSpan(usable, s.rec)
+		if bySpan {
+			andSpan(usable, total, job.availNodes, s.rec.wlo, s.rec.whi)
+			if cx.mode != TestOnly {
+				sf.filterSpan(cx.v, job, usable, usable, s.rec.wlo, s.rec.whi)
+			}
+		}
+		got := orCountSpan(avail, usable, s.rec)
+		cx.v.sc.wroteAvail(s.Record, s.rec, got)
+		availCount += got
 		switch {
 		case job.Shared && k+1 < len(sets) && sets[k+1].Weight == s.Weight:
 			continue // let the selector weigh the load of equal-weight sets together
@@ -149,8 +162,7 @@ func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, b
 // usable writes the nodes of cand the job could use now: available
 // (up, not drained) and, except for TestOnly, allowed by the load.
 func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *bitset.BitSet) {
-	cand.Copy(dst)
-	dst.InPlaceIntersection(job.availNodes)
+	andInto(dst, cand, job.availNodes)
 	if mode != TestOnly {
 		c.selector.Filter(v, job, dst, dst)
 	}

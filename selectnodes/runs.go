@@ -300,14 +300,14 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 	var weights []int64
 	for r := range c.records {
 		rec := &c.records[r]
-		if (len(weights) == 0 || weights[len(weights)-1] != rec.weight) && intersectsSpan(avail, rec) {
+		if (len(weights) == 0 || weights[len(weights)-1] != rec.weight) && v.sc.intersects(avail, r, rec) {
 			weights = append(weights, rec.weight)
 		}
 	}
 	if len(weights) <= 1 {
 		return try(avail, nil)
 	}
-	tier := bitset.New(avail.Len())
+	tier := v.sc.bitmap(bmTier, avail.Len())
 	var lower *bitset.BitSet
 	r := 0
 	for _, wt := range weights {
@@ -317,7 +317,10 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 		if p, ok := try(tier, lower); ok {
 			return p, true
 		}
-		lower = tier.Clone()
+		if lower == nil {
+			lower = v.sc.bitmap(bmLower, avail.Len())
+		}
+		tier.Copy(lower)
 	}
 	return Choice{}, false
 }

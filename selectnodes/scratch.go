@@ -1,6 +1,7 @@
 package selectnodes
 
 import (
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/topology"
 )
 
@@ -13,8 +14,88 @@ import (
 type scratch struct {
 	fit    topology.Scratch
 	uses   []NodeUse
+	sets   []NodeSet
 	shares []int
 	cpu    []int32 // ConsRes's free CPUs per node, for a topology's Fit
+	// node bitmaps of the cluster's size, one per use (the bm constants):
+	// a selection on 100,000 nodes made five of 12.5 KB each per call
+	maps [bmCount]*bitset.BitSet
+	// what accumulate wrote into maps[bmAvail]: the words [lo, hi) (all
+	// that needs clearing for the next use) and each record's count, which
+	// byWeight reads instead of scanning the records' spans
+	availLo, availHi int
+	availRec         []int
+}
+
+// The scratch bitmaps, one per use, so that no two live uses share one.
+const (
+	bmCand   = iota // buildNodeSets: the candidates of every node set
+	bmTotal         // accumulate: an alternative's sets' nodes
+	bmUsable        // accumulate: what the load leaves usable
+	bmAvail         // accumulate: usable nodes of the sets so far
+	bmTier          // byWeight: the weight tiers so far
+	bmLower         // byWeight: the tiers before the last
+	bmCount
+)
+
+// bitmap returns an empty node bitmap of n bits for use: the scratch's
+// (cleared), or a new one without a scratch.
+func (sc *scratch) bitmap(use int, n uint) *bitset.BitSet {
+	b, fresh := sc.anyBitmap(use, n)
+	if !fresh {
+		b.ClearAll()
+	}
+	return b
+}
+
+// anyBitmap is bitmap for a caller that overwrites every word: a reused
+// one keeps its old bits (fresh is false).
+func (sc *scratch) anyBitmap(use int, n uint) (b *bitset.BitSet, fresh bool) {
+	if sc == nil {
+		return bitset.New(n), true
+	}
+	b = sc.maps[use]
+	if b == nil || b.Len() != n {
+		b = bitset.New(n)
+		sc.maps[use] = b
+		return b, true
+	}
+	return b, false
+}
+
+// availBitmap returns the empty bitmap accumulate gathers usable nodes
+// in, clearing only the words the previous use wrote (O(words touched),
+// not O(cluster)), with every record's count at zero.
+func (sc *scratch) availBitmap(n uint, records int) *bitset.BitSet {
+	if sc == nil {
+		return bitset.New(n)
+	}
+	b, fresh := sc.anyBitmap(bmAvail, n)
+	if !fresh && sc.availLo < sc.availHi {
+		clear(b.Words()[sc.availLo:sc.availHi])
+	}
+	sc.availLo, sc.availHi = len(b.Words()), 0
+	sc.availRec = growTo(sc.availRec, records)
+	clear(sc.availRec)
+	return b
+}
+
+// wroteAvail records that accumulate set count nodes of record r (whose
+// span is rec's) in the avail bitmap.
+func (sc *scratch) wroteAvail(r int, rec *record, count int) {
+	if sc != nil {
+		sc.availLo, sc.availHi = min(sc.availLo, rec.wlo), max(sc.availHi, rec.whi)
+		sc.availRec[r] += count
+	}
+}
+
+// intersects reports whether avail has a node of record r: from the
+// counts when avail is the bitmap accumulate filled, else by a scan.
+func (sc *scratch) intersects(avail *bitset.BitSet, r int, rec *record) bool {
+	if sc != nil && avail == sc.maps[bmAvail] && r < len(sc.availRec) {
+		return sc.availRec[r] > 0
+	}
+	return intersectsSpan(avail, rec)
 }
 
 // takeScratch lends the cluster's scratch to one call; a concurrent call
@@ -38,6 +119,16 @@ func (sc *scratch) nodeUses(n int) []NodeUse {
 	}
 	sc.uses = growTo(sc.uses, n)
 	return sc.uses
+}
+
+// nodeSets returns an empty NodeSet slice with room for n: the
+// scratch's when there is one (the sets live as long as the call).
+func (sc *scratch) nodeSets(n int) []NodeSet {
+	if sc == nil {
+		return make([]NodeSet, 0, n)
+	}
+	sc.sets = growTo(sc.sets, n)[:0]
+	return sc.sets
 }
 
 // ints returns an int slice of length n, zeroed, from the scratch when

@@ -198,13 +198,21 @@ func uses(v View, chosen []int, cpus func(i int) int, memory int64, exclusive bo
 	return ch
 }
 
-// eachBusy calls f for every node of b that runs a job under v, visiting
-// words rather than nodes so idle stretches cost nothing.
-func (v View) eachBusy(b *bitset.BitSet, f func(i uint)) {
-	idle := v.u.idle.Words()
-	for k, w := range b.Words() {
-		for busy := w &^ idle[k]; busy != 0; busy &= busy - 1 {
+// eachBusySpan calls f for every node of the words [lo, hi) of b that
+// runs a job under v, visiting words rather than nodes so idle stretches
+// cost nothing.
+func (v View) eachBusySpan(b *bitset.BitSet, lo, hi int, f func(i uint)) {
+	idle, w := v.u.idle.Words(), b.Words()
+	for k := lo; k < hi && k < len(w) && k < len(idle); k++ {
+		for busy := w[k] &^ idle[k]; busy != 0; busy &= busy - 1 {
 			f(uint(k*64 + bits.TrailingZeros64(busy)))
 		}
 	}
+}
+
+// spanFilter is implemented by the built-in selectors: Filter on a range
+// of words, so a selection that stops at its first node sets filters only
+// their spans of the cluster.
+type spanFilter interface {
+	filterSpan(v View, job *Job, cand, dst *bitset.BitSet, lo, hi int)
 }
