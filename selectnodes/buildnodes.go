@@ -43,24 +43,21 @@ func (c *Cluster) BuildNodeSets(job *Job) ([]NodeSet, error) {
 func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 	job := cx.job
 	part := &c.parts[job.partIndex]
-	base := part.nodes
+	// the candidates are the partition's own bitmap, read only, until a
+	// record loses nodes: most requests then copy nothing
+	cand, owned := part.nodes, false
 	if job.Excluded != nil {
-		base = part.nodes.Difference(job.Excluded)
+		cand, owned = part.nodes.Difference(job.Excluded), true
 	}
-	// every record's span is written below (the records cover every
-	// node), so a reused bitmap needs no clearing first
-	cand, _ := cx.v.sc.anyBitmap(bmCand, uint(len(c.nodes)))
 	sets := cx.v.sc.nodeSets(len(c.records))
 	total := 0
 	for r := range c.records {
 		rec := &c.records[r]
 		inPart := part.inRec[r]
 		if inPart == 0 {
-			clearSpan(cand, rec)
 			continue
 		}
 		rep := cx.setReport(rec, r, inPart)
-		setSpan(cand, base, nil, rec)
 		left := inPart
 		if job.Excluded != nil {
 			left = countSpan(cand, rec)
@@ -69,6 +66,11 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 		if left > 0 {
 			if why, ok := c.baselineFits(job, rec); !ok {
 				rep.removed(why.filter, left, why)
+				if !owned {
+					b, _ := cx.v.sc.anyBitmap(bmCand, cand.Len())
+					cand.Copy(b)
+					cand, owned = b, true
+				}
 				if c.fastSchedule == 0 {
 					left = c.perNodeFits(job, rec, cand)
 				} else {
@@ -92,7 +94,7 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 		return nil, newError(ErrNodeConfig, "no node of partition %s meets the per-node constraints", part.Name)
 	}
 	for k := range sets {
-		sets[k].of = len(sets)
+		sets[k].cand, sets[k].of = cand, len(sets)
 	}
 	cx.step("%d candidate nodes in %d node sets", total, len(sets))
 	return sets, nil

@@ -23,6 +23,13 @@ type call struct {
 	quick bool         // Probe: a failure is ErrBusy, without classification
 	// nodesOnly: ProbeNodes, a placement without its Alloc
 	nodesOnly bool
+	// decideOnly: only whether the job fits matters (WillRun's search),
+	// so a successful selection returns an empty Placement, unbuilt
+	decideOnly bool
+	// boundOnly: WillRun's first search, which asks only whether enough
+	// nodes are free for the selector to be asked (a necessary condition,
+	// decided from counts without a selection)
+	boundOnly bool
 	// memo keeps the counted-terms outcome of the first run of a request
 	// for the run that explains it (reuse set), so the terms are solved
 	// once per call.

@@ -1,8 +1,10 @@
 package selectnodes
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -162,4 +164,84 @@ func TestSnapshotSelectionsConcurrently(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// WillRun agrees with releasing the running jobs one end time at a time
+// and selecting after each (the definition), on random loaded clusters:
+// the same start, the same nodes, and for a job that never fits the same
+// error class as a RunNow selection has.
+func TestWillRunAgreesWithReleasingInOrder(t *testing.T) {
+	for _, sel := range []Selector{Linear{}, ConsRes{}} {
+		r := rand.New(rand.NewPCG(23, 1))
+		later := 0 // cases that start after some jobs end: the search ran
+		for iter := range iterations(150, 800) {
+			c, nodes, _ := randomCluster(r, sel)
+			var id JobID
+			for k := 0; k < 6; k++ {
+				req := randomRequest(r, nodes)
+				if p, err := c.SelectNodes(req, RunNow); err == nil {
+					id++
+					require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Duration(1+r.IntN(4))*time.Hour)))
+				}
+			}
+			for k := 0; k < 4; k++ {
+				req := randomRequest(r, nodes)
+				got, err := c.SelectNodes(req, WillRun)
+				want, wantErr := willRunByReleasing(c, req)
+				desc := fmt.Sprintf("%T iter %d req %+v", sel, iter, *req)
+				require.Equal(t, wantErr == nil, err == nil, "%s: %v / %v", desc, wantErr, err)
+				if err != nil {
+					require.Equal(t, ClassName(classOf(wantErr)), ClassName(classOf(err)), "%s: %v / %v", desc, wantErr, err)
+					continue
+				}
+				require.Equal(t, want.Start, got.Start, desc)
+				require.Equal(t, want.Names, got.Names, desc)
+				require.Equal(t, want.Alloc, got.Alloc, desc)
+				if !got.Immediate {
+					later++
+				}
+			}
+		}
+		require.Greater(t, later, 20, "%T: too few cases wait for jobs to end", sel)
+	}
+}
+
+// willRunByReleasing is WillRun by its definition, on a snapshot.
+func willRunByReleasing(c *Cluster, req *Request) (*Placement, error) {
+	s := c.Snapshot()
+	p, err := s.SelectNodes(req, RunNow)
+	if err == nil || !errors.Is(err, ErrBusy) {
+		return p, err
+	}
+	ids := s.Jobs()
+	slices.SortStableFunc(ids, func(a, b JobID) int {
+		ea, _ := s.End(a)
+		eb, _ := s.End(b)
+		return ea.Compare(eb)
+	})
+	for k, id := range ids {
+		end, _ := s.End(id)
+		if err := s.Release(id); err != nil {
+			return nil, err
+		}
+		if k+1 < len(ids) {
+			if next, _ := s.End(ids[k+1]); next.Equal(end) {
+				continue // jobs ending together free their nodes together
+			}
+		}
+		if p, err := s.SelectNodes(req, RunNow); err == nil {
+			p.Start, p.Immediate = end, false
+			return p, nil
+		}
+	}
+	return nil, err
+}
+
+func classOf(err error) error {
+	for _, class := range []error{ErrNodeConfig, ErrPartConfig, ErrBusy, ErrHeld, ErrInvalidRequest} {
+		if errors.Is(err, class) {
+			return class
+		}
+	}
+	return err
 }

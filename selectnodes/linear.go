@@ -1,6 +1,8 @@
 package selectnodes
 
 import (
+	"slices"
+
 	"github.com/bits-and-blooms/bitset"
 )
 
@@ -72,6 +74,9 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice,
 		if !ok {
 			return Choice{}, false
 		}
+		// in node order, as the placement lists them: sorting the indices
+		// here is cheaper than the placement sorting the uses
+		slices.Sort(chosen)
 		return uses(v, chosen, cpuOf, 0, !job.Shared), true
 	})
 }

@@ -151,9 +151,15 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 
 // jobTest calls the selector and builds the Placement from its choice.
 func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool, *Error) {
+	if cx.boundOnly {
+		return &Placement{}, true, nil
+	}
 	ch, ok := cx.c.selector.JobTest(cx.v, job, avail, n)
 	if !ok {
 		return nil, false, nil
+	}
+	if cx.decideOnly {
+		return &Placement{}, true, nil
 	}
 	p, err := cx.v.placement(job, ch, avail, cx.nodesOnly)
 	return p, err == nil, err

@@ -25,6 +25,7 @@ type scratch struct {
 	// byWeight reads instead of scanning the records' spans
 	availLo, availHi int
 	availRec         []int
+	load             usage // WillRun's copy of the load
 }
 
 // The scratch bitmaps, one per use, so that no two live uses share one.
@@ -96,6 +97,27 @@ func (sc *scratch) intersects(avail *bitset.BitSet, r int, rec *record) bool {
 		return sc.availRec[r] > 0
 	}
 	return intersectsSpan(avail, rec)
+}
+
+// usageCopy copies u into the scratch's load (a clone without one),
+// reusing its arrays: WillRun releases jobs from the copy.
+func (sc *scratch) usageCopy(u *usage) *usage {
+	if sc == nil {
+		c := u.clone()
+		return &c
+	}
+	d := &sc.load
+	if d.idle == nil || d.idle.Len() != u.idle.Len() {
+		d.idle, d.share = bitset.New(u.idle.Len()), bitset.New(u.share.Len())
+	}
+	u.idle.Copy(d.idle)
+	u.share.Copy(d.share)
+	d.cpus = append(d.cpus[:0], u.cpus...)
+	d.mem = append(d.mem[:0], u.mem...)
+	d.gres = append(d.gres[:0], u.gres...)
+	d.jobs = append(d.jobs[:0], u.jobs...)
+	d.excl = append(d.excl[:0], u.excl...)
+	return d
 }
 
 // takeScratch lends the cluster's scratch to one call; a concurrent call

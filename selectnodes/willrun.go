@@ -18,7 +18,10 @@ import (
 func (cx *call) willRun() (*Placement, error) {
 	c, job, n := cx.c, cx.job, cx.n
 	now := *cx
-	now.mode = RunNow
+	// a failure now is classified only when nothing fits later either: a
+	// class other than busy does not depend on the load, so the search
+	// below finds nothing for such a job
+	now.mode, now.quick = RunNow, true
 	p, err := now.reqFeatures(job, n)
 	cx.memo = now.memo // for a run that explains this one
 	if err == nil || !errors.Is(err, ErrBusy) {
@@ -38,10 +41,13 @@ func (cx *call) willRun() (*Placement, error) {
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], id)
 	}
-	u := c.use.clone()
-	later := cx.at(View{c: c, u: &u}, WillRun)
-	later.ex, later.v.ex = nil, nil // the search's tries are not explained
-	released := 0                   // groups [0, released) are released in u
+	u := cx.v.sc.usageCopy(&c.use)
+	later := cx.at(View{c: c, u: u}, WillRun)
+	// the search's tries are not explained, and a failure is not
+	// classified: load cannot change the class the RunNow try above found
+	later.ex, later.v.ex = nil, nil
+	later.quick = true
+	released := 0 // groups [0, released) are released in u
 	moveTo := func(g int) {
 		for ; released < g; released++ {
 			for _, id := range groups[released] {
@@ -58,32 +64,68 @@ func (cx *call) willRun() (*Placement, error) {
 		moveTo(g)
 		return later.reqFeatures(job, n)
 	}
-	// find the fewest groups g (1..len) after whose end the job fits
-	lo, hi := 1, len(groups)
-	var found *Placement
-	for lo <= hi {
-		mid := (lo + hi) / 2
-		p, err := try(mid)
-		switch {
-		case err == nil:
-			found, hi = p, mid-1
-		case errors.Is(err, ErrBusy):
-			lo = mid + 1
-		default:
-			return nil, err
-		}
+	// First the fewest groups after whose end enough nodes are free for
+	// the selector to be asked at all (counts, no selection): nothing
+	// earlier can fit. Usually the job fits right there, and that one
+	// selection builds the placement.
+	later.boundOnly = true
+	lo, err := firstFit(1, len(groups), try)
+	later.boundOnly = false
+	if err != nil {
+		return nil, cx.whyNot(now, err)
 	}
-	if found == nil {
-		return nil, newError(ErrBusy, "cannot start even after every running job ends")
-	}
-	if released != lo {
-		// the last success may have been at a larger prefix than lo
-		if found, err = try(lo); err != nil {
-			return nil, err
+	found, err := try(lo)
+	if err != nil && errors.Is(err, ErrBusy) {
+		// later ends: search by selections that only decide, then build
+		later.decideOnly = true
+		lo, err = firstFit(lo+1, len(groups), try)
+		later.decideOnly = false
+		if err != nil {
+			return nil, cx.whyNot(now, err)
 		}
+		found, err = try(lo)
+	}
+	if err != nil {
+		return nil, err
 	}
 	found.Start, found.Immediate = ends[lo-1], false
 	cx.step("will run at %s, when the jobs ending by then (%d end times) have ended", rfc3339(found.Start), lo)
+	return found, nil
+}
+
+// whyNot is the error of a job that fits after no end: the class of its
+// failure now when that is not busy (classified unless the call is
+// quick), else busy.
+func (cx *call) whyNot(now call, busy error) error {
+	if cx.quick || !errors.Is(busy, ErrBusy) {
+		return busy
+	}
+	now.quick = false
+	if _, err := now.reqFeatures(cx.job, cx.n); err != nil && !errors.Is(err, ErrBusy) {
+		return err
+	}
+	return busy
+}
+
+// firstFit is the least g in [lo, hi] for which try succeeds, by binary
+// search (success is monotone in g); ErrBusy when none does.
+func firstFit(lo, hi int, try func(g int) (*Placement, error)) (int, error) {
+	found := -1
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		_, err := try(mid)
+		switch {
+		case err == nil:
+			found, hi = mid, mid-1
+		case errors.Is(err, ErrBusy):
+			lo = mid + 1
+		default:
+			return 0, err
+		}
+	}
+	if found < 0 {
+		return 0, newError(ErrBusy, "cannot start even after every running job ends")
+	}
 	return found, nil
 }
 
