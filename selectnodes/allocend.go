@@ -15,6 +15,6 @@ func (c *Cluster) SetAllocationEnd(job JobID, end time.Time) error {
 	}
 	// records are values: snapshots keep their own copy of the old one
 	r.end = end
-	c.jobs[job] = r
+	c.addJob(r)
 	return nil
 }

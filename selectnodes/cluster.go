@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/google/btree"
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/hpcsched/hpcsched/topology"
@@ -89,6 +90,7 @@ type Cluster struct {
 
 	use  usage
 	jobs map[JobID]running // by value: recording a job allocates nothing
+	ends *btree.BTreeG[endKey] // the same jobs by expected end (ends.go)
 
 	// scratch is lent to one selection at a time (takeScratch)
 	scratch atomic.Pointer[scratch]
@@ -151,7 +153,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 		config: &config{nodes: slices.Clone(nodes), byName: make(map[string]int, len(nodes)), fastSchedule: 1},
 		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
 			partIx: map[string]int{}, defPart: -1},
-		jobs: map[JobID]running{},
+		jobs: map[JobID]running{}, ends: newEnds(),
 	}
 	for _, o := range opts {
 		o(c)

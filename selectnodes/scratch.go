@@ -1,6 +1,8 @@
 package selectnodes
 
 import (
+	"time"
+
 	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/topology"
 )
@@ -26,6 +28,10 @@ type scratch struct {
 	availLo, availHi int
 	availRec         []int
 	load             usage // WillRun's copy of the load
+	// WillRun's running jobs by end, in groups (Cluster.endGroups)
+	order    []JobID
+	bounds   []int
+	endTimes []time.Time
 }
 
 // The scratch bitmaps, one per use, so that no two live uses share one.
@@ -118,6 +124,21 @@ func (sc *scratch) usageCopy(u *usage) *usage {
 	d.jobs = append(d.jobs[:0], u.jobs...)
 	d.excl = append(d.excl[:0], u.excl...)
 	return d
+}
+
+// endLists lends WillRun its lists of jobs by end (nil without a
+// scratch); keepEndLists takes them back, grown.
+func (sc *scratch) endLists() ([]JobID, []int, []time.Time) {
+	if sc == nil {
+		return nil, nil, nil
+	}
+	return sc.order, sc.bounds, sc.endTimes
+}
+
+func (sc *scratch) keepEndLists(order []JobID, bounds []int, ends []time.Time) {
+	if sc != nil {
+		sc.order, sc.bounds, sc.endTimes = order[:0], bounds[:0], ends[:0]
+	}
 }
 
 // takeScratch lends the cluster's scratch to one call; a concurrent call

@@ -69,7 +69,7 @@ func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error 
 		return err
 	}
 	c.use.apply(q, 1)
-	c.jobs[job] = running{id: job, p: q, start: start, end: end}
+	c.addJob(running{id: job, p: q, start: start, end: end})
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, q)
 	}
@@ -227,7 +227,7 @@ func (c *Cluster) Release(job JobID) error {
 		h.JobFini(job, r.p)
 	}
 	c.use.apply(r.p, -1)
-	delete(c.jobs, job)
+	c.dropJob(job)
 	return nil
 }
 
@@ -332,6 +332,14 @@ func (c *Cluster) CheckInvariants() error {
 	if !slices.Equal(want.cpus, c.use.cpus) || !slices.Equal(want.mem, c.use.mem) ||
 		!slices.Equal(want.gres, c.use.gres) || !slices.Equal(want.jobs, c.use.jobs) || !slices.Equal(want.excl, c.use.excl) {
 		errs = append(errs, errors.New("per-node counters differ from the allocations"))
+	}
+	if c.ends.Len() != len(c.jobs) {
+		errs = append(errs, fmt.Errorf("the end index holds %d jobs, %d run", c.ends.Len(), len(c.jobs)))
+	}
+	for id, r := range c.jobs {
+		if !c.ends.Has(endKey{r.end, id}) {
+			errs = append(errs, fmt.Errorf("job %d is missing from the end index", id))
+		}
 	}
 	for i := range c.nodes {
 		s := c.states[i]

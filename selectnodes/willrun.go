@@ -2,7 +2,6 @@ package selectnodes
 
 import (
 	"errors"
-	"slices"
 	"time"
 )
 
@@ -28,19 +27,12 @@ func (cx *call) willRun() (*Placement, error) {
 		return p, err
 	}
 	jobs := c.jobs
-	order := sortedIDs(jobs)
-	slices.SortStableFunc(order, func(a, b JobID) int { return jobs[a].end.Compare(jobs[b].end) })
-	// groups[g] are the jobs ending at ends[g]
-	var groups [][]JobID
-	var ends []time.Time
-	for _, id := range order {
-		e := jobs[id].end
-		if len(ends) == 0 || !ends[len(ends)-1].Equal(e) {
-			ends = append(ends, e)
-			groups = append(groups, nil)
-		}
-		groups[len(groups)-1] = append(groups[len(groups)-1], id)
-	}
+	// group g is order[bounds[g]:bounds[g+1]], the jobs ending at ends[g],
+	// read from the end index Allocate and Release keep
+	order, bounds, ends := cx.v.sc.endLists()
+	order, bounds, ends = c.endGroups(order, bounds, ends)
+	defer cx.v.sc.keepEndLists(order, bounds, ends)
+	groups := len(ends)
 	u := cx.v.sc.usageCopy(&c.use)
 	later := cx.at(View{c: c, u: u}, WillRun)
 	// the search's tries are not explained, and a failure is not
@@ -50,12 +42,12 @@ func (cx *call) willRun() (*Placement, error) {
 	released := 0 // groups [0, released) are released in u
 	moveTo := func(g int) {
 		for ; released < g; released++ {
-			for _, id := range groups[released] {
+			for _, id := range order[bounds[released]:bounds[released+1]] {
 				u.apply(jobs[id].p, -1)
 			}
 		}
 		for ; released > g; released-- {
-			for _, id := range groups[released-1] {
+			for _, id := range order[bounds[released-1]:bounds[released]] {
 				u.apply(jobs[id].p, 1)
 			}
 		}
@@ -69,7 +61,7 @@ func (cx *call) willRun() (*Placement, error) {
 	// earlier can fit. Usually the job fits right there, and that one
 	// selection builds the placement.
 	later.boundOnly = true
-	lo, err := firstFit(1, len(groups), try)
+	lo, err := firstFit(1, groups, try)
 	later.boundOnly = false
 	if err != nil {
 		return nil, cx.whyNot(now, err)
@@ -78,7 +70,7 @@ func (cx *call) willRun() (*Placement, error) {
 	if err != nil && errors.Is(err, ErrBusy) {
 		// later ends: search by selections that only decide, then build
 		later.decideOnly = true
-		lo, err = firstFit(lo+1, len(groups), try)
+		lo, err = firstFit(lo+1, groups, try)
 		later.decideOnly = false
 		if err != nil {
 			return nil, cx.whyNot(now, err)
