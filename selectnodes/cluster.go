@@ -89,7 +89,7 @@ type Cluster struct {
 	shared bool // a snapshot holds status: copy it before writing
 
 	use  usage
-	jobs map[JobID]running // by value: recording a job allocates nothing
+	jobs map[JobID]running     // by value: recording a job allocates nothing
 	ends *btree.BTreeG[endKey] // the same jobs by expected end (ends.go)
 
 	// scratch is lent to one selection at a time (takeScratch)
