@@ -76,16 +76,15 @@ func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
 
 // JobTest implements Selector.
 func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
-	c := v.c
 	cpuOf := s.cpuTable(v, job)
 	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
-			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
+			return newPicker(v, cand, cpuOf, nil).pick(cand, job.Required, n, false)
 		}
 		chosen, handled := treeFit(v, job, cand, n, cpuOf, runs)
 		ok := chosen != nil
 		if !handled {
-			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
+			chosen, ok = newPicker(v, cand, cpuOf, lower).pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
 			return Choice{}, false

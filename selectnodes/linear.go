@@ -60,7 +60,7 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice,
 	cpuOf := func(i int) int { return c.effective(i).CPUs }
 	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
-			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
+			return newPicker(v, cand, cpuOf, nil).pick(cand, job.Required, n, false)
 		}
 		chosen, handled := treeFit(v, job, cand, n, cpuOf, runs)
 		ok := chosen != nil
@@ -69,7 +69,7 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice,
 		case job.Shared && !job.Req.Contiguous:
 			chosen, ok = minLoad(v, cand, job.Required, n, cpuOf)
 		default:
-			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
+			chosen, ok = newPicker(v, cand, cpuOf, lower).pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
 			return Choice{}, false

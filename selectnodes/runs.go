@@ -15,9 +15,11 @@ type run struct{ start, end int }
 
 func (r run) len() int { return r.end - r.start }
 
-func runsOf(b *bitset.BitSet, n int) []run {
+// runsOf lists the runs of b's nodes in [lo, n), all of b's nodes lying
+// below n.
+func runsOf(b *bitset.BitSet, lo, n int) []run {
 	var out []run
-	for i, ok := b.NextSet(0); ok && int(i) < n; {
+	for i, ok := b.NextSet(uint(lo)); ok && int(i) < n; {
 		j, more := b.NextClear(i)
 		if !more || int(j) > n {
 			j = uint(n)
@@ -41,6 +43,34 @@ type picker struct {
 	// prefer holds nodes to take right after the required ones (the lower
 	// weights when byWeight widened the candidates); nil for none.
 	prefer *bitset.BitSet
+	// the candidates lie in the nodes [lo, hi) and count nodes of them
+	// when known (newPicker): runs are looked for there only
+	lo, hi int
+	count  int // -1: count the candidates
+}
+
+// newPicker is a picker over cand. When cand is the bitmap accumulate
+// filled, its nodes lie in the words accumulate wrote and their count is
+// known: a selection that stopped at its first node sets does not read
+// the rest of the cluster.
+func newPicker(v View, cand *bitset.BitSet, cpuOf func(int) int, prefer *bitset.BitSet) picker {
+	pk := picker{n: len(v.c.nodes), cpuOf: cpuOf, prefer: prefer, hi: len(v.c.nodes), count: -1}
+	if sc := v.sc; sc != nil && cand == sc.maps[bmAvail] {
+		pk.lo, pk.hi = min(sc.availLo*64, pk.n), min(sc.availHi*64, pk.n)
+		pk.count = 0
+		for _, k := range sc.availRec {
+			pk.count += k
+		}
+	}
+	return pk
+}
+
+// candCount is how many nodes cand has (cand is the picker's).
+func (pk picker) candCount(cand *bitset.BitSet) int {
+	if pk.count >= 0 {
+		return pk.count
+	}
+	return int(cand.Count())
 }
 
 // want is the node count to aim for: the desired count, at least the
@@ -67,7 +97,7 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 			cpus += pk.cpuOf(int(i))
 		}
 	}
-	maxN := limit(n, int(cand.Count()))
+	maxN := limit(n, pk.candCount(cand))
 	if len(sel) > maxN {
 		return nil, false
 	}
@@ -92,7 +122,7 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 		if taken != nil {
 			rest = cand.Difference(taken)
 		}
-		sel = pk.fill(sel, runsOf(rest, pk.n), needNodes, needCPU, maxN-len(sel))
+		sel = pk.fill(sel, runsOf(rest, pk.lo, pk.hi), needNodes, needCPU, maxN-len(sel)) // rest is within cand
 	}
 	if pk.meets(sel, n) {
 		return sel, true
@@ -226,7 +256,7 @@ func (pk picker) contiguous(cand, required *bitset.BitSet, n Counts) ([]int, boo
 		rlo, rhi, nreq = int(lo), int(hi), int(required.Count())
 	}
 	w := want(n, nreq)
-	maxN := limit(n, int(cand.Count()))
+	maxN := limit(n, pk.candCount(cand))
 	minLen := max(n.Min, 1)
 	if rlo >= 0 {
 		minLen = max(minLen, rhi-rlo+1)
@@ -246,7 +276,7 @@ func (pk picker) contiguous(cand, required *bitset.BitSet, n Counts) ([]int, boo
 	}
 	var best *choice
 	var prefix []int
-	for _, r := range runsOf(cand, pk.n) {
+	for _, r := range runsOf(cand, pk.lo, pk.hi) {
 		if rlo >= 0 && (rlo < r.start || rhi >= r.end) {
 			continue
 		}
