@@ -47,12 +47,16 @@ type Options struct {
 
 // Flag is an option of the caller's own (a CLI's --conf, --json), parsed
 // by the same rules beside sbatch's. Value says whether it takes a value;
-// Set receives it ("" for a flag without one).
+// Optional that the value may be left out (--backfill or --backfill=easy;
+// an optional value is never a separate word, as --exclusive[=user]). Set
+// receives the value ("" for a flag without one or an optional value left
+// out).
 type Flag struct {
-	Short byte
-	Long  string
-	Value bool
-	Set   func(value string) error
+	Short    byte
+	Long     string
+	Value    bool
+	Optional bool
+	Set      func(value string) error
 }
 
 // Parse reads args (without the program name). Operands — words that are
@@ -117,7 +121,10 @@ func flagOptions(flags []Flag) []option {
 	table := make([]option, 0, len(flags))
 	for _, f := range flags {
 		mode := noArg
-		if f.Value {
+		switch {
+		case f.Optional:
+			mode = optionalArg
+		case f.Value:
 			mode = requiredArg
 		}
 		table = append(table, option{short: f.Short, long: f.Long, mode: mode,

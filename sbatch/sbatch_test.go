@@ -196,3 +196,27 @@ func TestParseFlags(t *testing.T) {
 	assert.Equal(t, "x", conf)
 	assert.True(t, js)
 }
+
+func TestParseFlagsOptionalValue(t *testing.T) {
+	var got []string
+	set := func(v string) error { got = append(got, v); return nil }
+	cases := []struct {
+		args []string
+		want []string
+		ops  []string
+	}{
+		{[]string{"--backfill"}, []string{""}, nil},
+		{[]string{"--backfill=easy"}, []string{"easy"}, nil},
+		// an optional value is never the next word: "easy" is an operand
+		{[]string{"--backfill", "easy"}, []string{""}, []string{"easy"}},
+		{[]string{"-b"}, []string{""}, nil},
+		{[]string{"-beasy"}, []string{"easy"}, nil},
+	}
+	for _, c := range cases {
+		got = nil
+		ops, err := ParseFlags(c.args, Flag{Short: 'b', Long: "backfill", Optional: true, Set: set})
+		require.NoError(t, err, c.args)
+		assert.Equal(t, c.want, got, c.args)
+		assert.Equal(t, c.ops, ops, c.args)
+	}
+}

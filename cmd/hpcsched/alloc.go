@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -49,37 +47,33 @@ func allocCmd(args []string, stdout, stderr io.Writer) error {
 // response is sent, so none that was acknowledged is lost. ready, when
 // set, receives the listening address.
 func allocServe(ctx context.Context, args []string, stderr io.Writer, ready func(addr string)) error {
-	fs := flag.NewFlagSet("alloc serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on")
-	tokens := fs.String("tokens", "", "bearer-token file: \"token uid gid[,gid...] role\" per line (required)")
-	storePath := fs.String("store", "", "ledger file (created when absent)")
-	dsn := fs.String("dsn", "", "PostgreSQL connection string (instead of --store)")
-	grace := fs.Duration("grace", 30*time.Second, "how long shutdown waits for requests in flight")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usagef("%v", err)
+	var listen, tokens, storePath, dsn string
+	var grace time.Duration
+	fs := newFlagSet("alloc serve", "--tokens FILE (--store FILE | --dsn DSN) [flags]")
+	fs.String(&listen, "listen=ADDR", "127.0.0.1:8080", "address to listen on")
+	fs.String(&tokens, "tokens=FILE", "", "bearer-token file: \"token uid gid[,gid...] role\" per line (required)")
+	fs.String(&storePath, "store=FILE", "", "ledger file (created when absent)")
+	fs.String(&dsn, "dsn=DSN", "", "PostgreSQL connection string (instead of --store)")
+	fs.Duration(&grace, "grace", 30*time.Second, "how long shutdown waits for requests in flight")
+	if err := fs.NoOperands(args, stderr); err != nil {
+		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usagef("alloc serve: unexpected argument %q", fs.Arg(0))
-	case *tokens == "":
+	case tokens == "":
 		return usagef("alloc serve: --tokens is required")
-	case (*storePath == "") == (*dsn == ""):
+	case (storePath == "") == (dsn == ""):
 		return usagef("alloc serve: give exactly one of --store and --dsn")
 	}
-	auth, err := httpapi.LoadTokens(*tokens)
+	auth, err := httpapi.LoadTokens(tokens)
 	if err != nil {
 		return usagef("alloc serve: --tokens %v", err)
 	}
-	store, closeStore, err := openAllocStore(ctx, *storePath, *dsn)
+	store, closeStore, err := openAllocStore(ctx, storePath, dsn)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
 	}
@@ -99,7 +93,7 @@ func allocServe(ctx context.Context, args []string, stderr io.Writer, ready func
 	case <-ctx.Done():
 	}
 	fmt.Fprintln(stderr, "hpcsched alloc: shutting down")
-	shutdown, cancel := context.WithTimeout(context.Background(), *grace)
+	shutdown, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
 		return fmt.Errorf("shutdown: %w", err)

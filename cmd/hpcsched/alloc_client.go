@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -53,27 +51,27 @@ func (a allocAPI) get(path string, v any) error {
 }
 
 func allocClient(cmd string, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("alloc "+cmd, flag.ContinueOnError)
-	server := fs.String("server", envOr("HPCSCHED_ALLOC_SERVER", "http://127.0.0.1:8080"), "API base URL ($HPCSCHED_ALLOC_SERVER)")
-	token := fs.String("token", os.Getenv("HPCSCHED_ALLOC_TOKEN"), "bearer token ($HPCSCHED_ALLOC_TOKEN)")
-	account := fs.String("account", "", "only this account")
-	all := fs.Bool("all", false, "balance: inactive allocations too")
-	history := fs.Bool("history", false, "activity: every credit, pre-debit and debit instead of per-user totals")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usagef("%v", err)
+	var server, token, account string
+	var all, history bool
+	fs := newFlagSet("alloc "+cmd, "[flags]")
+	fs.String(&server, "server=URL", envOr("HPCSCHED_ALLOC_SERVER", "http://127.0.0.1:8080"), "API base URL ($HPCSCHED_ALLOC_SERVER)")
+	// the environment's token is read after parsing, never shown as a default
+	fs.String(&token, "token=TOKEN", "", "bearer token (default $HPCSCHED_ALLOC_TOKEN)")
+	fs.String(&account, "account=NAME", "", "only this account")
+	fs.Bool(&all, "all", "balance: inactive allocations too")
+	fs.Bool(&history, "history", "activity: every credit, pre-debit and debit instead of per-user totals")
+	if err := fs.NoOperands(args, stdout); err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("alloc %s: unexpected argument %q", cmd, fs.Arg(0))
+	if token == "" {
+		token = os.Getenv("HPCSCHED_ALLOC_TOKEN")
 	}
-	api := allocAPI{base: strings.TrimRight(*server, "/"), token: *token, client: &http.Client{Timeout: time.Minute}}
+	api := allocAPI{base: strings.TrimRight(server, "/"), token: token, client: &http.Client{Timeout: time.Minute}}
 	q := url.Values{}
-	if *account != "" {
-		q.Set("account", *account)
+	if account != "" {
+		q.Set("account", account)
 	}
-	if cmd == "balance" && !*all {
+	if cmd == "balance" && !all {
 		q.Set("active", "true")
 	}
 	var allocs []httpapi.AllocView
@@ -85,7 +83,7 @@ func allocClient(cmd string, args []string, stdout io.Writer) error {
 	switch {
 	case cmd == "balance":
 		printBalances(w, allocs)
-	case cmd == "activity" && *history:
+	case cmd == "activity" && history:
 		err = printHistory(w, api, allocs)
 	case cmd == "activity":
 		err = printUsage(w, api, allocs)

@@ -4,8 +4,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -40,16 +38,6 @@ func auctionCmd(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return usagef("auction: unknown subcommand %q (solve, gen, lp)", args[0])
-}
-
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usagef("%v", err)
-	}
-	return nil
 }
 
 // readProblem reads a window from path, gunzipping names ending in .gz.
@@ -87,22 +75,27 @@ type solveOutput struct {
 }
 
 func auctionSolve(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("auction solve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	limit := fs.Duration("time-limit", time.Second, "stop after this long with the best solution found")
-	asJSON := fs.Bool("json", false, "print JSON")
-	seed := fs.Uint64("seed", 0, "seed of the local search")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("usage: hpcsched auction solve [--time-limit 1s] [--json] FILE.json")
-	}
-	p, err := readProblem(fs.Arg(0))
+	var (
+		limit  time.Duration
+		asJSON bool
+		seed   uint64
+	)
+	fs := newFlagSet("auction solve", "[flags] FILE.json")
+	fs.Duration(&limit, "t,time-limit", time.Second, "stop after this long with the best solution found")
+	fs.Bool(&asJSON, "json", "print JSON")
+	fs.Uint64(&seed, "seed", 0, "seed of the local search")
+	operands, err := fs.Parse(args, stdout)
 	if err != nil {
 		return err
 	}
-	sol, err := auction.Solve(context.Background(), p, auction.Options{TimeLimit: *limit, Seed: *seed})
+	if len(operands) != 1 {
+		return usagef("usage: hpcsched auction solve [--time-limit 1s] [--json] FILE.json")
+	}
+	p, err := readProblem(operands[0])
+	if err != nil {
+		return err
+	}
+	sol, err := auction.Solve(context.Background(), p, auction.Options{TimeLimit: limit, Seed: seed})
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -113,7 +106,7 @@ func auctionSolve(args []string, stdout, stderr io.Writer) error {
 			out.Selection[strconv.FormatInt(p.Jobs[j].ID, 10)] = i
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		return json.NewEncoder(stdout).Encode(out)
 	}
 	fmt.Fprintf(stdout, "objective %.6f\nbound     %.6f\ngap       %.4f%%\noptimal   %v\nchosen    %d of %d jobs\nnodes     %d\nrounds    %d\nstopped   %s\n",
@@ -127,19 +120,16 @@ func auctionSolve(args []string, stdout, stderr io.Writer) error {
 }
 
 func auctionGen(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("auction gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	jobs := fs.Int("jobs", 100, "jobs in the window")
-	bids := fs.Int("bids", 15, "bids per job at most")
-	seed := fs.Uint64("seed", 1, "random seed")
-	ranges := fs.Bool("ranges", false, "GPU ranges for type C and D jobs (workload 5')")
-	if err := parseFlags(fs, args); err != nil {
+	var spec auction.WindowSpec
+	fs := newFlagSet("auction gen", "[flags]")
+	fs.Int(&spec.Jobs, "jobs", 100, "jobs in the window")
+	fs.Int(&spec.Bids, "bids", 15, "bids per job at most")
+	fs.Uint64(&spec.Seed, "seed", 1, "random seed")
+	fs.Bool(&spec.Ranges, "ranges", "GPU ranges for type C and D jobs (workload 5')")
+	if err := fs.NoOperands(args, stdout); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("auction gen: unexpected argument %q", fs.Arg(0))
-	}
-	p, err := auction.GenerateWindow(auction.WindowSpec{Jobs: *jobs, Bids: *bids, Seed: *seed, Ranges: *ranges})
+	p, err := auction.GenerateWindow(spec)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -147,15 +137,15 @@ func auctionGen(args []string, stdout, stderr io.Writer) error {
 }
 
 func auctionLP(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("auction lp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := newFlagSet("auction lp", "FILE.json")
+	operands, err := fs.Parse(args, stdout)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(operands) != 1 {
 		return usagef("usage: hpcsched auction lp FILE.json")
 	}
-	p, err := readProblem(fs.Arg(0))
+	p, err := readProblem(operands[0])
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 
@@ -10,8 +9,6 @@ import (
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/hpcsched/hpcsched/topology"
 )
-
-var errHelp = flag.ErrHelp
 
 // topologyOption reads a topology.conf for a cluster, accepting what
 // Slurm accepts (unknown nodes, a node under two leaves) as warnings.

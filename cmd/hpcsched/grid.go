@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -55,43 +53,43 @@ type gridReport struct {
 }
 
 func gridSimulate(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("simulate --grid", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	grid := fs.String("grid", "", "slurm.conf files of the grid's members, comma-separated")
-	workload := fs.String("workload", "aucsched:6", "aucsched:ID (sized for the smallest member) or an SWF trace path")
-	policyName := fs.String("policy", "fcfs", "fcfs, sjf, ljf or multifactor")
-	backfill := fs.Bool("backfill", false, "run backfill after every scheduling pass")
-	seed := fs.Uint64("seed", 1, "seed of the generated workloads")
-	period := fs.Duration("interval", time.Minute, "the grid's re-evaluation period (virtual time)")
-	threshold := fs.Duration("threshold", 5*time.Minute, "how much sooner another member must start a job to move it")
-	pin := fs.String("pin", "auto", "how the pinned run assigns jobs: roundrobin, partition (an SWF trace's partition field), or auto")
-	limit := fs.Int("limit", 0, "replay only the first N jobs")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usagef("%v", err)
+	var (
+		grid, workload, policyName, pin string
+		backfill, asJSON                bool
+		seed                            uint64
+		period, threshold               time.Duration
+		limit                           int
+	)
+	fs := newFlagSet("simulate --grid", "[flags]")
+	fs.String(&grid, "grid=CONFS", "", "slurm.conf files of the grid's members, comma-separated")
+	fs.String(&workload, "workload=SPEC", "aucsched:6", "aucsched:ID (sized for the smallest member) or an SWF trace path")
+	fs.String(&policyName, "policy=NAME", "fcfs", "fcfs, sjf, ljf or multifactor")
+	fs.Bool(&backfill, "backfill", "run backfill after every scheduling pass")
+	fs.Uint64(&seed, "seed", 1, "seed of the generated workloads")
+	fs.Duration(&period, "interval", time.Minute, "the grid's re-evaluation period (virtual time)")
+	fs.Duration(&threshold, "threshold", 5*time.Minute, "how much sooner another member must start a job to move it")
+	fs.String(&pin, "pin=MODE", "auto", "how the pinned run assigns jobs: roundrobin, partition (an SWF trace's partition field), or auto")
+	fs.Int(&limit, "limit", 0, "replay only the first N jobs")
+	fs.Bool(&asJSON, "json", "print JSON")
+	if err := fs.NoOperands(args, stdout); err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("simulate: unexpected argument %q", fs.Arg(0))
-	}
-	policy, err := parsePolicy(*policyName)
+	policy, err := parsePolicy(policyName)
 	if err != nil {
 		return err
 	}
-	members, err := gridMembers(*grid)
+	members, err := gridMembers(grid)
 	if err != nil {
 		return err
 	}
-	w, pinFn, pinName, err := gridWorkload(*workload, members, *seed, *pin)
+	w, pinFn, pinName, err := gridWorkload(workload, members, seed, pin)
 	if err != nil {
 		return err
 	}
-	if *limit > 0 && *limit < len(w.Jobs) {
-		w.Jobs = w.Jobs[:*limit]
+	if limit > 0 && limit < len(w.Jobs) {
+		w.Jobs = w.Jobs[:limit]
 	}
-	o := federation.ReplayOptions{Backfill: *backfill, Policy: policy, Period: *period, Threshold: *threshold, Pin: pinFn}
+	o := federation.ReplayOptions{Backfill: backfill, Policy: policy, Period: period, Threshold: threshold, Pin: pinFn}
 	g, err := federation.Replay(members, w, o, federation.GridMode)
 	if err != nil {
 		return err
@@ -105,7 +103,7 @@ func gridSimulate(args []string, stdout io.Writer) error {
 		rep.Members = append(rep.Members, m.Name)
 	}
 	rep.Note = completedNote(g, p)
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,11 +19,9 @@ import (
 // --backfill=conservative or --backfill=none choose.
 type backfillFlag struct{ mode sim.BackfillMode }
 
-func (b *backfillFlag) String() string   { return b.mode.String() }
-func (b *backfillFlag) IsBoolFlag() bool { return true }
 func (b *backfillFlag) Set(s string) error {
 	switch strings.ToLower(s) {
-	case "true":
+	case "", "true":
 		b.mode = sim.Conservative
 		return nil
 	case "false":
@@ -57,39 +53,33 @@ type simFlags struct {
 
 func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	f := &simFlags{}
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	fs.StringVar(&f.workload, "workload", "aucsched:6", "aucsched:ID[,ID...] (1-6, 5', 6') or SWF trace paths (.swf or .swf.gz), comma-separated")
-	fs.StringVar(&f.machines, "machines", "", "an Alea .machines file sizing the cluster for an SWF trace")
-	fs.StringVar(&f.extra, "features", "", "features every node of an SWF cluster has besides those read from the trace, comma-separated")
-	fs.StringVar(&f.estimate, "estimate", "requested", "an SWF job's time limit: requested (field 9; killed at it) or exact (its run time)")
-	fs.StringVar(&f.procs, "procs", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
-	fs.StringVar(&f.conf, "conf", "", "simulate on this slurm.conf instead of the preset cluster")
-	fs.StringVar(&f.topo, "topology", "", "topology.conf for --conf")
-	fs.StringVar(&f.policy, "policy", "fcfs", "fcfs, sjf, ljf, multifactor or auction (AUCSCHED3 on each window)")
-	fs.Var(&f.backfill, "backfill", "backfill after every pass: bare --backfill is conservative; --backfill=easy|conservative|none")
-	fs.StringVar(&f.compare, "compare", "", "run each workload under several policies, e.g. fcfs,backfill or fcfs,easy,conservative,sjf+easy")
-	fs.BoolVar(&f.both, "both", false, "the same as --compare fcfs,backfill (with --policy for both)")
-	fs.IntVar(&f.depth, "depth", 0, "jobs each backfill pass plans (100 when 0, -1 for all)")
-	fs.Uint64Var(&f.seed, "seed", 1, "seed of the generated workloads")
-	fs.DurationVar(&f.interval, "interval", 0, "an extra scheduling pass every interval of virtual time (0 for none, else at least 1s)")
-	fs.IntVar(&f.limit, "limit", 0, "replay only the first N jobs (0 for all)")
-	fs.BoolVar(&f.asCSV, "csv", false, "print CSV")
-	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
-	fs.StringVar(&f.svg, "svg", "", "write the charts of a single run to this SVG file")
-	fs.StringVar(&f.out, "out", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
-	fs.BoolVar(&f.force, "force", false, "overwrite files that --out or --svg would write")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
-	fs.StringVar(&f.ledgerPath, "ledger", "", "an allocation ledger (JSON: projects, credits, users) every start must pay for")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, errHelp
-		}
-		return nil, usagef("%v", err)
+	fs := newFlagSet("simulate", "[flags]")
+	fs.String(&f.workload, "workload=SPEC", "aucsched:6", "aucsched:ID[,ID...] (1-6, 5', 6') or SWF trace paths (.swf or .swf.gz), comma-separated")
+	fs.String(&f.machines, "machines=FILE", "", "an Alea .machines file sizing the cluster for an SWF trace")
+	fs.String(&f.extra, "features=LIST", "", "features every node of an SWF cluster has besides those read from the trace, comma-separated")
+	fs.String(&f.estimate, "estimate=requested|exact", "requested", "an SWF job's time limit: requested (field 9; killed at it) or exact (its run time)")
+	fs.String(&f.procs, "procs=requested|allocated", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
+	fs.String(&f.conf, "conf=FILE", "", "simulate on this slurm.conf instead of the preset cluster")
+	fs.String(&f.topo, "topology=FILE", "", "topology.conf for --conf")
+	fs.String(&f.policy, "policy=NAME", "fcfs", "fcfs, sjf, ljf, multifactor or auction (AUCSCHED3 on each window)")
+	fs.Optional("backfill", "MODE", "backfill after every pass: bare --backfill is conservative; --backfill=easy|conservative|none", f.backfill.Set)
+	fs.String(&f.compare, "compare=LIST", "", "run each workload under several policies, e.g. fcfs,backfill or fcfs,easy,conservative,sjf+easy")
+	fs.Bool(&f.both, "both", "the same as --compare fcfs,backfill (with --policy for both)")
+	fs.Int(&f.depth, "depth", 0, "jobs each backfill pass plans (100 when 0, -1 for all)")
+	fs.Uint64(&f.seed, "seed", 1, "seed of the generated workloads")
+	fs.Duration(&f.interval, "interval", 0, "an extra scheduling pass every interval of virtual time (0 for none, else at least 1s)")
+	fs.Int(&f.limit, "limit", 0, "replay only the first N jobs (0 for all)")
+	fs.Bool(&f.asCSV, "csv", "print CSV")
+	fs.Bool(&f.asJSON, "json", "print JSON")
+	fs.String(&f.svg, "svg=FILE", "", "write the charts of a single run to this SVG file")
+	fs.String(&f.out, "out=DIR", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
+	fs.Bool(&f.force, "force", "overwrite files that --out or --svg would write")
+	fs.Bool(&f.quiet, "q,quiet", "no progress bar")
+	fs.String(&f.ledgerPath, "ledger=FILE", "", "an allocation ledger (JSON: projects, credits, users) every start must pay for")
+	if err := fs.NoOperands(args, stdout); err != nil {
+		return nil, err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return nil, usagef("simulate: unexpected argument %q", fs.Arg(0))
 	case f.depth < -1:
 		return nil, usagef("simulate: --depth %d: want -1 (all), 0 (100) or a positive count", f.depth)
 	case f.limit < 0:
