@@ -378,6 +378,11 @@ func treeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) in
 		return nil, true
 	}
 	weight := func(i int) int64 { return c.nodes[i].Weight }
+	if c.records[0].weight == c.records[len(c.records)-1].weight {
+		// one weight for every node (records are in weight order): no
+		// order to keep, and Fit chooses the same without asking
+		weight = nil
+	}
 	spanning := false
 	for _, count := range []int{hi, lo} {
 		got, err := c.topo.FitWith(v.sc.fitScratch(), cand, topology.Request{Nodes: count, CPUs: n.CPUs, CPUsOf: cpuOf, Required: job.Required, Weight: weight})
