@@ -48,4 +48,6 @@ func TestMedianAndRatios(t *testing.T) {
 	}
 	require.Equal(t, []float64{4, 5}, ratios(runs, "BenchmarkSelectNodes/x", "BenchmarkBitmapFloor/nodes=100000"))
 	require.Empty(t, ratios(runs, "BenchmarkMissing", "BenchmarkBitmapFloor/nodes=100000"))
+	require.Equal(t, 5000.0, best(runs, "BenchmarkSelectNodes/x"))
+	require.Zero(t, best(runs, "BenchmarkMissing"))
 }
