@@ -35,19 +35,10 @@ func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	return min(capacity-v.u.cpus[i], cpus)
 }
 
-var _ spanFilter = ConsRes{}
+var _ loadFilter = ConsRes{}
 
 // Filter implements Selector.
-func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
-	andInto(dst, cand, s.mask(v, job))
-	s.dropBusy(v, job, dst, 0, len(dst.Words()))
-}
-
-// filterSpan is Filter on the words [lo, hi) of the bitmaps.
-func (s ConsRes) filterSpan(v View, job *Job, cand, dst *bitset.BitSet, lo, hi int) {
-	andSpan(dst, cand, s.mask(v, job), lo, hi)
-	s.dropBusy(v, job, dst, lo, hi)
-}
+func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) { filterAll(s, v, job, cand, dst) }
 
 // mask is the nodes the job may use at all under the load: idle ones for
 // an exclusive job, else those no exclusive job holds.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/stretchr/testify/require"
 )
 
@@ -244,4 +245,28 @@ func classOf(err error) error {
 		}
 	}
 	return err
+}
+
+// idleOnly is ConsRes with a Filter of its own that keeps only idle
+// nodes; it embeds ConsRes, whose unexported filtering methods it so has.
+type idleOnly struct{ ConsRes }
+
+func (idleOnly) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
+	cand.Copy(dst)
+	dst.InPlaceIntersection(v.Idle())
+}
+
+// A selector embedding a built-in one keeps its own Filter: the pipeline
+// filters set by set only for the built-in types themselves.
+func TestEmbeddedSelectorKeepsItsFilter(t *testing.T) {
+	c := uniform(t, 4, 8, WithSelector(idleOnly{}))
+	p, err := c.SelectNodes(&Request{MinNodes: 1}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(1, p, t0, t0.Add(time.Hour))) // one CPU of n0
+	p, err = c.SelectNodes(&Request{MinNodes: 4}, RunNow)
+	require.ErrorIs(t, err, ErrBusy, "ConsRes alone would share n0, the embedding selector does not")
+	require.Nil(t, p)
+	p, err = c.SelectNodes(&Request{MinNodes: 3}, RunNow)
+	require.NoError(t, err)
+	require.Equal(t, []string{"n1", "n2", "n3"}, p.Names)
 }

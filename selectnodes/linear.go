@@ -17,19 +17,10 @@ type Linear struct{}
 
 var _ Selector = Linear{}
 
-var _ spanFilter = Linear{}
+var _ loadFilter = Linear{}
 
 // Filter implements Selector.
-func (l Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
-	andInto(dst, cand, l.mask(v, job))
-	l.dropBusy(v, job, dst, 0, len(dst.Words()))
-}
-
-// filterSpan is Filter on the words [lo, hi) of the bitmaps.
-func (l Linear) filterSpan(v View, job *Job, cand, dst *bitset.BitSet, lo, hi int) {
-	andSpan(dst, cand, l.mask(v, job), lo, hi)
-	l.dropBusy(v, job, dst, lo, hi)
-}
+func (l Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) { filterAll(l, v, job, cand, dst) }
 
 // mask is the nodes the job may use at all under the load: idle ones
 // unless it shares (idle nodes have all their GRES, which BuildNodeSets

@@ -108,7 +108,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	// the built-in selectors filter set by set, so a selection that
 	// stops at its first sets reads only their spans of the cluster
 	usable, _ := cx.v.sc.anyBitmap(bmUsable, N) // every word read is written first
-	sf, bySpan := c.selector.(spanFilter)
+	lf, bySpan := builtinFilter(c.selector)
 	if !bySpan {
 		c.usable(job, total, cx.v, cx.mode, usable)
 	}
@@ -119,7 +119,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 		if bySpan {
 			andSpan(usable, total, job.availNodes, s.rec.wlo, s.rec.whi)
 			if cx.mode != TestOnly {
-				sf.filterSpan(cx.v, job, usable, usable, s.rec.wlo, s.rec.whi)
+				filterSpan(lf, cx.v, job, usable, usable, s.rec.wlo, s.rec.whi)
 			}
 		}
 		got := orCountSpan(avail, usable, s.rec)

@@ -210,9 +210,40 @@ func (v View) eachBusySpan(b *bitset.BitSet, lo, hi int, f func(i uint)) {
 	}
 }
 
-// spanFilter is implemented by the built-in selectors: Filter on a range
-// of words, so a selection that stops at its first node sets filters only
-// their spans of the cluster.
-type spanFilter interface {
-	filterSpan(v View, job *Job, cand, dst *bitset.BitSet, lo, hi int)
+// loadFilter is how the built-in selectors filter by load: the nodes of
+// a mask, less the busy ones without room. The pipeline applies it word
+// range by word range (filterSpan), so a selection that stops at its
+// first node sets filters only their spans of the cluster.
+type loadFilter interface {
+	mask(v View, job *Job) *bitset.BitSet
+	dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int)
+}
+
+// builtinFilter is the selector's loadFilter when it is a built-in one
+// itself: a type embedding Linear or ConsRes has their methods too but
+// may have its own Filter, which must then be the one called.
+func builtinFilter(s Selector) (loadFilter, bool) {
+	switch f := s.(type) {
+	case Linear:
+		return f, true
+	case *Linear:
+		return *f, true
+	case ConsRes:
+		return f, true
+	case *ConsRes:
+		return *f, true
+	}
+	return nil, false
+}
+
+// filterAll is Selector.Filter for a loadFilter.
+func filterAll(f loadFilter, v View, job *Job, cand, dst *bitset.BitSet) {
+	andInto(dst, cand, f.mask(v, job))
+	f.dropBusy(v, job, dst, 0, len(dst.Words()))
+}
+
+// filterSpan is filterAll on the words [lo, hi) of the bitmaps only.
+func filterSpan(f loadFilter, v View, job *Job, cand, dst *bitset.BitSet, lo, hi int) {
+	andSpan(dst, cand, f.mask(v, job), lo, hi)
+	f.dropBusy(v, job, dst, lo, hi)
 }
