@@ -45,6 +45,17 @@ func randomTree(r *rand.Rand) *Tree {
 	return tr
 }
 
+// randomAvail marks about three nodes in four of n available.
+func randomAvail(r *rand.Rand, n int) *bitset.BitSet {
+	avail := bitset.New(uint(n))
+	for i := 0; i < n; i++ {
+		if r.IntN(4) > 0 {
+			avail.Set(uint(i))
+		}
+	}
+	return avail
+}
+
 // Fit's result lies within the available nodes, has the requested size,
 // and its lowest common level is the least any feasible choice has.
 func TestFitIsMinimal(t *testing.T) {
@@ -52,12 +63,7 @@ func TestFitIsMinimal(t *testing.T) {
 	for iter := 0; iter < 3000; iter++ {
 		tr := randomTree(r)
 		n := tr.NodeCount()
-		avail := bitset.New(uint(n))
-		for i := 0; i < n; i++ {
-			if r.IntN(4) > 0 {
-				avail.Set(uint(i))
-			}
-		}
+		avail := randomAvail(r, n)
 		want := 1 + r.IntN(n)
 		got, err := tr.Fit(avail, Request{Nodes: want})
 		best := -1
@@ -113,12 +119,7 @@ func TestFitWithReusedScratchMatchesFit(t *testing.T) {
 	for iter := 0; iter < 3000; iter++ {
 		tr := randomTree(r)
 		n := tr.NodeCount()
-		avail := bitset.New(uint(n))
-		for i := 0; i < n; i++ {
-			if r.IntN(4) > 0 {
-				avail.Set(uint(i))
-			}
-		}
+		avail := randomAvail(r, n)
 		req := Request{Nodes: 1 + r.IntN(n)}
 		if r.IntN(2) == 0 {
 			cpus := make([]int, n)
