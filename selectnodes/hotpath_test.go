@@ -270,3 +270,29 @@ func TestEmbeddedSelectorKeepsItsFilter(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"n1", "n2", "n3"}, p.Names)
 }
+
+// A job that can never run is explained the same in WillRun as in RunNow:
+// the same class, reason and steps (WillRun classifies lazily only when
+// nothing is being explained).
+func TestWillRunExplainsLikeRunNow(t *testing.T) {
+	c := uniform(t, 4, 8)
+	occupy(t, c, 1, time.Hour, "n0", "n1")
+	require.NoError(t, c.SetNodeState("n3", NodeDrain))
+	for _, req := range []*Request{
+		{MinNodes: 5},                                 // more nodes than the partition has
+		{MinNodes: 2, Required: []string{"n3"}},       // a drained node
+		{MinNodes: 1, MinCPUsPerNode: 9},              // bigger than any node
+		{MinNodes: 3, Required: []string{"n2", "n3"}}, // drained, and busy
+	} {
+		_, errNow := c.SelectNodes(req, RunNow)
+		_, errLater := c.SelectNodes(req, WillRun)
+		var now, later *Error
+		require.ErrorAs(t, errNow, &now)
+		require.ErrorAs(t, errLater, &later)
+		require.NotErrorIs(t, errNow, ErrBusy, "%+v", *req)
+		require.Equal(t, now.Class, later.Class, "%+v", *req)
+		require.Equal(t, now.Reason, later.Reason, "%+v", *req)
+		require.Equal(t, now.Explanation.Steps, later.Explanation.Steps, "%+v", *req)
+		require.Equal(t, WillRun, later.Explanation.Mode)
+	}
+}

@@ -17,10 +17,10 @@ import (
 func (cx *call) willRun() (*Placement, error) {
 	c, job, n := cx.c, cx.job, cx.n
 	now := *cx
-	// a failure now is classified only when nothing fits later either: a
+	// a failure now is classified only when nothing fits later either (a
 	// class other than busy does not depend on the load, so the search
-	// below finds nothing for such a job
-	now.mode, now.quick = RunNow, true
+	// below finds nothing for such a job), unless it is being explained
+	now.mode, now.quick = RunNow, cx.quick || cx.ex == nil
 	p, err := now.reqFeatures(job, n)
 	cx.memo = now.memo // for a run that explains this one
 	if err == nil || !errors.Is(err, ErrBusy) {
@@ -89,8 +89,8 @@ func (cx *call) willRun() (*Placement, error) {
 // failure now when that is not busy (classified unless the call is
 // quick), else busy.
 func (cx *call) whyNot(now call, busy error) error {
-	if cx.quick || !errors.Is(busy, ErrBusy) {
-		return busy
+	if cx.quick || !now.quick || !errors.Is(busy, ErrBusy) {
+		return busy // not to be classified, or classified already
 	}
 	now.quick = false
 	if _, err := now.reqFeatures(cx.job, cx.n); err != nil && !errors.Is(err, ErrBusy) {
