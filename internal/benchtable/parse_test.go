@@ -51,3 +51,19 @@ func TestMedianAndRatios(t *testing.T) {
 	require.Equal(t, 5000.0, best(runs, "BenchmarkSelectNodes/x"))
 	require.Zero(t, best(runs, "BenchmarkMissing"))
 }
+
+// FuzzParseLine: any line parses without panicking, and a result is a
+// Benchmark line whose name keeps no GOMAXPROCS suffix.
+func FuzzParseLine(f *testing.F) {
+	f.Add("BenchmarkBitmapFloor/nodes=100000-2   \t 5000\t 1759 ns/op\t 0 B/op\t 0 allocs/op")
+	f.Add("BenchmarkX-  1 2 ns/op")
+	f.Add("Benchmark 1 NaN ns/op")
+	f.Fuzz(func(t *testing.T, line string) {
+		res, ok := parseLine(line)
+		if !ok {
+			return
+		}
+		require.True(t, strings.HasPrefix(res.Name, "Benchmark"), res.Name)
+		require.Contains(t, line, res.Name)
+	})
+}
