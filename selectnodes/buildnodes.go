@@ -43,17 +43,29 @@ func (c *Cluster) BuildNodeSets(job *Job) ([]NodeSet, error) {
 func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 	job := cx.job
 	part := &c.parts[job.partIndex]
-	// the candidates are the partition's own bitmap, read only, until a
-	// record loses nodes: most requests then copy nothing
-	cand, owned := part.nodes, false
+	// The candidates are the partition's own bitmap, read only, when
+	// every record keeps its nodes (most requests copy nothing); else the
+	// call's bitmap, written record by record (one pass in all).
+	cand, write := part.nodes, false
 	if job.Excluded != nil {
-		cand, owned = part.nodes.Difference(job.Excluded), true
+		cand = part.nodes.Difference(job.Excluded)
+	} else if !c.recordsFit(job, part) {
+		cand, _ = cx.v.sc.anyBitmap(bmCand, part.nodes.Len())
+		write = true
 	}
 	sets := cx.v.sc.nodeSets(len(c.records))
 	total := 0
 	for r := range c.records {
 		rec := &c.records[r]
 		inPart := part.inRec[r]
+		why, fits := c.baselineFits(job, rec)
+		if write { // each span written once: the record's nodes, or none
+			if inPart > 0 && (fits || c.fastSchedule == 0) {
+				setSpan(cand, part.nodes, nil, rec)
+			} else {
+				clearSpan(cand, rec)
+			}
+		}
 		if inPart == 0 {
 			continue
 		}
@@ -63,20 +75,15 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 			left = countSpan(cand, rec)
 		}
 		rep.removed("excluded", inPart-left, nil)
-		if left > 0 {
-			if why, ok := c.baselineFits(job, rec); !ok {
-				rep.removed(why.filter, left, why)
-				if !owned {
-					b, _ := cx.v.sc.anyBitmap(bmCand, cand.Len())
-					cand.Copy(b)
-					cand, owned = b, true
-				}
-				if c.fastSchedule == 0 {
-					left = c.perNodeFits(job, rec, cand)
-				} else {
+		if left > 0 && !fits {
+			rep.removed(why.filter, left, why)
+			if c.fastSchedule == 0 {
+				left = c.perNodeFits(job, rec, cand)
+			} else {
+				if !write {
 					clearSpan(cand, rec)
-					left = 0
 				}
+				left = 0
 			}
 		}
 		cx.candidates(rep, rec, cand, left)
@@ -98,6 +105,20 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 	}
 	cx.step("%d candidate nodes in %d node sets", total, len(sets))
 	return sets, nil
+}
+
+// recordsFit reports whether every record with nodes in the partition
+// meets the job's per-node constraints by its baseline, so that no node of
+// the partition is removed from the candidates.
+func (c *Cluster) recordsFit(job *Job, part *partition) bool {
+	for r := range c.records {
+		if part.inRec[r] > 0 {
+			if _, ok := c.baselineFits(job, &c.records[r]); !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (c *Cluster) namesOf(idx []int) []string {
