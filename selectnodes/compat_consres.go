@@ -239,9 +239,9 @@ func (t *consResTake) takeRun(r tierNodesRun) {
 // nodes keep the default's rule: one run holding them all.
 func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consResTake) ([]int, bool) {
 	if job.Required != nil && job.Required.Any() {
-		return picker{n: len(v.c.nodes), cpuOf: t.cpuOf}.contiguous(avail, job.Required, n)
+		return picker{n: len(v.c.nodes), cpuOf: t.cpuOf, hi: len(v.c.nodes), count: -1}.contiguous(avail, job.Required, n)
 	}
-	runs := runsOf(avail, len(v.c.nodes))
+	runs := runsOf(avail, 0, len(v.c.nodes))
 	slices.SortStableFunc(runs, func(a, b run) int {
 		return cmp.Compare(v.c.nodes[a.end-1].Weight, v.c.nodes[b.end-1].Weight)
 	})

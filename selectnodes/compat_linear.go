@@ -35,7 +35,7 @@ func (pk picker) fillAroundRequired(sel []int, cand, required *bitset.BitSet, ne
 		taken.Set(uint(i))
 	}
 	var runs []compatRun
-	for _, r := range runsOf(all, pk.n) {
+	for _, r := range runsOf(all, 0, pk.n) {
 		cr := compatRun{run: r, firstReq: -1}
 		for i := r.start; i < r.end; i++ {
 			switch {
@@ -177,7 +177,7 @@ func (pk picker) compatPick(cand *bitset.BitSet, n Counts) ([]int, bool) {
 	}
 	maxN := limit(n, int(cand.Count()))
 	w := min(want(n, 0), maxN)
-	runs := runsOf(cand, pk.n)
+	runs := runsOf(cand, 0, pk.n)
 	used := make([]bool, len(runs))
 	var sel []int
 	cpus := 0

@@ -28,14 +28,15 @@ func (c *Cluster) PickBestNodes(job *Job, sets []NodeSet, n Counts, mode Mode) (
 // pickBest runs the alternatives of job (whose Required may be the
 // counted terms' nodes) over sets.
 func (cx *call) pickBest(job *Job, sets []NodeSet, n Counts) (*Placement, error) {
-	var alts []*altTerm
+	var one [1]*altTerm // no alternatives: one pass over all sets, without allocating
+	alts := one[:0]
 	if job.Req.Features != nil {
 		for _, t := range job.Req.Features.Alternatives() {
 			alts = append(alts, &altTerm{name: t.String(), match: t.Match})
 		}
 	}
 	if len(alts) == 0 {
-		alts = []*altTerm{nil}
+		alts = one[:]
 	}
 	var best, first *Placement
 	var bestName, firstName string
@@ -104,7 +105,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	// total: every node of these sets, up or not (Slurm's total_bitmap).
 	total := sets[0].cand
 	if len(sets) != sets[0].of {
-		total = bitset.New(N)
+		total = cx.v.sc.bitmap(bmTotal, N)
 		for _, s := range sets {
 			orSpan(total, s.cand, s.rec)
 		}
@@ -116,9 +117,14 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	if n.Max > 0 && job.Required != nil && int(job.Required.Count()) > n.Max {
 		return nil, newError(ErrNodeConfig, "%d required nodes exceed the maximum of %d", job.Required.Count(), n.Max)
 	}
-	usable := bitset.New(N)
-	c.usable(job, total, cx.v, cx.mode, usable)
-	avail := bitset.New(N)
+	// the built-in selectors filter set by set, so a selection that
+	// stops at its first sets reads only their spans of the cluster
+	usable, _ := cx.v.sc.anyBitmap(bmUsable, N) // every word read is written first
+	lf, bySpan := builtinFilter(c.selector)
+	if !bySpan {
+		c.usable(job, total, cx.v, cx.mode, usable)
+	}
+	avail := cx.v.sc.availBitmap(N, len(c.records))
 	need := max(n.Desired, n.Min)
 	availCount, tried := 0, -1
 	// Slurm counts usable required nodes as available from the first set
@@ -127,14 +133,25 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	reqFirst := cx.c.compat && job.Required != nil
 	allSetsAtOnce := cx.c.compatConsRes() // compat_consres.go
 	if reqFirst {
-		avail.InPlaceUnion(job.Required.Intersection(usable))
+		// a bitmap of its own: the required nodes may lie outside the
+		// spans the scratch bitmap tracks (and clears)
+		avail = bitset.New(N)
+		c.usable(job, job.Required.Intersection(total), cx.v, cx.mode, avail)
+		availCount = int(avail.Count())
 	}
 	for k, s := range sets {
-		orSpan(avail, usable, s.rec)
+		if bySpan {
+			andSpan(usable, total, job.availNodes, s.rec.wlo, s.rec.whi)
+			if cx.mode != TestOnly {
+				filterSpan(lf, cx.v, job, usable, usable, s.rec.wlo, s.rec.whi)
+			}
+		}
+		got := orCountSpan(avail, usable, s.rec)
+		cx.v.sc.wroteAvail(s.Record, s.rec, got)
 		if reqFirst {
 			availCount = int(avail.Count())
 		} else {
-			availCount += countSpan(usable, s.rec)
+			availCount += got
 		}
 		switch {
 		case job.Shared && k+1 < len(sets) && sets[k+1].Weight == s.Weight:
@@ -161,14 +178,20 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	if cx.quick {
 		return nil, newError(ErrBusy, "does not fit")
 	}
-	return nil, c.classify(job, total, n)
+	return nil, c.classifyIn(cx.v.sc, job, total, n)
 }
 
 // jobTest calls the selector and builds the Placement from its choice.
 func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool, *Error) {
+	if cx.boundOnly {
+		return &Placement{}, true, nil
+	}
 	ch, ok := cx.c.selector.JobTest(cx.v, job, avail, n)
 	if !ok {
 		return nil, false, nil
+	}
+	if cx.decideOnly {
+		return &Placement{}, true, nil
 	}
 	p, err := cx.v.placement(job, ch, avail, cx.nodesOnly)
 	return p, err == nil, err
@@ -177,8 +200,7 @@ func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, b
 // usable writes the nodes of cand the job could use now: available
 // (up, not drained) and, except for TestOnly, allowed by the load.
 func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *bitset.BitSet) {
-	cand.Copy(dst)
-	dst.InPlaceIntersection(job.availNodes)
+	andInto(dst, cand, job.availNodes)
 	if mode != TestOnly {
 		c.selector.Filter(v, job, dst, dst)
 	}
@@ -187,7 +209,13 @@ func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *
 // classify tells node, partition and busy failures apart (seed 000
 // §3.2.4, cases A, B and C).
 func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
+	return c.classifyIn(nil, job, total, n)
+}
+
+// classifyIn is classify with a call's scratch for its selections.
+func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Counts) *Error {
 	empty := c.none()
+	empty.sc = sc
 	if !c.cpusWithin(total, n) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}

@@ -113,6 +113,9 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 	}
 	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, v: c.live()}
 	cx.v.ex = ex
+	sc := c.takeScratch()
+	defer c.putScratch(sc)
+	cx.v.sc = sc
 	if memo != nil {
 		cx.memo, cx.reuse = *memo, true
 	}
@@ -147,8 +150,9 @@ func (cx *call) selectNodes() (*Placement, error) {
 	case RunNow:
 		return cx.reqFeatures(job, cx.n)
 	case TestOnly:
+		sc := cx.v.sc
 		cx.v = c.none()
-		cx.v.ex = cx.ex
+		cx.v.ex, cx.v.sc = cx.ex, sc
 		return cx.reqFeatures(job, cx.n)
 	case WillRun:
 		return cx.willRun()
@@ -290,4 +294,4 @@ func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
 }
 
 // sortedIDs is a helper for deterministic iteration over running jobs.
-func sortedIDs(m map[JobID]*running) []JobID { return slices.Sorted(maps.Keys(m)) }
+func sortedIDs(m map[JobID]running) []JobID { return slices.Sorted(maps.Keys(m)) }
