@@ -55,9 +55,7 @@ func readOwnVectors(t *testing.T, path string) []ownVector {
 var (
 	ownKnownGaps = map[int]string{}
 	holdoutGaps  = map[int]string{
-		1:  "cons_tres: within a run, the node whose CPUs fit best (y1 of 8 CPUs for -n1, not x1 of 16)",
 		13: "cons_tres: with a node limit, nodes too small for the total are passed over (q[1-2])",
-		15: "cons_tres: within a run, the node whose CPUs fit best",
 		29: "cons_tres: with a node limit, nodes too small for the total are passed over (q[1-2])",
 		85: "cons_tres topology: a CPU total starts on the smallest leaves",
 	}

@@ -221,6 +221,22 @@ func (t *consResTake) bestRun(runs []tierNodesRun) int {
 }
 
 func (t *consResTake) takeRun(r tierNodesRun) {
+	if r.firstReq < 0 && t.remNodes <= 1 && t.slots > 0 {
+		// one node more: the one whose CPUs fit best, the first among
+		// equals (t2_ct.conf: -n1 takes y1 of 8 CPUs, not x1 of 16; -n12
+		// takes x1)
+		best := -1
+		for _, i := range r.nodes {
+			c := t.cpuOf(i)
+			if !t.taken.Test(uint(i)) && c >= t.remCPUs && (best < 0 || c < t.cpuOf(best)) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			t.add(best)
+			return
+		}
+	}
 	if r.firstReq < 0 {
 		for _, i := range r.nodes {
 			t.add(i)
