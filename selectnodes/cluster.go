@@ -6,9 +6,11 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/google/btree"
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/hpcsched/hpcsched/topology"
@@ -35,6 +37,9 @@ type record struct {
 type partition struct {
 	Partition
 	nodes *bitset.BitSet
+	// inRec[r] is how many of record r's nodes are in the partition,
+	// counted once here rather than by every selection
+	inRec []int
 }
 
 // config is what never changes after New: the nodes as configured, their
@@ -54,6 +59,9 @@ type config struct {
 	fastSchedule int
 	compat       bool
 	topo         *topology.Tree
+	// memConsumable: slurm.conf counts memory (CR_*_Memory), so a job
+	// asking for none holds whole nodes' memory (compat_mem.go)
+	memConsumable bool
 }
 
 // status is what changes rarely: node states, what nodes reported and the
@@ -84,7 +92,11 @@ type Cluster struct {
 	shared bool // a snapshot holds status: copy it before writing
 
 	use  usage
-	jobs map[JobID]*running
+	jobs map[JobID]running     // by value: recording a job allocates nothing
+	ends *btree.BTreeG[endKey] // the same jobs by expected end (ends.go)
+
+	// scratch is lent to one selection at a time (takeScratch)
+	scratch atomic.Pointer[scratch]
 
 	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option
@@ -144,7 +156,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 		config: &config{nodes: slices.Clone(nodes), byName: make(map[string]int, len(nodes)), fastSchedule: 1},
 		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
 			partIx: map[string]int{}, defPart: -1},
-		jobs: map[JobID]*running{},
+		jobs: map[JobID]running{}, ends: newEnds(),
 	}
 	for _, o := range opts {
 		o(c)
@@ -272,6 +284,17 @@ func (c *Cluster) finishRecords() {
 			c.recOf[i] = int32(r)
 		}
 	}
+	for k := range c.parts { // FromConfig rebuilds the records after New
+		c.parts[k].countRecords(c.records)
+	}
+}
+
+// countRecords counts the partition's nodes in each record (inRec).
+func (p *partition) countRecords(records []record) {
+	p.inRec = make([]int, len(records))
+	for r := range records {
+		p.inRec[r] = countSpan(p.nodes, &records[r])
+	}
 }
 
 // setPartition adds p, or replaces partition at (when at >= 0).
@@ -301,6 +324,7 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	}
 	p.Nodes = slices.Clone(p.Nodes)
 	part := partition{Partition: p, nodes: bits}
+	part.countRecords(c.records)
 	if at < 0 {
 		at = len(c.parts)
 		c.parts = append(c.parts, part)
