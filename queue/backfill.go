@@ -454,12 +454,6 @@ func (x *resvIndex) before(t time.Time, dst *bitset.BitSet) {
 	}
 }
 
-// maxNodeCPUs is the most CPUs any node has (computed once).
-func (s *Scheduler) maxNodeCPUs() int {
-	if s.cpuMax == 0 {
-		for i := 0; i < s.c.NodeCount(); i++ {
-			s.cpuMax = max(s.cpuMax, s.c.Node(i).CPUs)
-		}
-	}
-	return s.cpuMax
-}
+// maxNodeCPUs is at least the most CPUs any node offers a selection now
+// (what nodes reported counts under FastSchedule 0).
+func (s *Scheduler) maxNodeCPUs() int { return s.c.MostNodeCPUs() }

@@ -62,6 +62,7 @@ type config struct {
 	// memConsumable: slurm.conf counts memory (CR_*_Memory), so a job
 	// asking for none holds whole nodes' memory (compat_mem.go)
 	memConsumable bool
+	mostCPUs      int // the most CPUs any node is configured with
 }
 
 // status is what changes rarely: node states, what nodes reported and the
@@ -75,11 +76,15 @@ type status struct {
 	parts     []partition
 	partIx    map[string]int
 	defPart   int
+	// mostReported is the most CPUs any node has reported (an upper
+	// bound: a node reporting fewer later does not lower it)
+	mostReported int
 }
 
 func (s *status) clone() *status {
 	return &status{states: slices.Clone(s.states), reported: slices.Clone(s.reported), up: s.up.Clone(),
-		avail: s.avail.Clone(), parts: slices.Clone(s.parts), partIx: maps.Clone(s.partIx), defPart: s.defPart}
+		avail: s.avail.Clone(), parts: slices.Clone(s.parts), partIx: maps.Clone(s.partIx), defPart: s.defPart,
+		mostReported: s.mostReported}
 }
 
 // Cluster is the node and partition model with Slurm's global bitmaps and
@@ -234,6 +239,7 @@ func (c *Cluster) addNode(i int) error {
 		return fmt.Errorf("selectnodes: node %s has more than MaxNodeCPUs (%d) CPUs", n.Name, MaxNodeCPUs)
 	}
 	n.CPUs = cpus
+	c.mostCPUs = max(c.mostCPUs, cpus)
 	c.states[i] = n.State
 	n.Features = slices.Clone(n.Features)
 	n.GRES = slices.Clone(n.GRES)
@@ -358,6 +364,18 @@ func (c *Cluster) Node(i int) *Node {
 	n := c.nodes[i]
 	n.State = c.states[i]
 	return &n
+}
+
+// MostNodeCPUs is at least the most CPUs any node offers a selection (its
+// configuration, or under FastSchedule 0 what it reported): planners
+// divide a job's CPU total by it for the fewest nodes the job can run on.
+// It never underestimates; a node reporting fewer CPUs later does not
+// lower it.
+func (c *Cluster) MostNodeCPUs() int {
+	if c.fastSchedule == 0 {
+		return max(c.mostCPUs, c.mostReported)
+	}
+	return c.mostCPUs
 }
 
 // State returns node i's current state.

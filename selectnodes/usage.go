@@ -283,6 +283,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	}
 	c.own()
 	c.reported[i] = r
+	c.mostReported = max(c.mostReported, r.CPUs)
 	n := &c.nodes[i]
 	low := r.CPUs < n.CPUs || r.RealMemory < n.RealMemory || r.TmpDisk < n.TmpDisk
 	if low && c.fastSchedule < 2 {
