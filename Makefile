@@ -1,6 +1,6 @@
 # The one command that runs every test: vet, then all tests with the race
 # detector. CI (.ci/run) calls exactly this.
-.PHONY: test bench fuzz
+.PHONY: test bench bench-all fuzz
 
 test:
 	go vet ./...
@@ -8,8 +8,14 @@ test:
 	# the restore property test at full length (10^5 operations; under -race it runs a fifth)
 	go test -count=1 -run '^TestRestoredSchedulerDecidesIdentically$$' ./queue
 
-# The benchmarks whose figures BENCHMARKS.md records.
+# The headline table of the hot paths (issue 18): SelectNodes against the
+# bitmap floor, a schedule pass, backfill, WillRun, Allocate/Release
+# allocations; a couple of minutes (internal/benchtable).
 bench:
+	go run ./internal/benchtable
+
+# Every benchmark whose figures BENCHMARKS.md records.
+bench-all:
 	go test -run='^$$' -bench=. -benchmem ./...
 
 # A short fuzzing pass over every fuzz target (FUZZTIME per target).

@@ -25,6 +25,11 @@
 // busy, held, invalid. Lines starting with '#' and blank lines are
 // skipped. ../shared/slurm2205/vectors.tsv is such a table.
 //
+// The package's tests replay placements recorded on a real Slurm 22.05.8
+// (testdata/slurm2205-own: its README says how) in Slurm-compatible mode
+// and log the agreement per family; the lines that do not yet agree are
+// listed with the rule each lacks.
+//
 // # Limits
 //
 // A table is at most MaxTableBytes and MaxCases cases; a bad line is a

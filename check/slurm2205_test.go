@@ -25,11 +25,11 @@ func TestSlurm2205Vectors(t *testing.T) {
 	cases, err := ReadTable(f, "vectors.tsv")
 	require.NoError(t, err)
 	require.Len(t, cases, 52)
-	// Lines where compat mode does not yet reproduce Slurm (issue 13:
-	// bracketed count terms fill each term from its own nodes; unbracketed
-	// terms pick within the lowest-weight tier first). The list must shrink,
-	// never grow: a line that starts passing fails this test until removed.
-	known := map[int]bool{3: true, 23: true, 40: true, 46: true, 51: true, 52: true}
+	// Lines where compat mode does not yet reproduce Slurm: none since
+	// issue 13 (bracketed terms fill each from its own nodes, required
+	// nodes are completed from the first one up then down, nodes are in
+	// name order). The list must stay empty: a gap is a regression.
+	known := map[int]bool{}
 	r := &Runner{Dir: dir, Options: Options{SlurmCompat: true}}
 	for _, c := range cases {
 		res := r.Run(c)

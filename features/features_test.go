@@ -293,3 +293,29 @@ func TestBudgetErrors(t *testing.T) {
 	_, err = Parse("a&&b")
 	assert.NotErrorIs(t, err, ErrBudget)
 }
+
+// Slurm 22.05 fills bracketed counted terms each from its own nodes and
+// chains unbracketed ones (../shared/slurm2205 vectors 3 and 47): the
+// expression must say which it was written as.
+func TestCountsBracketed(t *testing.T) {
+	for _, tc := range []struct {
+		expr   string
+		legacy bool
+		want   bool
+	}{
+		{"[A*1&B*1]", false, true},
+		{"f4&[r1*2&r2*3]", false, true},
+		{"A*1&B*2", true, false},
+		{"gpu*4", false, false},
+		{"[r1|r3]", false, false},
+		{"a&b", false, false},
+	} {
+		var opts []Option
+		if tc.legacy {
+			opts = append(opts, Legacy())
+		}
+		e, err := Parse(tc.expr, opts...)
+		require.NoError(t, err, tc.expr)
+		assert.Equal(t, tc.want, e.CountsBracketed(), tc.expr)
+	}
+}

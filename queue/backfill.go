@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"math"
@@ -53,14 +54,14 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		}
 	}
 	pr, resvAt := s.buildProfile(now)
-	freeCPUs := 0 // a bound: no start can use more CPUs than are free
-	for i := 0; i < s.c.NodeCount(); i++ {
-		freeCPUs += max(0, s.c.FreeCPUs(i))
-	}
+	// bounds: no start can use more CPUs than are free, or (unless a
+	// partition oversubscribes CPUs) more nodes than have a free CPU
+	freeCPUs, open := s.freeNow()
 	var started []Started
 	considered := 0
 	n := uint(s.c.NodeCount())
-	w, excl := bitset.New(n), bitset.New(n)
+	excl := bitset.New(n)
+	pass := &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}
 	selections := 0 // counted against WithBackfillSelections
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
@@ -82,15 +83,18 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		}
 		// start now, away from every node a reservation needs before end
 		if j.Request.CPUs <= freeCPUs {
-			resvAt.before(end, excl)
-			req := j.Request
-			req.ExcludeNodes = excl
+			// counted as a selection even when the node bound settles it,
+			// so a budget stops where it always did
 			selections++
-			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
+		}
+		if j.Request.CPUs <= freeCPUs && s.mayStartNow(j, open, nil) {
+			resvAt.before(end, excl)
+			if p, ok := s.probeNow(j, open, excl); ok {
 				st, err := s.start(j, p, now)
 				if err == nil {
 					started = append(started, st)
 					freeCPUs -= p.TotalCPUs
+					s.fill(open, p)
 					pr.take(p.Nodes, now, end)
 				}
 				if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
@@ -102,7 +106,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		if hadOld {
 			prev = &old
 		}
-		nodes, names, at, probes, err := s.earliest(pr, j, now, w, prev)
+		nodes, names, at, probes, err := s.earliest(pr, j, now, pass, prev)
 		selections += probes
 		if err != nil {
 			if neverRuns(err) {
@@ -121,12 +125,77 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 	return started, s.reservations()
 }
 
+// freeNow counts the free CPUs and returns the nodes with a free CPU, or
+// nil when a partition oversubscribes CPUs (a node without a free CPU may
+// still take a job there).
+func (s *Scheduler) freeNow() (cpus int, open *bitset.BitSet) {
+	open = bitset.New(uint(s.c.NodeCount()))
+	for i := 0; i < s.c.NodeCount(); i++ {
+		if f := s.c.FreeCPUs(i); f > 0 {
+			cpus += f
+			open.Set(uint(i))
+		}
+	}
+	for _, p := range s.c.Partitions() {
+		if m := p.Sharing.Mode; (m == selectnodes.ShareYes || m == selectnodes.ShareForce) && p.Sharing.Count != 1 {
+			return cpus, nil
+		}
+	}
+	return cpus, open
+}
+
+// mayStartNow reports whether j could start now away from excl (nil for
+// none) as far as counts tell: enough nodes with a free CPU outside excl.
+func (s *Scheduler) mayStartNow(j *job, open, excl *bitset.BitSet) bool {
+	switch {
+	case open == nil:
+		return true
+	case excl == nil:
+		return int(open.Count()) >= s.minNodes(j)
+	}
+	return int(open.DifferenceCardinality(excl)) >= s.minNodes(j)
+}
+
+// probeNow selects nodes for j to start on now away from excl, unless the
+// nodes with a free CPU outside excl are too few to bother.
+func (s *Scheduler) probeNow(j *job, open, excl *bitset.BitSet) (*selectnodes.Placement, bool) {
+	if !s.mayStartNow(j, open, excl) {
+		return nil, false
+	}
+	req := j.Request
+	req.ExcludeNodes = excl
+	return s.c.Probe(&req, selectnodes.RunNow)
+}
+
+// minNodes is the fewest nodes j can run on: its minimum, and what its
+// CPU total needs on the largest nodes.
+func (s *Scheduler) minNodes(j *job) int {
+	need := max(j.Request.MinNodes, 1)
+	if cpn := s.maxNodeCPUs(); cpn > 0 && j.Request.CPUs > 0 {
+		need = max(need, (j.Request.CPUs+cpn-1)/cpn)
+	}
+	return need
+}
+
+// fill removes from open the nodes of p left without a free CPU.
+func (s *Scheduler) fill(open *bitset.BitSet, p *selectnodes.Placement) {
+	if open == nil {
+		return
+	}
+	for _, a := range p.Alloc {
+		if s.c.FreeCPUs(a.Node) <= 0 {
+			open.Clear(uint(a.Node))
+		}
+	}
+}
+
 // buildProfile makes the profile of the running jobs and the standing
 // reservations, and the per-node index of reservations.
 func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 	c := s.c
 	n := c.NodeCount()
-	freeAt := make([]time.Time, n)
+	s.bf.freeAt = grown(s.bf.freeAt, n)
+	freeAt := s.bf.freeAt
 	for _, id := range c.Running() {
 		p, _, end, _ := c.Allocation(id)
 		for _, a := range p.Alloc {
@@ -138,9 +207,9 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 	never := c.Up()
 	never.InPlaceIntersection(c.Avail())
 	never = never.Complement()
-	pr := newProfile(now, freeAt, never, s.opts.bfResolution)
-	idx := newResvIndex(n)
-	for _, id := range sortedResv(s.resv) {
+	ids := sortedResv(s.resv)
+	bounds := make([]time.Time, 0, 2*len(ids))
+	for _, id := range ids {
 		r := s.resv[id]
 		if !r.End.After(now) {
 			delete(s.resv, id) // overtaken by time
@@ -151,13 +220,37 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 			r.Start = now
 			s.resv[id] = r
 		}
-		pr.take(r.nodes, r.Start, r.End)
-		idx.add(id, r)
+		bounds = append(bounds, r.End, r.Start) // the order take splits in
+	}
+	pr := newProfile(now, freeAt, never, s.opts.bfResolution, bounds, &s.bf)
+	idx := newResvIndex(n, len(s.resv))
+	for _, id := range ids {
+		if r, ok := s.resv[id]; ok {
+			pr.take(r.nodes, r.Start, r.End)
+			idx.add(id, r)
+		}
 	}
 	return pr, idx
 }
 
 func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Keys(m)) }
+
+// bfPass is one Backfill pass's scratch: the window and its complement,
+// and the partitions' node sets (which a pass does not change).
+type bfPass struct {
+	w, notW *bitset.BitSet
+	parts   map[string]*bitset.BitSet
+}
+
+// partition returns the node set of partition name, fetched once a pass.
+func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSet {
+	if b, ok := pass.parts[name]; ok {
+		return b
+	}
+	b, _ := c.PartitionNodes(name)
+	pass.parts[name] = b
+	return b
+}
 
 // earliest finds the first slot from which j's nodes stay free for its
 // whole time limit, selecting (TestOnly, so only the free nodes count)
@@ -168,22 +261,19 @@ func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Key
 // resolution earlier exists.
 //
 // probes is how many selections it made.
-func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSet, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
+func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
 	d := j.expectedEnd(now).Sub(now)
 	horizon := now.Add(s.opts.bfWindow)
-	part, _ := s.c.PartitionNodes(j.Partition)
-	need := max(j.Request.MinNodes, 1)
-	if cpn := s.maxNodeCPUs(); cpn > 0 && j.Request.CPUs > 0 {
-		need = max(need, (j.Request.CPUs+cpn-1)/cpn) // the CPU total needs at least this many nodes
-	}
-	notW := bitset.New(w.Len())
+	part := pass.partition(s.c, j.Partition)
+	need := s.minNodes(j)
+	w, notW := pass.w, pass.notW
 	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
 	// A previous reservation that still holds is kept unless a start at
 	// least one resolution step earlier exists: re-planning for seconds
 	// is churn (Slurm's bf_resolution).
 	keepFrom := -1
 	if prev != nil {
-		if k, found := slices.BinarySearchFunc(pr.times, prev.Start, func(a, b time.Time) int { return a.Compare(b) }); found {
+		if k, found := pr.find(prev.Start); found {
 			pr.window(k, d, w)
 			if prev.nodes.DifferenceCardinality(w) == 0 {
 				keepFrom = k
@@ -222,6 +312,9 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 	}
 	// why not: never (a configuration error), or not within the window
 	probes++
+	if _, ok := s.c.ProbeNodes(&j.Request, selectnodes.TestOnly); ok {
+		return nil, nil, time.Time{}, probes, lastErr // it fits an idle cluster: busy
+	}
 	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {
 		return nil, nil, time.Time{}, probes, err
 	}
@@ -230,16 +323,25 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, w *bitset.BitSe
 
 // reservations lists the standing reservations by start, then job.
 func (s *Scheduler) reservations() []Reservation {
-	out := make([]Reservation, 0, len(s.resv))
-	for _, r := range s.resv {
-		out = append(out, r.Reservation)
+	// sort small keys, not the records
+	type key struct {
+		start time.Time
+		job   JobID
 	}
-	slices.SortFunc(out, func(a, b Reservation) int {
-		if c := a.Start.Compare(b.Start); c != 0 {
+	keys := make([]key, 0, len(s.resv))
+	for id, r := range s.resv {
+		keys = append(keys, key{r.Start, id})
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := a.start.Compare(b.start); c != 0 {
 			return c
 		}
-		return int(a.Job) - int(b.Job)
+		return cmp.Compare(a.job, b.job)
 	})
+	out := make([]Reservation, len(keys))
+	for i, k := range keys {
+		out[i] = s.resv[k.job].Reservation
+	}
 	return out
 }
 
@@ -263,8 +365,8 @@ type resvIndex struct {
 	minStart []int64
 }
 
-func newResvIndex(n int) *resvIndex {
-	return &resvIndex{n: n, resv: map[JobID]reservation{}}
+func newResvIndex(n, size int) *resvIndex {
+	return &resvIndex{n: n, resv: make(map[JobID]reservation, size)}
 }
 
 // perNode reports whether the per-node index pays: more reservation words
@@ -352,12 +454,6 @@ func (x *resvIndex) before(t time.Time, dst *bitset.BitSet) {
 	}
 }
 
-// maxNodeCPUs is the most CPUs any node has (computed once).
-func (s *Scheduler) maxNodeCPUs() int {
-	if s.cpuMax == 0 {
-		for i := 0; i < s.c.NodeCount(); i++ {
-			s.cpuMax = max(s.cpuMax, s.c.Node(i).CPUs)
-		}
-	}
-	return s.cpuMax
-}
+// maxNodeCPUs is at least the most CPUs any node offers a selection now
+// (what nodes reported counts under FastSchedule 0).
+func (s *Scheduler) maxNodeCPUs() int { return s.c.MostNodeCPUs() }

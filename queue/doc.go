@@ -86,4 +86,13 @@
 // on nodes no reservation needs before the job's time limit ends. A job
 // with no time limit is planned as running for ever. A reservation ends
 // when its job starts, is cancelled or is held.
+//
+// The plan is kept in an availability profile (Slurm backfill's node space
+// map): time slots, each with the nodes free throughout it, its free
+// count (so most candidate starts are rejected by an integer comparison)
+// and a mark of the words that differ from the slot before, so the nodes
+// free throughout a job's window cost a pass over the changed words only.
+// The profile is rebuilt at every pass from the running jobs and the
+// standing reservations alone, never saved, so a restored scheduler plans
+// exactly as the original would.
 package queue

@@ -36,6 +36,8 @@ import (
 type EASY struct {
 	s    *Scheduler
 	plan easyPlan
+	// scratch for the shadow's computation, reused between plans
+	busyUntil, ends []time.Time
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -70,6 +72,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 	}
 	var started []Started
 	var head *easyPlan
+	outCPUs, outNodes := 0, 0 // the same bounds outside the head's nodes
 	considered := 0
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
@@ -79,9 +82,16 @@ func (e *EASY) Backfill(now time.Time) []Started {
 			continue
 		}
 		considered++
-		if j.Request.CPUs <= freeCPUs && j.Request.MinNodes <= freeNodes {
-			req := j.Request
-			if head != nil && j.expectedEnd(now).After(head.shadow) {
+		cpus, nodes := j.Request.CPUs, j.Request.MinNodes
+		fits := cpus <= freeCPUs && nodes <= freeNodes
+		avoid := fits && head != nil && j.expectedEnd(now).After(head.shadow)
+		if avoid {
+			// it must keep off the head's nodes: the same bounds outside them
+			fits = cpus <= outCPUs && max(nodes, 1) <= outNodes
+		}
+		if fits {
+			req := j.Request // a copy only for the jobs probed: it escapes
+			if avoid {
 				req.ExcludeNodes = withheldToo(req.ExcludeNodes, head.nodes)
 			}
 			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
@@ -96,16 +106,33 @@ func (e *EASY) Backfill(now time.Time) []Started {
 							freeNodes--
 						}
 					}
+					if head != nil {
+						outCPUs, outNodes = s.freeOutside(head.nodes)
+					}
 				}
 				continue
 			}
 		}
 		j.Reason = ReasonResources
 		if head == nil {
-			head = e.headPlan(j, now)
+			if head = e.headPlan(j, now); head != nil {
+				outCPUs, outNodes = s.freeOutside(head.nodes)
+			}
 		}
 	}
 	return started
+}
+
+// freeOutside counts the free CPUs, and the nodes with a free CPU, that
+// are not in nodes.
+func (s *Scheduler) freeOutside(nodes *bitset.BitSet) (cpus, count int) {
+	for i := 0; i < s.c.NodeCount(); i++ {
+		if f := s.c.FreeCPUs(i); f > 0 && (nodes == nil || !nodes.Test(uint(i))) {
+			cpus += f
+			count++
+		}
+	}
+	return cpus, count
 }
 
 // headPlan returns the plan for head j, reusing the last one when it is
@@ -116,7 +143,7 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 		return &e.plan
 	}
 	e.plan = easyPlan{}
-	shadow, nodes, counted, ok := e.s.easyShadow(j, now)
+	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {
 		if _, err := e.s.c.Try(&j.Request, selectnodes.TestOnly); err != nil && neverRuns(err) {
 			e.s.setFailure(j, err, now)
@@ -155,33 +182,15 @@ func withheldToo(own, more *bitset.BitSet) *bitset.BitSet {
 	return own.Union(more)
 }
 
-// easyShadow finds when head j can start (the k-th distinct end of the
+// shadow finds when head j can start (the k-th distinct end of the
 // running jobs, the fewest that free enough nodes) and on which nodes
 // (the fewest idle ones), by probing node masks; a count bound gives the
 // first guess of both, which on identical nodes is the answer.
-func (s *Scheduler) easyShadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID, bool) {
+func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID, bool) {
+	s := e.s
 	n := uint(s.c.NodeCount())
-	busyUntil := make([]time.Time, n)
 	counted := s.c.Running()
-	for _, id := range counted {
-		a, _, end, _ := s.c.Allocation(id)
-		for _, na := range a.Alloc {
-			if end.After(busyUntil[na.Node]) {
-				busyUntil[na.Node] = end
-			}
-		}
-	}
-	idle := bitset.New(n)
-	var ends []time.Time
-	for i, t := range busyUntil {
-		if t.IsZero() {
-			idle.Set(uint(i))
-		} else {
-			ends = append(ends, t)
-		}
-	}
-	slices.SortFunc(ends, func(a, b time.Time) int { return a.Compare(b) })
-	ends = slices.CompactFunc(ends, func(a, b time.Time) bool { return a.Equal(b) })
+	busyUntil, idle, ends, freedBy := e.busy(counted)
 	freeBy := func(k int) *bitset.BitSet { // busy now, free after the first k ends
 		b := bitset.New(n)
 		for i, t := range busyUntil {
@@ -196,7 +205,8 @@ func (s *Scheduler) easyShadow(j *job, now time.Time) (time.Time, *bitset.BitSet
 		need = max(need, (j.Request.CPUs+cpn-1)/cpn)
 	}
 	// the count bound: no start before enough nodes are free
-	bound, _ := smallestTrue(0, len(ends), func(k int) bool { return int(freeBy(k).Count()+idle.Count()) >= need })
+	idleCount := int(idle.Count())
+	bound, _ := smallestTrue(0, len(ends), func(k int) bool { return freedBy[k]+idleCount >= need })
 	var nodes *bitset.BitSet
 	probed := -1
 	k, ok := smallestTrue(bound, len(ends), func(k int) bool {
@@ -215,7 +225,7 @@ func (s *Scheduler) easyShadow(j *job, now time.Time) (time.Time, *bitset.BitSet
 	// bound says the head needs beyond them. One probe; when the
 	// selection needs more (features, topology), keep the nodes found.
 	freed := freeBy(k)
-	least := max(0, need-int(freed.Count()))
+	least := max(0, need-freedBy[k])
 	if nodes == nil || int(nodes.IntersectionCardinality(idle)) <= least {
 		return ends[k-1], nodes, counted, true // already the fewest idle nodes
 	}
@@ -230,12 +240,50 @@ func (s *Scheduler) easyShadow(j *job, now time.Time) (time.Time, *bitset.BitSet
 	return ends[k-1], nodes, counted, true
 }
 
+// busy returns when each node's last running job ends (zero when idle),
+// the idle nodes, the distinct ends in order, and freedBy: freedBy[k] is
+// how many busy nodes are free after the first k ends. Its slices are
+// e's buffers, valid until the next call.
+func (e *EASY) busy(running []JobID) (busyUntil []time.Time, idle *bitset.BitSet, ends []time.Time, freedBy []int) {
+	c := e.s.c
+	n := c.NodeCount()
+	busyUntil = slices.Grow(e.busyUntil[:0], n)[:n]
+	clear(busyUntil)
+	e.busyUntil = busyUntil
+	for _, id := range running {
+		a, _, end, _ := c.Allocation(id)
+		for _, na := range a.Alloc {
+			if end.After(busyUntil[na.Node]) {
+				busyUntil[na.Node] = end
+			}
+		}
+	}
+	idle = bitset.New(uint(n))
+	ends = e.ends[:0]
+	for i, t := range busyUntil {
+		if t.IsZero() {
+			idle.Set(uint(i))
+		} else {
+			ends = append(ends, t)
+		}
+	}
+	slices.SortFunc(ends, func(a, b time.Time) int { return a.Compare(b) })
+	freedBy = []int{0}
+	for i, t := range ends {
+		if i+1 == len(ends) || !ends[i+1].Equal(t) {
+			freedBy = append(freedBy, i+1)
+		}
+	}
+	e.ends = ends // the whole buffer: CompactFunc zeroes the tail it drops
+	return busyUntil, idle, slices.CompactFunc(ends, func(a, b time.Time) bool { return a.Equal(b) }), freedBy
+}
+
 // probeOn selects j's nodes among allowed, ignoring the load (the nodes
 // are free by then), or returns nil.
 func (s *Scheduler) probeOn(j *job, allowed *bitset.BitSet) *bitset.BitSet {
 	req := j.Request
 	req.ExcludeNodes = withheldToo(req.ExcludeNodes, allowed.Complement())
-	if p, ok := s.c.Probe(&req, selectnodes.TestOnly); ok {
+	if p, ok := s.c.ProbeNodes(&req, selectnodes.TestOnly); ok {
 		return p.Nodes
 	}
 	return nil

@@ -156,6 +156,9 @@ func (s *Scheduler) runAdmit(ctx context.Context, spec *Spec, now time.Time) err
 // runReserve asks every ReservePlugin; on a refusal it undoes the ones
 // that succeeded and returns the refusing plugin and its status.
 func (s *Scheduler) runReserve(ctx context.Context, j *job, p *selectnodes.Placement, now time.Time) (string, *Status) {
+	if len(s.opts.reserve) == 0 {
+		return "", nil // no copy of the job to hand to nobody
+	}
 	view := j.Job
 	for i, r := range s.opts.reserve {
 		st := r.Reserve(ctx, &view, p, now)

@@ -1,7 +1,7 @@
 package queue
 
 import (
-	"cmp"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -13,13 +13,41 @@ import (
 // has no end — and free[i] holds the nodes free for all of it.
 type profile struct {
 	times []time.Time
+	at    []int64 // times as Unix nanoseconds, to search and compare
 	free  []*bitset.BitSet
 	count []int // |free[i]|, a quick bound
+	// changed[i] marks the words of free[i] that may differ from
+	// free[i-1]'s (a superset: take and give mark what they touch at the
+	// ends of their interval and never unmark), so a window intersects
+	// only those words; see window.
+	changed [][]uint64
+
+	scratch []uint // members' buffer
+}
+
+// bfBuffers are storage Backfill reuses from pass to pass (they hold no
+// state a decision reads: every pass overwrites what it uses).
+type bfBuffers struct {
+	freeAt []time.Time
+	raw    []int64  // distinct free times
+	words  []uint64 // the profile's initial slots
+	marks  []uint64
+}
+
+// grown returns buf resliced to n elements, zeroed.
+func grown[T any](buf []T, n int) []T {
+	buf = slices.Grow(buf[:0], n)[:n]
+	clear(buf)
+	return buf
 }
 
 // newProfile starts from each node's free time (zero for never, e.g. a
-// down node), rounded up to a multiple of res.
-func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res time.Duration) *profile {
+// down node), rounded up to a multiple of res. Its slots also start at
+// the times in extra (none before now), the boundaries the caller is
+// about to take reservations between, so those takes insert no slot: for
+// an instant given twice the first value given stands, free times first,
+// as splitting in that order would leave it.
+func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res time.Duration, extra []time.Time, buf *bfBuffers) *profile {
 	n := uint(len(freeAt))
 	// Round up to multiples of res in absolute time, so that the same
 	// release falls on the same slot boundary in every pass.
@@ -34,62 +62,130 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 		}
 		return t
 	}
-	// each node's slot start as Unix nanoseconds, sorted with the node
-	type entry struct {
-		at   int64
-		node int
-	}
-	order := make([]entry, 0, len(freeAt))
+	// the distinct free times after now, sorted; rounding up is monotone,
+	// so their rounded values come sorted too (each rounded once)
+	raw := buf.raw[:0]
 	for i, t := range freeAt {
-		if never == nil || !never.Test(uint(i)) {
-			order = append(order, entry{round(t).UnixNano(), i})
+		if t.After(now) && (never == nil || !never.Test(uint(i))) {
+			raw = append(raw, t.UnixNano())
 		}
 	}
-	slices.SortFunc(order, func(a, b entry) int { return cmp.Compare(a.at, b.at) })
+	slices.Sort(raw)
+	raw = slices.Compact(raw)
+	buf.raw = raw
 	ts := []time.Time{now}
-	for _, e := range order {
-		if t := time.Unix(0, e.at).In(now.Location()); t.After(ts[len(ts)-1]) {
+	for _, r := range raw {
+		if t := round(time.Unix(0, r).In(now.Location())); t.After(ts[len(ts)-1]) {
 			ts = append(ts, t)
 		}
 	}
-	p := &profile{times: ts, free: make([]*bitset.BitSet, len(ts))}
-	// nodes join at their slot and stay: build by cumulative OR
-	cur := bitset.New(n)
-	k := 0
+	ts = mergeTimes(ts, extra)
+	p := &profile{times: ts, at: make([]int64, len(ts)), free: make([]*bitset.BitSet, len(ts)), count: make([]int, len(ts)),
+		changed: make([][]uint64, len(ts))}
 	for s, t := range ts {
-		for tn := t.UnixNano(); k < len(order) && order[k].at <= tn; k++ {
-			cur.Set(uint(order[k].node))
+		p.at[s] = t.UnixNano()
+	}
+	// each node joins the slot of its rounded free time (now's if free
+	// now) and stays: mark the joins, then OR them up slot by slot
+	words := int((n + 63) / 64)
+	buf.words = grown(buf.words, words*len(ts))
+	buf.marks = grown(buf.marks, markWords(words)*len(ts))
+	for s := range ts {
+		w := buf.words[s*words : (s+1)*words : (s+1)*words]
+		p.free[s] = bitset.FromWithLength(n, w)
+		p.changed[s] = buf.marks[s*markWords(words) : (s+1)*markWords(words) : (s+1)*markWords(words)]
+	}
+	for i, t := range freeAt {
+		if never != nil && never.Test(uint(i)) {
+			continue
 		}
-		p.free[s] = cur.Clone()
-		p.count = append(p.count, int(cur.Count()))
+		s := 0
+		if t.After(now) {
+			s, _ = slices.BinarySearch(p.at, round(t).UnixNano())
+		}
+		p.free[s].Set(uint(i))
+		if s > 0 {
+			markWord(p.changed[s], i/64)
+		}
+	}
+	for s := range ts {
+		if s > 0 {
+			p.free[s].InPlaceUnion(p.free[s-1])
+		}
+		p.count[s] = int(p.free[s].Count())
 	}
 	return p
 }
 
+// find returns the slot starting at t, or where one would be inserted.
+func (p *profile) find(t time.Time) (int, bool) {
+	return slices.BinarySearch(p.at, t.UnixNano())
+}
+
+// mergeTimes merges extra into the sorted, distinct ts, keeping ts's value
+// of an instant in both and the first of extra's repeats.
+func mergeTimes(ts, extra []time.Time) []time.Time {
+	if len(extra) == 0 {
+		return ts
+	}
+	extra = slices.Clone(extra)
+	slices.SortStableFunc(extra, func(a, b time.Time) int { return a.Compare(b) })
+	out := make([]time.Time, 0, len(ts)+len(extra))
+	i := 0
+	for _, t := range extra {
+		for ; i < len(ts) && !ts[i].After(t); i++ {
+			out = append(out, ts[i])
+		}
+		if last := len(out) - 1; last >= 0 && out[last].Equal(t) {
+			continue // an instant already there
+		}
+		out = append(out, t)
+	}
+	return append(out, ts[i:]...)
+}
+
 // split makes t a slot boundary and returns its slot.
 func (p *profile) split(t time.Time) int {
-	i, found := slices.BinarySearchFunc(p.times, t, func(a, b time.Time) int { return a.Compare(b) })
+	i, found := p.find(t)
 	if found {
 		return i
 	}
 	// t falls inside slot i-1 (t is never before times[0] = now)
 	p.times = slices.Insert(p.times, i, t)
+	p.at = slices.Insert(p.at, i, t.UnixNano())
 	p.free = slices.Insert(p.free, i, p.free[i-1].Clone())
 	p.count = slices.Insert(p.count, i, p.count[i-1])
+	p.changed = slices.Insert(p.changed, i, make([]uint64, len(p.changed[i-1]))) // a copy: nothing differs
 	return i
 }
 
 // take removes nodes from every slot in [start, end); give puts them back.
+// A reservation's nodes are usually far fewer than a slot's words, so
+// both work node by node then (bit tests per slot instead of a pass over
+// every word of every slot in the interval).
 func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 	if !end.After(p.times[0]) {
 		return
 	}
 	start = maxTime(start, p.times[0])
 	p.split(end)
-	for i := p.split(start); i < len(p.times) && p.times[i].Before(end); i++ {
-		p.count[i] -= int(p.free[i].IntersectionCardinality(nodes))
-		p.free[i].InPlaceDifference(nodes)
+	members := p.members(nodes)
+	first, i := p.split(start), 0
+	for i = first; i < len(p.at) && p.at[i] < end.UnixNano(); i++ {
+		f := p.free[i]
+		if members == nil {
+			p.count[i] -= int(f.IntersectionCardinality(nodes))
+			f.InPlaceDifference(nodes)
+			continue
+		}
+		for _, b := range members {
+			if f.Test(b) {
+				f.Clear(b)
+				p.count[i]--
+			}
+		}
 	}
+	p.markEnds(first, i, nodes, members)
 }
 
 func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
@@ -97,20 +193,98 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 		return
 	}
 	start = maxTime(start, p.times[0])
-	for i := p.split(start); i < len(p.times) && p.times[i].Before(end); i++ {
-		p.count[i] += int(nodes.DifferenceCardinality(p.free[i]))
-		p.free[i].InPlaceUnion(nodes)
+	members := p.members(nodes)
+	first, i := p.split(start), 0
+	for i = first; i < len(p.at) && p.at[i] < end.UnixNano(); i++ {
+		f := p.free[i]
+		if members == nil {
+			p.count[i] += int(nodes.DifferenceCardinality(f))
+			f.InPlaceUnion(nodes)
+			continue
+		}
+		for _, b := range members {
+			if !f.Test(b) {
+				f.Set(b)
+				p.count[i]++
+			}
+		}
 	}
+	p.markEnds(first, i, nodes, members)
+}
+
+// members lists the nodes of a set small enough to be worked on node by
+// node (fewer than a quarter of its words), or returns nil. The list
+// lives in p's scratch buffer until the next call.
+func (p *profile) members(nodes *bitset.BitSet) []uint {
+	words := len(nodes.Words())
+	p.scratch = p.scratch[:0]
+	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
+		if 4*len(p.scratch) >= words {
+			return nil
+		}
+		p.scratch = append(p.scratch, i)
+	}
+	return p.scratch
 }
 
 // window writes into w the nodes free throughout [times[i], times[i]+d).
+// Only the words a later slot may have changed are intersected: a word
+// equal to the previous slot's leaves the running intersection as it is.
 func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	p.free[i].Copy(w)
-	end := p.times[i].Add(d)
-	for j := i + 1; j < len(p.times) && p.times[j].Before(end); j++ {
-		w.InPlaceIntersection(p.free[j])
+	ww := w.Words()
+	end := p.times[i].Add(d).UnixNano()
+	for j := i + 1; j < len(p.at) && p.at[j] < end; j++ {
+		fw := p.free[j].Words()
+		for x, m := range p.changed[j] {
+			for ; m != 0; m &= m - 1 {
+				k := x*64 + bits.TrailingZeros64(m)
+				ww[k] &= fw[k]
+			}
+		}
 	}
 }
+
+// markEnds updates, at slot first and at slot end (when there is one),
+// the marks of the words nodes touch: an interval's change may make its
+// first slot differ from the one before, or the slot after it from its
+// last, or undo such a difference (one reservation handing a node to the
+// next). Inside, both neighbours changed alike, so a word that differed
+// still may, and one that did not still does not.
+func (p *profile) markEnds(first, end int, nodes *bitset.BitSet, members []uint) {
+	for _, s := range []int{first, end} {
+		if s == 0 || s >= len(p.changed) {
+			continue
+		}
+		if members != nil {
+			for _, b := range members {
+				p.remark(s, int(b/64))
+			}
+			continue
+		}
+		for k, word := range nodes.Words() {
+			if word != 0 && k < len(p.changed[s])*64 {
+				p.remark(s, k)
+			}
+		}
+	}
+}
+
+// remark sets word k's mark at slot s (> 0) to whether it differs from
+// the previous slot's.
+func (p *profile) remark(s, k int) {
+	bit := uint64(1) << (k % 64)
+	if p.free[s].Words()[k] != p.free[s-1].Words()[k] {
+		p.changed[s][k/64] |= bit
+	} else {
+		p.changed[s][k/64] &^= bit
+	}
+}
+
+// markWords is how many words of marks cover words words.
+func markWords(words int) int { return (words + 63) / 64 }
+
+func markWord(marks []uint64, k int) { marks[k/64] |= 1 << (k % 64) }
 
 func maxTime(a, b time.Time) time.Time {
 	if a.After(b) {
@@ -122,9 +296,9 @@ func maxTime(a, b time.Time) time.Time {
 // short returns the last slot in [times[i], times[i]+d) with fewer than
 // need free nodes, or -1.
 func (p *profile) short(i int, d time.Duration, need int) int {
-	end := p.times[i].Add(d)
+	end := p.times[i].Add(d).UnixNano()
 	last := -1
-	for j := i; j < len(p.times) && (j == i || p.times[j].Before(end)); j++ {
+	for j := i; j < len(p.at) && (j == i || p.at[j] < end); j++ {
 		if p.count[j] < need {
 			last = j
 		}

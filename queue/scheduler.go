@@ -56,7 +56,7 @@ type Scheduler struct {
 	lastRecalc  time.Time
 	resv        map[JobID]reservation // Backfill's standing reservations
 	allocSeq    uint64                // numbers allocations, so Restore replays them in order
-	cpuMax      int                   // the most CPUs of any node, once known
+	bf          bfBuffers             // Backfill's buffers, reused between passes
 	maxPartPrio int                   // the highest partition priority; -1 until known
 
 	opts options

@@ -38,8 +38,9 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 	if j.TimeLimit <= 0 {
 		j.End = time.Time{}
 	}
-	s.jobEventWith(EventStart, j, now, alloc.Hostlist(), &StartPayload{Placement: alloc})
-	return Started{Job: j.ID, Nodes: alloc.Hostlist()}, nil
+	hosts := alloc.Hostlist()
+	s.jobEventWith(EventStart, j, now, hosts, &StartPayload{Placement: alloc})
+	return Started{Job: j.ID, Nodes: hosts}, nil
 }
 
 // refuse applies a ReservePlugin's refusal to j: Hold holds it, Fail fails

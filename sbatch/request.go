@@ -27,6 +27,7 @@ import (
 func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
 	r := selectnodes.Request{Partition: partition, MinNodes: o.MinNodes, MaxNodes: o.MaxNodes,
 		Required: o.NodeList, Excluded: o.Exclude, Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
+		MaxSwitches:       o.Switches,
 		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...),
 		User: o.User, Account: o.Account, QOS: o.QOS}
 	if o.Group != "" {
@@ -47,6 +48,7 @@ func (o *Options) Request(partition string, fopts ...features.Option) (selectnod
 	// a task's CPUs are on one node
 	r.MinCPUsPerNode = max(o.MinCPUs, o.NTasksPerNode*cpt, o.CPUsPerTask)
 	r.MinMemoryPerNode = o.MemoryMB
+	r.MemPerCPU = o.MemPerCPUMB
 	if o.MemPerCPUMB > 0 {
 		perNode := int64(max(r.MinCPUsPerNode, cpt))
 		if o.MemPerCPUMB > MaxMemoryMB/perNode {

@@ -13,7 +13,8 @@ func (c *Cluster) SetAllocationEnd(job JobID, end time.Time) error {
 	if !ok {
 		return fmt.Errorf("selectnodes: job %d is not allocated", job)
 	}
-	// a new record, not a write to the shared one: snapshots hold the old
-	c.jobs[job] = &running{id: r.id, p: r.p, start: r.start, end: end}
+	// records are values: snapshots keep their own copy of the old one
+	r.end = end
+	c.addJob(r)
 	return nil
 }

@@ -120,21 +120,27 @@ func BenchmarkWillRun(b *testing.B) {
 func BenchmarkAllocateRelease(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
 		c := benchCluster(b, n, ConsRes{})
-		p, err := c.SelectNodes(&Request{MinNodes: 64}, RunNow)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("nodes=%d/job=64nodes", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := c.Allocate(1, p, t0, t0); err != nil {
-					b.Fatal(err)
-				}
-				if err := c.Release(1); err != nil {
-					b.Fatal(err)
-				}
+		for _, size := range []int{64, 1} {
+			p, err := c.SelectNodes(&Request{MinNodes: size}, RunNow)
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
+			name := fmt.Sprintf("nodes=%d/job=%dnodes", n, size)
+			if size == 1 {
+				name = fmt.Sprintf("nodes=%d/job=1node", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := c.Allocate(1, p, t0, t0); err != nil {
+						b.Fatal(err)
+					}
+					if err := c.Release(1); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -73,3 +73,31 @@ func clearSpan(dst *bitset.BitSet, rec *record) {
 		d[k] &^= rec.words[k-rec.wlo]
 	}
 }
+
+// andInto sets dst = a ∩ b in one pass over the words (dst may be a or
+// b); the three have the cluster's size.
+func andInto(dst, a, b *bitset.BitSet) {
+	n := min(len(dst.Words()), len(a.Words()), len(b.Words()))
+	andSpan(dst, a, b, 0, n)
+	clear(dst.Words()[n:])
+}
+
+// andSpan sets the words [lo, hi) of dst to a ∩ b.
+func andSpan(dst, a, b *bitset.BitSet, lo, hi int) {
+	d, x, y := dst.Words(), a.Words(), b.Words()
+	for k := lo; k < hi; k++ {
+		d[k] = x[k] & y[k]
+	}
+}
+
+// orCountSpan sets dst |= src ∩ rec and returns |src ∩ rec|, in one pass.
+func orCountSpan(dst, src *bitset.BitSet, rec *record) int {
+	d, s := dst.Words(), src.Words()
+	n := 0
+	for k := rec.wlo; k < rec.whi; k++ {
+		w := s[k] & rec.words[k-rec.wlo]
+		d[k] |= w
+		n += bits.OnesCount64(w)
+	}
+	return n
+}

@@ -43,32 +43,47 @@ func (c *Cluster) BuildNodeSets(job *Job) ([]NodeSet, error) {
 func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 	job := cx.job
 	part := &c.parts[job.partIndex]
-	base := part.nodes
+	// The candidates are the partition's own bitmap, read only, when
+	// every record keeps its nodes (most requests copy nothing); else the
+	// call's bitmap, written record by record (one pass in all).
+	cand, write := part.nodes, false
 	if job.Excluded != nil {
-		base = part.nodes.Difference(job.Excluded)
+		cand = part.nodes.Difference(job.Excluded)
+	} else if !c.recordsFit(job, part) {
+		cand, _ = cx.v.sc.anyBitmap(bmCand, part.nodes.Len())
+		write = true
 	}
-	cand := bitset.New(uint(len(c.nodes)))
-	var sets []NodeSet
+	sets := cx.v.sc.nodeSets(len(c.records))
 	total := 0
 	for r := range c.records {
 		rec := &c.records[r]
-		inPart := countSpan(part.nodes, rec)
+		inPart := part.inRec[r]
+		why, fits := c.baselineFits(job, rec)
+		if write { // each span written once: the record's nodes, or none
+			if inPart > 0 && (fits || c.fastSchedule == 0) {
+				setSpan(cand, part.nodes, nil, rec)
+			} else {
+				clearSpan(cand, rec)
+			}
+		}
 		if inPart == 0 {
 			continue
 		}
 		rep := cx.setReport(rec, r, inPart)
-		setSpan(cand, base, nil, rec)
-		left := countSpan(cand, rec)
+		left := inPart
+		if job.Excluded != nil {
+			left = countSpan(cand, rec)
+		}
 		rep.removed("excluded", inPart-left, nil)
-		if left > 0 {
-			if why, ok := c.baselineFits(job, rec); !ok {
-				rep.removed(why.filter, left, why)
-				if c.fastSchedule == 0 {
-					left = c.perNodeFits(job, rec, cand)
-				} else {
+		if left > 0 && !fits {
+			rep.removed(why.filter, left, why)
+			if c.fastSchedule == 0 {
+				left = c.perNodeFits(job, rec, cand)
+			} else {
+				if !write {
 					clearSpan(cand, rec)
-					left = 0
 				}
+				left = 0
 			}
 		}
 		cx.candidates(rep, rec, cand, left)
@@ -86,10 +101,24 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 		return nil, newError(ErrNodeConfig, "no node of partition %s meets the per-node constraints", part.Name)
 	}
 	for k := range sets {
-		sets[k].of = len(sets)
+		sets[k].cand, sets[k].of = cand, len(sets)
 	}
 	cx.step("%d candidate nodes in %d node sets", total, len(sets))
 	return sets, nil
+}
+
+// recordsFit reports whether every record with nodes in the partition
+// meets the job's per-node constraints by its baseline, so that no node of
+// the partition is removed from the candidates.
+func (c *Cluster) recordsFit(job *Job, part *partition) bool {
+	for r := range c.records {
+		if part.inRec[r] > 0 {
+			if _, ok := c.baselineFits(job, &c.records[r]); !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (c *Cluster) namesOf(idx []int) []string {

@@ -23,6 +23,13 @@ type call struct {
 	quick bool         // Probe: a failure is ErrBusy, without classification
 	// nodesOnly: ProbeNodes, a placement without its Alloc
 	nodesOnly bool
+	// decideOnly: only whether the job fits matters (WillRun's search),
+	// so a successful selection returns an empty Placement, unbuilt
+	decideOnly bool
+	// boundOnly: WillRun's first search, which asks only whether enough
+	// nodes are free for the selector to be asked (a necessary condition,
+	// decided from counts without a selection)
+	boundOnly bool
 	// memo keeps the counted-terms outcome of the first run of a request
 	// for the run that explains it (reuse set), so the terms are solved
 	// once per call.
@@ -40,7 +47,7 @@ type countsMemo struct {
 func (cx *call) at(v View, mode Mode) *call {
 	d := *cx
 	d.v, d.mode, d.memo, d.reuse = v, mode, countsMemo{}, false
-	d.v.ex = cx.ex
+	d.v.ex, d.v.sc = cx.ex, cx.v.sc
 	return &d
 }
 
@@ -73,7 +80,7 @@ func (cx *call) setReport(rec *record, r, inPart int) *SetReport {
 		return nil
 	}
 	cx.ex.Sets = append(cx.ex.Sets, SetReport{Nodes: hostlist.Compress(cx.c.namesOf(rec.nodes)), Weight: rec.weight,
-		Total: len(rec.nodes), record: r})
+		Features: rec.features, Total: len(rec.nodes), record: r})
 	rep := &cx.ex.Sets[len(cx.ex.Sets)-1]
 	rep.removed("partition", len(rec.nodes)-inPart, nil)
 	return rep

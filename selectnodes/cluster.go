@@ -6,9 +6,11 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/google/btree"
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/hpcsched/hpcsched/topology"
@@ -35,6 +37,9 @@ type record struct {
 type partition struct {
 	Partition
 	nodes *bitset.BitSet
+	// inRec[r] is how many of record r's nodes are in the partition,
+	// counted once here rather than by every selection
+	inRec []int
 }
 
 // config is what never changes after New: the nodes as configured, their
@@ -54,6 +59,10 @@ type config struct {
 	fastSchedule int
 	compat       bool
 	topo         *topology.Tree
+	// memConsumable: slurm.conf counts memory (CR_*_Memory), so a job
+	// asking for none holds whole nodes' memory (compat_mem.go)
+	memConsumable bool
+	mostCPUs      int // the most CPUs any node is configured with
 }
 
 // status is what changes rarely: node states, what nodes reported and the
@@ -67,11 +76,15 @@ type status struct {
 	parts     []partition
 	partIx    map[string]int
 	defPart   int
+	// mostReported is the most CPUs any node has reported (an upper
+	// bound: a node reporting fewer later does not lower it)
+	mostReported int
 }
 
 func (s *status) clone() *status {
 	return &status{states: slices.Clone(s.states), reported: slices.Clone(s.reported), up: s.up.Clone(),
-		avail: s.avail.Clone(), parts: slices.Clone(s.parts), partIx: maps.Clone(s.partIx), defPart: s.defPart}
+		avail: s.avail.Clone(), parts: slices.Clone(s.parts), partIx: maps.Clone(s.partIx), defPart: s.defPart,
+		mostReported: s.mostReported}
 }
 
 // Cluster is the node and partition model with Slurm's global bitmaps and
@@ -84,7 +97,11 @@ type Cluster struct {
 	shared bool // a snapshot holds status: copy it before writing
 
 	use  usage
-	jobs map[JobID]*running
+	jobs map[JobID]running     // by value: recording a job allocates nothing
+	ends *btree.BTreeG[endKey] // the same jobs by expected end (ends.go)
+
+	// scratch is lent to one selection at a time (takeScratch)
+	scratch atomic.Pointer[scratch]
 
 	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option
@@ -144,7 +161,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 		config: &config{nodes: slices.Clone(nodes), byName: make(map[string]int, len(nodes)), fastSchedule: 1},
 		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
 			partIx: map[string]int{}, defPart: -1},
-		jobs: map[JobID]*running{},
+		jobs: map[JobID]running{}, ends: newEnds(),
 	}
 	for _, o := range opts {
 		o(c)
@@ -222,6 +239,7 @@ func (c *Cluster) addNode(i int) error {
 		return fmt.Errorf("selectnodes: node %s has more than MaxNodeCPUs (%d) CPUs", n.Name, MaxNodeCPUs)
 	}
 	n.CPUs = cpus
+	c.mostCPUs = max(c.mostCPUs, cpus)
 	c.states[i] = n.State
 	n.Features = slices.Clone(n.Features)
 	n.GRES = slices.Clone(n.GRES)
@@ -272,6 +290,17 @@ func (c *Cluster) finishRecords() {
 			c.recOf[i] = int32(r)
 		}
 	}
+	for k := range c.parts { // FromConfig rebuilds the records after New
+		c.parts[k].countRecords(c.records)
+	}
+}
+
+// countRecords counts the partition's nodes in each record (inRec).
+func (p *partition) countRecords(records []record) {
+	p.inRec = make([]int, len(records))
+	for r := range records {
+		p.inRec[r] = countSpan(p.nodes, &records[r])
+	}
 }
 
 // setPartition adds p, or replaces partition at (when at >= 0).
@@ -301,6 +330,7 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	}
 	p.Nodes = slices.Clone(p.Nodes)
 	part := partition{Partition: p, nodes: bits}
+	part.countRecords(c.records)
 	if at < 0 {
 		at = len(c.parts)
 		c.parts = append(c.parts, part)
@@ -334,6 +364,18 @@ func (c *Cluster) Node(i int) *Node {
 	n := c.nodes[i]
 	n.State = c.states[i]
 	return &n
+}
+
+// MostNodeCPUs is at least the most CPUs any node offers a selection (its
+// configuration, or under FastSchedule 0 what it reported): planners
+// divide a job's CPU total by it for the fewest nodes the job can run on.
+// It never underestimates; a node reporting fewer CPUs later does not
+// lower it.
+func (c *Cluster) MostNodeCPUs() int {
+	if c.fastSchedule == 0 {
+		return max(c.mostCPUs, c.mostReported)
+	}
+	return c.mostCPUs
 }
 
 // State returns node i's current state.

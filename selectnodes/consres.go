@@ -32,18 +32,30 @@ func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	if job.Shared {
 		capacity = satMul(cpus, job.MaxShare)
 	}
-	return min(capacity-v.u.cpus[i], cpus)
+	return min(capacity-v.u.cpus[i], cpus, memCPUs(v, job, i))
 }
 
+var _ loadFilter = ConsRes{}
+
 // Filter implements Selector.
-func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
-	cand.Copy(dst)
+func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) { filterAll(s, v, job, cand, dst) }
+
+// mask is the nodes the job may use at all under the load: idle ones for
+// an exclusive job, else those no exclusive job holds.
+func (ConsRes) mask(v View, job *Job) *bitset.BitSet {
 	if job.Exclusive {
-		dst.InPlaceIntersection(v.u.idle)
+		return v.u.idle
+	}
+	return v.u.share
+}
+
+// dropBusy removes from the words [lo, hi) of dst the busy nodes without
+// room for the job.
+func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
+	if job.Exclusive {
 		return
 	}
-	dst.InPlaceIntersection(v.u.share)
-	v.eachBusy(dst, func(i uint) {
+	v.eachBusySpan(dst, lo, hi, func(i uint) {
 		k := int(i)
 		e := v.c.effective(k)
 		if s.freeOf(v, job, k, e.CPUs) < job.cpusPerNode || e.RealMemory-v.u.mem[k] < job.Req.MinMemoryPerNode ||
@@ -55,30 +67,43 @@ func (s ConsRes) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 
 // JobTest implements Selector.
 func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
-	c := v.c
 	cpuOf := s.cpuTable(v, job)
+	if c := v.c; c.compat && c.topo == nil {
+		chosen, ok := compatConsResPick(v, job, avail, n, cpuOf) // compat_consres.go
+		if !ok {
+			return Choice{}, false
+		}
+		return s.choice(v, job, chosen, n), true
+	}
 	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
-			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
+			return newPicker(v, cand, cpuOf, nil).pick(cand, job.Required, n, false)
 		}
 		chosen, handled := treeFit(v, job, cand, n, cpuOf, runs)
 		ok := chosen != nil
 		if !handled {
-			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
+			chosen, ok = newPicker(v, cand, cpuOf, lower).pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
 			return Choice{}, false
 		}
-		mem := job.Req.MinMemoryPerNode
-		if job.Exclusive {
-			mem = 0 // the node is the job's; its memory is not counted per job
-		}
-		ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: job.Exclusive}
-		for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
-			ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: mem}
-		}
-		return ch, true
+		return s.choice(v, job, chosen, n), true
 	})
+}
+
+// choice is the Choice for the chosen nodes: their CPU shares and memory.
+func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
+	mem := job.Req.MinMemoryPerNode
+	if job.Exclusive {
+		mem = 0 // the node is the job's; its memory is not counted per job
+	}
+	// the choice lives in the call's scratch: the pipeline copies it into
+	// the Placement at once
+	ch := Choice{Nodes: v.sc.nodeUses(len(chosen)), Exclusive: job.Exclusive}
+	for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
+		ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: max(mem, memFor(job, cpus))}
+	}
+	return ch
 }
 
 // cpuTable returns the free-CPU function the selection asks per node.
@@ -91,10 +116,7 @@ func (s ConsRes) cpuTable(v View, job *Job) func(int) int {
 	if v.c.topo == nil {
 		return func(i int) int { return s.free(v, job, i) }
 	}
-	table := make([]int32, len(v.c.nodes))
-	for i := range table {
-		table[i] = unknownCPUs
-	}
+	table := v.sc.cpuTable(len(v.c.nodes))
 	return func(i int) int {
 		if t := table[i]; t != unknownCPUs {
 			return int(t)
@@ -114,7 +136,7 @@ const unknownCPUs = math.MinInt32
 // more in node order until the total is met; exclusive jobs take all.
 // share[k] is chosen[k]'s.
 func (s ConsRes) shares(v View, job *Job, chosen []int, total int) []int {
-	share := make([]int, len(chosen))
+	share := v.sc.ints(len(chosen))
 	got := 0
 	for k, i := range chosen {
 		if job.Exclusive {

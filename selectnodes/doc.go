@@ -98,6 +98,15 @@
 // finds the cheapest cover, then if needed a cover reaching the CPU total.
 // WithSlurmCompat reproduces Slurm's greedy answers, and takes the first
 // matching-OR alternative that can be satisfied instead of the cheapest.
+// Its other rules were recorded on a real Slurm 22.05.8 and live in the
+// compat_*.go files: nodes numbered in name order (FromConfig), bracketed
+// counted terms filled each from its own nodes, required nodes completed
+// from the first one up then down, node ranges taken up to their maximum
+// and refused above a partition's MaxNodes, cons_tres's own choice of
+// nodes and --contiguous, and topology/tree placement. Where the default
+// mode answers differently, Explain says so ("differs from Slurm 22.05").
+// Both modes apply DefMemPerCPU/DefMemPerNode and memory per CPU where
+// memory is consumable (compat_mem.go).
 //
 // Every failure is an *Error of one class (ErrNodeConfig, ErrPartConfig,
 // ErrBusy, ErrHeld, ErrInvalidRequest) carrying an Explanation: per node
@@ -107,9 +116,19 @@
 // # Limits and cost
 //
 // Work per request is a few passes over node bitmaps plus work
-// proportional to the chosen nodes and to the runs of free nodes;
-// allocations are a handful of bitmaps whatever the cluster's size. The
-// explicit limits, each checked before anything is computed from it:
+// proportional to the chosen nodes and to the runs of free nodes. A
+// selection works in memory the cluster lends it between calls (the node
+// sets, the usable and available nodes, best-fit lists, the selector's
+// choice), filters the load only over the spans of the node sets it
+// reaches, and allocates the Placement it returns and little else; the
+// built-in selectors' choices live in that memory (see Choice). Allocate
+// keeps a placement a selection returned instead of copying it, so
+// Allocate and Release cost the job's nodes and allocate nothing. WillRun
+// walks the running jobs in an index by expected end that Allocate,
+// Release and SetAllocationEnd keep, finds the first end after which
+// enough nodes are free by counts, and makes one selection there (more
+// only when that one fails). The explicit limits, each checked before
+// anything is computed from it:
 //
 //   - a node has at most MaxNodeCPUs CPUs, configured or as the product of
 //     boards, sockets, cores and threads (New and Register reject more);

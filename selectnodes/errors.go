@@ -121,9 +121,10 @@ type Explanation struct {
 
 // SetReport is one node set (config record) seen by a request.
 type SetReport struct {
-	Nodes  string // the record's nodes, as a hostlist
-	Weight int64
-	Total  int // nodes in the record
+	Nodes    string // the record's nodes, as a hostlist
+	Weight   int64
+	Features []string // the record's features, as configured
+	Total    int      // nodes in the record
 	// Removed counts the nodes each filter removed, in pipeline order:
 	// "partition", "excluded", "features", "cpus", "memory", "tmpdisk",
 	// "gres".
@@ -145,9 +146,9 @@ type Removal struct {
 func (e *Explanation) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "partition %s, mode %s, %s\n", e.Partition, e.Mode, e.Counts)
-	for _, s := range e.Sets {
-		fmt.Fprintf(&b, "  node set %s (weight %d, %d nodes): %d candidates, %d available, %d usable now",
-			s.Nodes, s.Weight, s.Total, s.Candidates, s.Available, s.Usable)
+	for _, s := range e.Groups() {
+		fmt.Fprintf(&b, "  node set %s (weight %d%s, %d nodes): %d candidates, %d available, %d usable now",
+			s.Nodes, s.Weight, featureList(s.Features), s.Total, s.Candidates, s.Available, s.Usable)
 		for _, r := range s.Removed {
 			fmt.Fprintf(&b, "; %s removed %d", r.Filter, r.Count)
 			if r.Why != "" {

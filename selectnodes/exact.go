@@ -251,6 +251,7 @@ func (c *Cluster) exactLoad(job *Job, p *Placement) error {
 	v := c.live()
 	fit := bitset.New(uint(len(c.nodes)))
 	c.selector.Filter(v, job, p.Nodes, fit)
+	maxShare := c.maxShareOf(p.Partition)
 	for k := range p.Alloc {
 		a := &p.Alloc[k]
 		i, name := a.Node, c.nodes[a.Node].Name
@@ -265,7 +266,7 @@ func (c *Cluster) exactLoad(job *Job, p *Placement) error {
 		if c.use.cpus[i] > capacity-a.CPUs {
 			return newError(ErrBusy, "node %s has %d of %d CPUs in use for this job, the layout adds %d", name, c.use.cpus[i], capacity, a.CPUs)
 		}
-		if err := c.fitsNode(a, p); err != nil {
+		if err := c.fitsNode(a, p, maxShare); err != nil {
 			return newError(ErrBusy, "%v", err)
 		}
 	}

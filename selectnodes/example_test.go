@@ -33,7 +33,7 @@ PartitionName=debug Nodes=nymfe[71-74] Default=YES
 	fmt.Println("slurm 22.05:", errors.Is(err, selectnodes.ErrNodeConfig), err)
 	// Output:
 	// default: nymfe[73-74] <nil>
-	// slurm 22.05: true requested node configuration is not available: required nodes nymfe71 are not in these node sets
+	// slurm 22.05: true requested node configuration is not available: Slurm 22.05 satisfies the counted terms A*1&B*2 one after another and keeps each term's nodes for the next: A*1 took nymfe71, and B*2 cannot be met with that node among its nodes. The answer depends on the order of the NodeName lines; [A*1&B*2] lets each term pick its own nodes, and the default mode (no Slurm compatibility) finds nodes for the terms as written
 }
 
 func ExampleCluster_SelectNodes() {

@@ -1,7 +1,9 @@
 package selectnodes
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +33,9 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 				TmpDisk: line.TmpDisk, Weight: line.Weight, Features: line.Features, GRES: gres, State: nodeState(line.State)})
 		}
 	}
+	if compatRequested(opts) {
+		slurmNodeOrder(nodes) // compat_order.go
+	}
 	var parts []Partition
 	for i := range cfg.Partitions {
 		p := &cfg.Partitions[i]
@@ -41,6 +46,7 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		if p.MaxTime != slurmconf.Unlimited {
 			part.MaxTime = p.MaxTime
 		}
+		part.DefMemPerCPU, part.DefMemPerNode = defaultMemory(cfg, p)
 		switch p.State {
 		case "DOWN":
 			part.State = PartitionDown
@@ -68,17 +74,17 @@ func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts [
 	if err != nil {
 		return nil, err
 	}
+	c.memConsumable = memoryConsumable(cfg)
 	// Slurm's config records are the NodeName lines, not equal
 	// configurations: rebuild them line by line so the order (and so the
 	// count-feature behaviour of seed 000 §3.3) follows the file.
 	c.records = c.records[:0]
-	next := 0
 	for li, line := range cfg.Nodes {
 		rec := record{order: li}
-		for range line.Names {
-			rec.nodes = append(rec.nodes, next)
-			next++
+		for _, name := range line.Names {
+			rec.nodes = append(rec.nodes, c.byName[name])
 		}
+		slices.Sort(rec.nodes) // ascending whatever the node order (compat_order.go)
 		n := &c.nodes[rec.nodes[0]]
 		rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
 		c.records = append(c.records, rec)
@@ -122,4 +128,44 @@ func maxMemPerNode(p *slurmconf.PartitionLine) int64 {
 		}
 	}
 	return 0
+}
+
+// defaultMemory reads a partition's DefMemPerCPU and DefMemPerNode (MB),
+// falling back to the global ones; both are 0 unless memory is consumable
+// (SelectTypeParameters CR_*_Memory), as Slurm counts memory only then.
+func defaultMemory(cfg *slurmconf.Config, p *slurmconf.PartitionLine) (perCPU, perNode int64) {
+	if !memoryConsumable(cfg) {
+		return 0, 0
+	}
+	perCPU = cmp.Or(p.DefMemPerCPU, cfg.DefMemPerCPU)
+	perNode = extraMB(p.Extra, "DefMemPerNode")
+	if perNode == 0 {
+		if v, ok := cfg.Get("DefMemPerNode"); ok {
+			perNode, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return perCPU, max(perNode, 0)
+}
+
+// extraMB reads a partition key slurmconf keeps among the others, in MB
+// (UNLIMITED or absent: 0).
+func extraMB(extra []slurmconf.Pair, key string) int64 {
+	for _, kv := range extra {
+		if strings.EqualFold(kv.Key, key) {
+			if n, err := strconv.ParseInt(kv.Value, 10, 64); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// memoryConsumable reports whether SelectTypeParameters count memory.
+func memoryConsumable(cfg *slurmconf.Config) bool {
+	for _, t := range cfg.SelectTypeParameters {
+		if strings.Contains(strings.ToLower(t), "memory") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 package selectnodes
 
 import (
+	"slices"
+
 	"github.com/bits-and-blooms/bitset"
 )
 
@@ -15,17 +17,28 @@ type Linear struct{}
 
 var _ Selector = Linear{}
 
+var _ loadFilter = Linear{}
+
 // Filter implements Selector.
-func (Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
+func (l Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) { filterAll(l, v, job, cand, dst) }
+
+// mask is the nodes the job may use at all under the load: idle ones
+// unless it shares (idle nodes have all their GRES, which BuildNodeSets
+// checked).
+func (Linear) mask(v View, job *Job) *bitset.BitSet {
 	if !job.Shared {
-		cand.Copy(dst) // Copy copies its receiver into its argument
-		// idle nodes have all their GRES, which BuildNodeSets checked
-		dst.InPlaceIntersection(v.u.idle)
+		return v.u.idle
+	}
+	return v.u.share
+}
+
+// dropBusy removes from the words [lo, hi) of dst the busy nodes a
+// sharing job cannot join.
+func (Linear) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
+	if !job.Shared {
 		return
 	}
-	cand.Copy(dst)
-	dst.InPlaceIntersection(v.u.share)
-	v.eachBusy(dst, func(i uint) {
+	v.eachBusySpan(dst, lo, hi, func(i uint) {
 		if int(v.u.jobs[i]) >= job.MaxShare || !v.gresFits(int(i), job) {
 			dst.Clear(i)
 		}
@@ -36,9 +49,9 @@ func (Linear) Filter(v View, job *Job, cand, dst *bitset.BitSet) {
 func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	c := v.c
 	cpuOf := func(i int) int { return c.effective(i).CPUs }
-	return byWeight(v, avail, func(cand, lower *bitset.BitSet) (Choice, bool) {
+	test := func(cand, lower *bitset.BitSet) (Choice, bool) {
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
-			return picker{n: len(c.nodes), cpuOf: cpuOf}.pick(cand, job.Required, n, false)
+			return newPicker(v, cand, cpuOf, nil).pick(cand, job.Required, n, false)
 		}
 		chosen, handled := treeFit(v, job, cand, n, cpuOf, runs)
 		ok := chosen != nil
@@ -47,13 +60,22 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice,
 		case job.Shared && !job.Req.Contiguous:
 			chosen, ok = minLoad(v, cand, job.Required, n, cpuOf)
 		default:
-			chosen, ok = picker{n: len(c.nodes), cpuOf: cpuOf, prefer: lower}.pick(cand, job.Required, n, job.Req.Contiguous)
+			pk := newPicker(v, cand, cpuOf, lower)
+			pk.slurm, pk.mixed = c.compat, c.compat && spansWeights(c, cand)
+			chosen, ok = pk.pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {
 			return Choice{}, false
 		}
-		return uses(chosen, cpuOf, 0, !job.Shared), true
-	})
+		// in node order, as the placement lists them: sorting the indices
+		// here is cheaper than the placement sorting the uses
+		slices.Sort(chosen)
+		return uses(v, chosen, cpuOf, 0, !job.Shared), true
+	}
+	if c.compat {
+		return test(avail, nil) // the sets pickbest accumulated, as they are (compat_linear.go)
+	}
+	return byWeight(v, avail, test)
 }
 
 // minLoad takes required nodes, then nodes by ascending job count (index

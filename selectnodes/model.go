@@ -147,6 +147,11 @@ type Partition struct {
 	Hidden bool
 	// MaxMemPerNode bounds a job's memory per node (MB); 0 means none.
 	MaxMemPerNode int64
+	// DefMemPerCPU and DefMemPerNode (MB) are the memory of a job that
+	// asks for none (Slurm's partition or global defaults; DefMemPerNode
+	// wins when both are set); 0 means no default. FromConfig sets them
+	// only when memory is consumable (SelectTypeParameters CR_*_Memory).
+	DefMemPerCPU, DefMemPerNode int64
 }
 
 func (p *Partition) maxShare() int {

@@ -28,16 +28,18 @@ func (c *Cluster) PickBestNodes(job *Job, sets []NodeSet, n Counts, mode Mode) (
 // pickBest runs the alternatives of job (whose Required may be the
 // counted terms' nodes) over sets.
 func (cx *call) pickBest(job *Job, sets []NodeSet, n Counts) (*Placement, error) {
-	var alts []*altTerm
+	var one [1]*altTerm // no alternatives: one pass over all sets, without allocating
+	alts := one[:0]
 	if job.Req.Features != nil {
 		for _, t := range job.Req.Features.Alternatives() {
 			alts = append(alts, &altTerm{name: t.String(), match: t.Match})
 		}
 	}
 	if len(alts) == 0 {
-		alts = []*altTerm{nil}
+		alts = one[:]
 	}
-	var best *Placement
+	var best, first *Placement
+	var bestName, firstName string
 	var worst *Error
 	for _, alt := range alts {
 		altSets, label := sets, "all node sets"
@@ -61,9 +63,20 @@ func (cx *call) pickBest(job *Job, sets []NodeSet, n Counts) (*Placement, error)
 		if cx.c.compat {
 			return p, nil
 		}
-		if best == nil || p.Weight < best.Weight {
-			best = p
+		name := ""
+		if alt != nil {
+			name = alt.name
 		}
+		if first == nil {
+			first, firstName = p, name
+		}
+		if best == nil || p.Weight < best.Weight {
+			best, bestName = p, name
+		}
+	}
+	if best != first {
+		cx.defaultDiffers("took the cheapest alternative %s (weight %d); Slurm takes the first listed that can run, %s (weight %d)",
+			bestName, best.Weight, firstName, first.Weight)
 	}
 	if best != nil {
 		return best, nil
@@ -92,7 +105,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	// total: every node of these sets, up or not (Slurm's total_bitmap).
 	total := sets[0].cand
 	if len(sets) != sets[0].of {
-		total = bitset.New(N)
+		total = cx.v.sc.bitmap(bmTotal, N)
 		for _, s := range sets {
 			orSpan(total, s.cand, s.rec)
 		}
@@ -104,17 +117,49 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	if n.Max > 0 && job.Required != nil && int(job.Required.Count()) > n.Max {
 		return nil, newError(ErrNodeConfig, "%d required nodes exceed the maximum of %d", job.Required.Count(), n.Max)
 	}
-	usable := bitset.New(N)
-	c.usable(job, total, cx.v, cx.mode, usable)
-	avail := bitset.New(N)
+	// the built-in selectors filter set by set, so a selection that
+	// stops at its first sets reads only their spans of the cluster
+	usable, _ := cx.v.sc.anyBitmap(bmUsable, N) // every word read is written first
+	lf, bySpan := builtinFilter(c.selector)
+	if !bySpan {
+		c.usable(job, total, cx.v, cx.mode, usable)
+	}
+	avail := cx.v.sc.availBitmap(N, len(c.records))
 	need := max(n.Desired, n.Min)
 	availCount, tried := 0, -1
+	// Slurm counts usable required nodes as available from the first set
+	// on, so the selector may be called before their own sets are reached
+	// (compat_linear.go)
+	reqFirst := cx.c.compat && job.Required != nil
+	allSetsAtOnce := cx.c.compatConsRes() // compat_consres.go
+	if reqFirst {
+		// a bitmap of its own: the required nodes may lie outside the
+		// spans the scratch bitmap tracks (and clears)
+		avail = bitset.New(N)
+		c.usable(job, job.Required.Intersection(total), cx.v, cx.mode, avail)
+		availCount = int(avail.Count())
+	}
 	for k, s := range sets {
-		orSpan(avail, usable, s.rec)
-		availCount += countSpan(usable, s.rec)
+		if bySpan {
+			andSpan(usable, total, job.availNodes, s.rec.wlo, s.rec.whi)
+			if cx.mode != TestOnly {
+				filterSpan(lf, cx.v, job, usable, usable, s.rec.wlo, s.rec.whi)
+			}
+		}
+		got := orCountSpan(avail, usable, s.rec)
+		cx.v.sc.wroteAvail(s.Record, s.rec, got)
+		if reqFirst {
+			availCount = int(avail.Count())
+		} else {
+			availCount += got
+		}
 		switch {
 		case job.Shared && k+1 < len(sets) && sets[k+1].Weight == s.Weight:
 			continue // let the selector weigh the load of equal-weight sets together
+		case allSetsAtOnce && k+1 < len(sets):
+			continue
+		case cx.c.compat && cx.c.topo != nil && k+1 < len(sets) && sets[k+1].Weight == s.Weight:
+			continue // Slurm merges equal weights before the tree (compat_topo.go)
 		case job.Required != nil && !subsetOf(job.Required, avail):
 			continue
 		case availCount < need:
@@ -133,14 +178,20 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	if cx.quick {
 		return nil, newError(ErrBusy, "does not fit")
 	}
-	return nil, c.classify(job, total, n)
+	return nil, c.classifyIn(cx.v.sc, job, total, n)
 }
 
 // jobTest calls the selector and builds the Placement from its choice.
 func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, bool, *Error) {
+	if cx.boundOnly {
+		return &Placement{}, true, nil
+	}
 	ch, ok := cx.c.selector.JobTest(cx.v, job, avail, n)
 	if !ok {
 		return nil, false, nil
+	}
+	if cx.decideOnly {
+		return &Placement{}, true, nil
 	}
 	p, err := cx.v.placement(job, ch, avail, cx.nodesOnly)
 	return p, err == nil, err
@@ -149,8 +200,7 @@ func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, b
 // usable writes the nodes of cand the job could use now: available
 // (up, not drained) and, except for TestOnly, allowed by the load.
 func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *bitset.BitSet) {
-	cand.Copy(dst)
-	dst.InPlaceIntersection(job.availNodes)
+	andInto(dst, cand, job.availNodes)
 	if mode != TestOnly {
 		c.selector.Filter(v, job, dst, dst)
 	}
@@ -159,12 +209,19 @@ func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *
 // classify tells node, partition and busy failures apart (seed 000
 // §3.2.4, cases A, B and C).
 func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
+	return c.classifyIn(nil, job, total, n)
+}
+
+// classifyIn is classify with a call's scratch for its selections.
+func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Counts) *Error {
 	empty := c.none()
+	empty.sc = sc
 	if !c.cpusWithin(total, n) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
 	if _, ok := c.selector.JobTest(empty, job, total, n); !ok {
-		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
+		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up%s",
+			total.Count(), n, c.topologyCause(job, total))
 	}
 	ready := total.Intersection(job.availNodes)
 	if job.Required != nil && !subsetOf(job.Required, ready) {

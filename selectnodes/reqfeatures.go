@@ -76,12 +76,16 @@ func (cx *call) countedNodes(job *Job, n Counts, counts []countTerm) (*bitset.Bi
 }
 
 // greedyCounts is Slurm's accumulation: each term in order picks its
-// count from the sets all of whose nodes satisfy it, lowest weight first,
-// and earlier picks become required nodes of later terms.
+// count from the sets all of whose nodes satisfy it, lowest weight first.
+// Unbracketed terms (A*1&B*2) require earlier picks of later terms, so the
+// answer depends on the order of the NodeName lines; bracketed ones
+// ([A*1&B*1]) each pick from their own nodes and the picks are united
+// (../shared/slurm2205 vectors 1-3, 23, 47-49).
 func (cx *call) greedyCounts(job *Job, n Counts, counts []countTerm) (*bitset.BitSet, error) {
 	quiet := *cx // the per-term picks are not explained step by step
 	quiet.ex, quiet.v.ex = nil, nil
 	acc := bitset.New(uint(len(cx.c.nodes)))
+	chained := !job.Req.Features.CountsBracketed()
 	for _, ct := range counts {
 		var tmp []NodeSet
 		for _, s := range cx.sets {
@@ -91,10 +95,13 @@ func (cx *call) greedyCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bi
 		}
 		term := *job
 		term.Required = nil
-		if acc.Any() {
+		if chained && acc.Any() {
 			term.Required = acc
 		}
 		p, err := quiet.pickBest(&term, tmp, Counts{Min: ct.n, Desired: ct.n, Max: n.Max})
+		if err != nil && term.Required != nil && job.Required == nil {
+			err = chainedTermError(cx.c, counts, ct, acc, err)
+		}
 		if err != nil {
 			cx.step("count %s (SlurmCompat greedy, %d sets): %v", ct.name, len(tmp), err)
 			return nil, err
@@ -125,6 +132,9 @@ func (cx *call) exactCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bit
 	}
 	acc := c.coverNodes(job, cx.sets, sig, pr, usable, cx.v)
 	cx.step("counted terms solved exactly: %s", nodeList{c, acc})
+	if len(counts) > 1 && !job.Req.Features.CountsBracketed() {
+		cx.defaultDiffers("Slurm satisfies %s term by term, keeping each term's nodes for the next, and may refuse or choose otherwise", termNames(counts))
+	}
 	return acc, nil
 }
 

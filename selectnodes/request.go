@@ -95,6 +95,11 @@ type Request struct {
 	MinCPUsPerNode    int
 	MinMemoryPerNode  int64 // MB
 	MinTmpDiskPerNode int64 // MB
+	// MemPerCPU is memory per allocated CPU (MB, sbatch's --mem-per-cpu):
+	// with ConsRes a node gives the job no more CPUs than its free memory
+	// holds. 0 means none (or the partition's DefMemPerCPU, see
+	// Partition).
+	MemPerCPU int64
 	// Features is the --constraint expression; nil means none.
 	Features *features.Expr
 	// Required nodes must all be in the allocation; Excluded never.
@@ -107,7 +112,11 @@ type Request struct {
 	ExcludeNodes *bitset.BitSet
 	// Contiguous asks for consecutive nodes (by index).
 	Contiguous bool
-	Share      ShareRequest
+	// MaxSwitches is sbatch's --switches: with a topology, the most leaf
+	// switches the job's nodes may span (more leaves it pending); 0 means
+	// no limit.
+	MaxSwitches int
+	Share       ShareRequest
 	// TimeLimit is checked against the partition's MaxTime; 0 means none.
 	TimeLimit time.Duration
 	GRES      []GRESRequest
@@ -157,6 +166,7 @@ type Job struct {
 	// Required and Excluded as node sets; nil when empty.
 	Required, Excluded *bitset.BitSet
 	cpusPerNode        int
+	memPerCPU          int64 // MB per allocated CPU (compat_mem.go); 0 for none
 	gres               []gresNeed
 	availNodes         *bitset.BitSet // the cluster's Avail less ExcludeNodes
 }

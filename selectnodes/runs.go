@@ -15,9 +15,11 @@ type run struct{ start, end int }
 
 func (r run) len() int { return r.end - r.start }
 
-func runsOf(b *bitset.BitSet, n int) []run {
+// runsOf lists the runs of b's nodes in [lo, n), all of b's nodes lying
+// below n.
+func runsOf(b *bitset.BitSet, lo, n int) []run {
 	var out []run
-	for i, ok := b.NextSet(0); ok && int(i) < n; {
+	for i, ok := b.NextSet(uint(lo)); ok && int(i) < n; {
 		j, more := b.NextClear(i)
 		if !more || int(j) > n {
 			j = uint(n)
@@ -41,6 +43,37 @@ type picker struct {
 	// prefer holds nodes to take right after the required ones (the lower
 	// weights when byWeight widened the candidates); nil for none.
 	prefer *bitset.BitSet
+	// slurm completes required nodes as Slurm 22.05 does (compat_linear.go);
+	// mixed: the candidates span several weights.
+	slurm, mixed bool
+	// the candidates lie in the nodes [lo, hi) and count nodes of them
+	// when known (newPicker): runs are looked for there only
+	lo, hi int
+	count  int // -1: count the candidates
+}
+
+// newPicker is a picker over cand. When cand is the bitmap accumulate
+// filled, its nodes lie in the words accumulate wrote and their count is
+// known: a selection that stopped at its first node sets does not read
+// the rest of the cluster.
+func newPicker(v View, cand *bitset.BitSet, cpuOf func(int) int, prefer *bitset.BitSet) picker {
+	pk := picker{n: len(v.c.nodes), cpuOf: cpuOf, prefer: prefer, hi: len(v.c.nodes), count: -1}
+	if sc := v.sc; sc != nil && cand == sc.maps[bmAvail] {
+		pk.lo, pk.hi = min(sc.availLo*64, pk.n), min(sc.availHi*64, pk.n)
+		pk.count = 0
+		for _, k := range sc.availRec {
+			pk.count += k
+		}
+	}
+	return pk
+}
+
+// candCount is how many nodes cand has (cand is the picker's).
+func (pk picker) candCount(cand *bitset.BitSet) int {
+	if pk.count >= 0 {
+		return pk.count
+	}
+	return int(cand.Count())
 }
 
 // want is the node count to aim for: the desired count, at least the
@@ -59,6 +92,9 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 	if contiguous {
 		return pk.contiguous(cand, required, n)
 	}
+	if pk.slurm && (required == nil || !required.Any()) {
+		return pk.compatPick(cand, n) // compat_linear.go
+	}
 	var sel []int
 	cpus := 0
 	if required != nil {
@@ -67,7 +103,7 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 			cpus += pk.cpuOf(int(i))
 		}
 	}
-	maxN := limit(n, int(cand.Count()))
+	maxN := limit(n, pk.candCount(cand))
 	if len(sel) > maxN {
 		return nil, false
 	}
@@ -87,18 +123,23 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 			taken = pk.prefer.Union(required)
 		}
 	}
-	if needNodes > 0 || needCPU > 0 {
+	if (needNodes > 0 || needCPU > 0) && pk.slurm && required != nil && required.Any() {
+		sel = pk.fillAroundRequired(sel, cand, required, needNodes, needCPU, maxN-len(sel))
+	} else if needNodes > 0 || needCPU > 0 {
 		rest := cand
 		if taken != nil {
 			rest = cand.Difference(taken)
 		}
-		sel = pk.fill(sel, runsOf(rest, pk.n), needNodes, needCPU, maxN-len(sel))
+		sel = pk.fill(sel, runsOf(rest, pk.lo, pk.hi), needNodes, needCPU, maxN-len(sel)) // rest is within cand
 	}
 	if pk.meets(sel, n) {
 		return sel, true
 	}
 	if n.CPUs <= 0 {
 		return nil, false // too few nodes, in any order
+	}
+	if pk.slurm && (required == nil || !required.Any()) {
+		return pk.fromRunEnd(cand, n) // compat_linear.go
 	}
 	return largestFirst(cand, required, n, pk.cpuOf)
 }
@@ -226,7 +267,7 @@ func (pk picker) contiguous(cand, required *bitset.BitSet, n Counts) ([]int, boo
 		rlo, rhi, nreq = int(lo), int(hi), int(required.Count())
 	}
 	w := want(n, nreq)
-	maxN := limit(n, int(cand.Count()))
+	maxN := limit(n, pk.candCount(cand))
 	minLen := max(n.Min, 1)
 	if rlo >= 0 {
 		minLen = max(minLen, rhi-rlo+1)
@@ -246,7 +287,7 @@ func (pk picker) contiguous(cand, required *bitset.BitSet, n Counts) ([]int, boo
 	}
 	var best *choice
 	var prefix []int
-	for _, r := range runsOf(cand, pk.n) {
+	for _, r := range runsOf(cand, pk.lo, pk.hi) {
 		if rlo >= 0 && (rlo < r.start || rhi >= r.end) {
 			continue
 		}
@@ -300,14 +341,14 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 	var weights []int64
 	for r := range c.records {
 		rec := &c.records[r]
-		if (len(weights) == 0 || weights[len(weights)-1] != rec.weight) && intersectsSpan(avail, rec) {
+		if (len(weights) == 0 || weights[len(weights)-1] != rec.weight) && v.sc.intersects(avail, r, rec) {
 			weights = append(weights, rec.weight)
 		}
 	}
 	if len(weights) <= 1 {
 		return try(avail, nil)
 	}
-	tier := bitset.New(avail.Len())
+	tier := v.sc.bitmap(bmTier, avail.Len())
 	var lower *bitset.BitSet
 	r := 0
 	for _, wt := range weights {
@@ -317,7 +358,10 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 		if p, ok := try(tier, lower); ok {
 			return p, true
 		}
-		lower = tier.Clone()
+		if lower == nil {
+			lower = v.sc.bitmap(bmLower, avail.Len())
+		}
+		tier.Copy(lower)
 	}
 	return Choice{}, false
 }
@@ -331,6 +375,9 @@ func byWeight(v View, avail *bitset.BitSet, try func(cand, lower *bitset.BitSet)
 func treeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int,
 	fallback func(cand *bitset.BitSet) ([]int, bool)) (chosen []int, handled bool) {
 	c := v.c
+	if c.compat {
+		return compatTreeFit(v, job, cand, n, cpuOf) // compat_topo.go
+	}
 	if c.topo == nil || job.Req.Contiguous {
 		return nil, false
 	}
@@ -345,9 +392,14 @@ func treeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) in
 		return nil, true
 	}
 	weight := func(i int) int64 { return c.nodes[i].Weight }
+	if c.records[0].weight == c.records[len(c.records)-1].weight {
+		// one weight for every node (records are in weight order): no
+		// order to keep, and Fit chooses the same without asking
+		weight = nil
+	}
 	spanning := false
 	for _, count := range []int{hi, lo} {
-		got, err := c.topo.Fit(cand, topology.Request{Nodes: count, CPUs: n.CPUs, CPUsOf: cpuOf, Required: job.Required, Weight: weight})
+		got, err := c.topo.FitWith(v.sc.fitScratch(), cand, topology.Request{Nodes: count, CPUs: n.CPUs, CPUsOf: cpuOf, Required: job.Required, Weight: weight})
 		if err == nil && len(got) <= maxN {
 			return got, true
 		}

@@ -113,6 +113,9 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 	}
 	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, v: c.live()}
 	cx.v.ex = ex
+	sc := c.takeScratch()
+	defer c.putScratch(sc)
+	cx.v.sc = sc
 	if memo != nil {
 		cx.memo, cx.reuse = *memo, true
 	}
@@ -141,13 +144,15 @@ func (cx *call) selectNodes() (*Placement, error) {
 	if err != nil {
 		return nil, err
 	}
+	cx.countsDiffer()
 	cx.usableCounts()
 	switch cx.mode {
 	case RunNow:
 		return cx.reqFeatures(job, cx.n)
 	case TestOnly:
+		sc := cx.v.sc
 		cx.v = c.none()
-		cx.v.ex = cx.ex
+		cx.v.ex, cx.v.sc = cx.ex, sc
 		return cx.reqFeatures(job, cx.n)
 	case WillRun:
 		return cx.willRun()
@@ -175,7 +180,7 @@ func (c *Cluster) viewFor(mode Mode) View {
 func (c *Cluster) Resolve(req *Request) (*Job, error) {
 	switch {
 	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
-		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0:
+		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0 || req.MemPerCPU < 0:
 		return nil, newError(ErrInvalidRequest, "negative count or limit")
 	case req.MaxNodes > 0 && req.MinNodes > req.MaxNodes:
 		return nil, newError(ErrInvalidRequest, "minimum %d nodes is above maximum %d", req.MinNodes, req.MaxNodes)
@@ -196,6 +201,7 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 		Shared:      MayShare(part.Sharing.Mode, req.Share),
 		Exclusive:   req.Share == ShareExclusiveJob || part.Sharing.Mode == ShareExclusive,
 		cpusPerNode: max(req.MinCPUsPerNode, 1), availNodes: c.avail}
+	applyMemDefaults(job) // compat_mem.go
 	if err := checkBitmap("Request.ExcludeNodes", req.ExcludeNodes, len(c.nodes)); err != nil {
 		return nil, err
 	}
@@ -246,12 +252,15 @@ func (c *Cluster) checkPartition(job *Job) error {
 	case p.MaxMemPerNode > 0 && req.MinMemoryPerNode > p.MaxMemPerNode:
 		return newError(ErrInvalidRequest, "%d MB per node is above partition %s MaxMemPerNode %d MB", req.MinMemoryPerNode, p.Name, p.MaxMemPerNode)
 	}
+	if err := c.checkNoMemory(job); err != nil { // compat_mem.go
+		return err
+	}
 	if why := p.Access.check(p.Name, req); why != "" {
 		return newError(ErrInvalidRequest, "%s", why)
 	}
 	switch {
 	case p.MaxTime > 0 && req.TimeLimit > p.MaxTime:
-		return newError(ErrPartConfig, "time limit %v is above partition %s MaxTime %v", req.TimeLimit, p.Name, p.MaxTime)
+		return newError(ErrPartConfig, "time limit %v is above partition %s MaxTime %v", slurmTime(req.TimeLimit), p.Name, slurmTime(p.MaxTime))
 	}
 	return nil
 }
@@ -266,6 +275,10 @@ func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
 		nreq = int(job.Required.Count())
 	}
 	n := Counts{Min: max(req.MinNodes, 1, p.MinNodes, nreq), Max: req.MaxNodes, CPUs: req.CPUs}
+	if c.compat {
+		return compatNodeCounts(job, n)
+	}
+
 	if p.MaxNodes > 0 && (n.Max == 0 || p.MaxNodes < n.Max) {
 		n.Max = p.MaxNodes
 	}
@@ -281,4 +294,4 @@ func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
 }
 
 // sortedIDs is a helper for deterministic iteration over running jobs.
-func sortedIDs(m map[JobID]*running) []JobID { return slices.Sorted(maps.Keys(m)) }
+func sortedIDs(m map[JobID]running) []JobID { return slices.Sorted(maps.Keys(m)) }

@@ -30,7 +30,10 @@ type Selector interface {
 // from the pipeline (each request's Max if free, else what is free).
 // Exclusive holds the nodes for the job alone. The pipeline checks the
 // choice (nodes in avail, not repeated, shares within the nodes) before it
-// builds the Placement.
+// builds the Placement. The built-in selectors' choices live in the
+// selection call's working memory, valid until their next JobTest in the
+// same call: a selector wrapping one that keeps a choice across a second
+// JobTest copies its Nodes first (slices.Clone).
 type Choice struct {
 	Nodes     []NodeUse
 	Exclusive bool
@@ -51,6 +54,7 @@ type View struct {
 	c  *Cluster
 	u  *usage
 	ex *Explanation // where selectors note decisions, when explaining
+	sc *scratch     // the call's working memory, nil outside a selection call
 }
 
 // NodeCount is the number of nodes.
@@ -184,22 +188,62 @@ func selectorError(format string, args ...any) *Error {
 	return newError(ErrInvalidRequest, "the selector %s", fmt.Sprintf(format, args...))
 }
 
-// uses turns chosen nodes and a CPU share per node into a Choice.
-func uses(chosen []int, cpus func(i int) int, memory int64, exclusive bool) Choice {
-	ch := Choice{Nodes: make([]NodeUse, len(chosen)), Exclusive: exclusive}
+// uses turns chosen nodes and a CPU share per node into a Choice, in
+// the view's scratch when it has one (see scratch).
+func uses(v View, chosen []int, cpus func(i int) int, memory int64, exclusive bool) Choice {
+	ch := Choice{Nodes: v.sc.nodeUses(len(chosen)), Exclusive: exclusive}
 	for k, i := range chosen {
 		ch.Nodes[k] = NodeUse{Node: i, CPUs: cpus(i), Memory: memory}
 	}
 	return ch
 }
 
-// eachBusy calls f for every node of b that runs a job under v, visiting
-// words rather than nodes so idle stretches cost nothing.
-func (v View) eachBusy(b *bitset.BitSet, f func(i uint)) {
-	idle := v.u.idle.Words()
-	for k, w := range b.Words() {
-		for busy := w &^ idle[k]; busy != 0; busy &= busy - 1 {
+// eachBusySpan calls f for every node of the words [lo, hi) of b that
+// runs a job under v, visiting words rather than nodes so idle stretches
+// cost nothing.
+func (v View) eachBusySpan(b *bitset.BitSet, lo, hi int, f func(i uint)) {
+	idle, w := v.u.idle.Words(), b.Words()
+	for k := lo; k < hi && k < len(w) && k < len(idle); k++ {
+		for busy := w[k] &^ idle[k]; busy != 0; busy &= busy - 1 {
 			f(uint(k*64 + bits.TrailingZeros64(busy)))
 		}
 	}
+}
+
+// loadFilter is how the built-in selectors filter by load: the nodes of
+// a mask, less the busy ones without room. The pipeline applies it word
+// range by word range (filterSpan), so a selection that stops at its
+// first node sets filters only their spans of the cluster.
+type loadFilter interface {
+	mask(v View, job *Job) *bitset.BitSet
+	dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int)
+}
+
+// builtinFilter is the selector's loadFilter when it is a built-in one
+// itself: a type embedding Linear or ConsRes has their methods too but
+// may have its own Filter, which must then be the one called.
+func builtinFilter(s Selector) (loadFilter, bool) {
+	switch f := s.(type) {
+	case Linear:
+		return f, true
+	case *Linear:
+		return *f, true
+	case ConsRes:
+		return f, true
+	case *ConsRes:
+		return *f, true
+	}
+	return nil, false
+}
+
+// filterAll is Selector.Filter for a loadFilter.
+func filterAll(f loadFilter, v View, job *Job, cand, dst *bitset.BitSet) {
+	andInto(dst, cand, f.mask(v, job))
+	f.dropBusy(v, job, dst, 0, len(dst.Words()))
+}
+
+// filterSpan is filterAll on the words [lo, hi) of the bitmaps only.
+func filterSpan(f loadFilter, v View, job *Job, cand, dst *bitset.BitSet, lo, hi int) {
+	andSpan(dst, cand, f.mask(v, job), lo, hi)
+	f.dropBusy(v, job, dst, lo, hi)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/google/btree"
 	"github.com/hpcsched/hpcsched/topology"
 )
 
@@ -29,13 +30,15 @@ type Snapshot struct {
 // partitions for the snapshot.
 func (c *Cluster) Snapshot() *Snapshot {
 	c.shared = true
-	return &Snapshot{c: c.frozen(c.use.clone(), maps.Clone(c.jobs))}
+	// the end index is cloned lazily (copy on write): the cluster is not
+	// used concurrently, so writing its copy-on-write state here is safe
+	return &Snapshot{c: c.frozen(c.use.clone(), maps.Clone(c.jobs), c.ends.Clone())}
 }
 
 // frozen is a cluster sharing c's configuration and status with its own
 // load. Nothing may change its status: c.shared is set.
-func (c *Cluster) frozen(u usage, jobs map[JobID]*running) *Cluster {
-	return &Cluster{config: c.config, status: c.status, shared: true, use: u, jobs: jobs}
+func (c *Cluster) frozen(u usage, jobs map[JobID]running, ends *btree.BTreeG[endKey]) *Cluster {
+	return &Cluster{config: c.config, status: c.status, shared: true, use: u, jobs: jobs, ends: ends}
 }
 
 // SelectNodes is Cluster.SelectNodes against the snapshot (WillRun
@@ -61,7 +64,7 @@ func (s *Snapshot) Allocate(job JobID, p *Placement, start, end time.Time) error
 		return fmt.Errorf("selectnodes: job %d: %w", job, err)
 	}
 	s.c.use.apply(q, 1)
-	s.c.jobs[job] = &running{id: job, p: q, start: start, end: end}
+	s.c.addJob(running{id: job, p: q, start: start, end: end})
 	return nil
 }
 
@@ -75,7 +78,7 @@ func (s *Snapshot) Simulate(job JobID, p *Placement, start, end time.Time) (reve
 		return nil, err
 	}
 	s.c.use.apply(q, 1)
-	s.c.jobs[job] = &running{id: job, p: q, start: start, end: end}
+	s.c.addJob(running{id: job, p: q, start: start, end: end})
 	done := false
 	return func() {
 		if !done {
@@ -92,7 +95,7 @@ func (s *Snapshot) Release(job JobID) error {
 		return fmt.Errorf("selectnodes: job %d is not in the snapshot", job)
 	}
 	s.c.use.apply(r.p, -1)
-	delete(s.c.jobs, job)
+	s.c.dropJob(job)
 	return nil
 }
 
@@ -101,7 +104,12 @@ func (s *Snapshot) Jobs() []JobID { return s.c.Running() }
 
 // Clone copies the snapshot's load; the copy shares everything else.
 func (s *Snapshot) Clone() *Snapshot {
-	return &Snapshot{c: s.c.frozen(s.c.use.clone(), maps.Clone(s.c.jobs))}
+	// the end index is copied by reading it, not cloned lazily: a lazy
+	// clone writes to the source, and a snapshot may be read (and cloned)
+	// by several goroutines at once
+	ends := newEnds()
+	s.c.ends.Ascend(func(k endKey) bool { ends.ReplaceOrInsert(k); return true })
+	return &Snapshot{c: s.c.frozen(s.c.use.clone(), maps.Clone(s.c.jobs), ends)}
 }
 
 // End returns when job is expected to end in the snapshot.

@@ -58,13 +58,18 @@ func (u *usage) apply(p *Placement, sign int) {
 // Allocate records that job runs on placement p from start until end (its
 // expected end, used by WillRun). It rejects a placement that would
 // overcommit a node, a node that is not up, or a job ID already running.
+// A placement a selection on this cluster (or a snapshot of it) returned
+// is kept as it is, not copied, so Allocate and Release cost the job's
+// nodes and allocate nothing: do not modify a placement once allocated
+// (Allocation returns it). Other placements (read back from storage) are
+// completed in a copy.
 func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error {
 	q, err := c.admit(job, p)
 	if err != nil {
 		return err
 	}
 	c.use.apply(q, 1)
-	c.jobs[job] = &running{id: job, p: q, start: start, end: end}
+	c.addJob(running{id: job, p: q, start: start, end: end})
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, q)
 	}
@@ -84,16 +89,18 @@ func (c *Cluster) admit(job JobID, p *Placement) (*Placement, error) {
 	if err != nil {
 		return nil, fmt.Errorf("selectnodes: job %d: %w", job, err)
 	}
+	maxShare := c.maxShareOf(q.Partition) // one lookup, not one per node
 	for k := range q.Alloc {
-		if err := c.fitsNode(&q.Alloc[k], q); err != nil {
+		if err := c.fitsNode(&q.Alloc[k], q, maxShare); err != nil {
 			return nil, fmt.Errorf("selectnodes: job %d: %w", job, err)
 		}
 	}
 	return q, nil
 }
 
-// fitsNode checks one node's share of q against the node and its load.
-func (c *Cluster) fitsNode(a *NodeAlloc, q *Placement) error {
+// fitsNode checks one node's share of q against the node and its load;
+// maxShare is q's partition's (maxShareOf).
+func (c *Cluster) fitsNode(a *NodeAlloc, q *Placement, maxShare int) error {
 	i, n := a.Node, &c.nodes[a.Node]
 	eff := c.effective(i)
 	switch {
@@ -101,7 +108,7 @@ func (c *Cluster) fitsNode(a *NodeAlloc, q *Placement) error {
 		return fmt.Errorf("node %s is down", n.Name)
 	case c.use.excl[i] > 0 || (q.Exclusive && c.use.jobs[i] > 0):
 		return fmt.Errorf("node %s is already in use exclusively", n.Name)
-	case c.use.cpus[i] > satMul(eff.CPUs, c.maxShareOf(q.Partition))-a.CPUs:
+	case c.use.cpus[i] > satMul(eff.CPUs, maxShare)-a.CPUs:
 		return fmt.Errorf("node %s has %d CPUs in use, placement adds %d", n.Name, c.use.cpus[i], a.CPUs)
 	case a.Memory > 0 && a.Memory > eff.RealMemory-c.use.mem[i]:
 		return fmt.Errorf("node %s has %d MB free, placement needs %d", n.Name, eff.RealMemory-c.use.mem[i], a.Memory)
@@ -117,7 +124,13 @@ func (c *Cluster) fitsNode(a *NodeAlloc, q *Placement) error {
 
 // normalize copies p and derives what a placement read back from storage
 // lacks: node names, the node bitmap and the GRES keys, all from Alloc.
+// A placement that is already complete (a selection on this cluster's
+// configuration built it) is kept as it is: checking it costs its nodes,
+// where a copy would cost a node bitmap of the cluster's size.
 func (c *Cluster) normalize(p *Placement) (*Placement, error) {
+	if c.complete(p) {
+		return p, nil
+	}
 	q := *p
 	q.Alloc = slices.Clone(p.Alloc)
 	q.Nodes = bitset.New(uint(len(c.nodes)))
@@ -168,6 +181,35 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 	return &q, nil
 }
 
+// complete reports whether p is already what normalize would make of it:
+// nodes ascending and within the cluster, each within its node's
+// resources, named, set in Nodes, with GRES keys and slots matching this
+// configuration. It reads only p's nodes.
+func (c *Cluster) complete(p *Placement) bool {
+	if p.Nodes == nil || p.Nodes.Len() != uint(len(c.nodes)) || len(p.Names) != len(p.Alloc) {
+		return false
+	}
+	prev := -1
+	for k := range p.Alloc {
+		a := &p.Alloc[k]
+		if a.Node <= prev || a.Node >= len(c.nodes) || !p.Nodes.Test(uint(a.Node)) || p.Names[k] != c.nodes[a.Node].Name ||
+			len(a.gres) != len(a.GRES) {
+			return false
+		}
+		if eff := c.effective(a.Node); a.CPUs < 0 || a.CPUs > eff.CPUs || a.Memory < 0 || a.Memory > eff.RealMemory {
+			return false
+		}
+		for g, kc := range a.gres {
+			if key, ok := c.gres.keyIx[gresKey{a.GRES[g].Name, a.GRES[g].Type}]; !ok || key != kc.key || a.GRES[g].key != key ||
+				kc.slot < 0 || kc.slot != c.gres.slot(a.Node, key) || kc.count != a.GRES[g].Count || kc.count < 0 || kc.count > c.gres.cap[kc.slot] {
+				return false
+			}
+		}
+		prev = a.Node
+	}
+	return true
+}
+
 func (c *Cluster) maxShareOf(part string) int {
 	if i, ok := c.partIx[part]; ok {
 		return c.parts[i].maxShare()
@@ -185,7 +227,7 @@ func (c *Cluster) Release(job JobID) error {
 		h.JobFini(job, r.p)
 	}
 	c.use.apply(r.p, -1)
-	delete(c.jobs, job)
+	c.dropJob(job)
 	return nil
 }
 
@@ -241,6 +283,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	}
 	c.own()
 	c.reported[i] = r
+	c.mostReported = max(c.mostReported, r.CPUs)
 	n := &c.nodes[i]
 	low := r.CPUs < n.CPUs || r.RealMemory < n.RealMemory || r.TmpDisk < n.TmpDisk
 	if low && c.fastSchedule < 2 {
@@ -290,6 +333,14 @@ func (c *Cluster) CheckInvariants() error {
 	if !slices.Equal(want.cpus, c.use.cpus) || !slices.Equal(want.mem, c.use.mem) ||
 		!slices.Equal(want.gres, c.use.gres) || !slices.Equal(want.jobs, c.use.jobs) || !slices.Equal(want.excl, c.use.excl) {
 		errs = append(errs, errors.New("per-node counters differ from the allocations"))
+	}
+	if c.ends.Len() != len(c.jobs) {
+		errs = append(errs, fmt.Errorf("the end index holds %d jobs, %d run", c.ends.Len(), len(c.jobs)))
+	}
+	for id, r := range c.jobs {
+		if !c.ends.Has(endKey{r.end, id}) {
+			errs = append(errs, fmt.Errorf("job %d is missing from the end index", id))
+		}
 	}
 	for i := range c.nodes {
 		s := c.states[i]

@@ -44,11 +44,37 @@ func (r *Request) weight(i int) int64 {
 	return r.Weight(i)
 }
 
+// Scratch is Fit's working memory, kept between calls of FitWith so a
+// caller placing many jobs (a planner probing every slot of a profile)
+// does not allocate per call. The zero value is ready. A Scratch is not
+// safe for concurrent use.
+type Scratch struct {
+	count, cpus []int   // per switch
+	slab, room  []int   // fill: every leaf's free nodes, each leaf's CPUs
+	free        [][]int // fill: per leaf, its slice of slab
+	chosen      []int
+	weights     []int64 // cost
+}
+
+// grow returns b resized to n, reusing its array when it is big enough.
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
+}
+
 // Fit chooses nodes from avail for req: the lowest-level switch whose
 // available nodes satisfy it (the best fit among equals), then best-fit
 // over its leaves (see the package doc). It returns the chosen nodes in
 // ascending order.
 func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
+	return t.FitWith(new(Scratch), avail, req)
+}
+
+// FitWith is Fit working in sc's buffers: the same choice, and the
+// returned slice is sc's memory, valid until the next call with sc.
+func (t *Tree) FitWith(sc *Scratch, avail *bitset.BitSet, req Request) ([]int, error) {
 	if req.Nodes < 1 {
 		req.Nodes = 1
 	}
@@ -62,10 +88,14 @@ func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
 	holds := t.holder(req.Required)
 	// Count level by level, leaves first, and stop at the first level
 	// holding a switch that suffices: lower levels win.
-	count := make([]int, len(t.Switches))
+	count := grow(sc.count, len(t.Switches))
+	clear(count)
+	sc.count = count
 	var cpus []int
 	if req.CPUs > 0 {
-		cpus = make([]int, len(t.Switches))
+		cpus = grow(sc.cpus, len(t.Switches))
+		clear(cpus)
+		sc.cpus = cpus
 	}
 	best := -1
 	var bestCost int64
@@ -98,9 +128,9 @@ func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
 			case req.Weight != nil && count[s] == count[best]:
 				// equal fits: the cheaper nodes win, then the lower index
 				if bestCost < 0 {
-					bestCost = t.cost(best, avail, &req)
+					bestCost = t.cost(sc, best, avail, &req)
 				}
-				if c := t.cost(s, avail, &req); c < bestCost {
+				if c := t.cost(sc, s, avail, &req); c < bestCost {
 					best, bestCost = s, c
 				}
 			}
@@ -111,7 +141,7 @@ func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
 	}
 	if best < 0 {
 		if t.span && len(t.Roots) > 1 {
-			return t.fill(t.allLeaves(), avail, req)
+			return t.fill(sc, t.allLeaves(), avail, req)
 		}
 		total, totalCPU := 0, 0
 		for _, r := range t.Roots {
@@ -125,12 +155,12 @@ func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
 		}
 		return nil, ErrNoFit
 	}
-	return t.fill(t.Switches[best].Leaves, avail, req)
+	return t.fill(sc, t.Switches[best].Leaves, avail, req)
 }
 
 // cost is the weight of the req.Nodes cheapest available nodes below s.
-func (t *Tree) cost(s int, avail *bitset.BitSet, req *Request) int64 {
-	var ws []int64
+func (t *Tree) cost(sc *Scratch, s int, avail *bitset.BitSet, req *Request) int64 {
+	ws := sc.weights[:0]
 	for _, l := range t.Switches[s].Leaves {
 		for _, n := range t.Switches[l].nodes {
 			if avail.Test(uint(n)) {
@@ -143,6 +173,7 @@ func (t *Tree) cost(s int, avail *bitset.BitSet, req *Request) int64 {
 	for _, w := range ws[:min(req.Nodes, len(ws))] {
 		c += w
 	}
+	sc.weights = ws[:0]
 	return c
 }
 
@@ -170,8 +201,8 @@ func (t *Tree) allLeaves() []int {
 // fill takes required nodes, then best-fits leaves: the leaf that alone
 // covers what is still needed with the fewest spare nodes, else the leaf
 // with the most available nodes, until the request is met.
-func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, error) {
-	var chosen []int
+func (t *Tree) fill(sc *Scratch, leaves []int, avail *bitset.BitSet, req Request) ([]int, error) {
+	chosen := sc.chosen[:0]
 	needNodes, needCPU := req.Nodes, req.CPUs
 	var rw []uint64
 	if req.Required != nil {
@@ -182,37 +213,7 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 			needCPU -= req.cpus(int(i))
 		}
 	}
-	// each leaf's available nodes not yet taken, cheapest first
-	aw := avail.Words()
-	var free [][]int
-	var room []int // per leaf of free, the sum of its nodes' positive CPUs: an O(1) bound for enough
-	// one backing array for all leaves (counted first): one allocation, not one per leaf
-	slab := make([]int, 0, t.freeIn(leaves, aw, rw))
-	for _, l := range leaves {
-		sw := &t.Switches[l]
-		ns := slab[len(slab):len(slab):cap(slab)]
-		for k, w := range sw.bits {
-			ix := sw.wordIx[k]
-			x := w & aw[ix]
-			if ix < len(rw) {
-				x &^= rw[ix]
-			}
-			for ; x != 0; x &= x - 1 {
-				ns = append(ns, ix*64+bits.TrailingZeros64(x))
-			}
-		}
-		slab = slab[:len(slab)+len(ns)]
-		if len(ns) == 0 {
-			continue
-		}
-		ns = ns[:len(ns):len(ns)]
-		byWeight := func(a, b int) int { return cmp.Compare(req.weight(a), req.weight(b)) }
-		if req.Weight != nil && !slices.IsSortedFunc(ns, byWeight) { // sorted already when weights are equal
-			slices.SortStableFunc(ns, byWeight)
-		}
-		free = append(free, ns)
-		room = append(room, positiveCPUs(ns, &req))
-	}
+	free, room := t.freeLists(sc, leaves, avail.Words(), rw, &req)
 	for needNodes > 0 || needCPU > 0 {
 		pick, pickTake, spare := -1, 0, 0
 		for f, ns := range free {
@@ -238,6 +239,7 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 				}
 			}
 			if pick < 0 {
+				sc.chosen = chosen[:0]
 				return nil, ErrNoFit
 			}
 			pickTake = len(free[pick])
@@ -251,7 +253,44 @@ func (t *Tree) fill(leaves []int, avail *bitset.BitSet, req Request) ([]int, err
 		free[pick] = free[pick][pickTake:]
 	}
 	slices.Sort(chosen)
+	sc.chosen = chosen
 	return chosen, nil
+}
+
+// freeLists lists each leaf's available nodes not yet taken (not in rw),
+// cheapest first, all in one backing array (counted first, kept in sc),
+// and per list the sum of its nodes' positive CPUs: an O(1) bound for
+// enough.
+func (t *Tree) freeLists(sc *Scratch, leaves []int, aw, rw []uint64, req *Request) (free [][]int, room []int) {
+	slab := grow(sc.slab, t.freeIn(leaves, aw, rw))[:0]
+	free, room = sc.free[:0], sc.room[:0]
+	byWeight := func(a, b int) int { return cmp.Compare(req.weight(a), req.weight(b)) }
+	for _, l := range leaves {
+		sw := &t.Switches[l]
+		ns := slab[len(slab):len(slab):cap(slab)]
+		for k, w := range sw.bits {
+			ix := sw.wordIx[k]
+			x := w & aw[ix]
+			if ix < len(rw) {
+				x &^= rw[ix]
+			}
+			for ; x != 0; x &= x - 1 {
+				ns = append(ns, ix*64+bits.TrailingZeros64(x))
+			}
+		}
+		slab = slab[:len(slab)+len(ns)]
+		if len(ns) == 0 {
+			continue
+		}
+		ns = ns[:len(ns):len(ns)]
+		if req.Weight != nil && !slices.IsSortedFunc(ns, byWeight) { // sorted already when weights are equal
+			slices.SortStableFunc(ns, byWeight)
+		}
+		free = append(free, ns)
+		room = append(room, positiveCPUs(ns, req))
+	}
+	sc.slab, sc.free, sc.room = slab, free, room
+	return free, room
 }
 
 // freeIn counts the nodes of leaves set in aw and not in rw.

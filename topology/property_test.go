@@ -45,6 +45,17 @@ func randomTree(r *rand.Rand) *Tree {
 	return tr
 }
 
+// randomAvail marks about three nodes in four of n available.
+func randomAvail(r *rand.Rand, n int) *bitset.BitSet {
+	avail := bitset.New(uint(n))
+	for i := 0; i < n; i++ {
+		if r.IntN(4) > 0 {
+			avail.Set(uint(i))
+		}
+	}
+	return avail
+}
+
 // Fit's result lies within the available nodes, has the requested size,
 // and its lowest common level is the least any feasible choice has.
 func TestFitIsMinimal(t *testing.T) {
@@ -52,12 +63,7 @@ func TestFitIsMinimal(t *testing.T) {
 	for iter := 0; iter < 3000; iter++ {
 		tr := randomTree(r)
 		n := tr.NodeCount()
-		avail := bitset.New(uint(n))
-		for i := 0; i < n; i++ {
-			if r.IntN(4) > 0 {
-				avail.Set(uint(i))
-			}
-		}
+		avail := randomAvail(r, n)
 		want := 1 + r.IntN(n)
 		got, err := tr.Fit(avail, Request{Nodes: want})
 		best := -1
@@ -101,5 +107,39 @@ func TestFitIsMinimal(t *testing.T) {
 		lvl, ok := tr.LowestCommonLevel(b)
 		require.True(t, ok, desc)
 		require.Equal(t, best, lvl, desc)
+	}
+}
+
+// FitWith reusing one Scratch across many calls (trees, requests and
+// sizes changing from call to call) chooses exactly what Fit does with
+// fresh memory, and so does a call made after a failure.
+func TestFitWithReusedScratchMatchesFit(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 4))
+	var sc Scratch
+	for iter := 0; iter < 3000; iter++ {
+		tr := randomTree(r)
+		n := tr.NodeCount()
+		avail := randomAvail(r, n)
+		req := Request{Nodes: 1 + r.IntN(n)}
+		if r.IntN(2) == 0 {
+			cpus := make([]int, n)
+			for i := range cpus {
+				cpus[i] = 1 + r.IntN(4)
+			}
+			req.CPUs, req.CPUsOf = r.IntN(3*n), func(i int) int { return cpus[i] }
+		}
+		if r.IntN(2) == 0 {
+			req.Weight = func(i int) int64 { return int64(i % 3) }
+		}
+		if r.IntN(5) == 0 {
+			req.Required = bitset.New(uint(n))
+			if i, ok := avail.NextSet(uint(r.IntN(n))); ok {
+				req.Required.Set(i)
+			}
+		}
+		want, wantErr := tr.Fit(avail, req)
+		got, err := tr.FitWith(&sc, avail, req)
+		require.Equal(t, wantErr, err, "iter %d", iter)
+		require.Equal(t, want, got, "iter %d", iter)
 	}
 }

@@ -90,9 +90,14 @@ func explain(args []string, stdout io.Writer) error {
 	}
 	ex := site.Explain(ans)
 	if f.json {
+		out, err := explanationJSON(ans, ex)
+		if err != nil {
+			return err
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(explanationJSON(ans, ex)); err != nil {
+		enc.SetEscapeHTML(false) // constraints hold '&': keep them readable
+		if err := enc.Encode(out); err != nil {
 			return err
 		}
 	} else {
@@ -157,58 +162,31 @@ func (f *explainFlags) load(site *check.Site) error {
 	return nil
 }
 
-// explainJSON is the --json form: the answer and the pipeline's
-// explanation as data.
-type explainJSON struct {
-	Runnable  bool       `json:"runnable"`
-	Nodes     string     `json:"nodes"`
-	Partition string     `json:"partition"`
-	Class     string     `json:"class"`
-	Reason    string     `json:"reason,omitempty"`
-	Mode      string     `json:"mode"`
-	Counts    countsJSON `json:"counts"`
-	Sets      []setJSON  `json:"sets"`
-	Steps     []string   `json:"steps"`
-	Reasons   []string   `json:"reasons"` // the reason, then the steps: the form of earlier versions
-}
-
-type countsJSON struct {
-	Min, Desired, Max, CPUs int
-}
-
-type setJSON struct {
-	Nodes      string        `json:"nodes"`
-	Weight     int64         `json:"weight"`
-	Total      int           `json:"total"`
-	Candidates int           `json:"candidates"`
-	Available  int           `json:"available"`
-	Usable     int           `json:"usable"`
-	Removed    []removalJSON `json:"removed"`
-}
-
-type removalJSON struct {
-	Filter string `json:"filter"`
-	Count  int    `json:"count"`
-	Why    string `json:"why,omitempty"`
-}
-
-func explanationJSON(a *check.Answer, ex *selectnodes.Explanation) explainJSON {
-	out := explainJSON{Runnable: a.Err == nil, Nodes: a.Nodes, Partition: ex.Partition, Class: a.Class(),
-		Mode: ex.Mode.String(), Counts: countsJSON{ex.Counts.Min, ex.Counts.Desired, ex.Counts.Max, ex.Counts.CPUs},
-		Sets: []setJSON{}, Steps: append([]string{}, ex.Steps...)}
+// explanationJSON is the --json form: the library's structured
+// explanation (selectnodes.Explanation's JSON: per node set and per group
+// of sets as Slurm groups them, per filter, the counts, the steps) with the
+// answer's outcome on top and "reasons", the reason then the per-set
+// removals and steps as sentences (the form of earlier versions).
+func explanationJSON(a *check.Answer, ex *selectnodes.Explanation) (map[string]any, error) {
+	raw, err := json.Marshal(ex)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	out["runnable"], out["nodes"], out["class"] = a.Err == nil, a.Nodes, a.Class()
+	reasons := []string{}
 	if a.Err != nil {
-		out.Reason = ex.Reason
-		out.Reasons = append(out.Reasons, ex.Reason)
+		out["reason"] = ex.Reason
+		reasons = append(reasons, ex.Reason)
 	}
 	for _, s := range ex.Sets {
-		js := setJSON{Nodes: s.Nodes, Weight: s.Weight, Total: s.Total, Candidates: s.Candidates,
-			Available: s.Available, Usable: s.Usable, Removed: []removalJSON{}}
 		for _, r := range s.Removed {
-			js.Removed = append(js.Removed, removalJSON{r.Filter, r.Count, r.Why})
-			out.Reasons = append(out.Reasons, strings.TrimSpace(fmt.Sprintf("node set %s: %s removed %d %s", s.Nodes, r.Filter, r.Count, r.Why)))
+			reasons = append(reasons, strings.TrimSpace(fmt.Sprintf("node set %s: %s removed %d %s", s.Nodes, r.Filter, r.Count, r.Why)))
 		}
-		out.Sets = append(out.Sets, js)
 	}
-	out.Reasons = append(append([]string{}, out.Reasons...), ex.Steps...)
-	return out
+	out["reasons"] = append(reasons, ex.Steps...)
+	return out, nil
 }

@@ -57,6 +57,12 @@ func TestExplainSection33(t *testing.T) {
 		assert.Equal(t, tt.class, got.Class)
 		assert.Equal(t, tt.nodes, got.Nodes)
 		assert.Equal(t, tt.code == 0, got.Runnable)
+		// the structured explanation: node sets with weight and features,
+		// grouped as Slurm groups them, and the counts asked
+		require.Len(t, got.Sets, 2, out)
+		assert.NotEmpty(t, got.Groups, out)
+		assert.Contains(t, got.Sets[0].Features, "A", out)
+		assert.Equal(t, 2, got.Counts.Min, out)
 	}
 }
 
@@ -93,4 +99,31 @@ func TestHostlistCommand(t *testing.T) {
 	assert.Contains(t, errOut, "descending")
 	code, _, _ = runCmd(t, "nope")
 	assert.Equal(t, 2, code)
+}
+
+// explainJSON decodes what explain --json prints (the fields tests read).
+type explainJSON struct {
+	Runnable  bool     `json:"runnable"`
+	Nodes     string   `json:"nodes"`
+	Partition string   `json:"partition"`
+	Class     string   `json:"class"`
+	Reason    string   `json:"reason"`
+	Mode      string   `json:"mode"`
+	Reasons   []string `json:"reasons"`
+	Counts    struct {
+		Min, Desired, Max, CPUs int
+	} `json:"counts"`
+	Sets []struct {
+		Nodes    string   `json:"nodes"`
+		Weight   int64    `json:"weight"`
+		Features []string `json:"features"`
+		Usable   int      `json:"usable"`
+		Removed  []struct {
+			Filter string `json:"filter"`
+			Count  int    `json:"count"`
+		} `json:"removed"`
+	} `json:"sets"`
+	Groups []struct {
+		Nodes string `json:"nodes"`
+	} `json:"groups"`
 }

@@ -1,0 +1,11 @@
+// Command benchtable prints the headline table of the hot paths (issue
+// 18), as `make bench` runs it: SelectNodes of one node on 100,000 idle
+// nodes as a ratio to the bitmap floor measured in the same process, a
+// schedule pass, whole-queue backfill, WillRun for 75% of the cluster and
+// the allocations of Allocate + Release. It builds each package's test
+// binary once, runs the benchmarks with `-test.bench` (the names
+// BENCHMARKS.md records) and reads their output lines; the ratio is taken
+// per run, and the table gives the median and the range over -runs runs,
+// because other processes on a shared machine move single figures by
+// tens of percent.
+package main

@@ -1,0 +1,305 @@
+package selectnodes
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Slurm 22.05.8's select/cons_tres choice of nodes without a topology, as
+// recorded on a real controller (testdata/slurm2205-own, ct_core.conf, idle
+// and with a[1-2],c1 busy); SlurmCompat only. No Slurm code was used.
+//
+//   - Weight tiers in ascending order; within a tier, runs of consecutive
+//     available nodes (in name order). A run holding required nodes goes
+//     first, completed from its first required node up, then down (as
+//     select/linear); else the smallest run that suffices for what is
+//     left, else the largest run (CPUs when the job counts CPUs, else
+//     nodes) and on to the next. -n1 with a[1-2],c1 busy takes a3 (a[3-4]
+//     is the smaller run that suffices); -N2 -n20 takes c2,d1 (no tier-1
+//     run suffices: the larger, c[2-4], gives c2).
+//   - A node is skipped when it would take the last slot the node limit
+//     leaves without reaching the CPU total, so -p low -n40 (MaxNodes=4)
+//     takes a[1-3],b1, and -p low -n80 is refused although a[1-2],b[1-2]
+//     would hold it.
+//   - --contiguous: runs of every available node ranked by the weight of
+//     their last node; the first must suffice in nodes and CPUs or the job
+//     pends. A job of one node takes the first node of it holding all its
+//     CPUs (-n20 takes b1); else nodes from the run's start with the
+//     last-slot rule, then, when that falls short, from the next runs: so
+//     -N2 -n40 gets a1,b1, not consecutive nodes.
+//
+// The default mode takes the lowest weights first and, within them, the
+// consecutive run that fits best (runs.go), and never refuses what some
+// choice of nodes satisfies.
+
+// consResTake is one compat cons_tres selection in progress.
+type consResTake struct {
+	cpuOf     func(int) int
+	sel       []int
+	taken     *bitset.BitSet
+	remNodes  int // nodes still wanted (the desired count)
+	minNodes  int // at least this many in all
+	remCPUs   int
+	slots     int // nodes the limit still allows
+	countCPUs bool
+	// withReq: the job has required nodes; runs are then sized by nodes,
+	// not CPUs (val_ct.conf: -w g02 -N3 gets h[01-02], the run of 3, not
+	// e[01-02] of the run of 4; without -w, -N2 gets e[01-02])
+	withReq bool
+}
+
+func (t *consResTake) done() bool {
+	return t.slots <= 0 || (t.remNodes <= 0 && t.remCPUs <= 0)
+}
+
+// add takes node i unless it is taken or would fill the last slot without
+// reaching the CPU total.
+func (t *consResTake) add(i int) {
+	if t.done() || t.taken.Test(uint(i)) {
+		return
+	}
+	c := t.cpuOf(i)
+	if t.slots == 1 && t.remCPUs > c {
+		return
+	}
+	t.taken.Set(uint(i))
+	t.sel = append(t.sel, i)
+	t.remNodes--
+	t.remCPUs -= c
+	t.slots--
+}
+
+func (t *consResTake) ok() bool {
+	return len(t.sel) >= t.minNodes && t.remCPUs <= 0
+}
+
+func newConsResTake(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func(int) int) *consResTake {
+	t := &consResTake{cpuOf: cpuOf, taken: bitset.New(uint(len(v.c.nodes))), remCPUs: n.CPUs, countCPUs: n.CPUs > 0}
+	nreq := 0
+	if job.Required != nil {
+		nreq = int(job.Required.Count())
+	}
+	maxN := limit(n, int(avail.Union(orEmpty(job.Required, avail.Len())).Count()))
+	t.remNodes, t.minNodes, t.slots = min(want(n, nreq), maxN), max(n.Min, 1), maxN
+	if job.Required != nil {
+		t.withReq = job.Required.Any()
+		for i, ok := job.Required.NextSet(0); ok; i, ok = job.Required.NextSet(i + 1) {
+			t.taken.Set(i)
+			t.sel = append(t.sel, int(i))
+			t.remNodes--
+			t.remCPUs -= cpuOf(int(i))
+			t.slots--
+		}
+	}
+	return t
+}
+
+func orEmpty(b *bitset.BitSet, n uint) *bitset.BitSet {
+	if b == nil {
+		return bitset.New(n)
+	}
+	return b
+}
+
+// compatConsResPick chooses nodes for job from avail as Slurm 22.05's
+// cons_tres does (see above), or reports false.
+func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func(int) int) ([]int, bool) {
+	t := newConsResTake(v, job, avail, n, cpuOf)
+	if t.slots < 0 {
+		return nil, false
+	}
+	if job.Req.Contiguous {
+		return compatContiguous(v, job, avail, n, t)
+	}
+	all := avail.Union(orEmpty(job.Required, avail.Len()))
+	for _, tier := range weightTiers(v.c, all) {
+		runs := tierRuns(tier, job.Required)
+		for !t.done() {
+			k := t.bestRun(runs)
+			if k < 0 {
+				break
+			}
+			t.takeRun(runs[k])
+			runs[k].free = 0
+		}
+	}
+	return t.sel, t.ok()
+}
+
+// weightTiers splits the nodes of b by weight, ascending, each tier in
+// index order.
+func weightTiers(c *Cluster, b *bitset.BitSet) [][]int {
+	var nodes []int
+	for i, ok := b.NextSet(0); ok; i, ok = b.NextSet(i + 1) {
+		nodes = append(nodes, int(i))
+	}
+	slices.SortStableFunc(nodes, func(a, b int) int { return cmp.Compare(c.nodes[a].Weight, c.nodes[b].Weight) })
+	var tiers [][]int
+	for k := 0; k < len(nodes); {
+		j := k + 1
+		for j < len(nodes) && c.nodes[nodes[j]].Weight == c.nodes[nodes[k]].Weight {
+			j++
+		}
+		tier := slices.Clone(nodes[k:j])
+		slices.Sort(tier)
+		tiers = append(tiers, tier)
+		k = j
+	}
+	return tiers
+}
+
+// tierNodesRun is a run of consecutive node indices of one tier.
+type tierNodesRun struct {
+	nodes    []int
+	firstReq int // index into nodes of the first required node, or -1
+	free     int
+}
+
+func tierRuns(tier []int, required *bitset.BitSet) []tierNodesRun {
+	var runs []tierNodesRun
+	for k := 0; k < len(tier); {
+		j := k + 1
+		for j < len(tier) && tier[j] == tier[j-1]+1 {
+			j++
+		}
+		r := tierNodesRun{nodes: tier[k:j], firstReq: -1}
+		for x, i := range r.nodes {
+			if required != nil && required.Test(uint(i)) {
+				if r.firstReq < 0 {
+					r.firstReq = x
+				}
+			} else {
+				r.free++
+			}
+		}
+		runs = append(runs, r)
+		k = j
+	}
+	return runs
+}
+
+// size is what a run offers: its free nodes and their CPUs, whatever the
+// node limit (-N2 -n20 with a[1-2],c1 busy starts on c[2-4], 24 CPUs,
+// rather than a[3-4], although two nodes of either give 16).
+func (t *consResTake) size(r tierNodesRun) (nodes, cpus int) {
+	for _, i := range r.nodes {
+		if !t.taken.Test(uint(i)) {
+			nodes++
+			cpus += t.cpuOf(i)
+		}
+	}
+	return nodes, cpus
+}
+
+// bestRun: a run with required nodes first, then the smallest that
+// suffices, then the largest; -1 when none has free nodes.
+func (t *consResTake) bestRun(runs []tierNodesRun) int {
+	best, bestFits, bestSize := -1, false, 0
+	for k, r := range runs {
+		if r.free == 0 {
+			continue
+		}
+		if r.firstReq >= 0 {
+			return k
+		}
+		nodes, cpus := t.size(r)
+		fits := nodes >= t.remNodes && cpus >= t.remCPUs
+		sz := cpus // by CPUs even for a node count: -N2 takes e[01-02] (4 CPUs each), not h[01-02] (24)
+		if t.withReq {
+			sz = nodes
+		}
+		switch {
+		case best < 0, fits && !bestFits:
+			best, bestFits, bestSize = k, fits, sz
+		case fits && sz < bestSize, !fits && !bestFits && sz > bestSize:
+			best, bestSize = k, sz
+		}
+	}
+	return best
+}
+
+func (t *consResTake) takeRun(r tierNodesRun) {
+	if r.firstReq < 0 && t.remNodes <= 1 && t.slots > 0 {
+		// one node more: the one whose CPUs fit best, the first among
+		// equals (t2_ct.conf: -n1 takes y1 of 8 CPUs, not x1 of 16; -n12
+		// takes x1)
+		best := -1
+		for _, i := range r.nodes {
+			c := t.cpuOf(i)
+			if !t.taken.Test(uint(i)) && c >= t.remCPUs && (best < 0 || c < t.cpuOf(best)) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			t.add(best)
+			return
+		}
+	}
+	if r.firstReq < 0 {
+		for _, i := range r.nodes {
+			t.add(i)
+		}
+		return
+	}
+	for x := r.firstReq; x < len(r.nodes); x++ {
+		t.add(r.nodes[x])
+	}
+	for x := r.firstReq - 1; x >= 0; x-- {
+		t.add(r.nodes[x])
+	}
+}
+
+// compatContiguous is cons_tres's --contiguous (see above). Required
+// nodes keep the default's rule: one run holding them all.
+func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consResTake) ([]int, bool) {
+	if job.Required != nil && job.Required.Any() {
+		return picker{n: len(v.c.nodes), cpuOf: t.cpuOf, hi: len(v.c.nodes), count: -1}.contiguous(avail, job.Required, n)
+	}
+	runs := runsOf(avail, 0, len(v.c.nodes))
+	slices.SortStableFunc(runs, func(a, b run) int {
+		return cmp.Compare(v.c.nodes[a.end-1].Weight, v.c.nodes[b.end-1].Weight)
+	})
+	if len(runs) == 0 {
+		return nil, false
+	}
+	first := tierNodesRun{firstReq: -1}
+	for i := runs[0].start; i < runs[0].end; i++ {
+		first.nodes = append(first.nodes, i)
+	}
+	first.free = len(first.nodes)
+	// sufficiency counts the whole run, not the node limit: -N2 -n40
+	// then goes on past it (see above)
+	total := 0
+	for _, i := range first.nodes {
+		total += t.cpuOf(i)
+	}
+	if len(first.nodes) < t.remNodes || total < t.remCPUs {
+		return nil, false // the best-ranked run is too small: Slurm pends
+	}
+	if t.remNodes <= 1 && t.remCPUs > 0 {
+		for _, i := range first.nodes {
+			if t.cpuOf(i) >= t.remCPUs {
+				t.add(i)
+				return t.sel, t.ok()
+			}
+		}
+	}
+	for _, r := range runs {
+		for i := r.start; i < r.end; i++ {
+			t.add(i)
+		}
+	}
+	return t.sel, t.ok()
+}
+
+// compatConsRes reports whether selections follow Slurm 22.05's cons_tres
+// without a topology. Its node sets are then tested all at once rather
+// than weight by weight, the plugin weighing them itself: -n20
+// --contiguous takes b1 (weight 5, 32 CPUs) although a[1-3] (weight 1)
+// would do.
+func (c *Cluster) compatConsRes() bool {
+	_, cr := c.selector.(ConsRes)
+	return c.compat && cr && c.topo == nil
+}

@@ -1,0 +1,51 @@
+package selectnodes
+
+// Slurm 22.05's node counts against a partition's limits, as observed on a
+// real controller (issue 13); used in SlurmCompat mode only.
+//
+//   - A job whose maximum node count (-N min-max) exceeds the partition's
+//     MaxNodes is not trimmed to it: it pends (ErrPartConfig), as a job
+//     whose minimum does. A job that gave no maximum gets the partition's.
+//   - A node range (-N3-5) is allocated up to its maximum when the nodes
+//     are there, and down to the minimum when they are not: the desired
+//     count is the maximum.
+//
+// The default mode trims the maximum to the partition's MaxNodes and aims
+// for the minimum (or DesiredNodes), which starts more jobs and leaves
+// nodes for others; Explain says so (compatDiffers).
+func compatNodeCounts(job *Job, n Counts) (Counts, error) {
+	req, p := job.Req, job.Part
+	if p.MaxNodes > 0 && req.MaxNodes > p.MaxNodes {
+		return n, newError(ErrPartConfig, "asks for up to %d nodes but partition %s allows at most %d (MaxNodes); Slurm does not trim the request",
+			req.MaxNodes, p.Name, p.MaxNodes)
+	}
+	if n.Max == 0 && p.MaxNodes > 0 {
+		n.Max = p.MaxNodes
+	}
+	if n.Max > 0 && n.Min > n.Max {
+		return n, newError(ErrPartConfig, "needs at least %d nodes but at most %d are allowed (partition %s MinNodes %d MaxNodes %d)",
+			n.Min, n.Max, p.Name, p.MinNodes, p.MaxNodes)
+	}
+	n.Desired = max(req.DesiredNodes, n.Min, req.MaxNodes)
+	if n.Max > 0 {
+		n.Desired = min(n.Desired, n.Max)
+	}
+	return n, nil
+}
+
+// countsDiffer says, in the default mode, where NodeCounts answered
+// otherwise than Slurm 22.05 would.
+func (cx *call) countsDiffer() {
+	if cx.ex == nil || cx.c.compat {
+		return
+	}
+	req, p := cx.job.Req, cx.job.Part
+	if p.MaxNodes > 0 && req.MaxNodes > p.MaxNodes {
+		cx.defaultDiffers("up to %d nodes asked, trimmed to partition %s MaxNodes %d; Slurm leaves such a job pending",
+			req.MaxNodes, p.Name, p.MaxNodes)
+	}
+	if req.MaxNodes > cx.n.Desired {
+		cx.defaultDiffers("aims for %d nodes of %d-%d; Slurm takes up to %d when they are free",
+			cx.n.Desired, cx.n.Min, req.MaxNodes, min(req.MaxNodes, max(cx.n.Max, req.MaxNodes)))
+	}
+}

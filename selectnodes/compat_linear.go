@@ -1,0 +1,221 @@
+package selectnodes
+
+import (
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Slurm 22.05's select/linear around required nodes, as observed on a
+// real controller (../shared/slurm2205 vectors 46, 48, 51, 52); used in
+// SlurmCompat mode only. No Slurm code was used.
+//
+// When a job has required nodes (its own -w, or the counted terms'
+// picks), Slurm completes it from the consecutive run of candidates that
+// holds required nodes, starting at its first required node and working
+// up to the run's end, then down from that node to the run's start; only
+// when that run is exhausted does it go on to other runs (the smallest run
+// that suffices, else the largest). So `-N3 -C r3*1&ib*2` on c64.conf,
+// whose terms pick n[033-034], takes n032 below them, not n035 above; the
+// default picker takes the best-fitting free run instead.
+
+// compatRun is one consecutive run of candidates and required nodes.
+type compatRun struct {
+	run
+	firstReq int // the first required node in it, or -1
+	free     int // candidates in it that are not required
+}
+
+// fillAroundRequired adds nodes to sel (which holds the required ones)
+// until needNodes and needCPU are met or room runs out, Slurm's way.
+func (pk picker) fillAroundRequired(sel []int, cand, required *bitset.BitSet, needNodes, needCPU, room int) []int {
+	all := cand.Union(required)
+	taken := bitset.New(uint(pk.n))
+	for _, i := range sel {
+		taken.Set(uint(i))
+	}
+	var runs []compatRun
+	for _, r := range runsOf(all, 0, pk.n) {
+		cr := compatRun{run: r, firstReq: -1}
+		for i := r.start; i < r.end; i++ {
+			switch {
+			case required.Test(uint(i)):
+				if cr.firstReq < 0 {
+					cr.firstReq = i
+				}
+			case !taken.Test(uint(i)) && cand.Test(uint(i)):
+				cr.free++
+			}
+		}
+		runs = append(runs, cr)
+	}
+	more := func() bool { return room > 0 && (needNodes > 0 || needCPU > 0) }
+	add := func(i int) {
+		if !cand.Test(uint(i)) || taken.Test(uint(i)) || !more() {
+			return
+		}
+		taken.Set(uint(i))
+		sel = append(sel, i)
+		needNodes--
+		needCPU -= pk.cpuOf(i)
+		room--
+	}
+	for more() {
+		k := pk.compatBestRun(runs, needNodes, needCPU)
+		if k < 0 {
+			break
+		}
+		r := &runs[k]
+		if r.firstReq >= 0 {
+			for i := r.firstReq; i < r.end; i++ {
+				add(i)
+			}
+			for i := r.firstReq - 1; i >= r.start; i-- {
+				add(i)
+			}
+		} else {
+			for i := r.start; i < r.end; i++ {
+				add(i)
+			}
+		}
+		r.free = 0
+	}
+	return sel
+}
+
+// compatBestRun picks the next run to take nodes from: one holding
+// required nodes first (lowest index), then the smallest run that
+// suffices, else the largest (lowest index among equals); -1 when no run
+// has free nodes left.
+func (pk picker) compatBestRun(runs []compatRun, needNodes, needCPU int) int {
+	best, bestFits := -1, false
+	for k, r := range runs {
+		if r.free == 0 {
+			continue
+		}
+		if r.firstReq >= 0 {
+			return k
+		}
+		_, fits := pk.take(r.run, needNodes, needCPU)
+		fits = fits && r.free == r.len()
+		switch {
+		case best < 0:
+			best, bestFits = k, fits
+		case fits && !bestFits:
+			best, bestFits = k, true
+		case fits && bestFits && r.free < runs[best].free:
+			best = k
+		case !fits && !bestFits && r.free > runs[best].free:
+			best = k
+		}
+	}
+	return best
+}
+
+// fromRunEnd is Slurm's select/linear when a CPU total needs more than
+// the lowest weight: the nodes with the most CPUs first, the last ones
+// first among equals (part_lin.conf: -p low -n40 with MaxNodes=4 gets
+// p[10-12], not p[09-11]; -n100 gets p[04-12]; t2_lin.conf: -n90 gets
+// a[1-3], and with a1 and m07 busy a[2-3],m[06,08-10]).
+func (pk picker) fromRunEnd(cand *bitset.BitSet, n Counts) ([]int, bool) {
+	maxN := limit(n, int(cand.Count()))
+	w := min(want(n, 0), maxN)
+	var nodes []int
+	for i, ok := cand.PreviousSet(cand.Len()); ok; {
+		nodes = append(nodes, int(i))
+		if i == 0 {
+			break
+		}
+		i, ok = cand.PreviousSet(i - 1)
+	}
+	slices.SortStableFunc(nodes, func(a, b int) int { return pk.cpuOf(b) - pk.cpuOf(a) })
+	var sel []int
+	cpus := 0
+	for _, i := range nodes {
+		if len(sel) >= maxN || (len(sel) >= w && cpus >= n.CPUs) {
+			break
+		}
+		sel = append(sel, i)
+		cpus += pk.cpuOf(i)
+	}
+	return sel, len(sel) >= max(n.Min, 1) && cpus >= n.CPUs
+}
+
+// spansWeights reports whether the nodes of b have more than one weight.
+func spansWeights(c *Cluster, b *bitset.BitSet) bool {
+	first, ok := b.NextSet(0)
+	if !ok {
+		return false
+	}
+	w := c.nodes[first].Weight
+	for i, ok := b.NextSet(first + 1); ok; i, ok = b.NextSet(i + 1) {
+		if c.nodes[i].Weight != w {
+			return true
+		}
+	}
+	return false
+}
+
+// compatPick is select/linear without required nodes, as recorded
+// (part_lin.conf and val_lin.conf, idle and loaded):
+//
+//   - a CPU total the lowest weight could not give (the candidates span
+//     several weights) is taken from the end (fromRunEnd): -n100 gets
+//     p[04-12];
+//   - otherwise run by run: the smallest run holding what the minimum
+//     still needs (any run once it is met), else the largest, taken from
+//     its start up to the desired count. -N3-5 with runs p[04-06] and
+//     p[08-12] free gets p[04-06,08-09]; -N5 with runs of 4, 2 and 1
+//     gets the 4 and the 1;
+//   - when that cannot reach the CPU total within the node limit, the end
+//     again.
+func (pk picker) compatPick(cand *bitset.BitSet, n Counts) ([]int, bool) {
+	if pk.mixed && n.CPUs > 0 {
+		if sel, ok := pk.fromRunEnd(cand, n); ok {
+			return sel, true
+		}
+	}
+	maxN := limit(n, int(cand.Count()))
+	w := min(want(n, 0), maxN)
+	runs := runsOf(cand, 0, pk.n)
+	used := make([]bool, len(runs))
+	var sel []int
+	cpus := 0
+	for len(sel) < maxN && (len(sel) < w || cpus < n.CPUs) {
+		k := pk.nextRun(runs, used, max(n.Min-len(sel), 0), n.CPUs-cpus)
+		if k < 0 {
+			break
+		}
+		used[k] = true
+		for i := runs[k].start; i < runs[k].end && len(sel) < maxN && (len(sel) < w || cpus < n.CPUs); i++ {
+			sel = append(sel, i)
+			cpus += pk.cpuOf(i)
+		}
+	}
+	if pk.meets(sel, n) {
+		return sel, true
+	}
+	if n.CPUs <= 0 {
+		return nil, false
+	}
+	return pk.fromRunEnd(cand, n)
+}
+
+// nextRun is the smallest unused run holding needNodes nodes and needCPU
+// CPUs, else the largest; -1 when every run is used.
+func (pk picker) nextRun(runs []run, used []bool, needNodes, needCPU int) int {
+	best, bestFits := -1, false
+	for k, r := range runs {
+		if used[k] {
+			continue
+		}
+		_, fits := pk.take(r, needNodes, needCPU)
+		switch {
+		case best < 0, fits && !bestFits:
+			best, bestFits = k, fits
+		case fits && r.len() < runs[best].len(), !fits && !bestFits && r.len() > runs[best].len():
+			best = k
+		}
+	}
+	return best
+}

@@ -1,0 +1,77 @@
+package selectnodes
+
+import "math"
+
+// Memory per CPU and the partition's default memory, as Slurm 22.05.8
+// applies them with cons_tres and CR_Core_Memory (recorded on a real
+// controller: testdata/slurm2205-own, ct_mem.conf). They are Slurm's
+// semantics rather than a defect, so both modes apply them:
+//
+//   - a job that asks for no memory gets the partition's DefMemPerNode,
+//     else DefMemPerCPU per allocated CPU: with DefMemPerCPU=4000 on
+//     16000 MB nodes, -n5 takes 4 CPUs of m1 and 1 of m2, and -N1 -n5 goes
+//     to a 64000 MB node;
+//   - --mem-per-cpu (Request.MemPerCPU) is memory per allocated CPU: a
+//     node gives the job no more CPUs than its free memory holds;
+//   - a node must hold the memory of the job's per-node minimum of CPUs,
+//     or it is not a candidate (the memory filter).
+//
+// Exclusive jobs take whole nodes; their memory is not counted per CPU.
+
+// applyMemDefaults sets the job's memory from its request and the
+// partition's defaults. The request the job carries is a copy when the
+// per-node minimum changes, so the caller's is never written.
+func applyMemDefaults(job *Job) {
+	req, p := job.Req, job.Part
+	perNode, perCPU := req.MinMemoryPerNode, req.MemPerCPU
+	if perNode == 0 && perCPU == 0 {
+		if p.DefMemPerNode > 0 {
+			perNode = p.DefMemPerNode
+		} else {
+			perCPU = p.DefMemPerCPU
+		}
+	}
+	job.memPerCPU = perCPU
+	if perCPU > 0 {
+		perNode = max(perNode, satMul64(perCPU, int64(job.cpusPerNode)))
+	}
+	if perNode != req.MinMemoryPerNode {
+		r := *req
+		r.MinMemoryPerNode = perNode
+		job.Req = &r
+	}
+}
+
+// memCPUs is how many CPUs node i's free memory holds for job (no limit
+// without memory per CPU, or for an exclusive job).
+func memCPUs(v View, job *Job, i int) int {
+	if job.memPerCPU <= 0 || job.Exclusive {
+		return math.MaxInt
+	}
+	free := v.c.effective(i).RealMemory - v.u.mem[i]
+	if free <= 0 {
+		return 0
+	}
+	return int(min(free/job.memPerCPU, math.MaxInt32))
+}
+
+// memFor is the memory cpus CPUs take per node (0 without memory per CPU).
+func memFor(job *Job, cpus int) int64 {
+	if job.memPerCPU <= 0 || job.Exclusive {
+		return 0
+	}
+	return satMul64(job.memPerCPU, int64(cpus))
+}
+
+// checkNoMemory refuses, where memory is consumable, a job that asks for
+// no memory in a partition with MaxMemPerNode and no default: Slurm then
+// gives it its nodes' whole memory, above the limit, and leaves it
+// pending (PartitionConfig; ct_mem.conf, -p cap -N1).
+func (c *Cluster) checkNoMemory(job *Job) error {
+	p := job.Part
+	if !c.memConsumable || p.MaxMemPerNode <= 0 || job.Req.MinMemoryPerNode > 0 || job.memPerCPU > 0 || job.Exclusive {
+		return nil
+	}
+	return newError(ErrPartConfig, "no memory asked and partition %s has no DefMemPerCPU or DefMemPerNode: "+
+		"the job would hold whole nodes' memory, above MaxMemPerNode %d MB (give --mem or --mem-per-cpu)", p.Name, p.MaxMemPerNode)
+}

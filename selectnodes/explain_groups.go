@@ -1,0 +1,139 @@
+package selectnodes
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/hpcsched/hpcsched/hostlist"
+)
+
+// Groups returns the node sets as Slurm groups them: config records of
+// equal weight and equal features are one node set whatever NodeName line
+// they come from (Slurm 22.05 merges them before placing, which matters
+// with a topology). The figures are summed, the removals summed per filter
+// and reason, in the order of the first set of each group (weight order).
+func (e *Explanation) Groups() []SetReport {
+	var out []SetReport
+	for _, s := range e.Sets {
+		k := slices.IndexFunc(out, func(g SetReport) bool {
+			return g.Weight == s.Weight && sameFeatures(g.Features, s.Features)
+		})
+		if k < 0 {
+			g := s
+			g.Removed = slices.Clone(s.Removed)
+			out = append(out, g)
+			continue
+		}
+		g := &out[k]
+		names, err := hostlist.Expand(g.Nodes + "," + s.Nodes)
+		if err == nil {
+			g.Nodes = hostlist.Compress(names)
+		} else {
+			g.Nodes += "," + s.Nodes
+		}
+		g.Total += s.Total
+		g.Candidates += s.Candidates
+		g.Available += s.Available
+		g.Usable += s.Usable
+		for _, r := range s.Removed {
+			if j := slices.IndexFunc(g.Removed, func(x Removal) bool { return x.Filter == r.Filter && x.Why == r.Why }); j >= 0 {
+				g.Removed[j].Count += r.Count
+			} else {
+				g.Removed = append(g.Removed, r)
+			}
+		}
+	}
+	return out
+}
+
+// sameFeatures compares feature lists as sets.
+func sameFeatures(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+}
+
+// featureList is ", features a,b" for a set's line, or nothing.
+func featureList(fs []string) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	return ", features " + strings.Join(fs, ",")
+}
+
+// explanationJSON is the JSON shape of an Explanation: plain fields, the
+// class by its short name, node sets per config record and as Slurm groups
+// them, and the placement as a hostlist.
+type explanationJSON struct {
+	Partition string          `json:"partition"`
+	Mode      string          `json:"mode"`
+	Counts    countsJSON      `json:"counts"`
+	Sets      []setReportJSON `json:"sets"`
+	Groups    []setReportJSON `json:"groups"`
+	Steps     []string        `json:"steps"`
+	Runnable  bool            `json:"runnable"`
+	Class     string          `json:"class,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+	Nodes     string          `json:"nodes,omitempty"`
+	CPUs      int             `json:"cpus,omitempty"`
+	Weight    int64           `json:"weight,omitempty"`
+}
+
+type countsJSON struct {
+	Min     int `json:"min"`
+	Desired int `json:"desired"`
+	Max     int `json:"max"` // 0: no maximum
+	CPUs    int `json:"cpus"`
+}
+
+type setReportJSON struct {
+	Nodes      string        `json:"nodes"`
+	Weight     int64         `json:"weight"`
+	Features   []string      `json:"features"`
+	Total      int           `json:"total"`
+	Removed    []removalJSON `json:"removed"`
+	Candidates int           `json:"candidates"`
+	Available  int           `json:"available"`
+	Usable     int           `json:"usable"`
+}
+
+type removalJSON struct {
+	Filter string `json:"filter"`
+	Count  int    `json:"count"`
+	Why    string `json:"why,omitempty"`
+}
+
+func setsJSON(sets []SetReport) []setReportJSON {
+	out := make([]setReportJSON, 0, len(sets))
+	for _, s := range sets {
+		j := setReportJSON{Nodes: s.Nodes, Weight: s.Weight, Features: s.Features, Total: s.Total,
+			Removed: []removalJSON{}, Candidates: s.Candidates, Available: s.Available, Usable: s.Usable}
+		if j.Features == nil {
+			j.Features = []string{}
+		}
+		for _, r := range s.Removed {
+			j.Removed = append(j.Removed, removalJSON(r))
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// MarshalJSON writes the structured explanation: per node set (and per
+// group of sets), per filter, the counts, the steps and the outcome.
+func (e *Explanation) MarshalJSON() ([]byte, error) {
+	j := explanationJSON{Partition: e.Partition, Mode: e.Mode.String(),
+		Counts: countsJSON{Min: e.Counts.Min, Desired: e.Counts.Desired, Max: e.Counts.Max, CPUs: e.Counts.CPUs},
+		Sets:   setsJSON(e.Sets), Groups: setsJSON(e.Groups()), Steps: e.Steps, Reason: e.Reason}
+	if j.Steps == nil {
+		j.Steps = []string{}
+	}
+	if e.Class != nil {
+		j.Class = ClassName(e.Class)
+	} else if p := e.Placement; p != nil {
+		j.Runnable, j.Nodes, j.CPUs, j.Weight = true, p.Hostlist(), p.TotalCPUs, p.Weight
+	}
+	return json.Marshal(j)
+}
