@@ -21,6 +21,9 @@ type profile struct {
 	// ends of their interval and never unmark), so a window intersects
 	// only those words; see window.
 	changed [][]uint64
+	// blocks caches the intersection of the slots in spans of time, so a
+	// long window ANDs a few spans instead of every slot; see blocks.go.
+	blocks blockCache
 
 	scratch []uint // members' buffer
 }
@@ -114,6 +117,7 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 		}
 		p.count[s] = int(p.free[s].Count())
 	}
+	p.blocks = newBlockCache(now, res, words)
 	return p
 }
 
@@ -156,6 +160,7 @@ func (p *profile) split(t time.Time) int {
 	p.free = slices.Insert(p.free, i, p.free[i-1].Clone())
 	p.count = slices.Insert(p.count, i, p.count[i-1])
 	p.changed = slices.Insert(p.changed, i, make([]uint64, len(p.changed[i-1]))) // a copy: nothing differs
+	p.blocks.invalidate(p.at[i])
 	return i
 }
 
@@ -186,6 +191,9 @@ func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 		}
 	}
 	p.markEnds(first, i, nodes, members)
+	if i > first {
+		p.blocks.took(p.at[first], p.at[i-1], nodes, members)
+	}
 }
 
 func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
@@ -210,6 +218,9 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 		}
 	}
 	p.markEnds(first, i, nodes, members)
+	if i > first {
+		p.blocks.invalidateRange(p.at[first], p.at[i-1])
+	}
 }
 
 // members lists the nodes of a set small enough to be worked on node by
@@ -228,18 +239,43 @@ func (p *profile) members(nodes *bitset.BitSet) []uint {
 }
 
 // window writes into w the nodes free throughout [times[i], times[i]+d).
-// Only the words a later slot may have changed are intersected: a word
-// equal to the previous slot's leaves the running intersection as it is.
+// The blocks the window covers whole are intersected as one set each (see
+// blockCache); the slots of its first and last block one by one.
 func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	p.free[i].Copy(w)
 	ww := w.Words()
 	end := p.times[i].Add(d).UnixNano()
-	for j := i + 1; j < len(p.at) && p.at[j] < end; j++ {
+	last, _ := slices.BinarySearch(p.at, end) // the first slot after the window
+	if last <= i+1 {
+		return
+	}
+	first, final := p.blocks.block(p.at[i]), p.blocks.block(p.at[last-1])
+	for j := i + 1; j < last; {
+		blk := p.blocks.block(p.at[j])
+		if blk == first || blk == final {
+			p.intersectSlots(ww, j, j+1)
+			j++
+			continue
+		}
+		and, next := p.blockAnd(blk, j)
+		for k, a := range and {
+			ww[k] &= a
+		}
+		j = next
+	}
+}
+
+// intersectSlots intersects w with the free sets of slots [from, to),
+// given that w is already within slot from-1's: only the words a slot may
+// have changed from the one before are read (a word equal to the previous
+// slot's leaves the running intersection as it is).
+func (p *profile) intersectSlots(w []uint64, from, to int) {
+	for j := from; j < to; j++ {
 		fw := p.free[j].Words()
 		for x, m := range p.changed[j] {
 			for ; m != 0; m &= m - 1 {
 				k := x*64 + bits.TrailingZeros64(m)
-				ww[k] &= fw[k]
+				w[k] &= fw[k]
 			}
 		}
 	}
