@@ -25,7 +25,8 @@ type profile struct {
 	// long window ANDs a few spans instead of every slot; see blocks.go.
 	blocks blockCache
 
-	scratch []uint // members' buffer
+	scratch []uint     // members' buffer
+	masks   []wordMask // maskWords' buffer
 }
 
 // bfBuffers are storage Backfill reuses from pass to pass (they hold no
@@ -166,8 +167,9 @@ func (p *profile) split(t time.Time) int {
 
 // take removes nodes from every slot in [start, end); give puts them back.
 // A reservation's nodes are usually far fewer than a slot's words, so
-// both work node by node then (bit tests per slot instead of a pass over
-// every word of every slot in the interval).
+// both work on just the words holding them then (a few word operations
+// per slot instead of a pass over every word of every slot in the
+// interval).
 func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 	if !end.After(p.times[0]) {
 		return
@@ -175,6 +177,7 @@ func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 	start = maxTime(start, p.times[0])
 	p.split(end)
 	members := p.members(nodes)
+	masks := p.maskWords(members)
 	first, i := p.split(start), 0
 	for i = first; i < len(p.at) && p.at[i] < end.UnixNano(); i++ {
 		f := p.free[i]
@@ -183,10 +186,11 @@ func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 			f.InPlaceDifference(nodes)
 			continue
 		}
-		for _, b := range members {
-			if f.Test(b) {
-				f.Clear(b)
-				p.count[i]--
+		fw := f.Words()
+		for _, x := range masks {
+			if h := fw[x.k] & x.m; h != 0 {
+				fw[x.k] &^= h
+				p.count[i] -= bits.OnesCount64(h)
 			}
 		}
 	}
@@ -202,6 +206,7 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 	}
 	start = maxTime(start, p.times[0])
 	members := p.members(nodes)
+	masks := p.maskWords(members)
 	first, i := p.split(start), 0
 	for i = first; i < len(p.at) && p.at[i] < end.UnixNano(); i++ {
 		f := p.free[i]
@@ -210,10 +215,11 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 			f.InPlaceUnion(nodes)
 			continue
 		}
-		for _, b := range members {
-			if !f.Test(b) {
-				f.Set(b)
-				p.count[i]++
+		fw := f.Words()
+		for _, x := range masks {
+			if h := x.m &^ fw[x.k]; h != 0 {
+				fw[x.k] |= h
+				p.count[i] += bits.OnesCount64(h)
 			}
 		}
 	}
@@ -236,6 +242,30 @@ func (p *profile) members(nodes *bitset.BitSet) []uint {
 		p.scratch = append(p.scratch, i)
 	}
 	return p.scratch
+}
+
+// wordMask is the members of a node set that fall in word k.
+type wordMask struct {
+	k int
+	m uint64
+}
+
+// maskWords groups members (ascending, as members lists them) by word.
+// The list lives in p's buffer until the next call; nil members give nil.
+func (p *profile) maskWords(members []uint) []wordMask {
+	if members == nil {
+		return nil
+	}
+	p.masks = p.masks[:0]
+	for _, b := range members {
+		k, bit := int(b/64), uint64(1)<<(b%64)
+		if n := len(p.masks); n > 0 && p.masks[n-1].k == k {
+			p.masks[n-1].m |= bit
+			continue
+		}
+		p.masks = append(p.masks, wordMask{k, bit})
+	}
+	return p.masks
 }
 
 // window writes into w the nodes free throughout [times[i], times[i]+d).
