@@ -90,8 +90,11 @@
 // The plan is kept in an availability profile (Slurm backfill's node space
 // map): time slots, each with the nodes free throughout it, its free
 // count (so most candidate starts are rejected by an integer comparison)
-// and a mark of the words that differ from the slot before, so the nodes
-// free throughout a job's window cost a pass over the changed words only.
+// and a mark of the words that differ from the slot before; the
+// intersection of the slots of each span of 16 resolution steps is cached
+// (and kept exact as reservations are taken), so the nodes free throughout
+// a job's window cost one intersection per span it covers whole and a
+// pass over the changed words of the slots at its two ends.
 // The profile is rebuilt at every pass from the running jobs and the
 // standing reservations alone, never saved, so a restored scheduler plans
 // exactly as the original would.

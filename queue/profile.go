@@ -21,8 +21,12 @@ type profile struct {
 	// ends of their interval and never unmark), so a window intersects
 	// only those words; see window.
 	changed [][]uint64
+	// blocks caches the intersection of the slots in spans of time, so a
+	// long window ANDs a few spans instead of every slot; see blocks.go.
+	blocks blockCache
 
-	scratch []uint // members' buffer
+	scratch []uint     // members' buffer
+	masks   []wordMask // maskWords' buffer
 }
 
 // bfBuffers are storage Backfill reuses from pass to pass (they hold no
@@ -114,6 +118,7 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 		}
 		p.count[s] = int(p.free[s].Count())
 	}
+	p.blocks = newBlockCache(now, res, words)
 	return p
 }
 
@@ -156,13 +161,15 @@ func (p *profile) split(t time.Time) int {
 	p.free = slices.Insert(p.free, i, p.free[i-1].Clone())
 	p.count = slices.Insert(p.count, i, p.count[i-1])
 	p.changed = slices.Insert(p.changed, i, make([]uint64, len(p.changed[i-1]))) // a copy: nothing differs
+	p.blocks.invalidate(p.at[i])
 	return i
 }
 
 // take removes nodes from every slot in [start, end); give puts them back.
 // A reservation's nodes are usually far fewer than a slot's words, so
-// both work node by node then (bit tests per slot instead of a pass over
-// every word of every slot in the interval).
+// both work on just the words holding them then (a few word operations
+// per slot instead of a pass over every word of every slot in the
+// interval).
 func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 	if !end.After(p.times[0]) {
 		return
@@ -170,6 +177,7 @@ func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 	start = maxTime(start, p.times[0])
 	p.split(end)
 	members := p.members(nodes)
+	masks := p.maskWords(members)
 	first, i := p.split(start), 0
 	for i = first; i < len(p.at) && p.at[i] < end.UnixNano(); i++ {
 		f := p.free[i]
@@ -178,14 +186,18 @@ func (p *profile) take(nodes *bitset.BitSet, start, end time.Time) {
 			f.InPlaceDifference(nodes)
 			continue
 		}
-		for _, b := range members {
-			if f.Test(b) {
-				f.Clear(b)
-				p.count[i]--
+		fw := f.Words()
+		for _, x := range masks {
+			if h := fw[x.k] & x.m; h != 0 {
+				fw[x.k] &^= h
+				p.count[i] -= bits.OnesCount64(h)
 			}
 		}
 	}
 	p.markEnds(first, i, nodes, members)
+	if i > first {
+		p.blocks.took(p.at[first], p.at[i-1], nodes, members)
+	}
 }
 
 func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
@@ -194,6 +206,7 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 	}
 	start = maxTime(start, p.times[0])
 	members := p.members(nodes)
+	masks := p.maskWords(members)
 	first, i := p.split(start), 0
 	for i = first; i < len(p.at) && p.at[i] < end.UnixNano(); i++ {
 		f := p.free[i]
@@ -202,14 +215,18 @@ func (p *profile) give(nodes *bitset.BitSet, start, end time.Time) {
 			f.InPlaceUnion(nodes)
 			continue
 		}
-		for _, b := range members {
-			if !f.Test(b) {
-				f.Set(b)
-				p.count[i]++
+		fw := f.Words()
+		for _, x := range masks {
+			if h := x.m &^ fw[x.k]; h != 0 {
+				fw[x.k] |= h
+				p.count[i] += bits.OnesCount64(h)
 			}
 		}
 	}
 	p.markEnds(first, i, nodes, members)
+	if i > first {
+		p.blocks.invalidateRange(p.at[first], p.at[i-1])
+	}
 }
 
 // members lists the nodes of a set small enough to be worked on node by
@@ -227,19 +244,68 @@ func (p *profile) members(nodes *bitset.BitSet) []uint {
 	return p.scratch
 }
 
+// wordMask is the members of a node set that fall in word k.
+type wordMask struct {
+	k int
+	m uint64
+}
+
+// maskWords groups members (ascending, as members lists them) by word.
+// The list lives in p's buffer until the next call; nil members give nil.
+func (p *profile) maskWords(members []uint) []wordMask {
+	if members == nil {
+		return nil
+	}
+	p.masks = p.masks[:0]
+	for _, b := range members {
+		k, bit := int(b/64), uint64(1)<<(b%64)
+		if n := len(p.masks); n > 0 && p.masks[n-1].k == k {
+			p.masks[n-1].m |= bit
+			continue
+		}
+		p.masks = append(p.masks, wordMask{k, bit})
+	}
+	return p.masks
+}
+
 // window writes into w the nodes free throughout [times[i], times[i]+d).
-// Only the words a later slot may have changed are intersected: a word
-// equal to the previous slot's leaves the running intersection as it is.
+// The blocks the window covers whole are intersected as one set each (see
+// blockCache); the slots of its first and last block one by one.
 func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	p.free[i].Copy(w)
 	ww := w.Words()
 	end := p.times[i].Add(d).UnixNano()
-	for j := i + 1; j < len(p.at) && p.at[j] < end; j++ {
+	last, _ := slices.BinarySearch(p.at, end) // the first slot after the window
+	if last <= i+1 {
+		return
+	}
+	first, final := p.blocks.block(p.at[i]), p.blocks.block(p.at[last-1])
+	for j := i + 1; j < last; {
+		blk := p.blocks.block(p.at[j])
+		if blk == first || blk == final {
+			p.intersectSlots(ww, j, j+1)
+			j++
+			continue
+		}
+		and, next := p.blockAnd(blk, j)
+		for k, a := range and {
+			ww[k] &= a
+		}
+		j = next
+	}
+}
+
+// intersectSlots intersects w with the free sets of slots [from, to),
+// given that w is already within slot from-1's: only the words a slot may
+// have changed from the one before are read (a word equal to the previous
+// slot's leaves the running intersection as it is).
+func (p *profile) intersectSlots(w []uint64, from, to int) {
+	for j := from; j < to; j++ {
 		fw := p.free[j].Words()
 		for x, m := range p.changed[j] {
 			for ; m != 0; m &= m - 1 {
 				k := x*64 + bits.TrailingZeros64(m)
-				ww[k] &= fw[k]
+				w[k] &= fw[k]
 			}
 		}
 	}

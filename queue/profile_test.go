@@ -99,12 +99,35 @@ func checkProfile(t *testing.T, p *profile, r *rand.Rand, seed uint64, step int)
 			}
 		}
 	}
+	checkBlocks(t, p, seed, step)
 	w := bitset.New(p.free[0].Len())
 	for range 5 {
 		i := r.IntN(len(p.times))
 		d := time.Duration(1+r.IntN(400)) * time.Minute
 		p.window(i, d, w)
 		require.True(t, naiveWindow(p, i, d).Equal(w), "seed %d step %d: window at slot %d for %v", seed, step, i, d)
+	}
+}
+
+// checkBlocks checks that every stored block intersection is the plain
+// intersection of the free sets of the block's slots, and that no empty
+// block is stored.
+func checkBlocks(t *testing.T, p *profile, seed uint64, step int) {
+	t.Helper()
+	for blk, and := range p.blocks.and {
+		var want *bitset.BitSet
+		for s := range p.at {
+			if p.blocks.block(p.at[s]) != blk {
+				continue
+			}
+			if want == nil {
+				want = p.free[s].Clone()
+			} else {
+				want.InPlaceIntersection(p.free[s])
+			}
+		}
+		require.NotNil(t, want, "seed %d step %d: block %d stored without a slot", seed, step, blk)
+		require.Equal(t, want.Words(), and, "seed %d step %d: block %d", seed, step, blk)
 	}
 }
 
