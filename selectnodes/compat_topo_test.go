@@ -76,3 +76,23 @@ func runTopo(t *testing.T, sel string, cases []recorded) {
 		require.Equal(t, tc.want, p.Hostlist(), name)
 	}
 }
+
+// The default mode does not bound the leaf switches; it places, and its
+// explanation says where Slurm would have left the job pending.
+func TestDefaultModeSaysSwitchesAreNotEnforced(t *testing.T) {
+	cfg, err := slurmconf.Parse(strings.NewReader("SelectType=select/linear\n" + topo2Nodes))
+	require.NoError(t, err)
+	top, err := slurmconf.ParseTopology(strings.NewReader(topo2Tree))
+	require.NoError(t, err)
+	c, err := selectnodes.FromConfig(cfg, selectnodes.WithTopologyConfig(top))
+	require.NoError(t, err)
+	req := selectnodes.Request{MinNodes: 5, MaxNodes: 5, MaxSwitches: 1}
+	p, err := c.SelectNodes(&req, selectnodes.RunNow)
+	require.NoError(t, err)
+	require.EqualValues(t, 5, p.Nodes.Count())
+	ex := c.Explain(&req, selectnodes.RunNow)
+	require.Contains(t, strings.Join(ex.Steps, "\n"), "differs from Slurm 22.05: --switches=1 is not enforced")
+	req.MaxSwitches = 0
+	ex = c.Explain(&req, selectnodes.RunNow)
+	require.NotContains(t, strings.Join(ex.Steps, "\n"), "--switches")
+}

@@ -114,7 +114,9 @@ type Request struct {
 	Contiguous bool
 	// MaxSwitches is sbatch's --switches: with a topology, the most leaf
 	// switches the job's nodes may span (more leaves it pending); 0 means
-	// no limit.
+	// no limit. Only the Slurm-compatible mode enforces it; the default
+	// mode places on the lowest common switch and says in the explanation
+	// that it did not bound the leaves.
 	MaxSwitches int
 	Share       ShareRequest
 	// TimeLimit is checked against the partition's MaxTime; 0 means none.
