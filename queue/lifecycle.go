@@ -71,12 +71,9 @@ func (s *Scheduler) Cancel(id JobID, now time.Time) error {
 func (s *Scheduler) CancelContext(ctx context.Context, id JobID, now time.Time) error {
 	s.lock(ctx)
 	defer s.unlock()
-	j, err := s.get(id)
+	j, err := s.getIn(id, "cancel", live)
 	if err != nil {
 		return err
-	}
-	if j.State.Terminal() {
-		return stateErr(j, "cancel")
 	}
 	s.end(j, Cancelled, EventCancel, now, "", Outcome{})
 	return nil
@@ -92,12 +89,9 @@ func (s *Scheduler) Finish(id JobID, out Outcome, now time.Time) error {
 func (s *Scheduler) FinishContext(ctx context.Context, id JobID, out Outcome, now time.Time) error {
 	s.lock(ctx)
 	defer s.unlock()
-	j, err := s.get(id)
+	j, err := s.getIn(id, "finish", runningOrSuspended)
 	if err != nil {
 		return err
-	}
-	if j.State != Running && j.State != Suspended {
-		return stateErr(j, "finish")
 	}
 	j.ExitCode = out.ExitCode
 	switch {
@@ -148,12 +142,9 @@ func (s *Scheduler) Requeue(id JobID, now time.Time) error {
 func (s *Scheduler) RequeueContext(ctx context.Context, id JobID, now time.Time) error {
 	s.lock(ctx)
 	defer s.unlock()
-	j, err := s.get(id)
+	j, err := s.getIn(id, "requeue", runningOrSuspended)
 	if err != nil {
 		return err
-	}
-	if j.State != Running && j.State != Suspended {
-		return stateErr(j, "requeue")
 	}
 	s.requeue(j, now, "", false)
 	return nil

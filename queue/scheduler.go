@@ -185,6 +185,22 @@ func (s *Scheduler) get(id JobID) (*job, error) {
 	return j, nil
 }
 
+// getIn returns job id when its state allows op (ok), else the
+// ErrUnknownJob or ErrJobState error naming op.
+func (s *Scheduler) getIn(id JobID, op string, ok func(State) bool) (*job, error) {
+	j, err := s.get(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok(j.State) {
+		return nil, stateErr(j, op)
+	}
+	return j, nil
+}
+
+func live(st State) bool               { return !st.Terminal() }
+func runningOrSuspended(st State) bool { return st == Running || st == Suspended }
+
 func stateErr(j *job, op string) error {
 	return fmt.Errorf("%w: cannot %s job %d in state %s", ErrJobState, op, j.ID, j.State)
 }

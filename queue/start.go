@@ -99,12 +99,9 @@ func (s *Scheduler) Start(id JobID, nodes []string, now time.Time) error {
 func (s *Scheduler) StartContext(ctx context.Context, id JobID, nodes []string, now time.Time) error {
 	s.lock(ctx)
 	defer s.unlock()
-	j, err := s.get(id)
+	j, err := s.getIn(id, "start", func(st State) bool { return st == Pending })
 	if err != nil {
 		return err
-	}
-	if j.State != Pending {
-		return stateErr(j, "start")
 	}
 	if now.Before(j.Begin) {
 		return fmt.Errorf("%w: job %d may not begin before %s", ErrJobState, id, j.Begin.Format(time.RFC3339))

@@ -64,12 +64,9 @@ func (s *Scheduler) UpdateContext(ctx context.Context, id JobID, u Update, now t
 	}
 	s.lock(ctx)
 	defer s.unlock()
-	j, err := s.get(id)
+	j, err := s.getIn(id, "update", live)
 	if err != nil {
 		return err
-	}
-	if j.State.Terminal() {
-		return stateErr(j, "update")
 	}
 	pending := j.State == Pending
 	if !pending && (u.Partition != "" || u.Request != nil || u.Dependency != nil || u.Begin != nil || u.Account != "") {
