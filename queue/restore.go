@@ -230,14 +230,16 @@ func (v *validator) state(st *stateFile) (*restorePlan, error) {
 func (v *validator) partition(path string, sp statePartition) (selectnodes.Partition, error) {
 	part := selectnodes.Partition{Name: sp.Name, Nodes: sp.Nodes, Default: sp.Default, MinNodes: sp.MinNodes,
 		MaxNodes: sp.MaxNodes, MaxTime: time.Duration(sp.MaxTime), Priority: sp.Priority, RootOnly: sp.RootOnly,
-		Hidden: sp.Hidden, MaxMemPerNode: sp.MaxMemPerNode, Access: selectnodes.Access{AllowGroups: sp.AllowGroups,
+		Hidden: sp.Hidden, MaxMemPerNode: sp.MaxMemPerNode, DefMemPerCPU: sp.DefMemPerCPU,
+		DefMemPerNode: sp.DefMemPerNode, Access: selectnodes.Access{AllowGroups: sp.AllowGroups,
 			AllowAccounts: sp.AllowAccounts, DenyAccounts: sp.DenyAccounts, AllowQOS: sp.AllowQOS, DenyQOS: sp.DenyQOS}}
 	switch {
 	case sp.Name == "":
 		return part, restoreErr(path+".name", "empty partition name")
 	case v.parts[sp.Name]:
 		return part, restoreErr(path+".name", "partition %q appears twice", sp.Name)
-	case sp.MinNodes < 0 || sp.MaxNodes < 0 || sp.MaxTime < 0 || sp.MaxShare < 0 || sp.MaxMemPerNode < 0:
+	case sp.MinNodes < 0 || sp.MaxNodes < 0 || sp.MaxTime < 0 || sp.MaxShare < 0 || sp.MaxMemPerNode < 0 ||
+		sp.DefMemPerCPU < 0 || sp.DefMemPerNode < 0:
 		return part, restoreErr(path, "negative limit")
 	}
 	v.parts[sp.Name] = true

@@ -125,7 +125,8 @@ func (v *validator) placement(path string, sp *statePlace) (*selectnodes.Placeme
 func (v *validator) request(path string, sr *stateRequest) (selectnodes.Request, error) {
 	r := selectnodes.Request{Partition: sr.Partition, MinNodes: sr.MinNodes, MaxNodes: sr.MaxNodes,
 		DesiredNodes: sr.DesiredNodes, CPUs: sr.CPUs, MinCPUsPerNode: sr.MinCPUs, MinMemoryPerNode: sr.MinMemory,
-		MinTmpDiskPerNode: sr.MinTmpDisk, Required: sr.Required, Excluded: sr.Excluded, Contiguous: sr.Contiguous,
+		MinTmpDiskPerNode: sr.MinTmpDisk, MemPerCPU: sr.MemPerCPU, MaxSwitches: sr.MaxSwitches,
+		Required: sr.Required, Excluded: sr.Excluded, Contiguous: sr.Contiguous,
 		TimeLimit: time.Duration(sr.TimeLimit), Root: sr.Root, Held: sr.Held,
 		User: sr.User, Groups: sr.Groups, Account: sr.Account, QOS: sr.QOS}
 	var ok bool
@@ -133,7 +134,7 @@ func (v *validator) request(path string, sr *stateRequest) (selectnodes.Request,
 	case !v.parts[sr.Partition]:
 		return r, restoreErr(path+".partition", "unknown partition %q", sr.Partition)
 	case sr.MinNodes < 0 || sr.MaxNodes < 0 || sr.DesiredNodes < 0 || sr.CPUs < 0 || sr.MinCPUs < 0 ||
-		sr.MinMemory < 0 || sr.MinTmpDisk < 0 || sr.TimeLimit < 0:
+		sr.MinMemory < 0 || sr.MinTmpDisk < 0 || sr.MemPerCPU < 0 || sr.MaxSwitches < 0 || sr.TimeLimit < 0:
 		return r, restoreErr(path, "negative count or size")
 	}
 	if r.Share, ok = parseShareRequest(sr.Share); !ok {

@@ -27,7 +27,8 @@ const MaxStateBytes = 1 << 30
 //	                 max_time (Go duration, "0s" none), priority,
 //	                 state UP|DRAIN|DOWN|INACTIVE, root_only,
 //	                 oversubscribe NO|YES|EXCLUSIVE|FORCE, max_share, hidden,
-//	                 max_mem_per_node_mb, allow_groups, allow_accounts,
+//	                 max_mem_per_node_mb, def_mem_per_cpu_mb,
+//	                 def_mem_per_node_mb, allow_groups, allow_accounts,
 //	                 deny_accounts, allow_qos, deny_qos}]
 //	nodes          [{name, state DRAIN|DOWN}] — nodes not UP
 //	jobs           [{id, name, user, account, partition, priority,
@@ -42,7 +43,8 @@ const MaxStateBytes = 1 << 30
 //	reservations   [{job, start, end, nodes [names]}] — Backfill's
 //
 // A request is {partition, min_nodes, max_nodes, desired_nodes, cpus,
-// min_cpus_per_node, min_memory_mb, min_tmp_disk_mb, constraint (the
+// min_cpus_per_node, min_memory_mb, min_tmp_disk_mb, mem_per_cpu_mb,
+// max_switches, constraint (the
 // canonical text), required, excluded, contiguous, share
 // DEFAULT|EXCLUSIVE|OVERSUBSCRIBE, time_limit, gres [{name, type, min,
 // max}], root, held, user, groups, account, qos}. Unknown fields are an error; so is any value
@@ -74,6 +76,8 @@ type statePartition struct {
 	MaxShare      int      `json:"max_share,omitempty"`
 	Hidden        bool     `json:"hidden,omitempty"`
 	MaxMemPerNode int64    `json:"max_mem_per_node_mb,omitempty"`
+	DefMemPerCPU  int64    `json:"def_mem_per_cpu_mb,omitempty"`
+	DefMemPerNode int64    `json:"def_mem_per_node_mb,omitempty"`
 	AllowGroups   []string `json:"allow_groups,omitempty"`
 	AllowAccounts []string `json:"allow_accounts,omitempty"`
 	DenyAccounts  []string `json:"deny_accounts,omitempty"`
@@ -126,6 +130,8 @@ type stateRequest struct {
 	MinCPUs      int         `json:"min_cpus_per_node,omitempty"`
 	MinMemory    int64       `json:"min_memory_mb,omitempty"`
 	MinTmpDisk   int64       `json:"min_tmp_disk_mb,omitempty"`
+	MemPerCPU    int64       `json:"mem_per_cpu_mb,omitempty"`
+	MaxSwitches  int         `json:"max_switches,omitempty"`
 	Constraint   string      `json:"constraint,omitempty"`
 	Required     []string    `json:"required,omitempty"`
 	Excluded     []string    `json:"excluded,omitempty"`
@@ -220,7 +226,8 @@ func savePartition(p selectnodes.Partition) statePartition {
 	return statePartition{Name: p.Name, Nodes: p.Nodes, Default: p.Default, MinNodes: p.MinNodes,
 		MaxNodes: p.MaxNodes, MaxTime: duration(p.MaxTime), Priority: p.Priority, State: p.State.String(),
 		RootOnly: p.RootOnly, Oversubscribe: shareModeName(p.Sharing.Mode), MaxShare: p.Sharing.Count,
-		Hidden: p.Hidden, MaxMemPerNode: p.MaxMemPerNode, AllowGroups: p.Access.AllowGroups,
+		Hidden: p.Hidden, MaxMemPerNode: p.MaxMemPerNode, DefMemPerCPU: p.DefMemPerCPU,
+		DefMemPerNode: p.DefMemPerNode, AllowGroups: p.Access.AllowGroups,
 		AllowAccounts: p.Access.AllowAccounts, DenyAccounts: p.Access.DenyAccounts, AllowQOS: p.Access.AllowQOS,
 		DenyQOS: p.Access.DenyQOS}
 }
@@ -238,7 +245,7 @@ func (s *Scheduler) saveJob(j *job) stateJob {
 func saveRequest(r *selectnodes.Request) stateRequest {
 	out := stateRequest{Partition: r.Partition, MinNodes: r.MinNodes, MaxNodes: r.MaxNodes,
 		DesiredNodes: r.DesiredNodes, CPUs: r.CPUs, MinCPUs: r.MinCPUsPerNode, MinMemory: r.MinMemoryPerNode,
-		MinTmpDisk: r.MinTmpDiskPerNode, Required: r.Required, Excluded: r.Excluded, Contiguous: r.Contiguous,
+		MinTmpDisk: r.MinTmpDiskPerNode, MemPerCPU: r.MemPerCPU, MaxSwitches: r.MaxSwitches, Required: r.Required, Excluded: r.Excluded, Contiguous: r.Contiguous,
 		Share: shareRequestName(r.Share), TimeLimit: duration(r.TimeLimit), Root: r.Root, Held: r.Held,
 		User: r.User, Groups: r.Groups, Account: r.Account, QOS: r.QOS}
 	if r.Features != nil {
