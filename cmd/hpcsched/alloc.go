@@ -32,7 +32,7 @@ func allocCmd(args []string, stdout, stderr io.Writer) error {
 	case "serve":
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 		defer stop()
-		return allocServe(ctx, args[1:], stderr, nil)
+		return allocServe(ctx, args[1:], stdout, stderr, nil)
 	case "balance", "activity", "failures":
 		return allocClient(args[0], args[1:], stdout)
 	case "-h", "--help", "help":
@@ -45,8 +45,9 @@ func allocCmd(args []string, stdout, stderr io.Writer) error {
 // allocServe runs the API until ctx ends (SIGTERM), then stops accepting
 // and waits for the requests in flight: every write is stored before its
 // response is sent, so none that was acknowledged is lost. ready, when
-// set, receives the listening address.
-func allocServe(ctx context.Context, args []string, stderr io.Writer, ready func(addr string)) error {
+// set, receives the listening address. Help goes to stdout, the server's
+// log lines to stderr.
+func allocServe(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(addr string)) error {
 	var listen, tokens, storePath, dsn string
 	var grace time.Duration
 	fs := newFlagSet("alloc serve", "--tokens FILE (--store FILE | --dsn DSN) [flags]")
@@ -55,7 +56,7 @@ func allocServe(ctx context.Context, args []string, stderr io.Writer, ready func
 	fs.String(&storePath, "store=FILE", "", "ledger file (created when absent)")
 	fs.String(&dsn, "dsn=DSN", "", "PostgreSQL connection string (instead of --store)")
 	fs.Duration(&grace, "grace", 30*time.Second, "how long shutdown waits for requests in flight")
-	if err := fs.NoOperands(args, stderr); err != nil {
+	if err := fs.NoOperands(args, stdout); err != nil {
 		return err
 	}
 	switch {

@@ -28,7 +28,7 @@ func startAlloc(t *testing.T) (string, string, func() error) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- allocServe(ctx, []string{"--listen", "127.0.0.1:0", "--tokens", tokens, "--store", store}, io.Discard, func(a string) { addr <- a })
+		done <- allocServe(ctx, []string{"--listen", "127.0.0.1:0", "--tokens", tokens, "--store", store}, io.Discard, io.Discard, func(a string) { addr <- a })
 	}()
 	var url string
 	select {

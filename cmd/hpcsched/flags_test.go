@@ -81,7 +81,7 @@ func TestUsageErrorsGoToStderr(t *testing.T) {
 func TestHelpSpellings(t *testing.T) {
 	for _, args := range [][]string{
 		{"simulate", "-h"}, {"simulate", "--help"}, {"simulate", "--grid", "x", "-h"},
-		{"auction", "solve", "--help"}, {"auction", "gen", "-h"}, {"alloc", "balance", "-h"},
+		{"auction", "solve", "--help"}, {"auction", "gen", "-h"}, {"alloc", "balance", "-h"}, {"alloc", "serve", "-h"},
 	} {
 		code, out, errOut := runCmd(t, args...)
 		assert.Equal(t, 0, code, args)
