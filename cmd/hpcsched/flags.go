@@ -69,11 +69,6 @@ func (s *flagSet) String(p *string, name, def, text string) {
 	s.add(name, "VALUE", withDefault(text, def), sbatch.Flag{Value: true, Set: func(v string) error { *p = v; return nil }})
 }
 
-// Strings collects every occurrence (a repeatable option).
-func (s *flagSet) Strings(p *[]string, name, text string) {
-	s.add(name, "VALUE", text+" (repeatable)", sbatch.Flag{Value: true, Set: func(v string) error { *p = append(*p, v); return nil }})
-}
-
 func (s *flagSet) Bool(p *bool, name, text string) {
 	s.add(name, "", text, sbatch.Flag{Set: func(string) error { *p = true; return nil }})
 }
@@ -98,18 +93,6 @@ func (s *flagSet) Uint64(p *uint64, name string, def uint64, text string) {
 			return fmt.Errorf("%q is not a non-negative integer", v)
 		}
 		*p = n
-		return nil
-	}})
-}
-
-func (s *flagSet) Float64(p *float64, name string, def float64, text string) {
-	*p = def
-	s.add(name, "X", withDefault(text, strconv.FormatFloat(def, 'g', -1, 64)), sbatch.Flag{Value: true, Set: func(v string) error {
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return fmt.Errorf("%q is not a number", v)
-		}
-		*p = x
 		return nil
 	}})
 }
