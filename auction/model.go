@@ -189,8 +189,7 @@ func (m *model) components() [][]int32 {
 	for k := range parent {
 		parent[k] = int32(k)
 	}
-	var find func(int32) int32
-	find = func(x int32) int32 {
+	find := func(x int32) int32 {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]
@@ -216,23 +215,4 @@ func (m *model) components() [][]int32 {
 	}
 	slices.SortFunc(out, func(a, b []int32) int { return cmp.Compare(a[0], b[0]) })
 	return out
-}
-
-// neighbours lists, for each job, the jobs that share a binding resource
-// with it, ascending.
-func (m *model) neighbours() [][]int32 {
-	nb := make([][]int32, len(m.jobs))
-	for _, js := range m.resJobs {
-		for _, a := range js {
-			nb[a] = append(nb[a], js...)
-		}
-	}
-	for k := range nb {
-		slices.Sort(nb[k])
-		nb[k] = slices.Compact(nb[k])
-		if i, ok := slices.BinarySearch(nb[k], int32(k)); ok {
-			nb[k] = slices.Delete(nb[k], i, i+1)
-		}
-	}
-	return nb
 }
