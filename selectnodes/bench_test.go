@@ -14,7 +14,7 @@ import (
 
 // benchCluster is n nodes in 8 config records of n/8, with rack, CPU
 // generation and interconnect features, in one partition.
-func benchCluster(tb testing.TB, n int, sel Selector) *Cluster {
+func benchCluster(tb testing.TB, n int, sel Selector, opts ...Option) *Cluster {
 	nodes := make([]Node, n)
 	all := make([]string, n)
 	per := n / 8
@@ -24,7 +24,7 @@ func benchCluster(tb testing.TB, n int, sel Selector) *Cluster {
 			Features: []string{"ib", fmt.Sprintf("rack%d", rack), fmt.Sprintf("gen%d", rack%2)}}
 		all[i] = nodes[i].Name
 	}
-	c, err := New(nodes, []Partition{{Name: "batch", Nodes: all, Default: true}}, WithSelector(sel))
+	c, err := New(nodes, []Partition{{Name: "batch", Nodes: all, Default: true}}, append(opts, WithSelector(sel))...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -56,7 +56,13 @@ func halfLoad(tb testing.TB, c *Cluster) {
 	}
 }
 
-func BenchmarkSelectNodes(b *testing.B) {
+func BenchmarkSelectNodes(b *testing.B) { benchSelectNodes(b) }
+
+// BenchmarkSelectNodesCompat is the same grid with WithSlurmCompat: the
+// rules recorded on Slurm 22.05 (compat_*.go) take their own paths.
+func BenchmarkSelectNodesCompat(b *testing.B) { benchSelectNodes(b, WithSlurmCompat()) }
+
+func benchSelectNodes(b *testing.B, opts ...Option) {
 	expr, err := features.Parse("ib&(gen1|rack2)")
 	if err != nil {
 		b.Fatal(err)
@@ -74,7 +80,7 @@ func BenchmarkSelectNodes(b *testing.B) {
 				name string
 				s    Selector
 			}{{"linear", Linear{}}, {"consres", ConsRes{}}} {
-				c := benchCluster(b, n, sel.s)
+				c := benchCluster(b, n, sel.s, opts...)
 				if load == "half" {
 					halfLoad(b, c)
 				}

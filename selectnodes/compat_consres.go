@@ -129,25 +129,44 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 }
 
 // weightTiers splits the nodes of b by weight, ascending, each tier in
-// index order.
+// index order. A node's tier comes from its config record's weight (a
+// small table, not the node records); a first pass counts each tier's
+// nodes, a second writes them in index order into one array cut into the
+// tiers: no sort of the nodes and one allocation (sorting and appending
+// node by node made a 1-node compat selection on 100,000 nodes cost 9 ms
+// and 5 MB).
 func weightTiers(c *Cluster, b *bitset.BitSet) [][]int {
-	var nodes []int
+	weights := make([]int64, 0, len(c.records))
+	for _, r := range c.records {
+		weights = append(weights, r.weight)
+	}
+	slices.Sort(weights)
+	weights = slices.Compact(weights)
+	tierOf := make([]int, len(c.records))
+	for r := range c.records {
+		tierOf[r], _ = slices.BinarySearch(weights, c.records[r].weight)
+	}
+	count := make([]int, len(weights))
 	for i, ok := b.NextSet(0); ok; i, ok = b.NextSet(i + 1) {
-		nodes = append(nodes, int(i))
+		count[tierOf[c.recOf[i]]]++
 	}
-	slices.SortStableFunc(nodes, func(a, b int) int { return cmp.Compare(c.nodes[a].Weight, c.nodes[b].Weight) })
-	var tiers [][]int
-	for k := 0; k < len(nodes); {
-		j := k + 1
-		for j < len(nodes) && c.nodes[nodes[j]].Weight == c.nodes[nodes[k]].Weight {
-			j++
+	all := make([]int, b.Count())
+	next := make([]int, len(weights)) // where each tier's next node goes
+	var out [][]int
+	at := 0
+	for k, n := range count {
+		next[k] = at
+		if n > 0 {
+			out = append(out, all[at:at+n:at+n])
 		}
-		tier := slices.Clone(nodes[k:j])
-		slices.Sort(tier)
-		tiers = append(tiers, tier)
-		k = j
+		at += n
 	}
-	return tiers
+	for i, ok := b.NextSet(0); ok; i, ok = b.NextSet(i + 1) {
+		k := tierOf[c.recOf[i]]
+		all[next[k]] = int(i)
+		next[k]++
+	}
+	return out
 }
 
 // tierNodesRun is a run of consecutive node indices of one tier.
