@@ -53,7 +53,15 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 			delete(s.resv, id)
 		}
 	}
-	pr, resvAt := s.buildProfile(now)
+	pr, resvAt := s.planProfile(now)
+	kept, nowAt := s.kept, now.UnixNano()
+	// gave dirties the nodes of a reservation given back and not taken
+	// again unchanged (see keptPlan)
+	gave := func(old reservation, hadOld bool, got *reservation) {
+		if hadOld && (got == nil || !sameResv(old, *got)) {
+			kept.dirty.InPlaceUnion(old.nodes)
+		}
+	}
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
 	freeCPUs, open := s.freeNow()
@@ -80,6 +88,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 			pr.give(old.nodes, old.Start, old.End)
 			resvAt.remove(j.ID)
 			delete(s.resv, j.ID)
+			kept.release(j.ID, nowAt)
 		}
 		// start now, away from every node a reservation needs before end
 		if j.Request.CPUs <= freeCPUs {
@@ -96,8 +105,10 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 					freeCPUs -= p.TotalCPUs
 					s.fill(open, p)
 					pr.take(p.Nodes, now, end)
+					kept.dirty.InPlaceUnion(p.Nodes)
 				}
 				if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
+					gave(old, hadOld, nil)
 					continue
 				}
 			}
@@ -114,10 +125,13 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 			} else {
 				j.Reason = ReasonResources
 			}
+			gave(old, hadOld, nil)
 			continue
 		}
 		r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
+		gave(old, hadOld, &r)
 		s.resv[j.ID] = r
+		kept.hold(j.ID, r, nowAt)
 		pr.take(r.nodes, r.Start, r.End)
 		resvAt.add(j.ID, r)
 		j.Reason = ReasonResources
@@ -190,12 +204,13 @@ func (s *Scheduler) fill(open *bitset.BitSet, p *selectnodes.Placement) {
 }
 
 // buildProfile makes the profile of the running jobs and the standing
-// reservations, and the per-node index of reservations.
-func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
+// reservations, and the per-node index of reservations, from scratch
+// (storage from buf).
+func (s *Scheduler) buildProfile(now time.Time, buf *bfBuffers) (*profile, *resvIndex) {
 	c := s.c
 	n := c.NodeCount()
-	s.bf.freeAt = grown(s.bf.freeAt, n)
-	freeAt := s.bf.freeAt
+	buf.freeAt = grown(buf.freeAt, n)
+	freeAt := buf.freeAt
 	for _, id := range c.Running() {
 		p, _, end, _ := c.Allocation(id)
 		for _, a := range p.Alloc {
@@ -207,30 +222,51 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 	never := c.Up()
 	never.InPlaceIntersection(c.Avail())
 	never = never.Complement()
-	ids := sortedResv(s.resv)
+	ids := s.standingResv(now)
 	bounds := make([]time.Time, 0, 2*len(ids))
 	for _, id := range ids {
 		r := s.resv[id]
-		if !r.End.After(now) {
-			delete(s.resv, id) // overtaken by time
-			continue
-		}
-		if r.Start.Before(now) {
-			// due but not started: it still holds its nodes from now
-			r.Start = now
-			s.resv[id] = r
-		}
 		bounds = append(bounds, r.End, r.Start) // the order take splits in
 	}
-	pr := newProfile(now, freeAt, never, s.opts.bfResolution, bounds, &s.bf)
+	pr := newProfile(now, freeAt, never, s.opts.bfResolution, bounds, buf)
 	idx := newResvIndex(n, len(s.resv))
 	for _, id := range ids {
-		if r, ok := s.resv[id]; ok {
-			pr.take(r.nodes, r.Start, r.End)
-			idx.add(id, r)
-		}
+		r := s.resv[id]
+		pr.take(r.nodes, r.Start, r.End)
+		idx.add(id, r)
 	}
 	return pr, idx
+}
+
+// standingResv drops the reservations time has overtaken, starts the ones
+// due but not started at now (they still hold their nodes from now), and
+// returns the rest's jobs in order.
+func (s *Scheduler) standingResv(now time.Time) []JobID {
+	ids := sortedResv(s.resv)
+	out := ids[:0]
+	for _, id := range ids {
+		r := s.resv[id]
+		if !s.overtaken(id, r, now) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// overtaken drops reservation r of job id if time has overtaken it, and
+// starts it at now if due but not started (it still holds its nodes from
+// now); it reports whether r was dropped. The order jobs are visited in
+// does not matter.
+func (s *Scheduler) overtaken(id JobID, r reservation, now time.Time) bool {
+	if !r.End.After(now) {
+		delete(s.resv, id)
+		return true
+	}
+	if r.Start.Before(now) {
+		r.Start = now
+		s.resv[id] = r
+	}
+	return false
 }
 
 func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Keys(m)) }
@@ -274,8 +310,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	keepFrom := -1
 	if prev != nil {
 		if k, found := pr.find(prev.Start); found {
-			pr.window(k, d, w)
-			if prev.nodes.DifferenceCardinality(w) == 0 {
+			if pr.freeThroughout(prev.nodes, k, d) {
 				keepFrom = k
 			}
 		}

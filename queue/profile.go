@@ -295,6 +295,29 @@ func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	}
 }
 
+// freeThroughout reports whether nodes are free in every slot of
+// [times[i], times[i]+d), that is within window(i, d), reading only the
+// words that hold them when they are few.
+func (p *profile) freeThroughout(nodes *bitset.BitSet, i int, d time.Duration) bool {
+	end := p.times[i].Add(d).UnixNano()
+	masks := p.maskWords(p.members(nodes))
+	for j := i; j < len(p.at) && (j == i || p.at[j] < end); j++ {
+		if masks == nil {
+			if nodes.DifferenceCardinality(p.free[j]) != 0 {
+				return false
+			}
+			continue
+		}
+		fw := p.free[j].Words()
+		for _, x := range masks {
+			if fw[x.k]&x.m != x.m {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // intersectSlots intersects w with the free sets of slots [from, to),
 // given that w is already within slot from-1's: only the words a slot may
 // have changed from the one before are read (a word equal to the previous

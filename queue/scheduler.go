@@ -56,7 +56,7 @@ type Scheduler struct {
 	lastRecalc  time.Time
 	resv        map[JobID]reservation // Backfill's standing reservations
 	allocSeq    uint64                // numbers allocations, so Restore replays them in order
-	bf          bfBuffers             // Backfill's buffers, reused between passes
+	kept        *keptPlan             // Backfill's profile, kept between passes (derived, never saved)
 	maxPartPrio int                   // the highest partition priority; -1 until known
 
 	opts options
