@@ -54,89 +54,119 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		}
 	}
 	pr, resvAt := s.planProfile(now)
-	kept, nowAt := s.kept, now.UnixNano()
-	// gave dirties the nodes of a reservation given back and not taken
-	// again unchanged (see keptPlan)
-	gave := func(old reservation, hadOld bool, got *reservation) {
-		if hadOld && (got == nil || !sameResv(old, *got)) {
-			kept.dirty.InPlaceUnion(old.nodes)
-		}
-	}
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
 	freeCPUs, open := s.freeNow()
-	var started []Started
-	considered := 0
 	n := uint(s.c.NodeCount())
-	excl := bitset.New(n)
-	pass := &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}
-	selections := 0 // counted against WithBackfillSelections
+	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
+		freeCPUs: freeCPUs, open: open, excl: bitset.New(n),
+		pass: &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}}
+	considered := 0
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
 			break
 		}
-		if s.opts.bfSelections > 0 && selections >= s.opts.bfSelections {
+		if s.opts.bfSelections > 0 && b.selections >= s.opts.bfSelections {
 			break
 		}
 		if !s.eligible(j, now) {
 			continue
 		}
 		considered++
-		end := j.expectedEnd(now)
-		old, hadOld := s.resv[j.ID]
-		if hadOld {
-			pr.give(old.nodes, old.Start, old.End)
-			resvAt.remove(j.ID)
-			delete(s.resv, j.ID)
-			kept.release(j.ID, nowAt)
-		}
-		// start now, away from every node a reservation needs before end
-		if j.Request.CPUs <= freeCPUs {
-			// counted as a selection even when the node bound settles it,
-			// so a budget stops where it always did
-			selections++
-		}
-		if j.Request.CPUs <= freeCPUs && s.mayStartNow(j, open, nil) {
-			resvAt.before(end, excl)
-			if p, ok := s.probeNow(j, open, excl); ok {
-				st, err := s.start(j, p, now)
-				if err == nil {
-					started = append(started, st)
-					freeCPUs -= p.TotalCPUs
-					s.fill(open, p)
-					pr.take(p.Nodes, now, end)
-					kept.dirty.InPlaceUnion(p.Nodes)
-				}
-				if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
-					gave(old, hadOld, nil)
-					continue
-				}
-			}
-		}
-		var prev *reservation
-		if hadOld {
-			prev = &old
-		}
-		nodes, names, at, probes, err := s.earliest(pr, j, now, pass, prev)
-		selections += probes
-		if err != nil {
-			if neverRuns(err) {
-				s.setFailure(j, err, now)
-			} else {
-				j.Reason = ReasonResources
-			}
-			gave(old, hadOld, nil)
-			continue
-		}
-		r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
-		gave(old, hadOld, &r)
-		s.resv[j.ID] = r
-		kept.hold(j.ID, r, nowAt)
-		pr.take(r.nodes, r.Start, r.End)
-		resvAt.add(j.ID, r)
-		j.Reason = ReasonResources
+		b.plan(j)
 	}
-	return started, s.reservations()
+	return b.started, s.reservations()
+}
+
+// bfRun is one Backfill pass's state.
+type bfRun struct {
+	s          *Scheduler
+	now        time.Time
+	nowAt      int64
+	pr         *profile
+	resvAt     *resvIndex
+	kept       *keptPlan
+	freeCPUs   int
+	open, excl *bitset.BitSet
+	pass       *bfPass
+	selections int // counted against WithBackfillSelections
+	started    []Started
+}
+
+// plan starts eligible job j now or gives it the earliest reservation.
+//
+// Its standing reservation is given back to the profile first (the job
+// must not plan around itself) but kept in the index and the books until
+// something could see it there: the start attempt, or a new plan. The
+// usual outcome, the same reservation again, then costs one give and one
+// take.
+func (b *bfRun) plan(j *job) {
+	s, now, pr := b.s, b.now, b.pr
+	end := j.expectedEnd(now)
+	old, hadOld := s.resv[j.ID]
+	if hadOld {
+		pr.give(old.nodes, old.Start, old.End)
+	}
+	held := hadOld // old still in the index and the books
+	dropOld := func() {
+		if held {
+			b.resvAt.remove(j.ID)
+			delete(s.resv, j.ID)
+			b.kept.release(j.ID, b.nowAt)
+			b.kept.dirty.InPlaceUnion(old.nodes) // see keptPlan
+			held = false
+		}
+	}
+	// start now, away from every node a reservation needs before end
+	if j.Request.CPUs <= b.freeCPUs {
+		// counted as a selection even when the node bound settles it,
+		// so a budget stops where it always did
+		b.selections++
+	}
+	if j.Request.CPUs <= b.freeCPUs && s.mayStartNow(j, b.open, nil) {
+		dropOld()
+		b.resvAt.before(end, b.excl)
+		if p, ok := s.probeNow(j, b.open, b.excl); ok {
+			st, err := s.start(j, p, now)
+			if err == nil {
+				b.started = append(b.started, st)
+				b.freeCPUs -= p.TotalCPUs
+				s.fill(b.open, p)
+				pr.take(p.Nodes, now, end)
+				b.kept.dirty.InPlaceUnion(p.Nodes)
+			}
+			if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
+				return
+			}
+		}
+	}
+	var prev *reservation
+	if hadOld {
+		prev = &old
+	}
+	nodes, names, at, probes, err := s.earliest(pr, j, now, b.pass, prev)
+	b.selections += probes
+	if err != nil {
+		dropOld()
+		if neverRuns(err) {
+			s.setFailure(j, err, now)
+		} else {
+			j.Reason = ReasonResources
+		}
+		return
+	}
+	r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
+	j.Reason = ReasonResources
+	if held && sameResv(old, r) {
+		s.resv[j.ID] = r
+		pr.take(r.nodes, r.Start, r.End)
+		return
+	}
+	dropOld()
+	s.resv[j.ID] = r
+	b.kept.hold(j.ID, r, b.nowAt)
+	pr.take(r.nodes, r.Start, r.End)
+	b.resvAt.add(j.ID, r)
 }
 
 // freeNow counts the free CPUs and returns the nodes with a free CPU, or

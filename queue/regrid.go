@@ -15,16 +15,20 @@ import (
 // did not change stays exact: its own boundaries are all kept, and the
 // ones dropped separated equal sets. Slots before now fold into slot 0.
 //
+// It returns the instants of the boundaries it added or dropped after
+// now, whose blocks' cached intersections no longer hold.
+//
 // The changed-word marks of a new slot are the union of the marks of the
 // old slots between its predecessor's source and its own: the words that
 // differ between the two are among them.
-func (p *profile) regrid(now time.Time, bounds []slotTime) {
+func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 	nowAt := now.UnixNano()
 	n := 1 + len(bounds)
 	if n == len(p.at) && p.at[0] == nowAt && sameBounds(p.at[1:], bounds) {
 		p.times[0] = now
-		return
+		return nil
 	}
+	kept := make([]bool, len(p.at))
 	times, at := make([]time.Time, n), make([]int64, n)
 	free, count, changed := make([]*bitset.BitSet, n), make([]int, n), make([][]uint64, n)
 	src, prev := 0, -1
@@ -40,7 +44,11 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) {
 		reused := p.at[src] == a && src != prev
 		if reused {
 			free[s], changed[s] = p.free[src], p.changed[src]
+			kept[src] = true
 		} else {
+			if s > 0 {
+				moved = append(moved, a)
+			}
 			free[s], changed[s] = p.free[src].Clone(), make([]uint64, len(p.changed[src]))
 		}
 		if s > 0 {
@@ -52,7 +60,13 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) {
 		}
 		prev = src
 	}
+	for o, a := range p.at {
+		if !kept[o] && a > nowAt {
+			moved = append(moved, a)
+		}
+	}
 	p.times, p.at, p.free, p.count, p.changed = times, at, free, count, changed
+	return moved
 }
 
 func sameBounds(at []int64, bounds []slotTime) bool {
@@ -74,8 +88,8 @@ func orInto(dst, src []uint64) {
 // slots: a node is free in slot s when it is usable, its free time is not
 // after the slot's start, and no reservation holds it over the slot.
 // Counts follow, and the marks of the words it rewrote are made exact.
-func (p *profile) recolumn(dirty *bitset.BitSet, freeFrom []int64, never *bitset.BitSet, resv map[JobID]reservation, nowAt int64) {
-	var dw []int // the words holding dirty nodes
+// It returns the words it rewrote.
+func (p *profile) recolumn(dirty *bitset.BitSet, freeFrom []int64, never *bitset.BitSet, resv map[JobID]reservation, nowAt int64) (dw []int) {
 	var dm []uint64
 	for k, w := range dirty.Words() {
 		if w != 0 {
@@ -83,7 +97,7 @@ func (p *profile) recolumn(dirty *bitset.BitSet, freeFrom []int64, never *bitset
 		}
 	}
 	if len(dw) == 0 {
-		return
+		return nil
 	}
 	slots, nw := len(p.at), len(dw)
 	cols := make([]uint64, slots*nw)
@@ -122,6 +136,38 @@ func (p *profile) recolumn(dirty *bitset.BitSet, freeFrom []int64, never *bitset
 	for s := 1; s < slots; s++ {
 		for _, k := range dw {
 			p.remark(s, k)
+		}
+	}
+	return dw
+}
+
+// refreshBlocks keeps the cached block intersections true after a pass's
+// regrid and recolumn: the blocks up to now's are dropped (no window
+// reads them whole again), the ones holding a boundary moved are dropped,
+// and in the others the rewritten words are intersected again.
+func (p *profile) refreshBlocks(nowAt int64, moved []int64, words []int) {
+	c := &p.blocks
+	for _, at := range moved {
+		c.invalidate(at)
+	}
+	past := c.block(nowAt)
+	for blk, and := range c.and {
+		if blk <= past {
+			c.spare = append(c.spare, and)
+			delete(c.and, blk)
+			continue
+		}
+		if len(words) == 0 {
+			continue
+		}
+		lo, _ := slices.BinarySearch(p.at, c.origin+blk*c.span)
+		hi, _ := slices.BinarySearch(p.at, c.origin+(blk+1)*c.span)
+		for _, k := range words {
+			w := p.free[lo].Words()[k]
+			for s := lo + 1; s < hi; s++ {
+				w &= p.free[s].Words()[k]
+			}
+			and[k] = w
 		}
 	}
 }

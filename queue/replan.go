@@ -131,10 +131,10 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 	}
 	k.freeFrom, k.never, k.spare = freeFrom, never, k.freeFrom
 	s.syncResv(k, nowAt)
-	k.pr.regrid(now, k.targets(now))
-	k.pr.recolumn(k.dirty, freeFrom, never, s.resv, nowAt)
+	moved := k.pr.regrid(now, k.targets(now))
+	words := k.pr.recolumn(k.dirty, freeFrom, never, s.resv, nowAt)
 	k.dirty.ClearAll()
-	k.pr.blocks = newBlockCache(now, s.opts.bfResolution, len(k.pr.free[0].Words()))
+	k.pr.refreshBlocks(nowAt, moved, words)
 	return k.pr, k.idx
 }
 
@@ -288,16 +288,62 @@ func (s *Scheduler) freeFrom(now time.Time, buf []int64) ([]int64, *bitset.BitSe
 	for i := range out {
 		out[i] = math.MinInt64
 	}
-	for _, id := range c.Running() {
-		p, _, end, _ := c.Allocation(id)
-		at := roundUp(end, now, s.opts.bfResolution).UnixNano()
-		for _, a := range p.Alloc {
-			out[a.Node] = max(out[a.Node], at)
+	// the scheduler's own jobs hold every allocation unless someone
+	// allocated on the cluster behind its back: then as many
+	// (allocation, node) pairs as the nodes count would not be found
+	held := 0
+	for id, j := range s.active { // any order: a maximum per node
+		held += s.holdUntil(out, id, now, &j.roundedEnd)
+	}
+	onNodes := 0
+	for i := range out {
+		onNodes += c.JobsOn(i)
+	}
+	if held != onNodes {
+		for i := range out {
+			out[i] = math.MinInt64
+		}
+		for _, id := range c.Running() {
+			s.holdUntil(out, id, now, nil)
 		}
 	}
 	never := c.Up()
 	never.InPlaceIntersection(c.Avail())
 	return out, never.Complement()
+}
+
+// roundedEnd is an allocation's end and the same rounded up to the
+// backfill resolution (the rounding does not depend on now once the end is
+// after now).
+type roundedEnd struct {
+	end time.Time
+	at  int64
+}
+
+// holdUntil raises the free times in out of the nodes job id's allocation
+// holds to its rounded end, and returns how many nodes it holds.
+// memo, when not nil, remembers the end rounded up for the next pass.
+func (s *Scheduler) holdUntil(out []int64, id JobID, now time.Time, memo *roundedEnd) int {
+	p, _, end, ok := s.c.Allocation(id)
+	if !ok {
+		return 0
+	}
+	var at int64
+	switch {
+	case !end.After(now):
+		at = now.UnixNano()
+	case memo != nil && memo.end.Equal(end):
+		at = memo.at
+	default:
+		at = roundUp(end, now, s.opts.bfResolution).UnixNano()
+		if memo != nil {
+			*memo = roundedEnd{end, at}
+		}
+	}
+	for _, a := range p.Alloc {
+		out[a.Node] = max(out[a.Node], at)
+	}
+	return len(p.Alloc)
 }
 
 func cmpInt64(a, b int64) int {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
@@ -36,6 +37,14 @@ func requireKeptEqualsRebuilt(t *testing.T, s *Scheduler, now time.Time, msg str
 			if cur[k] != prev[k] {
 				require.NotZero(t, kept.changed[i][k/64]&(1<<(k%64)), "%s: slot %d word %d differs unmarked", msg, i, k)
 			}
+		}
+	}
+	checkBlocks(t, kept, 0, 0)
+	w := bitset.New(kept.free[0].Len())
+	for i := range kept.times {
+		for _, d := range []time.Duration{time.Minute, 47 * time.Minute, 5 * time.Hour} {
+			kept.window(i, d, w)
+			require.True(t, naiveWindow(kept, i, d).Equal(w), "%s: window at slot %d for %v", msg, i, d)
 		}
 	}
 	require.ElementsMatch(t, sortedResv(freshIdx.resv), sortedResv(idx.resv), msg)
@@ -78,7 +87,7 @@ func keptEvent(t *testing.T, s *Scheduler, r *rand.Rand, n int, now time.Time) {
 		}
 		return jobs[r.IntN(len(jobs))].ID
 	}
-	switch r.IntN(14) {
+	switch r.IntN(15) {
 	case 0, 1, 2:
 		spec := nodes(1+r.IntN(max(n/3, 2)), time.Duration(1+r.IntN(90))*time.Minute)
 		if r.IntN(3) == 0 {
@@ -108,6 +117,14 @@ func keptEvent(t *testing.T, s *Scheduler, r *rand.Rand, n int, now time.Time) {
 		_ = s.Resume(pick(), now)
 	case 13:
 		_ = s.Update(pick(), Update{TimeLimit: time.Duration(1+r.IntN(120)) * time.Minute}, now)
+	case 14:
+		// an allocation made on the cluster behind the scheduler's back
+		c, id := s.Cluster(), selectnodes.JobID(1_000_000+r.IntN(3))
+		if c.Release(id) != nil {
+			if p, ok := c.Probe(&selectnodes.Request{MinNodes: 1}, selectnodes.RunNow); ok {
+				require.NoError(t, c.Allocate(id, p, now, now.Add(time.Duration(1+r.IntN(90))*time.Minute)))
+			}
+		}
 	}
 	require.NoError(t, s.Cluster().CheckInvariants())
 }

@@ -21,6 +21,8 @@ type job struct {
 	suspendedFor time.Duration
 	// allocSeq orders the allocations of running jobs as they were made.
 	allocSeq uint64
+	// roundedEnd caches the allocation's end rounded for Backfill.
+	roundedEnd roundedEnd
 }
 
 // qkey orders the pending queue: partition priority, then job priority
