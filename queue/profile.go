@@ -27,6 +27,7 @@ type profile struct {
 
 	scratch []uint     // members' buffer
 	masks   []wordMask // maskWords' buffer
+	spare   slotArrays // regrid's buffers
 }
 
 // bfBuffers are storage Backfill reuses from pass to pass (they hold no

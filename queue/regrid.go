@@ -28,9 +28,10 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 		p.times[0] = now
 		return nil
 	}
-	kept := make([]bool, len(p.at))
-	times, at := make([]time.Time, n), make([]int64, n)
-	free, count, changed := make([]*bitset.BitSet, n), make([]int, n), make([][]uint64, n)
+	g := &p.spare
+	kept := grown(g.kept, len(p.at))
+	times, at := grown(g.times, n), grown(g.at, n)
+	free, count, changed := grown(g.free, n), grown(g.count, n), grown(g.changed, n)
 	src, prev := 0, -1
 	for s := range n {
 		t, a := now, nowAt
@@ -65,8 +66,23 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 			moved = append(moved, a)
 		}
 	}
+	// the old slot arrays are the next regrid's storage
+	clear(p.free)
+	clear(p.changed)
+	*g = slotArrays{p.times, p.at, p.free, p.count, p.changed, kept}
 	p.times, p.at, p.free, p.count, p.changed = times, at, free, count, changed
 	return moved
+}
+
+// slotArrays is storage for a profile's slot arrays, which regrid fills
+// and swaps with the profile's own.
+type slotArrays struct {
+	times   []time.Time
+	at      []int64
+	free    []*bitset.BitSet
+	count   []int
+	changed [][]uint64
+	kept    []bool
 }
 
 func sameBounds(at []int64, bounds []slotTime) bool {
