@@ -56,17 +56,7 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 	n := uint(len(freeAt))
 	// Round up to multiples of res in absolute time, so that the same
 	// release falls on the same slot boundary in every pass.
-	round := func(t time.Time) time.Time {
-		if !t.After(now) {
-			return now
-		}
-		if res > 0 {
-			if r := t.Truncate(res); r.Before(t) {
-				return r.Add(res)
-			}
-		}
-		return t
-	}
+	round := func(t time.Time) time.Time { return roundUp(t, now, res) }
 	// the distinct free times after now, sorted; rounding up is monotone,
 	// so their rounded values come sorted too (each rounded once)
 	raw := buf.raw[:0]

@@ -64,8 +64,9 @@ type slotTime struct {
 	ord int // the order found in, for ties
 }
 
-// roundUp is newProfile's rounding of a free time: up to a multiple of res
-// in absolute time, now when not after now.
+// roundUp is the profile's rounding of a free time: up to a multiple of res
+// in absolute time (so that the same release falls on the same slot
+// boundary in every pass), now when not after now.
 func roundUp(t, now time.Time, res time.Duration) time.Time {
 	if !t.After(now) {
 		return now
