@@ -81,12 +81,13 @@ func roundUp(t, now time.Time, res time.Duration) time.Time {
 
 // planProfile returns the profile and reservation index a Backfill pass at
 // now starts from: the kept ones brought up to date, or a fresh build the
-// first time (or when the cluster changed size).
+// first time (or when the cluster changed size, or now is before the last
+// pass's now: slots before that are gone).
 func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 	n := s.c.NodeCount()
 	nowAt := now.UnixNano()
 	k := s.kept
-	if k == nil || len(k.freeFrom) != n {
+	if k == nil || len(k.freeFrom) != n || nowAt < k.pr.at[0] { // (time ran backwards)
 		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]refCount{}}
 		k.pr, k.idx = s.buildProfile(now, &k.buf)
 		k.freeFrom, k.never = s.freeFrom(now, nil)

@@ -71,7 +71,7 @@ func TestKeptProfileEqualsRebuilt(t *testing.T) {
 		s := New(c, WithBackfillResolution([]time.Duration{time.Minute, 7 * time.Minute, 0}[iter%3]))
 		now := t0
 		for step := range steps {
-			now = now.Add(time.Duration(r.IntN(400)) * time.Second)
+			now = now.Add(time.Duration(r.IntN(400)-10) * time.Second) // now and then backwards
 			keptEvent(t, s, r, n, now)
 			requireKeptEqualsRebuilt(t, s, now, fmt.Sprintf("iter %d step %d", iter, step))
 		}
