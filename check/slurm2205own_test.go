@@ -57,30 +57,15 @@ var (
 	holdoutGaps  = map[int]string{
 		13: "cons_tres: with a node limit, nodes too small for the total are passed over (q[1-2])",
 		29: "cons_tres: with a node limit, nodes too small for the total are passed over (q[1-2])",
-		85: "cons_tres topology: a CPU total starts on the smallest leaves",
 	}
 	validationGaps = map[int]string{
-		17:  "cons_tres last-slot rule refuses; Slurm takes g[01-03] past the lowest weight",
-		47:  "cons_tres with a required node: equal runs of 2, Slurm takes the later (h)",
-		41:  "cons_tres last-slot rule refuses; Slurm takes g[01-03] past the lowest weight",
-		127: "cons_tres topology: child switches by best fit",
-		131: "cons_tres topology: CPU totals start on the smallest leaf",
+		17: "cons_tres last-slot rule refuses; Slurm takes g[01-03] past the lowest weight",
+		47: "cons_tres with a required node: equal runs of 2, Slurm takes the later (h)",
+		41: "cons_tres last-slot rule refuses; Slurm takes g[01-03] past the lowest weight",
 	}
 	blindGaps = map[int]string{
-		14:  "linear topology: -N2-4 takes the minimum on the best leaf (w[09-10])",
-		15:  "linear topology: -N4-8 stops at the leaf's 4 nodes (w[11-14])",
-		33:  "linear topology: -N3-6 stops at 4 nodes under one mid switch",
-		48:  "cons_tres topology: -n20 on the 4-CPU weight-1 nodes first (w[06-10])",
-		49:  "cons_tres topology: -n36 fills w[06-10] then w[11-12]",
-		53:  "cons_tres topology: -N4-8 leaves w08 out (leaf e2 has w[04-05] of weight 3)",
 		54:  "cons_tres --contiguous with a tree: the first free run w[01-03] (weight 3)",
 		55:  "cons_tres --contiguous with a tree: the first free run w[01-03] (weight 3)",
-		67:  "cons_tres topology loaded: -N5 takes w[09-10,13-14] over w08",
-		69:  "cons_tres topology loaded: -n16 on the 4-CPU nodes w[06,08-10]",
-		83:  "linear topology: -N2-6 stops at 4 nodes on leaf l1",
-		90:  "linear topology loaded: -N6 avoids leaf l2's k01",
-		98:  "cons_tres topology: -n30 on the thin nodes j[01-04,09-12]",
-		105: "cons_tres topology loaded: -n20 on thin nodes first",
 		115: "cons_tres: -n100 -N4 takes c[01-03] and c15",
 		139: "MaxMemPerNode with DefMemPerCPU: -n24 on r[1-3] is placed",
 		152: "cons_tres partition MinNodes=3: -n60 on p[11-14]",

@@ -16,17 +16,21 @@ import (
 //     the first node of the first leaf, whatever NodeName line it is on.
 //   - The job goes under the lowest switch that holds enough of the nodes
 //     (and every required node); among switches of that level, the one
-//     with the fewest such nodes. A required node does not pull the rest
-//     next to it beyond that.
+//     with the fewest such nodes. select/linear sizes it for the minimum
+//     node count and takes up to the maximum within it (-N2-4 gets a leaf
+//     of two); cons_tres for the wanted count. A required node does not
+//     pull the rest next to it beyond that.
 //   - select/linear then fills the switch's leaves with the fewest
-//     available nodes first, ignoring weights once the request has spilled
+//     available CPUs first, ignoring weights once the request has spilled
 //     past the lowest weight; --contiguous does not change this.
 //   - cons_tres takes the lowest-weight nodes first, wherever they are (the
-//     switch must hold them), then each further weight; within a weight,
-//     leaves by best fit for the nodes still wanted: the smallest leaf
-//     that holds them, else the largest (-N4 with leaves of 2, 3 and 1
-//     free nodes takes the 3 and the 1). Its --contiguous ignores the tree
-//     (the tightest free run, the default rule).
+//     switch must hold them), then each further weight. Within a weight,
+//     for a node count, child switches by best fit for the nodes still
+//     wanted, level by level: the smallest child that holds them, else
+//     the largest (-N4 with leaves of 2, 3 and 1 free nodes takes the 3
+//     and the 1). A CPU total with no node count is not confined to one
+//     switch: leaves with the fewest nodes first, over the whole tree.
+//     Its --contiguous ignores the tree (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
 //
@@ -48,35 +52,42 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 		return nil, true
 	}
 	must := orEmpty(job.Required, cand.Len()).Clone()
-	tiers := weightTiers(c, cand.Difference(must))
-	if consRes && len(tiers) > 1 {
-		low, cpus := tiers[0], 0
-		for _, i := range low {
-			cpus += cpuOf(i)
-		}
-		if len(low) < t.remNodes || cpus < t.remCPUs {
-			for _, i := range low {
-				must.Set(uint(i)) // cons_tres uses every lowest-weight node it can
-			}
-		} else {
-			// the lowest weight suffices: cons_tres places on it alone, and
-			// pends rather than go higher (--switches=1 with leaves of 3)
-			all = must.Clone()
-			for _, i := range low {
-				all.Set(uint(i))
-			}
-		}
-	}
-	s := compatSwitch(v, all, must, t)
-	if s < 0 {
-		return nil, true
-	}
-	within := c.topo.Nodes(s)
-	within.InPlaceIntersection(all) // a leaf's size counts its required nodes
-
 	if consRes {
+		all = consResTreeNodes(v, cand, must, all, t)
+	}
+	var within *bitset.BitSet
+	switch {
+	case consRes && cpuTotalOnly(job, n):
+		// a CPU total with no node count is not confined to one switch:
+		// -n20 takes w[06-10] across two middle switches although w[11-13]
+		// under one leaf would hold it (blind b_topo3_ct.conf:48)
+		within = all
+	default:
+		need := len(t.sel) + max(t.remNodes, 0)
+		if !consRes {
+			// linear chooses the switch for the minimum and takes up to the
+			// maximum within it: -N2-4 gets w[09-10], the leaf of two
+			// (blind b_topo3_lin.conf:14)
+			need = max(n.Min, len(t.sel), 1)
+		}
+		s := compatSwitch(v, all, must, t, need)
+		if s < 0 {
+			return nil, true
+		}
+		within = c.topo.Nodes(s)
+		within.InPlaceIntersection(all) // a leaf's size counts its required nodes
+		if consRes {
+			for _, tier := range weightTiers(c, within) {
+				t.fillTree(v, s, tier)
+			}
+			within = nil
+		}
+	}
+	switch {
+	case within == nil:
+	case consRes:
 		t.fillTiers(v, weightTiers(c, within))
-	} else {
+	default:
 		var nodes []int
 		for i, ok := within.NextSet(0); ok; i, ok = within.NextSet(i + 1) {
 			nodes = append(nodes, int(i))
@@ -89,12 +100,44 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 	return t.sel, true
 }
 
-// compatSwitch is the lowest switch holding must and enough of all for t,
-// the one with the fewest such nodes among its level; -1 when none.
-func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake) int {
+// consResTreeNodes is the nodes cons_tres places on with a tree: when the
+// lowest weight does not suffice, every node of it is required (it uses
+// all it can); when it does, only it (the job pends rather than go
+// higher: --switches=1 with leaves of 3).
+func consResTreeNodes(v View, cand, must, all *bitset.BitSet, t *consResTake) *bitset.BitSet {
+	tiers := weightTiers(v.c, cand.Difference(must))
+	if len(tiers) < 2 {
+		return all
+	}
+	low, cpus := tiers[0], 0
+	for _, i := range low {
+		cpus += t.cpuOf(i)
+	}
+	if len(low) < t.remNodes || cpus < t.remCPUs {
+		for _, i := range low {
+			must.Set(uint(i))
+		}
+		return all
+	}
+	all = must.Clone()
+	for _, i := range low {
+		all.Set(uint(i))
+	}
+	return all
+}
+
+// cpuTotalOnly reports whether the job counts CPUs and gave no node count
+// nor required nodes.
+func cpuTotalOnly(job *Job, n Counts) bool {
+	return n.CPUs > 0 && n.Min <= 1 && n.Desired <= 1 && (job.Required == nil || !job.Required.Any())
+}
+
+// compatSwitch is the lowest switch holding must, need nodes of all and
+// t's CPUs, the one with the fewest such nodes among its level; -1 when
+// none.
+func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int) int {
 	tree := v.c.topo
 	best, bestLevel, bestCount := -1, 0, 0
-	need := len(t.sel) + max(t.remNodes, 0)
 	for s := range tree.Switches {
 		nodes := tree.Nodes(s)
 		if must.DifferenceCardinality(nodes) > 0 {
@@ -147,12 +190,22 @@ func leafGroups(v View, nodes []int) [][]int {
 	return out
 }
 
-// fillLeaves takes nodes leaf by leaf: the fewest free first, or by best
-// fit (the smallest leaf holding what is left, else the largest).
+// fillLeaves takes nodes leaf by leaf: the fewest free CPUs first
+// (select/linear: with j03 j[05-06] k04 busy, -N6 takes the leaf of 12
+// CPUs, then the one of 16 before one of four nodes and 24 CPUs; blind
+// b_topo2_lin.conf:90), or by best fit (the smallest leaf holding what
+// is left, else the largest).
 func (t *consResTake) fillLeaves(v View, nodes []int, bestFit bool) {
 	groups := leafGroups(v, nodes)
 	if !bestFit {
-		slices.SortStableFunc(groups, func(a, b []int) int { return cmp.Compare(len(a), len(b)) })
+		cpus := func(g []int) int {
+			s := 0
+			for _, i := range g {
+				s += t.cpuOf(i)
+			}
+			return s
+		}
+		slices.SortStableFunc(groups, func(a, b []int) int { return cmp.Compare(cpus(a), cpus(b)) })
 		for _, g := range groups {
 			for _, i := range g {
 				t.add(i)
@@ -162,21 +215,7 @@ func (t *consResTake) fillLeaves(v View, nodes []int, bestFit bool) {
 	}
 	used := make([]bool, len(groups))
 	for !t.done() {
-		k := -1
-		for j, g := range groups {
-			if used[j] {
-				continue
-			}
-			fits := len(g) >= t.remNodes
-			switch {
-			case k < 0:
-				k = j
-			case fits && (len(groups[k]) < t.remNodes || len(g) < len(groups[k])):
-				k = j
-			case !fits && len(groups[k]) < t.remNodes && len(g) > len(groups[k]):
-				k = j
-			}
-		}
+		k := t.bestGroup(groups, used)
 		if k < 0 {
 			return
 		}
@@ -184,6 +223,65 @@ func (t *consResTake) fillLeaves(v View, nodes []int, bestFit bool) {
 		for _, i := range groups[k] {
 			t.add(i)
 		}
+	}
+}
+
+// bestGroup is the unused group that fits the nodes still wanted best:
+// the smallest that holds them, else the largest, the first among equals;
+// -1 when every group is used or empty.
+func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
+	k := -1
+	for j, g := range groups {
+		if used[j] || len(g) == 0 {
+			continue
+		}
+		fits := len(g) >= t.remNodes
+		switch {
+		case k < 0:
+			k = j
+		case fits && (len(groups[k]) < t.remNodes || len(g) < len(groups[k])):
+			k = j
+		case !fits && len(groups[k]) < t.remNodes && len(g) > len(groups[k]):
+			k = j
+		}
+	}
+	return k
+}
+
+// fillTree is cons_tres's fill for a node count: of one weight tier's
+// nodes under switch s, the child switches by best fit for the nodes still
+// wanted, level by level down to the leaves, whose nodes are taken in
+// order. A flat best fit over the leaves would not do: -N4-8 takes the
+// leaves of 4 and 2 under one middle switch, then 2 of the 3 under the
+// other (blind b_topo3_ct.conf:53), and with v01 v[04-05] v10 busy -N4
+// takes v[02-03,06] under b1 and v07 under b2 (validation 127), where the
+// largest leaf, v[07-09], is first by leaves alone.
+func (t *consResTake) fillTree(v View, s int, tier []int) {
+	tree := v.c.topo
+	children := tree.Switches[s].Children
+	if len(children) == 0 {
+		for _, i := range tier {
+			t.add(i)
+		}
+		return
+	}
+	parts := make([][]int, len(children))
+	for k, ch := range children {
+		under := tree.Nodes(ch)
+		for _, i := range tier {
+			if under.Test(uint(i)) {
+				parts[k] = append(parts[k], i)
+			}
+		}
+	}
+	used := make([]bool, len(parts))
+	for !t.done() {
+		k := t.bestGroup(parts, used)
+		if k < 0 {
+			return
+		}
+		used[k] = true
+		t.fillTree(v, children[k], parts[k])
 	}
 }
 
