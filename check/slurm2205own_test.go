@@ -64,8 +64,6 @@ var (
 		41: "cons_tres last-slot rule refuses; Slurm takes g[01-03] past the lowest weight",
 	}
 	blindGaps = map[int]string{
-		54:  "cons_tres --contiguous with a tree: the first free run w[01-03] (weight 3)",
-		55:  "cons_tres --contiguous with a tree: the first free run w[01-03] (weight 3)",
 		115: "cons_tres: -n100 -N4 takes c[01-03] and c15",
 		139: "MaxMemPerNode with DefMemPerCPU: -n24 on r[1-3] is placed",
 		152: "cons_tres partition MinNodes=3: -n60 on p[11-14]",

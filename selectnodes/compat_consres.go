@@ -277,6 +277,9 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 		return picker{n: len(v.c.nodes), cpuOf: t.cpuOf, hi: len(v.c.nodes), count: -1}.contiguous(avail, job.Required, n)
 	}
 	runs := runsOf(avail, 0, len(v.c.nodes))
+	if v.c.topo != nil {
+		return t.tightestRun(runs)
+	}
 	slices.SortStableFunc(runs, func(a, b run) int {
 		return cmp.Compare(v.c.nodes[a.end-1].Weight, v.c.nodes[b.end-1].Weight)
 	})
@@ -313,12 +316,48 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	return t.sel, t.ok()
 }
 
-// compatConsRes reports whether selections follow Slurm 22.05's cons_tres
-// without a topology. Its node sets are then tested all at once rather
-// than weight by weight, the plugin weighing them itself: -n20
+// tightestRun is cons_tres's --contiguous with a tree: the smallest free
+// run of any weight that suffices (in CPUs for a CPU total, else nodes;
+// the first among equals), taken from its start. With t[01-02] t05
+// t[09-11] busy, -N3 takes t[06-08], not the first run t[03-04], too
+// small (topo2_ct.conf); on an idle cluster -n24 takes w[01-03] of
+// weight 3, the start of the one run (blind b_topo3_ct.conf:55).
+func (t *consResTake) tightestRun(runs []run) ([]int, bool) {
+	best, bestSize := -1, 0
+	for k, r := range runs {
+		cpus := 0
+		for i := r.start; i < r.end; i++ {
+			cpus += t.cpuOf(i)
+		}
+		if r.end-r.start < t.remNodes || cpus < t.remCPUs {
+			continue
+		}
+		size := r.end - r.start
+		if t.countCPUs {
+			size = cpus
+		}
+		if best < 0 || size < bestSize {
+			best, bestSize = k, size
+		}
+	}
+	if best < 0 {
+		return nil, false
+	}
+	for i := runs[best].start; i < runs[best].end; i++ {
+		t.add(i)
+	}
+	return t.sel, t.ok()
+}
+
+// compatConsRes reports whether job's selection follows Slurm 22.05's
+// cons_tres without a topology: always without a tree, and for
+// --contiguous with one, which ignores the tree (blind b_topo3_ct.conf:54:
+// -N3 --contiguous on an idle cluster takes w[01-03] of weight 3, the
+// start of the one free run). Its node sets are then tested all at once
+// rather than weight by weight, the plugin weighing them itself: -n20
 // --contiguous takes b1 (weight 5, 32 CPUs) although a[1-3] (weight 1)
 // would do.
-func (c *Cluster) compatConsRes() bool {
+func (c *Cluster) compatConsRes(job *Job) bool {
 	_, cr := c.selector.(ConsRes)
-	return c.compat && cr && c.topo == nil
+	return c.compat && cr && (c.topo == nil || job.Req.Contiguous)
 }

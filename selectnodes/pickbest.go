@@ -131,7 +131,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	// on, so the selector may be called before their own sets are reached
 	// (compat_linear.go)
 	reqFirst := cx.c.compat && job.Required != nil
-	allSetsAtOnce := cx.c.compatConsRes() // compat_consres.go
+	allSetsAtOnce := cx.c.compatConsRes(job) // compat_consres.go
 	if reqFirst {
 		// a bitmap of its own: the required nodes may lie outside the
 		// spans the scratch bitmap tracks (and clears)
