@@ -36,13 +36,16 @@ import (
 
 // consResTake is one compat cons_tres selection in progress.
 type consResTake struct {
-	cpuOf     func(int) int
-	sel       []int
-	taken     *bitset.BitSet
-	remNodes  int // nodes still wanted (the desired count)
-	minNodes  int // at least this many in all
-	remCPUs   int
-	slots     int // nodes the limit still allows
+	cpuOf    func(int) int
+	sel      []int
+	taken    *bitset.BitSet
+	remNodes int // nodes still wanted (the desired count)
+	minNodes int // at least this many in all
+	remCPUs  int
+	slots    int // nodes the limit still allows
+	// minCPUs: a node with fewer CPUs is of no use, the node limit's
+	// other slots holding too few CPUs however filled (cpuFloor)
+	minCPUs   int
 	countCPUs bool
 	// withReq: the job has required nodes; runs are then sized by nodes,
 	// not CPUs (val_ct.conf: -w g02 -N3 gets h[01-02], the run of 3, not
@@ -61,7 +64,7 @@ func (t *consResTake) add(i int) {
 		return
 	}
 	c := t.cpuOf(i)
-	if t.slots == 1 && t.remCPUs > c {
+	if (t.slots == 1 && t.remCPUs > c) || c < t.minCPUs {
 		return
 	}
 	t.taken.Set(uint(i))
@@ -93,7 +96,38 @@ func newConsResTake(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func
 			t.slots--
 		}
 	}
+	t.minCPUs = cpuFloor(avail, job.Required, t.slots, t.remCPUs, cpuOf)
 	return t
+}
+
+// cpuFloor is the fewest CPUs a node must offer to be part of any choice
+// of at most slots available nodes reaching cpus: cpus less the CPUs of
+// the slots-1 largest others. Slurm passes smaller nodes over wherever
+// they stand: -p lim -n30 with MaxNodes=3 takes g[01-03] of 12 CPUs, not
+// the 4-CPU e[01-04] of lower weight (validation 17), and -p cap -n100
+// with MaxNodes=2 takes q[1-2] (hold-out 13). A node that could be part
+// of one is kept: -p low -n80 is still refused (ct_core.conf:44).
+func cpuFloor(avail, required *bitset.BitSet, slots, cpus int, cpuOf func(int) int) int {
+	if cpus <= 0 || slots <= 1 {
+		return 0
+	}
+	count := map[int]int{} // nodes by CPUs: few distinct sizes, no sort of the nodes
+	for i, ok := avail.NextSet(0); ok; i, ok = avail.NextSet(i + 1) {
+		if required == nil || !required.Test(i) {
+			count[cpuOf(int(i))]++
+		}
+	}
+	sizes := make([]int, 0, len(count))
+	for c := range count {
+		sizes = append(sizes, c)
+	}
+	slices.SortFunc(sizes, func(a, b int) int { return cmp.Compare(b, a) })
+	others, left := 0, slots-1
+	for _, c := range sizes {
+		k := min(count[c], left)
+		others, left = others+k*c, left-k
+	}
+	return cpus - others
 }
 
 func orEmpty(b *bitset.BitSet, n uint) *bitset.BitSet {
