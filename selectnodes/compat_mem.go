@@ -65,11 +65,36 @@ func memFor(job *Job, cpus int) int64 {
 
 // checkNoMemory refuses, where memory is consumable, a job that asks for
 // no memory in a partition with MaxMemPerNode and no default: Slurm then
-// gives it its nodes' whole memory, above the limit, and leaves it
-// pending (PartitionConfig; ct_mem.conf, -p cap -N1).
+// gives it its nodes' whole memory and leaves it pending (PartitionConfig)
+// when that is above the limit on the nodes it would take first, the
+// partition's lowest weight: ct_mem.conf -p cap -N1 (16000 MB nodes,
+// limit 8000) and probe3/recorded.tsv:28, -p capz -n8 (weight-1 nodes of 32000
+// MB, limit 20000, although nodes of 16000 MB of weight 9 are in it)
+// pend; blind b_mem.conf:139, -p capmem -n24 (32000 MB nodes first,
+// limit 48000) runs. The default mode refuses only when no node of the
+// partition is within the limit.
 func (c *Cluster) checkNoMemory(job *Job) error {
 	p := job.Part
 	if !c.memConsumable || p.MaxMemPerNode <= 0 || job.Req.MinMemoryPerNode > 0 || job.memPerCPU > 0 || job.Exclusive {
+		return nil
+	}
+	minWeight, firstMem, leastMem := int64(math.MaxInt64), int64(0), int64(math.MaxInt64)
+	nodes := c.parts[job.partIndex].nodes
+	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
+		nd := &c.nodes[i]
+		switch {
+		case nd.Weight < minWeight:
+			minWeight, firstMem = nd.Weight, nd.RealMemory
+		case nd.Weight == minWeight:
+			firstMem = max(firstMem, nd.RealMemory)
+		}
+		leastMem = min(leastMem, nd.RealMemory)
+	}
+	over := leastMem > p.MaxMemPerNode
+	if c.compat {
+		over = firstMem > p.MaxMemPerNode
+	}
+	if !over {
 		return nil
 	}
 	return newError(ErrPartConfig, "no memory asked and partition %s has no DefMemPerCPU or DefMemPerNode: "+

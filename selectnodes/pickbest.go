@@ -214,6 +214,9 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 
 // classifyIn is classify with a call's scratch for its selections.
 func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Counts) *Error {
+	if err := c.compatPartitionTotals(job, n); err != nil { // compat_pending.go
+		return err
+	}
 	empty := c.none()
 	empty.sc = sc
 	if !c.cpusWithin(total, n) {
