@@ -276,7 +276,7 @@ func (t *consResTake) size(r tierNodesRun) (nodes, cpus int) {
 // bestRun: a run with required nodes first, then the smallest that
 // suffices, then the largest; -1 when none has free nodes.
 func (t *consResTake) bestRun(runs []tierNodesRun) int {
-	best, bestFits, bestSize := -1, false, 0
+	best, bestFits, bestSize, bestCPUs := -1, false, 0, 0
 	for k, r := range runs {
 		if r.free == 0 {
 			continue
@@ -290,11 +290,16 @@ func (t *consResTake) bestRun(runs []tierNodesRun) int {
 		if t.withReq {
 			sz = nodes
 		}
+		// with required nodes, of equal runs the one with more CPUs: -w
+		// g02 -N3 with e[01-02] busy takes h[02-03] (48 CPUs), not
+		// e[03-04] (8; validation 47); -w b1 -N2 takes a1 of a[1-4] and
+		// c[1-4] (ct_core.conf:50)
+		moreCPUs := t.withReq && sz == bestSize && cpus > bestCPUs
 		switch {
 		case best < 0, fits && !bestFits:
-			best, bestFits, bestSize = k, fits, sz
-		case fits && sz < bestSize, !fits && !bestFits && sz > bestSize:
-			best, bestSize = k, sz
+			best, bestFits, bestSize, bestCPUs = k, fits, sz, cpus
+		case fits && (sz < bestSize || moreCPUs), !fits && !bestFits && sz > bestSize:
+			best, bestSize, bestCPUs = k, sz, cpus
 		}
 	}
 	return best
