@@ -74,9 +74,21 @@ func memFor(job *Job, cpus int) int64 {
 // limit 48000) runs. The default mode refuses only when no node of the
 // partition is within the limit.
 func (c *Cluster) checkNoMemory(job *Job) error {
+	first, all := c.noMemoryOver(job)
+	if over := all || (c.compat && first); !over {
+		return nil
+	}
+	return newError(ErrPartConfig, "no memory asked and partition %s has no DefMemPerCPU or DefMemPerNode: "+
+		"the job would hold whole nodes' memory, above MaxMemPerNode %d MB (give --mem or --mem-per-cpu)", job.Part.Name, job.Part.MaxMemPerNode)
+}
+
+// noMemoryOver reports, for a job asking no memory where MaxMemPerNode is
+// set and no default, whether the partition's lowest-weight nodes hold
+// more memory than the limit (Slurm pends) and whether every node does.
+func (c *Cluster) noMemoryOver(job *Job) (first, all bool) {
 	p := job.Part
 	if !c.memConsumable || p.MaxMemPerNode <= 0 || job.Req.MinMemoryPerNode > 0 || job.memPerCPU > 0 || job.Exclusive {
-		return nil
+		return false, false
 	}
 	minWeight, firstMem, leastMem := int64(math.MaxInt64), int64(0), int64(math.MaxInt64)
 	nodes := c.parts[job.partIndex].nodes
@@ -90,13 +102,5 @@ func (c *Cluster) checkNoMemory(job *Job) error {
 		}
 		leastMem = min(leastMem, nd.RealMemory)
 	}
-	over := leastMem > p.MaxMemPerNode
-	if c.compat {
-		over = firstMem > p.MaxMemPerNode
-	}
-	if !over {
-		return nil
-	}
-	return newError(ErrPartConfig, "no memory asked and partition %s has no DefMemPerCPU or DefMemPerNode: "+
-		"the job would hold whole nodes' memory, above MaxMemPerNode %d MB (give --mem or --mem-per-cpu)", p.Name, p.MaxMemPerNode)
+	return firstMem > p.MaxMemPerNode, leastMem > p.MaxMemPerNode
 }
