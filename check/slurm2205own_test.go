@@ -60,12 +60,8 @@ var (
 		15: "cons_tres: -N3 -n100 takes c04,c15,c16 once the weight order fails; the rule is not known",
 	}
 	blind2Gaps = map[int]string{
-		55:  "cons_tres topology, MaxNodes=4: -n60 on the 16-CPU leaf y[15-18], past two lower weights",
-		66:  "cons_tres topology, MaxNodes=4: -n50 on the 16-CPU leaf y[15,17-19], past two lower weights",
-		117: "no memory asked under MaxMemPerNode: the partition's first node is within the limit, the job runs",
-		118: "no memory asked under MaxMemPerNode: the partition's first node is within the limit, the job runs",
-		122: "no memory asked under MaxMemPerNode: the partition's first node is within the limit, the job runs",
-		125: "no memory asked under MaxMemPerNode: the partition's first node is within the limit, the job runs",
+		55: "cons_tres topology, MaxNodes=4: -n60 on the 16-CPU leaf y[15-18], past two lower weights",
+		66: "cons_tres topology, MaxNodes=4: -n50 on the 16-CPU leaf y[15,17-19], past two lower weights",
 	}
 	blindGaps = map[int]string{}
 )

@@ -50,7 +50,7 @@ func (cx *call) countsDiffer() {
 	}
 	if first, all := cx.c.noMemoryOver(cx.job); first && !all {
 		cx.defaultDiffers("no memory asked: Slurm gives the job its nodes' whole memory and leaves it pending (PartitionConfig), "+
-			"partition %s's lowest-weight nodes holding more than its MaxMemPerNode %d MB", p.Name, p.MaxMemPerNode)
+			"partition %s's first node holding more than its MaxMemPerNode %d MB", p.Name, p.MaxMemPerNode)
 	}
 	if req.MaxSwitches > 0 && cx.c.topo != nil {
 		cx.defaultDiffers("--switches=%d is not enforced: the placement takes the lowest common switch whatever "+

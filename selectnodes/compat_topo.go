@@ -46,10 +46,36 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 	if c.topo == nil || (consRes && job.Req.Contiguous) {
 		return nil, false
 	}
+	chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes)
+	if chosen != nil || !consRes || n.CPUs <= 0 || (job.Required != nil && job.Required.Any()) {
+		return chosen, true
+	}
+	// as without a tree (compatConsResPick), a CPU total the weight order
+	// cannot reach within the node limit starts again past the lowest
+	// weight: -p cap -n60 with MaxNodes=4 takes y[15-18], the 16-CPU nodes
+	// of the third weight (blind2/recorded.tsv:55)
+	rest := cand.Clone()
+	for _, tier := range weightTiers(c, cand) {
+		for _, i := range tier {
+			rest.Clear(uint(i))
+		}
+		if rest.None() {
+			break
+		}
+		if chosen = treeFitOnce(v, job, rest, n, cpuOf, consRes); chosen != nil {
+			return chosen, true
+		}
+	}
+	return nil, true
+}
+
+// treeFitOnce is one placement on the tree (see above), nil when it fails.
+func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int, consRes bool) []int {
+	c := v.c
 	all := cand.Union(orEmpty(job.Required, cand.Len()))
 	t := newConsResTake(v, job, cand, n, cpuOf)
 	if t.slots < 0 {
-		return nil, true
+		return nil
 	}
 	must := orEmpty(job.Required, cand.Len()).Clone()
 	if consRes {
@@ -72,7 +98,7 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 		}
 		s := compatSwitch(v, all, must, t, need)
 		if s < 0 {
-			return nil, true
+			return nil
 		}
 		within = c.topo.Nodes(s)
 		within.InPlaceIntersection(all) // a leaf's size counts its required nodes
@@ -95,9 +121,9 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 		t.fillLeaves(v, nodes, false)
 	}
 	if !t.ok() || !withinSwitches(v, t.sel, job.Req.MaxSwitches) {
-		return nil, true
+		return nil
 	}
-	return t.sel, true
+	return t.sel
 }
 
 // consResTreeNodes is the nodes cons_tres places on with a tree: when the
