@@ -59,11 +59,8 @@ var (
 	probe3Gaps     = map[int]string{
 		15: "cons_tres: -N3 -n100 takes c04,c15,c16 once the weight order fails; the rule is not known",
 	}
-	blind2Gaps = map[int]string{
-		55: "cons_tres topology, MaxNodes=4: -n60 on the 16-CPU leaf y[15-18], past two lower weights",
-		66: "cons_tres topology, MaxNodes=4: -n50 on the 16-CPU leaf y[15,17-19], past two lower weights",
-	}
-	blindGaps = map[int]string{}
+	blind2Gaps = map[int]string{}
+	blindGaps  = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of
