@@ -44,8 +44,8 @@ func TestSlurmCompatTopology(t *testing.T) {
 		{req: selectnodes.Request{Required: []string{"t09"}, MinNodes: 4, MaxNodes: 4}, want: "t[09-12]"}, // the lowest switch holding t09
 		{busy: busy, req: selectnodes.Request{MinNodes: 8, MaxNodes: 8}, want: "t[03-04,06-08,12-14]"},    // past the lowest weight
 		{busy: busy, req: selectnodes.Request{CPUs: 20}, want: "t[03-04,06-07,12]"},
-		// --switches=1: no leaf holds 5 nodes; Slurm pends (its max_switch_wait), here refused
-		{busy: busy, req: selectnodes.Request{MinNodes: 5, MaxNodes: 5, MaxSwitches: 1}, want: "node_config"},
+		// --switches=1: no leaf holds 5 nodes; Slurm pends (Resources) for its switch wait
+		{busy: busy, req: selectnodes.Request{MinNodes: 5, MaxNodes: 5, MaxSwitches: 1}, want: "busy"},
 	}
 	for _, sel := range []string{"SelectType=select/linear\n", "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"} {
 		runTopo(t, sel, both)

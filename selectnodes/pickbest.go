@@ -214,11 +214,11 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 
 // classifyIn is classify with a call's scratch for its selections.
 func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Counts) *Error {
-	if err := c.compatPartitionTotals(job, n); err != nil { // compat_pending.go
-		return err
-	}
 	empty := c.none()
 	empty.sc = sc
+	if err := c.compatPending(empty, job, total, n); err != nil { // compat_pending.go
+		return err
+	}
 	if !c.cpusWithin(total, n) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
