@@ -60,7 +60,6 @@ var (
 		15: "cons_tres: -N3 -n100 takes c04,c15,c16 once the weight order fails; the rule is not known",
 	}
 	blind3Gaps = map[int]string{
-		41: "cons_tres topology: -N9 takes x5's n[15-20] then x1's n[01-03], not x4's n[13-14] under x5's own middle switch",
 		67: "cons_tres --contiguous on a tree, loaded: Slurm pends where the tightest run n[10-14] (across m1 and m2) would do",
 	}
 	blind2Gaps = map[int]string{}

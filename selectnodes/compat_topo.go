@@ -2,9 +2,11 @@ package selectnodes
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/topology"
 )
 
 // Slurm 22.05.8's topology/tree placement, as recorded on a real controller
@@ -25,11 +27,13 @@ import (
 //     past the lowest weight; --contiguous does not change this.
 //   - cons_tres takes the lowest-weight nodes first, wherever they are (the
 //     switch must hold them), then each further weight. Within a weight,
-//     for a node count, child switches by best fit for the nodes still
-//     wanted, level by level: the smallest child that holds them, else
-//     the largest (-N4 with leaves of 2, 3 and 1 free nodes takes the 3
-//     and the 1). A CPU total with no node count is not confined to one
-//     switch: leaves with the fewest nodes first, over the whole tree.
+//     for a node count: the first leaf found down the tree by best fit,
+//     switch by switch (the smallest child that holds the nodes wanted,
+//     else the largest); then a leaf holding exactly what is left, else,
+//     of the leaves closest to those taken, the smallest that holds it,
+//     else the largest (fillTree). A CPU total with no node count is not
+//     confined to one switch: leaves with the fewest nodes first, over the
+//     whole tree.
 //     Its --contiguous ignores the tree (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
@@ -103,8 +107,9 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 		within = c.topo.Nodes(s)
 		within.InPlaceIntersection(all) // a leaf's size counts its required nodes
 		if consRes {
+			var picked []int // leaves taken from, for closeness
 			for _, tier := range weightTiers(c, within) {
-				t.fillTree(v, s, tier)
+				picked = t.fillTree(v, s, tier, picked)
 			}
 			within = nil
 		}
@@ -275,40 +280,129 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 }
 
 // fillTree is cons_tres's fill for a node count: of one weight tier's
-// nodes under switch s, the child switches by best fit for the nodes still
-// wanted, level by level down to the leaves, whose nodes are taken in
-// order. A flat best fit over the leaves would not do: -N4-8 takes the
-// leaves of 4 and 2 under one middle switch, then 2 of the 3 under the
-// other (blind b_topo3_ct.conf:53), and with v01 v[04-05] v10 busy -N4
-// takes v[02-03,06] under b1 and v07 under b2 (validation 127), where the
-// largest leaf, v[07-09], is first by leaves alone.
-func (t *consResTake) fillTree(v View, s int, tier []int) {
+// nodes under switch s, the first leaf is found down the tree by best fit
+// for the nodes wanted, switch by switch (with v01 v[04-05] v10 busy, -N4
+// starts on v[02-03] under b1, not the largest leaf v[07-09]: validation
+// 127). Each further leaf is one holding exactly what is still wanted;
+// else, of the leaves closest to those taken (under the lowest common
+// switch), the smallest that holds it, else the largest. -N9 takes
+// n[15-20] then n[01-03], exactly the 3 left, while -N10 takes n[15-20],
+// then n[13-14] beside them, then 2 of n[01-03] (probe3/recorded.tsv:41-42);
+// -N8 takes w[11-14], w[09-10] beside them, then 2 of w[06-08] (blind 53);
+// validation 127 goes on from v[02-03] to v06 beside them rather than to
+// v[07-09], 3 for the 2 left.
+func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
 	tree := v.c.topo
-	children := tree.Switches[s].Children
-	if len(children) == 0 {
-		for _, i := range tier {
-			t.add(i)
-		}
-		return
+	leaves := tree.Switches[s].Leaves
+	groups := make([][]int, len(leaves))
+	at := map[int]int{}
+	for k, l := range leaves {
+		at[l] = k
 	}
-	parts := make([][]int, len(children))
-	for k, ch := range children {
-		under := tree.Nodes(ch)
-		for _, i := range tier {
-			if under.Test(uint(i)) {
-				parts[k] = append(parts[k], i)
+	for _, i := range tier {
+		if l, ok := tree.Leaf(i); ok {
+			if k, ok := at[l]; ok {
+				groups[k] = append(groups[k], i)
 			}
 		}
 	}
-	used := make([]bool, len(parts))
+	used := make([]bool, len(groups))
 	for !t.done() {
-		k := t.bestGroup(parts, used)
-		if k < 0 {
-			return
+		k := -1
+		if len(picked) == 0 {
+			k = t.firstLeaf(v, s, tier, at)
+		} else {
+			k = t.nextLeaf(v, leaves, groups, used, picked)
+		}
+		if k < 0 || used[k] {
+			return picked
 		}
 		used[k] = true
-		t.fillTree(v, children[k], parts[k])
+		picked = append(picked, leaves[k])
+		for _, i := range groups[k] {
+			t.add(i)
+		}
 	}
+	return picked
+}
+
+// firstLeaf descends from switch s to a leaf, each child by best fit for
+// the nodes wanted (bestGroup); the leaf's index in at, or -1.
+func (t *consResTake) firstLeaf(v View, s int, tier []int, at map[int]int) int {
+	tree := v.c.topo
+	for len(tree.Switches[s].Children) > 0 {
+		children := tree.Switches[s].Children
+		parts := make([][]int, len(children))
+		for k, ch := range children {
+			under := tree.Nodes(ch)
+			for _, i := range tier {
+				if under.Test(uint(i)) {
+					parts[k] = append(parts[k], i)
+				}
+			}
+		}
+		k := t.bestGroup(parts, make([]bool, len(parts)))
+		if k < 0 {
+			return -1
+		}
+		s = children[k]
+	}
+	k, ok := at[s]
+	if !ok {
+		return -1
+	}
+	return k
+}
+
+// nextLeaf is the unused leaf (index into leaves) holding exactly the
+// nodes still wanted, the closest such to picked; else, of the leaves
+// closest to picked, the smallest that holds them, else the largest; the
+// first among equals; -1 when none has nodes.
+func (t *consResTake) nextLeaf(v View, leaves []int, groups [][]int, used []bool, picked []int) int {
+	exact, exactDist := -1, 0
+	near, nearDist := -1, 0
+	for k, g := range groups {
+		if used[k] || len(g) == 0 {
+			continue
+		}
+		d := closeness(v.c.topo, leaves[k], picked)
+		if len(g) == t.remNodes && (exact < 0 || d < exactDist) {
+			exact, exactDist = k, d
+		}
+		if near < 0 || d < nearDist {
+			near, nearDist = k, d
+		}
+	}
+	if exact >= 0 || near < 0 {
+		return exact
+	}
+	closest := make([][]int, len(groups))
+	for k, g := range groups {
+		if !used[k] && closeness(v.c.topo, leaves[k], picked) == nearDist {
+			closest[k] = g
+		}
+	}
+	return t.bestGroup(closest, used)
+}
+
+// closeness is the lowest level of a switch above both leaf and one of
+// picked (1 for siblings).
+func closeness(tree *topology.Tree, leaf int, picked []int) int {
+	best := math.MaxInt
+	for _, p := range picked {
+		a, b := leaf, p
+		for a != b && a >= 0 && b >= 0 {
+			if tree.Switches[a].Level <= tree.Switches[b].Level {
+				a = tree.Switches[a].Parent
+			} else {
+				b = tree.Switches[b].Parent
+			}
+		}
+		if a >= 0 && a == b {
+			best = min(best, tree.Switches[a].Level)
+		}
+	}
+	return best
 }
 
 // fillTiers is cons_tres's fill: weight by weight, leaves by best fit
