@@ -73,8 +73,8 @@ func TestSlurmCompatThreeLevelTree(t *testing.T) {
 	// cons_tres: node counts from a first leaf found down the tree, then
 	// a leaf holding exactly what is left, else the closest
 	runB3(t, selConsRes, []recorded{
-		{req: selectnodes.Request{MinNodes: 7, MaxNodes: 7}, want: "w[06-08,11-14]"}, // w[11-14], then w[06-08]: exactly 3
-		{req: selectnodes.Request{MinNodes: 8, MaxNodes: 8}, want: "w[06-07,09-14]"}, // w[11-14], w[09-10] beside, 2 of w[06-08]
+		{req: selectnodes.Request{MinNodes: 7, MaxNodes: 7}, want: "w[06-08,11-14]"},                // w[11-14], then w[06-08]: exactly 3
+		{req: selectnodes.Request{MinNodes: 8, MaxNodes: 8}, want: "w[06-07,09-14]"},                // w[11-14], w[09-10] beside, 2 of w[06-08]
 		{req: selectnodes.Request{MinNodes: 4, MaxNodes: 8}, want: "w[06-07,09-14]"},                // g2's leaves of 4 and 2, then 2 of e2
 		{busy: busy, req: selectnodes.Request{MinNodes: 5, MaxNodes: 5}, want: "w[06,09-10,13-14]"}, // g2 first, then one of g1
 		// a CPU total is not confined to a switch: leaves with the fewest nodes first
