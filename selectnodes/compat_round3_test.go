@@ -53,19 +53,7 @@ const (
 
 func runB3(t *testing.T, sel string, cases []recorded) {
 	t.Helper()
-	for _, tc := range cases {
-		c := b3Cluster(t, sel, true)
-		occupyAll(t, c, tc.busy)
-		req := tc.req
-		p, err := c.SelectNodes(&req, selectnodes.RunNow)
-		name := sel + strings.Join(tc.busy, ",") + " " + describe(req)
-		if isClass(tc.want) {
-			require.Equal(t, tc.want, selectnodes.ClassName(err), name)
-			continue
-		}
-		require.NoError(t, err, name)
-		require.Equal(t, tc.want, p.Hostlist(), name)
-	}
+	runOn(t, sel, cases, func() *selectnodes.Cluster { return b3Cluster(t, sel, true) })
 }
 
 func TestSlurmCompatThreeLevelTree(t *testing.T) {
@@ -150,34 +138,31 @@ func TestSlurmCompatCPUTotalWithinNodeLimit(t *testing.T) {
 	})
 }
 
-// A job asking no memory where MaxMemPerNode is set and no default:
-// Slurm pends it when the nodes it takes first hold more than the limit.
-func TestSlurmCompatNoMemoryUnderMaxMemPerNode(t *testing.T) {
-	const conf = `SelectType=select/cons_tres
+// pMem is probe3's p_mem.conf with blind's capmem partition: memory
+// limits and no default memory.
+const pMem = `SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 NodeName=r[1-6] CPUs=8 RealMemory=32000 Weight=1
 NodeName=u[1-2] CPUs=8 RealMemory=16000 Weight=9
 PartitionName=capz Nodes=r[1-6],u[1-2] Default=YES MaxMemPerNode=20000 MaxTime=INFINITE State=UP
 PartitionName=capmem Nodes=r[1-6],u[1-2] MaxMemPerNode=48000 MaxTime=INFINITE State=UP
 `
-	runRecorded(t, conf, true, []recorded{
+
+// A job asking no memory where MaxMemPerNode is set and no default:
+// Slurm pends it when the nodes it takes first hold more than the limit.
+func TestSlurmCompatNoMemoryUnderMaxMemPerNode(t *testing.T) {
+	runRecorded(t, pMem, true, []recorded{
 		{req: selectnodes.Request{CPUs: 8}, want: "part_config"},
 		{req: selectnodes.Request{Partition: "capmem", CPUs: 24}, want: "r[1-3]"},
 	})
 	// the default mode refuses only when no node is within the limit
-	runRecorded(t, conf, false, []recorded{
+	runRecorded(t, pMem, false, []recorded{
 		{req: selectnodes.Request{CPUs: 8}, want: "r1"},
 	})
 }
 
 func TestDefaultModeSaysNoMemoryDiffers(t *testing.T) {
-	const conf = `SelectType=select/cons_tres
-SelectTypeParameters=CR_Core_Memory
-NodeName=r[1-6] CPUs=8 RealMemory=32000 Weight=1
-NodeName=u[1-2] CPUs=8 RealMemory=16000 Weight=9
-PartitionName=capz Nodes=r[1-6],u[1-2] Default=YES MaxMemPerNode=20000 MaxTime=INFINITE State=UP
-`
-	c := clusterOf(t, conf, false)
+	c := clusterOf(t, pMem, false)
 	req := selectnodes.Request{CPUs: 8}
 	ex := c.Explain(&req, selectnodes.RunNow)
 	require.Contains(t, strings.Join(ex.Steps, "\n"), "differs from Slurm 22.05: no memory asked")

@@ -62,12 +62,19 @@ func TestSlurmCompatTopology(t *testing.T) {
 
 func runTopo(t *testing.T, sel string, cases []recorded) {
 	t.Helper()
+	runOn(t, sel, cases, func() *selectnodes.Cluster { return topoCluster(t, sel) })
+}
+
+// runOn places each case on a fresh cluster from build, its busy nodes
+// held, and compares with Slurm's answer (a hostlist or a class).
+func runOn(t *testing.T, label string, cases []recorded, build func() *selectnodes.Cluster) {
+	t.Helper()
 	for _, tc := range cases {
-		c := topoCluster(t, sel)
+		c := build()
 		occupyAll(t, c, tc.busy)
 		req := tc.req
 		p, err := c.SelectNodes(&req, selectnodes.RunNow)
-		name := sel + strings.Join(tc.busy, ",") + " " + describe(req)
+		name := label + strings.Join(tc.busy, ",") + " " + describe(req)
 		if isClass(tc.want) {
 			require.Equal(t, tc.want, selectnodes.ClassName(err), name)
 			continue
