@@ -59,6 +59,17 @@ var (
 	probe3Gaps     = map[int]string{
 		15: "cons_tres: -N3 -n100 takes c04,c15,c16 once the weight order fails; the rule is not known",
 	}
+	blind4Gaps = map[int]string{
+		42:  "cons_tres topology (four middle switches): -N10 takes p1's h[01-06] and r8's h[25-28]",
+		46:  "cons_tres topology: -n40 takes h[01-03,05-06] (r1, r2 under p1), not the smallest leaves first",
+		47:  "cons_tres topology: -n90 takes p1 and p3's weight-1 nodes, not r7",
+		62:  "cons_tres topology loaded: -N7 takes p1's h[01,03-04,06] and r7's h[22-24]",
+		63:  "cons_tres topology loaded: -N11 takes h06 rather than h21",
+		64:  "cons_tres topology loaded: -n30 takes p1's h[01,03-04,06]",
+		67:  "cons_tres --contiguous on a loaded tree: h[20-23], not the tightest run h[06-09]",
+		98:  "-p mid,gen -n20: recorded as pending (reason None); to re-record",
+		100: "cons_tres: -N3 -n100 takes q[12-14] once the weight order fails (as probe3 15)",
+	}
 	blind3Gaps = map[int]string{
 		67: "cons_tres --contiguous on a tree, loaded: Slurm pends where the tightest run n[10-14] (across m1 and m2) would do",
 	}
@@ -87,7 +98,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		gaps map[int]string
 	}{
 		{"validation", validationGaps}, {"holdout", holdoutGaps}, {"blind", blindGaps},
-		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"probe3", probe3Gaps},
+		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"probe3", probe3Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -176,9 +187,9 @@ func slurmClass(note string) string {
 func family(conf string) string {
 	switch {
 	case strings.HasPrefix(conf, "topo"), strings.HasPrefix(conf, "val_topo"), strings.HasPrefix(conf, "t2_topo"),
-		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"):
+		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"), strings.HasPrefix(conf, "e_topo"):
 		return "topology"
-	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"):
+	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"):
 		return "partitions"
 	case strings.HasPrefix(conf, "val_lin"), strings.HasPrefix(conf, "t2_lin"), strings.HasPrefix(conf, "c_lin"):
 		return "linear"
