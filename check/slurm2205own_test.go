@@ -67,7 +67,6 @@ var (
 		63:  "cons_tres topology loaded: -N11 takes h06 rather than h21",
 		64:  "cons_tres topology loaded: -n30 takes p1's h[01,03-04,06]",
 		67:  "cons_tres --contiguous on a loaded tree: h[20-23], not the tightest run h[06-09]",
-		98:  "-p mid,gen -n20: recorded as pending (reason None); to re-record",
 		100: "cons_tres: -N3 -n100 takes q[12-14] once the weight order fails (as probe3 15)",
 	}
 	blind3Gaps = map[int]string{
