@@ -60,10 +60,8 @@ var (
 		15: "cons_tres: -N3 -n100 takes c04,c15,c16 once the weight order fails; the rule is not known",
 	}
 	blind4Gaps = map[int]string{
-		42:  "cons_tres topology (four middle switches): -N10 takes p1's h[01-06] and r8's h[25-28]",
 		46:  "cons_tres topology: -n40 takes h[01-03,05-06] (r1, r2 under p1), not the smallest leaves first",
 		47:  "cons_tres topology: -n90 takes p1 and p3's weight-1 nodes, not r7",
-		62:  "cons_tres topology loaded: -N7 takes p1's h[01,03-04,06] and r7's h[22-24]",
 		63:  "cons_tres topology loaded: -N11 takes h06 rather than h21",
 		64:  "cons_tres topology loaded: -n30 takes p1's h[01,03-04,06]",
 		67:  "cons_tres --contiguous on a loaded tree: h[20-23], not the tightest run h[06-09]",

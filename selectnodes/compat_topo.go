@@ -283,14 +283,15 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 // nodes under switch s, the first leaf is found down the tree by best fit
 // for the nodes wanted, switch by switch (with v01 v[04-05] v10 busy, -N4
 // starts on v[02-03] under b1, not the largest leaf v[07-09]: validation
-// 127). Each further leaf is one holding exactly what is still wanted;
-// else, of the leaves closest to those taken (under the lowest common
-// switch), the smallest that holds it, else the largest. -N9 takes
-// n[15-20] then n[01-03], exactly the 3 left, while -N10 takes n[15-20],
-// then n[13-14] beside them, then 2 of n[01-03] (probe3/recorded.tsv:41-42);
-// -N8 takes w[11-14], w[09-10] beside them, then 2 of w[06-08] (blind 53);
-// validation 127 goes on from v[02-03] to v06 beside them rather than to
-// v[07-09], 3 for the 2 left.
+// 127). Then the switch, of any level, whose unused nodes are exactly
+// what is still wanted (exactSwitch); else, of the leaves closest to
+// those taken (under the lowest common switch), the smallest that holds
+// it, else the largest. -N9 takes n[15-20] then n[01-03], exactly the 3
+// left, while -N10 takes n[15-20], then n[13-14] beside them, then 2 of
+// n[01-03] (probe3/recorded.tsv:41-42); -N8 takes w[11-14], w[09-10]
+// beside them, then 2 of w[06-08] (blind 53); validation 127 goes on
+// from v[02-03] to v06 beside them rather than to v[07-09], 3 for the 2
+// left.
 func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
 	tree := v.c.topo
 	leaves := tree.Switches[s].Leaves
@@ -308,22 +309,62 @@ func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
 	}
 	used := make([]bool, len(groups))
 	for !t.done() {
-		k := -1
+		var next []int
 		if len(picked) == 0 {
-			k = t.firstLeaf(v, s, tier, at)
-		} else {
-			k = t.nextLeaf(v, leaves, groups, used, picked)
+			if k := t.firstLeaf(v, s, tier, at); k >= 0 {
+				next = []int{k}
+			}
+		} else if next = t.exactSwitch(v, at, groups, used, picked); next == nil {
+			if k := t.nextLeaf(v, leaves, groups, used, picked); k >= 0 {
+				next = []int{k}
+			}
 		}
-		if k < 0 || used[k] {
+		if len(next) == 0 {
 			return picked
 		}
-		used[k] = true
-		picked = append(picked, leaves[k])
-		for _, i := range groups[k] {
-			t.add(i)
+		for _, k := range next {
+			used[k] = true
+			picked = append(picked, leaves[k])
+			for _, i := range groups[k] {
+				t.add(i)
+			}
 		}
 	}
 	return picked
+}
+
+// exactSwitch is the leaves (indices into groups) of the switch, of any
+// level, whose unused nodes are exactly the nodes still wanted, the
+// closest to picked, the first among equals; nil when none is. -N10 on
+// an idle blind4 tree takes h[25-28], then p1's h[01-06], 6 in two
+// leaves (blind4/recorded.tsv:42).
+func (t *consResTake) exactSwitch(v View, at map[int]int, groups [][]int, used []bool, picked []int) []int {
+	tree := v.c.topo
+	var best []int
+	bestDist := 0
+	for sw := range tree.Switches {
+		var ks []int
+		count := 0
+		for _, l := range tree.Switches[sw].Leaves {
+			k, ok := at[l]
+			if !ok {
+				ks = nil
+				break
+			}
+			if !used[k] && len(groups[k]) > 0 {
+				ks = append(ks, k)
+				count += len(groups[k])
+			}
+		}
+		if count != t.remNodes || len(ks) == 0 {
+			continue
+		}
+		d := closeness(tree, sw, picked)
+		if best == nil || d < bestDist {
+			best, bestDist = ks, d
+		}
+	}
+	return best
 }
 
 // firstLeaf descends from switch s to a leaf, each child by best fit for
@@ -354,31 +395,21 @@ func (t *consResTake) firstLeaf(v View, s int, tier []int, at map[int]int) int {
 	return k
 }
 
-// nextLeaf is the unused leaf (index into leaves) holding exactly the
-// nodes still wanted, the closest such to picked; else, of the leaves
-// closest to picked, the smallest that holds them, else the largest; the
-// first among equals; -1 when none has nodes.
+// nextLeaf is, of the unused leaves (indices into leaves) closest to
+// picked, the smallest that holds the nodes still wanted, else the
+// largest, the first among equals; -1 when none has nodes.
 func (t *consResTake) nextLeaf(v View, leaves []int, groups [][]int, used []bool, picked []int) int {
-	exact, exactDist := -1, 0
-	near, nearDist := -1, 0
+	nearDist := math.MaxInt
+	dist := make([]int, len(groups))
 	for k, g := range groups {
-		if used[k] || len(g) == 0 {
-			continue
+		if !used[k] && len(g) > 0 {
+			dist[k] = closeness(v.c.topo, leaves[k], picked)
+			nearDist = min(nearDist, dist[k])
 		}
-		d := closeness(v.c.topo, leaves[k], picked)
-		if len(g) == t.remNodes && (exact < 0 || d < exactDist) {
-			exact, exactDist = k, d
-		}
-		if near < 0 || d < nearDist {
-			near, nearDist = k, d
-		}
-	}
-	if exact >= 0 || near < 0 {
-		return exact
 	}
 	closest := make([][]int, len(groups))
 	for k, g := range groups {
-		if !used[k] && closeness(v.c.topo, leaves[k], picked) == nearDist {
+		if !used[k] && len(g) > 0 && dist[k] == nearDist {
 			closest[k] = g
 		}
 	}
