@@ -56,16 +56,13 @@ var (
 	ownKnownGaps   = map[int]string{}
 	holdoutGaps    = map[int]string{}
 	validationGaps = map[int]string{}
-	probe3Gaps     = map[int]string{
-		15: "cons_tres: -N3 -n100 takes c04,c15,c16 once the weight order fails; the rule is not known",
-	}
-	blind4Gaps = map[int]string{
-		46:  "cons_tres topology: -n40 takes h[01-03,05-06] (r1, r2 under p1), not the smallest leaves first",
-		47:  "cons_tres topology: -n90 takes p1 and p3's weight-1 nodes, not r7",
-		63:  "cons_tres topology loaded: -N11 takes h06 rather than h21",
-		64:  "cons_tres topology loaded: -n30 takes p1's h[01,03-04,06]",
-		67:  "cons_tres --contiguous on a loaded tree: h[20-23], not the tightest run h[06-09]",
-		100: "cons_tres: -N3 -n100 takes q[12-14] once the weight order fails (as probe3 15)",
+	probe3Gaps     = map[int]string{}
+	blind4Gaps     = map[int]string{
+		46: "cons_tres topology: -n40 takes h[01-03,05-06] (r1, r2 under p1), not the smallest leaves first",
+		47: "cons_tres topology: -n90 takes p1 and p3's weight-1 nodes, not r7",
+		63: "cons_tres topology loaded: -N11 takes h06 rather than h21",
+		64: "cons_tres topology loaded: -n30 takes p1's h[01,03-04,06]",
+		67: "cons_tres --contiguous on a loaded tree: h[20-23], not the tightest run h[06-09]",
 	}
 	blind3Gaps = map[int]string{
 		67: "cons_tres --contiguous on a tree, loaded: Slurm pends where the tightest run n[10-14] (across m1 and m2) would do",

@@ -171,6 +171,18 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 			return t.sel, true
 		}
 	}
+	if n.Min < 2 || n.Max != n.Min {
+		return t.sel, t.ok() // -p low -n80 (MaxNodes=4) is refused (ct_core.conf:44)
+	}
+	// an exact node count (-N3) last takes the nodes in reverse, the
+	// highest weight's last node first: -N3 -n100 takes c16, c15 and c04
+	// (probe3/recorded.tsv:15) and q14, q13 and q12 (blind4/recorded.tsv:100)
+	t = newConsResTake(v, job, avail, n, cpuOf)
+	for k := len(tiers) - 1; k >= 0; k-- {
+		for x := len(tiers[k]) - 1; x >= 0; x-- {
+			t.add(tiers[k][x])
+		}
+	}
 	return t.sel, t.ok()
 }
 

@@ -123,8 +123,9 @@ func TestSlurmCompatCPUTotalWithinNodeLimit(t *testing.T) {
 	runRecorded(t, bCt, true, []recorded{
 		{req: selectnodes.Request{MinNodes: 4, MaxNodes: 4, CPUs: 100}, want: "c[01-03,15]"},
 		{req: selectnodes.Request{MinNodes: 4, MaxNodes: 4, CPUs: 90}, want: "c[01-04]"},
-		{req: selectnodes.Request{MinNodes: 2, MaxNodes: 2, CPUs: 60}, want: "c[05,15]"}, // the weight order suffices
-		{req: selectnodes.Request{CPUs: 400}, want: "part_config"},                       // above the partition's 288 CPUs
+		{req: selectnodes.Request{MinNodes: 3, MaxNodes: 3, CPUs: 100}, want: "c[04,15-16]"}, // last, in reverse
+		{req: selectnodes.Request{MinNodes: 2, MaxNodes: 2, CPUs: 60}, want: "c[05,15]"},     // the weight order suffices
+		{req: selectnodes.Request{CPUs: 400}, want: "part_config"},                           // above the partition's 288 CPUs
 	})
 	runRecorded(t, bPartCt, true, []recorded{
 		{req: selectnodes.Request{Partition: "wide", CPUs: 60}, want: "p[11-14]"},
