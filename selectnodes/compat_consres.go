@@ -26,7 +26,8 @@ import (
 //     part of any choice within the limit (cpuFloor).
 //   - When the weight order cannot reach a CPU total within the node
 //     limit, the selection starts again past the lowest weight, then
-//     past the next (compatConsResPick).
+//     past the next; for an exact node count, last from the highest
+//     weight's last node down (compatConsResPick).
 //   - --contiguous: runs of every available node ranked by the weight of
 //     their last node; the first must suffice in nodes and CPUs or the job
 //     pends. A job of one node takes the first node of it holding all its
