@@ -68,7 +68,13 @@ var (
 		67: "cons_tres --contiguous on a tree, loaded: Slurm pends where the tightest run n[10-14] (across m1 and m2) would do",
 	}
 	blind2Gaps = map[int]string{}
-	blindGaps  = map[int]string{}
+	blind5Gaps = map[int]string{
+		36: "cons_tres topology: -N12 takes g[01-12] (s01's 8 then 4 of l04), not l04 whole",
+		48: "cons_tres topology, MaxNodes=3: -p m3 -n40 is refused where g[10-12] holds it",
+		56: "cons_tres topology loaded: -N2-7 takes s01's 6 and g10",
+		58: "cons_tres topology, MaxNodes=3: -p m3 -n40 is refused where g[10,12-13] holds it",
+	}
+	blindGaps = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of
@@ -83,8 +89,8 @@ func TestSlurm2205OwnVectors(t *testing.T) {
 // The later sets, each recorded after the rules were corrected from the
 // one before it and replayed first before any rule was changed from it
 // (their first replays are in the folder's README, never edited):
-// validation and hold-out (second round), blind, blind2, blind3 and
-// blind4 (issue 13's third round); probe3 holds the placements recorded
+// validation and hold-out (second round), blind, blind2, blind3, blind4
+// and blind5 (issue 13's third round); probe3 holds the placements recorded
 // to find the rules blind showed missing, fitted like the first set.
 func TestSlurm2205LaterSets(t *testing.T) {
 	for _, set := range []struct {
@@ -92,7 +98,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		gaps map[int]string
 	}{
 		{"validation", validationGaps}, {"holdout", holdoutGaps}, {"blind", blindGaps},
-		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"probe3", probe3Gaps},
+		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -181,7 +187,8 @@ func slurmClass(note string) string {
 func family(conf string) string {
 	switch {
 	case strings.HasPrefix(conf, "topo"), strings.HasPrefix(conf, "val_topo"), strings.HasPrefix(conf, "t2_topo"),
-		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"), strings.HasPrefix(conf, "e_topo"):
+		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"), strings.HasPrefix(conf, "e_topo"),
+		strings.HasPrefix(conf, "f_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"):
 		return "partitions"
