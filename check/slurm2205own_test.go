@@ -70,9 +70,7 @@ var (
 	blind2Gaps = map[int]string{}
 	blind5Gaps = map[int]string{
 		36: "cons_tres topology: -N12 takes g[01-12] (s01's 8 then 4 of l04), not l04 whole",
-		48: "cons_tres topology, MaxNodes=3: -p m3 -n40 is refused where g[10-12] holds it",
 		56: "cons_tres topology loaded: -N2-7 takes s01's 6 and g10",
-		58: "cons_tres topology, MaxNodes=3: -p m3 -n40 is refused where g[10,12-13] holds it",
 	}
 	blindGaps = map[int]string{}
 )
