@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // SWFJob is one job of a trace. Times are relative to the trace's first
@@ -167,12 +168,12 @@ func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 	var first int64 = -1
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+		text := bytes.TrimSpace(sc.Bytes()) // the scanner's bytes: no string per line
+		if len(text) == 0 {
 			continue
 		}
 		if text[0] == ';' {
-			t.header(text[1:], line)
+			t.header(string(text[1:]), line)
 			continue
 		}
 		j, err := parseSWFLine(text, line)
@@ -242,15 +243,19 @@ func (t *Trace) header(h string, line int) {
 	}
 }
 
-func parseSWFLine(text string, line int) (SWFJob, error) {
-	f := strings.Fields(text)
-	if len(f) != 18 && len(f) != 21 {
-		return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("%d fields, want 18 (or 21 for the extended form)", len(f))}
+// maxSWFFields is the most fields a line may have (the extended form).
+const maxSWFFields = 21
+
+func parseSWFLine(text []byte, line int) (SWFJob, error) {
+	var buf [maxSWFFields][]byte
+	f, n := swfFields(text, buf[:0])
+	if n != 18 && n != maxSWFFields {
+		return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("%d fields, want 18 (or 21 for the extended form)", n)}
 	}
 	var vals [18]float64
 	for i := 0; i < 18; i++ {
-		v, err := strconv.ParseFloat(f[i], 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		v, ok := swfNumber(f[i])
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
 			return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("field %d %q is not a number", i+1, f[i])}
 		}
 		if limit := swfFieldLimit(i); math.Abs(v) > limit {
@@ -275,9 +280,9 @@ func parseSWFLine(text string, line int) (SWFJob, error) {
 	if j.Submit < 0 {
 		return SWFJob{}, &SWFError{Line: line, Msg: "unknown submit time"}
 	}
-	if len(f) == 21 {
-		j.QueueName = f[19]
-		if err := j.parsePBS(f[20]); err != nil {
+	if n == maxSWFFields {
+		j.QueueName = string(f[19])
+		if err := j.parsePBS(string(f[20])); err != nil {
 			se := &SWFError{Line: line, Msg: err.Error()}
 			if errors.Is(err, ErrBudget) {
 				se.Err = ErrBudget
@@ -286,6 +291,71 @@ func parseSWFLine(text string, line int) (SWFJob, error) {
 		}
 	}
 	return j, nil
+}
+
+// swfFields splits a line at white space as bytes.Fields does, into buf
+// when it holds no more than maxSWFFields fields (and then without
+// allocating: the fields are slices of line); n is the number of fields
+// either way. A line with non-ASCII bytes goes through bytes.Fields, whose
+// idea of white space is Unicode's.
+func swfFields(line []byte, buf [][]byte) (fields [][]byte, n int) {
+	for _, c := range line {
+		if c >= utf8.RuneSelf {
+			f := bytes.Fields(line)
+			return f, len(f)
+		}
+	}
+	for i := 0; i < len(line); {
+		for i < len(line) && asciiSpace(line[i]) {
+			i++
+		}
+		start := i
+		for i < len(line) && !asciiSpace(line[i]) {
+			i++
+		}
+		if i > start {
+			if n < maxSWFFields {
+				buf = append(buf, line[start:i])
+			}
+			n++
+		}
+	}
+	return buf, n
+}
+
+// asciiSpace is unicode.IsSpace on an ASCII byte.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// swfNumber reads a field as strconv.ParseFloat does. Fields are nearly
+// always integers of a few digits: those are read without a string (an
+// integer below 10^18 converts to the float ParseFloat would round to);
+// anything else goes to ParseFloat.
+func swfNumber(b []byte) (float64, bool) {
+	digits := b
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) > 0 && len(digits) <= 18 {
+		n := int64(0)
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				return parseFloat(b)
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if len(digits) < len(b) {
+			n = -n
+		}
+		return float64(n), true
+	}
+	return parseFloat(b)
+}
+
+func parseFloat(b []byte) (float64, bool) {
+	v, err := strconv.ParseFloat(string(b), 64)
+	return v, err == nil
 }
 
 // swfFieldLimit is the largest magnitude field i (0-based) may hold: times

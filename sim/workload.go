@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -119,9 +121,13 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 			}
 		}
 		w.Jobs = append(w.Jobs, Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
-			Name: fmt.Sprintf("swf%d", sj.ID), User: fmt.Sprintf("u%d", sj.User), Request: req, TimeLimit: limit}})
+			Name: "swf" + strconv.FormatInt(sj.ID, 10), User: "u" + strconv.Itoa(sj.User), Request: req, TimeLimit: limit}})
 	}
-	slices.SortStableFunc(w.Jobs, func(a, b Job) int { return int(a.Submit - b.Submit) })
+	// traces are in submit order as a rule: a Job is large, so check first
+	bySubmit := func(a, b Job) int { return cmp.Compare(a.Submit, b.Submit) }
+	if !slices.IsSortedFunc(w.Jobs, bySubmit) {
+		slices.SortStableFunc(w.Jobs, bySubmit)
+	}
 	return w
 }
 
