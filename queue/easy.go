@@ -41,6 +41,7 @@ type EASY struct {
 	// request a probe reads (a local copy would escape), the shadow's
 	// per-node ends, distinct ends and node masks
 	order     []*job
+	free      []int // per node, its free CPUs, kept through the pass
 	req       selectnodes.Request
 	until     []time.Duration // per node, when its last job ends (from now); idleNode when idle
 	ends      []time.Duration
@@ -75,7 +76,11 @@ func (e *EASY) Backfill(now time.Time) []Started {
 	s.recalc(now)
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
-	freeCPUs, freeNodes := s.freeOutside(nil)
+	e.free = slices.Grow(e.free[:0], s.c.NodeCount())
+	for i := 0; i < s.c.NodeCount(); i++ {
+		e.free = append(e.free, s.c.FreeCPUs(i))
+	}
+	freeCPUs, freeNodes := e.freeOutside(nil)
 	var started []Started
 	var head *easyPlan
 	outCPUs, outNodes := 0, 0 // the same bounds outside the head's nodes
@@ -109,12 +114,12 @@ func (e *EASY) Backfill(now time.Time) []Started {
 					}
 					freeCPUs -= p.TotalCPUs
 					for _, a := range p.Alloc {
-						if s.c.FreeCPUs(a.Node) <= 0 {
+						if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
 							freeNodes--
 						}
 					}
 					if head != nil {
-						outCPUs, outNodes = s.freeOutside(head.nodes)
+						outCPUs, outNodes = e.freeOutside(head.nodes)
 					}
 				}
 				continue
@@ -123,7 +128,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 		j.Reason = ReasonResources
 		if head == nil {
 			if head = e.headPlan(j, now); head != nil {
-				outCPUs, outNodes = s.freeOutside(head.nodes)
+				outCPUs, outNodes = e.freeOutside(head.nodes)
 			}
 		}
 	}
@@ -142,10 +147,10 @@ func (s *Scheduler) appendOrdered(buf []*job) []*job {
 }
 
 // freeOutside counts the free CPUs, and the nodes with a free CPU, that
-// are not in nodes (nil for none).
-func (s *Scheduler) freeOutside(nodes *bitset.BitSet) (cpus, count int) {
-	for i := 0; i < s.c.NodeCount(); i++ {
-		if f := s.c.FreeCPUs(i); f > 0 && (nodes == nil || !nodes.Test(uint(i))) {
+// are not in nodes (nil for none), from the pass's per-node counts.
+func (e *EASY) freeOutside(nodes *bitset.BitSet) (cpus, count int) {
+	for i, f := range e.free {
+		if f > 0 && (nodes == nil || !nodes.Test(uint(i))) {
 			cpus += f
 			count++
 		}
