@@ -154,6 +154,13 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 	return ReadSWF(r, opts)
 }
 
+// maxSWFLine bounds one line of a trace (a real line is under 200 bytes).
+const maxSWFLine = 16 << 20
+
+// minSWFJobLine is the shortest line a job can have: 18 one-character
+// fields, their separators and the newline.
+const minSWFJobLine = 36
+
 // ReadSWF reads a trace.
 func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 	t := &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}
@@ -161,14 +168,24 @@ func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 	if budget <= 0 {
 		budget = DefaultMaxTraceBytes
 	}
-	// one byte more than the budget, so reading exactly the budget is fine
-	sc := bufio.NewScanner(&budgetReader{r: r, left: budget + 1})
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	// Read whole (one byte more than the budget, so reading exactly the
+	// budget is fine): lines are then slices of one buffer, and the jobs
+	// are allocated once, no more than the input's size could hold.
+	data, readErr := io.ReadAll(&budgetReader{r: r, left: budget + 1})
+	t.Jobs = make([]SWFJob, 0, min(bytes.Count(data, []byte{'\n'})+1, len(data)/minSWFJobLine+1))
 	line := 0
 	var first int64 = -1
-	for sc.Scan() {
+	for len(data) > 0 {
+		text, rest, complete := bytes.Cut(data, []byte{'\n'})
+		if !complete && readErr != nil {
+			break // a line cut short by the failed read is not read
+		}
+		data = rest
 		line++
-		text := bytes.TrimSpace(sc.Bytes()) // the scanner's bytes: no string per line
+		if len(text) > maxSWFLine {
+			return nil, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf("the line is longer than %d bytes", maxSWFLine)}
+		}
+		text = bytes.TrimSpace(text)
 		if len(text) == 0 {
 			continue
 		}
@@ -189,12 +206,12 @@ func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 			first = int64(j.Submit)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, errOverBudget) {
+	if readErr != nil {
+		if errors.Is(readErr, errOverBudget) {
 			return nil, &SWFError{Line: line + 1, Err: ErrBudget,
 				Msg: fmt.Sprintf("the input exceeds the budget of %d bytes (SWFOptions.MaxBytes)", budget)}
 		}
-		return nil, &SWFError{Line: line + 1, Msg: err.Error()}
+		return nil, &SWFError{Line: line + 1, Msg: readErr.Error()}
 	}
 	// Extended traces give absolute submit times: make them relative.
 	if first > 0 && time.Duration(first) > 365*24*time.Hour {
