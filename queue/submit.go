@@ -47,8 +47,14 @@ func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
 // SubmitContext is Submit with a context for the plugins and the IDSource.
 // AdmitPlugins see (and may rewrite) spec first, outside the lock.
 func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time) (JobID, error) {
-	if err := s.runAdmit(ctx, &spec, now); err != nil {
-		return 0, err
+	if len(s.opts.admit) > 0 {
+		// the plugins get a copy of their own: handing them &spec would
+		// move every submission's spec to the heap
+		admitted := spec
+		if err := s.runAdmit(ctx, &admitted, now); err != nil {
+			return 0, err
+		}
+		spec = admitted
 	}
 	if err := checkSpec(&spec); err != nil {
 		return 0, err
@@ -133,11 +139,14 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 			return nil, invalid("dependency on unknown job %d", t)
 		}
 	}
-	req := spec.Request
+	// the admission check reads the request in the new record, where it
+	// is kept: a local copy would go to the heap as well
+	j := &job{Job: Job{Request: spec.Request}, deps: deps}
+	req := &j.Request
 	if req.Partition == "" {
 		req.Partition = s.c.DefaultPartition()
 	}
-	if err := s.admissible(&req); err != nil {
+	if err := s.admissible(req); err != nil {
 		return nil, err
 	}
 	limit := spec.TimeLimit
@@ -147,10 +156,11 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 	}
 	req.TimeLimit = limit
 	s.seq++
-	return &job{Job: Job{ID: id, Name: spec.Name, User: spec.User, Account: spec.Account, Partition: req.Partition,
+	j.Job = Job{ID: id, Name: spec.Name, User: spec.User, Account: spec.Account, Partition: req.Partition,
 		AdminPriority: spec.Priority, Nice: spec.Nice, Submit: now, Begin: spec.Begin, TimeLimit: limit, TimeMin: spec.TimeMin,
-		Dependency: spec.Dependency, Requeue: spec.Requeue, Request: req, State: Pending,
-		Held: spec.Hold || s.opts.external, seq: s.seq}, deps: deps}, nil
+		Dependency: spec.Dependency, Requeue: spec.Requeue, Request: *req, State: Pending,
+		Held: spec.Hold || s.opts.external, seq: s.seq}
+	return j, nil
 }
 
 // add records a new job.
