@@ -156,7 +156,6 @@ func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
 		active:      map[JobID]*job{},
 		maxPartPrio: -1,
 		queue:       btree.NewG(32, func(a, b *job) bool { return lessKey(a.key, b.key) }),
-		byUserName:  map[string][]*job{},
 		resv:        map[JobID]reservation{},
 		nextID:      o.firstID,
 		opts:        o,

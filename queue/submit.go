@@ -166,9 +166,27 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 // add records a new job.
 func (s *Scheduler) add(j *job) {
 	s.jobs[j.ID] = j
-	key := j.User + "\x00" + j.Name
-	s.byUserName[key] = append(s.byUserName[key], j)
+	if s.byUserName != nil {
+		key := userName(j)
+		s.byUserName[key] = append(s.byUserName[key], j)
+	}
 }
+
+// sameUserName lists the jobs of j's user and name. The index is built on
+// the first call (a singleton dependency) and kept by add from then on:
+// a queue that never sees one pays no key and no map entry per job.
+func (s *Scheduler) sameUserName(j *job) []*job {
+	if s.byUserName == nil {
+		s.byUserName = make(map[string][]*job, len(s.jobs))
+		for _, id := range s.ids() {
+			o := s.jobs[id]
+			s.byUserName[userName(o)] = append(s.byUserName[userName(o)], o)
+		}
+	}
+	return s.byUserName[userName(j)]
+}
+
+func userName(j *job) string { return j.User + "\x00" + j.Name }
 
 // neverRuns reports whether a selection error means the request can never
 // run here (as opposed to not now).
