@@ -143,6 +143,7 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 	defer f.Close()
 	br := bufio.NewReader(f)
 	var r io.Reader = br
+	size := int64(0) // a plain file's size sizes the read buffer once
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
@@ -150,8 +151,10 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 		}
 		defer gz.Close()
 		r = gz
+	} else if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
 	}
-	return ReadSWF(r, opts)
+	return readSWF(r, opts, size)
 }
 
 // maxSWFLine bounds one line of a trace (a real line is under 200 bytes).
@@ -162,7 +165,10 @@ const maxSWFLine = 16 << 20
 const minSWFJobLine = 36
 
 // ReadSWF reads a trace.
-func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
+func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) { return readSWF(r, opts, 0) }
+
+// readSWF is ReadSWF with the input's size when known (else 0).
+func readSWF(r io.Reader, opts SWFOptions, size int64) (*Trace, error) {
 	t := &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}
 	budget := opts.MaxBytes
 	if budget <= 0 {
@@ -171,7 +177,10 @@ func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 	// Read whole (one byte more than the budget, so reading exactly the
 	// budget is fine): lines are then slices of one buffer, and the jobs
 	// are allocated once, no more than the input's size could hold.
-	data, readErr := io.ReadAll(&budgetReader{r: r, left: budget + 1})
+	var buf bytes.Buffer
+	buf.Grow(int(min(size, budget)) + bytes.MinRead) // the size, up to the budget
+	_, readErr := buf.ReadFrom(&budgetReader{r: r, left: budget + 1})
+	data := buf.Bytes()
 	t.Jobs = make([]SWFJob, 0, min(bytes.Count(data, []byte{'\n'})+1, len(data)/minSWFJobLine+1))
 	line := 0
 	var first int64 = -1
