@@ -123,10 +123,13 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 		w.Jobs = append(w.Jobs, Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
 			Name: "swf" + strconv.FormatInt(sj.ID, 10), User: "u" + strconv.Itoa(sj.User), Request: req, TimeLimit: limit}})
 	}
-	// traces are in submit order as a rule: a Job is large, so check first
-	bySubmit := func(a, b Job) int { return cmp.Compare(a.Submit, b.Submit) }
-	if !slices.IsSortedFunc(w.Jobs, bySubmit) {
-		slices.SortStableFunc(w.Jobs, bySubmit)
+	// traces are in submit order as a rule: a Job is large (a comparison
+	// function copies two), so check by index first
+	for i := 1; i < len(w.Jobs); i++ {
+		if w.Jobs[i].Submit < w.Jobs[i-1].Submit {
+			slices.SortStableFunc(w.Jobs, func(a, b Job) int { return cmp.Compare(a.Submit, b.Submit) })
+			break
+		}
 	}
 	return w
 }
