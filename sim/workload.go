@@ -121,7 +121,7 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 			}
 		}
 		w.Jobs = append(w.Jobs, Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
-			Name: "swf" + strconv.FormatInt(sj.ID, 10), User: "u" + strconv.Itoa(sj.User), Request: req, TimeLimit: limit}})
+			Name: numbered("swf", sj.ID), User: numbered("u", int64(sj.User)), Request: req, TimeLimit: limit}})
 	}
 	// traces are in submit order as a rule: a Job is large (a comparison
 	// function copies two), so check by index first
@@ -132,6 +132,12 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 		}
 	}
 	return w
+}
+
+// numbered is prefix followed by n in decimal, in one allocation.
+func numbered(prefix string, n int64) string {
+	var buf [32]byte
+	return string(strconv.AppendInt(append(buf[:0], prefix...), n, 10))
 }
 
 // jobLimit is a job's time limit under the estimate convention.
