@@ -52,6 +52,7 @@ type Scheduler struct {
 	queue       *btree.BTreeG[*job]
 	byUserName  map[string][]*job
 	nextID      JobID
+	maxID       JobID
 	seq         uint64
 	lastRecalc  time.Time
 	resv        map[JobID]reservation // Backfill's standing reservations

@@ -100,6 +100,11 @@ func (s *Scheduler) counterID() (JobID, error) {
 		if s.nextID == 0 {
 			return 0, fmt.Errorf("%w: job IDs exhausted", ErrLimit)
 		}
+		// above every ID in use (maxID, kept by add) it is free: no probe
+		// of a large map for a key it does not hold
+		if s.nextID > s.maxID {
+			return s.nextID, nil
+		}
 		if _, used := s.jobs[s.nextID]; !used {
 			return s.nextID, nil
 		}
@@ -166,6 +171,7 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 // add records a new job.
 func (s *Scheduler) add(j *job) {
 	s.jobs[j.ID] = j
+	s.maxID = max(s.maxID, j.ID)
 	if s.byUserName != nil {
 		key := userName(j)
 		s.byUserName[key] = append(s.byUserName[key], j)

@@ -37,3 +37,21 @@ func TestSingletonIndexBuiltOnFirstUse(t *testing.T) {
 	assert.Equal(t, ReasonDependency, j.Reason, "the first singleton now runs")
 	assert.Len(t, s.byUserName[userName(s.jobs[later])], 3)
 }
+
+// The scheduler's own IDs skip those taken by explicit ones, below and
+// above its counter, and use the ones above every taken ID directly.
+func TestCounterIDsSkipExplicitOnes(t *testing.T) {
+	s := simple(t)
+	for _, want := range []JobID{7, 2} {
+		id, err := s.Submit(Spec{ID: want, Request: selectnodes.Request{MinNodes: 1}}, at(0))
+		require.NoError(t, err)
+		require.Equal(t, want, id)
+	}
+	var got []JobID
+	for range 8 {
+		got = append(got, submit(t, s, nodes(1, 0), at(0)))
+	}
+	assert.Equal(t, []JobID{1, 3, 4, 5, 6, 8, 9, 10}, got)
+	_, err := s.Submit(Spec{ID: 9, Request: selectnodes.Request{MinNodes: 1}}, at(0))
+	assert.ErrorIs(t, err, ErrDuplicateID)
+}
