@@ -133,6 +133,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 		}
 	}
 	clear(e.order) // hold no finished job
+	e.req = selectnodes.Request{}
 	return started
 }
 
@@ -281,8 +282,11 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	}
 	e.countedID = make([]JobID, 0, len(e.s.active)) // kept by the plan
 	for id := range e.s.active {
+		a, _, end, ok := c.Allocation(id)
+		if !ok {
+			continue // not expected: start and end keep active and the cluster alike
+		}
 		e.countedID = append(e.countedID, id)
-		a, _, end, _ := c.Allocation(id)
 		at := max(end.Sub(now), idleNode+1)
 		for _, na := range a.Alloc {
 			e.until[na.Node] = max(e.until[na.Node], at)
