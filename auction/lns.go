@@ -30,7 +30,7 @@ const (
 func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int {
 	var open []int32 // jobs in groups not proven by their bound alone
 	for c, jobs := range comps {
-		if bounds[c]-s.valueOf(jobs) > s.tol && len(jobs) > 1 {
+		if bounds[c]-s.valueOf(jobs) > s.proofGap && len(jobs) > 1 {
 			open = append(open, jobs...)
 		}
 	}
@@ -55,6 +55,9 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 		j := open[s.rng.IntN(len(open))]
 		mj := s.m.jobs[j]
 		b := mj.first + int32(s.rng.IntN(int(mj.end-mj.first)))
+		if s.out[b] {
+			continue // in no better solution (fixing.go)
+		}
 		phase := float64(r%cycle) / float64(cycle)
 		temp = mean * annealHot * math.Pow(annealCold/annealHot, phase)
 		if r%cycle == 0 && curVal < bestVal-s.tol {
@@ -192,7 +195,7 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 	all := true
 	for _, c := range order {
 		jobs := comps[c]
-		if bounds[c]-s.valueOf(jobs) <= s.tol {
+		if bounds[c]-s.valueOf(jobs) <= s.proofGap {
 			bounds[c] = s.valueOf(jobs)
 			continue
 		}

@@ -132,3 +132,20 @@ func TestSamplesBoundAndFeasibility(t *testing.T) {
 		require.GreaterOrEqual(t, sol.Objective, r.greedyObjective-5e-5, "%s: below the priority greedy", r.name)
 	}
 }
+
+// The clique rows and reduced-cost fixing prove J50_B10_s102 optimal on a
+// work budget: the bound meets CBC's proven optimum.
+func TestSampleProvenOptimum(t *testing.T) {
+	dir, refs := loadReference(t)
+	for _, r := range refs {
+		if r.name != "aucs_J50_B10_s102" {
+			continue
+		}
+		p := loadSample(t, dir, r.name)
+		sol, err := Solve(context.Background(), p, Options{Rounds: 2000, MaxNodes: 400_000})
+		require.NoError(t, err)
+		require.True(t, sol.Optimal, "bound %.4f objective %.4f", sol.Bound, sol.Objective)
+		require.InDelta(t, r.cbcObj, sol.Objective, 5e-5)
+		require.InDelta(t, r.cbcObj, sol.Bound, 5e-5)
+	}
+}
