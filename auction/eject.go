@@ -97,7 +97,7 @@ func (s *solver) repair(e *ejector, ejected, freed []int32, skip int32) {
 		mj := m.jobs[o]
 		pick := int32(-1)
 		for c := mj.first; c < mj.end; c++ {
-			if (pick < 0 || m.value[c] > m.value[pick]) && !s.out[c] && m.fits(c, s.resid) {
+			if (pick < 0 || m.value[c] > m.value[pick]) && m.fits(c, s.resid) {
 				pick = c
 			}
 		}

@@ -144,7 +144,7 @@ func (s *solver) fittingBids(jobs []int32, resid []int32) [][]int32 {
 	for k, j := range jobs {
 		mj := s.m.jobs[j]
 		for b := mj.first; b < mj.end; b++ {
-			if !s.out[b] && s.m.fits(b, resid) {
+			if !(s.fixing && s.out[b]) && s.m.fits(b, resid) {
 				out[k] = append(out[k], b)
 			}
 		}

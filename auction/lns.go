@@ -55,9 +55,6 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 		j := open[s.rng.IntN(len(open))]
 		mj := s.m.jobs[j]
 		b := mj.first + int32(s.rng.IntN(int(mj.end-mj.first)))
-		if s.out[b] {
-			continue // in no better solution (fixing.go)
-		}
 		phase := float64(r%cycle) / float64(cycle)
 		temp = mean * annealHot * math.Pow(annealCold/annealHot, phase)
 		if r%cycle == 0 && curVal < bestVal-s.tol {
@@ -203,7 +200,10 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 			all = false
 			continue
 		}
-		if complete, _ := s.solveExactly(jobs, 0, perGroup); complete {
+		s.fixing = true // only better solutions are wanted here
+		complete, _ := s.solveExactly(jobs, 0, perGroup)
+		s.fixing = false
+		if complete {
 			bounds[c] = s.valueOf(jobs)
 		} else {
 			all = false

@@ -194,7 +194,7 @@ func (t *bb) dfs(d int, val, z float64) {
 			return
 		}
 	}
-	if t.s.must[t.jobs[d]] {
+	if t.s.fixing && t.s.must[t.jobs[d]] {
 		return // every better solution takes a bid of this job
 	}
 	t.cur[d] = -1

@@ -57,7 +57,7 @@ const lagrangeIters = 1500
 // and firstProofNodes the exact search's budget per group after it.
 const (
 	quickProofNodes = 20_000
-	firstRounds     = 40
+	firstRounds     = 20
 	firstProofNodes = 300_000
 )
 
@@ -79,6 +79,7 @@ type solver struct {
 	jobMark  []uint32
 	out      []bool // per bid: fixed out by reduced cost (fixing.go)
 	must     []bool // per job: in every better solution (fixing.go)
+	fixing   bool   // out and must apply (the proof's searches only)
 	stamp    uint32
 	nodes    int64
 	budget   int64
@@ -131,7 +132,6 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 		// A short local search first, then fixing and a bounded proof
 		// attempt, so that a small window is proven early even when a
 		// time limit would let the local search run on.
-		s.fixAll(comps, bounds, opts.PricingSteps)
 		first := min(opts.Rounds, firstRounds*len(m.jobs))
 		rounds = s.localSearch(comps, bounds, first)
 		proven = s.fixAndProve(comps, bounds, opts, firstProofNodes)
@@ -146,7 +146,7 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 // fixAndProve fixes by reduced cost against the solution found so far
 // and runs the exact search on the small groups (perGroup nodes each).
 func (s *solver) fixAndProve(comps [][]int32, bounds []float64, opts Options, perGroup int64) bool {
-	s.fixAll(comps, bounds, opts.PricingSteps)
+	s.fixAll(comps, bounds, opts.ExactJobs, opts.PricingSteps)
 	copy(s.price, s.best) // the sub-windows' pricing left its own prices
 	return s.prove(comps, bounds, opts.ExactJobs, perGroup)
 }
