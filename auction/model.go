@@ -162,6 +162,8 @@ func (m *model) addUse(r int, amt int32, compact, clique, capacity []int32) {
 func (m *model) res(b int32) []int32 { return m.useRes[m.useStart[b]:m.useStart[b+1]] }
 func (m *model) amt(b int32) []int32 { return m.useAmt[m.useStart[b]:m.useStart[b+1]] }
 
+func (m *model) amtF(b int32) []float64 { return m.useAmtF[m.useStart[b]:m.useStart[b+1]] }
+
 // fits reports whether bid b fits the residual capacities.
 func (m *model) fits(b int32, resid []int32) bool {
 	rs, as := m.res(b), m.amt(b)
