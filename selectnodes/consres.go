@@ -68,7 +68,7 @@ func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
 // JobTest implements Selector.
 func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	cpuOf := s.cpuTable(v, job)
-	if c := v.c; c.compat && c.topo == nil {
+	if v.c.compatConsRes(job) {
 		chosen, ok := compatConsResPick(v, job, avail, n, cpuOf) // compat_consres.go
 		if !ok {
 			return Choice{}, false
