@@ -16,7 +16,7 @@ import "math"
 // problem; re-pricing what is left lowers L, which fixes more.
 
 // fixRounds caps the fix-and-re-price rounds per group.
-const fixRounds = 6
+const fixRounds = 3
 
 // fixAll runs reduced-cost fixing on every group of at most exact jobs
 // (those the proof's search takes on) against its current selection and
