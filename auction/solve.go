@@ -87,12 +87,13 @@ type solver struct {
 }
 
 // Solve finds a selection of bids of p of maximum objective (1) under
-// constraints (2)-(4). It validates p, prices the node capacities by
-// Lagrangian relaxation (a proven bound), builds a greedy solution guided
-// by the prices, improves it by local search (sub-windows of jobs that
-// share nodes, each solved exactly by branch and bound while the rest stay
-// fixed) and, for groups of jobs small enough, runs an exact branch and
-// bound that proves the optimum. It stops at ctx's deadline, at
+// constraints (2)-(4). It validates p, prices the node capacities and
+// the conflict cliques by Lagrangian relaxation (a proven bound), builds a
+// greedy solution guided by the prices, improves it by local search
+// (eject-and-repair moves, and sub-windows of jobs that share nodes, each
+// solved exactly by branch and bound while the rest stay fixed) and, for
+// groups of jobs small enough, fixes bids by reduced cost and runs an
+// exact branch and bound that proves the optimum. It stops at ctx's deadline, at
 // opts.TimeLimit or when its budgets run out, with the best it has; it is
 // deterministic for the same input and options unless stopped by time.
 func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
