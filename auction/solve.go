@@ -108,19 +108,7 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 		defer cancel()
 	}
 	m := buildModel(p)
-	s := &solver{
-		m: m, ctx: ctx, tol: opts.Tolerance, budget: opts.MaxNodes,
-		price: make([]float64, len(m.capacity)), resid: append([]int32(nil), m.capacity...),
-		usage: make([]int32, len(m.capacity)), demand: make([]int32, len(m.capacity)), mark: make([]uint32, len(m.capacity)),
-		rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)),
-	}
-	s.proofGap = max(s.tol, valueStep(m.value)-s.tol)
-	s.sel = make([]int32, len(m.jobs))
-	s.jobMark = make([]uint32, len(m.jobs))
-	s.out, s.must = make([]bool, len(m.value)), make([]bool, len(m.jobs))
-	for k := range s.sel {
-		s.sel[k] = -1
-	}
+	s := newSolver(ctx, m, opts)
 	comps := m.components()
 	bounds := make([]float64, len(comps))
 	s.initial(comps, bounds, opts.PricingSteps)
@@ -150,6 +138,25 @@ func (s *solver) fixAndProve(comps [][]int32, bounds []float64, opts Options, pe
 	s.fixAll(comps, bounds, opts.ExactJobs, opts.PricingSteps)
 	copy(s.price, s.best) // the sub-windows' pricing left its own prices
 	return s.prove(comps, bounds, opts.ExactJobs, perGroup)
+}
+
+// newSolver starts with nothing chosen and every price 0; opts has its
+// defaults filled in.
+func newSolver(ctx context.Context, m *model, opts Options) *solver {
+	s := &solver{
+		m: m, ctx: ctx, tol: opts.Tolerance, budget: opts.MaxNodes,
+		price: make([]float64, len(m.capacity)), resid: append([]int32(nil), m.capacity...),
+		usage: make([]int32, len(m.capacity)), demand: make([]int32, len(m.capacity)), mark: make([]uint32, len(m.capacity)),
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)),
+	}
+	s.proofGap = max(s.tol, valueStep(m.value)-s.tol)
+	s.sel = make([]int32, len(m.jobs))
+	s.jobMark = make([]uint32, len(m.jobs))
+	s.out, s.must = make([]bool, len(m.value)), make([]bool, len(m.jobs))
+	for k := range s.sel {
+		s.sel[k] = -1
+	}
+	return s
 }
 
 // ReplayOptions is a work budget for one scheduler pass of a simulated
