@@ -55,14 +55,21 @@ func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
 	if job.Exclusive {
 		return
 	}
-	v.eachBusySpan(dst, lo, hi, func(i uint) {
-		k := int(i)
-		e := v.c.effective(k)
-		if s.freeOf(v, job, k, e.CPUs) < job.cpusPerNode || e.RealMemory-v.u.mem[k] < job.Req.MinMemoryPerNode ||
-			(job.Shared && int(v.u.jobs[k]) >= job.MaxShare) || (len(job.gres) > 0 && !v.gresFits(k, job)) {
+	// words whose fullest node still has room are kept whole (room.go)
+	roomy := func(w int) bool { return v.roomy(job, w) }
+	v.eachBusyTight(dst.Words(), lo, hi, roomy, func(i uint) {
+		if !s.hasRoom(v, job, int(i)) {
 			dst.Clear(i)
 		}
 	})
+}
+
+// hasRoom reports whether busy node k has room for job: its CPUs per
+// node, memory, a place among the node's sharing jobs, and its GRES.
+func (s ConsRes) hasRoom(v View, job *Job, k int) bool {
+	e := v.c.effective(k)
+	return s.freeOf(v, job, k, e.CPUs) >= job.cpusPerNode && e.RealMemory-v.u.mem[k] >= job.Req.MinMemoryPerNode &&
+		(!job.Shared || int(v.u.jobs[k]) < job.MaxShare) && (len(job.gres) == 0 || v.gresFits(k, job))
 }
 
 // JobTest implements Selector.

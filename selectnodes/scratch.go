@@ -123,6 +123,7 @@ func (sc *scratch) usageCopy(u *usage) *usage {
 	d.gres = append(d.gres[:0], u.gres...)
 	d.jobs = append(d.jobs[:0], u.jobs...)
 	d.excl = append(d.excl[:0], u.excl...)
+	d.high = append(d.high[:0], u.high...)
 	return d
 }
 

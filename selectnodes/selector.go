@@ -2,7 +2,6 @@ package selectnodes
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
@@ -196,18 +195,6 @@ func uses(v View, chosen []int, cpus func(i int) int, memory int64, exclusive bo
 		ch.Nodes[k] = NodeUse{Node: i, CPUs: cpus(i), Memory: memory}
 	}
 	return ch
-}
-
-// eachBusySpan calls f for every node of the words [lo, hi) of b that
-// runs a job under v, visiting words rather than nodes so idle stretches
-// cost nothing.
-func (v View) eachBusySpan(b *bitset.BitSet, lo, hi int, f func(i uint)) {
-	idle, w := v.u.idle.Words(), b.Words()
-	for k := lo; k < hi && k < len(w) && k < len(idle); k++ {
-		for busy := w[k] &^ idle[k]; busy != 0; busy &= busy - 1 {
-			f(uint(k*64 + bits.TrailingZeros64(busy)))
-		}
-	}
 }
 
 // loadFilter is how the built-in selectors filter by load: the nodes of
