@@ -130,7 +130,7 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 		if taken != nil {
 			rest = cand.Difference(taken)
 		}
-		sel = pk.fill(sel, runsOf(rest, pk.lo, pk.hi), needNodes, needCPU, maxN-len(sel)) // rest is within cand
+		sel = pk.fillFrom(sel, rest, needNodes, needCPU, maxN-len(sel)) // rest is within cand
 	}
 	if pk.meets(sel, n) {
 		return sel, true
@@ -226,23 +226,44 @@ func (pk picker) take(r run, needNodes, needCPU int) (int, bool) {
 	return 0, false
 }
 
-func (pk picker) fill(sel []int, runs []run, needNodes, needCPU, room int) []int {
-	best, bestT := -1, 0
-	for k, r := range runs {
-		t, ok := pk.take(r, needNodes, needCPU)
-		if !ok || t > room || t == 0 {
-			continue
+// fillFrom adds to sel from the runs of rest in the picker's span: the
+// single run that suffices leaving the fewest nodes unused (the earliest
+// among equals), else runs largest first. The single run is looked for
+// while walking the runs, without listing them, and the walk stops at one
+// that fits exactly (none can fit better; a one-node job on a fragmented
+// cluster usually finds one at once); the runs are listed only when no
+// single run suffices.
+func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, room int) []int {
+	best, bestT := run{}, 0
+	for i, ok := rest.NextSet(uint(pk.lo)); ok && int(i) < pk.hi; {
+		j, more := rest.NextClear(i)
+		if !more || int(j) > pk.hi {
+			j = uint(pk.hi)
 		}
-		if best < 0 || r.len()-t < runs[best].len()-bestT {
-			best, bestT = k, t
+		r := run{int(i), int(j)}
+		if t, fits := pk.take(r, needNodes, needCPU); fits && t <= room && t > 0 && (bestT == 0 || r.len()-t < best.len()-bestT) {
+			best, bestT = r, t
+			if r.len() == t {
+				break
+			}
 		}
+		if int(j) >= pk.hi {
+			break
+		}
+		i, ok = rest.NextSet(j)
 	}
-	if best >= 0 {
-		for i := runs[best].start; i < runs[best].start+bestT; i++ {
+	if bestT > 0 {
+		for i := best.start; i < best.start+bestT; i++ {
 			sel = append(sel, i)
 		}
 		return sel
 	}
+	return pk.largestRuns(sel, runsOf(rest, pk.lo, pk.hi), needNodes, needCPU, room)
+}
+
+// largestRuns takes nodes from the runs largest first (the earlier of
+// equal runs first), so the job spans the fewest runs.
+func (pk picker) largestRuns(sel []int, runs []run, needNodes, needCPU, room int) []int {
 	slices.SortStableFunc(runs, func(a, b run) int { return b.len() - a.len() })
 	for _, r := range runs {
 		for i := r.start; i < r.end && room > 0 && (needNodes > 0 || needCPU > 0); i++ {
