@@ -50,6 +50,7 @@ type picker struct {
 	// when known (newPicker): runs are looked for there only
 	lo, hi int
 	count  int // -1: count the candidates
+	sc     *scratch
 }
 
 // newPicker is a picker over cand. When cand is the bitmap accumulate
@@ -57,7 +58,7 @@ type picker struct {
 // known: a selection that stopped at its first node sets does not read
 // the rest of the cluster.
 func newPicker(v View, cand *bitset.BitSet, cpuOf func(int) int, prefer *bitset.BitSet) picker {
-	pk := picker{n: len(v.c.nodes), cpuOf: cpuOf, prefer: prefer, hi: len(v.c.nodes), count: -1}
+	pk := picker{n: len(v.c.nodes), cpuOf: cpuOf, prefer: prefer, hi: len(v.c.nodes), count: -1, sc: v.sc}
 	if sc := v.sc; sc != nil && cand == sc.maps[bmAvail] {
 		pk.lo, pk.hi = min(sc.availLo*64, pk.n), min(sc.availHi*64, pk.n)
 		pk.count = 0
@@ -228,12 +229,15 @@ func (pk picker) take(r run, needNodes, needCPU int) (int, bool) {
 
 // fillFrom adds to sel from the runs of rest in the picker's span: the
 // single run that suffices leaving the fewest nodes unused (the earliest
-// among equals), else runs largest first. The single run is looked for
-// while walking the runs, without listing them, and the walk stops at one
-// that fits exactly (none can fit better; a one-node job on a fragmented
-// cluster usually finds one at once); the runs are listed only when no
-// single run suffices.
+// among equals), else runs largest first. The walk over the runs stops at
+// a run that fits exactly (none can fit better; a one-node job on a
+// fragmented cluster usually finds one at once); the runs it lists, for
+// when no single run suffices, live in the call's scratch.
 func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, room int) []int {
+	var runs []run
+	if pk.sc != nil {
+		runs = pk.sc.runs[:0]
+	}
 	best, bestT := run{}, 0
 	for i, ok := rest.NextSet(uint(pk.lo)); ok && int(i) < pk.hi; {
 		j, more := rest.NextClear(i)
@@ -241,6 +245,7 @@ func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, ro
 			j = uint(pk.hi)
 		}
 		r := run{int(i), int(j)}
+		runs = append(runs, r)
 		if t, fits := pk.take(r, needNodes, needCPU); fits && t <= room && t > 0 && (bestT == 0 || r.len()-t < best.len()-bestT) {
 			best, bestT = r, t
 			if r.len() == t {
@@ -252,24 +257,36 @@ func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, ro
 		}
 		i, ok = rest.NextSet(j)
 	}
+	if pk.sc != nil {
+		pk.sc.runs = runs[:0]
+	}
 	if bestT > 0 {
 		for i := best.start; i < best.start+bestT; i++ {
 			sel = append(sel, i)
 		}
 		return sel
 	}
-	return pk.largestRuns(sel, runsOf(rest, pk.lo, pk.hi), needNodes, needCPU, room)
+	return pk.largestRuns(sel, runs, needNodes, needCPU, room)
 }
 
 // largestRuns takes nodes from the runs largest first (the earlier of
 // equal runs first), so the job spans the fewest runs.
 func (pk picker) largestRuns(sel []int, runs []run, needNodes, needCPU, room int) []int {
-	slices.SortStableFunc(runs, func(a, b run) int { return b.len() - a.len() })
+	// runs come in node order: larger first, then the earlier (a total
+	// order, so the unstable sort gives the stable one's answer)
+	slices.SortFunc(runs, func(a, b run) int {
+		if a.len() != b.len() {
+			return b.len() - a.len()
+		}
+		return a.start - b.start
+	})
 	for _, r := range runs {
 		for i := r.start; i < r.end && room > 0 && (needNodes > 0 || needCPU > 0); i++ {
 			sel = append(sel, i)
 			needNodes--
-			needCPU -= pk.cpuOf(i)
+			if needCPU > 0 { // a met CPU total needs no more counting
+				needCPU -= pk.cpuOf(i)
+			}
 			room--
 		}
 	}

@@ -19,6 +19,7 @@ type scratch struct {
 	sets   []NodeSet
 	shares []int
 	cpu    []int32 // ConsRes's free CPUs per node, for a topology's Fit
+	runs   []run   // the picker's runs of candidate nodes
 	// node bitmaps of the cluster's size, one per use (the bm constants):
 	// a selection on 100,000 nodes made five of 12.5 KB each per call
 	maps [bmCount]*bitset.BitSet
@@ -42,6 +43,7 @@ const (
 	bmAvail         // accumulate: usable nodes of the sets so far
 	bmTier          // byWeight: the weight tiers so far
 	bmLower         // byWeight: the tiers before the last
+	bmExcl          // resolve: the available nodes less the excluded ones
 	bmCount
 )
 
@@ -68,6 +70,20 @@ func (sc *scratch) anyBitmap(use int, n uint) (b *bitset.BitSet, fresh bool) {
 		return b, true
 	}
 	return b, false
+}
+
+// difference returns a less b (both of one length) in the scratch's
+// bitmap for use, or in a new one without a scratch.
+func (sc *scratch) difference(use int, a, b *bitset.BitSet) *bitset.BitSet {
+	if sc == nil {
+		return a.Difference(b)
+	}
+	d, _ := sc.anyBitmap(use, a.Len()) // every word is written
+	dw, aw, bw := d.Words(), a.Words(), b.Words()
+	for k := range dw {
+		dw[k] = aw[k] &^ bw[k]
+	}
+	return d
 }
 
 // availBitmap returns the empty bitmap accumulate gathers usable nodes

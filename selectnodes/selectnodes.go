@@ -107,14 +107,14 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 	if req == nil {
 		return nil, countsMemo{}, newError(ErrInvalidRequest, "no request")
 	}
-	job, err := c.Resolve(req)
+	sc := c.takeScratch()
+	defer c.putScratch(sc)
+	job, err := c.resolve(req, sc)
 	if err != nil {
 		return nil, countsMemo{}, err
 	}
 	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, v: c.live()}
 	cx.v.ex = ex
-	sc := c.takeScratch()
-	defer c.putScratch(sc)
 	cx.v.sc = sc
 	if memo != nil {
 		cx.memo, cx.reuse = *memo, true
@@ -177,7 +177,13 @@ func (c *Cluster) viewFor(mode Mode) View {
 // Resolve checks req against the cluster and resolves its names: the
 // partition (the default one when empty), the required and excluded nodes,
 // the GRES types, and whether the job may share nodes (Table 2.1).
-func (c *Cluster) Resolve(req *Request) (*Job, error) {
+func (c *Cluster) Resolve(req *Request) (*Job, error) { return c.resolve(req, nil) }
+
+// resolve is Resolve for one selection call: the job's available nodes,
+// when it excludes some, go in the call's scratch (sc, when not nil), as
+// the job lives no longer than the call; a planner probing with excluded
+// nodes allocated a bitmap of the cluster's size per probe.
+func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	switch {
 	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
 		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0 || req.MemPerCPU < 0:
@@ -208,7 +214,7 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 	if x := req.ExcludeNodes; x != nil && x.Any() {
 		// withheld nodes count as unavailable (class B), not as
 		// configuration, as Slurm's schedule does with avail_node_bitmap
-		job.availNodes = c.avail.Difference(x)
+		job.availNodes = sc.difference(bmExcl, c.avail, x)
 	}
 	var err error
 	if len(req.Required) > 0 {
