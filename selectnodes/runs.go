@@ -272,6 +272,9 @@ func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, ro
 // largestRuns takes nodes from the runs largest first (the earlier of
 // equal runs first), so the job spans the fewest runs.
 func (pk picker) largestRuns(sel []int, runs []run, needNodes, needCPU, room int) []int {
+	if needCPU <= 0 {
+		runs = pk.longestFor(runs, min(needNodes, room))
+	}
 	// runs come in node order: larger first, then the earlier (a total
 	// order, so the unstable sort gives the stable one's answer)
 	slices.SortFunc(runs, func(a, b run) int {
@@ -291,6 +294,43 @@ func (pk picker) largestRuns(sel []int, runs []run, needNodes, needCPU, room int
 		}
 	}
 	return sel
+}
+
+// longestFor keeps, in place and in order, the runs that the largest-first
+// order takes for count nodes: those at least as long as the shortest run
+// it reaches. A planner's probe for a few nodes of a fragmented cluster
+// then sorts a handful of runs, not thousands (the sort was most of a
+// backfill probe). Run lengths are counted in a histogram, not sorted.
+func (pk picker) longestFor(runs []run, count int) []run {
+	if count <= 0 || len(runs) == 0 {
+		return runs[:0]
+	}
+	longest := 0
+	for _, r := range runs {
+		longest = max(longest, r.len())
+	}
+	var perLen []int
+	if pk.sc != nil {
+		pk.sc.lens = growTo(pk.sc.lens, longest+1)
+		perLen = pk.sc.lens
+		clear(perLen)
+	} else {
+		perLen = make([]int, longest+1)
+	}
+	for _, r := range runs {
+		perLen[r.len()]++
+	}
+	shortest, nodes := longest, 0
+	for ; shortest > 1 && nodes+perLen[shortest]*shortest < count; shortest-- {
+		nodes += perLen[shortest] * shortest
+	}
+	kept := runs[:0]
+	for _, r := range runs {
+		if r.len() >= shortest {
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 // contiguous finds one run holding every required node and a window of

@@ -20,6 +20,7 @@ type scratch struct {
 	shares []int
 	cpu    []int32 // ConsRes's free CPUs per node, for a topology's Fit
 	runs   []run   // the picker's runs of candidate nodes
+	lens   []int   // the picker's runs per length
 	// node bitmaps of the cluster's size, one per use (the bm constants):
 	// a selection on 100,000 nodes made five of 12.5 KB each per call
 	maps [bmCount]*bitset.BitSet
