@@ -146,6 +146,9 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 }
 
 func (pk picker) meets(sel []int, n Counts) bool {
+	if n.CPUs <= 0 {
+		return len(sel) >= max(n.Min, 1) // no CPU total to add up
+	}
 	total := 0
 	for _, i := range sel {
 		total += pk.cpuOf(i)

@@ -123,11 +123,12 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 		p.Alloc = make([]NodeAlloc, 0, len(uses))
 		slab = newGRESSlab(len(uses), job)
 	}
+	words := p.Nodes.Words()
 	for k, u := range uses {
 		if err := v.checkUse(u, avail, k > 0 && uses[k-1].Node == u.Node); err != nil {
 			return nil, err
 		}
-		p.Nodes.Set(uint(u.Node))
+		words[u.Node/64] |= 1 << (u.Node % 64) // in range: checkUse
 		p.Names = append(p.Names, c.nodes[u.Node].Name)
 		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 		if nodesOnly {
