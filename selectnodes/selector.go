@@ -129,7 +129,8 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 			return nil, err
 		}
 		words[u.Node/64] |= 1 << (u.Node % 64) // in range: checkUse
-		p.Names = append(p.Names, c.nodes[u.Node].Name)
+		p.Names = p.Names[:k+1]
+		p.Names[k] = c.nodes[u.Node].Name
 		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 		if nodesOnly {
 			if len(u.GRES) > 0 { // still checked, as for a placement with its Alloc
@@ -140,13 +141,17 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 			p.TotalCPUs += u.CPUs
 			continue
 		}
-		a := NodeAlloc{Node: u.Node, CPUs: u.CPUs, Memory: u.Memory}
+		// filled in place: the new element is zero, so its GRES slices
+		// are written only when the node has GRES (pointer writes cost
+		// write barriers while the collector runs)
+		p.Alloc = p.Alloc[:len(p.Alloc)+1]
+		a := &p.Alloc[len(p.Alloc)-1]
+		a.Node, a.CPUs, a.Memory = u.Node, u.CPUs, u.Memory
 		if len(u.GRES) == 0 {
-			v.takeGRES(u.Node, job, &a, slab)
-		} else if err := v.giveGRES(u, &a); err != nil {
+			v.takeGRES(u.Node, job, a, slab)
+		} else if err := v.giveGRES(u, a); err != nil {
 			return nil, err
 		}
-		p.Alloc = append(p.Alloc, a)
 		p.TotalCPUs += a.CPUs
 	}
 	return p, nil
