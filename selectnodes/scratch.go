@@ -29,6 +29,9 @@ type scratch struct {
 	// byWeight reads instead of scanning the records' spans
 	availLo, availHi int
 	availRec         []int
+	// the words buildNodeSets wrote into maps[bmCand], cleared before its
+	// next use
+	candLo, candHi int
 	load             usage // WillRun's copy of the load
 	// WillRun's running jobs by end, in groups (Cluster.endGroups)
 	order    []JobID
@@ -102,6 +105,28 @@ func (sc *scratch) availBitmap(n uint, records int) *bitset.BitSet {
 	sc.availRec = growTo(sc.availRec, records)
 	clear(sc.availRec)
 	return b
+}
+
+// candBitmap returns the empty bitmap buildNodeSets writes the candidates
+// in, clearing only the words its previous use wrote: a request whose
+// constraint keeps a few records costs their spans, not the cluster.
+func (sc *scratch) candBitmap(n uint) *bitset.BitSet {
+	if sc == nil {
+		return bitset.New(n)
+	}
+	b, fresh := sc.anyBitmap(bmCand, n)
+	if !fresh && sc.candLo < sc.candHi {
+		clear(b.Words()[sc.candLo:sc.candHi])
+	}
+	sc.candLo, sc.candHi = len(b.Words()), 0
+	return b
+}
+
+// wroteCand records that buildNodeSets wrote rec's span of the candidates.
+func (sc *scratch) wroteCand(rec *record) {
+	if sc != nil {
+		sc.candLo, sc.candHi = min(sc.candLo, rec.wlo), max(sc.candHi, rec.whi)
+	}
 }
 
 // wroteAvail records that accumulate set count nodes of record r (whose
