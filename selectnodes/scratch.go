@@ -32,7 +32,7 @@ type scratch struct {
 	// the words buildNodeSets wrote into maps[bmCand], cleared before its
 	// next use
 	candLo, candHi int
-	load             usage // WillRun's copy of the load
+	load           usage // WillRun's copy of the load
 	// WillRun's running jobs by end, in groups (Cluster.endGroups)
 	order    []JobID
 	bounds   []int
