@@ -12,8 +12,9 @@ import (
 
 func intersectsSpan(b *bitset.BitSet, rec *record) bool {
 	w := b.Words()
-	for k := rec.wlo; k < rec.whi && k < len(w); k++ {
-		if w[k]&rec.words[k-rec.wlo] != 0 {
+	w = w[min(rec.wlo, len(w)):min(rec.whi, len(w))]
+	for k, rw := range rec.words[:len(w)] {
+		if w[k]&rw != 0 {
 			return true
 		}
 	}
@@ -22,18 +23,27 @@ func intersectsSpan(b *bitset.BitSet, rec *record) bool {
 
 // orSpan sets dst |= src ∩ rec.
 func orSpan(dst, src *bitset.BitSet, rec *record) {
-	d, s := dst.Words(), src.Words()
-	for k := rec.wlo; k < rec.whi; k++ {
-		d[k] |= s[k] & rec.words[k-rec.wlo]
+	// the spans resliced once, so the loop runs without bounds checks
+	rws := rec.words
+	d, s := spanOf(dst, rec)[:len(rws)], spanOf(src, rec)[:len(rws)]
+	for k, rw := range rws {
+		d[k] |= s[k] & rw
 	}
+}
+
+// spanOf is b's words in rec's span (b has the cluster's size). Callers
+// reslice it to len(rec.words) so the compiler drops the bounds checks.
+func spanOf(b *bitset.BitSet, rec *record) []uint64 {
+	return b.Words()[rec.wlo:rec.whi:rec.whi]
 }
 
 // countSpan is |b ∩ rec|.
 func countSpan(b *bitset.BitSet, rec *record) int {
-	w := b.Words()
+	rws := rec.words
+	w := spanOf(b, rec)[:len(rws)]
 	n := 0
-	for k := rec.wlo; k < rec.whi; k++ {
-		n += bits.OnesCount64(w[k] & rec.words[k-rec.wlo])
+	for k, rw := range rws {
+		n += bits.OnesCount64(w[k] & rw)
 	}
 	return n
 }
@@ -68,9 +78,10 @@ func subsetOf(a, b *bitset.BitSet) bool {
 
 // clearSpan removes rec's nodes from dst.
 func clearSpan(dst *bitset.BitSet, rec *record) {
-	d := dst.Words()
-	for k := rec.wlo; k < rec.whi; k++ {
-		d[k] &^= rec.words[k-rec.wlo]
+	rws := rec.words
+	d := spanOf(dst, rec)[:len(rws)]
+	for k, rw := range rws {
+		d[k] &^= rw
 	}
 }
 
@@ -84,18 +95,20 @@ func andInto(dst, a, b *bitset.BitSet) {
 
 // andSpan sets the words [lo, hi) of dst to a ∩ b.
 func andSpan(dst, a, b *bitset.BitSet, lo, hi int) {
-	d, x, y := dst.Words(), a.Words(), b.Words()
-	for k := lo; k < hi; k++ {
+	d := dst.Words()[lo:hi]
+	x, y := a.Words()[lo:hi][:len(d)], b.Words()[lo:hi][:len(d)]
+	for k := range d {
 		d[k] = x[k] & y[k]
 	}
 }
 
 // orCountSpan sets dst |= src ∩ rec and returns |src ∩ rec|, in one pass.
 func orCountSpan(dst, src *bitset.BitSet, rec *record) int {
-	d, s := dst.Words(), src.Words()
+	rws := rec.words
+	d, s := spanOf(dst, rec)[:len(rws)], spanOf(src, rec)[:len(rws)]
 	n := 0
-	for k := rec.wlo; k < rec.whi; k++ {
-		w := s[k] & rec.words[k-rec.wlo]
+	for k, rw := range rws {
+		w := s[k] & rw
 		d[k] |= w
 		n += bits.OnesCount64(w)
 	}

@@ -74,7 +74,9 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 		}
 		rep.removed("excluded", inPart-left, nil)
 		if left > 0 && !fits {
-			rep.removed(why.filter, left, why)
+			if rep != nil { // only when explaining: why as a Stringer allocates
+				rep.removed(why.filter, left, why)
+			}
 			if c.fastSchedule == 0 {
 				left = c.perNodeFits(job, rec, cand)
 			} else {

@@ -108,7 +108,13 @@ func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
 	// the Placement at once
 	ch := Choice{Nodes: v.sc.nodeUses(len(chosen)), Exclusive: job.Exclusive}
 	for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
-		ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: max(mem, memFor(job, cpus))}
+		// field by field: the scratch's uses have no GRES, and writing
+		// the slice (a pointer) costs a barrier while the collector runs
+		u := &ch.Nodes[k]
+		u.Node, u.CPUs, u.Memory = chosen[k], cpus, max(mem, memFor(job, cpus))
+		if u.GRES != nil {
+			u.GRES = nil
+		}
 	}
 	return ch
 }

@@ -198,7 +198,11 @@ func selectorError(format string, args ...any) *Error {
 func uses(v View, chosen []int, cpus func(i int) int, memory int64, exclusive bool) Choice {
 	ch := Choice{Nodes: v.sc.nodeUses(len(chosen)), Exclusive: exclusive}
 	for k, i := range chosen {
-		ch.Nodes[k] = NodeUse{Node: i, CPUs: cpus(i), Memory: memory}
+		u := &ch.Nodes[k] // field by field, as ConsRes.choice does
+		u.Node, u.CPUs, u.Memory = i, cpus(i), memory
+		if u.GRES != nil {
+			u.GRES = nil
+		}
 	}
 	return ch
 }
