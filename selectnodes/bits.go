@@ -114,3 +114,41 @@ func orCountSpan(dst, src *bitset.BitSet, rec *record) int {
 	}
 	return n
 }
+
+// eachRun calls f(start, end) for every maximal run [start, end) of set
+// bits of words within the bits [lo, hi), in order, until f returns
+// false. It visits only the words and the transitions between set and
+// clear bits, where a walk by NextSet and NextClear calls both per run.
+func eachRun(words []uint64, lo, hi int, f func(start, end int) bool) {
+	hi = min(hi, len(words)*64)
+	if lo >= hi {
+		return
+	}
+	start := -1
+	var carry uint64 // the bit before the word's first: 1 when set
+	for k := lo / 64; k*64 < hi; k++ {
+		w := words[k]
+		if k == lo/64 {
+			w &= ^uint64(0) << (lo % 64)
+		}
+		if top := hi - k*64; top < 64 {
+			w &= 1<<top - 1
+		}
+		starts, ends := w&^(w<<1|carry), ^w&(w<<1|carry)
+		carry = w >> 63
+		for starts|ends != 0 {
+			if s, e := bits.TrailingZeros64(starts), bits.TrailingZeros64(ends); s < e {
+				start = k*64 + s
+				starts &= starts - 1
+			} else {
+				if !f(start, k*64+e) {
+					return
+				}
+				ends &= ends - 1
+			}
+		}
+	}
+	if carry != 0 { // a run reaching hi at a word's end
+		f(start, hi)
+	}
+}

@@ -331,3 +331,39 @@ func TestLargestRunsTakesTheSortedPrefix(t *testing.T) {
 		require.Equal(t, fmt.Sprint(ref), fmt.Sprint(got), "iter %d runs %v need %d nodes %d CPUs room %d", iter, runs, needNodes, needCPU, room)
 	}
 }
+
+// eachRun finds the runs runsOf finds (NextSet/NextClear), on random
+// bitmaps of runs short and long, within random bounds, and stops when
+// asked.
+func TestEachRunAgreesWithRunsOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 64))
+	for iter := range 3000 {
+		n := 1 + r.IntN(400)
+		b := bitset.New(uint(n))
+		for i := 0; i < n; {
+			l := 1 + r.IntN([]int{2, 20, 130}[r.IntN(3)])
+			if r.IntN(2) == 0 {
+				for j := i; j < min(i+l, n); j++ {
+					b.Set(uint(j))
+				}
+			}
+			i += l
+		}
+		lo := r.IntN(n + 1)
+		hi := lo + r.IntN(n-lo+1)
+		var want []run
+		for _, x := range runsOf(b, lo, hi) {
+			want = append(want, x)
+		}
+		var got []run
+		stop := r.IntN(5)
+		eachRun(b.Words(), lo, hi, func(s, e int) bool {
+			got = append(got, run{s, e})
+			return stop == 0 || len(got) < stop
+		})
+		if stop > 0 && len(want) > stop {
+			want = want[:stop]
+		}
+		require.Equal(t, want, got, "iter %d bits %v [%d, %d)", iter, b, lo, hi)
+	}
+}

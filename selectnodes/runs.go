@@ -242,24 +242,15 @@ func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, ro
 		runs = pk.sc.runs[:0]
 	}
 	best, bestT := run{}, 0
-	for i, ok := rest.NextSet(uint(pk.lo)); ok && int(i) < pk.hi; {
-		j, more := rest.NextClear(i)
-		if !more || int(j) > pk.hi {
-			j = uint(pk.hi)
-		}
-		r := run{int(i), int(j)}
+	eachRun(rest.Words(), pk.lo, pk.hi, func(start, end int) bool {
+		r := run{start, end}
 		runs = append(runs, r)
 		if t, fits := pk.take(r, needNodes, needCPU); fits && t <= room && t > 0 && (bestT == 0 || r.len()-t < best.len()-bestT) {
 			best, bestT = r, t
-			if r.len() == t {
-				break
-			}
+			return r.len() != t
 		}
-		if int(j) >= pk.hi {
-			break
-		}
-		i, ok = rest.NextSet(j)
-	}
+		return true
+	})
 	if pk.sc != nil {
 		pk.sc.runs = runs[:0]
 	}
