@@ -59,12 +59,16 @@ func (c *Cluster) capOf(w int) wordCap {
 	return low
 }
 
-// reloadWord recomputes word w's load bounds from its nodes: after a
-// release lowered what the word's fullest node held.
+// reloadWord recomputes word w's load bounds from its busy nodes (an idle
+// node holds nothing): after a release lowered what the word's fullest
+// node held. The word's idle bits must be current.
 func (u *usage) reloadWord(w int) {
-	lo, hi := w*64, min(w*64+64, len(u.cpus))
 	var l wordLoad
-	for i := lo; i < hi; i++ {
+	for busy := ^u.idle.Words()[w]; busy != 0; busy &= busy - 1 {
+		i := w*64 + bits.TrailingZeros64(busy)
+		if i >= len(u.cpus) {
+			break // the last word's bits past the cluster
+		}
 		l.cpus, l.mem, l.jobs = max(l.cpus, u.cpus[i]), max(l.mem, u.mem[i]), max(l.jobs, u.jobs[i])
 	}
 	u.high[w] = l
