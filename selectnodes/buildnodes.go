@@ -103,7 +103,9 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 	for k := range sets {
 		sets[k].cand, sets[k].of = cand, len(sets)
 	}
-	cx.step("%d candidate nodes in %d node sets", total, len(sets))
+	if cx.ex != nil { // boxing the arguments allocates, explained or not
+		cx.step("%d candidate nodes in %d node sets", total, len(sets))
+	}
 	return sets, nil
 }
 

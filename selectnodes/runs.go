@@ -255,6 +255,7 @@ func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, ro
 		pk.sc.runs = runs[:0]
 	}
 	if bestT > 0 {
+		sel = slices.Grow(sel, bestT)
 		for i := best.start; i < best.start+bestT; i++ {
 			sel = append(sel, i)
 		}
@@ -268,6 +269,7 @@ func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, ro
 func (pk picker) largestRuns(sel []int, runs []run, needNodes, needCPU, room int) []int {
 	if needCPU <= 0 {
 		runs = pk.longestFor(runs, min(needNodes, room))
+		sel = slices.Grow(sel, max(min(needNodes, room), 0))
 	}
 	// runs come in node order: larger first, then the earlier (a total
 	// order, so the unstable sort gives the stable one's answer)

@@ -20,6 +20,7 @@ type scratch struct {
 	shares []int
 	cpu    []int32 // ConsRes's free CPUs per node, for a topology's Fit
 	runs   []run   // the picker's runs of candidate nodes
+	jobRec Job     // the call's resolved job
 	lens   []int   // the picker's runs per length
 	// node bitmaps of the cluster's size, one per use (the bm constants):
 	// a selection on 100,000 nodes made five of 12.5 KB each per call
@@ -74,6 +75,14 @@ func (sc *scratch) anyBitmap(use int, n uint) (b *bitset.BitSet, fresh bool) {
 		return b, true
 	}
 	return b, false
+}
+
+// job is the resolved job's record: the scratch's, or a new one.
+func (sc *scratch) job() *Job {
+	if sc == nil {
+		return new(Job)
+	}
+	return &sc.jobRec
 }
 
 // difference returns a less b (both of one length) in the scratch's

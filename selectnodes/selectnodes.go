@@ -134,7 +134,9 @@ func (cx *call) selectNodes() (*Placement, error) {
 	if err := c.checkPartition(job); err != nil {
 		return nil, err
 	}
-	cx.step("partition %s is up and its limits allow the job", job.Part.Name)
+	if cx.ex != nil { // boxing the argument allocates, explained or not
+		cx.step("partition %s is up and its limits allow the job", job.Part.Name)
+	}
 	var err error
 	if cx.sets, err = c.buildNodeSets(cx); err != nil {
 		return nil, err
@@ -179,10 +181,10 @@ func (c *Cluster) viewFor(mode Mode) View {
 // the GRES types, and whether the job may share nodes (Table 2.1).
 func (c *Cluster) Resolve(req *Request) (*Job, error) { return c.resolve(req, nil) }
 
-// resolve is Resolve for one selection call: the job's available nodes,
-// when it excludes some, go in the call's scratch (sc, when not nil), as
-// the job lives no longer than the call; a planner probing with excluded
-// nodes allocated a bitmap of the cluster's size per probe.
+// resolve is Resolve for one selection call: the job and its available
+// nodes, when it excludes some, go in the call's scratch (sc, when not
+// nil), as the job lives no longer than the call; a planner probing with
+// excluded nodes allocated a bitmap of the cluster's size per probe.
 func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	switch {
 	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
@@ -203,7 +205,8 @@ func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 		return nil, newError(ErrInvalidRequest, "unknown partition %q", name)
 	}
 	part := &c.parts[pi]
-	job := &Job{Req: req, Part: &part.Partition, partIndex: pi, MaxShare: part.maxShare(),
+	job := sc.job() // the call's, when there is one: it lives as long
+	*job = Job{Req: req, Part: &part.Partition, partIndex: pi, MaxShare: part.maxShare(),
 		Shared:      MayShare(part.Sharing.Mode, req.Share),
 		Exclusive:   req.Share == ShareExclusiveJob || part.Sharing.Mode == ShareExclusive,
 		cpusPerNode: max(req.MinCPUsPerNode, 1), availNodes: c.avail}
