@@ -60,7 +60,7 @@ type picker struct {
 func newPicker(v View, cand *bitset.BitSet, cpuOf func(int) int, prefer *bitset.BitSet) picker {
 	pk := picker{n: len(v.c.nodes), cpuOf: cpuOf, prefer: prefer, hi: len(v.c.nodes), count: -1, sc: v.sc}
 	if sc := v.sc; sc != nil && cand == sc.maps[bmAvail] {
-		pk.lo, pk.hi = min(sc.availLo*64, pk.n), min(sc.availHi*64, pk.n)
+		pk.lo, pk.hi = min(sc.availSpan.lo*64, pk.n), min(sc.availSpan.hi*64, pk.n)
 		pk.count = 0
 		for _, k := range sc.availRec {
 			pk.count += k

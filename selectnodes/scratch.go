@@ -25,15 +25,13 @@ type scratch struct {
 	// node bitmaps of the cluster's size, one per use (the bm constants):
 	// a selection on 100,000 nodes made five of 12.5 KB each per call
 	maps [bmCount]*bitset.BitSet
-	// what accumulate wrote into maps[bmAvail]: the words [lo, hi) (all
-	// that needs clearing for the next use) and each record's count, which
-	// byWeight reads instead of scanning the records' spans
-	availLo, availHi int
-	availRec         []int
-	// the words buildNodeSets wrote into maps[bmCand], cleared before its
-	// next use
-	candLo, candHi int
-	load           usage // WillRun's copy of the load
+	// what accumulate wrote into maps[bmAvail]: its words and each
+	// record's count, which byWeight reads instead of scanning the
+	// records' spans
+	availSpan written
+	availRec  []int
+	candSpan  written // what buildNodeSets wrote into maps[bmCand]
+	load      usage   // WillRun's copy of the load
 	// WillRun's running jobs by end, in groups (Cluster.endGroups)
 	order    []JobID
 	bounds   []int
@@ -99,42 +97,50 @@ func (sc *scratch) difference(use int, a, b *bitset.BitSet) *bitset.BitSet {
 	return d
 }
 
+// written is the words [lo, hi) a use wrote into its scratch bitmap: all
+// that needs clearing before the next use.
+type written struct{ lo, hi int }
+
+func (w *written) add(rec *record) { w.lo, w.hi = min(w.lo, rec.wlo), max(w.hi, rec.whi) }
+
+// emptyBitmap returns the scratch's bitmap for use, empty, clearing only
+// the words w says its previous use wrote (O(words touched), not
+// O(cluster)); w starts over.
+func (sc *scratch) emptyBitmap(use int, n uint, w *written) *bitset.BitSet {
+	b, fresh := sc.anyBitmap(use, n)
+	if !fresh && w.lo < w.hi {
+		clear(b.Words()[w.lo:w.hi])
+	}
+	w.lo, w.hi = len(b.Words()), 0
+	return b
+}
+
 // availBitmap returns the empty bitmap accumulate gathers usable nodes
-// in, clearing only the words the previous use wrote (O(words touched),
-// not O(cluster)), with every record's count at zero.
+// in, with every record's count at zero.
 func (sc *scratch) availBitmap(n uint, records int) *bitset.BitSet {
 	if sc == nil {
 		return bitset.New(n)
 	}
-	b, fresh := sc.anyBitmap(bmAvail, n)
-	if !fresh && sc.availLo < sc.availHi {
-		clear(b.Words()[sc.availLo:sc.availHi])
-	}
-	sc.availLo, sc.availHi = len(b.Words()), 0
+	b := sc.emptyBitmap(bmAvail, n, &sc.availSpan)
 	sc.availRec = growTo(sc.availRec, records)
 	clear(sc.availRec)
 	return b
 }
 
 // candBitmap returns the empty bitmap buildNodeSets writes the candidates
-// in, clearing only the words its previous use wrote: a request whose
-// constraint keeps a few records costs their spans, not the cluster.
+// in: a request whose constraint keeps a few records costs their spans,
+// not the cluster.
 func (sc *scratch) candBitmap(n uint) *bitset.BitSet {
 	if sc == nil {
 		return bitset.New(n)
 	}
-	b, fresh := sc.anyBitmap(bmCand, n)
-	if !fresh && sc.candLo < sc.candHi {
-		clear(b.Words()[sc.candLo:sc.candHi])
-	}
-	sc.candLo, sc.candHi = len(b.Words()), 0
-	return b
+	return sc.emptyBitmap(bmCand, n, &sc.candSpan)
 }
 
 // wroteCand records that buildNodeSets wrote rec's span of the candidates.
 func (sc *scratch) wroteCand(rec *record) {
 	if sc != nil {
-		sc.candLo, sc.candHi = min(sc.candLo, rec.wlo), max(sc.candHi, rec.whi)
+		sc.candSpan.add(rec)
 	}
 }
 
@@ -142,7 +148,7 @@ func (sc *scratch) wroteCand(rec *record) {
 // span is rec's) in the avail bitmap.
 func (sc *scratch) wroteAvail(r int, rec *record, count int) {
 	if sc != nil {
-		sc.availLo, sc.availHi = min(sc.availLo, rec.wlo), max(sc.availHi, rec.whi)
+		sc.availSpan.add(rec)
 		sc.availRec[r] += count
 	}
 }
