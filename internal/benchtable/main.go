@@ -41,7 +41,7 @@ func mainErr(w io.Writer, runs int) error {
 	for range max(runs, 1) {
 		// one pattern for both: a benchmark whose name is shorter than
 		// the pattern's levels does not match, so no deeper levels
-		r, err := run(sel, "selectnodes", "^(BenchmarkBitmapFloor|BenchmarkSelectNodes)$/^nodes=100000$", "2000x")
+		r, err := run(sel, "selectnodes", "^(BenchmarkBitmapFloor|BenchmarkSelectNodes)$/^nodes=100000$", "10000x") // enough operations that a collection or two falls in each figure
 		if err != nil {
 			return err
 		}
