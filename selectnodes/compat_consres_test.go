@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -40,18 +39,7 @@ type recorded struct {
 
 func runRecorded(t *testing.T, conf string, compat bool, cases []recorded) {
 	t.Helper()
-	for _, tc := range cases {
-		c := clusterOf(t, conf, compat)
-		occupyAll(t, c, tc.busy)
-		req := tc.req
-		p, err := c.SelectNodes(&req, selectnodes.RunNow)
-		name := strings.Join(tc.busy, ",") + " " + describe(req)
-		if isClass(tc.want) {
-			assert.Equal(t, tc.want, selectnodes.ClassName(err), name)
-		} else if assert.NoError(t, err, name) {
-			assert.Equal(t, tc.want, p.Hostlist(), name)
-		}
-	}
+	runOn(t, "", cases, func() *selectnodes.Cluster { return clusterOf(t, conf, compat) })
 }
 
 func describe(r selectnodes.Request) string {

@@ -48,6 +48,10 @@ func (cx *call) countsDiffer() {
 		cx.defaultDiffers("aims for %d nodes of %d-%d; Slurm takes up to %d when they are free",
 			cx.n.Desired, cx.n.Min, req.MaxNodes, min(req.MaxNodes, max(cx.n.Max, req.MaxNodes)))
 	}
+	if first, all := cx.c.noMemoryOver(cx.job); first && !all {
+		cx.defaultDiffers("no memory asked: Slurm gives the job its nodes' whole memory and leaves it pending (PartitionConfig), "+
+			"partition %s's first node holding more than its MaxMemPerNode %d MB", p.Name, p.MaxMemPerNode)
+	}
 	if req.MaxSwitches > 0 && cx.c.topo != nil {
 		cx.defaultDiffers("--switches=%d is not enforced: the placement takes the lowest common switch whatever "+
 			"the number of leaves; Slurm leaves a job pending while its nodes would span more than %d leaf switches",

@@ -65,13 +65,39 @@ func memFor(job *Job, cpus int) int64 {
 
 // checkNoMemory refuses, where memory is consumable, a job that asks for
 // no memory in a partition with MaxMemPerNode and no default: Slurm then
-// gives it its nodes' whole memory, above the limit, and leaves it
-// pending (PartitionConfig; ct_mem.conf, -p cap -N1).
+// leaves it pending (PartitionConfig) when the partition's first node (in
+// name order) holds more memory than the limit, whatever nodes it would
+// take: ct_mem.conf -p cap -N1 (f1 of 64000 MB first, limit 8000) and
+// probe3/recorded.tsv:28, -p capz -n8 (r1 of 32000 MB, limit 20000,
+// although u[1-2] of 16000 MB are in it) pend; blind2/recorded.tsv:117,
+// -p lim -n8 (g1 of 24000 MB first, limit 32000) runs on h1 of 64000 MB;
+// blind/recorded.tsv:139 (r1 of 32000, limit 48000) runs. The default
+// mode refuses only when no node of the partition is within the limit.
 func (c *Cluster) checkNoMemory(job *Job) error {
-	p := job.Part
-	if !c.memConsumable || p.MaxMemPerNode <= 0 || job.Req.MinMemoryPerNode > 0 || job.memPerCPU > 0 || job.Exclusive {
+	first, all := c.noMemoryOver(job)
+	if over := all || (c.compat && first); !over {
 		return nil
 	}
 	return newError(ErrPartConfig, "no memory asked and partition %s has no DefMemPerCPU or DefMemPerNode: "+
-		"the job would hold whole nodes' memory, above MaxMemPerNode %d MB (give --mem or --mem-per-cpu)", p.Name, p.MaxMemPerNode)
+		"the job would hold whole nodes' memory, above MaxMemPerNode %d MB (give --mem or --mem-per-cpu)", job.Part.Name, job.Part.MaxMemPerNode)
+}
+
+// noMemoryOver reports, for a job asking no memory where MaxMemPerNode is
+// set and no default, whether the partition's first node holds more
+// memory than the limit (Slurm pends) and whether every node does.
+func (c *Cluster) noMemoryOver(job *Job) (first, all bool) {
+	p := job.Part
+	if !c.memConsumable || p.MaxMemPerNode <= 0 || job.Req.MinMemoryPerNode > 0 || job.memPerCPU > 0 || job.Exclusive {
+		return false, false
+	}
+	nodes := c.parts[job.partIndex].nodes
+	i, ok := nodes.NextSet(0)
+	if !ok {
+		return false, false
+	}
+	firstMem, least := c.nodes[i].RealMemory, int64(math.MaxInt64)
+	for ; ok; i, ok = nodes.NextSet(i + 1) {
+		least = min(least, c.nodes[i].RealMemory)
+	}
+	return firstMem > p.MaxMemPerNode, least > p.MaxMemPerNode
 }

@@ -2,9 +2,11 @@ package selectnodes
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/topology"
 )
 
 // Slurm 22.05.8's topology/tree placement, as recorded on a real controller
@@ -16,17 +18,23 @@ import (
 //     the first node of the first leaf, whatever NodeName line it is on.
 //   - The job goes under the lowest switch that holds enough of the nodes
 //     (and every required node); among switches of that level, the one
-//     with the fewest such nodes. A required node does not pull the rest
-//     next to it beyond that.
+//     with the fewest such nodes. select/linear sizes it for the minimum
+//     node count and takes up to the maximum within it (-N2-4 gets a leaf
+//     of two); cons_tres for the wanted count. A required node does not
+//     pull the rest next to it beyond that.
 //   - select/linear then fills the switch's leaves with the fewest
-//     available nodes first, ignoring weights once the request has spilled
+//     available CPUs first, ignoring weights once the request has spilled
 //     past the lowest weight; --contiguous does not change this.
 //   - cons_tres takes the lowest-weight nodes first, wherever they are (the
-//     switch must hold them), then each further weight; within a weight,
-//     leaves by best fit for the nodes still wanted: the smallest leaf
-//     that holds them, else the largest (-N4 with leaves of 2, 3 and 1
-//     free nodes takes the 3 and the 1). Its --contiguous ignores the tree
-//     (the tightest free run, the default rule).
+//     switch must hold them), then each further weight. Within a weight,
+//     for a node count: the first leaf found down the tree by best fit,
+//     switch by switch (the smallest child that holds the nodes wanted,
+//     else the largest); then a leaf holding exactly what is left, else,
+//     of the leaves closest to those taken, the smallest that holds it,
+//     else the largest (fillTree). A CPU total with no node count is not
+//     confined to one switch: leaves with the fewest nodes first, over the
+//     whole tree.
+//     Its --contiguous ignores the tree (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
 //
@@ -42,41 +50,81 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 	if c.topo == nil || (consRes && job.Req.Contiguous) {
 		return nil, false
 	}
+	chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes)
+	if chosen != nil || !consRes || n.CPUs <= 0 || (job.Required != nil && job.Required.Any()) {
+		return chosen, true
+	}
+	// as without a tree (compatConsResPick), a CPU total the weight order
+	// cannot reach within the node limit starts again past the lowest
+	// weight: -p cap -n60 with MaxNodes=4 takes y[15-18], the 16-CPU nodes
+	// of the third weight (blind2/recorded.tsv:55)
+	rest := cand.Clone()
+	for _, tier := range weightTiers(c, cand) {
+		for _, i := range tier {
+			rest.Clear(uint(i))
+		}
+		if rest.None() {
+			break
+		}
+		if chosen = treeFitOnce(v, job, rest, n, cpuOf, consRes); chosen != nil {
+			return chosen, true
+		}
+	}
+	return nil, true
+}
+
+// treeFitOnce is one placement on the tree (see above), nil when it fails.
+func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int, consRes bool) []int {
+	c := v.c
 	all := cand.Union(orEmpty(job.Required, cand.Len()))
 	t := newConsResTake(v, job, cand, n, cpuOf)
 	if t.slots < 0 {
-		return nil, true
+		return nil
+	}
+	if t.countCPUs && t.slots > 0 && n.Max > 0 {
+		// on a tree, a CPU total within a node limit takes only nodes of
+		// at least its share per node: -p m3 -n40 (MaxNodes=3) takes
+		// g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48)
+		t.minCPUs = max(t.minCPUs, (t.remCPUs+t.slots-1)/t.slots)
 	}
 	must := orEmpty(job.Required, cand.Len()).Clone()
-	tiers := weightTiers(c, cand.Difference(must))
-	if consRes && len(tiers) > 1 {
-		low, cpus := tiers[0], 0
-		for _, i := range low {
-			cpus += cpuOf(i)
-		}
-		if len(low) < t.remNodes || cpus < t.remCPUs {
-			for _, i := range low {
-				must.Set(uint(i)) // cons_tres uses every lowest-weight node it can
-			}
-		} else {
-			// the lowest weight suffices: cons_tres places on it alone, and
-			// pends rather than go higher (--switches=1 with leaves of 3)
-			all = must.Clone()
-			for _, i := range low {
-				all.Set(uint(i))
-			}
-		}
-	}
-	s := compatSwitch(v, all, must, t)
-	if s < 0 {
-		return nil, true
-	}
-	within := c.topo.Nodes(s)
-	within.InPlaceIntersection(all) // a leaf's size counts its required nodes
-
 	if consRes {
+		all = consResTreeNodes(v, cand, must, all, t)
+	}
+	var within *bitset.BitSet
+	switch {
+	case consRes && cpuTotalOnly(job, n):
+		// a CPU total with no node count is not confined to one switch:
+		// -n20 takes w[06-10] across two middle switches although w[11-13]
+		// under one leaf would hold it (blind b_topo3_ct.conf:48)
+		within = all
+	default:
+		need := len(t.sel) + max(t.remNodes, 0)
+		if !consRes {
+			// linear chooses the switch for the minimum and takes up to the
+			// maximum within it: -N2-4 gets w[09-10], the leaf of two
+			// (blind b_topo3_lin.conf:14)
+			need = max(n.Min, len(t.sel), 1)
+		}
+		s := compatSwitch(v, all, must, t, need)
+		if s < 0 {
+			return nil
+		}
+		within = c.topo.Nodes(s)
+		within.InPlaceIntersection(all) // a leaf's size counts its required nodes
+		if consRes {
+			var picked []int // leaves taken from, for closeness
+			for _, tier := range weightTiers(c, within) {
+				picked = t.fillTree(v, s, tier, picked)
+			}
+			within = nil
+		}
+	}
+	switch {
+	case within == nil:
+	case consRes:
 		t.fillTiers(v, weightTiers(c, within))
-	} else {
+	default:
 		var nodes []int
 		for i, ok := within.NextSet(0); ok; i, ok = within.NextSet(i + 1) {
 			nodes = append(nodes, int(i))
@@ -84,17 +132,49 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 		t.fillLeaves(v, nodes, false)
 	}
 	if !t.ok() || !withinSwitches(v, t.sel, job.Req.MaxSwitches) {
-		return nil, true
+		return nil
 	}
-	return t.sel, true
+	return t.sel
 }
 
-// compatSwitch is the lowest switch holding must and enough of all for t,
-// the one with the fewest such nodes among its level; -1 when none.
-func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake) int {
+// consResTreeNodes is the nodes cons_tres places on with a tree: when the
+// lowest weight does not suffice, every node of it is required (it uses
+// all it can); when it does, only it (the job pends rather than go
+// higher: --switches=1 with leaves of 3).
+func consResTreeNodes(v View, cand, must, all *bitset.BitSet, t *consResTake) *bitset.BitSet {
+	tiers := weightTiers(v.c, cand.Difference(must))
+	if len(tiers) < 2 {
+		return all
+	}
+	low, cpus := tiers[0], 0
+	for _, i := range low {
+		cpus += t.cpuOf(i)
+	}
+	if len(low) < t.remNodes || cpus < t.remCPUs {
+		for _, i := range low {
+			must.Set(uint(i))
+		}
+		return all
+	}
+	all = must.Clone()
+	for _, i := range low {
+		all.Set(uint(i))
+	}
+	return all
+}
+
+// cpuTotalOnly reports whether the job counts CPUs and gave no node count
+// nor required nodes.
+func cpuTotalOnly(job *Job, n Counts) bool {
+	return n.CPUs > 0 && n.Min <= 1 && n.Desired <= 1 && (job.Required == nil || !job.Required.Any())
+}
+
+// compatSwitch is the lowest switch holding must, need nodes of all and
+// t's CPUs, the one with the fewest such nodes among its level; -1 when
+// none.
+func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int) int {
 	tree := v.c.topo
 	best, bestLevel, bestCount := -1, 0, 0
-	need := len(t.sel) + max(t.remNodes, 0)
 	for s := range tree.Switches {
 		nodes := tree.Nodes(s)
 		if must.DifferenceCardinality(nodes) > 0 {
@@ -147,12 +227,22 @@ func leafGroups(v View, nodes []int) [][]int {
 	return out
 }
 
-// fillLeaves takes nodes leaf by leaf: the fewest free first, or by best
-// fit (the smallest leaf holding what is left, else the largest).
+// fillLeaves takes nodes leaf by leaf: the fewest free CPUs first
+// (select/linear: with j03 j[05-06] k04 busy, -N6 takes the leaf of 12
+// CPUs, then the one of 16 before one of four nodes and 24 CPUs; blind
+// b_topo2_lin.conf:90), or by best fit (the smallest leaf holding what
+// is left, else the largest).
 func (t *consResTake) fillLeaves(v View, nodes []int, bestFit bool) {
 	groups := leafGroups(v, nodes)
 	if !bestFit {
-		slices.SortStableFunc(groups, func(a, b []int) int { return cmp.Compare(len(a), len(b)) })
+		cpus := func(g []int) int {
+			s := 0
+			for _, i := range g {
+				s += t.cpuOf(i)
+			}
+			return s
+		}
+		slices.SortStableFunc(groups, func(a, b []int) int { return cmp.Compare(cpus(a), cpus(b)) })
 		for _, g := range groups {
 			for _, i := range g {
 				t.add(i)
@@ -162,21 +252,7 @@ func (t *consResTake) fillLeaves(v View, nodes []int, bestFit bool) {
 	}
 	used := make([]bool, len(groups))
 	for !t.done() {
-		k := -1
-		for j, g := range groups {
-			if used[j] {
-				continue
-			}
-			fits := len(g) >= t.remNodes
-			switch {
-			case k < 0:
-				k = j
-			case fits && (len(groups[k]) < t.remNodes || len(g) < len(groups[k])):
-				k = j
-			case !fits && len(groups[k]) < t.remNodes && len(g) > len(groups[k]):
-				k = j
-			}
-		}
+		k := t.bestGroup(groups, used)
 		if k < 0 {
 			return
 		}
@@ -185,6 +261,185 @@ func (t *consResTake) fillLeaves(v View, nodes []int, bestFit bool) {
 			t.add(i)
 		}
 	}
+}
+
+// bestGroup is the unused group that fits the nodes still wanted best:
+// the smallest that holds them, else the largest, the first among equals;
+// -1 when every group is used or empty.
+func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
+	k := -1
+	for j, g := range groups {
+		if used[j] || len(g) == 0 {
+			continue
+		}
+		fits := len(g) >= t.remNodes
+		switch {
+		case k < 0:
+			k = j
+		case fits && (len(groups[k]) < t.remNodes || len(g) < len(groups[k])):
+			k = j
+		case !fits && len(groups[k]) < t.remNodes && len(g) > len(groups[k]):
+			k = j
+		}
+	}
+	return k
+}
+
+// fillTree is cons_tres's fill for a node count: of one weight tier's
+// nodes under switch s, the first leaf is found down the tree by best fit
+// for the nodes wanted, switch by switch (with v01 v[04-05] v10 busy, -N4
+// starts on v[02-03] under b1, not the largest leaf v[07-09]: validation
+// 127). Then the switch, of any level, whose unused nodes are exactly
+// what is still wanted (exactSwitch); else, of the leaves closest to
+// those taken (under the lowest common switch), the smallest that holds
+// it, else the largest. -N9 takes n[15-20] then n[01-03], exactly the 3
+// left, while -N10 takes n[15-20], then n[13-14] beside them, then 2 of
+// n[01-03] (probe3/recorded.tsv:41-42); -N8 takes w[11-14], w[09-10]
+// beside them, then 2 of w[06-08] (blind 53); validation 127 goes on
+// from v[02-03] to v06 beside them rather than to v[07-09], 3 for the 2
+// left.
+func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
+	tree := v.c.topo
+	leaves := tree.Switches[s].Leaves
+	groups := make([][]int, len(leaves))
+	at := map[int]int{}
+	for k, l := range leaves {
+		at[l] = k
+	}
+	for _, i := range tier {
+		if l, ok := tree.Leaf(i); ok {
+			if k, ok := at[l]; ok {
+				groups[k] = append(groups[k], i)
+			}
+		}
+	}
+	used := make([]bool, len(groups))
+	for !t.done() {
+		var next []int
+		if len(picked) == 0 {
+			if k := t.firstLeaf(v, s, tier, at); k >= 0 {
+				next = []int{k}
+			}
+		} else if next = t.exactSwitch(v, at, groups, used, picked); next == nil {
+			if k := t.nextLeaf(v, leaves, groups, used, picked); k >= 0 {
+				next = []int{k}
+			}
+		}
+		if len(next) == 0 {
+			return picked
+		}
+		for _, k := range next {
+			used[k] = true
+			picked = append(picked, leaves[k])
+			for _, i := range groups[k] {
+				t.add(i)
+			}
+		}
+	}
+	return picked
+}
+
+// exactSwitch is the leaves (indices into groups) of the switch, of any
+// level, whose unused nodes are exactly the nodes still wanted, the
+// closest to picked, the first among equals; nil when none is. -N10 on
+// an idle blind4 tree takes h[25-28], then p1's h[01-06], 6 in two
+// leaves (blind4/recorded.tsv:42).
+func (t *consResTake) exactSwitch(v View, at map[int]int, groups [][]int, used []bool, picked []int) []int {
+	tree := v.c.topo
+	var best []int
+	bestDist := 0
+	for sw := range tree.Switches {
+		var ks []int
+		count := 0
+		for _, l := range tree.Switches[sw].Leaves {
+			k, ok := at[l]
+			if !ok {
+				ks = nil
+				break
+			}
+			if !used[k] && len(groups[k]) > 0 {
+				ks = append(ks, k)
+				count += len(groups[k])
+			}
+		}
+		if count != t.remNodes || len(ks) == 0 {
+			continue
+		}
+		d := closeness(tree, sw, picked)
+		if best == nil || d < bestDist {
+			best, bestDist = ks, d
+		}
+	}
+	return best
+}
+
+// firstLeaf descends from switch s to a leaf, each child by best fit for
+// the nodes wanted (bestGroup); the leaf's index in at, or -1.
+func (t *consResTake) firstLeaf(v View, s int, tier []int, at map[int]int) int {
+	tree := v.c.topo
+	for len(tree.Switches[s].Children) > 0 {
+		children := tree.Switches[s].Children
+		parts := make([][]int, len(children))
+		for k, ch := range children {
+			under := tree.Nodes(ch)
+			for _, i := range tier {
+				if under.Test(uint(i)) {
+					parts[k] = append(parts[k], i)
+				}
+			}
+		}
+		k := t.bestGroup(parts, make([]bool, len(parts)))
+		if k < 0 {
+			return -1
+		}
+		s = children[k]
+	}
+	k, ok := at[s]
+	if !ok {
+		return -1
+	}
+	return k
+}
+
+// nextLeaf is, of the unused leaves (indices into leaves) closest to
+// picked, the smallest that holds the nodes still wanted, else the
+// largest, the first among equals; -1 when none has nodes.
+func (t *consResTake) nextLeaf(v View, leaves []int, groups [][]int, used []bool, picked []int) int {
+	nearDist := math.MaxInt
+	dist := make([]int, len(groups))
+	for k, g := range groups {
+		if !used[k] && len(g) > 0 {
+			dist[k] = closeness(v.c.topo, leaves[k], picked)
+			nearDist = min(nearDist, dist[k])
+		}
+	}
+	closest := make([][]int, len(groups))
+	for k, g := range groups {
+		if !used[k] && len(g) > 0 && dist[k] == nearDist {
+			closest[k] = g
+		}
+	}
+	return t.bestGroup(closest, used)
+}
+
+// closeness is the lowest level of a switch above both leaf and one of
+// picked (1 for siblings).
+func closeness(tree *topology.Tree, leaf int, picked []int) int {
+	best := math.MaxInt
+	for _, p := range picked {
+		a, b := leaf, p
+		for a != b && a >= 0 && b >= 0 {
+			if tree.Switches[a].Level <= tree.Switches[b].Level {
+				a = tree.Switches[a].Parent
+			} else {
+				b = tree.Switches[b].Parent
+			}
+		}
+		if a >= 0 && a == b {
+			best = min(best, tree.Switches[a].Level)
+		}
+	}
+	return best
 }
 
 // fillTiers is cons_tres's fill: weight by weight, leaves by best fit

@@ -75,7 +75,7 @@ func (s ConsRes) hasRoom(v View, job *Job, k int) bool {
 // JobTest implements Selector.
 func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice, bool) {
 	cpuOf := s.cpuTable(v, job)
-	if c := v.c; c.compat && c.topo == nil {
+	if v.c.compatConsRes(job) {
 		chosen, ok := compatConsResPick(v, job, avail, n, cpuOf) // compat_consres.go
 		if !ok {
 			return Choice{}, false

@@ -135,7 +135,7 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 	// on, so the selector may be called before their own sets are reached
 	// (compat_linear.go)
 	reqFirst := cx.c.compat && job.Required != nil
-	allSetsAtOnce := cx.c.compatConsRes() // compat_consres.go
+	allSetsAtOnce := cx.c.compatConsRes(job) // compat_consres.go
 	if reqFirst {
 		// a bitmap of its own: the required nodes may lie outside the
 		// spans the scratch bitmap tracks (and clears)
@@ -220,6 +220,9 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Counts) *Error {
 	empty := c.none()
 	empty.sc = sc
+	if err := c.compatPending(empty, job, total, n); err != nil { // compat_pending.go
+		return err
+	}
 	if !c.cpusWithin(total, n) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}

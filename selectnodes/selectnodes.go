@@ -259,7 +259,7 @@ func (c *Cluster) checkPartition(job *Job) error {
 	case p.RootOnly && !req.Root:
 		return newError(ErrPartConfig, "partition %s is RootOnly", p.Name)
 	case p.MaxMemPerNode > 0 && req.MinMemoryPerNode > p.MaxMemPerNode:
-		return newError(ErrInvalidRequest, "%d MB per node is above partition %s MaxMemPerNode %d MB", req.MinMemoryPerNode, p.Name, p.MaxMemPerNode)
+		return newError(c.memLimitClass(), "%d MB per node is above partition %s MaxMemPerNode %d MB", req.MinMemoryPerNode, p.Name, p.MaxMemPerNode) // compat_pending.go
 	}
 	if err := c.checkNoMemory(job); err != nil { // compat_mem.go
 		return err
