@@ -24,13 +24,21 @@ import (
 // carrying an Explanation.
 func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
 	p, memo, err := c.run(req, mode, nil, false, nil)
-	var e *Error
-	if err != nil && errors.As(err, &e) && e.Explanation == nil {
-		// Run again, recording why: the fast path keeps no record. The
-		// counted terms are not solved again.
-		e.Explanation = c.explain(req, mode, &memo)
+	if err != nil {
+		c.explainFailure(req, mode, memo, err)
 	}
 	return p, err
+}
+
+// explainFailure runs req again, recording why it failed: the fast path
+// keeps no record. The counted terms are not solved again. (A function
+// of its own: the variables it takes the address of live on the heap,
+// which a successful selection then does not pay for.)
+func (c *Cluster) explainFailure(req *Request, mode Mode, memo countsMemo, err error) {
+	var e *Error
+	if errors.As(err, &e) && e.Explanation == nil {
+		e.Explanation = c.explain(req, mode, &memo)
+	}
 }
 
 // Try is SelectNodes without the Explanation on failure (the error's
