@@ -73,10 +73,12 @@ func TestCrossCheckCBC(t *testing.T) {
 		sol, err := Solve(context.Background(), p, Options{Rounds: 3000, MaxNodes: 300_000})
 		require.NoError(t, err)
 		require.True(t, p.Feasible(sol.Selection))
-		t.Logf("%s: ours %.6f (bound %.3f), cbc %.6f (optimal %v)", p.Name, sol.Objective, sol.Bound, cbcObj, cbcOptimal)
+		t.Logf("%s: ours %.6f (bound %.3f, optimal %v), cbc %.6f (optimal %v)", p.Name, sol.Objective, sol.Bound, sol.Optimal, cbcObj, cbcOptimal)
 		if tt.exact {
 			require.True(t, cbcOptimal, "CBC should prove %s", p.Name)
 			assert.InDelta(t, cbcObj, sol.Objective, 5e-5, p.Name)
+			assert.True(t, sol.Optimal, "%s: not proven", p.Name)
+			assert.InDelta(t, cbcObj, sol.Bound, 5e-5, "%s: the bound is not CBC's optimum", p.Name)
 		} else {
 			assert.GreaterOrEqual(t, sol.Objective, cbcObj-5e-5, p.Name)
 		}

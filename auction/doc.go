@@ -30,19 +30,26 @@
 // # Solver
 //
 // Solve works on a compact model: bids worth nothing are dropped, and so
-// are node resources no combination of bids can overfill; half-clique
-// rows (bids taking more than half of a node's cores or GPUs exclude each
-// other) are added; jobs that share no binding resource are solved apart.
-// It prices the binding capacities by Lagrangian relaxation (subgradient
-// steps; any prices give a valid upper bound, the Bound of the Solution),
-// and the relaxation's own choices, repaired, give the first solution (near
-// good prices they are almost feasible). Small groups (Options.ExactJobs)
+// are node resources no combination of bids can overfill; conflict
+// cliques (bids that pairwise overfill a node resource or belong to one
+// job, one clique grown greedily around each conflicting pair; half
+// cliques past 10,000 bids) are added as rows of capacity 1; jobs that
+// share no binding resource are solved apart. It prices the binding
+// capacities and cliques by Lagrangian relaxation (subgradient steps
+// scaled by each row's capacity; any prices give a valid upper bound, the
+// Bound of the Solution, which lands near the clique LP's value), and the
+// relaxation's own choices, repaired, give the first solution (near good
+// prices they are almost feasible). Small groups (Options.ExactJobs)
 // first get a short exact branch and bound; the rest is improved by
 // annealed local search — eject-and-repair moves (put a job in, throw out
 // what collides, let jobs back in) and sub-windows of colliding jobs
-// solved exactly by branch and bound with the rest fixed — and small
-// groups then get the exact search again with what remains of the budget,
-// which proves their optimum when it completes. Everything is
+// solved exactly by branch and bound with the rest fixed. Then small
+// groups are fixed by reduced cost against the best solution (bids no
+// better solution takes, jobs every better solution takes), re-priced,
+// and searched exactly, first on a bounded budget after a short local
+// search, then with what remains; a completed search proves the optimum.
+// When every value is a whole multiple of some 1/(2^a 3^b) (valueStep), a
+// bound less than one step above the solution proves it. Everything is
 // deterministic for a given Options.Seed; only where a time limit stops
 // the run depends on the machine.
 //

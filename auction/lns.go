@@ -30,7 +30,7 @@ const (
 func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int {
 	var open []int32 // jobs in groups not proven by their bound alone
 	for c, jobs := range comps {
-		if bounds[c]-s.valueOf(jobs) > s.tol && len(jobs) > 1 {
+		if bounds[c]-s.valueOf(jobs) > s.proofGap && len(jobs) > 1 {
 			open = append(open, jobs...)
 		}
 	}
@@ -54,7 +54,7 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 	for ; r < rounds && s.nodes < s.budget && s.ctx.Err() == nil; r++ {
 		j := open[s.rng.IntN(len(open))]
 		mj := s.m.jobs[j]
-		b := mj.first + int32(s.rng.IntN(int(mj.end-mj.first)))
+		b := s.drawBid(mj)
 		phase := float64(r%cycle) / float64(cycle)
 		temp = mean * annealHot * math.Pow(annealCold/annealHot, phase)
 		if r%cycle == 0 && curVal < bestVal-s.tol {
@@ -192,7 +192,7 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 	all := true
 	for _, c := range order {
 		jobs := comps[c]
-		if bounds[c]-s.valueOf(jobs) <= s.tol {
+		if bounds[c]-s.valueOf(jobs) <= s.proofGap {
 			bounds[c] = s.valueOf(jobs)
 			continue
 		}
@@ -200,11 +200,46 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 			all = false
 			continue
 		}
-		if complete, _ := s.solveExactly(jobs, 0, perGroup); complete {
+		s.fixing = true // only better solutions are wanted here
+		complete, _ := s.solveExactly(jobs, 0, perGroup)
+		s.fixing = false
+		if complete {
 			bounds[c] = s.valueOf(jobs)
 		} else {
 			all = false
 		}
 	}
 	return all
+}
+
+// drawBid draws bidDraws of the job's bids at random and returns the one
+// of best reduced value at the bound's prices: on the 100 x 15 samples,
+// six seeds at 2,000 rounds, the mean against CBC went from -0.42% (one
+// draw) to +0.08% (six); two to fifteen draws all helped, within the
+// seed-to-seed spread of each other.
+func (s *solver) drawBid(mj mjob) int32 {
+	n := int(mj.end - mj.first)
+	b := mj.first + int32(s.rng.IntN(n))
+	rb := s.reducedAt(b, s.best)
+	for range bidDraws - 1 {
+		c := mj.first + int32(s.rng.IntN(n))
+		if rc := s.reducedAt(c, s.best); rc > rb {
+			b, rb = c, rc
+		}
+	}
+	return b
+}
+
+// bidDraws: see drawBid.
+const bidDraws = 6
+
+// reducedAt is bid b's value less its resources at the given prices.
+func (s *solver) reducedAt(b int32, price []float64) float64 {
+	m := s.m
+	v := m.value[b]
+	as := m.amtF(b)
+	for k, r := range m.res(b) {
+		v -= price[r] * as[k]
+	}
+	return v
 }

@@ -44,11 +44,13 @@ func buildModel(p *Problem) *model {
 	big := make([]int32, len(capacity)) // jobs asking more than half of r
 	jobMax := make([]int32, len(capacity))
 	touched := []int{}
+	positive := 0 // bids worth something
 	for j := range p.Jobs {
 		for i := range p.Jobs[j].Bids {
 			if p.Value(j, i) <= 0 {
 				continue
 			}
+			positive++
 			for _, u := range p.Jobs[j].Bids[i].Uses {
 				for k, a := range [2]int{coreRes(u.Node), gpuRes(u.Node)} {
 					amt := int32(u.Cores)
@@ -82,15 +84,16 @@ func buildModel(p *Problem) *model {
 			m.capacity = append(m.capacity, capacity[r])
 		}
 	}
-	// Half cliques: bids taking more than half of a resource exclude each
-	// other, a valid row x_a + x_b + ... <= 1 that the capacity row alone
-	// implies only for integers. As a resource of capacity 1 it tightens
-	// the Lagrangian bound where the LP relaxation is loose (two bids of
-	// 10 cores on a 16-core node can each be taken 0.8 in the LP).
+	// Conflict cliques (clique.go) tighten the bound; past maxCliqueBids
+	// only half cliques do: bids taking more than half of a resource
+	// exclude each other, a valid row x_a + x_b + ... <= 1 that the
+	// capacity row alone implies only for integers (two bids of 10 cores
+	// on a 16-core node can each be taken 0.8 in the LP).
+	useConflicts := positive <= maxCliqueBids
 	clique := make([]int32, len(capacity))
 	for r := range capacity {
 		clique[r] = -1
-		if compact[r] >= 0 && big[r] >= 2 {
+		if compact[r] >= 0 && big[r] >= 2 && !useConflicts {
 			clique[r] = int32(len(m.capacity))
 			m.capacity = append(m.capacity, 1)
 		}
@@ -99,6 +102,9 @@ func buildModel(p *Problem) *model {
 	m.useStart = append(m.useStart, 0)
 	for j := range p.Jobs {
 		m.addJob(p, j, compact, clique, capacity)
+	}
+	if useConflicts {
+		m.addCliques(m.conflictCliques())
 	}
 	return m
 }
@@ -155,6 +161,8 @@ func (m *model) addUse(r int, amt int32, compact, clique, capacity []int32) {
 
 func (m *model) res(b int32) []int32 { return m.useRes[m.useStart[b]:m.useStart[b+1]] }
 func (m *model) amt(b int32) []int32 { return m.useAmt[m.useStart[b]:m.useStart[b+1]] }
+
+func (m *model) amtF(b int32) []float64 { return m.useAmtF[m.useStart[b]:m.useStart[b+1]] }
 
 // fits reports whether bid b fits the residual capacities.
 func (m *model) fits(b int32, resid []int32) bool {

@@ -86,8 +86,9 @@ func TestSamplesReport(t *testing.T) {
 		p := loadSample(t, dir, r.name)
 		rounds, _ := strconv.Atoi(os.Getenv("AUCTION_ROUNDS"))
 		seed, _ := strconv.ParseUint(os.Getenv("AUCTION_SEED"), 10, 64)
+		pricing, _ := strconv.Atoi(os.Getenv("AUCTION_PRICING"))
 		start, cpu0 := time.Now(), cpuTime()
-		sol, err := Solve(context.Background(), p, Options{TimeLimit: limit, Rounds: rounds, Seed: seed})
+		sol, err := Solve(context.Background(), p, Options{TimeLimit: limit, Rounds: rounds, Seed: seed, PricingSteps: pricing})
 		el := time.Since(start)
 		cpu := (cpuTime() - cpu0).Round(time.Millisecond)
 		require.NoError(t, err)
@@ -130,5 +131,22 @@ func TestSamplesBoundAndFeasibility(t *testing.T) {
 		require.GreaterOrEqual(t, sol.Bound, r.cbcObj-5e-5, r.name)
 		require.GreaterOrEqual(t, sol.Bound, r.greedyObjective-5e-5, r.name)
 		require.GreaterOrEqual(t, sol.Objective, r.greedyObjective-5e-5, "%s: below the priority greedy", r.name)
+	}
+}
+
+// The clique rows and reduced-cost fixing prove J50_B10_s102 optimal on a
+// work budget: the bound meets CBC's proven optimum.
+func TestSampleProvenOptimum(t *testing.T) {
+	dir, refs := loadReference(t)
+	for _, r := range refs {
+		if r.name != "aucs_J50_B10_s102" {
+			continue
+		}
+		p := loadSample(t, dir, r.name)
+		sol, err := Solve(context.Background(), p, Options{Rounds: 2000, MaxNodes: 400_000})
+		require.NoError(t, err)
+		require.True(t, sol.Optimal, "bound %.4f objective %.4f", sol.Bound, sol.Objective)
+		require.InDelta(t, r.cbcObj, sol.Objective, 5e-5)
+		require.InDelta(t, r.cbcObj, sol.Bound, 5e-5)
 	}
 }

@@ -27,7 +27,15 @@ type bb struct {
 	nodes    int64
 	complete bool // false when the node limit or the context stopped it
 	tol      float64
+	// Unused capacity: L credits every priced resource's residual in
+	// full, but open jobs can use at most demand[r] of r (the sum of their
+	// largest uses), so the bound drops price*(resid-demand) where that is
+	// positive — most of all for clique rows whose bids are all decided.
+	maxUse [][]resAmt // per depth: the job's largest use of each resource
+	credit float64    // sum over resources of price*max(0, resid-demand)
 }
+
+type resAmt struct{ res, amt int32 }
 
 // newBB prepares a search over jobs; best is the value to beat (the
 // incumbent of these jobs), which the search must exceed by more than tol.
@@ -75,18 +83,84 @@ func (s *solver) newBB(jobs []int32, best float64, limit int64) *bb {
 	}
 	t.cur = make([]int32, len(t.jobs))
 	t.bestSel = make([]int32, len(t.jobs))
+	t.maxUse = make([][]resAmt, len(t.jobs))
+	for d, bs := range t.bids {
+		t.maxUse[d] = s.largestUses(bs)
+	}
 	return t
+}
+
+// largestUses lists each resource the bids use with the largest amount
+// any of them takes.
+func (s *solver) largestUses(bids []int32) []resAmt {
+	s.stamp++
+	var out []resAmt
+	pos := s.usage // scratch: resource -> index in out
+	for _, b := range bids {
+		as := s.m.amt(b)
+		for k, r := range s.m.res(b) {
+			if s.mark[r] != s.stamp {
+				s.mark[r] = s.stamp
+				pos[r] = int32(len(out))
+				out = append(out, resAmt{r, as[k]})
+			} else if i := pos[r]; as[k] > out[i].amt {
+				out[i].amt = as[k]
+			}
+		}
+	}
+	return out
 }
 
 // run searches; z0 is sum of prices times resid over the resources the
 // jobs touch, so that value + z0 tracks the Lagrangian part already fixed.
 func (t *bb) run() {
-	res := t.s.touched(t.bids)
+	s := t.s
+	res := s.touched(t.bids)
 	z := 0.0
 	for _, r := range res {
-		z += t.s.price[r] * float64(t.s.resid[r])
+		z += s.price[r] * float64(s.resid[r])
+		s.demand[r] = 0
+	}
+	for _, us := range t.maxUse {
+		for _, u := range us {
+			s.demand[u.res] += u.amt
+		}
+	}
+	t.credit = 0
+	for _, r := range res {
+		t.credit += t.unused(r)
 	}
 	t.dfs(0, 0, z)
+}
+
+// unused is resource r's share of the credit.
+func (t *bb) unused(r int32) float64 {
+	s := t.s
+	if s.price[r] == 0 || s.resid[r] <= s.demand[r] {
+		return 0
+	}
+	return s.price[r] * float64(s.resid[r]-s.demand[r])
+}
+
+// close takes depth d's job out of the open jobs' demand (sign 1) or puts
+// it back (-1).
+func (t *bb) close(d int, sign int32) {
+	for _, u := range t.maxUse[d] {
+		t.credit -= t.unused(u.res)
+		t.s.demand[u.res] -= sign * u.amt
+		t.credit += t.unused(u.res)
+	}
+}
+
+// apply takes bid b (sign 1) or gives it back (-1), keeping the credit.
+func (t *bb) apply(b int32, sign int32) {
+	s := t.s
+	as := s.m.amt(b)
+	for k, r := range s.m.res(b) {
+		t.credit -= t.unused(r)
+		s.resid[r] -= sign * as[k]
+		t.credit += t.unused(r)
+	}
 }
 
 func (t *bb) dfs(d int, val, z float64) {
@@ -102,21 +176,26 @@ func (t *bb) dfs(d int, val, z float64) {
 		}
 		return
 	}
-	if !t.promising(d, z) {
+	if !t.promising(d, z-t.credit) {
 		return
 	}
 	m, resid := t.s.m, t.s.resid
+	t.close(d, 1)
+	defer t.close(d, -1)
 	for k, b := range t.bids[d] {
 		if !m.fits(b, resid) {
 			continue
 		}
-		m.take(b, resid)
+		t.apply(b, 1)
 		t.cur[d] = b
 		t.dfs(d+1, val+m.value[b], z+t.rcs[d][k])
-		m.give(b, resid)
+		t.apply(b, -1)
 		if !t.complete {
 			return
 		}
+	}
+	if t.s.fixing && t.s.must[t.jobs[d]] {
+		return // every better solution takes a bid of this job
 	}
 	t.cur[d] = -1
 	t.dfs(d+1, val, z)
@@ -126,7 +205,7 @@ func (t *bb) dfs(d int, val, z float64) {
 // incumbent: z plus each open job's best reduced value among bids that
 // still fit.
 func (t *bb) promising(d int, z float64) bool {
-	target := t.best + t.tol
+	target := t.best + max(t.tol, t.s.proofGap)
 	if z+t.suffix[d] <= target {
 		return false
 	}

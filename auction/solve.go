@@ -53,32 +53,47 @@ type Solution struct {
 const lagrangeIters = 1500
 
 // quickProofNodes is the exact search's budget per group before the local
-// search starts.
-const quickProofNodes = 20_000
+// search starts; firstRounds (per job) is the local search's first part,
+// and firstProofNodes the exact search's budget per group after it.
+const (
+	quickProofNodes = 20_000
+	firstRounds     = 20
+	firstProofNodes = 300_000
+)
 
 type solver struct {
-	m       *model
-	ctx     context.Context
-	tol     float64
-	price   []float64
-	resid   []int32
-	sel     []int32 // per model job: chosen bid or -1
-	usage   []int32
-	mark    []uint32
-	jobMark []uint32
-	stamp   uint32
-	nodes   int64
-	budget  int64
-	rng     *rand.Rand
+	m   *model
+	ctx context.Context
+	tol float64
+	// proofGap: a bound this close above a solution proves it optimal —
+	// the tolerance, or nearly a step of the objective's granularity
+	// (valueStep) when there is one.
+	proofGap float64
+	price    []float64
+	best     []float64 // the prices of each group's bound, which sub-window pricing leaves alone
+	resid    []int32
+	sel      []int32 // per model job: chosen bid or -1
+	usage    []int32
+	demand   []int32 // per resource: the open jobs' largest uses (search.go)
+	mark     []uint32
+	jobMark  []uint32
+	out      []bool // per bid: fixed out by reduced cost (fixing.go)
+	must     []bool // per job: in every better solution (fixing.go)
+	fixing   bool   // out and must apply (the proof's searches only)
+	stamp    uint32
+	nodes    int64
+	budget   int64
+	rng      *rand.Rand
 }
 
 // Solve finds a selection of bids of p of maximum objective (1) under
-// constraints (2)-(4). It validates p, prices the node capacities by
-// Lagrangian relaxation (a proven bound), builds a greedy solution guided
-// by the prices, improves it by local search (sub-windows of jobs that
-// share nodes, each solved exactly by branch and bound while the rest stay
-// fixed) and, for groups of jobs small enough, runs an exact branch and
-// bound that proves the optimum. It stops at ctx's deadline, at
+// constraints (2)-(4). It validates p, prices the node capacities and
+// the conflict cliques by Lagrangian relaxation (a proven bound), builds a
+// greedy solution guided by the prices, improves it by local search
+// (eject-and-repair moves, and sub-windows of jobs that share nodes, each
+// solved exactly by branch and bound while the rest stay fixed) and, for
+// groups of jobs small enough, fixes bids by reduced cost and runs an
+// exact branch and bound that proves the optimum. It stops at ctx's deadline, at
 // opts.TimeLimit or when its budgets run out, with the best it has; it is
 // deterministic for the same input and options unless stopped by time.
 func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
@@ -93,29 +108,55 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 		defer cancel()
 	}
 	m := buildModel(p)
-	s := &solver{
-		m: m, ctx: ctx, tol: opts.Tolerance, budget: opts.MaxNodes,
-		price: make([]float64, len(m.capacity)), resid: append([]int32(nil), m.capacity...),
-		usage: make([]int32, len(m.capacity)), mark: make([]uint32, len(m.capacity)),
-		rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)),
-	}
-	s.sel = make([]int32, len(m.jobs))
-	s.jobMark = make([]uint32, len(m.jobs))
-	for k := range s.sel {
-		s.sel[k] = -1
-	}
+	s := newSolver(ctx, m, opts)
 	comps := m.components()
 	bounds := make([]float64, len(comps))
 	s.initial(comps, bounds, opts.PricingSteps)
+	s.best = slices.Clone(s.price)
 	// Small groups are often proven at once; the local search then works
 	// only on the rest, and the exact search gets what budget remains.
 	proven := s.prove(comps, bounds, opts.ExactJobs, quickProofNodes)
 	rounds := 0
 	if !proven {
-		rounds = s.localSearch(comps, bounds, opts.Rounds)
-		proven = s.prove(comps, bounds, opts.ExactJobs, math.MaxInt64)
+		// A short local search first, then fixing and a bounded proof
+		// attempt, so that a small window is proven early even when a
+		// time limit would let the local search run on.
+		first := min(opts.Rounds, firstRounds*len(m.jobs))
+		rounds = s.localSearch(comps, bounds, first)
+		proven = s.fixAndProve(comps, bounds, opts, firstProofNodes)
+		if !proven && opts.Rounds > first {
+			rounds += s.localSearch(comps, bounds, opts.Rounds-first)
+			proven = s.fixAndProve(comps, bounds, opts, math.MaxInt64)
+		}
 	}
 	return s.solution(p, bounds, proven, rounds), nil
+}
+
+// fixAndProve fixes by reduced cost against the solution found so far
+// and runs the exact search on the small groups (perGroup nodes each).
+func (s *solver) fixAndProve(comps [][]int32, bounds []float64, opts Options, perGroup int64) bool {
+	s.fixAll(comps, bounds, opts.ExactJobs, opts.PricingSteps)
+	copy(s.price, s.best) // the sub-windows' pricing left its own prices
+	return s.prove(comps, bounds, opts.ExactJobs, perGroup)
+}
+
+// newSolver starts with nothing chosen and every price 0; opts has its
+// defaults filled in.
+func newSolver(ctx context.Context, m *model, opts Options) *solver {
+	s := &solver{
+		m: m, ctx: ctx, tol: opts.Tolerance, budget: opts.MaxNodes,
+		price: make([]float64, len(m.capacity)), resid: append([]int32(nil), m.capacity...),
+		usage: make([]int32, len(m.capacity)), demand: make([]int32, len(m.capacity)), mark: make([]uint32, len(m.capacity)),
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)),
+	}
+	s.proofGap = max(s.tol, valueStep(m.value)-s.tol)
+	s.sel = make([]int32, len(m.jobs))
+	s.jobMark = make([]uint32, len(m.jobs))
+	s.out, s.must = make([]bool, len(m.value)), make([]bool, len(m.jobs))
+	for k := range s.sel {
+		s.sel[k] = -1
+	}
+	return s
 }
 
 // ReplayOptions is a work budget for one scheduler pass of a simulated
@@ -255,7 +296,7 @@ func (s *solver) solution(p *Problem, bounds []float64, proven bool, rounds int)
 		sol.Bound += b
 	}
 	sol.Bound = max(sol.Bound, obj)
-	sol.Optimal = proven || sol.Bound-obj <= s.tol
+	sol.Optimal = proven || sol.Bound-obj <= s.proofGap
 	if sol.Optimal {
 		sol.Bound = obj
 	}

@@ -240,7 +240,7 @@ func (d *Dependency) evaluate(s *Scheduler, self *job, now time.Time) depState {
 
 func (s *Scheduler) termState(t depTerm, self *job, now time.Time) depState {
 	if t.kind == depSingleton {
-		for _, o := range s.byUserName[self.User+"\x00"+self.Name] {
+		for _, o := range s.sameUserName(self) {
 			if o != self && (o.State == Running || o.State == Suspended) {
 				return depWaiting
 			}

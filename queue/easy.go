@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"math"
 	"slices"
 	"time"
 
@@ -36,8 +37,18 @@ import (
 type EASY struct {
 	s    *Scheduler
 	plan easyPlan
-	// scratch for the shadow's computation, reused between plans
-	busyUntil, ends []time.Time
+	// scratch reused between passes and plans: the pass's queue, the
+	// request a probe reads (a local copy would escape), the shadow's
+	// per-node ends, distinct ends and node masks
+	order     []*job
+	free      []int // per node, its free CPUs, kept through the pass
+	req       selectnodes.Request
+	until     []time.Duration // per node, when its last job ends (from now); idleNode when idle
+	ends      []time.Duration
+	freedBy   []int
+	idle      *bitset.BitSet
+	exclude   *bitset.BitSet
+	countedID []JobID
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -46,10 +57,12 @@ type easyPlan struct {
 	shadow  time.Time
 	nodes   *bitset.BitSet
 	counted []JobID // running when planned; one ending invalidates the plan
-	// known are counted and the jobs EASY started since, which respect
-	// the plan; a running job outside it (started by Schedule or Start)
-	// invalidates the plan.
-	known map[JobID]bool
+	// started are the jobs EASY started since, which respect the plan; a
+	// running job started by anyone else (Schedule, Start) invalidates
+	// the plan. allocSeq is the scheduler's allocation count at the plan,
+	// so that a start EASY did not make shows without a scan.
+	started  []JobID
+	allocSeq uint64
 }
 
 // NewEASY returns EASY backfilling for s.
@@ -63,18 +76,17 @@ func (e *EASY) Backfill(now time.Time) []Started {
 	s.recalc(now)
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
-	freeCPUs, freeNodes := 0, 0
+	e.free = slices.Grow(e.free[:0], s.c.NodeCount())
 	for i := 0; i < s.c.NodeCount(); i++ {
-		if f := s.c.FreeCPUs(i); f > 0 {
-			freeCPUs += f
-			freeNodes++
-		}
+		e.free = append(e.free, s.c.FreeCPUs(i))
 	}
+	freeCPUs, freeNodes := e.freeOutside(nil)
 	var started []Started
 	var head *easyPlan
 	outCPUs, outNodes := 0, 0 // the same bounds outside the head's nodes
 	considered := 0
-	for _, j := range s.ordered() {
+	e.order = s.appendOrdered(e.order[:0])
+	for _, j := range e.order {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
 			break
 		}
@@ -90,24 +102,24 @@ func (e *EASY) Backfill(now time.Time) []Started {
 			fits = cpus <= outCPUs && max(nodes, 1) <= outNodes
 		}
 		if fits {
-			req := j.Request // a copy only for the jobs probed: it escapes
+			e.req = j.Request
 			if avoid {
-				req.ExcludeNodes = withheldToo(req.ExcludeNodes, head.nodes)
+				e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, head.nodes)
 			}
-			if p, ok := s.c.Probe(&req, selectnodes.RunNow); ok {
+			if p, ok := s.c.Probe(&e.req, selectnodes.RunNow); ok {
 				if st, err := s.start(j, p, now); err == nil {
 					started = append(started, st)
-					if e.plan.known != nil {
-						e.plan.known[j.ID] = true
+					if e.plan.head != 0 {
+						e.plan.started = append(e.plan.started, j.ID)
 					}
 					freeCPUs -= p.TotalCPUs
 					for _, a := range p.Alloc {
-						if s.c.FreeCPUs(a.Node) <= 0 {
+						if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
 							freeNodes--
 						}
 					}
 					if head != nil {
-						outCPUs, outNodes = s.freeOutside(head.nodes)
+						outCPUs, outNodes = e.freeOutside(head.nodes)
 					}
 				}
 				continue
@@ -116,18 +128,30 @@ func (e *EASY) Backfill(now time.Time) []Started {
 		j.Reason = ReasonResources
 		if head == nil {
 			if head = e.headPlan(j, now); head != nil {
-				outCPUs, outNodes = s.freeOutside(head.nodes)
+				outCPUs, outNodes = e.freeOutside(head.nodes)
 			}
 		}
 	}
+	clear(e.order) // hold no finished job
+	e.req = selectnodes.Request{}
 	return started
 }
 
+// appendOrdered appends the pending queue in order to buf, so jobs may
+// leave the queue while the slice is walked.
+func (s *Scheduler) appendOrdered(buf []*job) []*job {
+	s.queue.Ascend(func(j *job) bool {
+		buf = append(buf, j)
+		return true
+	})
+	return buf
+}
+
 // freeOutside counts the free CPUs, and the nodes with a free CPU, that
-// are not in nodes.
-func (s *Scheduler) freeOutside(nodes *bitset.BitSet) (cpus, count int) {
-	for i := 0; i < s.c.NodeCount(); i++ {
-		if f := s.c.FreeCPUs(i); f > 0 && (nodes == nil || !nodes.Test(uint(i))) {
+// are not in nodes (nil for none), from the pass's per-node counts.
+func (e *EASY) freeOutside(nodes *bitset.BitSet) (cpus, count int) {
+	for i, f := range e.free {
+		if f > 0 && (nodes == nil || !nodes.Test(uint(i))) {
 			cpus += f
 			count++
 		}
@@ -142,6 +166,7 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 	if e.plan.head == j.ID && e.plan.shadow.After(now) && e.stillSound() {
 		return &e.plan
 	}
+	started := e.plan.started[:0]
 	e.plan = easyPlan{}
 	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {
@@ -150,28 +175,44 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 		}
 		return nil
 	}
-	known := make(map[JobID]bool, len(counted))
-	for _, id := range counted {
-		known[id] = true
-	}
-	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted, known: known}
+	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted, started: started, allocSeq: e.s.allocSeq}
 	return &e.plan
 }
 
 // stillSound reports whether every job the plan counted on still runs and
-// every running job is one the plan knows.
+// every running job is one the plan knows (counted, or started by EASY
+// since).
 func (e *EASY) stillSound() bool {
-	for _, id := range e.plan.counted {
-		if _, _, _, ok := e.s.c.Allocation(id); !ok {
-			return false
+	s := e.s
+	alive := 0
+	for _, id := range e.plan.started {
+		if _, ok := s.active[id]; ok {
+			alive++
 		}
 	}
-	for _, id := range e.s.c.Running() {
-		if !e.plan.known[id] {
-			return false
+	if s.allocSeq-e.plan.allocSeq == uint64(len(e.plan.started)) {
+		// every start since the plan was EASY's, so the running jobs are
+		// the counted ones still running and the started ones: all the
+		// counted still run exactly when the numbers add up
+		return len(s.active)-alive == len(e.plan.counted)
+	}
+	slices.Sort(e.plan.counted)
+	counted := 0
+	for id := range s.active {
+		switch {
+		case slices.Contains(e.plan.started, id):
+		case containsSorted(e.plan.counted, id):
+			counted++
+		default:
+			return false // started by someone else
 		}
 	}
-	return true
+	return counted == len(e.plan.counted)
+}
+
+func containsSorted(ids []JobID, id JobID) bool {
+	_, ok := slices.BinarySearch(ids, id)
+	return ok
 }
 
 // withheldToo is the union of a request's own withheld nodes and more.
@@ -188,102 +229,114 @@ func withheldToo(own, more *bitset.BitSet) *bitset.BitSet {
 // first guess of both, which on identical nodes is the answer.
 func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID, bool) {
 	s := e.s
-	n := uint(s.c.NodeCount())
-	counted := s.c.Running()
-	busyUntil, idle, ends, freedBy := e.busy(counted)
-	freeBy := func(k int) *bitset.BitSet { // busy now, free after the first k ends
-		b := bitset.New(n)
-		for i, t := range busyUntil {
-			if !t.IsZero() && k > 0 && !t.After(ends[k-1]) {
-				b.Set(uint(i))
-			}
-		}
-		return b
-	}
+	ends, freedBy := e.busy(now)
 	need := max(j.Request.MinNodes, 1)
 	if cpn := s.maxNodeCPUs(); cpn > 0 && j.Request.CPUs > 0 {
 		need = max(need, (j.Request.CPUs+cpn-1)/cpn)
 	}
 	// the count bound: no start before enough nodes are free
-	idleCount := int(idle.Count())
+	idleCount := int(e.idle.Count())
 	bound, _ := smallestTrue(0, len(ends), func(k int) bool { return freedBy[k]+idleCount >= need })
 	var nodes *bitset.BitSet
 	probed := -1
 	k, ok := smallestTrue(bound, len(ends), func(k int) bool {
-		nodes, probed = s.probeOn(j, freeBy(k).Union(idle)), k
+		nodes, probed = e.probeAfter(j, ends, k, -1), k
 		return nodes != nil
 	})
 	if ok && probed != k {
-		nodes = s.probeOn(j, freeBy(k).Union(idle))
+		nodes = e.probeAfter(j, ends, k, -1)
 	}
 	if !ok || k == 0 {
 		// k == 0: it fits on the idle nodes as wholes but not under the
 		// current load (shared nodes): hold those nodes from now
-		return now, nodes, counted, ok
+		return now, nodes, e.countedID, ok
 	}
 	// Prefer the freed nodes: allow only as many idle ones as the count
 	// bound says the head needs beyond them. One probe; when the
 	// selection needs more (features, topology), keep the nodes found.
-	freed := freeBy(k)
 	least := max(0, need-freedBy[k])
-	if nodes == nil || int(nodes.IntersectionCardinality(idle)) <= least {
-		return ends[k-1], nodes, counted, true // already the fewest idle nodes
+	if nodes == nil || int(nodes.IntersectionCardinality(e.idle)) <= least {
+		return now.Add(ends[k-1]), nodes, e.countedID, true // already the fewest idle nodes
 	}
-	allowed := freed
-	for i, ok := idle.NextSet(0); ok && least > 0; i, ok = idle.NextSet(i + 1) {
-		allowed.Set(i)
-		least--
-	}
-	if fewest := s.probeOn(j, allowed); fewest != nil {
+	if fewest := e.probeAfter(j, ends, k, least); fewest != nil {
 		nodes = fewest
 	}
-	return ends[k-1], nodes, counted, true
+	return now.Add(ends[k-1]), nodes, e.countedID, true
 }
 
-// busy returns when each node's last running job ends (zero when idle),
-// the idle nodes, the distinct ends in order, and freedBy: freedBy[k] is
-// how many busy nodes are free after the first k ends. Its slices are
-// e's buffers, valid until the next call.
-func (e *EASY) busy(running []JobID) (busyUntil []time.Time, idle *bitset.BitSet, ends []time.Time, freedBy []int) {
+// idleNode marks an idle node in EASY.until.
+const idleNode = time.Duration(math.MinInt64)
+
+// busy records, from the running jobs, when each node's last job ends
+// (relative to now, so ends sort as integers; a job whose limit is past
+// now ends at a negative time), the idle nodes and the running jobs'
+// IDs, and returns the distinct ends in order and freedBy: freedBy[k] is
+// how many busy nodes are free after the first k ends. All of it lives in
+// e's buffers until the next call.
+func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	c := e.s.c
 	n := c.NodeCount()
-	busyUntil = slices.Grow(e.busyUntil[:0], n)[:n]
-	clear(busyUntil)
-	e.busyUntil = busyUntil
-	for _, id := range running {
-		a, _, end, _ := c.Allocation(id)
+	e.until = slices.Grow(e.until[:0], n)[:n]
+	for i := range e.until {
+		e.until[i] = idleNode
+	}
+	e.countedID = make([]JobID, 0, len(e.s.active)) // kept by the plan
+	for id := range e.s.active {
+		a, _, end, ok := c.Allocation(id)
+		if !ok {
+			continue // not expected: start and end keep active and the cluster alike
+		}
+		e.countedID = append(e.countedID, id)
+		at := max(end.Sub(now), idleNode+1)
 		for _, na := range a.Alloc {
-			if end.After(busyUntil[na.Node]) {
-				busyUntil[na.Node] = end
-			}
+			e.until[na.Node] = max(e.until[na.Node], at)
 		}
 	}
-	idle = bitset.New(uint(n))
+	if e.idle == nil || e.idle.Len() != uint(n) {
+		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
+	}
+	e.idle.ClearAll()
 	ends = e.ends[:0]
-	for i, t := range busyUntil {
-		if t.IsZero() {
-			idle.Set(uint(i))
+	for i, t := range e.until {
+		if t == idleNode {
+			e.idle.Set(uint(i))
 		} else {
 			ends = append(ends, t)
 		}
 	}
-	slices.SortFunc(ends, func(a, b time.Time) int { return a.Compare(b) })
-	freedBy = []int{0}
+	slices.Sort(ends)
+	freedBy = append(e.freedBy[:0], 0)
 	for i, t := range ends {
-		if i+1 == len(ends) || !ends[i+1].Equal(t) {
+		if i+1 == len(ends) || ends[i+1] != t {
 			freedBy = append(freedBy, i+1)
 		}
 	}
-	e.ends = ends // the whole buffer: CompactFunc zeroes the tail it drops
-	return busyUntil, idle, slices.CompactFunc(ends, func(a, b time.Time) bool { return a.Equal(b) }), freedBy
+	e.ends, e.freedBy = ends, freedBy
+	return slices.Compact(ends), freedBy
 }
 
-// probeOn selects j's nodes among allowed, ignoring the load (the nodes
-// are free by then), or returns nil.
-func (s *Scheduler) probeOn(j *job, allowed *bitset.BitSet) *bitset.BitSet {
-	req := j.Request
-	req.ExcludeNodes = withheldToo(req.ExcludeNodes, allowed.Complement())
-	if p, ok := s.c.ProbeNodes(&req, selectnodes.TestOnly); ok {
+// probeAfter selects j's nodes among those free after the first k
+// distinct ends — the idle ones, all of them when idleAllowed < 0, else
+// only the first idleAllowed, and the busy ones freed by then — ignoring
+// the load (the nodes are free by then), or returns nil.
+func (e *EASY) probeAfter(j *job, ends []time.Duration, k, idleAllowed int) *bitset.BitSet {
+	x := e.exclude
+	x.ClearAll()
+	for i, t := range e.until {
+		switch {
+		case t == idleNode:
+			if idleAllowed == 0 {
+				x.Set(uint(i))
+			} else if idleAllowed > 0 {
+				idleAllowed--
+			}
+		case k == 0 || t > ends[k-1]:
+			x.Set(uint(i))
+		}
+	}
+	e.req = j.Request
+	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, x)
+	if p, ok := e.s.c.ProbeNodes(&e.req, selectnodes.TestOnly); ok {
 		return p.Nodes
 	}
 	return nil

@@ -127,6 +127,11 @@ type subscriber struct {
 // emit queues an event; callers hold the lock.
 func (s *Scheduler) emit(e Event) {
 	s.eventSeq++
+	if len(s.subs) == 0 && !s.delivering {
+		// unlock would deliver it to nobody: no one can subscribe before
+		// unlock takes its list, as the lock is held until then
+		return
+	}
 	e.Seq = s.eventSeq
 	s.outbox = append(s.outbox, e)
 }

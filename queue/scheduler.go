@@ -54,6 +54,7 @@ type Scheduler struct {
 	queue       *btree.BTreeG[*job]
 	byUserName  map[string][]*job
 	nextID      JobID
+	maxID       JobID
 	seq         uint64
 	lastRecalc  time.Time
 	resv        map[JobID]reservation // Backfill's standing reservations
@@ -158,7 +159,6 @@ func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
 		active:      map[JobID]*job{},
 		maxPartPrio: -1,
 		queue:       btree.NewG(32, func(a, b *job) bool { return lessKey(a.key, b.key) }),
-		byUserName:  map[string][]*job{},
 		resv:        map[JobID]reservation{},
 		nextID:      o.firstID,
 		opts:        o,

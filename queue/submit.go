@@ -47,8 +47,14 @@ func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
 // SubmitContext is Submit with a context for the plugins and the IDSource.
 // AdmitPlugins see (and may rewrite) spec first, outside the lock.
 func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time) (JobID, error) {
-	if err := s.runAdmit(ctx, &spec, now); err != nil {
-		return 0, err
+	if len(s.opts.admit) > 0 {
+		// the plugins get a copy of their own: handing them &spec would
+		// move every submission's spec to the heap
+		admitted := spec
+		if err := s.runAdmit(ctx, &admitted, now); err != nil {
+			return 0, err
+		}
+		spec = admitted
 	}
 	if err := checkSpec(&spec); err != nil {
 		return 0, err
@@ -94,6 +100,11 @@ func (s *Scheduler) counterID() (JobID, error) {
 		if s.nextID == 0 {
 			return 0, fmt.Errorf("%w: job IDs exhausted", ErrLimit)
 		}
+		// above every ID in use (maxID, kept by add) it is free: no probe
+		// of a large map for a key it does not hold
+		if s.nextID > s.maxID {
+			return s.nextID, nil
+		}
 		if _, used := s.jobs[s.nextID]; !used {
 			return s.nextID, nil
 		}
@@ -133,11 +144,14 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 			return nil, invalid("dependency on unknown job %d", t)
 		}
 	}
-	req := spec.Request
+	// the admission check reads the request in the new record, where it
+	// is kept: a local copy would go to the heap as well
+	j := &job{Job: Job{Request: spec.Request}, deps: deps}
+	req := &j.Request
 	if req.Partition == "" {
 		req.Partition = s.c.DefaultPartition()
 	}
-	if err := s.admissible(&req); err != nil {
+	if err := s.admissible(req); err != nil {
 		return nil, err
 	}
 	limit := spec.TimeLimit
@@ -147,18 +161,38 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 	}
 	req.TimeLimit = limit
 	s.seq++
-	return &job{Job: Job{ID: id, Name: spec.Name, User: spec.User, Account: spec.Account, Partition: req.Partition,
+	j.Job = Job{ID: id, Name: spec.Name, User: spec.User, Account: spec.Account, Partition: req.Partition,
 		AdminPriority: spec.Priority, Nice: spec.Nice, Submit: now, Begin: spec.Begin, TimeLimit: limit, TimeMin: spec.TimeMin,
-		Dependency: spec.Dependency, Requeue: spec.Requeue, Request: req, State: Pending,
-		Held: spec.Hold || s.opts.external, seq: s.seq}, deps: deps}, nil
+		Dependency: spec.Dependency, Requeue: spec.Requeue, Request: *req, State: Pending,
+		Held: spec.Hold || s.opts.external, seq: s.seq}
+	return j, nil
 }
 
 // add records a new job.
 func (s *Scheduler) add(j *job) {
 	s.jobs[j.ID] = j
-	key := j.User + "\x00" + j.Name
-	s.byUserName[key] = append(s.byUserName[key], j)
+	s.maxID = max(s.maxID, j.ID)
+	if s.byUserName != nil {
+		key := userName(j)
+		s.byUserName[key] = append(s.byUserName[key], j)
+	}
 }
+
+// sameUserName lists the jobs of j's user and name. The index is built on
+// the first call (a singleton dependency) and kept by add from then on:
+// a queue that never sees one pays no key and no map entry per job.
+func (s *Scheduler) sameUserName(j *job) []*job {
+	if s.byUserName == nil {
+		s.byUserName = make(map[string][]*job, len(s.jobs))
+		for _, id := range s.ids() {
+			o := s.jobs[id]
+			s.byUserName[userName(o)] = append(s.byUserName[userName(o)], o)
+		}
+	}
+	return s.byUserName[userName(j)]
+}
+
+func userName(j *job) string { return j.User + "\x00" + j.Name }
 
 // neverRuns reports whether a selection error means the request can never
 // run here (as opposed to not now).

@@ -50,7 +50,7 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 	if job.Excluded != nil {
 		cand = part.nodes.Difference(job.Excluded)
 	} else if !c.recordsFit(job, part) {
-		cand, _ = cx.v.sc.anyBitmap(bmCand, part.nodes.Len())
+		cand = cx.v.sc.candBitmap(part.nodes.Len())
 		write = true
 	}
 	sets := cx.v.sc.nodeSets(len(c.records))
@@ -59,12 +59,10 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 		rec := &c.records[r]
 		inPart := part.inRec[r]
 		why, fits := c.baselineFits(job, rec)
-		if write { // each span written once: the record's nodes, or none
-			if inPart > 0 && (fits || c.fastSchedule == 0) {
-				setSpan(cand, part.nodes, nil, rec)
-			} else {
-				clearSpan(cand, rec)
-			}
+		// cand starts empty: only the records that keep nodes are written
+		if write && inPart > 0 && (fits || c.fastSchedule == 0) {
+			orSpan(cand, part.nodes, rec)
+			cx.v.sc.wroteCand(rec)
 		}
 		if inPart == 0 {
 			continue
@@ -76,7 +74,9 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 		}
 		rep.removed("excluded", inPart-left, nil)
 		if left > 0 && !fits {
-			rep.removed(why.filter, left, why)
+			if rep != nil { // only when explaining: why as a Stringer allocates
+				rep.removed(why.filter, left, why)
+			}
 			if c.fastSchedule == 0 {
 				left = c.perNodeFits(job, rec, cand)
 			} else {
@@ -103,7 +103,9 @@ func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {
 	for k := range sets {
 		sets[k].cand, sets[k].of = cand, len(sets)
 	}
-	cx.step("%d candidate nodes in %d node sets", total, len(sets))
+	if cx.ex != nil { // boxing the arguments allocates, explained or not
+		cx.step("%d candidate nodes in %d node sets", total, len(sets))
+	}
 	return sets, nil
 }
 

@@ -79,12 +79,15 @@ type status struct {
 	// mostReported is the most CPUs any node has reported (an upper
 	// bound: a node reporting fewer later does not lower it)
 	mostReported int
+	// caps is, per 64-node word, the least CPUs and memory any of its
+	// nodes offers a selection (room.go)
+	caps []wordCap
 }
 
 func (s *status) clone() *status {
 	return &status{states: slices.Clone(s.states), reported: slices.Clone(s.reported), up: s.up.Clone(),
 		avail: s.avail.Clone(), parts: slices.Clone(s.parts), partIx: maps.Clone(s.partIx), defPart: s.defPart,
-		mostReported: s.mostReported}
+		mostReported: s.mostReported, caps: slices.Clone(s.caps)}
 }
 
 // Cluster is the node and partition model with Slurm's global bitmaps and
@@ -204,6 +207,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	for i := range c.nodes {
 		c.applyState(i)
 	}
+	c.computeCaps()
 	if err := c.setTopology(); err != nil {
 		return nil, err
 	}

@@ -55,14 +55,21 @@ func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
 	if job.Exclusive {
 		return
 	}
-	v.eachBusySpan(dst, lo, hi, func(i uint) {
-		k := int(i)
-		e := v.c.effective(k)
-		if s.freeOf(v, job, k, e.CPUs) < job.cpusPerNode || e.RealMemory-v.u.mem[k] < job.Req.MinMemoryPerNode ||
-			(job.Shared && int(v.u.jobs[k]) >= job.MaxShare) || (len(job.gres) > 0 && !v.gresFits(k, job)) {
+	// words whose fullest node still has room are kept whole (room.go)
+	roomy := func(w int) bool { return v.roomy(job, w) }
+	v.eachBusyTight(dst.Words(), lo, hi, roomy, func(i uint) {
+		if !s.hasRoom(v, job, int(i)) {
 			dst.Clear(i)
 		}
 	})
+}
+
+// hasRoom reports whether busy node k has room for job: its CPUs per
+// node, memory, a place among the node's sharing jobs, and its GRES.
+func (s ConsRes) hasRoom(v View, job *Job, k int) bool {
+	e := v.c.effective(k)
+	return s.freeOf(v, job, k, e.CPUs) >= job.cpusPerNode && e.RealMemory-v.u.mem[k] >= job.Req.MinMemoryPerNode &&
+		(!job.Shared || int(v.u.jobs[k]) < job.MaxShare) && (len(job.gres) == 0 || v.gresFits(k, job))
 }
 
 // JobTest implements Selector.
@@ -101,7 +108,13 @@ func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
 	// the Placement at once
 	ch := Choice{Nodes: v.sc.nodeUses(len(chosen)), Exclusive: job.Exclusive}
 	for k, cpus := range s.shares(v, job, chosen, n.CPUs) {
-		ch.Nodes[k] = NodeUse{Node: chosen[k], CPUs: cpus, Memory: max(mem, memFor(job, cpus))}
+		// field by field: the scratch's uses have no GRES, and writing
+		// the slice (a pointer) costs a barrier while the collector runs
+		u := &ch.Nodes[k]
+		u.Node, u.CPUs, u.Memory = chosen[k], cpus, max(mem, memFor(job, cpus))
+		if u.GRES != nil {
+			u.GRES = nil
+		}
 	}
 	return ch
 }

@@ -66,6 +66,11 @@
 // unless an explanation is being made, and the counted terms are solved
 // once per call (the run that explains a failure reuses their outcome).
 //
+// The load filters read per-word bounds (room.go): for each 64-node word,
+// the least CPUs and memory a node offers and the most CPUs, memory and
+// jobs a node holds, kept exact by Allocate and Release, so a word of
+// busy nodes that all have room passes at once instead of node by node.
+//
 // Modes are RunNow, TestOnly (ignore the load) and WillRun (earliest start,
 // releasing running jobs in order of their expected ends, seed 000 §4.3.2).
 //

@@ -296,3 +296,74 @@ func TestWillRunExplainsLikeRunNow(t *testing.T) {
 		require.Equal(t, WillRun, later.Explanation.Mode)
 	}
 }
+
+// The largest-first fallback takes the same nodes, in the same order, as
+// taking from every run sorted by length (stable), however many runs it
+// leaves unsorted (longestFor), with and without a scratch.
+func TestLargestRunsTakesTheSortedPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 18))
+	cpuOf := func(i int) int { return 1 + i%5 }
+	for iter := range 2000 {
+		var runs []run
+		at := 0
+		for range r.IntN(60) {
+			at += 1 + r.IntN(4)
+			l := 1 + r.IntN([]int{2, 8, 40}[r.IntN(3)])
+			runs = append(runs, run{at, at + l})
+			at += l
+		}
+		needNodes, needCPU, room := r.IntN(80), r.IntN(3)*r.IntN(100)-50, r.IntN(90)
+		want := slices.Clone(runs)
+		slices.SortStableFunc(want, func(a, b run) int { return b.len() - a.len() })
+		var ref []int
+		nn, nc, rm := needNodes, needCPU, room
+		for _, x := range want {
+			for i := x.start; i < x.end && rm > 0 && (nn > 0 || nc > 0); i++ {
+				ref = append(ref, i)
+				nn, nc, rm = nn-1, nc-cpuOf(i), rm-1
+			}
+		}
+		pk := picker{cpuOf: cpuOf}
+		if iter%2 == 0 {
+			pk.sc = new(scratch)
+		}
+		got := pk.largestRuns([]int{}, slices.Clone(runs), needNodes, needCPU, room)
+		require.Equal(t, fmt.Sprint(ref), fmt.Sprint(got), "iter %d runs %v need %d nodes %d CPUs room %d", iter, runs, needNodes, needCPU, room)
+	}
+}
+
+// eachRun finds the runs runsOf finds (NextSet/NextClear), on random
+// bitmaps of runs short and long, within random bounds, and stops when
+// asked.
+func TestEachRunAgreesWithRunsOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 64))
+	for iter := range 3000 {
+		n := 1 + r.IntN(400)
+		b := bitset.New(uint(n))
+		for i := 0; i < n; {
+			l := 1 + r.IntN([]int{2, 20, 130}[r.IntN(3)])
+			if r.IntN(2) == 0 {
+				for j := i; j < min(i+l, n); j++ {
+					b.Set(uint(j))
+				}
+			}
+			i += l
+		}
+		lo := r.IntN(n + 1)
+		hi := lo + r.IntN(n-lo+1)
+		var want []run
+		for _, x := range runsOf(b, lo, hi) {
+			want = append(want, x)
+		}
+		var got []run
+		stop := r.IntN(5)
+		eachRun(b.Words(), lo, hi, func(s, e int) bool {
+			got = append(got, run{s, e})
+			return stop == 0 || len(got) < stop
+		})
+		if stop > 0 && len(want) > stop {
+			want = want[:stop]
+		}
+		require.Equal(t, want, got, "iter %d bits %v [%d, %d)", iter, b, lo, hi)
+	}
+}

@@ -38,7 +38,8 @@ func (Linear) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
 	if !job.Shared {
 		return
 	}
-	v.eachBusySpan(dst, lo, hi, func(i uint) {
+	joinable := func(w int) bool { return v.joinable(job, w) } // room.go
+	v.eachBusyTight(dst.Words(), lo, hi, joinable, func(i uint) {
 		if int(v.u.jobs[i]) >= job.MaxShare || !v.gresFits(int(i), job) {
 			dst.Clear(i)
 		}

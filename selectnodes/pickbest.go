@@ -53,13 +53,17 @@ func (cx *call) pickBest(job *Job, sets []NodeSet, n Counts) (*Placement, error)
 		}
 		p, err := cx.accumulate(job, altSets, n)
 		if err != nil {
-			cx.step("%s: %s: %s", label, className{err.Class}, err.Reason)
+			if cx.ex != nil {
+				cx.step("%s: %s: %s", label, className{err.Class}, err.Reason)
+			}
 			if worst == nil || rank(err.Class) > rank(worst.Class) {
 				worst = err
 			}
 			continue
 		}
-		cx.step("%s: selector chose %s (weight %d)", label, placementList{p}, p.Weight)
+		if cx.ex != nil { // boxing the arguments allocates, explained or not
+			cx.step("%s: selector chose %s (weight %d)", label, placementList{p}, p.Weight)
+		}
 		if cx.c.compat {
 			return p, nil
 		}

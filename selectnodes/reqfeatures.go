@@ -54,7 +54,9 @@ func (cx *call) reqFeatures(job *Job, n Counts) (*Placement, error) {
 	if fn.Max > 0 && fn.Min > fn.Max {
 		return nil, newError(ErrNodeConfig, "the counted terms need %d nodes, above the maximum of %d", fn.Min, fn.Max)
 	}
-	cx.step("counted terms take %s; final pick with %s", nodeList{cx.c, acc}, fn)
+	if cx.ex != nil {
+		cx.step("counted terms take %s; final pick with %s", nodeList{cx.c, acc}, fn)
+	}
 	return cx.pickBest(&final, cx.sets, fn)
 }
 
@@ -131,7 +133,9 @@ func (cx *call) exactCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bit
 		return nil, c.classifyCounts(job, cx.sets, sig, counts, candAll, n)
 	}
 	acc := c.coverNodes(job, cx.sets, sig, pr, usable, cx.v)
-	cx.step("counted terms solved exactly: %s", nodeList{c, acc})
+	if cx.ex != nil {
+		cx.step("counted terms solved exactly: %s", nodeList{c, acc})
+	}
 	if len(counts) > 1 && !job.Req.Features.CountsBracketed() {
 		cx.defaultDiffers("Slurm satisfies %s term by term, keeping each term's nodes for the next, and may refuse or choose otherwise", termNames(counts))
 	}

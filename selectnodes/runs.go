@@ -50,6 +50,7 @@ type picker struct {
 	// when known (newPicker): runs are looked for there only
 	lo, hi int
 	count  int // -1: count the candidates
+	sc     *scratch
 }
 
 // newPicker is a picker over cand. When cand is the bitmap accumulate
@@ -57,9 +58,9 @@ type picker struct {
 // known: a selection that stopped at its first node sets does not read
 // the rest of the cluster.
 func newPicker(v View, cand *bitset.BitSet, cpuOf func(int) int, prefer *bitset.BitSet) picker {
-	pk := picker{n: len(v.c.nodes), cpuOf: cpuOf, prefer: prefer, hi: len(v.c.nodes), count: -1}
+	pk := picker{n: len(v.c.nodes), cpuOf: cpuOf, prefer: prefer, hi: len(v.c.nodes), count: -1, sc: v.sc}
 	if sc := v.sc; sc != nil && cand == sc.maps[bmAvail] {
-		pk.lo, pk.hi = min(sc.availLo*64, pk.n), min(sc.availHi*64, pk.n)
+		pk.lo, pk.hi = min(sc.availSpan.lo*64, pk.n), min(sc.availSpan.hi*64, pk.n)
 		pk.count = 0
 		for _, k := range sc.availRec {
 			pk.count += k
@@ -130,7 +131,7 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 		if taken != nil {
 			rest = cand.Difference(taken)
 		}
-		sel = pk.fill(sel, runsOf(rest, pk.lo, pk.hi), needNodes, needCPU, maxN-len(sel)) // rest is within cand
+		sel = pk.fillFrom(sel, rest, needNodes, needCPU, maxN-len(sel)) // rest is within cand
 	}
 	if pk.meets(sel, n) {
 		return sel, true
@@ -145,6 +146,9 @@ func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) 
 }
 
 func (pk picker) meets(sel []int, n Counts) bool {
+	if n.CPUs <= 0 {
+		return len(sel) >= max(n.Min, 1) // no CPU total to add up
+	}
 	total := 0
 	for _, i := range sel {
 		total += pk.cpuOf(i)
@@ -226,33 +230,103 @@ func (pk picker) take(r run, needNodes, needCPU int) (int, bool) {
 	return 0, false
 }
 
-func (pk picker) fill(sel []int, runs []run, needNodes, needCPU, room int) []int {
-	best, bestT := -1, 0
-	for k, r := range runs {
-		t, ok := pk.take(r, needNodes, needCPU)
-		if !ok || t > room || t == 0 {
-			continue
-		}
-		if best < 0 || r.len()-t < runs[best].len()-bestT {
-			best, bestT = k, t
-		}
+// fillFrom adds to sel from the runs of rest in the picker's span: the
+// single run that suffices leaving the fewest nodes unused (the earliest
+// among equals), else runs largest first. The walk over the runs stops at
+// a run that fits exactly (none can fit better; a one-node job on a
+// fragmented cluster usually finds one at once); the runs it lists, for
+// when no single run suffices, live in the call's scratch.
+func (pk picker) fillFrom(sel []int, rest *bitset.BitSet, needNodes, needCPU, room int) []int {
+	var runs []run
+	if pk.sc != nil {
+		runs = pk.sc.runs[:0]
 	}
-	if best >= 0 {
-		for i := runs[best].start; i < runs[best].start+bestT; i++ {
+	best, bestT := run{}, 0
+	eachRun(rest.Words(), pk.lo, pk.hi, func(start, end int) bool {
+		r := run{start, end}
+		runs = append(runs, r)
+		if t, fits := pk.take(r, needNodes, needCPU); fits && t <= room && t > 0 && (bestT == 0 || r.len()-t < best.len()-bestT) {
+			best, bestT = r, t
+			return r.len() != t
+		}
+		return true
+	})
+	if pk.sc != nil {
+		pk.sc.runs = runs[:0]
+	}
+	if bestT > 0 {
+		sel = slices.Grow(sel, bestT)
+		for i := best.start; i < best.start+bestT; i++ {
 			sel = append(sel, i)
 		}
 		return sel
 	}
-	slices.SortStableFunc(runs, func(a, b run) int { return b.len() - a.len() })
+	return pk.largestRuns(sel, runs, needNodes, needCPU, room)
+}
+
+// largestRuns takes nodes from the runs largest first (the earlier of
+// equal runs first), so the job spans the fewest runs.
+func (pk picker) largestRuns(sel []int, runs []run, needNodes, needCPU, room int) []int {
+	if needCPU <= 0 {
+		runs = pk.longestFor(runs, min(needNodes, room))
+		sel = slices.Grow(sel, max(min(needNodes, room), 0))
+	}
+	// runs come in node order: larger first, then the earlier (a total
+	// order, so the unstable sort gives the stable one's answer)
+	slices.SortFunc(runs, func(a, b run) int {
+		if a.len() != b.len() {
+			return b.len() - a.len()
+		}
+		return a.start - b.start
+	})
 	for _, r := range runs {
 		for i := r.start; i < r.end && room > 0 && (needNodes > 0 || needCPU > 0); i++ {
 			sel = append(sel, i)
 			needNodes--
-			needCPU -= pk.cpuOf(i)
+			if needCPU > 0 { // a met CPU total needs no more counting
+				needCPU -= pk.cpuOf(i)
+			}
 			room--
 		}
 	}
 	return sel
+}
+
+// longestFor keeps, in place and in order, the runs that the largest-first
+// order takes for count nodes: those at least as long as the shortest run
+// it reaches. A planner's probe for a few nodes of a fragmented cluster
+// then sorts a handful of runs, not thousands (the sort was most of a
+// backfill probe). Run lengths are counted in a histogram, not sorted.
+func (pk picker) longestFor(runs []run, count int) []run {
+	if count <= 0 || len(runs) == 0 {
+		return runs[:0]
+	}
+	longest := 0
+	for _, r := range runs {
+		longest = max(longest, r.len())
+	}
+	var perLen []int
+	if pk.sc != nil {
+		pk.sc.lens = growTo(pk.sc.lens, longest+1)
+		perLen = pk.sc.lens
+		clear(perLen)
+	} else {
+		perLen = make([]int, longest+1)
+	}
+	for _, r := range runs {
+		perLen[r.len()]++
+	}
+	shortest, nodes := longest, 0
+	for ; shortest > 1 && nodes+perLen[shortest]*shortest < count; shortest-- {
+		nodes += perLen[shortest] * shortest
+	}
+	kept := runs[:0]
+	for _, r := range runs {
+		if r.len() >= shortest {
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 // contiguous finds one run holding every required node and a window of

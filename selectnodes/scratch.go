@@ -19,15 +19,19 @@ type scratch struct {
 	sets   []NodeSet
 	shares []int
 	cpu    []int32 // ConsRes's free CPUs per node, for a topology's Fit
+	runs   []run   // the picker's runs of candidate nodes
+	jobRec Job     // the call's resolved job
+	lens   []int   // the picker's runs per length
 	// node bitmaps of the cluster's size, one per use (the bm constants):
 	// a selection on 100,000 nodes made five of 12.5 KB each per call
 	maps [bmCount]*bitset.BitSet
-	// what accumulate wrote into maps[bmAvail]: the words [lo, hi) (all
-	// that needs clearing for the next use) and each record's count, which
-	// byWeight reads instead of scanning the records' spans
-	availLo, availHi int
-	availRec         []int
-	load             usage // WillRun's copy of the load
+	// what accumulate wrote into maps[bmAvail]: its words and each
+	// record's count, which byWeight reads instead of scanning the
+	// records' spans
+	availSpan written
+	availRec  []int
+	candSpan  written // what buildNodeSets wrote into maps[bmCand]
+	load      usage   // WillRun's copy of the load
 	// WillRun's running jobs by end, in groups (Cluster.endGroups)
 	order    []JobID
 	bounds   []int
@@ -42,6 +46,7 @@ const (
 	bmAvail         // accumulate: usable nodes of the sets so far
 	bmTier          // byWeight: the weight tiers so far
 	bmLower         // byWeight: the tiers before the last
+	bmExcl          // resolve: the available nodes less the excluded ones
 	bmCount
 )
 
@@ -70,28 +75,80 @@ func (sc *scratch) anyBitmap(use int, n uint) (b *bitset.BitSet, fresh bool) {
 	return b, false
 }
 
+// job is the resolved job's record: the scratch's, or a new one.
+func (sc *scratch) job() *Job {
+	if sc == nil {
+		return new(Job)
+	}
+	return &sc.jobRec
+}
+
+// difference returns a less b (both of one length) in the scratch's
+// bitmap for use, or in a new one without a scratch.
+func (sc *scratch) difference(use int, a, b *bitset.BitSet) *bitset.BitSet {
+	if sc == nil {
+		return a.Difference(b)
+	}
+	d, _ := sc.anyBitmap(use, a.Len()) // every word is written
+	dw, aw, bw := d.Words(), a.Words(), b.Words()
+	for k := range dw {
+		dw[k] = aw[k] &^ bw[k]
+	}
+	return d
+}
+
+// written is the words [lo, hi) a use wrote into its scratch bitmap: all
+// that needs clearing before the next use.
+type written struct{ lo, hi int }
+
+func (w *written) add(rec *record) { w.lo, w.hi = min(w.lo, rec.wlo), max(w.hi, rec.whi) }
+
+// emptyBitmap returns the scratch's bitmap for use, empty, clearing only
+// the words w says its previous use wrote (O(words touched), not
+// O(cluster)); w starts over.
+func (sc *scratch) emptyBitmap(use int, n uint, w *written) *bitset.BitSet {
+	b, fresh := sc.anyBitmap(use, n)
+	if !fresh && w.lo < w.hi {
+		clear(b.Words()[w.lo:w.hi])
+	}
+	w.lo, w.hi = len(b.Words()), 0
+	return b
+}
+
 // availBitmap returns the empty bitmap accumulate gathers usable nodes
-// in, clearing only the words the previous use wrote (O(words touched),
-// not O(cluster)), with every record's count at zero.
+// in, with every record's count at zero.
 func (sc *scratch) availBitmap(n uint, records int) *bitset.BitSet {
 	if sc == nil {
 		return bitset.New(n)
 	}
-	b, fresh := sc.anyBitmap(bmAvail, n)
-	if !fresh && sc.availLo < sc.availHi {
-		clear(b.Words()[sc.availLo:sc.availHi])
-	}
-	sc.availLo, sc.availHi = len(b.Words()), 0
+	b := sc.emptyBitmap(bmAvail, n, &sc.availSpan)
 	sc.availRec = growTo(sc.availRec, records)
 	clear(sc.availRec)
 	return b
+}
+
+// candBitmap returns the empty bitmap buildNodeSets writes the candidates
+// in: a request whose constraint keeps a few records costs their spans,
+// not the cluster.
+func (sc *scratch) candBitmap(n uint) *bitset.BitSet {
+	if sc == nil {
+		return bitset.New(n)
+	}
+	return sc.emptyBitmap(bmCand, n, &sc.candSpan)
+}
+
+// wroteCand records that buildNodeSets wrote rec's span of the candidates.
+func (sc *scratch) wroteCand(rec *record) {
+	if sc != nil {
+		sc.candSpan.add(rec)
+	}
 }
 
 // wroteAvail records that accumulate set count nodes of record r (whose
 // span is rec's) in the avail bitmap.
 func (sc *scratch) wroteAvail(r int, rec *record, count int) {
 	if sc != nil {
-		sc.availLo, sc.availHi = min(sc.availLo, rec.wlo), max(sc.availHi, rec.whi)
+		sc.availSpan.add(rec)
 		sc.availRec[r] += count
 	}
 }
@@ -123,6 +180,7 @@ func (sc *scratch) usageCopy(u *usage) *usage {
 	d.gres = append(d.gres[:0], u.gres...)
 	d.jobs = append(d.jobs[:0], u.jobs...)
 	d.excl = append(d.excl[:0], u.excl...)
+	d.high = append(d.high[:0], u.high...)
 	return d
 }
 

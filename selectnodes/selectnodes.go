@@ -24,13 +24,21 @@ import (
 // carrying an Explanation.
 func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
 	p, memo, err := c.run(req, mode, nil, false, nil)
-	var e *Error
-	if err != nil && errors.As(err, &e) && e.Explanation == nil {
-		// Run again, recording why: the fast path keeps no record. The
-		// counted terms are not solved again.
-		e.Explanation = c.explain(req, mode, &memo)
+	if err != nil {
+		c.explainFailure(req, mode, memo, err)
 	}
 	return p, err
+}
+
+// explainFailure runs req again, recording why it failed: the fast path
+// keeps no record. The counted terms are not solved again. (A function
+// of its own: the variables it takes the address of live on the heap,
+// which a successful selection then does not pay for.)
+func (c *Cluster) explainFailure(req *Request, mode Mode, memo countsMemo, err error) {
+	var e *Error
+	if errors.As(err, &e) && e.Explanation == nil {
+		e.Explanation = c.explain(req, mode, &memo)
+	}
 }
 
 // Try is SelectNodes without the Explanation on failure (the error's
@@ -107,14 +115,14 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 	if req == nil {
 		return nil, countsMemo{}, newError(ErrInvalidRequest, "no request")
 	}
-	job, err := c.Resolve(req)
+	sc := c.takeScratch()
+	defer c.putScratch(sc)
+	job, err := c.resolve(req, sc)
 	if err != nil {
 		return nil, countsMemo{}, err
 	}
 	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, v: c.live()}
 	cx.v.ex = ex
-	sc := c.takeScratch()
-	defer c.putScratch(sc)
 	cx.v.sc = sc
 	if memo != nil {
 		cx.memo, cx.reuse = *memo, true
@@ -134,7 +142,9 @@ func (cx *call) selectNodes() (*Placement, error) {
 	if err := c.checkPartition(job); err != nil {
 		return nil, err
 	}
-	cx.step("partition %s is up and its limits allow the job", job.Part.Name)
+	if cx.ex != nil { // boxing the argument allocates, explained or not
+		cx.step("partition %s is up and its limits allow the job", job.Part.Name)
+	}
 	var err error
 	if cx.sets, err = c.buildNodeSets(cx); err != nil {
 		return nil, err
@@ -177,7 +187,13 @@ func (c *Cluster) viewFor(mode Mode) View {
 // Resolve checks req against the cluster and resolves its names: the
 // partition (the default one when empty), the required and excluded nodes,
 // the GRES types, and whether the job may share nodes (Table 2.1).
-func (c *Cluster) Resolve(req *Request) (*Job, error) {
+func (c *Cluster) Resolve(req *Request) (*Job, error) { return c.resolve(req, nil) }
+
+// resolve is Resolve for one selection call: the job and its available
+// nodes, when it excludes some, go in the call's scratch (sc, when not
+// nil), as the job lives no longer than the call; a planner probing with
+// excluded nodes allocated a bitmap of the cluster's size per probe.
+func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	switch {
 	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
 		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0 || req.MemPerCPU < 0:
@@ -197,7 +213,8 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 		return nil, newError(ErrInvalidRequest, "unknown partition %q", name)
 	}
 	part := &c.parts[pi]
-	job := &Job{Req: req, Part: &part.Partition, partIndex: pi, MaxShare: part.maxShare(),
+	job := sc.job() // the call's, when there is one: it lives as long
+	*job = Job{Req: req, Part: &part.Partition, partIndex: pi, MaxShare: part.maxShare(),
 		Shared:      MayShare(part.Sharing.Mode, req.Share),
 		Exclusive:   req.Share == ShareExclusiveJob || part.Sharing.Mode == ShareExclusive,
 		cpusPerNode: max(req.MinCPUsPerNode, 1), availNodes: c.avail}
@@ -208,7 +225,7 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 	if x := req.ExcludeNodes; x != nil && x.Any() {
 		// withheld nodes count as unavailable (class B), not as
 		// configuration, as Slurm's schedule does with avail_node_bitmap
-		job.availNodes = c.avail.Difference(x)
+		job.availNodes = sc.difference(bmExcl, c.avail, x)
 	}
 	var err error
 	if len(req.Required) > 0 {

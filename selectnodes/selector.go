@@ -2,7 +2,6 @@ package selectnodes
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
@@ -124,12 +123,14 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 		p.Alloc = make([]NodeAlloc, 0, len(uses))
 		slab = newGRESSlab(len(uses), job)
 	}
+	words := p.Nodes.Words()
 	for k, u := range uses {
 		if err := v.checkUse(u, avail, k > 0 && uses[k-1].Node == u.Node); err != nil {
 			return nil, err
 		}
-		p.Nodes.Set(uint(u.Node))
-		p.Names = append(p.Names, c.nodes[u.Node].Name)
+		words[u.Node/64] |= 1 << (u.Node % 64) // in range: checkUse
+		p.Names = p.Names[:k+1]
+		p.Names[k] = c.nodes[u.Node].Name
 		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 		if nodesOnly {
 			if len(u.GRES) > 0 { // still checked, as for a placement with its Alloc
@@ -140,13 +141,17 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 			p.TotalCPUs += u.CPUs
 			continue
 		}
-		a := NodeAlloc{Node: u.Node, CPUs: u.CPUs, Memory: u.Memory}
+		// filled in place: the new element is zero, so its GRES slices
+		// are written only when the node has GRES (pointer writes cost
+		// write barriers while the collector runs)
+		p.Alloc = p.Alloc[:len(p.Alloc)+1]
+		a := &p.Alloc[len(p.Alloc)-1]
+		a.Node, a.CPUs, a.Memory = u.Node, u.CPUs, u.Memory
 		if len(u.GRES) == 0 {
-			v.takeGRES(u.Node, job, &a, slab)
-		} else if err := v.giveGRES(u, &a); err != nil {
+			v.takeGRES(u.Node, job, a, slab)
+		} else if err := v.giveGRES(u, a); err != nil {
 			return nil, err
 		}
-		p.Alloc = append(p.Alloc, a)
 		p.TotalCPUs += a.CPUs
 	}
 	return p, nil
@@ -193,21 +198,13 @@ func selectorError(format string, args ...any) *Error {
 func uses(v View, chosen []int, cpus func(i int) int, memory int64, exclusive bool) Choice {
 	ch := Choice{Nodes: v.sc.nodeUses(len(chosen)), Exclusive: exclusive}
 	for k, i := range chosen {
-		ch.Nodes[k] = NodeUse{Node: i, CPUs: cpus(i), Memory: memory}
-	}
-	return ch
-}
-
-// eachBusySpan calls f for every node of the words [lo, hi) of b that
-// runs a job under v, visiting words rather than nodes so idle stretches
-// cost nothing.
-func (v View) eachBusySpan(b *bitset.BitSet, lo, hi int, f func(i uint)) {
-	idle, w := v.u.idle.Words(), b.Words()
-	for k := lo; k < hi && k < len(w) && k < len(idle); k++ {
-		for busy := w[k] &^ idle[k]; busy != 0; busy &= busy - 1 {
-			f(uint(k*64 + bits.TrailingZeros64(busy)))
+		u := &ch.Nodes[k] // field by field, as ConsRes.choice does
+		u.Node, u.CPUs, u.Memory = i, cpus(i), memory
+		if u.GRES != nil {
+			u.GRES = nil
 		}
 	}
+	return ch
 }
 
 // loadFilter is how the built-in selectors filter by load: the nodes of

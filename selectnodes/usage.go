@@ -19,13 +19,16 @@ type usage struct {
 	gres        []int64 // in use per GRES slot (see gresTable)
 	jobs        []int32 // running jobs per node
 	excl        []int32 // exclusive jobs per node
+	// high is, per 64-node word, the most CPUs, memory and jobs any of
+	// its nodes holds (room.go)
+	high []wordLoad
 }
 
 func newUsage(n, slots int) usage {
 	u := usage{
 		idle: bitset.New(uint(n)), share: bitset.New(uint(n)),
 		cpus: make([]int, n), mem: make([]int64, n), gres: make([]int64, slots),
-		jobs: make([]int32, n), excl: make([]int32, n),
+		jobs: make([]int32, n), excl: make([]int32, n), high: make([]wordLoad, words(n)),
 	}
 	u.idle.SetAll()
 	u.share.SetAll()
@@ -34,13 +37,24 @@ func newUsage(n, slots int) usage {
 
 func (u *usage) clone() usage {
 	return usage{idle: u.idle.Clone(), share: u.share.Clone(), cpus: slices.Clone(u.cpus),
-		mem: slices.Clone(u.mem), gres: slices.Clone(u.gres), jobs: slices.Clone(u.jobs), excl: slices.Clone(u.excl)}
+		mem: slices.Clone(u.mem), gres: slices.Clone(u.gres), jobs: slices.Clone(u.jobs), excl: slices.Clone(u.excl),
+		high: slices.Clone(u.high)}
 }
 
 // add (sign 1) or remove (sign -1) a placement's load.
 func (u *usage) apply(p *Placement, sign int) {
+	stale := -1 // a word whose bounds a release may have lowered
 	for _, a := range p.Alloc {
 		i := a.Node
+		w := i / 64
+		if stale >= 0 && stale != w {
+			u.reloadWord(stale)
+			stale = -1
+		}
+		h := &u.high[w]
+		if sign < 0 && (u.cpus[i] == h.cpus || u.mem[i] == h.mem || u.jobs[i] == h.jobs) {
+			stale = w // this node may have been the word's fullest
+		}
 		u.cpus[i] += sign * a.CPUs
 		u.mem[i] += int64(sign) * a.Memory
 		for _, g := range a.gres {
@@ -50,8 +64,14 @@ func (u *usage) apply(p *Placement, sign int) {
 		if p.Exclusive {
 			u.excl[i] += int32(sign)
 		}
+		if sign > 0 {
+			h.cpus, h.mem, h.jobs = max(h.cpus, u.cpus[i]), max(h.mem, u.mem[i]), max(h.jobs, u.jobs[i])
+		}
 		u.idle.SetTo(uint(i), u.jobs[i] == 0)
 		u.share.SetTo(uint(i), u.excl[i] == 0)
+	}
+	if stale >= 0 {
+		u.reloadWord(stale)
 	}
 }
 
@@ -283,6 +303,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	}
 	c.own()
 	c.reported[i] = r
+	c.caps[i/64] = c.capOf(i / 64)
 	c.mostReported = max(c.mostReported, r.CPUs)
 	n := &c.nodes[i]
 	low := r.CPUs < n.CPUs || r.RealMemory < n.RealMemory || r.TmpDisk < n.TmpDisk
@@ -333,6 +354,15 @@ func (c *Cluster) CheckInvariants() error {
 	if !slices.Equal(want.cpus, c.use.cpus) || !slices.Equal(want.mem, c.use.mem) ||
 		!slices.Equal(want.gres, c.use.gres) || !slices.Equal(want.jobs, c.use.jobs) || !slices.Equal(want.excl, c.use.excl) {
 		errs = append(errs, errors.New("per-node counters differ from the allocations"))
+	}
+	for w := range want.high {
+		want.reloadWord(w)
+	}
+	if !slices.Equal(want.high, c.use.high) {
+		errs = append(errs, errors.New("per-word load bounds differ from the allocations"))
+	}
+	if !slices.Equal(c.capsNow(), c.caps) {
+		errs = append(errs, errors.New("per-word capacity bounds differ from the nodes' resources"))
 	}
 	if c.ends.Len() != len(c.jobs) {
 		errs = append(errs, fmt.Errorf("the end index holds %d jobs, %d run", c.ends.Len(), len(c.jobs)))

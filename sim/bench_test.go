@@ -80,3 +80,32 @@ func BenchmarkReplaySeed001EASY(b *testing.B) {
 		replay(b, seed001(b, "6"), Options{Backfill: EASY})
 	})
 }
+
+// BenchmarkReadKTH reads KTH-SP2 (2.6 MB, 28,476 jobs) and turns it into a
+// workload, as the CLI does before a replay.
+func BenchmarkReadKTH(b *testing.B) {
+	dir := shareddata.Require(b, "traces")
+	fsys := os.DirFS(dir)
+	b.Run("trace=KTH-SP2/jobs=28476/open", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := OpenSWF(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("trace=KTH-SP2/jobs=28476/workload", func(b *testing.B) {
+		tr, err := OpenSWF(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := tr.ClusterFor(nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			tr.Workload("kth", c)
+		}
+	})
+}

@@ -45,7 +45,10 @@
 // Budgets, checked before allocating (errors match ErrBudget and, for
 // input, carry the line as *SWFError):
 //   - a trace's decompressed size: SWFOptions.MaxBytes, DefaultMaxTraceBytes
-//     (512 MiB) when 0 — a small gzip of gigabytes of blank lines stops there;
+//     (512 MiB) when 0 — a small gzip of gigabytes of blank lines stops there
+//     (the input is read whole, then split into lines; the jobs are
+//     allocated once, at most one per 36 bytes of input), and one line at
+//     most 16 MiB;
 //   - time fields at most MaxSWFSeconds (2^32 s), other counts an int32,
 //     NaN and infinities rejected, with the field's number;
 //   - at most MaxClusterNodes (2^20) nodes from a header, a machines file

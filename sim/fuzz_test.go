@@ -2,6 +2,8 @@ package sim
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +62,33 @@ func FuzzReadMachines(f *testing.F) {
 			total += m.Nodes
 			if m.Nodes < 1 || m.CPUs < 1 || total > MaxClusterNodes {
 				t.Fatalf("bad machine %+v (total %d)", m, total)
+			}
+		}
+	})
+}
+
+// The SWF line reader splits and reads numbers without strings; it must
+// agree with strings.Fields and strconv.ParseFloat on every input.
+func FuzzSWFFieldsAgreeWithStrconv(f *testing.F) {
+	for _, s := range []string{"1 2 3", " -1\t007 -0 +5 1e3 0x10 1_000 - 12.5 ", "999999999999999999 1000000000000000000 -9223372036854775808",
+		"a\u00a0b\u2003c", "NaN Inf -inf", strings.Repeat("1 ", 30), "\v\f\r1\r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		want := strings.Fields(line)
+		var buf [maxSWFFields][]byte
+		got, n := swfFields([]byte(line), buf[:0])
+		if n != len(want) {
+			t.Fatalf("%q: %d fields, strings.Fields has %d", line, n, len(want))
+		}
+		for i := range min(n, len(got)) {
+			if string(got[i]) != want[i] {
+				t.Fatalf("%q: field %d is %q, want %q", line, i, got[i], want[i])
+			}
+			v, ok := swfNumber(got[i])
+			w, err := strconv.ParseFloat(want[i], 64)
+			if ok != (err == nil) || ok && math.Float64bits(v) != math.Float64bits(w) && v != w {
+				t.Fatalf("%q: %v %v, ParseFloat %v %v", want[i], v, ok, w, err)
 			}
 		}
 	})

@@ -151,3 +151,22 @@ func TestGenerateHugeSocketCounts(t *testing.T) {
 	_, err := Generate("6", MaxClusterNodes+1, 1, 1)
 	assert.ErrorIs(t, err, ErrBudget)
 }
+
+// A budget that cuts a line short reports the budget at that line, not
+// the cut line as malformed; a line over maxSWFLine is refused by itself.
+func TestSWFBudgetCutsALine(t *testing.T) {
+	line := "1 0 0 1 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"
+	_, err := ReadSWF(strings.NewReader(line+line), SWFOptions{MaxBytes: int64(len(line)) + 10})
+	var se *SWFError
+	require.ErrorAs(t, err, &se)
+	assert.ErrorIs(t, err, ErrBudget)
+	assert.Equal(t, 2, se.Line)
+	tr, err := ReadSWF(strings.NewReader(line+line), SWFOptions{MaxBytes: int64(2 * len(line))})
+	require.NoError(t, err, "exactly the budget")
+	assert.Len(t, tr.Jobs, 2)
+
+	_, err = ReadSWF(strings.NewReader(line+strings.Repeat("7", maxSWFLine+1)+"\n"), SWFOptions{})
+	require.ErrorAs(t, err, &se)
+	assert.ErrorIs(t, err, ErrBudget)
+	assert.Equal(t, 2, se.Line)
+}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"math"
@@ -150,22 +149,52 @@ type endEvent struct {
 	out bool // false: killed at the time limit (Tick ends it)
 }
 
+// endHeap orders the end events by time, then job ID (both unique per
+// event, so the order is total). Typed push and pop: container/heap's
+// interface boxing cost an allocation per started job.
 type endHeap []endEvent
 
-func (h endHeap) Len() int { return len(h) }
-func (h endHeap) Less(i, j int) bool {
+func (h endHeap) less(i, j int) bool {
 	if !h[i].at.Equal(h[j].at) {
 		return h[i].at.Before(h[j].at)
 	}
 	return h[i].id < h[j].id
 }
-func (h endHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *endHeap) Push(x any)   { *h = append(*h, x.(endEvent)) }
-func (h *endHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *endHeap) push(e endEvent) {
+	*h = append(*h, e)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !s.less(i, up) {
+			break
+		}
+		s[i], s[up] = s[up], s[i]
+		i = up
+	}
+}
+
+func (h *endHeap) pop() endEvent {
+	s := *h
+	top, n := s[0], len(s)-1
+	s[0] = s[n]
+	s = s[:n]
+	for i := 0; ; {
+		m := 2*i + 1
+		if m >= n {
+			break
+		}
+		if r := m + 1; r < n && s.less(r, m) {
+			m = r
+		}
+		if !s.less(m, i) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 // runner is one run's state.
@@ -238,7 +267,7 @@ func newRunner(c *selectnodes.Cluster, w *Workload, o Options) *runner {
 	}
 	s := queue.New(c, qopts...)
 	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), w: w, epoch: epoch, res: res,
-		recs: make([]Record, len(w.Jobs)), byID: map[queue.JobID]int{}}
+		recs: make([]Record, len(w.Jobs)), byID: make(map[queue.JobID]int, len(w.Jobs))}
 }
 
 // dynamic reports whether a pass between events may decide differently
@@ -298,7 +327,7 @@ func (r *runner) loop() error {
 func (r *runner) step(t time.Time) error {
 	tick := false
 	for len(r.ends) > 0 && !r.ends[0].at.After(t) {
-		e := heap.Pop(&r.ends).(endEvent)
+		e := r.ends.pop()
 		if !e.out {
 			tick = true
 			continue
@@ -361,14 +390,17 @@ func (r *runner) started(st queue.Started, t time.Time) {
 	i := r.byID[st.Job]
 	job, _ := r.s.Job(st.Job)
 	r.recs[i].Start, r.recs[i].CPUs = t, job.Placement.TotalCPUs
-	for _, a := range job.Placement.Alloc {
-		r.recs[i].Nodes = append(r.recs[i].Nodes, a.Node)
+	if n := len(job.Placement.Alloc); n > 0 {
+		r.recs[i].Nodes = make([]int, n)
+		for k, a := range job.Placement.Alloc {
+			r.recs[i].Nodes[k] = a.Node
+		}
 	}
 	run := r.w.Jobs[i].Run
 	if limit := job.TimeLimit; limit > 0 && run >= limit {
-		heap.Push(&r.ends, endEvent{at: t.Add(limit), id: st.Job})
+		r.ends.push(endEvent{at: t.Add(limit), id: st.Job})
 	} else {
-		heap.Push(&r.ends, endEvent{at: t.Add(run), id: st.Job, out: true})
+		r.ends.push(endEvent{at: t.Add(run), id: st.Job, out: true})
 	}
 	r.pending--
 	r.res.Started++
@@ -421,8 +453,9 @@ type Metrics struct {
 func measure(recs []Record, cores int, tree *topology.Tree) Metrics {
 	var m Metrics
 	var first, last time.Time
-	var waits []time.Duration
-	var levels, spreads []float64
+	waits := make([]time.Duration, 0, len(recs))
+	spreads := make([]float64, 0, len(recs))
+	var levels []float64
 	var coreSec, busySec, slow float64
 	n := 0
 	for i := range recs {
@@ -444,13 +477,13 @@ func measure(recs []Record, cores int, tree *topology.Tree) Metrics {
 		coreSec += run.Seconds() * float64(r.Cores)
 		busySec += run.Seconds() * float64(r.CPUs)
 		slow += math.Max(1, (wait.Seconds()+run.Seconds())/math.Max(run.Seconds(), 10))
-		nodes := bitset.New(0)
-		for _, i := range r.Nodes {
-			nodes.Set(uint(i))
-		}
-		r.Spread = topology.Spread(nodes)
+		r.Spread = spread(r.Nodes) // topology.Spread without a bitmap per job
 		spreads = append(spreads, float64(r.Spread))
 		if tree != nil {
+			nodes := bitset.New(0)
+			for _, i := range r.Nodes {
+				nodes.Set(uint(i))
+			}
 			if l, ok := tree.LowestCommonLevel(nodes); ok {
 				r.Level = l
 				levels = append(levels, float64(l))
@@ -481,6 +514,15 @@ func measure(recs []Record, cores int, tree *topology.Tree) Metrics {
 	m.WaitP95 = waits[min(len(waits)-1, int(math.Ceil(0.95*float64(len(waits))))-1)]
 	m.BoundedSlowdown = slow / float64(n)
 	return m
+}
+
+// spread is topology.Spread of a job's nodes: from its first node to its
+// last, 0 without nodes.
+func spread(nodes []int) int {
+	if len(nodes) == 0 {
+		return 0
+	}
+	return slices.Max(nodes) - slices.Min(nodes)
 }
 
 func meanStd(xs []float64) (float64, float64) {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -260,4 +261,30 @@ func sumCounts(m map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// Jobs come out in submit order, equal submit times in trace order, also
+// from a trace whose lines are not in that order.
+func TestWorkloadInSubmitOrder(t *testing.T) {
+	line := func(id, submit int) string {
+		return fmt.Sprintf("%d %d 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n", id, submit)
+	}
+	for _, tc := range []struct {
+		name  string
+		trace string
+		want  []string
+	}{
+		{"sorted", line(1, 0) + line(2, 5) + line(3, 5), []string{"swf1", "swf2", "swf3"}},
+		{"unsorted", line(1, 9) + line(2, 5) + line(3, 0) + line(4, 5), []string{"swf3", "swf2", "swf4", "swf1"}},
+	} {
+		tr, err := ReadSWF(strings.NewReader("; MaxNodes: 2\n; MaxProcs: 2\n"+tc.trace), SWFOptions{})
+		require.NoError(t, err)
+		c, err := tr.ClusterFor(nil, nil)
+		require.NoError(t, err)
+		var got []string
+		for _, j := range tr.Workload("w", c).Jobs {
+			got = append(got, j.Spec.Name)
+		}
+		assert.Equal(t, tc.want, got, tc.name)
+	}
 }

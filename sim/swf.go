@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // SWFJob is one job of a trace. Times are relative to the trace's first
@@ -142,6 +143,7 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 	defer f.Close()
 	br := bufio.NewReader(f)
 	var r io.Reader = br
+	size := int64(0) // a plain file's size sizes the read buffer once
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
@@ -149,30 +151,55 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 		}
 		defer gz.Close()
 		r = gz
+	} else if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
 	}
-	return ReadSWF(r, opts)
+	return readSWF(r, opts, size)
 }
 
+// maxSWFLine bounds one line of a trace (a real line is under 200 bytes).
+const maxSWFLine = 16 << 20
+
+// minSWFJobLine is the shortest line a job can have: 18 one-character
+// fields, their separators and the newline.
+const minSWFJobLine = 36
+
 // ReadSWF reads a trace.
-func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
+func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) { return readSWF(r, opts, 0) }
+
+// readSWF is ReadSWF with the input's size when known (else 0).
+func readSWF(r io.Reader, opts SWFOptions, size int64) (*Trace, error) {
 	t := &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}
 	budget := opts.MaxBytes
 	if budget <= 0 {
 		budget = DefaultMaxTraceBytes
 	}
-	// one byte more than the budget, so reading exactly the budget is fine
-	sc := bufio.NewScanner(&budgetReader{r: r, left: budget + 1})
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	// Read whole (one byte more than the budget, so reading exactly the
+	// budget is fine): lines are then slices of one buffer, and the jobs
+	// are allocated once, no more than the input's size could hold.
+	var buf bytes.Buffer
+	buf.Grow(int(min(size, budget)) + bytes.MinRead) // the size, up to the budget
+	_, readErr := buf.ReadFrom(&budgetReader{r: r, left: budget + 1})
+	data := buf.Bytes()
+	t.Jobs = make([]SWFJob, 0, min(bytes.Count(data, []byte{'\n'})+1, len(data)/minSWFJobLine+1))
 	line := 0
 	var first int64 = -1
-	for sc.Scan() {
+	for len(data) > 0 {
+		text, rest, complete := bytes.Cut(data, []byte{'\n'})
+		if !complete && readErr != nil {
+			break // a line cut short by the failed read is not read
+		}
+		data = rest
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+		if len(text) > maxSWFLine {
+			return nil, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf("the line is longer than %d bytes", maxSWFLine)}
+		}
+		text = bytes.TrimSpace(text)
+		if len(text) == 0 {
 			continue
 		}
 		if text[0] == ';' {
-			t.header(text[1:], line)
+			t.header(string(text[1:]), line)
 			continue
 		}
 		j, err := parseSWFLine(text, line)
@@ -188,12 +215,12 @@ func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) {
 			first = int64(j.Submit)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, errOverBudget) {
+	if readErr != nil {
+		if errors.Is(readErr, errOverBudget) {
 			return nil, &SWFError{Line: line + 1, Err: ErrBudget,
 				Msg: fmt.Sprintf("the input exceeds the budget of %d bytes (SWFOptions.MaxBytes)", budget)}
 		}
-		return nil, &SWFError{Line: line + 1, Msg: err.Error()}
+		return nil, &SWFError{Line: line + 1, Msg: readErr.Error()}
 	}
 	// Extended traces give absolute submit times: make them relative.
 	if first > 0 && time.Duration(first) > 365*24*time.Hour {
@@ -242,15 +269,19 @@ func (t *Trace) header(h string, line int) {
 	}
 }
 
-func parseSWFLine(text string, line int) (SWFJob, error) {
-	f := strings.Fields(text)
-	if len(f) != 18 && len(f) != 21 {
-		return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("%d fields, want 18 (or 21 for the extended form)", len(f))}
+// maxSWFFields is the most fields a line may have (the extended form).
+const maxSWFFields = 21
+
+func parseSWFLine(text []byte, line int) (SWFJob, error) {
+	var buf [maxSWFFields][]byte
+	f, n := swfFields(text, buf[:0])
+	if n != 18 && n != maxSWFFields {
+		return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("%d fields, want 18 (or 21 for the extended form)", n)}
 	}
 	var vals [18]float64
 	for i := 0; i < 18; i++ {
-		v, err := strconv.ParseFloat(f[i], 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		v, ok := swfNumber(f[i])
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
 			return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("field %d %q is not a number", i+1, f[i])}
 		}
 		if limit := swfFieldLimit(i); math.Abs(v) > limit {
@@ -275,9 +306,9 @@ func parseSWFLine(text string, line int) (SWFJob, error) {
 	if j.Submit < 0 {
 		return SWFJob{}, &SWFError{Line: line, Msg: "unknown submit time"}
 	}
-	if len(f) == 21 {
-		j.QueueName = f[19]
-		if err := j.parsePBS(f[20]); err != nil {
+	if n == maxSWFFields {
+		j.QueueName = string(f[19])
+		if err := j.parsePBS(string(f[20])); err != nil {
 			se := &SWFError{Line: line, Msg: err.Error()}
 			if errors.Is(err, ErrBudget) {
 				se.Err = ErrBudget
@@ -286,6 +317,71 @@ func parseSWFLine(text string, line int) (SWFJob, error) {
 		}
 	}
 	return j, nil
+}
+
+// swfFields splits a line at white space as bytes.Fields does, into buf
+// when it holds no more than maxSWFFields fields (and then without
+// allocating: the fields are slices of line); n is the number of fields
+// either way. A line with non-ASCII bytes goes through bytes.Fields, whose
+// idea of white space is Unicode's.
+func swfFields(line []byte, buf [][]byte) (fields [][]byte, n int) {
+	for _, c := range line {
+		if c >= utf8.RuneSelf {
+			f := bytes.Fields(line)
+			return f, len(f)
+		}
+	}
+	for i := 0; i < len(line); {
+		for i < len(line) && asciiSpace(line[i]) {
+			i++
+		}
+		start := i
+		for i < len(line) && !asciiSpace(line[i]) {
+			i++
+		}
+		if i > start {
+			if n < maxSWFFields {
+				buf = append(buf, line[start:i])
+			}
+			n++
+		}
+	}
+	return buf, n
+}
+
+// asciiSpace is unicode.IsSpace on an ASCII byte.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// swfNumber reads a field as strconv.ParseFloat does. Fields are nearly
+// always integers of a few digits: those are read without a string (an
+// integer below 10^18 converts to the float ParseFloat would round to);
+// anything else goes to ParseFloat.
+func swfNumber(b []byte) (float64, bool) {
+	digits := b
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) > 0 && len(digits) <= 18 {
+		n := int64(0)
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				return parseFloat(b)
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if len(digits) < len(b) {
+			n = -n
+		}
+		return float64(n), true
+	}
+	return parseFloat(b)
+}
+
+func parseFloat(b []byte) (float64, bool) {
+	v, err := strconv.ParseFloat(string(b), 64)
+	return v, err == nil
 }
 
 // swfFieldLimit is the largest magnitude field i (0-based) may hold: times

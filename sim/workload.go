@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -119,10 +121,23 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 			}
 		}
 		w.Jobs = append(w.Jobs, Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
-			Name: fmt.Sprintf("swf%d", sj.ID), User: fmt.Sprintf("u%d", sj.User), Request: req, TimeLimit: limit}})
+			Name: numbered("swf", sj.ID), User: numbered("u", int64(sj.User)), Request: req, TimeLimit: limit}})
 	}
-	slices.SortStableFunc(w.Jobs, func(a, b Job) int { return int(a.Submit - b.Submit) })
+	// traces are in submit order as a rule: a Job is large (a comparison
+	// function copies two), so check by index first
+	for i := 1; i < len(w.Jobs); i++ {
+		if w.Jobs[i].Submit < w.Jobs[i-1].Submit {
+			slices.SortStableFunc(w.Jobs, func(a, b Job) int { return cmp.Compare(a.Submit, b.Submit) })
+			break
+		}
+	}
 	return w
+}
+
+// numbered is prefix followed by n in decimal, in one allocation.
+func numbered(prefix string, n int64) string {
+	var buf [32]byte
+	return string(strconv.AppendInt(append(buf[:0], prefix...), n, 10))
 }
 
 // jobLimit is a job's time limit under the estimate convention.

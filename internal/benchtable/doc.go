@@ -7,5 +7,8 @@
 // BENCHMARKS.md records) and reads their output lines; the ratio is taken
 // per run, and the table gives the median and the range over -runs runs,
 // because other processes on a shared machine move single figures by
-// tens of percent.
+// tens of percent. Where the benchmarks report cpu-ns/op (the process's
+// CPU time per operation, collector included), the ratio of CPU times is
+// printed beside the wall-clock one: on a loaded machine it moves far
+// less.
 package main

@@ -41,7 +41,7 @@ func mainErr(w io.Writer, runs int) error {
 	for range max(runs, 1) {
 		// one pattern for both: a benchmark whose name is shorter than
 		// the pattern's levels does not match, so no deeper levels
-		r, err := run(sel, "selectnodes", "^(BenchmarkBitmapFloor|BenchmarkSelectNodes)$/^nodes=100000$", "2000x")
+		r, err := run(sel, "selectnodes", "^(BenchmarkBitmapFloor|BenchmarkSelectNodes)$/^nodes=100000$", "10000x") // enough operations that a collection or two falls in each figure
 		if err != nil {
 			return err
 		}
@@ -93,12 +93,22 @@ func run(bin, pkg, pattern, benchtime string) ([]result, error) {
 
 // ratios is name's ns/op over base's in each run that has both.
 func ratios(runs [][]result, name, base string) []float64 {
+	return ratiosOf(runs, name, base, func(r result) float64 { return r.NsPerOp })
+}
+
+// cpuRatios is ratios of CPU time per operation (cpu-ns/op), in the runs
+// that report it for both.
+func cpuRatios(runs [][]result, name, base string) []float64 {
+	return ratiosOf(runs, name, base, func(r result) float64 { return r.CPUPerOp })
+}
+
+func ratiosOf(runs [][]result, name, base string, figure func(result) float64) []float64 {
 	var out []float64
 	for _, r := range runs {
 		a, okA := find(r, name)
 		b, okB := find(r, base)
-		if okA && okB && b.NsPerOp > 0 {
-			out = append(out, a.NsPerOp/b.NsPerOp)
+		if okA && okB && figure(a) > 0 && figure(b) > 0 {
+			out = append(out, figure(a)/figure(b))
 		}
 	}
 	return out
@@ -145,9 +155,13 @@ func printTable(w io.Writer, selRuns [][]result, rest []result) {
 		if len(rs) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "| `%s` / `%s` | %.1fx (%.1f-%.1fx over %d runs; best times %.1fx) | within 5x |\n",
+		cpu := ""
+		if cs := cpuRatios(selRuns, r.Name, floor); len(cs) > 0 {
+			cpu = fmt.Sprintf("; CPU time %.1fx (%.1f-%.1fx)", median(cs), slices.Min(cs), slices.Max(cs))
+		}
+		fmt.Fprintf(w, "| `%s` / `%s` | %.1fx (%.1f-%.1fx over %d runs; best times %.1fx)%s | within 5x |\n",
 			strings.TrimPrefix(r.Name, "Benchmark"), strings.TrimPrefix(floor, "Benchmark"), median(rs), slices.Min(rs), slices.Max(rs), len(rs),
-			best(selRuns, r.Name)/best(selRuns, floor))
+			best(selRuns, r.Name)/best(selRuns, floor), cpu)
 	}
 	for _, r := range rest {
 		name := strings.TrimPrefix(r.Name, "Benchmark")

@@ -15,6 +15,9 @@ type result struct {
 	BPerOp   float64
 	AllocsOp float64
 	HasMem   bool
+	// CPUPerOp is the process's CPU time per operation (cpu-ns/op, which
+	// the selectnodes headline benchmarks report); 0 when not reported
+	CPUPerOp float64
 }
 
 // parse reads the benchmark lines of `go test -bench` output and skips
@@ -51,6 +54,8 @@ func parseLine(line string) (result, bool) {
 			res.BPerOp, res.HasMem = v, true
 		case "allocs/op":
 			res.AllocsOp, res.HasMem = v, true
+		case "cpu-ns/op":
+			res.CPUPerOp = v
 		}
 	}
 	return res, found

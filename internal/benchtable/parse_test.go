@@ -19,6 +19,8 @@ func TestParseLine(t *testing.T) {
 			result{Name: "BenchmarkWillRun/nodes=10000/load=half/jobs=157/request=75pct", NsPerOp: 7182875}, true},
 		{"BenchmarkReplay/workload=aucsched:6/x-y 1 9953528063 ns/op 210.5 jobs/s 2530029112 B/op 4546503 allocs/op",
 			result{Name: "BenchmarkReplay/workload=aucsched:6/x-y", NsPerOp: 9953528063, BPerOp: 2530029112, AllocsOp: 4546503, HasMem: true}, true},
+		{"BenchmarkSelectNodes/nodes=100000/x-2  20000  8171 ns/op  12813 cpu-ns/op  13889 B/op  9 allocs/op",
+			result{Name: "BenchmarkSelectNodes/nodes=100000/x", NsPerOp: 8171, CPUPerOp: 12813, BPerOp: 13889, AllocsOp: 9, HasMem: true}, true},
 		{"BenchmarkSnapshot/take-2  --- FAIL: something", result{}, false},
 		{"PASS", result{}, false},
 		{"goos: linux", result{}, false},
@@ -47,6 +49,9 @@ func TestMedianAndRatios(t *testing.T) {
 		{{Name: "BenchmarkBitmapFloor/nodes=100000", NsPerOp: 1000}, {Name: "BenchmarkSelectNodes/x", NsPerOp: 5000}},
 	}
 	require.Equal(t, []float64{4, 5}, ratios(runs, "BenchmarkSelectNodes/x", "BenchmarkBitmapFloor/nodes=100000"))
+	require.Empty(t, cpuRatios(runs, "BenchmarkSelectNodes/x", "BenchmarkBitmapFloor/nodes=100000"), "no cpu-ns/op reported")
+	runs[1][0].CPUPerOp, runs[1][1].CPUPerOp = 1000, 3000
+	require.Equal(t, []float64{3}, cpuRatios(runs, "BenchmarkSelectNodes/x", "BenchmarkBitmapFloor/nodes=100000"))
 	require.Empty(t, ratios(runs, "BenchmarkMissing", "BenchmarkBitmapFloor/nodes=100000"))
 	require.Equal(t, 5000.0, best(runs, "BenchmarkSelectNodes/x"))
 	require.Zero(t, best(runs, "BenchmarkMissing"))
