@@ -53,76 +53,120 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 			delete(s.resv, id)
 		}
 	}
-	pr, resvAt := s.buildProfile(now)
+	pr, resvAt := s.planProfile(now)
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
 	freeCPUs, open := s.freeNow()
-	var started []Started
-	considered := 0
 	n := uint(s.c.NodeCount())
-	excl := bitset.New(n)
-	pass := &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}
-	selections := 0 // counted against WithBackfillSelections
+	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
+		freeCPUs: freeCPUs, open: open, excl: bitset.New(n),
+		pass: &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}}
+	considered := 0
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
 			break
 		}
-		if s.opts.bfSelections > 0 && selections >= s.opts.bfSelections {
+		if s.opts.bfSelections > 0 && b.selections >= s.opts.bfSelections {
 			break
 		}
 		if !s.eligible(j, now) {
 			continue
 		}
 		considered++
-		end := j.expectedEnd(now)
-		old, hadOld := s.resv[j.ID]
-		if hadOld {
-			pr.give(old.nodes, old.Start, old.End)
-			resvAt.remove(j.ID)
+		b.plan(j)
+	}
+	return b.started, s.reservations()
+}
+
+// bfRun is one Backfill pass's state.
+type bfRun struct {
+	s          *Scheduler
+	now        time.Time
+	nowAt      int64
+	pr         *profile
+	resvAt     *resvIndex
+	kept       *keptPlan
+	freeCPUs   int
+	open, excl *bitset.BitSet
+	pass       *bfPass
+	selections int // counted against WithBackfillSelections
+	started    []Started
+}
+
+// plan starts eligible job j now or gives it the earliest reservation.
+//
+// Its standing reservation is given back to the profile first (the job
+// must not plan around itself) but kept in the index and the books until
+// something could see it there: the start attempt, or a new plan. The
+// usual outcome, the same reservation again, then costs one give and one
+// take.
+func (b *bfRun) plan(j *job) {
+	s, now, pr := b.s, b.now, b.pr
+	end := j.expectedEnd(now)
+	old, hadOld := s.resv[j.ID]
+	if hadOld {
+		pr.give(old.nodes, old.Start, old.End)
+	}
+	held := hadOld // old still in the index and the books
+	dropOld := func() {
+		if held {
+			b.resvAt.remove(j.ID)
 			delete(s.resv, j.ID)
+			b.kept.release(j.ID, b.nowAt)
+			b.kept.dirty.InPlaceUnion(old.nodes) // see keptPlan
+			held = false
 		}
-		// start now, away from every node a reservation needs before end
-		if j.Request.CPUs <= freeCPUs {
-			// counted as a selection even when the node bound settles it,
-			// so a budget stops where it always did
-			selections++
-		}
-		if j.Request.CPUs <= freeCPUs && s.mayStartNow(j, open, nil) {
-			resvAt.before(end, excl)
-			if p, ok := s.probeNow(j, open, excl); ok {
-				st, err := s.start(j, p, now)
-				if err == nil {
-					started = append(started, st)
-					freeCPUs -= p.TotalCPUs
-					s.fill(open, p)
-					pr.take(p.Nodes, now, end)
-				}
-				if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
-					continue
-				}
+	}
+	// start now, away from every node a reservation needs before end
+	if j.Request.CPUs <= b.freeCPUs {
+		// counted as a selection even when the node bound settles it,
+		// so a budget stops where it always did
+		b.selections++
+	}
+	if j.Request.CPUs <= b.freeCPUs && s.mayStartNow(j, b.open, nil) {
+		dropOld()
+		b.resvAt.before(end, b.excl)
+		if p, ok := s.probeNow(j, b.open, b.excl); ok {
+			st, err := s.start(j, p, now)
+			if err == nil {
+				b.started = append(b.started, st)
+				b.freeCPUs -= p.TotalCPUs
+				s.fill(b.open, p)
+				pr.take(p.Nodes, now, end)
+				b.kept.dirty.InPlaceUnion(p.Nodes)
+			}
+			if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
+				return
 			}
 		}
-		var prev *reservation
-		if hadOld {
-			prev = &old
+	}
+	var prev *reservation
+	if hadOld {
+		prev = &old
+	}
+	nodes, names, at, probes, err := s.earliest(pr, j, now, b.pass, prev)
+	b.selections += probes
+	if err != nil {
+		dropOld()
+		if neverRuns(err) {
+			s.setFailure(j, err, now)
+		} else {
+			j.Reason = ReasonResources
 		}
-		nodes, names, at, probes, err := s.earliest(pr, j, now, pass, prev)
-		selections += probes
-		if err != nil {
-			if neverRuns(err) {
-				s.setFailure(j, err, now)
-			} else {
-				j.Reason = ReasonResources
-			}
-			continue
-		}
-		r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
+		return
+	}
+	r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
+	j.Reason = ReasonResources
+	if held && sameResv(old, r) {
 		s.resv[j.ID] = r
 		pr.take(r.nodes, r.Start, r.End)
-		resvAt.add(j.ID, r)
-		j.Reason = ReasonResources
+		return
 	}
-	return started, s.reservations()
+	dropOld()
+	s.resv[j.ID] = r
+	b.kept.hold(j.ID, r, b.nowAt)
+	pr.take(r.nodes, r.Start, r.End)
+	b.resvAt.add(j.ID, r)
 }
 
 // freeNow counts the free CPUs and returns the nodes with a free CPU, or
@@ -190,12 +234,13 @@ func (s *Scheduler) fill(open *bitset.BitSet, p *selectnodes.Placement) {
 }
 
 // buildProfile makes the profile of the running jobs and the standing
-// reservations, and the per-node index of reservations.
-func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
+// reservations, and the per-node index of reservations, from scratch
+// (storage from buf).
+func (s *Scheduler) buildProfile(now time.Time, buf *bfBuffers) (*profile, *resvIndex) {
 	c := s.c
 	n := c.NodeCount()
-	s.bf.freeAt = grown(s.bf.freeAt, n)
-	freeAt := s.bf.freeAt
+	buf.freeAt = grown(buf.freeAt, n)
+	freeAt := buf.freeAt
 	for _, id := range c.Running() {
 		p, _, end, _ := c.Allocation(id)
 		for _, a := range p.Alloc {
@@ -207,30 +252,51 @@ func (s *Scheduler) buildProfile(now time.Time) (*profile, *resvIndex) {
 	never := c.Up()
 	never.InPlaceIntersection(c.Avail())
 	never = never.Complement()
-	ids := sortedResv(s.resv)
+	ids := s.standingResv(now)
 	bounds := make([]time.Time, 0, 2*len(ids))
 	for _, id := range ids {
 		r := s.resv[id]
-		if !r.End.After(now) {
-			delete(s.resv, id) // overtaken by time
-			continue
-		}
-		if r.Start.Before(now) {
-			// due but not started: it still holds its nodes from now
-			r.Start = now
-			s.resv[id] = r
-		}
 		bounds = append(bounds, r.End, r.Start) // the order take splits in
 	}
-	pr := newProfile(now, freeAt, never, s.opts.bfResolution, bounds, &s.bf)
+	pr := newProfile(now, freeAt, never, s.opts.bfResolution, bounds, buf)
 	idx := newResvIndex(n, len(s.resv))
 	for _, id := range ids {
-		if r, ok := s.resv[id]; ok {
-			pr.take(r.nodes, r.Start, r.End)
-			idx.add(id, r)
-		}
+		r := s.resv[id]
+		pr.take(r.nodes, r.Start, r.End)
+		idx.add(id, r)
 	}
 	return pr, idx
+}
+
+// standingResv drops the reservations time has overtaken, starts the ones
+// due but not started at now (they still hold their nodes from now), and
+// returns the rest's jobs in order.
+func (s *Scheduler) standingResv(now time.Time) []JobID {
+	ids := sortedResv(s.resv)
+	out := ids[:0]
+	for _, id := range ids {
+		r := s.resv[id]
+		if !s.overtaken(id, r, now) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// overtaken drops reservation r of job id if time has overtaken it, and
+// starts it at now if due but not started (it still holds its nodes from
+// now); it reports whether r was dropped. The order jobs are visited in
+// does not matter.
+func (s *Scheduler) overtaken(id JobID, r reservation, now time.Time) bool {
+	if !r.End.After(now) {
+		delete(s.resv, id)
+		return true
+	}
+	if r.Start.Before(now) {
+		r.Start = now
+		s.resv[id] = r
+	}
+	return false
 }
 
 func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Keys(m)) }
@@ -274,8 +340,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	keepFrom := -1
 	if prev != nil {
 		if k, found := pr.find(prev.Start); found {
-			pr.window(k, d, w)
-			if prev.nodes.DifferenceCardinality(w) == 0 {
+			if pr.freeThroughout(prev.nodes, k, d) {
 				keepFrom = k
 			}
 		}

@@ -84,6 +84,7 @@ func BenchmarkBackfill(b *testing.B) {
 			for b.Loop() {
 				s.mu.Lock()
 				s.resv = map[JobID]reservation{} // plan from scratch every time
+				s.kept = nil
 				s.mu.Unlock()
 				s.Backfill(t0.Add(time.Second))
 			}

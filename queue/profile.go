@@ -27,6 +27,7 @@ type profile struct {
 
 	scratch []uint     // members' buffer
 	masks   []wordMask // maskWords' buffer
+	spare   slotArrays // regrid's buffers
 }
 
 // bfBuffers are storage Backfill reuses from pass to pass (they hold no
@@ -55,17 +56,7 @@ func newProfile(now time.Time, freeAt []time.Time, never *bitset.BitSet, res tim
 	n := uint(len(freeAt))
 	// Round up to multiples of res in absolute time, so that the same
 	// release falls on the same slot boundary in every pass.
-	round := func(t time.Time) time.Time {
-		if !t.After(now) {
-			return now
-		}
-		if res > 0 {
-			if r := t.Truncate(res); r.Before(t) {
-				return r.Add(res)
-			}
-		}
-		return t
-	}
+	round := func(t time.Time) time.Time { return roundUp(t, now, res) }
 	// the distinct free times after now, sorted; rounding up is monotone,
 	// so their rounded values come sorted too (each rounded once)
 	raw := buf.raw[:0]
@@ -293,6 +284,29 @@ func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 		}
 		j = next
 	}
+}
+
+// freeThroughout reports whether nodes are free in every slot of
+// [times[i], times[i]+d), that is within window(i, d), reading only the
+// words that hold them when they are few.
+func (p *profile) freeThroughout(nodes *bitset.BitSet, i int, d time.Duration) bool {
+	end := p.times[i].Add(d).UnixNano()
+	masks := p.maskWords(p.members(nodes))
+	for j := i; j < len(p.at) && (j == i || p.at[j] < end); j++ {
+		if masks == nil {
+			if nodes.DifferenceCardinality(p.free[j]) != 0 {
+				return false
+			}
+			continue
+		}
+		fw := p.free[j].Words()
+		for _, x := range masks {
+			if fw[x.k]&x.m != x.m {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // intersectSlots intersects w with the free sets of slots [from, to),

@@ -21,6 +21,8 @@ type job struct {
 	suspendedFor time.Duration
 	// allocSeq orders the allocations of running jobs as they were made.
 	allocSeq uint64
+	// roundedEnd caches the allocation's end rounded for Backfill.
+	roundedEnd roundedEnd
 }
 
 // qkey orders the pending queue: partition priority, then job priority
@@ -57,7 +59,7 @@ type Scheduler struct {
 	lastRecalc  time.Time
 	resv        map[JobID]reservation // Backfill's standing reservations
 	allocSeq    uint64                // numbers allocations, so Restore replays them in order
-	bf          bfBuffers             // Backfill's buffers, reused between passes
+	kept        *keptPlan             // Backfill's profile, kept between passes (derived, never saved)
 	maxPartPrio int                   // the highest partition priority; -1 until known
 
 	opts options

@@ -1,0 +1,359 @@
+package queue
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// keptPlan is Backfill's availability profile and reservation index kept
+// from one pass to the next (issue 18's incremental re-planning), so a
+// pass after a single event does not rebuild what the event left alone.
+//
+// The profile a pass starts from must equal the one buildProfile would
+// make, slot for slot: earliest tries every slot boundary as a start, so
+// one boundary too many or a node wrongly free would change decisions.
+// The kept profile is therefore not patched event by event; each pass
+// first compares what the profile is a function of — each node's rounded
+// free time, the nodes that can never be used, the standing reservations
+// — with what the kept profile reflects (plan), and
+//
+//   - recomputes, slot by slot, the columns of the nodes whose inputs
+//     changed (dirty), and of the nodes a reservation was given back on
+//     during the last pass (a give frees nodes without asking whether a
+//     running job or another reservation still holds them there, so only
+//     a recomputation is exact);
+//   - makes the boundaries exactly the rebuilt profile's: the new now
+//     (slots before it fold into slot 0), the rounded free times after
+//     now and the reservations' starts and ends. A boundary nothing
+//     references any more is dropped (its slot equals the one before by
+//     then), a missing one is inserted.
+//
+// A take is exact (it clears nodes that stay busy in every rebuilt
+// profile too), so a reservation given back and taken again unchanged,
+// the usual case, costs no recomputation. The kept state is derived: it
+// is never saved, and a restored scheduler rebuilds it on its first pass.
+type keptPlan struct {
+	pr  *profile
+	idx *resvIndex
+	// freeFrom is, per node, the start of the slot the node's column is
+	// free from (its last allocation's end rounded up, or a time not after
+	// the pass's now when free then; math.MinInt64 when never allocated).
+	freeFrom []int64
+	never    *bitset.BitSet
+	resv     map[JobID]reservation // the reservations the profile holds
+	dirty    *bitset.BitSet        // nodes whose columns must be recomputed
+	// refs counts, per boundary after now, what references it: nodes'
+	// free times and reservations' starts and ends; a boundary whose
+	// count drops to zero goes at the next pass. added lists the ones
+	// whose count rose from zero since then.
+	refs   map[int64]refCount
+	added  []slotTime
+	buf    bfBuffers  // the initial profile's storage, owned
+	bounds []slotTime // targets' buffer
+	spare  []int64    // freeFrom's other buffer
+}
+
+// slotTime is a slot boundary: the instant, and the time.Time value a
+// rebuilt profile would give it.
+type slotTime struct {
+	at  int64
+	t   time.Time
+	ord int // the order found in, for ties
+}
+
+// roundUp is the profile's rounding of a free time: up to a multiple of res
+// in absolute time (so that the same release falls on the same slot
+// boundary in every pass), now when not after now.
+func roundUp(t, now time.Time, res time.Duration) time.Time {
+	if !t.After(now) {
+		return now
+	}
+	if res > 0 {
+		if r := t.Truncate(res); r.Before(t) {
+			return r.Add(res)
+		}
+	}
+	return t
+}
+
+// planProfile returns the profile and reservation index a Backfill pass at
+// now starts from: the kept ones brought up to date, or a fresh build the
+// first time (or when the cluster changed size, or now is before the last
+// pass's now: slots before that are gone).
+func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
+	n := s.c.NodeCount()
+	nowAt := now.UnixNano()
+	k := s.kept
+	if k == nil || len(k.freeFrom) != n || nowAt < k.pr.at[0] { // (time ran backwards)
+		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]refCount{}}
+		k.pr, k.idx = s.buildProfile(now, &k.buf)
+		k.freeFrom, k.never = s.freeFrom(now, nil)
+		k.resv = make(map[JobID]reservation, len(s.resv))
+		for i, at := range k.freeFrom {
+			if !k.never.Test(uint(i)) {
+				k.ref(at, now, nowAt)
+			}
+		}
+		for id, r := range s.resv {
+			k.hold(id, r, nowAt)
+		}
+		k.added = k.added[:0]
+		s.kept = k
+		return k.pr, k.idx
+	}
+	for id, r := range s.resv {
+		s.overtaken(id, r, now)
+	}
+	// boundaries time has passed are no boundaries any more
+	for _, at := range k.pr.at[1:] {
+		if at > nowAt {
+			break
+		}
+		delete(k.refs, at)
+	}
+	freeFrom, never := s.freeFrom(now, k.spare)
+	for i := range freeFrom {
+		a, b := k.freeFrom[i], freeFrom[i]
+		wasNever, isNever := k.never.Test(uint(i)), never.Test(uint(i))
+		if a == b && wasNever == isNever {
+			continue
+		}
+		if wasNever != isNever || a > nowAt || b > nowAt {
+			k.dirty.Set(uint(i))
+		}
+		if !wasNever {
+			k.unref(a, nowAt)
+		}
+		if !isNever {
+			k.ref(b, now, nowAt)
+		}
+	}
+	k.freeFrom, k.never, k.spare = freeFrom, never, k.freeFrom
+	s.syncResv(k, nowAt)
+	moved := k.pr.regrid(now, k.targets(now))
+	words := k.pr.recolumn(k.dirty, freeFrom, never, s.resv, nowAt)
+	k.dirty.ClearAll()
+	k.pr.refreshBlocks(nowAt, moved, words)
+	return k.pr, k.idx
+}
+
+// refCount is what references a boundary: nodes' free times (which
+// give it its value in a rebuilt profile) and reservations' ends.
+type refCount struct{ free, resv int32 }
+
+// ref counts one more node free at at (when after now); unref one less.
+func (k *keptPlan) ref(at int64, now time.Time, nowAt int64) {
+	if at > nowAt {
+		k.count(at, time.Unix(0, at).In(now.Location()), 1, 0)
+	}
+}
+
+func (k *keptPlan) unref(at, nowAt int64) {
+	if at > nowAt {
+		k.count(at, time.Time{}, -1, 0)
+	}
+}
+
+// count adds to the references of the boundary at (t its value, when it
+// is new), forgetting it when none are left.
+func (k *keptPlan) count(at int64, t time.Time, free, resv int32) {
+	c, ok := k.refs[at]
+	if !ok && (free < 0 || resv < 0) {
+		return // a boundary time has passed
+	}
+	if !ok {
+		k.added = append(k.added, slotTime{at: at, t: t})
+	}
+	c.free += free
+	c.resv += resv
+	if c.free <= 0 && c.resv <= 0 {
+		delete(k.refs, at)
+		return
+	}
+	k.refs[at] = c
+}
+
+// hold records that the profile holds reservation r: its interval's ends
+// are boundaries. release undoes it.
+func (k *keptPlan) hold(id JobID, r reservation, nowAt int64) {
+	k.resv[id] = r
+	for _, t := range []time.Time{r.End, r.Start} {
+		if at := t.UnixNano(); at > nowAt {
+			k.count(at, t, 0, 1)
+		}
+	}
+}
+
+func (k *keptPlan) release(id JobID, nowAt int64) {
+	r, ok := k.resv[id]
+	if !ok {
+		return
+	}
+	delete(k.resv, id)
+	for _, t := range []time.Time{r.End, r.Start} {
+		if at := t.UnixNano(); at > nowAt {
+			k.count(at, time.Time{}, 0, -1)
+		}
+	}
+}
+
+// targets lists the boundaries after now that something references,
+// sorted: the kept profile's own and the ones added since it was last
+// brought up to date. A node's free time has the value newProfile gives
+// it; a boundary only reservations name keeps the value it came with
+// (the first reservation's to name it since it became a boundary).
+func (k *keptPlan) targets(now time.Time) []slotTime {
+	pr, nowAt := k.pr, now.UnixNano()
+	out := k.bounds[:0]
+	for i := 1; i < len(pr.at); i++ {
+		at := pr.at[i]
+		if at <= nowAt {
+			continue
+		}
+		if c, ok := k.refs[at]; ok {
+			t := pr.times[i]
+			if c.free > 0 {
+				t = time.Unix(0, at).In(now.Location())
+			}
+			out = append(out, slotTime{at: at, t: t})
+		}
+	}
+	kept := len(out)
+	for _, b := range k.added {
+		if c, ok := k.refs[b.at]; ok {
+			if c.free > 0 {
+				b.t = time.Unix(0, b.at).In(now.Location())
+			}
+			if _, found := slices.BinarySearch(pr.at, b.at); !found {
+				out = append(out, b)
+			}
+		}
+	}
+	k.added = k.added[:0]
+	if len(out) > kept {
+		slices.SortStableFunc(out[kept:], func(a, b slotTime) int { return cmpInt64(a.at, b.at) })
+		tail := slices.CompactFunc(out[kept:], func(a, b slotTime) bool { return a.at == b.at })
+		out = mergeSlotTimes(out[:kept], tail)
+	}
+	k.bounds = out
+	return out
+}
+
+func mergeSlotTimes(a, b []slotTime) []slotTime {
+	out := make([]slotTime, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		if j == len(b) || (i < len(a) && a[i].at < b[j].at) {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	return out
+}
+
+// syncResv brings the kept reservations and index to s.resv: a
+// reservation removed, changed or added outside a pass (a start, a
+// cancel, a hold, a start clamped to now) dirties its nodes.
+func (s *Scheduler) syncResv(k *keptPlan, nowAt int64) {
+	for id, r := range k.resv {
+		if cur, ok := s.resv[id]; !ok || !sameResv(r, cur) {
+			k.dirty.InPlaceUnion(r.nodes)
+			k.idx.remove(id)
+			k.release(id, nowAt)
+		}
+	}
+	for id, r := range s.resv { // the order of adds does not matter
+		if _, ok := k.resv[id]; !ok {
+			k.dirty.InPlaceUnion(r.nodes)
+			k.idx.add(id, r)
+			k.hold(id, r, nowAt)
+		}
+	}
+}
+
+func sameResv(a, b reservation) bool {
+	return a.nodes == b.nodes && a.Start.Equal(b.Start) && a.End.Equal(b.End)
+}
+
+// freeFrom returns each node's rounded free time as buildProfile sees it
+// (math.MinInt64 when no allocation holds it), in buf's storage, and the
+// nodes that are down or not available.
+func (s *Scheduler) freeFrom(now time.Time, buf []int64) ([]int64, *bitset.BitSet) {
+	c := s.c
+	out := grown(buf, c.NodeCount())
+	for i := range out {
+		out[i] = math.MinInt64
+	}
+	// the scheduler's own jobs hold every allocation unless someone
+	// allocated on the cluster behind its back: then as many
+	// (allocation, node) pairs as the nodes count would not be found
+	held := 0
+	for id, j := range s.active { // any order: a maximum per node
+		held += s.holdUntil(out, id, now, &j.roundedEnd)
+	}
+	onNodes := 0
+	for i := range out {
+		onNodes += c.JobsOn(i)
+	}
+	if held != onNodes {
+		for i := range out {
+			out[i] = math.MinInt64
+		}
+		for _, id := range c.Running() {
+			s.holdUntil(out, id, now, nil)
+		}
+	}
+	never := c.Up()
+	never.InPlaceIntersection(c.Avail())
+	return out, never.Complement()
+}
+
+// roundedEnd is an allocation's end and the same rounded up to the
+// backfill resolution (the rounding does not depend on now once the end is
+// after now).
+type roundedEnd struct {
+	end time.Time
+	at  int64
+}
+
+// holdUntil raises the free times in out of the nodes job id's allocation
+// holds to its rounded end, and returns how many nodes it holds.
+// memo, when not nil, remembers the end rounded up for the next pass.
+func (s *Scheduler) holdUntil(out []int64, id JobID, now time.Time, memo *roundedEnd) int {
+	p, _, end, ok := s.c.Allocation(id)
+	if !ok {
+		return 0
+	}
+	var at int64
+	switch {
+	case !end.After(now):
+		at = now.UnixNano()
+	case memo != nil && memo.end.Equal(end):
+		at = memo.at
+	default:
+		at = roundUp(end, now, s.opts.bfResolution).UnixNano()
+		if memo != nil {
+			*memo = roundedEnd{end, at}
+		}
+	}
+	for _, a := range p.Alloc {
+		out[a.Node] = max(out[a.Node], at)
+	}
+	return len(p.Alloc)
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
