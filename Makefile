@@ -1,6 +1,6 @@
 # The one command that runs every test: vet, then all tests with the race
 # detector. CI (.ci/run) calls exactly this.
-.PHONY: test bench bench-all fuzz
+.PHONY: test bench bench-grid bench-all fuzz
 
 test:
 	go vet ./...
@@ -13,6 +13,12 @@ test:
 # allocations; a couple of minutes (internal/benchtable).
 bench:
 	go run ./internal/benchtable
+
+# The P x N scale grids (issue 18): whole-queue backfill and a schedule
+# pass at 1k-10k pending jobs on 1k-10k nodes, with the fitted growth
+# t ~ P^a x N^b; a few minutes.
+bench-grid:
+	go run ./internal/benchtable -grid
 
 # Every benchmark whose figures BENCHMARKS.md records.
 bench-all:

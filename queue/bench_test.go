@@ -65,7 +65,7 @@ func BenchmarkBackfill(b *testing.B) {
 		scales = append(scales, scale{100000, 0})
 	}
 	for _, sc := range scales {
-		s := backfillBench(b, sc.nodes, sc.budget)
+		s := backfillBench(b, sc.nodes, sc.nodes, sc.budget)
 		running := 0
 		for _, j := range s.Jobs() {
 			if j.State == Running {
@@ -93,8 +93,8 @@ func BenchmarkBackfill(b *testing.B) {
 }
 
 // backfillBench fills n nodes with n/2 running jobs of 2 nodes and queues
-// n pending jobs of 1-32 nodes behind them.
-func backfillBench(b *testing.B, n, budget int) *Scheduler {
+// pending jobs of 1-32 nodes behind them.
+func backfillBench(b *testing.B, n, pending, budget int) *Scheduler {
 	s := benchScheduler(b, n, WithBackfillSelections(budget))
 	r := rand.New(rand.NewPCG(3, 3))
 	for i := 0; i < n/2; i++ {
@@ -104,7 +104,7 @@ func backfillBench(b *testing.B, n, budget int) *Scheduler {
 		}
 	}
 	s.Schedule(t0)
-	fill(b, s, n, t0)
+	fill(b, s, pending, t0)
 	return s
 }
 

@@ -11,4 +11,10 @@
 // CPU time per operation, collector included), the ratio of CPU times is
 // printed beside the wall-clock one: on a loaded machine it moves far
 // less.
+//
+// With -grid (`make bench-grid`) it prints instead the scale grids of
+// queue's BenchmarkBackfillGrid and BenchmarkScheduleGrid (sub-benchmarks
+// pending=P/nodes=N) as P x N tables and fits t = c * P^a * N^b to each by
+// least squares on the logarithms, so the growth exponents are tracked
+// from commit to commit.
 package main

@@ -16,19 +16,23 @@ const floor = "BenchmarkBitmapFloor/nodes=100000"
 
 func main() {
 	runs := flag.Int("runs", 5, "processes whose SelectNodes/floor ratio is taken (median and range)")
+	grid := flag.Bool("grid", false, "print the P x N scale grids of backfill and the schedule pass with their fitted growth instead")
 	flag.Parse()
-	if err := mainErr(os.Stdout, *runs); err != nil {
+	if err := mainErr(os.Stdout, *runs, *grid); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(w io.Writer, runs int) error {
+func mainErr(w io.Writer, runs int, grid bool) error {
 	dir, err := os.MkdirTemp("", "benchtable")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if grid {
+		return gridMain(w, dir)
+	}
 	sel, err := build(dir, "selectnodes")
 	if err != nil {
 		return err
