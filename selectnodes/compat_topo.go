@@ -98,6 +98,19 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 		// -n20 takes w[06-10] across two middle switches although w[11-13]
 		// under one leaf would hold it (blind b_topo3_ct.conf:48)
 		within = all
+		if s, ok := c.topo.LowestCommonSwitch(all); ok {
+			var picked []int
+			for _, tier := range weightTiers(c, all) {
+				parts := [][]int{tier}
+				if c.topo.Switches[s].Level >= 2 {
+					parts = bySizeAscending(tier, t.cpuOf)
+				}
+				for _, part := range parts {
+					picked = t.fillTree(v, s, part, picked, true)
+				}
+			}
+			within = nil
+		}
 	default:
 		need := len(t.sel) + max(t.remNodes, 0)
 		if !consRes {
@@ -115,7 +128,7 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 		if consRes {
 			var picked []int // leaves taken from, for closeness
 			for _, tier := range weightTiers(c, within) {
-				picked = t.fillTree(v, s, tier, picked)
+				picked = t.fillTree(v, s, tier, picked, false)
 			}
 			within = nil
 		}
@@ -298,7 +311,14 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 // beside them, then 2 of w[06-08] (blind 53); validation 127 goes on
 // from v[02-03] to v06 beside them rather than to v[07-09], 3 for the 2
 // left.
-func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
+//
+// A CPU total with no node count (smallestFirst) starts on the leaf with
+// the fewest of the tier's nodes anywhere under s, then goes on by
+// closeness, the smallest leaf first: with h02 h05 h[16-17] h19 h[25-26]
+// h10 busy, -n40 takes h06 (alone on r2), h[01,03-04] beside it, then
+// h27 of the two left on r8 (probe4/recorded.tsv:24); idle, -n80 takes
+// p1's six, then r5's two before r6's four (probe4 13).
+func (t *consResTake) fillTree(v View, s int, tier []int, picked []int, smallestFirst bool) []int {
 	tree := v.c.topo
 	leaves := tree.Switches[s].Leaves
 	groups := make([][]int, len(leaves))
@@ -316,7 +336,11 @@ func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
 	used := make([]bool, len(groups))
 	for !t.done() {
 		var next []int
-		if len(picked) == 0 {
+		if len(picked) == 0 && smallestFirst {
+			if k := t.bestGroup(groups, used); k >= 0 {
+				next = []int{k}
+			}
+		} else if len(picked) == 0 {
 			if k := t.firstLeaf(v, s, tier, at); k >= 0 {
 				next = []int{k}
 			}
@@ -464,4 +488,28 @@ func withinSwitches(v View, nodes []int, max int) bool {
 		}
 	}
 	return len(leaves) <= max
+}
+
+// bySizeAscending splits one weight tier's nodes (ascending) by their
+// CPUs, the fewest first. A CPU total with no node count takes a tier's
+// smaller nodes first, wherever they are on the tree: -n36 takes n13-14
+// and n01 of 12 CPUs, not n15 of 24 beside them (blind3/recorded.tsv:45),
+// and -n20 takes w[06-10] of 4 CPUs before w11 of 8 (blind 48). That was
+// recorded under middle switches only: on a two-level tree the tier is
+// taken whole, the smallest leaves first, whatever their nodes' sizes
+// (-n40 takes z[01-03] of 8 CPUs, z[14-16] of 4, then z10 of 8: blind2
+// 74; blind 98).
+func bySizeAscending(tier []int, cpuOf func(int) int) [][]int {
+	sizes := make([]int, 0, 4)
+	for _, i := range tier {
+		sizes = append(sizes, cpuOf(i))
+	}
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	out := make([][]int, len(sizes))
+	for _, i := range tier {
+		k, _ := slices.BinarySearch(sizes, cpuOf(i))
+		out[k] = append(out[k], i)
+	}
+	return out
 }
