@@ -57,20 +57,19 @@ var (
 	holdoutGaps    = map[int]string{}
 	validationGaps = map[int]string{}
 	probe3Gaps     = map[int]string{}
-	probe4Gaps     = map[int]string{}
-	blind4Gaps     = map[int]string{
-		63: "cons_tres topology loaded: -N11 takes h06 rather than h21",
+	probe4Gaps     = map[int]string{
+		28: "cons_tres --contiguous on a loaded tree: -N3 takes h[20-22], not the tightest run h[06-08]",
+		29: "cons_tres --contiguous on a loaded tree: -N5 takes h[20-24], not the tightest run h[11-15]",
+	}
+	blind4Gaps = map[int]string{
 		67: "cons_tres --contiguous on a loaded tree: h[20-23], not the tightest run h[06-09]",
 	}
 	blind3Gaps = map[int]string{
 		67: "cons_tres --contiguous on a tree, loaded: Slurm pends where the tightest run n[10-14] (across m1 and m2) would do",
 	}
 	blind2Gaps = map[int]string{}
-	blind5Gaps = map[int]string{
-		36: "cons_tres topology: -N12 takes g[01-12] (s01's 8 then 4 of l04), not l04 whole",
-		56: "cons_tres topology loaded: -N2-7 takes s01's 6 and g10",
-	}
-	blindGaps = map[int]string{}
+	blind5Gaps = map[int]string{}
+	blindGaps  = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of

@@ -29,11 +29,11 @@ import (
 //     switch must hold them), then each further weight. Within a weight,
 //     for a node count: the first leaf found down the tree by best fit,
 //     switch by switch (the smallest child that holds the nodes wanted,
-//     else the largest); then a leaf holding exactly what is left, else,
-//     of the leaves closest to those taken, the smallest that holds it,
-//     else the largest (fillTree). A CPU total with no node count is not
-//     confined to one switch: leaves with the fewest nodes first, over the
-//     whole tree.
+//     else the largest); then leaf by leaf, a closer leaf winning unless
+//     a farther one fits better, its branch first (scanLeaf). A CPU total
+//     with no node count is not confined to one switch: the smallest leaf
+//     anywhere first, then the closest, smallest first, and under middle
+//     switches a tier's smaller nodes first (fillTree, bySizeAscending).
 //     Its --contiguous ignores the tree (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
@@ -302,15 +302,13 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 // nodes under switch s, the first leaf is found down the tree by best fit
 // for the nodes wanted, switch by switch (with v01 v[04-05] v10 busy, -N4
 // starts on v[02-03] under b1, not the largest leaf v[07-09]: validation
-// 127). Then the switch, of any level, whose unused nodes are exactly
-// what is still wanted (exactSwitch); else, of the leaves closest to
-// those taken (under the lowest common switch), the smallest that holds
-// it, else the largest. -N9 takes n[15-20] then n[01-03], exactly the 3
-// left, while -N10 takes n[15-20], then n[13-14] beside them, then 2 of
-// n[01-03] (probe3/recorded.tsv:41-42); -N8 takes w[11-14], w[09-10]
-// beside them, then 2 of w[06-08] (blind 53); validation 127 goes on
-// from v[02-03] to v06 beside them rather than to v[07-09], 3 for the 2
-// left.
+// 127). Then each next leaf by scanLeaf: closeness to those taken and
+// fit, weighed as a scan in tree order does. -N9 takes n[15-20] then
+// n[01-03], exactly the 3 left, while -N10 takes n[15-20], then n[13-14]
+// beside them, then 2 of n[01-03] (probe3/recorded.tsv:41-42); -N8 takes
+// w[11-14], w[09-10] beside them, then 2 of w[06-08] (blind 53);
+// validation 127 goes on from v[02-03] to v06 beside them rather than to
+// v[07-09], 3 for the 2 left.
 //
 // A CPU total with no node count (smallestFirst) starts on the leaf with
 // the fewest of the tier's nodes anywhere under s, then goes on by
@@ -344,10 +342,12 @@ func (t *consResTake) fillTree(v View, s int, tier []int, picked []int, smallest
 			if k := t.firstLeaf(v, s, tier, at); k >= 0 {
 				next = []int{k}
 			}
-		} else if next = t.exactSwitch(v, at, groups, used, picked); next == nil {
+		} else if smallestFirst {
 			if k := t.nextLeaf(v, leaves, groups, used, picked); k >= 0 {
 				next = []int{k}
 			}
+		} else if k := t.scanLeaf(v, at, leaves, groups, used, picked); k >= 0 {
+			next = []int{k}
 		}
 		if len(next) == 0 {
 			return picked
@@ -361,40 +361,6 @@ func (t *consResTake) fillTree(v View, s int, tier []int, picked []int, smallest
 		}
 	}
 	return picked
-}
-
-// exactSwitch is the leaves (indices into groups) of the switch, of any
-// level, whose unused nodes are exactly the nodes still wanted, the
-// closest to picked, the first among equals; nil when none is. -N10 on
-// an idle blind4 tree takes h[25-28], then p1's h[01-06], 6 in two
-// leaves (blind4/recorded.tsv:42).
-func (t *consResTake) exactSwitch(v View, at map[int]int, groups [][]int, used []bool, picked []int) []int {
-	tree := v.c.topo
-	var best []int
-	bestDist := 0
-	for sw := range tree.Switches {
-		var ks []int
-		count := 0
-		for _, l := range tree.Switches[sw].Leaves {
-			k, ok := at[l]
-			if !ok {
-				ks = nil
-				break
-			}
-			if !used[k] && len(groups[k]) > 0 {
-				ks = append(ks, k)
-				count += len(groups[k])
-			}
-		}
-		if count != t.remNodes || len(ks) == 0 {
-			continue
-		}
-		d := closeness(tree, sw, picked)
-		if best == nil || d < bestDist {
-			best, bestDist = ks, d
-		}
-	}
-	return best
 }
 
 // firstLeaf descends from switch s to a leaf, each child by best fit for
@@ -512,4 +478,102 @@ func bySizeAscending(tier []int, cpuOf func(int) int) [][]int {
 		out[k] = append(out[k], i)
 	}
 	return out
+}
+
+// scanLeaf is cons_tres's next leaf for a node count once one is taken:
+// the unused leaves are scanned in tree order, and one replaces the best
+// so far when it is as close to those taken (the sum of its distances to
+// each) and fits better, or closer and fits at least as well, where two
+// leaves too small alike fit as well. Before the leaf, its branch (the
+// largest switch above it with nothing taken yet) is compared: one whose
+// branch holds what is still wanted fits better than one whose branch
+// does not, however close. With r8 taken, -N9 goes on to r1 (its branch
+// p1 holds the 5 left) rather than r8's sibling r7 (3), then one node of
+// r2 beside r1 (probe4/recorded.tsv:3); with x5 taken, -N10 goes on to
+// x4 beside it (2, its branch too small, as x1's) before 2 of x1
+// (probe3 42); -N12 takes r1 after r8, then r7 beside r8 (3 for the 4
+// left) rather than r6 (4, farther) (probe4 5). -1 when no unused leaf
+// has nodes.
+func (t *consResTake) scanLeaf(v View, at map[int]int, leaves []int, groups [][]int, used []bool, picked []int) int {
+	best, bestDist, bestBranch := -1, 0, 0
+	for k, g := range groups {
+		if used[k] || len(g) == 0 {
+			continue
+		}
+		d := 0
+		for _, p := range picked {
+			d += closeness(v.c.topo, leaves[k], []int{p})
+		}
+		br := branchSize(v.c.topo, at, groups, used, leaves[k])
+		if best < 0 {
+			best, bestDist, bestBranch = k, d, br
+			continue
+		}
+		f := cmp.Compare(b2i(br >= t.remNodes), b2i(bestBranch >= t.remNodes))
+		if f == 0 {
+			f = t.fitsBetter(len(g), len(groups[best]), d < bestDist)
+		}
+		if (d < bestDist && f >= 0) || (d == bestDist && f > 0) {
+			best, bestDist, bestBranch = k, d, br
+		}
+	}
+	return best
+}
+
+// branchSize is the unused nodes (of groups, indexed as at says) under
+// the highest switch above leaf under which nothing is used yet.
+func branchSize(tree *topology.Tree, at map[int]int, groups [][]int, used []bool, leaf int) int {
+	free := func(sw int) (int, bool) {
+		n := 0
+		for _, l := range tree.Switches[sw].Leaves {
+			k, ok := at[l]
+			if !ok {
+				continue
+			}
+			if used[k] {
+				return 0, false
+			}
+			n += len(groups[k])
+		}
+		return n, true
+	}
+	size, _ := free(leaf)
+	for sw := tree.Switches[leaf].Parent; sw >= 0; sw = tree.Switches[sw].Parent {
+		n, ok := free(sw)
+		if !ok {
+			break
+		}
+		size = n
+	}
+	return size
+}
+
+// fitsBetter compares leaves of a and b nodes for the nodes still wanted:
+// 1 when a fits better (it holds them and b does not; both hold them and a
+// is smaller; neither does and a is larger, unless sizeBlind), -1 when b
+// does, 0 for a tie.
+func (t *consResTake) fitsBetter(a, b int, sizeBlind bool) int {
+	if a == b {
+		return 0
+	}
+	fa, fb := a >= t.remNodes, b >= t.remNodes
+	switch {
+	case fa != fb:
+		if fa {
+			return 1
+		}
+		return -1
+	case fa:
+		return cmp.Compare(b, a)
+	case sizeBlind:
+		return 0
+	}
+	return cmp.Compare(a, b)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
