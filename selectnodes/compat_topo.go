@@ -34,7 +34,8 @@ import (
 //     with no node count is not confined to one switch: the smallest leaf
 //     anywhere first, then the closest, smallest first, and under middle
 //     switches a tier's smaller nodes first (fillTree, bySizeAscending).
-//     Its --contiguous ignores the tree (compat_consres.go).
+//     Its --contiguous ignores the tree: runs classed by their last
+//     node's weight, the tightest that suffices (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
 //
