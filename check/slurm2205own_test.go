@@ -65,6 +65,18 @@ var (
 	blind2Gaps = map[int]string{}
 	blind5Gaps = map[int]string{}
 	blindGaps  = map[int]string{}
+	blind6Gaps = map[int]string{
+		5:  "cons_tres topology: -N8 takes k[06-07] (a2) and a6's six, not a6 and 2 of a7",
+		13: "cons_tres topology: -N3-8 takes k[06-07] (a2) and a6's six, not a6 and 2 of a7",
+		17: "cons_tres topology: -N2 -w k12 takes k06, not k08",
+		33: "cons_tres --contiguous on a loaded tree: -N4 takes k[19-22], not k[14-17]",
+		61: "cons_tres topology: -n96 takes the 16-CPU j[10-11] before the 12-CPU j[20-21]",
+		62: "cons_tres topology: -n150 takes j[01-14], not j[20-24] of 12 CPUs",
+		69: "cons_tres topology: -p m3 -n36 (MaxNodes=3) takes j[10-12] of 16 CPUs, not j[20-22] of 12",
+		76: "cons_tres topology loaded: -n60 takes j10 (16 CPUs), not j20 (12)",
+		77: "cons_tres topology loaded: -n100 takes j[10,13-14] and j20",
+		81: "cons_tres topology loaded: -p m3 -n30 takes j[10,13] of 16 CPUs, not j[20,22-23]",
+	}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of
@@ -88,7 +100,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		gaps map[int]string
 	}{
 		{"validation", validationGaps}, {"holdout", holdoutGaps}, {"blind", blindGaps},
-		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps}, {"probe4", probe4Gaps},
+		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps}, {"probe4", probe4Gaps}, {"blind6", blind6Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -178,7 +190,7 @@ func family(conf string) string {
 	switch {
 	case strings.HasPrefix(conf, "topo"), strings.HasPrefix(conf, "val_topo"), strings.HasPrefix(conf, "t2_topo"),
 		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"), strings.HasPrefix(conf, "e_topo"),
-		strings.HasPrefix(conf, "f_topo"):
+		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"):
 		return "partitions"
