@@ -70,12 +70,6 @@ var (
 		13: "cons_tres topology: -N3-8 takes k[06-07] (a2) and a6's six, not a6 and 2 of a7",
 		17: "cons_tres topology: -N2 -w k12 takes k06, not k08",
 		33: "cons_tres --contiguous on a loaded tree: -N4 takes k[19-22], not k[14-17]",
-		61: "cons_tres topology: -n96 takes the 16-CPU j[10-11] before the 12-CPU j[20-21]",
-		62: "cons_tres topology: -n150 takes j[01-14], not j[20-24] of 12 CPUs",
-		69: "cons_tres topology: -p m3 -n36 (MaxNodes=3) takes j[10-12] of 16 CPUs, not j[20-22] of 12",
-		76: "cons_tres topology loaded: -n60 takes j10 (16 CPUs), not j20 (12)",
-		77: "cons_tres topology loaded: -n100 takes j[10,13-14] and j20",
-		81: "cons_tres topology loaded: -p m3 -n30 takes j[10,13] of 16 CPUs, not j[20,22-23]",
 	}
 )
 

@@ -33,7 +33,7 @@ import (
 //     a farther one fits better, its branch first (scanLeaf). A CPU total
 //     with no node count is not confined to one switch: the smallest leaf
 //     anywhere first, then the closest, smallest first, and under middle
-//     switches a tier's smaller nodes first (fillTree, bySizeAscending).
+//     switches a tier's smaller nodes first (fillTree, bySize).
 //     Its --contiguous ignores the tree: runs classed by their last
 //     node's weight, the tightest that suffices (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
@@ -104,7 +104,7 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 			for _, tier := range weightTiers(c, all) {
 				parts := [][]int{tier}
 				if c.topo.Switches[s].Level >= 2 {
-					parts = bySizeAscending(tier, t.cpuOf)
+					parts = bySize(c, tier)
 				}
 				for _, part := range parts {
 					picked = t.fillTree(v, s, part, picked, true)
@@ -457,25 +457,29 @@ func withinSwitches(v View, nodes []int, max int) bool {
 	return len(leaves) <= max
 }
 
-// bySizeAscending splits one weight tier's nodes (ascending) by their
-// CPUs, the fewest first. A CPU total with no node count takes a tier's
-// smaller nodes first, wherever they are on the tree: -n36 takes n13-14
-// and n01 of 12 CPUs, not n15 of 24 beside them (blind3/recorded.tsv:45),
-// and -n20 takes w[06-10] of 4 CPUs before w11 of 8 (blind 48). That was
-// recorded under middle switches only: on a two-level tree the tier is
-// taken whole, the smallest leaves first, whatever their nodes' sizes
-// (-n40 takes z[01-03] of 8 CPUs, z[14-16] of 4, then z10 of 8: blind2
-// 74; blind 98).
-func bySizeAscending(tier []int, cpuOf func(int) int) [][]int {
-	sizes := make([]int, 0, 4)
+// bySize splits one weight tier's nodes (ascending) by their configured
+// CPUs, the
+// size of the tier's first node first, then each other size in the order
+// it first appears. A CPU total with no node count takes a size's nodes
+// before the next's, wherever they are on the tree: -n36 takes n13-14 and
+// n01 of 12 CPUs, not n15 of 24 beside them (blind3/recorded.tsv:45);
+// -n20 takes w[06-10] of 4 CPUs before w11 of 8 (blind 48); -n96 takes
+// j[01-09] of 8 CPUs, then j[10-11] of 16 before j20 of 12, which come
+// later (blind6 61). That was recorded under middle switches only: on a
+// two-level tree the tier is taken whole, the smallest leaves first,
+// whatever their nodes' sizes (-n40 takes z[01-03] of 8 CPUs, z[14-16] of
+// 4, then z10 of 8: blind2 74; blind 98).
+func bySize(c *Cluster, tier []int) [][]int {
+	at := map[int]int{} // configured CPUs -> index in out
+	var out [][]int
 	for _, i := range tier {
-		sizes = append(sizes, cpuOf(i))
-	}
-	slices.Sort(sizes)
-	sizes = slices.Compact(sizes)
-	out := make([][]int, len(sizes))
-	for _, i := range tier {
-		k, _ := slices.BinarySearch(sizes, cpuOf(i))
+		cpus := c.nodes[i].CPUs
+		k, ok := at[cpus]
+		if !ok {
+			k = len(out)
+			at[cpus] = k
+			out = append(out, nil)
+		}
 		out[k] = append(out[k], i)
 	}
 	return out
