@@ -66,8 +66,6 @@ var (
 	blind5Gaps = map[int]string{}
 	blindGaps  = map[int]string{}
 	blind6Gaps = map[int]string{
-		5:  "cons_tres topology: -N8 takes k[06-07] (a2) and a6's six, not a6 and 2 of a7",
-		13: "cons_tres topology: -N3-8 takes k[06-07] (a2) and a6's six, not a6 and 2 of a7",
 		17: "cons_tres topology: -N2 -w k12 takes k06, not k08",
 		33: "cons_tres --contiguous on a loaded tree: -N4 takes k[19-22], not k[14-17]",
 	}

@@ -29,8 +29,9 @@ import (
 //     switch must hold them), then each further weight. Within a weight,
 //     for a node count: the first leaf found down the tree by best fit,
 //     switch by switch (the smallest child that holds the nodes wanted,
-//     else the largest); then leaf by leaf, a closer leaf winning unless
-//     a farther one fits better, its branch first (scanLeaf). A CPU total
+//     else the largest); then leaf by leaf, anywhere on the tree, a
+//     closer leaf winning unless a farther one fits better, its branch
+//     first (scanLeaf). A CPU total
 //     with no node count is not confined to one switch: the smallest leaf
 //     anywhere first, then the closest, smallest first, and under middle
 //     switches a tier's smaller nodes first (fillTree, bySize).
@@ -107,7 +108,7 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 					parts = bySize(c, tier)
 				}
 				for _, part := range parts {
-					picked = t.fillTree(v, s, part, picked, true)
+					picked = t.fillTree(v, s, s, part, picked, true)
 				}
 			}
 			within = nil
@@ -127,9 +128,19 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 		within = c.topo.Nodes(s)
 		within.InPlaceIntersection(all) // a leaf's size counts its required nodes
 		if consRes {
+			// the first leaf is found under s, the next ones anywhere: -N8
+			// starts on a6 under b3 (10 nodes), then takes a2 under b1
+			// (2, exactly what is left) rather than 2 of a7 beside a6
+			// (blind6/recorded.tsv:5)
+			top := s
+			if root, ok := c.topo.LowestCommonSwitch(all); ok && len(t.sel) == 0 {
+				top = root
+				within = c.topo.Nodes(top)
+				within.InPlaceIntersection(all)
+			}
 			var picked []int // leaves taken from, for closeness
 			for _, tier := range weightTiers(c, within) {
-				picked = t.fillTree(v, s, tier, picked, false)
+				picked = t.fillTree(v, top, s, tier, picked, false)
 			}
 			within = nil
 		}
@@ -300,8 +311,9 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 }
 
 // fillTree is cons_tres's fill for a node count: of one weight tier's
-// nodes under switch s, the first leaf is found down the tree by best fit
-// for the nodes wanted, switch by switch (with v01 v[04-05] v10 busy, -N4
+// nodes under switch s, the first leaf is found down the tree from switch
+// first (the lowest switch holding the job) by best fit for the nodes
+// wanted, switch by switch (with v01 v[04-05] v10 busy, -N4
 // starts on v[02-03] under b1, not the largest leaf v[07-09]: validation
 // 127). Then each next leaf by scanLeaf: closeness to those taken and
 // fit, weighed as a scan in tree order does. -N9 takes n[15-20] then
@@ -317,7 +329,7 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 // h10 busy, -n40 takes h06 (alone on r2), h[01,03-04] beside it, then
 // h27 of the two left on r8 (probe4/recorded.tsv:24); idle, -n80 takes
 // p1's six, then r5's two before r6's four (probe4 13).
-func (t *consResTake) fillTree(v View, s int, tier []int, picked []int, smallestFirst bool) []int {
+func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, smallestFirst bool) []int {
 	tree := v.c.topo
 	leaves := tree.Switches[s].Leaves
 	groups := make([][]int, len(leaves))
@@ -340,7 +352,7 @@ func (t *consResTake) fillTree(v View, s int, tier []int, picked []int, smallest
 				next = []int{k}
 			}
 		} else if len(picked) == 0 {
-			if k := t.firstLeaf(v, s, tier, at); k >= 0 {
+			if k := t.firstLeaf(v, first, tier, at); k >= 0 {
 				next = []int{k}
 			}
 		} else if smallestFirst {
@@ -458,10 +470,9 @@ func withinSwitches(v View, nodes []int, max int) bool {
 }
 
 // bySize splits one weight tier's nodes (ascending) by their configured
-// CPUs, the
-// size of the tier's first node first, then each other size in the order
-// it first appears. A CPU total with no node count takes a size's nodes
-// before the next's, wherever they are on the tree: -n36 takes n13-14 and
+// CPUs, the size of the tier's first node first, then each other size in
+// the order it first appears. A CPU total with no node count takes a
+// size's nodes before the next's, wherever they are on the tree: -n36 takes n13-14 and
 // n01 of 12 CPUs, not n15 of 24 beside them (blind3/recorded.tsv:45);
 // -n20 takes w[06-10] of 4 CPUs before w11 of 8 (blind 48); -n96 takes
 // j[01-09] of 8 CPUs, then j[10-11] of 16 before j20 of 12, which come
