@@ -357,7 +357,7 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	}
 	runs := runsOf(avail, 0, len(v.c.nodes))
 	if v.c.topo != nil {
-		return t.tightestByLastWeight(v.c, runs)
+		return t.tightestByWeight(v.c, runs)
 	}
 	slices.SortStableFunc(runs, func(a, b run) int {
 		return cmp.Compare(v.c.nodes[a.end-1].Weight, v.c.nodes[b.end-1].Weight)
@@ -396,7 +396,7 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 }
 
 // tightestRun takes the smallest of runs (one weight class: see
-// tightestByLastWeight) that suffices (in CPUs for a CPU total, else
+// tightestByWeight) that suffices (in CPUs for a CPU total, else
 // nodes; the first among equals), from its start. With t[01-02] t05
 // t[09-11] busy, -N3 takes t[06-08], not the first run t[03-04], too
 // small (topo2_ct.conf); on an idle cluster -n24 takes w[01-03] of
@@ -441,20 +441,23 @@ func (c *Cluster) compatConsRes(job *Job) bool {
 	return c.compat && cr && (c.topo == nil || job.Req.Contiguous)
 }
 
-// tightestByLastWeight is cons_tres's --contiguous with a tree: free runs
-// are classed by the weight of their last node, as without a tree, and
-// the tightest run that suffices is taken from the lightest class that
-// has one. With h02 h05 h[16-17] h19 h[25-26] h10 busy, -N3 takes
-// h[20-22] of h[20-24] (last node of weight 1), not h[06-08] of the
-// tighter h[06-09] (last node of weight 2) (probe4/recorded.tsv:28); with
-// u[01-02] u05 u[06-07] u13 busy, -N3 takes u[14-16] of the class of
-// weight 2, the class of weight 1 (u[03-04]) being too small
-// (recorded.tsv:267).
-func (t *consResTake) tightestByLastWeight(c *Cluster, runs []run) ([]int, bool) {
+// tightestByWeight is cons_tres's --contiguous with a tree: free runs
+// are classed by the weight of their heaviest node, and the tightest run
+// that suffices is taken from the lightest class that has one. With h02
+// h05 h[16-17] h19 h[25-26] h10 busy, -N3 takes h[20-22] of h[20-24]
+// (all of weight 1), not h[06-08] of the tighter h[06-09] (h[07-09] weigh
+// 2) (probe4/recorded.tsv:28); with k02 k06 k[09-10] k18 k24 k13 busy,
+// -N4 takes k[19-22], not k[14-17] whose last node alone weighs 1
+// (blind6 33); with u[01-02] u05 u[06-07] u13 busy, -N3 takes u[14-16]
+// of weight 2, no run of weight 1 being large enough (recorded.tsv:267).
+func (t *consResTake) tightestByWeight(c *Cluster, runs []run) ([]int, bool) {
 	classes := map[int64][]run{}
 	var weights []int64
 	for _, r := range runs {
-		w := c.nodes[r.end-1].Weight
+		w := c.nodes[r.start].Weight
+		for i := r.start + 1; i < r.end; i++ {
+			w = max(w, c.nodes[i].Weight)
+		}
 		if _, seen := classes[w]; !seen {
 			weights = append(weights, w)
 		}

@@ -35,7 +35,7 @@ import (
 //     with no node count is not confined to one switch: the smallest leaf
 //     anywhere first, then the closest, smallest first, and under middle
 //     switches a tier's smaller nodes first (fillTree, bySize).
-//     Its --contiguous ignores the tree: runs classed by their last
+//     Its --contiguous ignores the tree: runs classed by their heaviest
 //     node's weight, the tightest that suffices (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
