@@ -31,10 +31,10 @@ import (
 //     switch by switch (the smallest child that holds the nodes wanted,
 //     else the largest); then leaf by leaf, anywhere on the tree, a
 //     closer leaf winning unless a farther one fits better, its branch
-//     first (scanLeaf). A CPU total
-//     with no node count is not confined to one switch: the smallest leaf
-//     anywhere first, then the closest, smallest first, and under middle
-//     switches a tier's smaller nodes first (fillTree, bySize).
+//     first (scanLeaf). A CPU total with no node count is not confined to
+//     one switch: the smallest leaf anywhere first, then the closest,
+//     smallest first, and under middle switches one node size after
+//     another, in the order the sizes first appear (fillTree, bySize).
 //     Its --contiguous ignores the tree: runs classed by their heaviest
 //     node's weight, the tightest that suffices (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
