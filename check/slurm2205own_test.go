@@ -65,6 +65,13 @@ var (
 	blind2Gaps = map[int]string{}
 	blind5Gaps = map[int]string{}
 	blindGaps  = map[int]string{}
+	blind7Gaps = map[int]string{
+		10: "cons_tres topology: -N22 takes x[01-13] and t4's nine, not all of s4 (x[11-16])",
+		20: "cons_tres topology: -N2 -w x18 (weight 2) takes x09 of s3, not x11",
+		28: "cons_tres topology loaded: -N15 takes t1's six and two of s4, not four of s4 and x04",
+		34: "cons_tres --contiguous on a loaded tree: Slurm pends where x[13-17] (a node of weight 2 last) would do",
+		37: "cons_tres topology loaded: -N3 -w x20 (weight 2) takes x[01,03], not x[11,13]",
+	}
 	blind6Gaps = map[int]string{
 		17: "cons_tres topology: -N2 -w k12 takes k06, not k08",
 	}
@@ -91,7 +98,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		gaps map[int]string
 	}{
 		{"validation", validationGaps}, {"holdout", holdoutGaps}, {"blind", blindGaps},
-		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps}, {"probe4", probe4Gaps}, {"blind6", blind6Gaps},
+		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps}, {"probe4", probe4Gaps}, {"blind6", blind6Gaps}, {"blind7", blind7Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -181,7 +188,8 @@ func family(conf string) string {
 	switch {
 	case strings.HasPrefix(conf, "topo"), strings.HasPrefix(conf, "val_topo"), strings.HasPrefix(conf, "t2_topo"),
 		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"), strings.HasPrefix(conf, "e_topo"),
-		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"):
+		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"),
+		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"):
 		return "partitions"
