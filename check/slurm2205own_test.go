@@ -67,14 +67,10 @@ var (
 	blindGaps  = map[int]string{}
 	blind7Gaps = map[int]string{
 		10: "cons_tres topology: -N22 takes x[01-13] and t4's nine, not all of s4 (x[11-16])",
-		20: "cons_tres topology: -N2 -w x18 (weight 2) takes x09 of s3, not x11",
 		28: "cons_tres topology loaded: -N15 takes t1's six and two of s4, not four of s4 and x04",
 		34: "cons_tres --contiguous on a loaded tree: Slurm pends where x[13-17] (a node of weight 2 last) would do",
-		37: "cons_tres topology loaded: -N3 -w x20 (weight 2) takes x[01,03], not x[11,13]",
 	}
-	blind6Gaps = map[int]string{
-		17: "cons_tres topology: -N2 -w k12 takes k06, not k08",
-	}
+	blind6Gaps = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of

@@ -20,8 +20,10 @@ import (
 //     (and every required node); among switches of that level, the one
 //     with the fewest such nodes. select/linear sizes it for the minimum
 //     node count and takes up to the maximum within it (-N2-4 gets a leaf
-//     of two); cons_tres for the wanted count. A required node does not
-//     pull the rest next to it beyond that.
+//     of two); cons_tres for the wanted count. With select/linear a
+//     required node does not pull the rest next to it beyond that;
+//     cons_tres fills the required node's own leaf, then goes on from it
+//     over the whole tree as from a leaf it took (requiredLeaves).
 //   - select/linear then fills the switch's leaves with the fewest
 //     available CPUs first, ignoring weights once the request has spilled
 //     past the lowest weight; --contiguous does not change this.
@@ -133,12 +135,13 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 			// (2, exactly what is left) rather than 2 of a7 beside a6
 			// (blind6/recorded.tsv:5)
 			top := s
-			if root, ok := c.topo.LowestCommonSwitch(all); ok && len(t.sel) == 0 {
+			var picked []int // leaves taken from, for closeness
+			if root, ok := c.topo.LowestCommonSwitch(all); ok {
 				top = root
 				within = c.topo.Nodes(top)
 				within.InPlaceIntersection(all)
+				picked = requiredLeaves(v, t.sel)
 			}
-			var picked []int // leaves taken from, for closeness
 			for _, tier := range weightTiers(c, within) {
 				picked = t.fillTree(v, top, s, tier, picked, false)
 			}
@@ -338,6 +341,9 @@ func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, s
 		at[l] = k
 	}
 	for _, i := range tier {
+		if t.taken.Test(uint(i)) {
+			continue // a required node: its leaf is in picked
+		}
 		if l, ok := tree.Leaf(i); ok {
 			if k, ok := at[l]; ok {
 				groups[k] = append(groups[k], i)
@@ -516,6 +522,9 @@ func (t *consResTake) scanLeaf(v View, at map[int]int, leaves []int, groups [][]
 		if used[k] || len(g) == 0 {
 			continue
 		}
+		if slices.Contains(picked, leaves[k]) {
+			return k // a required node's own leaf first: -N2 -w g12 takes g10 (blind5 46)
+		}
 		d := 0
 		for _, p := range picked {
 			d += closeness(v.c.topo, leaves[k], []int{p})
@@ -592,4 +601,21 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// requiredLeaves is the leaf switches of the nodes already taken (the
+// job's required nodes), in tree order without repeats. cons_tres goes on
+// from them as from leaves it took itself (scanLeaf), over the whole tree:
+// -N2 -w k12 (weight 2) takes k06, the smallest weight-1 leaf anywhere,
+// not k08 beside k12, whose leaf is larger (blind6/recorded.tsv:17);
+// -N3 -w n10 takes n[01-02] beside n10 (blind3 55).
+func requiredLeaves(v View, taken []int) []int {
+	var out []int
+	for _, i := range taken {
+		if l, ok := v.c.topo.Leaf(i); ok && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
