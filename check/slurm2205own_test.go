@@ -66,8 +66,6 @@ var (
 	blind5Gaps = map[int]string{}
 	blindGaps  = map[int]string{}
 	blind7Gaps = map[int]string{
-		10: "cons_tres topology: -N22 takes x[01-13] and t4's nine, not all of s4 (x[11-16])",
-		28: "cons_tres topology loaded: -N15 takes t1's six and two of s4, not four of s4 and x04",
 		34: "cons_tres --contiguous on a loaded tree: Slurm pends where x[13-17] (a node of weight 2 last) would do",
 	}
 	blind6Gaps = map[int]string{}

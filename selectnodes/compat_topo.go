@@ -509,7 +509,9 @@ func bySize(c *Cluster, tier []int) [][]int {
 // leaves too small alike fit as well. Before the leaf, its branch (the
 // largest switch above it with nothing taken yet) is compared: one whose
 // branch holds what is still wanted fits better than one whose branch
-// does not, however close. With r8 taken, -N9 goes on to r1 (its branch
+// does not, however close; between branches as close that both fall
+// short, the larger (-N22 takes t1's ten, then t4's nine before s4's six
+// of t2: blind7/recorded.tsv:10). With r8 taken, -N9 goes on to r1 (its branch
 // p1 holds the 5 left) rather than r8's sibling r7 (3), then one node of
 // r2 beside r1 (probe4/recorded.tsv:3); with x5 taken, -N10 goes on to
 // x4 beside it (2, its branch too small, as x1's) before 2 of x1
@@ -535,6 +537,9 @@ func (t *consResTake) scanLeaf(v View, at map[int]int, leaves []int, groups [][]
 			continue
 		}
 		f := cmp.Compare(b2i(br >= t.remNodes), b2i(bestBranch >= t.remNodes))
+		if f == 0 && br < t.remNodes && d == bestDist {
+			f = cmp.Compare(br, bestBranch) // neither branch holds it: the larger
+		}
 		if f == 0 {
 			f = t.fitsBetter(len(g), len(groups[best]), d < bestDist)
 		}
