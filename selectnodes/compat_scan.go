@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/topology"
 )
 
@@ -13,6 +14,49 @@ import (
 // (requiredLeaves), and in which order a CPU total takes a tier's node
 // sizes (bySize). Recorded on a real Slurm 22.05.8
 // (testdata/slurm2205-own/probe4, blind6, blind7); no Slurm code was used.
+
+// fillCPUTotal fills a CPU total with no node count over the lowest
+// switch holding all the candidates (fillTree with smallestFirst), weight
+// by weight and, under middle switches, node size by node size; false
+// when no switch holds them all.
+func (t *consResTake) fillCPUTotal(v View, all *bitset.BitSet) bool {
+	c := v.c
+	s, ok := c.topo.LowestCommonSwitch(all)
+	if !ok {
+		return false
+	}
+	var picked []int
+	for _, tier := range weightTiers(c, all) {
+		parts := [][]int{tier}
+		if c.topo.Switches[s].Level >= 2 {
+			parts = bySize(c, tier)
+		}
+		for _, part := range parts {
+			picked = t.fillTree(v, s, s, part, picked, true)
+		}
+	}
+	return true
+}
+
+// fillNodeCount fills a node count: the first leaf is found under s (the
+// lowest switch holding the job; within is its candidates), the next
+// ones anywhere, going on from the required nodes' leaves if any. -N8
+// starts on a6 under b3 (10 nodes), then takes a2 under b1 (2, exactly
+// what is left) rather than 2 of a7 beside a6 (blind6/recorded.tsv:5).
+func (t *consResTake) fillNodeCount(v View, s int, all, within *bitset.BitSet) {
+	c := v.c
+	top := s
+	var picked []int // leaves taken from, for closeness
+	if root, ok := c.topo.LowestCommonSwitch(all); ok {
+		top = root
+		within = c.topo.Nodes(top)
+		within.InPlaceIntersection(all)
+		picked = requiredLeaves(v, t.sel)
+	}
+	for _, tier := range weightTiers(c, within) {
+		picked = t.fillTree(v, top, s, tier, picked, false)
+	}
+}
 
 // bySize splits one weight tier's nodes (ascending) by their configured
 // CPUs, the size of the tier's first node first, then each other size in

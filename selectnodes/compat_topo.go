@@ -102,17 +102,7 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 		// -n20 takes w[06-10] across two middle switches although w[11-13]
 		// under one leaf would hold it (blind b_topo3_ct.conf:48)
 		within = all
-		if s, ok := c.topo.LowestCommonSwitch(all); ok {
-			var picked []int
-			for _, tier := range weightTiers(c, all) {
-				parts := [][]int{tier}
-				if c.topo.Switches[s].Level >= 2 {
-					parts = bySize(c, tier)
-				}
-				for _, part := range parts {
-					picked = t.fillTree(v, s, s, part, picked, true)
-				}
-			}
+		if t.fillCPUTotal(v, all) {
 			within = nil
 		}
 	default:
@@ -130,21 +120,7 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 		within = c.topo.Nodes(s)
 		within.InPlaceIntersection(all) // a leaf's size counts its required nodes
 		if consRes {
-			// the first leaf is found under s, the next ones anywhere: -N8
-			// starts on a6 under b3 (10 nodes), then takes a2 under b1
-			// (2, exactly what is left) rather than 2 of a7 beside a6
-			// (blind6/recorded.tsv:5)
-			top := s
-			var picked []int // leaves taken from, for closeness
-			if root, ok := c.topo.LowestCommonSwitch(all); ok {
-				top = root
-				within = c.topo.Nodes(top)
-				within.InPlaceIntersection(all)
-				picked = requiredLeaves(v, t.sel)
-			}
-			for _, tier := range weightTiers(c, within) {
-				picked = t.fillTree(v, top, s, tier, picked, false)
-			}
+			t.fillNodeCount(v, s, all, within)
 			within = nil
 		}
 	}
