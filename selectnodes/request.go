@@ -285,13 +285,14 @@ func (p *Placement) HasNode(i int) bool {
 // cluster-sized: take it from a placement the cluster made or allocated.
 func (p *Placement) NodeSet() *bitset.BitSet {
 	size := p.clusterNodes
-	for i := range p.All() { // a placement built by hand may be unsorted
-		size = max(size, i+1)
+	for k := range p.NodeCount() { // a placement built by hand may be unsorted
+		size = max(size, p.Node(k)+1)
 	}
 	set := bitset.New(uint(size))
-	for i := range p.All() {
-		if i >= 0 {
-			set.Set(uint(i))
+	words := set.Words()
+	for k := range p.NodeCount() {
+		if i := p.Node(k); i >= 0 { // i < size: size covers every node
+			words[i/64] |= 1 << (i % 64)
 		}
 	}
 	return set
