@@ -57,22 +57,18 @@ var (
 	holdoutGaps    = map[int]string{}
 	validationGaps = map[int]string{}
 	probe3Gaps     = map[int]string{}
-	blind4Gaps     = map[int]string{
-		46: "cons_tres topology: -n40 takes h[01-03,05-06] (r1, r2 under p1), not the smallest leaves first",
-		47: "cons_tres topology: -n90 takes p1 and p3's weight-1 nodes, not r7",
-		63: "cons_tres topology loaded: -N11 takes h06 rather than h21",
-		64: "cons_tres topology loaded: -n30 takes p1's h[01,03-04,06]",
-		67: "cons_tres --contiguous on a loaded tree: h[20-23], not the tightest run h[06-09]",
-	}
-	blind3Gaps = map[int]string{
-		67: "cons_tres --contiguous on a tree, loaded: Slurm pends where the tightest run n[10-14] (across m1 and m2) would do",
+	probe4Gaps     = map[int]string{}
+	blind4Gaps     = map[int]string{}
+	blind3Gaps     = map[int]string{
+		67: "cons_tres --contiguous on a tree, loaded: Slurm pends (still after 10 s) where n[10-14], the one run large enough (nodes of weight 4 and 1), would do",
 	}
 	blind2Gaps = map[int]string{}
-	blind5Gaps = map[int]string{
-		36: "cons_tres topology: -N12 takes g[01-12] (s01's 8 then 4 of l04), not l04 whole",
-		56: "cons_tres topology loaded: -N2-7 takes s01's 6 and g10",
+	blind5Gaps = map[int]string{}
+	blindGaps  = map[int]string{}
+	blind7Gaps = map[int]string{
+		34: "cons_tres --contiguous on a loaded tree: Slurm pends where x[13-17] (a node of weight 2 last) would do",
 	}
-	blindGaps = map[int]string{}
+	blind6Gaps = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of
@@ -96,7 +92,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		gaps map[int]string
 	}{
 		{"validation", validationGaps}, {"holdout", holdoutGaps}, {"blind", blindGaps},
-		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps},
+		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps}, {"probe4", probe4Gaps}, {"blind6", blind6Gaps}, {"blind7", blind7Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -186,7 +182,8 @@ func family(conf string) string {
 	switch {
 	case strings.HasPrefix(conf, "topo"), strings.HasPrefix(conf, "val_topo"), strings.HasPrefix(conf, "t2_topo"),
 		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"), strings.HasPrefix(conf, "e_topo"),
-		strings.HasPrefix(conf, "f_topo"):
+		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"),
+		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"):
 		return "partitions"

@@ -357,7 +357,7 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	}
 	runs := runsOf(avail, 0, len(v.c.nodes))
 	if v.c.topo != nil {
-		return t.tightestRun(runs)
+		return t.tightestByWeight(v.c, runs)
 	}
 	slices.SortStableFunc(runs, func(a, b run) int {
 		return cmp.Compare(v.c.nodes[a.end-1].Weight, v.c.nodes[b.end-1].Weight)
@@ -395,9 +395,9 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	return t.sel, t.ok()
 }
 
-// tightestRun is cons_tres's --contiguous with a tree: the smallest free
-// run of any weight that suffices (in CPUs for a CPU total, else nodes;
-// the first among equals), taken from its start. With t[01-02] t05
+// tightestRun takes the smallest of runs (one weight class: see
+// tightestByWeight) that suffices (in CPUs for a CPU total, else
+// nodes; the first among equals), from its start. With t[01-02] t05
 // t[09-11] busy, -N3 takes t[06-08], not the first run t[03-04], too
 // small (topo2_ct.conf); on an idle cluster -n24 takes w[01-03] of
 // weight 3, the start of the one run (blind b_topo3_ct.conf:55).
@@ -439,4 +439,36 @@ func (t *consResTake) tightestRun(runs []run) ([]int, bool) {
 func (c *Cluster) compatConsRes(job *Job) bool {
 	_, cr := c.selector.(ConsRes)
 	return c.compat && cr && (c.topo == nil || job.Req.Contiguous)
+}
+
+// tightestByWeight is cons_tres's --contiguous with a tree: free runs
+// are classed by the weight of their heaviest node, and the tightest run
+// that suffices is taken from the lightest class that has one. With h02
+// h05 h[16-17] h19 h[25-26] h10 busy, -N3 takes h[20-22] of h[20-24]
+// (all of weight 1), not h[06-08] of the tighter h[06-09] (h[07-09] weigh
+// 2) (probe4/recorded.tsv:28); with k02 k06 k[09-10] k18 k24 k13 busy,
+// -N4 takes k[19-22], not k[14-17] whose last node alone weighs 1
+// (blind6 33); with u[01-02] u05 u[06-07] u13 busy, -N3 takes u[14-16]
+// of weight 2, no run of weight 1 being large enough (recorded.tsv:267).
+func (t *consResTake) tightestByWeight(c *Cluster, runs []run) ([]int, bool) {
+	classes := map[int64][]run{}
+	var weights []int64
+	for _, r := range runs {
+		w := c.nodes[r.start].Weight
+		for i := r.start + 1; i < r.end; i++ {
+			w = max(w, c.nodes[i].Weight)
+		}
+		if _, seen := classes[w]; !seen {
+			weights = append(weights, w)
+		}
+		classes[w] = append(classes[w], r)
+	}
+	slices.Sort(weights)
+	before := len(t.sel)
+	for _, w := range weights {
+		if sel, ok := t.tightestRun(classes[w]); len(t.sel) > before {
+			return sel, ok // a run that suffices was taken
+		}
+	}
+	return nil, false
 }

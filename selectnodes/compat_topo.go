@@ -20,8 +20,10 @@ import (
 //     (and every required node); among switches of that level, the one
 //     with the fewest such nodes. select/linear sizes it for the minimum
 //     node count and takes up to the maximum within it (-N2-4 gets a leaf
-//     of two); cons_tres for the wanted count. A required node does not
-//     pull the rest next to it beyond that.
+//     of two); cons_tres for the wanted count. With select/linear a
+//     required node does not pull the rest next to it beyond that;
+//     cons_tres fills the required node's own leaf, then goes on from it
+//     over the whole tree as from a leaf it took (requiredLeaves).
 //   - select/linear then fills the switch's leaves with the fewest
 //     available CPUs first, ignoring weights once the request has spilled
 //     past the lowest weight; --contiguous does not change this.
@@ -29,12 +31,14 @@ import (
 //     switch must hold them), then each further weight. Within a weight,
 //     for a node count: the first leaf found down the tree by best fit,
 //     switch by switch (the smallest child that holds the nodes wanted,
-//     else the largest); then a leaf holding exactly what is left, else,
-//     of the leaves closest to those taken, the smallest that holds it,
-//     else the largest (fillTree). A CPU total with no node count is not
-//     confined to one switch: leaves with the fewest nodes first, over the
-//     whole tree.
-//     Its --contiguous ignores the tree (compat_consres.go).
+//     else the largest); then leaf by leaf, anywhere on the tree, a
+//     closer leaf winning unless a farther one fits better, its branch
+//     first (scanLeaf). A CPU total with no node count is not confined to
+//     one switch: the smallest leaf anywhere first, then the closest,
+//     smallest first, and under middle switches one node size after
+//     another, in the order the sizes first appear (fillTree, bySize).
+//     Its --contiguous ignores the tree: runs classed by their heaviest
+//     node's weight, the tightest that suffices (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
 //
@@ -98,6 +102,9 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 		// -n20 takes w[06-10] across two middle switches although w[11-13]
 		// under one leaf would hold it (blind b_topo3_ct.conf:48)
 		within = all
+		if t.fillCPUTotal(v, all) {
+			within = nil
+		}
 	default:
 		need := len(t.sel) + max(t.remNodes, 0)
 		if !consRes {
@@ -113,10 +120,7 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 		within = c.topo.Nodes(s)
 		within.InPlaceIntersection(all) // a leaf's size counts its required nodes
 		if consRes {
-			var picked []int // leaves taken from, for closeness
-			for _, tier := range weightTiers(c, within) {
-				picked = t.fillTree(v, s, tier, picked)
-			}
+			t.fillNodeCount(v, s, all, within)
 			within = nil
 		}
 	}
@@ -286,19 +290,25 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 }
 
 // fillTree is cons_tres's fill for a node count: of one weight tier's
-// nodes under switch s, the first leaf is found down the tree by best fit
-// for the nodes wanted, switch by switch (with v01 v[04-05] v10 busy, -N4
+// nodes under switch s, the first leaf is found down the tree from switch
+// first (the lowest switch holding the job) by best fit for the nodes
+// wanted, switch by switch (with v01 v[04-05] v10 busy, -N4
 // starts on v[02-03] under b1, not the largest leaf v[07-09]: validation
-// 127). Then the switch, of any level, whose unused nodes are exactly
-// what is still wanted (exactSwitch); else, of the leaves closest to
-// those taken (under the lowest common switch), the smallest that holds
-// it, else the largest. -N9 takes n[15-20] then n[01-03], exactly the 3
-// left, while -N10 takes n[15-20], then n[13-14] beside them, then 2 of
-// n[01-03] (probe3/recorded.tsv:41-42); -N8 takes w[11-14], w[09-10]
-// beside them, then 2 of w[06-08] (blind 53); validation 127 goes on
-// from v[02-03] to v06 beside them rather than to v[07-09], 3 for the 2
-// left.
-func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
+// 127). Then each next leaf by scanLeaf: closeness to those taken and
+// fit, weighed as a scan in tree order does. -N9 takes n[15-20] then
+// n[01-03], exactly the 3 left, while -N10 takes n[15-20], then n[13-14]
+// beside them, then 2 of n[01-03] (probe3/recorded.tsv:41-42); -N8 takes
+// w[11-14], w[09-10] beside them, then 2 of w[06-08] (blind 53);
+// validation 127 goes on from v[02-03] to v06 beside them rather than to
+// v[07-09], 3 for the 2 left.
+//
+// A CPU total with no node count (smallestFirst) starts on the leaf with
+// the fewest of the tier's nodes anywhere under s, then goes on by
+// closeness, the smallest leaf first: with h02 h05 h[16-17] h19 h[25-26]
+// h10 busy, -n40 takes h06 (alone on r2), h[01,03-04] beside it, then
+// h27 of the two left on r8 (probe4/recorded.tsv:24); idle, -n80 takes
+// p1's six, then r5's two before r6's four (probe4 13).
+func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, smallestFirst bool) []int {
 	tree := v.c.topo
 	leaves := tree.Switches[s].Leaves
 	groups := make([][]int, len(leaves))
@@ -307,6 +317,9 @@ func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
 		at[l] = k
 	}
 	for _, i := range tier {
+		if t.taken.Test(uint(i)) {
+			continue // a required node: its leaf is in picked
+		}
 		if l, ok := tree.Leaf(i); ok {
 			if k, ok := at[l]; ok {
 				groups[k] = append(groups[k], i)
@@ -316,14 +329,20 @@ func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
 	used := make([]bool, len(groups))
 	for !t.done() {
 		var next []int
-		if len(picked) == 0 {
-			if k := t.firstLeaf(v, s, tier, at); k >= 0 {
+		if len(picked) == 0 && smallestFirst {
+			if k := t.bestGroup(groups, used); k >= 0 {
 				next = []int{k}
 			}
-		} else if next = t.exactSwitch(v, at, groups, used, picked); next == nil {
+		} else if len(picked) == 0 {
+			if k := t.firstLeaf(v, first, tier, at); k >= 0 {
+				next = []int{k}
+			}
+		} else if smallestFirst {
 			if k := t.nextLeaf(v, leaves, groups, used, picked); k >= 0 {
 				next = []int{k}
 			}
+		} else if k := t.scanLeaf(v, at, leaves, groups, used, picked); k >= 0 {
+			next = []int{k}
 		}
 		if len(next) == 0 {
 			return picked
@@ -337,40 +356,6 @@ func (t *consResTake) fillTree(v View, s int, tier []int, picked []int) []int {
 		}
 	}
 	return picked
-}
-
-// exactSwitch is the leaves (indices into groups) of the switch, of any
-// level, whose unused nodes are exactly the nodes still wanted, the
-// closest to picked, the first among equals; nil when none is. -N10 on
-// an idle blind4 tree takes h[25-28], then p1's h[01-06], 6 in two
-// leaves (blind4/recorded.tsv:42).
-func (t *consResTake) exactSwitch(v View, at map[int]int, groups [][]int, used []bool, picked []int) []int {
-	tree := v.c.topo
-	var best []int
-	bestDist := 0
-	for sw := range tree.Switches {
-		var ks []int
-		count := 0
-		for _, l := range tree.Switches[sw].Leaves {
-			k, ok := at[l]
-			if !ok {
-				ks = nil
-				break
-			}
-			if !used[k] && len(groups[k]) > 0 {
-				ks = append(ks, k)
-				count += len(groups[k])
-			}
-		}
-		if count != t.remNodes || len(ks) == 0 {
-			continue
-		}
-		d := closeness(tree, sw, picked)
-		if best == nil || d < bestDist {
-			best, bestDist = ks, d
-		}
-	}
-	return best
 }
 
 // firstLeaf descends from switch s to a leaf, each child by best fit for
