@@ -42,7 +42,7 @@ func TestPlannerThroughQueue(t *testing.T) {
 		j, ok := s.Job(id)
 		require.True(t, ok)
 		require.Equal(t, queue.Running, j.State, "job %d", k)
-		nodes := j.Placement.Nodes
+		nodes := j.Placement.NodeSet()
 		lvl, ok := tree.LowestCommonLevel(nodes)
 		require.True(t, ok)
 		assert.Equal(t, 0, lvl, "job %d fits one leaf", k)

@@ -132,8 +132,9 @@ func (b *bfRun) plan(j *job) {
 				b.started = append(b.started, st)
 				b.freeCPUs -= p.TotalCPUs
 				s.fill(b.open, p)
-				pr.take(p.Nodes, now, end)
-				b.kept.dirty.InPlaceUnion(p.Nodes)
+				nodes := p.NodeSet()
+				pr.take(nodes, now, end)
+				b.kept.dirty.InPlaceUnion(nodes)
 			}
 			if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
 				return
@@ -369,7 +370,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		req.ExcludeNodes = notW
 		probes++
 		if p, ok := s.c.ProbeNodes(&req, selectnodes.TestOnly); ok {
-			return p.Nodes, p.Names, t, probes, nil
+			return p.NodeSet(), p.Names, t, probes, nil
 		}
 	}
 	if keepFrom >= 0 {

@@ -337,7 +337,7 @@ func (e *EASY) probeAfter(j *job, ends []time.Duration, k, idleAllowed int) *bit
 	e.req = j.Request
 	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, x)
 	if p, ok := e.s.c.ProbeNodes(&e.req, selectnodes.TestOnly); ok {
-		return p.Nodes
+		return p.NodeSet()
 	}
 	return nil
 }

@@ -92,19 +92,20 @@ func (v *validator) placement(path string, sp *statePlace) (*selectnodes.Placeme
 	if len(sp.Alloc) == 0 {
 		return nil, restoreErr(path+".alloc", "no nodes")
 	}
-	p := &selectnodes.Placement{Partition: sp.Partition, Exclusive: sp.Exclusive, Nodes: bitset.New(uint(v.c.NodeCount()))}
+	p := &selectnodes.Placement{Partition: sp.Partition, Exclusive: sp.Exclusive}
+	seen := bitset.New(uint(v.c.NodeCount()))
 	for k, a := range sp.Alloc {
 		at := fmt.Sprintf("%s.alloc[%d]", path, k)
 		i, ok := v.c.NodeIndex(a.Node)
 		switch {
 		case !ok:
 			return nil, restoreErr(at+".node", "unknown node %q", a.Node)
-		case p.Nodes.Test(uint(i)):
+		case seen.Test(uint(i)):
 			return nil, restoreErr(at+".node", "node %q appears twice", a.Node)
 		case a.CPUs < 0 || a.Memory < 0:
 			return nil, restoreErr(at, "negative CPUs or memory")
 		}
-		p.Nodes.Set(uint(i))
+		seen.Set(uint(i))
 		na := selectnodes.NodeAlloc{Node: i, CPUs: a.CPUs, Memory: a.Memory}
 		for g, sg := range a.GRES {
 			if sg.Count < 0 {

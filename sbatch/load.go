@@ -26,7 +26,7 @@ func (r Running) Place(c *selectnodes.Cluster, id selectnodes.JobID, now time.Ti
 	if r.End > 0 {
 		end = now.Add(r.End)
 	}
-	p := &selectnodes.Placement{Partition: part, Nodes: set, Exclusive: r.CPUs == 0}
+	p := &selectnodes.Placement{Partition: part, Exclusive: r.CPUs == 0}
 	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
 		n := c.Node(int(i))
 		a := selectnodes.NodeAlloc{Node: int(i), CPUs: r.CPUs, Memory: r.MemoryMB}

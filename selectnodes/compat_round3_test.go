@@ -91,7 +91,7 @@ func TestDefaultModeNodeRangeOnTree(t *testing.T) {
 	req := selectnodes.Request{MinNodes: 4, MaxNodes: 8}
 	p, err := c.SelectNodes(&req, selectnodes.RunNow)
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, int(p.Nodes.Count()), 4)
+	require.GreaterOrEqual(t, p.NodeCount(), 4)
 	for _, n := range p.Names {
 		require.True(t, n >= "w06" && n <= "w14", "default mode takes the lowest weight (w[06-14]) first: %s", p.Hostlist())
 	}

@@ -96,7 +96,7 @@ func TestDefaultModeSaysSwitchesAreNotEnforced(t *testing.T) {
 	req := selectnodes.Request{MinNodes: 5, MaxNodes: 5, MaxSwitches: 1}
 	p, err := c.SelectNodes(&req, selectnodes.RunNow)
 	require.NoError(t, err)
-	require.EqualValues(t, 5, p.Nodes.Count())
+	require.Equal(t, 5, p.NodeCount())
 	ex := c.Explain(&req, selectnodes.RunNow)
 	require.Contains(t, strings.Join(ex.Steps, "\n"), "differs from Slurm 22.05: --switches=1 is not enforced")
 	req.MaxSwitches = 0

@@ -125,7 +125,9 @@
 // selection works in memory the cluster lends it between calls (the node
 // sets, the usable and available nodes, best-fit lists, the selector's
 // choice), filters the load only over the spans of the node sets it
-// reaches, and allocates the Placement it returns and little else; the
+// reaches, and allocates the Placement it returns and little else (the
+// Placement lists its nodes, so it costs the job's size, not a bitmap of
+// the cluster's: NodeSet builds one on demand); the
 // built-in selectors' choices live in that memory (see Choice). Allocate
 // keeps a placement a selection returned instead of copying it, so
 // Allocate and Release cost the job's nodes and allocate nothing. WillRun

@@ -83,7 +83,7 @@ func (c *Cluster) exactLayout(job *Job, uses []NodeUse) (*Placement, error) {
 	uses = slices.Clone(uses)
 	slices.SortStableFunc(uses, func(a, b NodeUse) int { return a.Node - b.Node })
 	_, whole := c.selector.(Linear)
-	p := &Placement{Partition: job.Part.Name, Nodes: bitset.New(uint(len(c.nodes))), Immediate: true,
+	p := &Placement{Partition: job.Part.Name, Immediate: true, clusterNodes: len(c.nodes),
 		Exclusive: job.Exclusive || (whole && !job.Shared)}
 	p.Alloc = make([]NodeAlloc, 0, len(uses))
 	p.Names = make([]string, 0, len(uses))
@@ -108,7 +108,6 @@ func (c *Cluster) exactLayout(job *Job, uses []NodeUse) (*Placement, error) {
 				a.gres = append(a.gres, keyCount{key: key, slot: c.gres.slot(u.Node, key), count: g.Count})
 			}
 		}
-		p.Nodes.Set(uint(u.Node))
 		p.Names = append(p.Names, c.nodes[u.Node].Name)
 		p.Alloc = append(p.Alloc, a)
 		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
@@ -188,8 +187,8 @@ func (c *Cluster) exactShape(job *Job, p *Placement, n Counts) error {
 		return newError(ErrInvalidRequest, "the layout has %d nodes, the job needs at least %d", count, n.Min)
 	case n.Max > 0 && count > n.Max:
 		return newError(ErrInvalidRequest, "the layout has %d nodes, the job allows at most %d", count, n.Max)
-	case job.Required != nil && !subsetOf(job.Required, p.Nodes):
-		return newError(ErrInvalidRequest, "the layout lacks required nodes %s", hostlist.Compress(c.Names(job.Required.Difference(p.Nodes))))
+	case job.Required != nil && !subsetOf(job.Required, p.NodeSet()):
+		return newError(ErrInvalidRequest, "the layout lacks required nodes %s", hostlist.Compress(c.Names(job.Required.Difference(p.NodeSet()))))
 	case req.Contiguous && p.Alloc[count-1].Node-p.Alloc[0].Node != count-1:
 		return newError(ErrInvalidRequest, "the job asks for contiguous nodes, the layout's are not")
 	}
@@ -250,7 +249,7 @@ func (c *Cluster) exactLoad(job *Job, p *Placement) error {
 	}
 	v := c.live()
 	fit := bitset.New(uint(len(c.nodes)))
-	c.selector.Filter(v, job, p.Nodes, fit)
+	c.selector.Filter(v, job, p.NodeSet(), fit)
 	maxShare := c.maxShareOf(p.Partition)
 	for k := range p.Alloc {
 		a := &p.Alloc[k]

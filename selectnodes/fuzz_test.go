@@ -167,7 +167,7 @@ func FuzzExcludeNodes(f *testing.F) {
 				}
 				continue
 			}
-			if err == nil && p.Nodes.IntersectionCardinality(x) > 0 {
+			if err == nil && p.NodeSet().IntersectionCardinality(x) > 0 {
 				t.Fatalf("placement %s uses withheld nodes %v", p.Hostlist(), x)
 			}
 		}

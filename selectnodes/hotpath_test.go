@@ -99,8 +99,8 @@ func TestAllocateCompletesForeignPlacements(t *testing.T) {
 
 func setBits(p *Placement) []uint {
 	var out []uint
-	for i, ok := p.Nodes.NextSet(0); ok; i, ok = p.Nodes.NextSet(i + 1) {
-		out = append(out, i)
+	for i := range p.All() {
+		out = append(out, uint(i))
 	}
 	return out
 }
@@ -153,7 +153,7 @@ func TestSnapshotSelectionsConcurrently(t *testing.T) {
 			defer wg.Done()
 			for range 20 {
 				p, err := s.SelectNodes(&Request{MinNodes: 100}, RunNow)
-				if err != nil || !p.Nodes.Equal(want.Nodes) {
+				if err != nil || !p.NodeSet().Equal(want.NodeSet()) {
 					errs <- fmt.Errorf("got %v, %v", p, err)
 					return
 				}

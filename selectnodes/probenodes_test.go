@@ -44,7 +44,7 @@ func TestProbeNodesAgreesWithProbe(t *testing.T) {
 			}
 			fits++
 			assert.Nil(t, nodes.Alloc, name)
-			assert.True(t, full.Nodes.Equal(nodes.Nodes), name)
+			assert.True(t, full.NodeSet().Equal(nodes.NodeSet()), name)
 			assert.Equal(t, full.Names, nodes.Names, name)
 			assert.Equal(t, full.TotalCPUs, nodes.TotalCPUs, name)
 			assert.Equal(t, full.Weight, nodes.Weight, name)

@@ -108,7 +108,9 @@ func (cx *call) greedyCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bi
 			cx.step("count %s (SlurmCompat greedy, %d sets): %v", ct.name, len(tmp), err)
 			return nil, err
 		}
-		acc = acc.Union(p.Nodes)
+		for i := range p.All() {
+			acc.Set(uint(i))
+		}
 		cx.step("count %s (SlurmCompat greedy): %s", ct.name, placementList{p})
 	}
 	return acc, nil

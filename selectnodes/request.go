@@ -2,6 +2,7 @@ package selectnodes
 
 import (
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -200,11 +201,17 @@ type keyCount struct {
 	count     int64
 }
 
-// Placement is where a job runs.
+// Placement is where a job runs. Its nodes are listed, not kept as a
+// cluster-sized bitmap: a one-node placement on 100,000 nodes costs its
+// node, not 12.5 KB. NodeCount, Node, HasNode and All read them; NodeSet
+// builds the bitmap for a caller that wants one.
+//
+// A caller building a Placement itself (restoring saved state, a test)
+// fills Alloc, in node index order; Cluster.Allocate checks it and fills
+// in what it lacks.
 type Placement struct {
 	Partition string
-	Nodes     *bitset.BitSet
-	Names     []string
+	Names     []string    // the nodes' names, in node index order
 	Alloc     []NodeAlloc // in node index order
 	TotalCPUs int
 	// Exclusive: no other job may join these nodes while this one runs.
@@ -215,6 +222,80 @@ type Placement struct {
 	// once (when Immediate is true).
 	Start     time.Time
 	Immediate bool
+	// nodes are the node indices ascending when Alloc is nil (ProbeNodes
+	// leaves it out); otherwise the nodes are Alloc's.
+	nodes []int
+	// clusterNodes is the cluster's node count, the length of NodeSet's
+	// bitmap; 0 for a placement built outside the package.
+	clusterNodes int
+}
+
+// NodeCount returns the number of nodes.
+func (p *Placement) NodeCount() int {
+	if p.Alloc != nil {
+		return len(p.Alloc)
+	}
+	return len(p.nodes)
+}
+
+// Node returns the index of the k-th node, for k in [0, NodeCount());
+// indices ascend with k.
+func (p *Placement) Node(k int) int {
+	if p.Alloc != nil {
+		return p.Alloc[k].Node
+	}
+	return p.nodes[k]
+}
+
+// All yields the node indices, ascending.
+func (p *Placement) All() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for k := range p.NodeCount() {
+			if !yield(p.Node(k)) {
+				return
+			}
+		}
+	}
+}
+
+// HasNode reports whether node i is one of the placement's nodes, by
+// binary search (O(log NodeCount)).
+func (p *Placement) HasNode(i int) bool {
+	lo, hi := 0, p.NodeCount()
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		switch n := p.Node(mid); {
+		case n == i:
+			return true
+		case n < i:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return false
+}
+
+// NodeSet returns the nodes as a new bitmap, which the caller owns. Its
+// length is the cluster's node count for a placement the cluster made or
+// allocated, else one past the highest node. It costs a bitmap of that
+// size on every call: a caller that needs it more than once keeps it, and
+// one that needs a node test or the count uses HasNode or NodeCount. A
+// bitmap given back to the package (Request.ExcludeNodes) must be
+// cluster-sized: take it from a placement the cluster made or allocated.
+func (p *Placement) NodeSet() *bitset.BitSet {
+	size := p.clusterNodes
+	for k := range p.NodeCount() { // a placement built by hand may be unsorted
+		size = max(size, p.Node(k)+1)
+	}
+	set := bitset.New(uint(size))
+	words := set.Words()
+	for k := range p.NodeCount() {
+		if i := p.Node(k); i >= 0 { // i < size: size covers every node
+			words[i/64] |= 1 << (i % 64)
+		}
+	}
+	return set
 }
 
 // Hostlist returns the nodes as a compressed hostlist.

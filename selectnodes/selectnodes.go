@@ -61,10 +61,10 @@ func (c *Cluster) Probe(req *Request, mode Mode) (*Placement, bool) {
 }
 
 // ProbeNodes is Probe for a planner that needs only where a job fits: the
-// Placement has Partition, Nodes, Names, TotalCPUs, Exclusive and Weight,
-// but no Alloc (no per-node CPUs, memory or GRES). Skipping the
-// allocation records halves what a probe allocates on jobs of many nodes;
-// use Probe for a placement to start.
+// Placement has Partition, its nodes (NodeCount, All, HasNode, NodeSet),
+// Names, TotalCPUs, Exclusive and Weight, but no Alloc (no per-node CPUs,
+// memory or GRES). Skipping the allocation records halves what a probe
+// allocates on jobs of many nodes; use Probe for a placement to start.
 func (c *Cluster) ProbeNodes(req *Request, mode Mode) (*Placement, bool) {
 	if mode == WillRun {
 		mode = RunNow

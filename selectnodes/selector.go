@@ -116,23 +116,24 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 		uses = slices.Clone(uses) // the selector's slice stays as it was
 		slices.SortFunc(uses, byNode)
 	}
-	p := &Placement{Partition: job.Part.Name, Nodes: bitset.New(uint(len(c.nodes))), Exclusive: ch.Exclusive, Immediate: true,
-		Names: make([]string, 0, len(uses))}
+	p := &Placement{Partition: job.Part.Name, Exclusive: ch.Exclusive, Immediate: true,
+		Names: make([]string, 0, len(uses)), clusterNodes: len(c.nodes)}
 	var slab *gresSlab
-	if !nodesOnly {
+	if nodesOnly {
+		p.nodes = make([]int, 0, len(uses))
+	} else {
 		p.Alloc = make([]NodeAlloc, 0, len(uses))
 		slab = newGRESSlab(len(uses), job)
 	}
-	words := p.Nodes.Words()
 	for k, u := range uses {
 		if err := v.checkUse(u, avail, k > 0 && uses[k-1].Node == u.Node); err != nil {
 			return nil, err
 		}
-		words[u.Node/64] |= 1 << (u.Node % 64) // in range: checkUse
 		p.Names = p.Names[:k+1]
 		p.Names[k] = c.nodes[u.Node].Name
 		p.Weight = satAdd64(p.Weight, c.nodes[u.Node].Weight) // weights are user numbers
 		if nodesOnly {
+			p.nodes = append(p.nodes, u.Node)
 			if len(u.GRES) > 0 { // still checked, as for a placement with its Alloc
 				if err := v.giveGRES(u, &NodeAlloc{}); err != nil {
 					return nil, err

@@ -32,14 +32,14 @@ func TestTopologyAwareSelection(t *testing.T) {
 	// of mid0 over the 32-free leaves of the other middle switches
 	p, err := c.SelectNodes(&Request{MinNodes: 20, Share: ShareExclusiveJob}, RunNow)
 	require.NoError(t, err)
-	lvl, ok := tree.LowestCommonLevel(p.Nodes)
+	lvl, ok := tree.LowestCommonLevel(p.NodeSet())
 	require.True(t, ok)
 	assert.Equal(t, 0, lvl)
 	assert.Equal(t, "node[0008-0027]", p.Hostlist())
 	// 40 nodes need two leaves under one middle switch
 	p, err = c.SelectNodes(&Request{MinNodes: 40, Share: ShareExclusiveJob}, RunNow)
 	require.NoError(t, err)
-	lvl, _ = tree.LowestCommonLevel(p.Nodes)
+	lvl, _ = tree.LowestCommonLevel(p.NodeSet())
 	assert.Equal(t, 1, lvl)
 	// GPU ranges and cores still apply
 	p, err = c.SelectNodes(&Request{MinNodes: 2, CPUs: 20, GRES: []GRESRequest{{Name: "gpu", Min: 1, Max: 3}}}, RunNow)

@@ -1,6 +1,7 @@
 package selectnodes
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -143,17 +144,18 @@ func (c *Cluster) fitsNode(a *NodeAlloc, q *Placement, maxShare int) error {
 }
 
 // normalize copies p and derives what a placement read back from storage
-// lacks: node names, the node bitmap and the GRES keys, all from Alloc.
+// lacks: node index order, node names and the GRES keys, all from Alloc.
 // A placement that is already complete (a selection on this cluster's
 // configuration built it) is kept as it is: checking it costs its nodes,
-// where a copy would cost a node bitmap of the cluster's size.
+// where a copy would cost them again.
 func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 	if c.complete(p) {
 		return p, nil
 	}
 	q := *p
 	q.Alloc = slices.Clone(p.Alloc)
-	q.Nodes = bitset.New(uint(len(c.nodes)))
+	slices.SortStableFunc(q.Alloc, func(a, b NodeAlloc) int { return cmp.Compare(a.Node, b.Node) })
+	q.nodes, q.clusterNodes = nil, len(c.nodes)
 	q.Names = make([]string, 0, len(q.Alloc))
 	// the nodes' GRES copies share one array per placement (they live as
 	// long as the job: fewer objects for the collector to mark)
@@ -167,14 +169,13 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 		if a.Node < 0 || a.Node >= len(c.nodes) {
 			return nil, fmt.Errorf("node index %d out of range", a.Node)
 		}
-		if q.Nodes.Test(uint(a.Node)) {
+		if k > 0 && q.Alloc[k-1].Node == a.Node {
 			return nil, fmt.Errorf("node %s appears twice", c.nodes[a.Node].Name)
 		}
 		if eff := c.effective(a.Node); a.CPUs < 0 || a.CPUs > eff.CPUs || a.Memory < 0 || a.Memory > eff.RealMemory {
 			return nil, fmt.Errorf("node %s has %d CPUs and %d MB, the placement gives one job %d CPUs and %d MB",
 				c.nodes[a.Node].Name, eff.CPUs, eff.RealMemory, a.CPUs, a.Memory)
 		}
-		q.Nodes.Set(uint(a.Node))
 		q.Names = append(q.Names, c.nodes[a.Node].Name)
 		a.gres = a.gres[:0:0]
 		if len(a.GRES) == 0 {
@@ -203,16 +204,16 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 
 // complete reports whether p is already what normalize would make of it:
 // nodes ascending and within the cluster, each within its node's
-// resources, named, set in Nodes, with GRES keys and slots matching this
-// configuration. It reads only p's nodes.
+// resources, named, with GRES keys and slots matching this configuration,
+// and sized to this cluster. It reads only p's nodes.
 func (c *Cluster) complete(p *Placement) bool {
-	if p.Nodes == nil || p.Nodes.Len() != uint(len(c.nodes)) || len(p.Names) != len(p.Alloc) {
+	if p.clusterNodes != len(c.nodes) || len(p.Names) != len(p.Alloc) || p.Alloc == nil {
 		return false
 	}
 	prev := -1
 	for k := range p.Alloc {
 		a := &p.Alloc[k]
-		if a.Node <= prev || a.Node >= len(c.nodes) || !p.Nodes.Test(uint(a.Node)) || p.Names[k] != c.nodes[a.Node].Name ||
+		if a.Node <= prev || a.Node >= len(c.nodes) || p.Names[k] != c.nodes[a.Node].Name ||
 			len(a.gres) != len(a.GRES) {
 			return false
 		}
