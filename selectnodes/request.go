@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"fmt"
 	"iter"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -261,19 +262,9 @@ func (p *Placement) All() iter.Seq[int] {
 // HasNode reports whether node i is one of the placement's nodes, by
 // binary search (O(log NodeCount)).
 func (p *Placement) HasNode(i int) bool {
-	lo, hi := 0, p.NodeCount()
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		switch n := p.Node(mid); {
-		case n == i:
-			return true
-		case n < i:
-			lo = mid + 1
-		default:
-			hi = mid
-		}
-	}
-	return false
+	n := p.NodeCount()
+	k := sort.Search(n, func(k int) bool { return p.Node(k) >= i })
+	return k < n && p.Node(k) == i
 }
 
 // NodeSet returns the nodes as a new bitmap, which the caller owns. Its
