@@ -22,14 +22,15 @@ const (
 )
 
 // strongBranch picks the column to branch on at a node of bound U, -1 when
-// the solution is whole; pruned when the node needs no branching (both
+// the solution is whole, and returns the node's bound after any fixing
+// and re-solve; pruned when the node needs no branching (both
 // children of a candidate pruned, or the re-solve after fixing is).
-func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, bool) {
+func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, float64, bool) {
 	lp := t.lp
 	for {
 		cands := t.candidates()
 		if len(cands) == 0 {
-			return -1, false
+			return -1, U, false
 		}
 		pick, best, fixed := int32(-1), -1.0, false
 		for _, c := range cands {
@@ -38,7 +39,7 @@ func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, bool) {
 			dCut, uCut := down <= t.cut(down), up <= t.cut(up)
 			switch {
 			case dCut && uCut:
-				return -1, true
+				return -1, U, true
 			case dCut || uCut:
 				*undo = append(*undo, boundChange{c, lp.lo[c], lp.up[c]})
 				if dCut {
@@ -56,18 +57,18 @@ func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, bool) {
 			}
 		}
 		if !fixed {
-			return pick, false
+			return pick, U, false
 		}
 		st := lp.solve(lp.pivots + t.pivots)
 		if st == lpInfeasible {
-			return -1, t.rayPrunes() || t.giveUp()
+			return -1, U, t.rayPrunes() || t.giveUp()
 		}
 		U = lp.bound(lp.prices(), t.rc)
 		if U <= t.cut(U) {
-			return -1, true
+			return -1, U, true
 		}
 		if st != lpOptimal {
-			return -1, t.giveUp()
+			return -1, U, t.giveUp()
 		}
 	}
 }

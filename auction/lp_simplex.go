@@ -125,6 +125,7 @@ func newLP(m *model, jobs []int32, out []bool) *lpRelax {
 		lp.addSlack(i)
 	}
 	lp.place()
+	lp.recomputeBeta() // place updates only what moved; the slacks start unset
 	return lp
 }
 

@@ -105,7 +105,7 @@ func (t *lpTree) dfs() {
 	}
 	undo := t.fixByReducedCost(U)
 	defer func() { t.restore(undo) }()
-	c, pruned := t.strongBranch(U, &undo)
+	c, U, pruned := t.strongBranch(U, &undo)
 	if pruned {
 		return
 	}
