@@ -28,6 +28,7 @@ type lpTree struct {
 	rc        []float64
 	resid     []int32 // scratch for checking integral solutions
 	root      float64 // the root's bound (+Inf until solved)
+	pc        pseudoCosts
 }
 
 // lpNodePivots caps the pivots of one node's solve.
@@ -58,9 +59,13 @@ func (s *solver) lpProve(jobs []int32, limit, maxPivots int64) (bool, float64) {
 	}
 	lp := newLP(s.m, jobs, out)
 	lp.ctx = s.ctx
+	var pc pseudoCosts
+	for dir := range 2 {
+		pc.sum[dir], pc.cnt[dir] = make([]float64, len(lp.cols)), make([]int32, len(lp.cols))
+	}
 	t := &lpTree{s: s, lp: lp, jobs: jobs, best: cur, bestSel: make([]int32, len(jobs)),
 		limit: limit, pivots: lpNodePivots, maxPivots: maxPivots, complete: true,
-		rc: make([]float64, len(lp.cols)), resid: make([]int32, len(s.resid)), root: math.Inf(1)}
+		rc: make([]float64, len(lp.cols)), resid: make([]int32, len(s.resid)), root: math.Inf(1), pc: pc}
 	t.dfs()
 	s.nodes += t.nodes
 	if t.found {
