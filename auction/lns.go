@@ -202,7 +202,8 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 			continue
 		}
 		s.fixing = true // only better solutions are wanted here
-		complete, root := s.lpProve(jobs, max(0, s.budget-s.nodes), lpPivotBudget(perGroup))
+		left := max(0, s.budget-s.nodes)
+		complete, root := s.lpProve(jobs, left, min(lpPivotBudget(perGroup), left/lpPivotShare))
 		bounds[c] = min(bounds[c], max(root, s.valueOf(jobs)))
 		if !complete {
 			complete, _ = s.solveExactly(jobs, 0, perGroup)

@@ -28,7 +28,7 @@ const (
 	lpRowsAdded  = 40    // rows added at most per round of the separation
 	lpMaxRows    = 600   // rows at most: past it the LP gives up (no proof)
 	lpBigValue   = 1e100 // an infinite upper bound
-	lpCheckEvery = 64    // pivots between looks at the context
+	lpCheckEvery = 16    // pivots between looks at the context
 )
 
 // lpStatus is how a solve ended.

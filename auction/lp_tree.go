@@ -31,16 +31,30 @@ type lpTree struct {
 	pc        pseudoCosts
 }
 
+// lpPivotShare: see lpPivotBudget.
+const lpPivotShare = 20
+
 // lpNodePivots caps the pivots of one node's solve.
 const lpNodePivots = 5000
 
 // lpPivotBudget is the LP search's pivots for a proof attempt that the
-// Lagrangian search would get nodes nodes for: a pivot costs about as
-// much as four of its nodes or more (30-70 us of CPU against 5-8 on the
-// 50 x 10 windows), and its proofs are the ones that finish.
+// Lagrangian search gets nodes nodes for. A pivot costs as much as four
+// of its nodes or more (30-70 us of CPU against 5-8 on the 50 x 10
+// windows) but its proofs are the ones that finish: the quick attempt
+// before any local search gets a quarter (5,000 pivots: generated 50 x
+// 10 seed 3 needs about 3,000), later ones as many pivots as nodes
+// (J50_B10_s101 needs about 100,000 from the optimum).
+//
+// The run's node budget (Options.MaxNodes) caps it too, at one pivot for
+// lpPivotShare nodes left: a work-budgeted scheduler pass (ReplayOptions,
+// 5,000 nodes) spends at most 250 pivots on the LP, enough for the root
+// of a small group, and stays a few milliseconds.
 func lpPivotBudget(nodes int64) int64 {
-	if nodes >= math.MaxInt64/2 {
+	switch {
+	case nodes >= math.MaxInt64/2:
 		return math.MaxInt64
+	case nodes > quickProofNodes:
+		return nodes
 	}
 	return nodes / 4
 }
