@@ -21,7 +21,7 @@ import (
 // moves wander the plateaus of equal-valued bids that a better set of
 // jobs needs crossed; one sub-window in 32 rounds (it was one in 8) and a
 // cycle of 10 rounds a job (it was 100, longer than a short search) took
-// J100_B15_s101 from 14 to 19 seeds of 24 at or above CBC's 120-s
+// J100_B15_s101 from 14 to 18 seeds of 24 at or above CBC's 120-s
 // objective and J100_B15_s102 from 5 to 10.
 
 const (
