@@ -163,10 +163,8 @@ func (t *lpTree) childBound(c int32, lo, up float64) float64 {
 	defer func() { lp.lo[c], lp.up[c] = oldLo, oldUp }()
 	st := lp.solve(lp.pivots + sbPivots)
 	if st == lpInfeasible {
-		for _, s := range []float64{1e2, 1e4, 1e6, 1e8} {
-			if U := lp.bound(lp.ray(lp.deadRow, lp.deadDelta, s), t.rc); U <= t.cut(U) {
-				return U
-			}
+		if U, ok := t.rayBound(); ok {
+			return U
 		}
 	}
 	return lp.bound(lp.prices(), t.rc)

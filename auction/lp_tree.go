@@ -147,13 +147,20 @@ func (t *lpTree) dfs() {
 // rayPrunes: when the node's bounds admit no LP solution, prices far
 // along the dual ray give a bound below the cut (checked, not assumed).
 func (t *lpTree) rayPrunes() bool {
+	_, ok := t.rayBound()
+	return ok
+}
+
+// rayBound is the first bound along the dual ray that reaches the cut,
+// and whether one does.
+func (t *lpTree) rayBound() (float64, bool) {
 	lp := t.lp
 	for _, s := range []float64{1e2, 1e4, 1e6, 1e8} {
 		if U := lp.bound(lp.ray(lp.deadRow, lp.deadDelta, s), t.rc); U <= t.cut(U) {
-			return true
+			return U, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 type boundChange struct {
