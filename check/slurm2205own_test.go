@@ -69,6 +69,7 @@ var (
 		34: "cons_tres --contiguous on a loaded tree: Slurm pends where x[13-17] (a node of weight 2 last) would do",
 	}
 	blind6Gaps = map[int]string{}
+	blind8Gaps = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of
@@ -93,6 +94,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 	}{
 		{"validation", validationGaps}, {"holdout", holdoutGaps}, {"blind", blindGaps},
 		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps}, {"probe4", probe4Gaps}, {"blind6", blind6Gaps}, {"blind7", blind7Gaps},
+		{"blind8", blind8Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -183,9 +185,11 @@ func family(conf string) string {
 	case strings.HasPrefix(conf, "topo"), strings.HasPrefix(conf, "val_topo"), strings.HasPrefix(conf, "t2_topo"),
 		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"), strings.HasPrefix(conf, "e_topo"),
 		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"),
-		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"):
+		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"),
+		strings.HasPrefix(conf, "h_topo"), strings.HasPrefix(conf, "i_topo"):
 		return "topology"
-	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"):
+	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"),
+		strings.HasPrefix(conf, "h_part"), strings.HasPrefix(conf, "i_part"):
 		return "partitions"
 	case strings.HasPrefix(conf, "val_lin"), strings.HasPrefix(conf, "t2_lin"), strings.HasPrefix(conf, "c_lin"):
 		return "linear"
