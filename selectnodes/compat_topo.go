@@ -85,10 +85,13 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 	if t.slots < 0 {
 		return nil
 	}
-	if t.countCPUs && t.slots > 0 && n.Max > 0 {
+	if t.countCPUs && t.slots > 0 && n.Max > 0 && (consRes || n.Min <= 1) {
 		// on a tree, a CPU total within a node limit takes only nodes of
 		// at least its share per node: -p m3 -n40 (MaxNodes=3) takes
-		// g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48)
+		// g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48).
+		// Not select/linear given a node count: -N3 -n93 is refused, the
+		// leaf chosen (ad[17-22]) filled from its 12-CPU nodes although
+		// three of its 48-CPU ones would do (blind8/recorded.tsv:65)
 		t.minCPUs = max(t.minCPUs, (t.remCPUs+t.slots-1)/t.slots)
 	}
 	must := orEmpty(job.Required, cand.Len()).Clone()

@@ -91,6 +91,9 @@ func limit(n Counts, avail int) int {
 // pick returns the chosen nodes, or false.
 func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) ([]int, bool) {
 	if contiguous {
+		if sel, ok := pk.compatContiguousTotal(cand, required, n); ok {
+			return sel, true // compat_linear.go
+		}
 		return pk.contiguous(cand, required, n)
 	}
 	if pk.slurm && (required == nil || !required.Any()) {
