@@ -33,6 +33,20 @@ func compatNodeCounts(job *Job, n Counts) (Counts, error) {
 	return n, nil
 }
 
+// compatCountsFirst is the node counts' verdict on the partition's
+// limits, which Slurm 22.05 gives before it looks at the nodes: -p big
+// -N4 -w zc08, with big's MaxNodes=2 and zc08 not in it, pends
+// (PartitionConfig) rather than being refused for the node
+// (blind8/recorded.tsv:77). nil in the default mode, which reports the
+// node first.
+func (c *Cluster) compatCountsFirst(job *Job) error {
+	if !c.compat {
+		return nil
+	}
+	_, err := c.NodeCounts(job)
+	return err
+}
+
 // countsDiffer says, in the default mode, where NodeCounts answered
 // otherwise than Slurm 22.05 would.
 func (cx *call) countsDiffer() {
