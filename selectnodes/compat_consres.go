@@ -365,6 +365,7 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	if len(runs) == 0 {
 		return nil, false
 	}
+	runs = t.tightestFirst(v.c, runs)
 	first := tierNodesRun{firstReq: -1}
 	for i := runs[0].start; i < runs[0].end; i++ {
 		first.nodes = append(first.nodes, i)
@@ -393,6 +394,42 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 		}
 	}
 	return t.sel, t.ok()
+}
+
+// tightestFirst moves to the front, among the runs (ranked by their last
+// node's weight) whose last node weighs as the first's, the tightest that
+// suffices (in CPUs for a CPU total, else nodes; the first among equals).
+// With sz12 sz[18-21] busy, -N3 --contiguous takes sz[13-15] of sz[13-17]
+// rather than the first run sz[01-11] (blind8/recorded.tsv:15). When none
+// of them suffices the first stays first, and the job pends.
+func (t *consResTake) tightestFirst(c *Cluster, runs []run) []run {
+	w := c.nodes[runs[0].end-1].Weight
+	best, bestSize := -1, 0
+	for k, r := range runs {
+		if c.nodes[r.end-1].Weight != w {
+			break
+		}
+		cpus := 0
+		for i := r.start; i < r.end; i++ {
+			cpus += t.cpuOf(i)
+		}
+		if r.end-r.start < t.remNodes || cpus < t.remCPUs {
+			continue
+		}
+		size := r.end - r.start
+		if t.countCPUs {
+			size = cpus
+		}
+		if best < 0 || size < bestSize {
+			best, bestSize = k, size
+		}
+	}
+	if best > 0 {
+		chosen := runs[best]
+		copy(runs[1:best+1], runs[:best])
+		runs[0] = chosen
+	}
+	return runs
 }
 
 // tightestRun takes the smallest of runs (one weight class: see
