@@ -396,15 +396,21 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	return t.sel, t.ok()
 }
 
-// tightestFirst moves to the front, among the runs (ranked by their last
-// node's weight) whose last node weighs as the first's, the tightest that
-// suffices (in CPUs for a CPU total, else nodes; the first among equals).
-// With sz12 sz[18-21] busy, -N3 --contiguous takes sz[13-15] of sz[13-17]
-// rather than the first run sz[01-11] (blind8/recorded.tsv:15). When none
-// of them suffices the first stays first, and the job pends.
+// tightestFirst moves to the front the run Slurm settles on among those
+// (ranked by their last node's weight) whose last node weighs as the
+// first's, scanning them in node order: a run replaces the one held when
+// it suffices and that does not, or both suffice and it has fewer free
+// CPUs, or neither does and it has more. So the tightest run that
+// suffices wins (with sz12 sz[18-21] busy, -N3 --contiguous takes
+// sz[13-15] of sz[13-17] rather than the first run sz[01-11]:
+// blind8/recorded.tsv:15), unless a later run too small for the job has
+// more CPUs: with sz04 sz[08-09] sz15 sz22 busy, -N5 pends, sz[23-26] (4
+// nodes, 96 CPUs) displacing sz[16-21] (6 nodes, 84 CPUs), while -N4
+// takes sz[16-19] (probe5/recorded.tsv:69-70). The job pends when the run
+// held at the end is too small.
 func (t *consResTake) tightestFirst(c *Cluster, runs []run) []run {
 	w := c.nodes[runs[0].end-1].Weight
-	best, bestSize := -1, 0
+	best, bestCPUs, bestFits := -1, 0, false
 	for k, r := range runs {
 		if c.nodes[r.end-1].Weight != w {
 			break
@@ -413,15 +419,9 @@ func (t *consResTake) tightestFirst(c *Cluster, runs []run) []run {
 		for i := r.start; i < r.end; i++ {
 			cpus += t.cpuOf(i)
 		}
-		if r.end-r.start < t.remNodes || cpus < t.remCPUs {
-			continue
-		}
-		size := r.end - r.start
-		if t.countCPUs {
-			size = cpus
-		}
-		if best < 0 || size < bestSize {
-			best, bestSize = k, size
+		fits := r.end-r.start >= t.remNodes && cpus >= t.remCPUs
+		if best < 0 || (fits && !bestFits) || (fits && cpus < bestCPUs) || (!fits && cpus > bestCPUs) {
+			best, bestCPUs, bestFits = k, cpus, fits
 		}
 	}
 	if best > 0 {

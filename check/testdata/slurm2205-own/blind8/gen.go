@@ -9,7 +9,7 @@
 // cases.tsv into -out. The same seed gives the same set:
 //
 //	go run gen.go -seed 8 -prefix h -out .   # blind8
-//	go run gen.go -seed 9 -prefix i -n 100 -out ../blind9
+//	go run gen.go -seed 9 -prefix i -n 100 -confs 9 -shape 1 -out ../blind9
 package main
 
 import (
@@ -55,15 +55,20 @@ func main() {
 	prefix := flag.String("prefix", "h", "conf file prefix (one letter per set)")
 	total := flag.Int("n", 180, "number of cases (about)")
 	out := flag.String("out", ".", "output folder")
+	confs := flag.Int("confs", 0, "number of confs (0: one per 15 cases)")
+	shape := flag.Int("shape", 0, "the first topology conf's tree shape (0-3, see drawTree)")
 	flag.Parse()
 	rng := rand.New(rand.NewSource(*seed))
 	nconf := max(3, (*total+7)/15)
+	if *confs > 0 {
+		nconf = *confs
+	}
 	var cases []string
 	letters := []string{"a", "b", "c", "d", "e", "g", "k", "m", "n", "q", "r", "s", "t", "u", "v", "w", "z"}
 	rng.Shuffle(len(letters), func(i, j int) { letters[i], letters[j] = letters[j], letters[i] })
 	perConf := *total / nconf
 	for i := 0; i < nconf; i++ {
-		c := newConf(rng, *prefix, i, letters[i%len(letters)]+letters[(i+5)%len(letters)])
+		c := newConf(rng, *prefix, i, *shape, letters[i%len(letters)]+letters[(i+5)%len(letters)])
 		writeFile(filepath.Join(*out, c.file), c.text())
 		if c.topoFile != "-" {
 			writeFile(filepath.Join(*out, c.topoFile), c.topoText)
@@ -86,7 +91,7 @@ func writeFile(path, text string) {
 func pick[T any](rng *rand.Rand, xs ...T) T { return xs[rng.Intn(len(xs))] }
 
 // newConf draws conf i: kinds cycle cons_tres, topology, partitions.
-func newConf(rng *rand.Rand, setPrefix string, i int, nodePrefix string) *conf {
+func newConf(rng *rand.Rand, setPrefix string, i, shape int, nodePrefix string) *conf {
 	c := &conf{prefix: nodePrefix, topoFile: "-"}
 	switch i % 3 {
 	case 0:
@@ -94,10 +99,11 @@ func newConf(rng *rand.Rand, setPrefix string, i int, nodePrefix string) *conf {
 		c.name = fmt.Sprintf("%s_ct%d", setPrefix, i)
 		c.n = 10 + rng.Intn(27)
 	case 1:
-		c.linear = (i/3)%4 < 2 // shapes 0 and 1 linear, 2 and 3 cons_tres
+		s := (i/3 + shape) % 4
+		c.linear = s < 2 // shapes 0 and 1 linear, 2 and 3 cons_tres
 		c.memory = !c.linear && rng.Intn(4) == 0
 		c.name = fmt.Sprintf("%s_topo%d", setPrefix, i)
-		c.drawTree(rng, (i/3)%4)
+		c.drawTree(rng, s)
 		c.topoFile = c.name + ".topology"
 	default:
 		c.linear = (i/3)%2 == 0
