@@ -12,11 +12,10 @@ import (
 // and with a[1-2],c1 busy); SlurmCompat only. No Slurm code was used.
 //
 //   - Weight tiers in ascending order; within a tier, runs of consecutive
-//     available nodes (in name order). A run holding required nodes goes
-//     first, completed from its first required node up, then down (as
-//     select/linear); else the smallest run that suffices for what is
-//     left, else the largest run (CPUs when the job counts CPUs, else
-//     nodes) and on to the next. -n1 with a[1-2],c1 busy takes a3 (a[3-4]
+//     available nodes (in name order): the smallest run that suffices for
+//     what is left, else the largest run (in CPUs) and on to the next. A
+//     job with required nodes scans runs of every weight at once
+//     (compat_required.go). -n1 with a[1-2],c1 busy takes a3 (a[3-4]
 //     is the smaller run that suffices); -N2 -n20 takes c2,d1 (no tier-1
 //     run suffices: the larger, c[2-4], gives c2).
 //   - A node is skipped when it would take the last slot the node limit
@@ -52,9 +51,7 @@ type consResTake struct {
 	// other slots holding too few CPUs however filled (cpuFloor)
 	minCPUs   int
 	countCPUs bool
-	// withReq: the job has required nodes; runs are then sized by nodes,
-	// not CPUs (val_ct.conf: -w g02 -N3 gets h[01-02], the run of 3, not
-	// e[01-02] of the run of 4; without -w, -N2 gets e[01-02])
+	// withReq: the job has required nodes (compat_required.go)
 	withReq bool
 }
 
@@ -153,8 +150,12 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 		return compatContiguous(v, job, avail, n, t)
 	}
 	all := avail.Union(orEmpty(job.Required, avail.Len()))
+	if t.withReq {
+		t.fillRequired(v.c, all, job.Required) // compat_required.go
+		return t.sel, t.ok()
+	}
 	tiers := weightTiers(v.c, all)
-	t.fillRuns(tiers, job.Required)
+	t.fillRuns(tiers)
 	if t.ok() || !t.countCPUs || t.withReq {
 		return t.sel, t.ok()
 	}
@@ -167,7 +168,7 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 	// b_ct.conf:115).
 	for start := 1; start < len(tiers); start++ {
 		t = newConsResTake(v, job, avail, n, cpuOf)
-		t.fillRuns(tiers[start:], nil)
+		t.fillRuns(tiers[start:])
 		if t.ok() {
 			return t.sel, true
 		}
@@ -188,9 +189,9 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 }
 
 // fillRuns is the weight order: tier by tier, runs by bestRun.
-func (t *consResTake) fillRuns(tiers [][]int, required *bitset.BitSet) {
+func (t *consResTake) fillRuns(tiers [][]int) {
 	for _, tier := range tiers {
-		runs := tierRuns(tier, required)
+		runs := tierRuns(tier)
 		for !t.done() {
 			k := t.bestRun(runs)
 			if k < 0 {
@@ -250,24 +251,14 @@ type tierNodesRun struct {
 	free     int
 }
 
-func tierRuns(tier []int, required *bitset.BitSet) []tierNodesRun {
+func tierRuns(tier []int) []tierNodesRun {
 	var runs []tierNodesRun
 	for k := 0; k < len(tier); {
 		j := k + 1
 		for j < len(tier) && tier[j] == tier[j-1]+1 {
 			j++
 		}
-		r := tierNodesRun{nodes: tier[k:j], firstReq: -1}
-		for x, i := range r.nodes {
-			if required != nil && required.Test(uint(i)) {
-				if r.firstReq < 0 {
-					r.firstReq = x
-				}
-			} else {
-				r.free++
-			}
-		}
-		runs = append(runs, r)
+		runs = append(runs, tierNodesRun{nodes: tier[k:j], firstReq: -1, free: j - k})
 		k = j
 	}
 	return runs
@@ -286,33 +277,22 @@ func (t *consResTake) size(r tierNodesRun) (nodes, cpus int) {
 	return nodes, cpus
 }
 
-// bestRun: a run with required nodes first, then the smallest that
-// suffices, then the largest; -1 when none has free nodes.
+// bestRun: the smallest run that suffices, then the largest (in CPUs,
+// even for a node count: -N2 takes e[01-02] of 4 CPUs each, not h[01-02]
+// of 24); -1 when none has free nodes.
 func (t *consResTake) bestRun(runs []tierNodesRun) int {
-	best, bestFits, bestSize, bestCPUs := -1, false, 0, 0
+	best, bestFits, bestSize := -1, false, 0
 	for k, r := range runs {
 		if r.free == 0 {
 			continue
 		}
-		if r.firstReq >= 0 {
-			return k
-		}
 		nodes, cpus := t.size(r)
 		fits := nodes >= t.remNodes && cpus >= t.remCPUs
-		sz := cpus // by CPUs even for a node count: -N2 takes e[01-02] (4 CPUs each), not h[01-02] (24)
-		if t.withReq {
-			sz = nodes
-		}
-		// with required nodes, of equal runs the one with more CPUs: -w
-		// g02 -N3 with e[01-02] busy takes h[02-03] (48 CPUs), not
-		// e[03-04] (8; validation 47); -w b1 -N2 takes a1 of a[1-4] and
-		// c[1-4] (ct_core.conf:50)
-		moreCPUs := t.withReq && sz == bestSize && cpus > bestCPUs
 		switch {
 		case best < 0, fits && !bestFits:
-			best, bestFits, bestSize, bestCPUs = k, fits, sz, cpus
-		case fits && (sz < bestSize || moreCPUs), !fits && !bestFits && sz > bestSize:
-			best, bestSize, bestCPUs = k, sz, cpus
+			best, bestFits, bestSize = k, fits, cpus
+		case fits && cpus < bestSize, !fits && !bestFits && cpus > bestSize:
+			best, bestSize = k, cpus
 		}
 	}
 	return best
