@@ -71,6 +71,7 @@ var (
 	blind6Gaps = map[int]string{}
 	blind8Gaps = map[int]string{}
 	probe5Gaps = map[int]string{}
+	blind9Gaps = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of
@@ -95,7 +96,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 	}{
 		{"validation", validationGaps}, {"holdout", holdoutGaps}, {"blind", blindGaps},
 		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps}, {"probe4", probe4Gaps}, {"blind6", blind6Gaps}, {"blind7", blind7Gaps},
-		{"blind8", blind8Gaps}, {"probe5", probe5Gaps},
+		{"blind8", blind8Gaps}, {"probe5", probe5Gaps}, {"blind9", blind9Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
