@@ -155,19 +155,24 @@ func (pk picker) compatContiguousTotal(cand, required *bitset.BitSet, n Counts) 
 	return pk.fromRunEnd(cand, n)
 }
 
-// spansWeights reports whether the nodes of b have more than one weight.
-func spansWeights(c *Cluster, b *bitset.BitSet) bool {
+// mixedWeightsAndSizes reports whether the nodes of b have more than one weight
+// and more than one CPU count. Only then does select/linear take a CPU
+// total from the end (fromRunEnd), ignoring --contiguous: with nodes of
+// 32 CPUs on weights 1 and 3, -p short -n176 takes zg[02-07] in weight
+// order and -n452 --contiguous pends for want of 15 consecutive free
+// nodes (blind10/recorded.tsv:107, 114).
+func mixedWeightsAndSizes(c *Cluster, b *bitset.BitSet) bool {
 	first, ok := b.NextSet(0)
 	if !ok {
 		return false
 	}
-	w := c.nodes[first].Weight
-	for i, ok := b.NextSet(first + 1); ok; i, ok = b.NextSet(i + 1) {
-		if c.nodes[i].Weight != w {
-			return true
-		}
+	w, cpus := c.nodes[first].Weight, c.effective(int(first)).CPUs
+	weights, sizes := false, false
+	for i, ok := b.NextSet(first + 1); ok && !(weights && sizes); i, ok = b.NextSet(i + 1) {
+		weights = weights || c.nodes[i].Weight != w
+		sizes = sizes || c.effective(int(i)).CPUs != cpus
 	}
-	return false
+	return weights && sizes
 }
 
 // compatPick is select/linear without required nodes, as recorded
