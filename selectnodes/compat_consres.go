@@ -53,6 +53,12 @@ type consResTake struct {
 	countCPUs bool
 	// withReq: the job has required nodes (compat_required.go)
 	withReq bool
+	// slack: the nodes a range (-N3-6) wants beyond its minimum. A run
+	// suffices when it holds what the minimum still needs: with
+	// mu[02-04,08-09,22-24] busy, -N3-6 takes mu[05-07] (the tightest run
+	// holding 3), then mu01, mu25 and mu10, tightest first
+	// (blind10/recorded.tsv:121); -N1-5 takes be[01-04] then be17 (73).
+	slack int
 }
 
 func (t *consResTake) done() bool {
@@ -88,6 +94,7 @@ func newConsResTake(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func
 	}
 	maxN := limit(n, int(avail.Union(orEmpty(job.Required, avail.Len())).Count()))
 	t.remNodes, t.minNodes, t.slots = min(want(n, nreq), maxN), max(n.Min, 1), maxN
+	t.slack = max(t.remNodes-t.minNodes, 0)
 	if job.Required != nil {
 		t.withReq = job.Required.Any()
 		for i, ok := job.Required.NextSet(0); ok; i, ok = job.Required.NextSet(i + 1) {
@@ -287,7 +294,7 @@ func (t *consResTake) bestRun(runs []tierNodesRun) int {
 			continue
 		}
 		nodes, cpus := t.size(r)
-		fits := nodes >= t.remNodes && cpus >= t.remCPUs
+		fits := nodes >= t.remNodes-t.slack && cpus >= t.remCPUs
 		switch {
 		case best < 0, fits && !bestFits:
 			best, bestFits, bestSize = k, fits, cpus

@@ -82,7 +82,7 @@ func (t *consResTake) scanRequiredRuns(c *Cluster, runs []tierNodesRun) int {
 		if nodes == 0 {
 			continue
 		}
-		fits := nodes >= t.remNodes && cpus >= t.remCPUs
+		fits := nodes >= t.remNodes-t.slack && cpus >= t.remCPUs
 		w := c.nodes[r.nodes[0]].Weight
 		replace := best < 0 || (r.firstReq >= 0 && runs[best].firstReq < 0) || w < bestWeight ||
 			(w == bestWeight && ((fits && !bestFits) || (fits && cpus < bestCPUs) || (!fits && cpus > bestCPUs)))
