@@ -70,6 +70,7 @@ func (s *Site) ask(line string, mode selectnodes.Mode) (*Answer, error) {
 // start; when none does, the first partition's answer is returned.
 func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, error) {
 	var best *Answer
+	refused := s.opts.SlurmCompat && len(o.Partitions) > 1 // until a partition answers otherwise
 	for _, part := range s.partitionOrder(o.Partitions) {
 		req, err := o.Request(part, s.featureOptions()...)
 		if err != nil {
@@ -79,6 +80,7 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 		if skip := s.belowMinNodes(o, part); skip != nil {
 			a = skip
 		}
+		refused = refused && aboveTotalsOrRefused(a.Err)
 		switch {
 		case best == nil:
 			best = a
@@ -89,7 +91,20 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 			break
 		}
 	}
+	if refused && errors.Is(best.Err, selectnodes.ErrAboveTotals) {
+		best.Err = &selectnodes.Error{Class: selectnodes.ErrNodeConfig, Cause: best.Err,
+			Reason: "above the totals of every partition listed: Slurm 22.05 refuses such a job at submission"}
+	}
 	return best, nil
+}
+
+// aboveTotalsOrRefused reports whether err is a compat-mode pending for a
+// request above its partition's totals, or node_config. A job listing
+// several partitions that each answer so is refused at submission
+// (node_config), where one listing a single partition pends: -p low,gen
+// -n220, above both partitions' CPUs (blind10/recorded.tsv:66).
+func aboveTotalsOrRefused(err error) bool {
+	return errors.Is(err, selectnodes.ErrAboveTotals) || errors.Is(err, selectnodes.ErrNodeConfig)
 }
 
 // belowMinNodes is, in compat mode for a job listing several partitions,
