@@ -59,21 +59,17 @@ var (
 	probe3Gaps     = map[int]string{}
 	probe4Gaps     = map[int]string{}
 	blind4Gaps     = map[int]string{}
-	blind3Gaps     = map[int]string{
-		67: "cons_tres --contiguous on a tree, loaded: Slurm pends (still after 10 s) where n[10-14], the one run large enough (nodes of weight 4 and 1), would do",
-	}
-	blind2Gaps = map[int]string{}
-	blind5Gaps = map[int]string{}
-	blindGaps  = map[int]string{}
-	blind7Gaps = map[int]string{
-		34: "cons_tres --contiguous on a loaded tree: Slurm pends where x[13-17] (a node of weight 2 last) would do",
-	}
-	blind6Gaps  = map[int]string{}
-	blind8Gaps  = map[int]string{}
-	probe5Gaps  = map[int]string{}
-	blind9Gaps  = map[int]string{}
-	blind10Gaps = map[int]string{}
-	blind11Gaps = map[int]string{}
+	blind3Gaps     = map[int]string{}
+	blind2Gaps     = map[int]string{}
+	blind5Gaps     = map[int]string{}
+	blindGaps      = map[int]string{}
+	blind7Gaps     = map[int]string{}
+	blind6Gaps     = map[int]string{}
+	blind8Gaps     = map[int]string{}
+	probe5Gaps     = map[int]string{}
+	blind9Gaps     = map[int]string{}
+	blind10Gaps    = map[int]string{}
+	blind11Gaps    = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of

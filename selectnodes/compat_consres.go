@@ -27,9 +27,12 @@ import (
 //     limit, the selection starts again past the lowest weight, then
 //     past the next; for an exact node count, last from the highest
 //     weight's last node down (compatConsResPick).
-//   - --contiguous: runs of every available node ranked by the weight of
-//     their last node; the first must suffice in nodes and CPUs or the job
-//     pends. A job of one node takes the first node of it holding all its
+//   - --contiguous (with or without a tree, which it ignores): runs of
+//     every available node scanned in node order, each weighed by its
+//     last node, the one held replaced by a run that suffices when it does
+//     not, a lighter one, or as heavy a better fit (tightestFirst); the
+//     run found must suffice in nodes and CPUs or the job pends. A job of
+//     one node takes the first node of it holding all its
 //     CPUs (-n20 takes b1); else nodes from the run's start with the
 //     last-slot rule, then, when that falls short, from the next runs: so
 //     -N2 -n40 gets a1,b1, not consecutive nodes.
@@ -343,12 +346,6 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 		return picker{n: len(v.c.nodes), cpuOf: t.cpuOf, hi: len(v.c.nodes), count: -1}.contiguous(avail, job.Required, n)
 	}
 	runs := runsOf(avail, 0, len(v.c.nodes))
-	if v.c.topo != nil {
-		return t.tightestByWeight(v.c, runs)
-	}
-	slices.SortStableFunc(runs, func(a, b run) int {
-		return cmp.Compare(v.c.nodes[a.end-1].Weight, v.c.nodes[b.end-1].Weight)
-	})
 	if len(runs) == 0 {
 		return nil, false
 	}
@@ -383,73 +380,45 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	return t.sel, t.ok()
 }
 
-// tightestFirst moves to the front the run Slurm settles on among those
-// (ranked by their last node's weight) whose last node weighs as the
-// first's, scanning them in node order: a run replaces the one held when
-// it suffices and that does not, or both suffice and it has fewer free
-// CPUs, or neither does and it has more. So the tightest run that
-// suffices wins (with sz12 sz[18-21] busy, -N3 --contiguous takes
-// sz[13-15] of sz[13-17] rather than the first run sz[01-11]:
-// blind8/recorded.tsv:15), unless a later run too small for the job has
-// more CPUs: with sz04 sz[08-09] sz15 sz22 busy, -N5 pends, sz[23-26] (4
-// nodes, 96 CPUs) displacing sz[16-21] (6 nodes, 84 CPUs), while -N4
-// takes sz[16-19] (probe5/recorded.tsv:69-70). The job pends when the run
-// held at the end is too small.
+// tightestFirst moves to the front the run Slurm settles on, scanning
+// the runs in node order, each weighed by its last node: a run replaces
+// the one held when it suffices and that does not, or it is lighter, or,
+// as heavy, both suffice and it has fewer free CPUs or neither does and
+// it has more. So the tightest run that suffices wins (with sz12
+// sz[18-21] busy, -N3 --contiguous takes sz[13-15] of sz[13-17] rather
+// than the first run sz[01-11]: blind8/recorded.tsv:15), a heavier one
+// when no lighter suffices (with zb02 busy, -p few -n56 takes zb[07-10] of
+// weight 3, zb01 of weight 1 being too small: blind11/recorded.tsv:148),
+// but a later run too small displaces it when it is lighter or, as heavy,
+// has more CPUs, and the job pends: with sz04 sz[08-09] sz15 sz22 busy,
+// -N5 pends, sz[23-26] (4 nodes, 96 CPUs) displacing sz[16-21] (6 nodes,
+// 84 CPUs), while -N4 takes sz[16-19] (probe5/recorded.tsv:69-70); with
+// h01 e[01-02] g04 busy, -N3 pends, h[02-03] (weight 1) displacing
+// e[03-04],g[01-03] (validation 46). The same holds on a tree, which
+// --contiguous ignores: -N5 pends where n[10-14] (last node of weight 1)
+// is displaced by the later, lighter n[17-20] (blind3/recorded.tsv:67),
+// as x[13-17] is in blind7 34. runs are in node order.
 func (t *consResTake) tightestFirst(c *Cluster, runs []run) []run {
-	w := c.nodes[runs[0].end-1].Weight
 	best, bestCPUs, bestFits := -1, 0, false
+	var bestWeight int64
 	for k, r := range runs {
-		if c.nodes[r.end-1].Weight != w {
-			break
-		}
 		cpus := 0
 		for i := r.start; i < r.end; i++ {
 			cpus += t.cpuOf(i)
 		}
 		fits := r.end-r.start >= t.remNodes && cpus >= t.remCPUs
-		if best < 0 || (fits && !bestFits) || (fits && cpus < bestCPUs) || (!fits && cpus > bestCPUs) {
-			best, bestCPUs, bestFits = k, cpus, fits
+		w := c.nodes[r.end-1].Weight
+		if best < 0 || (fits && !bestFits) || w < bestWeight ||
+			(w == bestWeight && ((fits && cpus < bestCPUs) || (!fits && cpus > bestCPUs))) {
+			best, bestCPUs, bestFits, bestWeight = k, cpus, fits, w
 		}
 	}
-	if best > 0 {
-		chosen := runs[best]
-		copy(runs[1:best+1], runs[:best])
-		runs[0] = chosen
-	}
-	return runs
-}
-
-// tightestRun takes the smallest of runs (one weight class: see
-// tightestByWeight) that suffices (in CPUs for a CPU total, else
-// nodes; the first among equals), from its start. With t[01-02] t05
-// t[09-11] busy, -N3 takes t[06-08], not the first run t[03-04], too
-// small (topo2_ct.conf); on an idle cluster -n24 takes w[01-03] of
-// weight 3, the start of the one run (blind b_topo3_ct.conf:55).
-func (t *consResTake) tightestRun(runs []run) ([]int, bool) {
-	best, bestSize := -1, 0
-	for k, r := range runs {
-		cpus := 0
-		for i := r.start; i < r.end; i++ {
-			cpus += t.cpuOf(i)
-		}
-		if r.end-r.start < t.remNodes || cpus < t.remCPUs {
-			continue
-		}
-		size := r.end - r.start
-		if t.countCPUs {
-			size = cpus
-		}
-		if best < 0 || size < bestSize {
-			best, bestSize = k, size
-		}
-	}
-	if best < 0 {
-		return nil, false
-	}
-	for i := runs[best].start; i < runs[best].end; i++ {
-		t.add(i)
-	}
-	return t.sel, t.ok()
+	chosen := runs[best]
+	rest := slices.Delete(slices.Clone(runs), best, best+1)
+	slices.SortStableFunc(rest, func(a, b run) int {
+		return cmp.Compare(c.nodes[a.end-1].Weight, c.nodes[b.end-1].Weight)
+	})
+	return append([]run{chosen}, rest...)
 }
 
 // compatConsRes reports whether job's selection follows Slurm 22.05's
@@ -463,36 +432,4 @@ func (t *consResTake) tightestRun(runs []run) ([]int, bool) {
 func (c *Cluster) compatConsRes(job *Job) bool {
 	_, cr := c.selector.(ConsRes)
 	return c.compat && cr && (c.topo == nil || job.Req.Contiguous)
-}
-
-// tightestByWeight is cons_tres's --contiguous with a tree: free runs
-// are classed by the weight of their heaviest node, and the tightest run
-// that suffices is taken from the lightest class that has one. With h02
-// h05 h[16-17] h19 h[25-26] h10 busy, -N3 takes h[20-22] of h[20-24]
-// (all of weight 1), not h[06-08] of the tighter h[06-09] (h[07-09] weigh
-// 2) (probe4/recorded.tsv:28); with k02 k06 k[09-10] k18 k24 k13 busy,
-// -N4 takes k[19-22], not k[14-17] whose last node alone weighs 1
-// (blind6 33); with u[01-02] u05 u[06-07] u13 busy, -N3 takes u[14-16]
-// of weight 2, no run of weight 1 being large enough (recorded.tsv:267).
-func (t *consResTake) tightestByWeight(c *Cluster, runs []run) ([]int, bool) {
-	classes := map[int64][]run{}
-	var weights []int64
-	for _, r := range runs {
-		w := c.nodes[r.start].Weight
-		for i := r.start + 1; i < r.end; i++ {
-			w = max(w, c.nodes[i].Weight)
-		}
-		if _, seen := classes[w]; !seen {
-			weights = append(weights, w)
-		}
-		classes[w] = append(classes[w], r)
-	}
-	slices.Sort(weights)
-	before := len(t.sel)
-	for _, w := range weights {
-		if sel, ok := t.tightestRun(classes[w]); len(t.sel) > before {
-			return sel, ok // a run that suffices was taken
-		}
-	}
-	return nil, false
 }

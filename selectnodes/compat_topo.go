@@ -37,8 +37,8 @@ import (
 //     one switch: the smallest leaf anywhere first, then the closest,
 //     smallest first, and under middle switches one node size after
 //     another, in the order the sizes first appear (fillTree, bySize).
-//     Its --contiguous ignores the tree: runs classed by their heaviest
-//     node's weight, the tightest that suffices (compat_consres.go).
+//     Its --contiguous ignores the tree, as without one
+//     (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
 //
