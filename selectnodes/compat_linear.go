@@ -112,8 +112,8 @@ func (pk picker) compatBestRun(runs []compatRun, needNodes, needCPU int) int {
 	return best
 }
 
-// fromRunEnd is Slurm's select/linear when a CPU total needs more than
-// the lowest weight: the nodes with the most CPUs first, the last ones
+// fromRunEnd is Slurm's select/linear for a CPU total over candidates
+// of several CPU counts (mixedSizes): the nodes with the most CPUs first, the last ones
 // first among equals (part_lin.conf: -p low -n40 with MaxNodes=4 gets
 // p[10-12], not p[09-11]; -n100 gets p[04-12]; t2_lin.conf: -n90 gets
 // a[1-3], and with a1 and m07 busy a[2-3],m[06,08-10]).
@@ -142,7 +142,7 @@ func (pk picker) fromRunEnd(cand *bitset.BitSet, n Counts) ([]int, bool) {
 }
 
 // compatContiguousTotal is select/linear's --contiguous for a CPU total
-// the lowest weight could not give: Slurm 22.05 takes it from the end as
+// over candidates of several CPU counts: Slurm 22.05 takes it from the end as
 // without --contiguous (fromRunEnd), consecutive or not. With
 // gb[07-08,10-11,15-18,29-30] busy, -n342 --contiguous takes the five
 // free 48-CPU nodes, the five of 16 and gb[26-28] of 8
@@ -155,32 +155,33 @@ func (pk picker) compatContiguousTotal(cand, required *bitset.BitSet, n Counts) 
 	return pk.fromRunEnd(cand, n)
 }
 
-// mixedWeightsAndSizes reports whether the nodes of b have more than one weight
-// and more than one CPU count. Only then does select/linear take a CPU
-// total from the end (fromRunEnd), ignoring --contiguous: with nodes of
-// 32 CPUs on weights 1 and 3, -p short -n176 takes zg[02-07] in weight
-// order and -n452 --contiguous pends for want of 15 consecutive free
-// nodes (blind10/recorded.tsv:107, 114).
-func mixedWeightsAndSizes(c *Cluster, b *bitset.BitSet) bool {
+// mixedSizes reports whether the nodes of b differ in CPU count. Only
+// then does select/linear take a CPU total from the end (fromRunEnd),
+// ignoring --contiguous: with nodes of 32 CPUs on weights 1 and 3, -p
+// short -n176 takes zg[02-07] in weight order and -n452 --contiguous
+// pends for want of 15 consecutive free nodes (blind10/recorded.tsv:107,
+// 114); with nodes of 48 and 32 CPUs of one weight, -p low -n424 takes
+// the 48-CPU ones, then the last 32-CPU ones (blind11 30).
+func mixedSizes(c *Cluster, b *bitset.BitSet) bool {
 	first, ok := b.NextSet(0)
 	if !ok {
 		return false
 	}
-	w, cpus := c.nodes[first].Weight, c.effective(int(first)).CPUs
-	weights, sizes := false, false
-	for i, ok := b.NextSet(first + 1); ok && !(weights && sizes); i, ok = b.NextSet(i + 1) {
-		weights = weights || c.nodes[i].Weight != w
-		sizes = sizes || c.effective(int(i)).CPUs != cpus
+	cpus := c.effective(int(first)).CPUs
+	for i, ok := b.NextSet(first + 1); ok; i, ok = b.NextSet(i + 1) {
+		if c.effective(int(i)).CPUs != cpus {
+			return true
+		}
 	}
-	return weights && sizes
+	return false
 }
 
 // compatPick is select/linear without required nodes, as recorded
 // (part_lin.conf and val_lin.conf, idle and loaded):
 //
-//   - a CPU total the lowest weight could not give (the candidates span
-//     several weights) is taken from the end (fromRunEnd): -n100 gets
-//     p[04-12];
+//   - a CPU total over candidates of several CPU counts (the node sets
+//     accumulated up to the weight that holds it) is taken from the end
+//     (fromRunEnd): -n100 gets p[04-12];
 //   - otherwise run by run: the smallest run holding what the minimum
 //     still needs (any run once it is met), else the largest, taken from
 //     its start up to the desired count. -N3-5 with runs p[04-06] and
