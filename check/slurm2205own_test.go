@@ -70,6 +70,7 @@ var (
 	blind9Gaps     = map[int]string{}
 	blind10Gaps    = map[int]string{}
 	blind11Gaps    = map[int]string{}
+	blind12Gaps    = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of
@@ -86,7 +87,7 @@ func TestSlurm2205OwnVectors(t *testing.T) {
 // (their first replays are in the folder's README, never edited):
 // validation and hold-out (second round), blind, blind2, blind3, blind4
 // and blind5 (issue 13's third round), blind6 and blind7 (fourth), blind8,
-// blind9, blind10 and blind11 (fifth, drawn by blind8/gen.go across the issue's
+// blind9 to blind12 (fifth, drawn by blind8/gen.go across the issue's
 // space); probe3, probe4 and probe5 hold the placements recorded to find
 // the rules the blind sets showed missing, fitted like the first set.
 func TestSlurm2205LaterSets(t *testing.T) {
@@ -98,6 +99,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		{"blind2", blind2Gaps}, {"blind3", blind3Gaps}, {"blind4", blind4Gaps}, {"blind5", blind5Gaps}, {"probe3", probe3Gaps}, {"probe4", probe4Gaps}, {"blind6", blind6Gaps}, {"blind7", blind7Gaps},
 		{"blind8", blind8Gaps}, {"probe5", probe5Gaps}, {"blind9", blind9Gaps},
 		{"blind10", blind10Gaps}, {"blind11", blind11Gaps},
+		{"blind12", blind12Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -190,11 +192,11 @@ func family(conf string) string {
 		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"),
 		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"),
 		strings.HasPrefix(conf, "h_topo"), strings.HasPrefix(conf, "i_topo"), strings.HasPrefix(conf, "g_topo"),
-		strings.HasPrefix(conf, "m_topo"):
+		strings.HasPrefix(conf, "m_topo"), strings.HasPrefix(conf, "r_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"),
 		strings.HasPrefix(conf, "h_part"), strings.HasPrefix(conf, "i_part"), strings.HasPrefix(conf, "g_part"),
-		strings.HasPrefix(conf, "m_part"):
+		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"):
 		return "partitions"
 	case strings.HasPrefix(conf, "val_lin"), strings.HasPrefix(conf, "t2_lin"), strings.HasPrefix(conf, "c_lin"):
 		return "linear"
