@@ -408,8 +408,8 @@ func (t *consResTake) tightestFirst(c *Cluster, runs []run) []run {
 		}
 		fits := r.end-r.start >= t.remNodes && cpus >= t.remCPUs
 		w := c.nodes[r.end-1].Weight
-		if best < 0 || (fits && !bestFits) || w < bestWeight ||
-			(w == bestWeight && ((fits && cpus < bestCPUs) || (!fits && cpus > bestCPUs))) {
+		if best < 0 || (fits && !bestFits) || (!fits && w <= bestWeight && cpus > bestCPUs) ||
+			(fits && bestFits && (w < bestWeight || (w == bestWeight && cpus < bestCPUs))) {
 			best, bestCPUs, bestFits, bestWeight = k, cpus, fits, w
 		}
 	}

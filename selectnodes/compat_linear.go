@@ -24,6 +24,7 @@ type compatRun struct {
 	run
 	firstReq int // the first required node in it, or -1
 	free     int // candidates in it that are not required
+	freeCPUs int // their CPUs
 }
 
 // fillAroundRequired adds nodes to sel (which holds the required ones)
@@ -45,6 +46,7 @@ func (pk picker) fillAroundRequired(sel []int, cand, required *bitset.BitSet, ne
 				}
 			case !taken.Test(uint(i)) && cand.Test(uint(i)):
 				cr.free++
+				cr.freeCPUs += pk.cpuOf(i)
 			}
 		}
 		runs = append(runs, cr)
@@ -83,30 +85,24 @@ func (pk picker) fillAroundRequired(sel []int, cand, required *bitset.BitSet, ne
 	return sel
 }
 
-// compatBestRun picks the next run to take nodes from: one holding
-// required nodes first (lowest index), then the smallest run that
-// suffices, else the largest (lowest index among equals); -1 when no run
-// has free nodes left.
+// compatBestRun picks the next run to take nodes from, scanning the runs
+// in node order: the one held is replaced by a run holding required nodes
+// when it holds none, by one that suffices when it does not, or by a
+// better fit (both suffice and it has fewer free nodes, neither does and
+// it has more). So a later run that suffices and is smaller displaces the
+// required nodes' run: -p small -N2 -w av08 with av07 and av[13-14] busy
+// takes av15, not av09 (blind12/recorded.tsv:111). -1 when no run has
+// free nodes left.
 func (pk picker) compatBestRun(runs []compatRun, needNodes, needCPU int) int {
 	best, bestFits := -1, false
 	for k, r := range runs {
 		if r.free == 0 {
 			continue
 		}
-		if r.firstReq >= 0 {
-			return k
-		}
-		_, fits := pk.take(r.run, needNodes, needCPU)
-		fits = fits && r.free == r.len()
-		switch {
-		case best < 0:
+		fits := r.free >= needNodes && r.freeCPUs >= needCPU
+		if best < 0 || (r.firstReq >= 0 && runs[best].firstReq < 0) || (fits && !bestFits) ||
+			(fits && r.free < runs[best].free) || (!fits && r.free > runs[best].free) {
 			best, bestFits = k, fits
-		case fits && !bestFits:
-			best, bestFits = k, true
-		case fits && bestFits && r.free < runs[best].free:
-			best = k
-		case !fits && !bestFits && r.free > runs[best].free:
-			best = k
 		}
 	}
 	return best
