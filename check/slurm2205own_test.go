@@ -66,13 +66,13 @@ var (
 	blind7Gaps     = map[int]string{
 		34: "cons_tres --contiguous on a loaded tree: Slurm pends where x[13-17] (a node of weight 2 last) would do; a rule that pends here (a later, lighter run too small displacing it) places blind12 97 wrongly",
 	}
-	blind6Gaps     = map[int]string{}
-	blind8Gaps     = map[int]string{}
-	probe5Gaps     = map[int]string{}
-	blind9Gaps     = map[int]string{}
-	blind10Gaps    = map[int]string{}
-	blind11Gaps    = map[int]string{}
-	blind12Gaps    = map[int]string{
+	blind6Gaps  = map[int]string{}
+	blind8Gaps  = map[int]string{}
+	probe5Gaps  = map[int]string{}
+	blind9Gaps  = map[int]string{}
+	blind10Gaps = map[int]string{}
+	blind11Gaps = map[int]string{}
+	blind12Gaps = map[int]string{
 		91: "cons_tres CPU total on a three-level tree, nodes of 16 and 4 CPUs in the lowest weight: Slurm starts on the leaf holding one 4-CPU node (nt16), then nt09 beside it; the rule taking one node size after another (blind 48, blind3 45) takes nt19",
 		99: "as line 91, loaded: Slurm takes nt[09-11], the first of the leaves with the fewest free nodes; the size-after-size rule takes nt[19-21]",
 	}
