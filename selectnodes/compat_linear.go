@@ -11,11 +11,11 @@ import (
 // SlurmCompat mode only. No Slurm code was used.
 //
 // When a job has required nodes (its own -w, or the counted terms'
-// picks), Slurm completes it from the consecutive run of candidates that
-// holds required nodes, starting at its first required node and working
-// up to the run's end, then down from that node to the run's start; only
-// when that run is exhausted does it go on to other runs (the smallest run
-// that suffices, else the largest). So `-N3 -C r3*1&ib*2` on c64.conf,
+// picks), Slurm scans the consecutive runs of candidates in node order
+// (compatBestRun): the run holding required nodes is completed from its
+// first required node up to the run's end, then down to its start, unless
+// a later run that suffices and is smaller displaces it; then the next
+// run by the same scan. So `-N3 -C r3*1&ib*2` on c64.conf,
 // whose terms pick n[033-034], takes n032 below them, not n035 above; the
 // default picker takes the best-fitting free run instead.
 
