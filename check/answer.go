@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/hostlist"
 	"github.com/hpcsched/hpcsched/sbatch"
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
@@ -68,23 +70,24 @@ func (s *Site) ask(line string, mode selectnodes.Mode) (*Answer, error) {
 // each is tried, higher PriorityTier first then in the order given: for
 // RunNow the first that places the job wins, for WillRun the earliest
 // start; when none does, the first partition's answer is returned (in
-// compat mode the first that leaves the job pending, if one does).
+// compat mode, Slurm's verdict on the list: severalVerdict).
 func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, error) {
-	var best, pending *Answer
-	several := s.opts.SlurmCompat && len(o.Partitions) > 1
+	var best, busy, last *Answer
+	var lastReq selectnodes.Request
+	var lastPart string
 	for _, part := range s.partitionOrder(o.Partitions) {
 		req, err := o.Request(part, s.featureOptions()...)
 		if err != nil {
 			return nil, err
 		}
 		a := s.answer(&req, mode)
-		skip := s.belowMinNodes(o, part)
-		if skip != nil {
+		if skip := s.belowMinNodes(o, part); skip != nil {
 			a = skip
 		}
-		if several && pending == nil && skip == nil && s.keptPending(&req, part, a.Err) {
-			pending = a
+		if busy == nil && errors.Is(a.Err, selectnodes.ErrBusy) {
+			busy = a
 		}
+		last, lastReq, lastPart = a, req, part
 		switch {
 		case best == nil:
 			best = a
@@ -95,57 +98,67 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 			break
 		}
 	}
-	switch {
-	case best.Err == nil || !several:
-	case pending != nil:
-		// a job one partition keeps pending is not refused: -p wide,big
-		// -N4 -w gc22 (gc22 not in wide, big's MaxNodes=3) pends for big's
-		// limit (blind11/recorded.tsv:35)
-		return pending, nil
-	case !errors.Is(best.Err, selectnodes.ErrNodeConfig):
-		// refused by every partition listed: -p low,gen -n220, above both
-		// partitions' CPUs (blind10/recorded.tsv:66); -p large,few -n98,
-		// which large cannot hold and few's memory limit keeps out
-		// (blind9/recorded.tsv:61)
-		best.Err = &selectnodes.Error{Class: selectnodes.ErrNodeConfig, Cause: best.Err,
-			Reason: "no partition listed could ever run the job: Slurm 22.05 refuses it at submission"}
+	if best.Err == nil || !s.opts.SlurmCompat || len(o.Partitions) < 2 {
+		return best, nil
 	}
-	return best, nil
+	return s.severalVerdict(o, busy, last, &lastReq, lastPart), nil
 }
 
-// keptPending reports whether err, partition part's answer to req, leaves
-// a job listing several partitions pending rather than refused: busy, or
-// a node count above the partition's MaxNodes while within its totals,
-// nothing else keeping the job out.
-// -p few,wide -N21, few's MaxNodes=2 but 18 nodes in all, wide's 16, is
-// refused (blind12/recorded.tsv:31); so is a job above its partition's
-// totals, or held out by another limit (memory under MaxMemPerNode).
-func (s *Site) keptPending(req *selectnodes.Request, part string, err error) bool {
-	if errors.Is(err, selectnodes.ErrBusy) {
+// severalVerdict is Slurm 22.05's answer to a job listing several
+// partitions none of which runs it now: pending for resources when one
+// is busy; else the last partition tried decides, the job pending
+// (PartitionConfig) when its node count is above that partition's
+// MaxNodes and refused at submission (node_config) for anything else, as
+// when a required node is in no partition listed. -p big,few -N5 pends
+// (both MaxNodes below 5: blind9/recorded.tsv:59), -p wide,big -N4 -w
+// gc22 pends for big's MaxNodes=3 (blind11 35), -p large,small -N21 for
+// small's MaxNodes=7 although small has 11 nodes (blind13 139); -p
+// few,wide -N21 is refused, wide having 16 nodes and no MaxNodes (blind12
+// 31), and so are -p few,small -N3 -w ms29, ms29 not in small (blind12
+// 70), -p low,gen -n220, above gen's CPUs (blind10 66), -p large,few
+// -n98, few's memory limit keeping it out (blind9 61).
+func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *selectnodes.Request, part string) *Answer {
+	if busy != nil {
+		return busy
+	}
+	p, _ := s.Cluster.Partition(part)
+	if s.inSomePartition(o, req) && p.MaxNodes > 0 && max(req.MinNodes, req.MaxNodes) > p.MaxNodes {
+		if !errors.Is(last.Err, selectnodes.ErrPartConfig) || errors.Is(last.Err, selectnodes.ErrAboveTotals) {
+			last.Err = &selectnodes.Error{Class: selectnodes.ErrPartConfig, Cause: last.Err,
+				Reason: fmt.Sprintf("the job's node count is above partition %s's MaxNodes %d: Slurm 22.05 keeps it pending (PartitionConfig)", part, p.MaxNodes)}
+		}
+		return last
+	}
+	if !errors.Is(last.Err, selectnodes.ErrNodeConfig) {
+		last.Err = &selectnodes.Error{Class: selectnodes.ErrNodeConfig, Cause: last.Err,
+			Reason: "no partition listed accepts the job: Slurm 22.05 refuses it at submission"}
+	}
+	return last
+}
+
+// inSomePartition reports whether every required node of req is in one
+// of the partitions o lists (-p short,large -N4 -w zn23, zn23 in
+// neither, is refused: blind12/recorded.tsv:38).
+func (s *Site) inSomePartition(o *sbatch.Options, req *selectnodes.Request) bool {
+	if len(req.Required) == 0 {
 		return true
 	}
-	p, ok := s.Cluster.Partition(part)
-	if !ok || !errors.Is(err, selectnodes.ErrPartConfig) || errors.Is(err, selectnodes.ErrAboveTotals) {
+	names, err := hostlist.Expand(strings.Join(req.Required, ","))
+	if err != nil {
 		return false
 	}
-	nodes, _ := s.Cluster.PartitionNodes(part)
-	count, cpus := 0, 0
-	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
-		count++
-		cpus += s.Cluster.Node(int(i)).CPUs
+	for _, n := range names {
+		i, ok := s.Cluster.NodeIndex(n)
+		found := false
+		for _, part := range o.Partitions {
+			nodes, okp := s.Cluster.PartitionNodes(part)
+			found = found || (ok && okp && nodes.Test(uint(i)))
+		}
+		if !found {
+			return false
+		}
 	}
-	within := max(req.MinNodes, 1) <= count && req.CPUs <= cpus
-	if !within || p.MaxNodes <= 0 || max(req.MinNodes, req.MaxNodes) <= p.MaxNodes {
-		return false
-	}
-	// and nothing but the limit keeps it out: within MaxNodes it could run
-	// on the idle partition (-p short,large -N4 -w zn23, zn23 not in
-	// large, is refused: blind12/recorded.tsv:38; -p few,small -N3 -w
-	// ms29, few's MaxMemPerNode under its nodes' memory, too: line 70)
-	r := *req
-	r.MinNodes, r.MaxNodes, r.DesiredNodes = min(r.MinNodes, p.MaxNodes), min(r.MaxNodes, p.MaxNodes), min(r.DesiredNodes, p.MaxNodes)
-	_, err = s.Cluster.SelectNodes(&r, selectnodes.TestOnly)
-	return err == nil
+	return true
 }
 
 // belowMinNodes is, in compat mode for a job listing several partitions,
