@@ -110,7 +110,7 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 // (PartitionConfig) when its node count is above that partition's
 // MaxNodes and refused at submission (node_config) for anything else, as
 // when a required node is in no partition listed. -p big,few -N5 pends
-// (both MaxNodes below 5: blind9/recorded.tsv:59), -p wide,big -N4 -w
+// (both MaxNodes below 5: blind9/recorded.tsv:58), -p wide,big -N4 -w
 // gc22 pends for big's MaxNodes=3 (blind11 35), -p large,small -N21 for
 // small's MaxNodes=7 although small has 11 nodes (blind13 139); -p
 // few,wide -N21 is refused, wide having 16 nodes and no MaxNodes (blind12
