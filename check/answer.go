@@ -167,6 +167,9 @@ func (s *Site) inSomePartition(o *sbatch.Options, req *selectnodes.Request) bool
 // the count, as it does for a job of that one partition. -p large,small
 // -n20 with large's MinNodes=2 starts in small (blind3/recorded.tsv:105);
 // -p wide -n60 alone takes 4 nodes of wide (blind/recorded.tsv:152).
+// When no other partition runs it, the job waits: -p low,short -n12 -c 4,
+// which low's MaxNodes=2 cannot hold and short's MinNodes=3 would, pends
+// for resources on an idle cluster (blind14/recorded.tsv:68).
 func (s *Site) belowMinNodes(o *sbatch.Options, part string) *Answer {
 	if !s.opts.SlurmCompat || len(o.Partitions) < 2 {
 		return nil
@@ -175,9 +178,9 @@ func (s *Site) belowMinNodes(o *sbatch.Options, part string) *Answer {
 	if !ok || p.MinNodes <= max(o.MinNodes, 1) {
 		return nil
 	}
-	return &Answer{Partition: part, Start: s.now, Err: &selectnodes.Error{Class: selectnodes.ErrPartConfig,
+	return &Answer{Partition: part, Start: s.now, Err: &selectnodes.Error{Class: selectnodes.ErrBusy,
 		Reason: fmt.Sprintf("partition %s MinNodes %d is above the job's %d nodes; with several partitions Slurm 22.05 "+
-			"passes it over rather than raise the count", part, p.MinNodes, max(o.MinNodes, 1))}}
+			"passes it over rather than raise the count, and the job waits (Resources)", part, p.MinNodes, max(o.MinNodes, 1))}}
 }
 
 // partitionOrder sorts the requested partitions by priority tier (stable
