@@ -122,7 +122,7 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 		return busy
 	}
 	p, _ := s.Cluster.Partition(part)
-	if s.inSomePartition(o, req) && p.MaxNodes > 0 && max(req.MinNodes, req.MaxNodes) > p.MaxNodes {
+	if s.inSomePartition(o, req) && p.MaxNodes > 0 && max(req.MinNodes, req.MaxNodes) > p.MaxNodes && s.withinMaxNodes(req, p) {
 		if !errors.Is(last.Err, selectnodes.ErrPartConfig) || errors.Is(last.Err, selectnodes.ErrAboveTotals) {
 			last.Err = &selectnodes.Error{Class: selectnodes.ErrPartConfig, Cause: last.Err,
 				Reason: fmt.Sprintf("the job's node count is above partition %s's MaxNodes %d: Slurm 22.05 keeps it pending (PartitionConfig)", part, p.MaxNodes)}
@@ -134,6 +134,17 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 			Reason: "no partition listed accepts the job: Slurm 22.05 refuses it at submission"}
 	}
 	return last
+}
+
+// withinMaxNodes reports whether req, its node counts cut to p's
+// MaxNodes, is not refused on the idle partition: -p wide,low -N3
+// --mem=32G, more memory than any node has, is refused although low's
+// MaxNodes=2 is the last partition's verdict (blind15/recorded.tsv:108).
+func (s *Site) withinMaxNodes(req *selectnodes.Request, p selectnodes.Partition) bool {
+	r := *req
+	r.MinNodes, r.MaxNodes, r.DesiredNodes = min(r.MinNodes, p.MaxNodes), min(r.MaxNodes, p.MaxNodes), min(r.DesiredNodes, p.MaxNodes)
+	_, err := s.Cluster.SelectNodes(&r, selectnodes.TestOnly)
+	return !errors.Is(err, selectnodes.ErrNodeConfig)
 }
 
 // inSomePartition reports whether every required node of req is in one
