@@ -259,6 +259,7 @@ type tierNodesRun struct {
 	nodes    []int
 	firstReq int // index into nodes of the first required node, or -1
 	free     int
+	weight   int64 // its free nodes' weight (compat_required.go)
 }
 
 func tierRuns(tier []int) []tierNodesRun {

@@ -28,32 +28,53 @@ import "github.com/bits-and-blooms/bitset"
 // lighter run after it (blind3 124); -w g02 -N3 takes h[01-02], the
 // lighter run after g02's (validation 23).
 
-// requiredRuns is avail's runs (required nodes included), each with its
-// weight and the index in nodes of its required node (firstReq, -1 when
-// the run is not a required node's).
+// requiredRuns is avail's runs (required nodes included) of one weight,
+// each with the index in nodes of its required node (firstReq, -1 when
+// the run is not a required node's). Required nodes with no free node of
+// their weight beside them join the run after them: with qd18 busy, -N4
+// -w qd19 of weight 1 takes qd[20-22] of weight 3 after it
+// (blind16/recorded.tsv:88), while -N2 -w rk18, last of the weight-1
+// nodes, takes rk17 below it (blind14 119).
 func requiredRuns(c *Cluster, avail, required *bitset.BitSet) []tierNodesRun {
 	var runs []tierNodesRun
 	for _, r := range runsOf(avail, 0, len(c.nodes)) {
+		joinNext := -1 // start of a run of required nodes only, joining the next
 		for start := r.start; start < r.end; {
 			end := start + 1
 			for end < r.end && c.nodes[end].Weight == c.nodes[start].Weight {
 				end++
 			}
-			tr := tierNodesRun{firstReq: -1}
-			for i := start; i < end; i++ {
-				tr.nodes = append(tr.nodes, i)
-				switch {
-				case !required.Test(uint(i)):
-					tr.free++
-				case tr.firstReq < 0 && !(i == start && start > r.start):
-					tr.firstReq = i - start
-				}
+			from := start
+			if joinNext >= 0 {
+				from, joinNext = joinNext, -1
 			}
-			runs = append(runs, tr)
+			tr := requiredRun(c, required, from, end, from > r.start)
+			if tr.free == 0 && end < r.end {
+				joinNext = from
+			} else {
+				runs = append(runs, tr)
+			}
 			start = end
 		}
 	}
 	return runs
+}
+
+// requiredRun is the run [start, end); a required node starting it at a
+// change of weight (afterWeight: the node before it is in the same
+// availability run) belongs to no run.
+func requiredRun(c *Cluster, required *bitset.BitSet, start, end int, afterWeight bool) tierNodesRun {
+	tr := tierNodesRun{firstReq: -1, weight: c.nodes[end-1].Weight}
+	for i := start; i < end; i++ {
+		tr.nodes = append(tr.nodes, i)
+		switch {
+		case !required.Test(uint(i)):
+			tr.free++
+		case tr.firstReq < 0 && !(i == start && afterWeight):
+			tr.firstReq = i - start
+		}
+	}
+	return tr
 }
 
 // fillRequired fills a job with required nodes as described above.
@@ -83,7 +104,7 @@ func (t *consResTake) scanRequiredRuns(c *Cluster, runs []tierNodesRun) int {
 			continue
 		}
 		fits := nodes >= t.remNodes-t.slack && cpus >= t.remCPUs
-		w := c.nodes[r.nodes[0]].Weight
+		w := r.weight
 		replace := best < 0 || (r.firstReq >= 0 && runs[best].firstReq < 0) || w < bestWeight ||
 			(w == bestWeight && ((fits && !bestFits) || (fits && cpus < bestCPUs) || (!fits && cpus > bestCPUs)))
 		if replace {
