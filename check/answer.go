@@ -107,9 +107,9 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 // severalVerdict is Slurm 22.05's answer to a job listing several
 // partitions none of which runs it now: pending for resources when one
 // is busy; else the last partition tried decides, the job pending
-// (PartitionConfig) when its node count is above that partition's
-// MaxNodes and refused at submission (node_config) for anything else, as
-// when a required node is in no partition listed. -p big,few -N5 pends
+// (PartitionConfig) when that partition's limits (MaxNodes, memory) keep
+// it out but its shape fits, and refused at submission (node_config) for
+// anything else, as when a required node is in no partition listed. -p big,few -N5 pends
 // (both MaxNodes below 5: blind9/recorded.tsv:58), -p wide,big -N4 -w
 // gc22 pends for big's MaxNodes=3 (blind11 35), -p large,small -N21 for
 // small's MaxNodes=7 although small has 11 nodes (blind13 139); -p
@@ -122,10 +122,12 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 		return busy
 	}
 	p, _ := s.Cluster.Partition(part)
-	if s.inSomePartition(o, req) && p.MaxNodes > 0 && max(req.MinNodes, req.MaxNodes) > p.MaxNodes && s.withinMaxNodes(req, p) {
+	overMax := p.MaxNodes > 0 && max(req.MinNodes, req.MaxNodes) > p.MaxNodes
+	limit := overMax || (errors.Is(last.Err, selectnodes.ErrPartConfig) && !errors.Is(last.Err, selectnodes.ErrAboveTotals))
+	if s.inSomePartition(o, req) && limit && s.withinMaxNodes(req, p) {
 		if !errors.Is(last.Err, selectnodes.ErrPartConfig) || errors.Is(last.Err, selectnodes.ErrAboveTotals) {
 			last.Err = &selectnodes.Error{Class: selectnodes.ErrPartConfig, Cause: last.Err,
-				Reason: fmt.Sprintf("the job's node count is above partition %s's MaxNodes %d: Slurm 22.05 keeps it pending (PartitionConfig)", part, p.MaxNodes)}
+				Reason: fmt.Sprintf("partition %s's limits keep the job out: Slurm 22.05 keeps it pending (PartitionConfig)", part)}
 		}
 		return last
 	}
@@ -142,7 +144,16 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 // MaxNodes=2 is the last partition's verdict (blind15/recorded.tsv:108).
 func (s *Site) withinMaxNodes(req *selectnodes.Request, p selectnodes.Partition) bool {
 	r := *req
-	r.MinNodes, r.MaxNodes, r.DesiredNodes = min(r.MinNodes, p.MaxNodes), min(r.MaxNodes, p.MaxNodes), min(r.DesiredNodes, p.MaxNodes)
+	if p.MaxNodes > 0 {
+		r.MinNodes, r.MaxNodes, r.DesiredNodes = min(r.MinNodes, p.MaxNodes), min(r.MaxNodes, p.MaxNodes), min(r.DesiredNodes, p.MaxNodes)
+	}
+	if r.MinMemoryPerNode == 0 && r.MemPerCPU == 0 {
+		// the shape alone: the memory limit is the pending reason, not a
+		// refusal (-p small,short -N6, short's MaxMemPerNode under its
+		// nodes' memory, pends: blind16/recorded.tsv:70; -p large,few -n98,
+		// which few's MaxNodes=4 cannot hold, is refused: blind9 61)
+		r.MinMemoryPerNode = 1
+	}
 	_, err := s.Cluster.SelectNodes(&r, selectnodes.TestOnly)
 	return !errors.Is(err, selectnodes.ErrNodeConfig)
 }
