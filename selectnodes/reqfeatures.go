@@ -109,6 +109,9 @@ func (cx *call) greedyCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bi
 		if err != nil && term.Required != nil && job.Required == nil {
 			err = chainedTermError(cx.c, counts, ct, acc, err)
 		}
+		if err != nil && !chained && acc.Any() {
+			err = bracketedTermError(cx.c, ct, acc, err) // compat_counts.go
+		}
 		if err != nil {
 			cx.step("count %s (SlurmCompat greedy, %d sets): %v", ct.name, len(tmp), err)
 			return nil, err
