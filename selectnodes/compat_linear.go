@@ -177,7 +177,10 @@ func mixedSizes(c *Cluster, b *bitset.BitSet) bool {
 //
 //   - a CPU total over candidates of several CPU counts (the node sets
 //     accumulated up to the weight that holds it) is taken from the end
-//     (fromRunEnd): -n100 gets p[04-12];
+//     (fromRunEnd): -n100 gets p[04-12]; given a node count (-N), only
+//     when the runs cannot reach it: with nb03 nb[10-11] busy, -N4 -n8
+//     takes nb[04-07] (blind16/recorded.tsv:36), -N3 -n30 k[10-12] of 20
+//     CPUs after k[01-08] of 4 (blind2 c_lin.conf);
 //   - otherwise run by run: the smallest run holding what the minimum
 //     still needs (any run once it is met), else the largest, taken from
 //     its start up to the desired count. -N3-5 with runs p[04-06] and
@@ -186,7 +189,7 @@ func mixedSizes(c *Cluster, b *bitset.BitSet) bool {
 //   - when that cannot reach the CPU total within the node limit, the end
 //     again.
 func (pk picker) compatPick(cand *bitset.BitSet, n Counts) ([]int, bool) {
-	if pk.mixed && n.CPUs > 0 {
+	if pk.mixed && n.CPUs > 0 && !pk.nodeCount {
 		if sel, ok := pk.fromRunEnd(cand, n); ok {
 			return sel, true
 		}
