@@ -220,20 +220,28 @@ func (pk picker) compatPick(cand *bitset.BitSet, n Counts) ([]int, bool) {
 	return pk.fromRunEnd(cand, n)
 }
 
-// nextRun is the smallest unused run holding needNodes nodes and needCPU
-// CPUs, else the largest; -1 when every run is used.
+// nextRun is the unused run holding needNodes nodes and needCPU CPUs
+// with the fewest CPUs, else the one with the most CPUs (the first among
+// equals); -1 when every run is used. Sized by CPUs: with nb03 busy and
+// nb09 not yet among the candidates, -p wide -N5 takes nb[01-02] (2 nodes,
+// 48 CPUs) before nb[05-08] (4 nodes, 48 CPUs), then nb[05-07]
+// (blind16/recorded.tsv:35).
 func (pk picker) nextRun(runs []run, used []bool, needNodes, needCPU int) int {
-	best, bestFits := -1, false
+	best, bestFits, bestCPUs := -1, false, 0
 	for k, r := range runs {
 		if used[k] {
 			continue
 		}
 		_, fits := pk.take(r, needNodes, needCPU)
+		cpus := 0
+		for i := r.start; i < r.end; i++ {
+			cpus += pk.cpuOf(i)
+		}
 		switch {
 		case best < 0, fits && !bestFits:
-			best, bestFits = k, fits
-		case fits && r.len() < runs[best].len(), !fits && !bestFits && r.len() > runs[best].len():
-			best = k
+			best, bestFits, bestCPUs = k, fits, cpus
+		case fits && cpus < bestCPUs, !fits && !bestFits && cpus > bestCPUs:
+			best, bestCPUs = k, cpus
 		}
 	}
 	return best
