@@ -76,6 +76,7 @@ var (
 	blind14Gaps = map[int]string{}
 	blind15Gaps = map[int]string{}
 	blind16Gaps = map[int]string{}
+	blind17Gaps = map[int]string{}
 	blind12Gaps = map[int]string{
 		91: "cons_tres CPU total on a three-level tree, nodes of 16 and 4 CPUs in the lowest weight: Slurm starts on the leaf holding one 4-CPU node (nt16), then nt09 beside it; the rule taking one node size after another (blind 48, blind3 45) takes nt19",
 		99: "as line 91, loaded: Slurm takes nt[09-11], the first of the leaves with the fewest free nodes; the size-after-size rule takes nt[19-21]",
@@ -96,7 +97,7 @@ func TestSlurm2205OwnVectors(t *testing.T) {
 // (their first replays are in the folder's README, never edited):
 // validation and hold-out (second round), blind, blind2, blind3, blind4
 // and blind5 (issue 13's third round), blind6 and blind7 (fourth), blind8,
-// blind9 to blind16 (fifth, drawn by blind8/gen.go across the issue's
+// blind9 to blind17 (fifth, drawn by blind8/gen.go across the issue's
 // space); probe3, probe4 and probe5 hold the placements recorded to find
 // the rules the blind sets showed missing, fitted like the first set.
 func TestSlurm2205LaterSets(t *testing.T) {
@@ -110,7 +111,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		{"blind10", blind10Gaps}, {"blind11", blind11Gaps},
 		{"blind12", blind12Gaps}, {"blind13", blind13Gaps},
 		{"blind14", blind14Gaps}, {"blind15", blind15Gaps},
-		{"blind16", blind16Gaps},
+		{"blind16", blind16Gaps}, {"blind17", blind17Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -203,11 +204,11 @@ func family(conf string) string {
 		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"),
 		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"),
 		strings.HasPrefix(conf, "h_topo"), strings.HasPrefix(conf, "i_topo"), strings.HasPrefix(conf, "g_topo"),
-		strings.HasPrefix(conf, "m_topo"), strings.HasPrefix(conf, "r_topo"), strings.HasPrefix(conf, "u_topo"), strings.HasPrefix(conf, "v_topo"), strings.HasPrefix(conf, "z_topo"), strings.HasPrefix(conf, "a_topo"):
+		strings.HasPrefix(conf, "m_topo"), strings.HasPrefix(conf, "r_topo"), strings.HasPrefix(conf, "u_topo"), strings.HasPrefix(conf, "v_topo"), strings.HasPrefix(conf, "z_topo"), strings.HasPrefix(conf, "a_topo"), strings.HasPrefix(conf, "n_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"),
 		strings.HasPrefix(conf, "h_part"), strings.HasPrefix(conf, "i_part"), strings.HasPrefix(conf, "g_part"),
-		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"):
+		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"):
 		return "partitions"
 	case strings.HasPrefix(conf, "val_lin"), strings.HasPrefix(conf, "t2_lin"), strings.HasPrefix(conf, "c_lin"):
 		return "linear"
