@@ -76,7 +76,10 @@ var (
 	blind14Gaps = map[int]string{}
 	blind15Gaps = map[int]string{}
 	blind16Gaps = map[int]string{}
-	blind17Gaps = map[int]string{}
+	blind17Gaps = map[int]string{
+		110: "select/linear node range -N3-5 over weights 1 (4 CPUs) and 5 (16 CPUs), loaded: Slurm takes three of mb[05-08] and mb[25-26], the compat rules mb[05-08] and mb25",
+		137: "select/linear on a tree, --ntasks-per-node=2 -N4 over 16- and 48-CPU nodes, loaded: Slurm takes ue[01-02,13-14], the fewest-CPUs-first leaf fill ue[01-03,13]",
+	}
 	blind12Gaps = map[int]string{
 		91: "cons_tres CPU total on a three-level tree, nodes of 16 and 4 CPUs in the lowest weight: Slurm starts on the leaf holding one 4-CPU node (nt16), then nt09 beside it; the rule taking one node size after another (blind 48, blind3 45) takes nt19",
 		99: "as line 91, loaded: Slurm takes nt[09-11], the first of the leaves with the fewest free nodes; the size-after-size rule takes nt[19-21]",
