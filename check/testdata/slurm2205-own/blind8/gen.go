@@ -397,36 +397,22 @@ func (c *conf) features() []string {
 	return fs
 }
 
-func (c *conf) totalCPUs() int {
+// cpusWith is the CPUs of the nodes with feature f (every node for "").
+func (c *conf) cpusWith(f string) int {
 	t := 0
 	for _, l := range c.lines {
-		t += l.cpus * (l.last - l.first + 1)
-	}
-	return t
-}
-
-func (c *conf) maxCPUs() int {
-	m := 0
-	for _, l := range c.lines {
-		m = max(m, l.cpus)
-	}
-	return m
-}
-
-func (c *conf) featureCPUs(f string) int {
-	t := 0
-	for _, l := range c.lines {
-		if slices.Contains(l.feats, f) {
+		if f == "" || slices.Contains(l.feats, f) {
 			t += l.cpus * (l.last - l.first + 1)
 		}
 	}
 	return t
 }
 
-func (c *conf) maxMem() int {
+// largest is the largest of a line's values.
+func (c *conf) largest(of func(line) int) int {
 	m := 0
 	for _, l := range c.lines {
-		m = max(m, l.mem)
+		m = max(m, of(l))
 	}
 	return m
 }
@@ -476,7 +462,7 @@ func (c *conf) nodes(rng *rand.Rand) int {
 }
 
 func (c *conf) cpus(rng *rand.Rand) int {
-	t := c.totalCPUs()
+	t := c.cpusWith("")
 	if rng.Intn(3) == 0 {
 		return 1 + rng.Intn(t)
 	}
@@ -507,7 +493,7 @@ func (c *conf) shape(rng *rand.Rand, s string) string {
 		}
 		if rng.Intn(2) == 0 {
 			f := pick(rng, fs...)
-			return fmt.Sprintf("-C %s -n%d", f, 1+rng.Intn(c.featureCPUs(f)))
+			return fmt.Sprintf("-C %s -n%d", f, 1+rng.Intn(c.cpusWith(f)))
 		}
 		return fmt.Sprintf("-C %s -N%d", pick(rng, fs...), 1+rng.Intn(4))
 	case "Cor":
@@ -534,7 +520,7 @@ func (c *conf) shape(rng *rand.Rand, s string) string {
 	case "excl":
 		return fmt.Sprintf("--exclusive -n%d", c.cpus(rng))
 	case "mem":
-		m := 1000 * (1 + rng.Intn(c.maxMem()/1000))
+		m := 1000 * (1 + rng.Intn(c.largest(func(l line) int { return l.mem })/1000))
 		if m%4000 == 0 && rng.Intn(2) == 0 {
 			return fmt.Sprintf("-N%d --mem=%dG", 1+rng.Intn(3), m/1000)
 		}
@@ -543,7 +529,7 @@ func (c *conf) shape(rng *rand.Rand, s string) string {
 		return fmt.Sprintf("-n%d --mem-per-cpu=%d", 1+rng.Intn(24), pick(rng, 1000, 2000, 3000, 5000, 8000))
 	case "Nn":
 		k := 1 + rng.Intn(4)
-		return fmt.Sprintf("-N%d -n%d", k, k+rng.Intn(k*c.maxCPUs()))
+		return fmt.Sprintf("-N%d -n%d", k, k+rng.Intn(k*c.largest(func(l line) int { return l.cpus })))
 	}
 	return fmt.Sprintf("-N%d", c.nodes(rng))
 }
