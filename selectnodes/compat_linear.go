@@ -159,6 +159,21 @@ func (pk picker) compatContiguousTotal(cand, required *bitset.BitSet, n Counts) 
 // 114); with nodes of 48 and 32 CPUs of one weight, -p low -n424 takes
 // the 48-CPU ones, then the last 32-CPU ones (blind11 30).
 func mixedSizes(c *Cluster, b *bitset.BitSet) bool {
+	if c.fastSchedule != 0 {
+		// the configured sizes, record by record: no walk over the nodes
+		cpus := -1
+		for r := range c.records {
+			rec := &c.records[r]
+			if countSpan(b, rec) == 0 {
+				continue
+			}
+			if cpus >= 0 && rec.cpus != cpus {
+				return true
+			}
+			cpus = rec.cpus
+		}
+		return false
+	}
 	first, ok := b.NextSet(0)
 	if !ok {
 		return false
