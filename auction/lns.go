@@ -6,25 +6,35 @@ import (
 )
 
 // Local search, annealed. Each round draws a job and one of its bids from
-// a seeded generator (so runs are reproducible) and, seven rounds in
-// eight, tries an eject-and-repair move (eject.go) with the bid, or drops
-// the job when the bid is the one it holds; the eighth round frees a
-// sub-window — the job, the chosen jobs its bid collides with and jobs
-// waiting on the same nodes — keeps every other job's bid, and solves the
-// sub-window exactly by branch and bound against what it earns now. A move
-// that loses delta is kept with probability exp(delta/T); T falls
-// geometrically over a cycle of rounds, and each cycle starts again from
-// the best solution found. The constants were tuned on the 100 x 15 sample
-// windows, four seeds each at equal CPU time.
+// a seeded generator (so runs are reproducible) and, lnsEvery-1 rounds in
+// lnsEvery, tries an eject-and-repair move (eject.go) with the bid, or
+// drops the job when the bid is the one it holds; the last round of each
+// lnsEvery frees a sub-window — the job, the chosen jobs its bid collides
+// with and jobs waiting on the same nodes — keeps every other job's bid,
+// and solves the sub-window exactly by branch and bound against what it
+// earns now. A move that loses delta is kept with probability
+// exp(delta/T); T falls geometrically over a cycle of rounds, and each
+// cycle starts again from the best solution found. The constants were
+// tuned on the 100 x 15 sample windows at equal CPU time (BENCHMARKS.md
+// "Auction: 100 x 15 (fourth round)": 24 seeds each, about 0.25 s of CPU
+// a run). A sub-window costs about fifty eject moves, and the many cheap
+// moves wander the plateaus of equal-valued bids that a better set of
+// jobs needs crossed; one sub-window in 32 rounds (it was one in 8) and a
+// cycle of 10 rounds a job (it was 100, longer than a short search) took
+// J100_B15_s101 from 14 to 18 seeds of 24 at or above CBC's 120-s
+// objective and J100_B15_s102 from 5 to 10.
 
 const (
-	lnsJobs      = 14   // jobs freed per round, at least
-	lnsColliders = 28   // jobs freed at most, when the bid collides with that many
-	lnsNodes     = 1000 // branch-and-bound nodes per round
-	lnsPricing   = 40   // subgradient steps re-pricing a sub-window
-	annealCycle  = 100  // rounds per job in one annealing cycle
-	annealHot    = 0.02 // starting temperature, times a job's mean value
-	annealCold   = 1e-4 // final temperature, times a job's mean value
+	lnsJobs       = 14   // jobs freed per round, at least
+	lnsColliders  = 28   // jobs freed at most, when the bid collides with that many
+	lnsNodes      = 1000 // branch-and-bound nodes per round
+	lnsPricing    = 40   // subgradient steps re-pricing a sub-window
+	annealCycle   = 10   // rounds per job in one annealing cycle
+	lnsEvery      = 32   // rounds per sub-window round
+	lnsEverySmall = 8    // the same when at most smallOpen jobs are open
+	smallOpen     = 60   // a window this small is one the proof can take on
+	annealHot     = 0.02 // starting temperature, times a job's mean value
+	annealCold    = 1e-4 // final temperature, times a job's mean value
 )
 
 func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int {
@@ -50,6 +60,14 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 	}
 	best := slices.Clone(s.sel)
 	bestVal, curVal := s.total(), s.total()
+	// In a window small enough for a proof, a sub-window is a third of it
+	// or more: sub-windows find the optimum that the proof then needs
+	// (J50_B10_s102 is proven in 50,000 nodes at one in 8 rounds, 320,000
+	// at one in 32).
+	every := lnsEvery
+	if len(open) <= smallOpen {
+		every = lnsEverySmall
+	}
 	r := 0
 	for ; r < rounds && s.nodes < s.budget && s.ctx.Err() == nil; r++ {
 		j := open[s.rng.IntN(len(open))]
@@ -61,7 +79,7 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 			s.restore(best)
 		}
 		switch {
-		case r%8 != 7:
+		case r%every != every-1:
 			if s.sel[j] != b {
 				s.ejectMove(e, j, b, accept)
 			} else {
@@ -79,6 +97,7 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 	if curVal < bestVal-s.tol {
 		s.restore(best)
 	}
+	s.polish(e, open)
 	return r
 }
 
