@@ -12,11 +12,10 @@ import (
 // and with a[1-2],c1 busy); SlurmCompat only. No Slurm code was used.
 //
 //   - Weight tiers in ascending order; within a tier, runs of consecutive
-//     available nodes (in name order). A run holding required nodes goes
-//     first, completed from its first required node up, then down (as
-//     select/linear); else the smallest run that suffices for what is
-//     left, else the largest run (CPUs when the job counts CPUs, else
-//     nodes) and on to the next. -n1 with a[1-2],c1 busy takes a3 (a[3-4]
+//     available nodes (in name order): the smallest run that suffices for
+//     what is left, else the largest run (in CPUs) and on to the next. A
+//     job with required nodes scans runs of every weight at once
+//     (compat_required.go). -n1 with a[1-2],c1 busy takes a3 (a[3-4]
 //     is the smaller run that suffices); -N2 -n20 takes c2,d1 (no tier-1
 //     run suffices: the larger, c[2-4], gives c2).
 //   - A node is skipped when it would take the last slot the node limit
@@ -28,9 +27,12 @@ import (
 //     limit, the selection starts again past the lowest weight, then
 //     past the next; for an exact node count, last from the highest
 //     weight's last node down (compatConsResPick).
-//   - --contiguous: runs of every available node ranked by the weight of
-//     their last node; the first must suffice in nodes and CPUs or the job
-//     pends. A job of one node takes the first node of it holding all its
+//   - --contiguous (with or without a tree, which it ignores): runs of
+//     every available node scanned in node order, each weighed by its
+//     last node, the one held replaced by a run that suffices when it does
+//     not, a lighter one, or as heavy a better fit (tightestFirst); the
+//     run found must suffice in nodes and CPUs or the job pends. A job of
+//     one node takes the first node of it holding all its
 //     CPUs (-n20 takes b1); else nodes from the run's start with the
 //     last-slot rule, then, when that falls short, from the next runs: so
 //     -N2 -n40 gets a1,b1, not consecutive nodes.
@@ -52,10 +54,14 @@ type consResTake struct {
 	// other slots holding too few CPUs however filled (cpuFloor)
 	minCPUs   int
 	countCPUs bool
-	// withReq: the job has required nodes; runs are then sized by nodes,
-	// not CPUs (val_ct.conf: -w g02 -N3 gets h[01-02], the run of 3, not
-	// e[01-02] of the run of 4; without -w, -N2 gets e[01-02])
+	// withReq: the job has required nodes (compat_required.go)
 	withReq bool
+	// slack: the nodes a range (-N3-6) wants beyond its minimum. A run
+	// suffices when it holds what the minimum still needs: with
+	// mu[02-04,08-09,22-24] busy, -N3-6 takes mu[05-07] (the tightest run
+	// holding 3), then mu01, mu25 and mu10, tightest first
+	// (blind10/recorded.tsv:121); -N1-5 takes be[01-04] then be17 (73).
+	slack int
 }
 
 func (t *consResTake) done() bool {
@@ -91,6 +97,7 @@ func newConsResTake(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func
 	}
 	maxN := limit(n, int(avail.Union(orEmpty(job.Required, avail.Len())).Count()))
 	t.remNodes, t.minNodes, t.slots = min(want(n, nreq), maxN), max(n.Min, 1), maxN
+	t.slack = max(t.remNodes-t.minNodes, 0)
 	if job.Required != nil {
 		t.withReq = job.Required.Any()
 		for i, ok := job.Required.NextSet(0); ok; i, ok = job.Required.NextSet(i + 1) {
@@ -153,8 +160,12 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 		return compatContiguous(v, job, avail, n, t)
 	}
 	all := avail.Union(orEmpty(job.Required, avail.Len()))
+	if t.withReq {
+		t.fillRequired(v.c, all, job.Required) // compat_required.go
+		return t.sel, t.ok()
+	}
 	tiers := weightTiers(v.c, all)
-	t.fillRuns(tiers, job.Required)
+	t.fillRuns(tiers)
 	if t.ok() || !t.countCPUs || t.withReq {
 		return t.sel, t.ok()
 	}
@@ -167,7 +178,7 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 	// b_ct.conf:115).
 	for start := 1; start < len(tiers); start++ {
 		t = newConsResTake(v, job, avail, n, cpuOf)
-		t.fillRuns(tiers[start:], nil)
+		t.fillRuns(tiers[start:])
 		if t.ok() {
 			return t.sel, true
 		}
@@ -188,9 +199,9 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 }
 
 // fillRuns is the weight order: tier by tier, runs by bestRun.
-func (t *consResTake) fillRuns(tiers [][]int, required *bitset.BitSet) {
+func (t *consResTake) fillRuns(tiers [][]int) {
 	for _, tier := range tiers {
-		runs := tierRuns(tier, required)
+		runs := tierRuns(tier)
 		for !t.done() {
 			k := t.bestRun(runs)
 			if k < 0 {
@@ -248,26 +259,17 @@ type tierNodesRun struct {
 	nodes    []int
 	firstReq int // index into nodes of the first required node, or -1
 	free     int
+	weight   int64 // its free nodes' weight (compat_required.go)
 }
 
-func tierRuns(tier []int, required *bitset.BitSet) []tierNodesRun {
+func tierRuns(tier []int) []tierNodesRun {
 	var runs []tierNodesRun
 	for k := 0; k < len(tier); {
 		j := k + 1
 		for j < len(tier) && tier[j] == tier[j-1]+1 {
 			j++
 		}
-		r := tierNodesRun{nodes: tier[k:j], firstReq: -1}
-		for x, i := range r.nodes {
-			if required != nil && required.Test(uint(i)) {
-				if r.firstReq < 0 {
-					r.firstReq = x
-				}
-			} else {
-				r.free++
-			}
-		}
-		runs = append(runs, r)
+		runs = append(runs, tierNodesRun{nodes: tier[k:j], firstReq: -1, free: j - k})
 		k = j
 	}
 	return runs
@@ -286,33 +288,22 @@ func (t *consResTake) size(r tierNodesRun) (nodes, cpus int) {
 	return nodes, cpus
 }
 
-// bestRun: a run with required nodes first, then the smallest that
-// suffices, then the largest; -1 when none has free nodes.
+// bestRun: the smallest run that suffices, then the largest (in CPUs,
+// even for a node count: -N2 takes e[01-02] of 4 CPUs each, not h[01-02]
+// of 24); -1 when none has free nodes.
 func (t *consResTake) bestRun(runs []tierNodesRun) int {
-	best, bestFits, bestSize, bestCPUs := -1, false, 0, 0
+	best, bestFits, bestSize := -1, false, 0
 	for k, r := range runs {
 		if r.free == 0 {
 			continue
 		}
-		if r.firstReq >= 0 {
-			return k
-		}
 		nodes, cpus := t.size(r)
-		fits := nodes >= t.remNodes && cpus >= t.remCPUs
-		sz := cpus // by CPUs even for a node count: -N2 takes e[01-02] (4 CPUs each), not h[01-02] (24)
-		if t.withReq {
-			sz = nodes
-		}
-		// with required nodes, of equal runs the one with more CPUs: -w
-		// g02 -N3 with e[01-02] busy takes h[02-03] (48 CPUs), not
-		// e[03-04] (8; validation 47); -w b1 -N2 takes a1 of a[1-4] and
-		// c[1-4] (ct_core.conf:50)
-		moreCPUs := t.withReq && sz == bestSize && cpus > bestCPUs
+		fits := nodes >= t.remNodes-t.slack && cpus >= t.remCPUs
 		switch {
 		case best < 0, fits && !bestFits:
-			best, bestFits, bestSize, bestCPUs = k, fits, sz, cpus
-		case fits && (sz < bestSize || moreCPUs), !fits && !bestFits && sz > bestSize:
-			best, bestSize, bestCPUs = k, sz, cpus
+			best, bestFits, bestSize = k, fits, cpus
+		case fits && cpus < bestSize, !fits && !bestFits && cpus > bestSize:
+			best, bestSize = k, cpus
 		}
 	}
 	return best
@@ -356,15 +347,10 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 		return picker{n: len(v.c.nodes), cpuOf: t.cpuOf, hi: len(v.c.nodes), count: -1}.contiguous(avail, job.Required, n)
 	}
 	runs := runsOf(avail, 0, len(v.c.nodes))
-	if v.c.topo != nil {
-		return t.tightestByWeight(v.c, runs)
-	}
-	slices.SortStableFunc(runs, func(a, b run) int {
-		return cmp.Compare(v.c.nodes[a.end-1].Weight, v.c.nodes[b.end-1].Weight)
-	})
 	if len(runs) == 0 {
 		return nil, false
 	}
+	runs = t.tightestFirst(v.c, runs)
 	first := tierNodesRun{firstReq: -1}
 	for i := runs[0].start; i < runs[0].end; i++ {
 		first.nodes = append(first.nodes, i)
@@ -395,37 +381,45 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	return t.sel, t.ok()
 }
 
-// tightestRun takes the smallest of runs (one weight class: see
-// tightestByWeight) that suffices (in CPUs for a CPU total, else
-// nodes; the first among equals), from its start. With t[01-02] t05
-// t[09-11] busy, -N3 takes t[06-08], not the first run t[03-04], too
-// small (topo2_ct.conf); on an idle cluster -n24 takes w[01-03] of
-// weight 3, the start of the one run (blind b_topo3_ct.conf:55).
-func (t *consResTake) tightestRun(runs []run) ([]int, bool) {
-	best, bestSize := -1, 0
+// tightestFirst moves to the front the run Slurm settles on, scanning
+// the runs in node order, each weighed by its last node: a run replaces
+// the one held when it suffices and that does not, or it is lighter, or,
+// as heavy, both suffice and it has fewer free CPUs or neither does and
+// it has more. So the tightest run that suffices wins (with sz12
+// sz[18-21] busy, -N3 --contiguous takes sz[13-15] of sz[13-17] rather
+// than the first run sz[01-11]: blind8/recorded.tsv:15), a heavier one
+// when no lighter suffices (with zb02 busy, -p few -n56 takes zb[07-10] of
+// weight 3, zb01 of weight 1 being too small: blind11/recorded.tsv:148),
+// but a later run too small displaces it when it is lighter or, as heavy,
+// has more CPUs, and the job pends: with sz04 sz[08-09] sz15 sz22 busy,
+// -N5 pends, sz[23-26] (4 nodes, 96 CPUs) displacing sz[16-21] (6 nodes,
+// 84 CPUs), while -N4 takes sz[16-19] (probe5/recorded.tsv:69-70); with
+// h01 e[01-02] g04 busy, -N3 pends, h[02-03] (weight 1) displacing
+// e[03-04],g[01-03] (validation 46). The same holds on a tree, which
+// --contiguous ignores: -N5 pends where n[10-14] (last node of weight 1)
+// is displaced by the later, lighter n[17-20] (blind3/recorded.tsv:67),
+// as x[13-17] is in blind7 34. runs are in node order.
+func (t *consResTake) tightestFirst(c *Cluster, runs []run) []run {
+	best, bestCPUs, bestFits := -1, 0, false
+	var bestWeight int64
 	for k, r := range runs {
 		cpus := 0
 		for i := r.start; i < r.end; i++ {
 			cpus += t.cpuOf(i)
 		}
-		if r.end-r.start < t.remNodes || cpus < t.remCPUs {
-			continue
-		}
-		size := r.end - r.start
-		if t.countCPUs {
-			size = cpus
-		}
-		if best < 0 || size < bestSize {
-			best, bestSize = k, size
+		fits := r.end-r.start >= t.remNodes && cpus >= t.remCPUs
+		w := c.nodes[r.end-1].Weight
+		if best < 0 || (fits && !bestFits) || (!fits && w <= bestWeight && cpus > bestCPUs) ||
+			(fits && bestFits && (w < bestWeight || (w == bestWeight && cpus < bestCPUs))) {
+			best, bestCPUs, bestFits, bestWeight = k, cpus, fits, w
 		}
 	}
-	if best < 0 {
-		return nil, false
-	}
-	for i := runs[best].start; i < runs[best].end; i++ {
-		t.add(i)
-	}
-	return t.sel, t.ok()
+	chosen := runs[best]
+	rest := slices.Delete(slices.Clone(runs), best, best+1)
+	slices.SortStableFunc(rest, func(a, b run) int {
+		return cmp.Compare(c.nodes[a.end-1].Weight, c.nodes[b.end-1].Weight)
+	})
+	return append([]run{chosen}, rest...)
 }
 
 // compatConsRes reports whether job's selection follows Slurm 22.05's
@@ -439,36 +433,4 @@ func (t *consResTake) tightestRun(runs []run) ([]int, bool) {
 func (c *Cluster) compatConsRes(job *Job) bool {
 	_, cr := c.selector.(ConsRes)
 	return c.compat && cr && (c.topo == nil || job.Req.Contiguous)
-}
-
-// tightestByWeight is cons_tres's --contiguous with a tree: free runs
-// are classed by the weight of their heaviest node, and the tightest run
-// that suffices is taken from the lightest class that has one. With h02
-// h05 h[16-17] h19 h[25-26] h10 busy, -N3 takes h[20-22] of h[20-24]
-// (all of weight 1), not h[06-08] of the tighter h[06-09] (h[07-09] weigh
-// 2) (probe4/recorded.tsv:28); with k02 k06 k[09-10] k18 k24 k13 busy,
-// -N4 takes k[19-22], not k[14-17] whose last node alone weighs 1
-// (blind6 33); with u[01-02] u05 u[06-07] u13 busy, -N3 takes u[14-16]
-// of weight 2, no run of weight 1 being large enough (recorded.tsv:267).
-func (t *consResTake) tightestByWeight(c *Cluster, runs []run) ([]int, bool) {
-	classes := map[int64][]run{}
-	var weights []int64
-	for _, r := range runs {
-		w := c.nodes[r.start].Weight
-		for i := r.start + 1; i < r.end; i++ {
-			w = max(w, c.nodes[i].Weight)
-		}
-		if _, seen := classes[w]; !seen {
-			weights = append(weights, w)
-		}
-		classes[w] = append(classes[w], r)
-	}
-	slices.Sort(weights)
-	before := len(t.sel)
-	for _, w := range weights {
-		if sel, ok := t.tightestRun(classes[w]); len(t.sel) > before {
-			return sel, ok // a run that suffices was taken
-		}
-	}
-	return nil, false
 }

@@ -71,8 +71,10 @@ func memFor(job *Job, cpus int) int64 {
 // probe3/recorded.tsv:28, -p capz -n8 (r1 of 32000 MB, limit 20000,
 // although u[1-2] of 16000 MB are in it) pend; blind2/recorded.tsv:117,
 // -p lim -n8 (g1 of 24000 MB first, limit 32000) runs on h1 of 64000 MB;
-// blind/recorded.tsv:139 (r1 of 32000, limit 48000) runs. The default
-// mode refuses only when no node of the partition is within the limit.
+// blind/recorded.tsv:139 (r1 of 32000, limit 48000) runs. An exclusive
+// job too: -p gen --exclusive -n173 (vs01 of 32000 MB first, limit 8000)
+// pends (blind10/recorded.tsv:86). The default mode refuses only when no
+// node of the partition is within the limit.
 func (c *Cluster) checkNoMemory(job *Job) error {
 	first, all := c.noMemoryOver(job)
 	if over := all || (c.compat && first); !over {
@@ -87,7 +89,7 @@ func (c *Cluster) checkNoMemory(job *Job) error {
 // memory than the limit (Slurm pends) and whether every node does.
 func (c *Cluster) noMemoryOver(job *Job) (first, all bool) {
 	p := job.Part
-	if !c.memConsumable || p.MaxMemPerNode <= 0 || job.Req.MinMemoryPerNode > 0 || job.memPerCPU > 0 || job.Exclusive {
+	if !c.memConsumable || p.MaxMemPerNode <= 0 || job.Req.MinMemoryPerNode > 0 || job.memPerCPU > 0 {
 		return false, false
 	}
 	nodes := c.parts[job.partIndex].nodes

@@ -1,6 +1,10 @@
 package selectnodes
 
-import "github.com/bits-and-blooms/bitset"
+import (
+	"errors"
+
+	"github.com/bits-and-blooms/bitset"
+)
 
 // Slurm 22.05.8 leaves a job pending with the reason PartitionConfig, not
 // refused at submission, when it asks for more nodes or CPUs than its
@@ -14,6 +18,13 @@ import "github.com/bits-and-blooms/bitset"
 // leaf holds 6), and so does one asking more memory per node than
 // MaxMemPerNode (PENDING MaxMemPerLimit: blind/recorded.tsv:138). No
 // Slurm code was used.
+
+// ErrAboveTotals is the cause (errors.Is) of a compat-mode ErrPartConfig
+// for a request above its partition's node or CPU totals. A job listing
+// several partitions that is above every one's is refused at submission
+// instead (node_config: blind10/recorded.tsv:66, -p low,gen -n220), which
+// only the caller trying the partitions can tell (check.Site.AskOptions).
+var ErrAboveTotals = errors.New("above the partition's node or CPU totals")
 
 // compatPending is the compat mode's class for a job nothing placed,
 // where it is not the default's: PartitionConfig for a request above its
@@ -30,19 +41,23 @@ func (c *Cluster) compatPending(empty View, job *Job, total *bitset.BitSet, n Co
 	}
 	nodes := c.parts[job.partIndex].nodes
 	count, cpus := 0, 0
+	var err *Error
 	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
 		count++
 		cpus += c.effective(int(i)).CPUs
 	}
 	switch {
 	case max(n.Min, 1) > count:
-		return newError(ErrPartConfig, "%d nodes asked and partition %s has %d: Slurm 22.05 leaves the job pending (PartitionConfig)",
+		err = newError(ErrPartConfig, "%d nodes asked and partition %s has %d: Slurm 22.05 leaves the job pending (PartitionConfig)",
 			max(n.Min, 1), job.Part.Name, count)
 	case n.CPUs > cpus:
-		return newError(ErrPartConfig, "%d CPUs asked and partition %s has %d: Slurm 22.05 leaves the job pending (PartitionConfig)",
+		err = newError(ErrPartConfig, "%d CPUs asked and partition %s has %d: Slurm 22.05 leaves the job pending (PartitionConfig)",
 			n.CPUs, job.Part.Name, cpus)
 	}
-	return nil
+	if err != nil {
+		err.Cause = ErrAboveTotals
+	}
+	return err
 }
 
 // compatSwitchesWait is the compat answer for a job the switch limit alone

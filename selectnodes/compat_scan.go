@@ -114,7 +114,7 @@ func (t *consResTake) scanLeaf(v View, at map[int]int, leaves []int, groups [][]
 		for _, p := range picked {
 			d += closeness(v.c.topo, leaves[k], []int{p})
 		}
-		br := branchSize(v.c.topo, at, groups, used, leaves[k])
+		br := branchSize(v.c.topo, at, groups, used, picked, leaves[k])
 		if best < 0 {
 			best, bestDist, bestBranch = k, d, br
 			continue
@@ -134,11 +134,18 @@ func (t *consResTake) scanLeaf(v View, at map[int]int, leaves []int, groups [][]
 }
 
 // branchSize is the unused nodes (of groups, indexed as at says) under
-// the highest switch above leaf under which nothing is used yet.
-func branchSize(tree *topology.Tree, at map[int]int, groups [][]int, used []bool, leaf int) int {
+// the highest switch above leaf under which nothing is used yet, nor
+// picked for an earlier weight: with qc[01-03] of weight 1 taken under
+// t1, -N11 goes on to t3's qc[17-24] (8, what is left), not t2's 7
+// (blind13/recorded.tsv:57); loaded, to qc[13-16] and qc[17-20], the
+// larger branch t3 first (62).
+func branchSize(tree *topology.Tree, at map[int]int, groups [][]int, used []bool, picked []int, leaf int) int {
 	free := func(sw int) (int, bool) {
 		n := 0
 		for _, l := range tree.Switches[sw].Leaves {
+			if slices.Contains(picked, l) {
+				return 0, false // taken from for an earlier weight
+			}
 			k, ok := at[l]
 			if !ok {
 				continue

@@ -37,8 +37,8 @@ import (
 //     one switch: the smallest leaf anywhere first, then the closest,
 //     smallest first, and under middle switches one node size after
 //     another, in the order the sizes first appear (fillTree, bySize).
-//     Its --contiguous ignores the tree: runs classed by their heaviest
-//     node's weight, the tightest that suffices (compat_consres.go).
+//     Its --contiguous ignores the tree, as without one
+//     (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
 //
@@ -85,10 +85,13 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 	if t.slots < 0 {
 		return nil
 	}
-	if t.countCPUs && t.slots > 0 && n.Max > 0 {
+	if t.countCPUs && t.slots > 0 && n.Max > 0 && (consRes || n.Min <= 1) {
 		// on a tree, a CPU total within a node limit takes only nodes of
 		// at least its share per node: -p m3 -n40 (MaxNodes=3) takes
-		// g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48)
+		// g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48).
+		// Not select/linear given a node count: -N3 -n93 is refused, the
+		// leaf chosen (ad[17-22]) filled from its 12-CPU nodes although
+		// three of its 48-CPU ones would do (blind8/recorded.tsv:65)
 		t.minCPUs = max(t.minCPUs, (t.remCPUs+t.slots-1)/t.slots)
 	}
 	must := orEmpty(job.Required, cand.Len()).Clone()
@@ -113,7 +116,7 @@ func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int
 			// (blind b_topo3_lin.conf:14)
 			need = max(n.Min, len(t.sel), 1)
 		}
-		s := compatSwitch(v, all, must, t, need)
+		s := compatSwitch(v, all, must, t, need, consRes)
 		if s < 0 {
 			return nil
 		}
@@ -176,7 +179,7 @@ func cpuTotalOnly(job *Job, n Counts) bool {
 // compatSwitch is the lowest switch holding must, need nodes of all and
 // t's CPUs, the one with the fewest such nodes among its level; -1 when
 // none.
-func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int) int {
+func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int, consRes bool) int {
 	tree := v.c.topo
 	best, bestLevel, bestCount := -1, 0, 0
 	for s := range tree.Switches {
@@ -185,12 +188,20 @@ func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int) in
 			continue
 		}
 		nodes.InPlaceIntersection(all)
-		count, cpus := 0, 0
+		count, usable, cpus := 0, 0, 0
 		for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
 			count++
-			cpus += t.cpuOf(int(i))
+			if c := t.cpuOf(int(i)); c >= t.minCPUs || must.Test(i) || !consRes {
+				usable++
+				cpus += c
+			}
 		}
-		if count < need || cpus < t.remCPUs+sumCPUs(t) {
+		// with cons_tres, a switch must hold the job in nodes big enough for its share
+		// (-N4 -n81 passes over mu[01-05], three of whose nodes have 8
+		// CPUs, for mu[23-27]: blind16/recorded.tsv:132), but is ranked
+		// by all its nodes (-N2 -n17 takes nt[09-10] of the leaf of three,
+		// not nt[19-20] of a leaf of four with two of 4 CPUs: blind12 93)
+		if usable < need || cpus < t.remCPUs+sumCPUs(t) {
 			continue
 		}
 		lvl := tree.Switches[s].Level

@@ -62,7 +62,7 @@ func (Linear) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choice,
 			chosen, ok = minLoad(v, cand, job.Required, n, cpuOf)
 		default:
 			pk := newPicker(v, cand, cpuOf, lower)
-			pk.slurm, pk.mixed = c.compat, c.compat && spansWeights(c, cand)
+			pk.slurm, pk.mixed, pk.nodeCount = c.compat, c.compat && mixedSizes(c, cand), job.Req.MinNodes > 0
 			chosen, ok = pk.pick(cand, job.Required, n, job.Req.Contiguous)
 		}
 		if !ok {

@@ -99,10 +99,18 @@ func (cx *call) greedyCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bi
 		term.Required = nil
 		if chained && acc.Any() {
 			term.Required = acc
+		} else if acc.Any() {
+			// a bracketed term's nodes are its own: [sky*1&edge*2] on
+			// nodes with both features takes ek07 for sky, then ek[10-11]
+			// for edge, not ek07 again (blind10/recorded.tsv:134)
+			term.availNodes = job.availNodes.Difference(acc)
 		}
 		p, err := quiet.pickBest(&term, tmp, Counts{Min: ct.n, Desired: ct.n, Max: n.Max})
 		if err != nil && term.Required != nil && job.Required == nil {
 			err = chainedTermError(cx.c, counts, ct, acc, err)
+		}
+		if err != nil && !chained && acc.Any() {
+			err = bracketedTermError(cx.c, ct, acc, err) // compat_counts.go
 		}
 		if err != nil {
 			cx.step("count %s (SlurmCompat greedy, %d sets): %v", ct.name, len(tmp), err)

@@ -44,8 +44,9 @@ type picker struct {
 	// weights when byWeight widened the candidates); nil for none.
 	prefer *bitset.BitSet
 	// slurm completes required nodes as Slurm 22.05 does (compat_linear.go);
-	// mixed: the candidates span several weights.
-	slurm, mixed bool
+	// mixed: the candidates differ in CPU count (compat_linear.go);
+	// nodeCount: the job gave one (-N).
+	slurm, mixed, nodeCount bool
 	// the candidates lie in the nodes [lo, hi) and count nodes of them
 	// when known (newPicker): runs are looked for there only
 	lo, hi int
@@ -91,6 +92,9 @@ func limit(n Counts, avail int) int {
 // pick returns the chosen nodes, or false.
 func (pk picker) pick(cand, required *bitset.BitSet, n Counts, contiguous bool) ([]int, bool) {
 	if contiguous {
+		if sel, ok := pk.compatContiguousTotal(cand, required, n); ok {
+			return sel, true // compat_linear.go
+		}
 		return pk.contiguous(cand, required, n)
 	}
 	if pk.slurm && (required == nil || !required.Any()) {

@@ -145,6 +145,9 @@ func (cx *call) selectNodes() (*Placement, error) {
 	if cx.ex != nil { // boxing the argument allocates, explained or not
 		cx.step("partition %s is up and its limits allow the job", job.Part.Name)
 	}
+	if err := c.compatCountsFirst(job); err != nil { // compat_counts.go
+		return nil, err
+	}
 	var err error
 	if cx.sets, err = c.buildNodeSets(cx); err != nil {
 		return nil, err
