@@ -65,6 +65,7 @@ func TestCrossCheckCBC(t *testing.T) {
 	}{
 		{WindowSpec{Jobs: 50, Bids: 10, Seed: 1}, 20, true},
 		{WindowSpec{Jobs: 50, Bids: 10, Seed: 2}, 20, true},
+		{WindowSpec{Jobs: 50, Bids: 10, Seed: 3}, 20, true},
 		{WindowSpec{Jobs: 100, Bids: 15, Seed: 1}, 5, false},
 	} {
 		p, err := GenerateWindow(tt.spec)

@@ -48,6 +48,12 @@
 // better solution takes, jobs every better solution takes), re-priced,
 // and searched exactly, first on a bounded budget after a short local
 // search, then with what remains; a completed search proves the optimum.
+// The exact search of a whole group is first an LP branch and bound
+// (lp_simplex.go, lp_tree.go: a bounded dual simplex of our own over the
+// clique model, rows added as its solution overfills them, warm-started
+// from node to node, reliability branching, reduced-cost fixing per node;
+// its bounds come from the duals clamped to >= 0, so valid whatever the
+// rounding), then the Lagrangian one.
 // When every value is a whole multiple of some 1/(2^a 3^b) (valueStep), a
 // bound less than one step above the solution proves it. Everything is
 // deterministic for a given Options.Seed; only where a time limit stops

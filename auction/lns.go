@@ -197,9 +197,10 @@ func (s *solver) solveExactly(jobs []int32, pricing int, limit int64) (complete,
 	return t.complete, t.found
 }
 
-// prove runs the exact search on each group of at most exact jobs whose
-// bound is above its value, smallest first, within the budgets (perGroup
-// nodes each at most). It tightens
+// prove runs the exact searches on each group of at most exact jobs whose
+// bound is above its value, smallest first, within the budgets: the LP
+// branch and bound (lp_tree.go) first, lpPivotBudget(perGroup) pivots,
+// then the Lagrangian one (search.go), perGroup nodes. It tightens
 // bounds[c] to the group's optimum when the search completes, and reports
 // whether every group is then proven.
 func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup int64) bool {
@@ -220,7 +221,12 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 			continue
 		}
 		s.fixing = true // only better solutions are wanted here
-		complete, _ := s.solveExactly(jobs, 0, perGroup)
+		left := max(0, s.budget-s.nodes)
+		complete, root := s.lpProve(jobs, left, min(lpPivotBudget(perGroup), left/lpPivotShare))
+		bounds[c] = min(bounds[c], max(root, s.valueOf(jobs)))
+		if !complete {
+			complete, _ = s.solveExactly(jobs, 0, perGroup)
+		}
 		s.fixing = false
 		if complete {
 			bounds[c] = s.valueOf(jobs)

@@ -1,0 +1,207 @@
+package auction
+
+import "math"
+
+// Rebuilding the basis inverse, and the bound. Most basic variables are
+// slacks (unit columns), so the inverse needs only the k x k block M of
+// the basic bid columns on the rows whose slack is not basic:
+//
+//	B = [M 0; A21 I]  =>  B^-1 = [M^-1 0; -A21 M^-1 I]
+//
+// which costs k^3 + (nonzeros of the basic columns) * k, k being the
+// basic bids (at most the jobs plus the tight resources).
+
+// refactor rebuilds the inverse, the basic values and the reduced costs;
+// a singular block sets trouble.
+func (lp *lpRelax) refactor() {
+	lp.since = 0
+	rows := len(lp.rhs)
+	n := len(lp.cols)
+	slackPos := make([]int32, rows) // row -> position of its basic slack, or -1
+	for i := range slackPos {
+		slackPos[i] = -1
+	}
+	var basicCols []int32 // positions of the basic bids
+	for p, v := range lp.head {
+		if lp.isSlack(v) {
+			slackPos[int(v)-n] = int32(p)
+		} else {
+			basicCols = append(basicCols, int32(p))
+		}
+	}
+	rowIdx := make([]int32, rows) // row -> index in M, or -1
+	var mRows []int32
+	for i := range rowIdx {
+		rowIdx[i] = -1
+		if slackPos[i] < 0 {
+			rowIdx[i] = int32(len(mRows))
+			mRows = append(mRows, int32(i))
+		}
+	}
+	k := len(basicCols)
+	if len(mRows) != k {
+		lp.trouble = true
+		return
+	}
+	mat := make([][]float64, k) // mat[t][u]: column t's entry on row mRows[u]
+	for t, p := range basicCols {
+		mat[t] = make([]float64, k)
+		lp.colEntries(lp.head[p], func(i int32, a float64) {
+			if u := rowIdx[i]; u >= 0 {
+				mat[t][u] = a
+			}
+		})
+	}
+	inv, ok := invertTransposed(mat)
+	if !ok {
+		lp.trouble = true
+		return
+	}
+	for p := range lp.binv {
+		clear(lp.binv[p])
+		lp.dirty[p] = true
+	}
+	for t, p := range basicCols {
+		for u, i := range mRows {
+			lp.binv[p][i] = inv[t][u]
+		}
+	}
+	for i, p := range slackPos {
+		if p >= 0 {
+			lp.binv[p][i] = 1
+		}
+	}
+	for t, p := range basicCols {
+		lp.colEntries(lp.head[p], func(i int32, a float64) {
+			if sp := slackPos[i]; sp >= 0 {
+				row := lp.binv[sp]
+				for u, ri := range mRows {
+					row[ri] -= a * inv[t][u]
+				}
+			}
+		})
+	}
+	lp.recomputeBeta()
+	lp.recomputeDuals()
+}
+
+// invertTransposed returns X with X[t] the t-th row of M^-1, where mat[t]
+// is M's t-th column (mat = M^T), by Gauss-Jordan elimination with
+// partial pivoting; false when M is numerically singular.
+func invertTransposed(mat [][]float64) ([][]float64, bool) {
+	k := len(mat)
+	// a = M (rows u, columns t), e = I; reduce a to I, e becomes M^-1.
+	a, e := make([][]float64, k), make([][]float64, k)
+	for u := range k {
+		a[u], e[u] = make([]float64, k), make([]float64, k)
+		e[u][u] = 1
+		for t := range k {
+			a[u][t] = mat[t][u]
+		}
+	}
+	for col := range k {
+		piv := col
+		for u := col + 1; u < k; u++ {
+			if math.Abs(a[u][col]) > math.Abs(a[piv][col]) {
+				piv = u
+			}
+		}
+		if math.Abs(a[piv][col]) < 1e-10 {
+			return nil, false
+		}
+		a[col], a[piv] = a[piv], a[col]
+		e[col], e[piv] = e[piv], e[col]
+		inv := 1 / a[col][col]
+		for x := range k {
+			a[col][x] *= inv
+			e[col][x] *= inv
+		}
+		for u := range k {
+			if f := a[u][col]; u != col && f != 0 {
+				for x := range k {
+					a[u][x] -= f * a[col][x]
+					e[u][x] -= f * e[col][x]
+				}
+			}
+		}
+	}
+	return e, true // e = M^-1: row t is basic column t's row of the inverse
+}
+
+// recomputeDuals sets y = c_B B^-1 (c = -value) and every reduced cost.
+func (lp *lpRelax) recomputeDuals() {
+	rows := len(lp.rhs)
+	y := make([]float64, rows)
+	for p, v := range lp.head {
+		if lp.isSlack(v) {
+			continue
+		}
+		c := -lp.value[v]
+		for i, w := range lp.binv[p] {
+			y[i] += c * w
+		}
+	}
+	n := len(lp.cols)
+	for v := range lp.d {
+		switch {
+		case lp.pos[v] >= 0:
+			lp.d[v] = 0
+		case v >= n:
+			lp.d[v] = -y[v-n]
+		default:
+			dv := -lp.value[v]
+			lp.colEntries(int32(v), func(i int32, a float64) { dv -= y[i] * a })
+			lp.d[v] = dv
+		}
+	}
+}
+
+// prices are the rows' prices in the maximising form: the slacks'
+// reduced costs, clamped to >= 0 (any such prices give a valid bound).
+func (lp *lpRelax) prices() []float64 {
+	n := len(lp.cols)
+	pi := make([]float64, len(lp.rhs))
+	for i := range pi {
+		pi[i] = max(0, lp.d[n+i])
+	}
+	return pi
+}
+
+// bound is the Lagrangian L at prices pi (per row, >= 0; resources
+// without a row priced 0): sum_i pi_i*rhs_i plus each column's reduced
+// value at whichever bound earns more. It fills rc with the reduced
+// values. It is an upper bound on every solution within the columns'
+// bounds, however inexact pi is.
+func (lp *lpRelax) bound(pi, rc []float64) float64 {
+	L := 0.0
+	for i, p := range pi {
+		L += p * lp.rhs[i]
+	}
+	for c := range lp.cols {
+		v := lp.value[c]
+		lp.colEntries(int32(c), func(i int32, a float64) { v -= pi[i] * a })
+		rc[c] = v
+		if v > 0 {
+			L += v * lp.up[c]
+		} else {
+			L += v * lp.lo[c]
+		}
+	}
+	return L
+}
+
+// ray is the prices after a step s along the dual ray of the row at
+// position r that no variable could fix (pivot found none to enter):
+// along it the bound falls without limit when the bounds admit no
+// solution.
+func (lp *lpRelax) ray(r int, delta, s float64) []float64 {
+	pi := lp.prices()
+	sign := 1.0
+	if delta > 0 {
+		sign = -1
+	}
+	for i, rho := range lp.binv[r] {
+		pi[i] = max(0, pi[i]+sign*s*rho)
+	}
+	return pi
+}

@@ -1,0 +1,254 @@
+package auction
+
+import "math"
+
+// lpTree is a depth-first branch and bound over one whole group of jobs
+// with the LP relaxation (lp_simplex.go) re-solved at every node, warm
+// from the last node's basis: where the Lagrangian search's bound stays
+// put as it branches (its prices are fixed), the LP's moves, which is what
+// proves windows like J50_B10_s101 (clique LP 1.3% above the optimum).
+// It branches on a bid of fractional value (taken first, then left out)
+// and, at each node, fixes bids by the LP's reduced costs for the node's
+// subtree. It looks only for solutions better than the incumbent by more
+// than the proof's gap; a search that completes proves the incumbent (or
+// what it found) optimal.
+type lpTree struct {
+	s       *solver
+	lp      *lpRelax
+	jobs    []int32
+	best    float64 // the value to beat
+	bestSel []int32 // per job (index in jobs): model bid or -1
+	found   bool
+	nodes   int64
+	limit   int64 // nodes allowed
+	pivots  int64 // pivots allowed per node
+	// maxPivots: pivots allowed in all (strong branching's included)
+	maxPivots int64
+	complete  bool // false when a budget, the context or the numerics stopped it
+	rc        []float64
+	resid     []int32 // scratch for checking integral solutions
+	root      float64 // the root's bound (+Inf until solved)
+	pc        pseudoCosts
+}
+
+// lpPivotShare: see lpPivotBudget.
+const lpPivotShare = 20
+
+// lpNodePivots caps the pivots of one node's solve.
+const lpNodePivots = 5000
+
+// lpPivotBudget is the LP search's pivots for a proof attempt that the
+// Lagrangian search gets nodes nodes for. A pivot costs as much as four
+// of its nodes or more (30-70 us of CPU against 5-8 on the 50 x 10
+// windows) but its proofs are the ones that finish: the quick attempt
+// before any local search gets a quarter (5,000 pivots: generated 50 x
+// 10 seed 3 needs about 3,000), later ones as many pivots as nodes
+// (J50_B10_s101 needs about 100,000 from the optimum).
+//
+// The run's node budget (Options.MaxNodes) caps it too, at one pivot for
+// lpPivotShare nodes left: a work-budgeted scheduler pass (ReplayOptions,
+// 5,000 nodes) spends at most 250 pivots on the LP, enough for the root
+// of a small group, and stays a few milliseconds.
+func lpPivotBudget(nodes int64) int64 {
+	switch {
+	case nodes >= math.MaxInt64/2:
+		return math.MaxInt64
+	case nodes > quickProofNodes:
+		return nodes
+	}
+	return nodes / 4
+}
+
+// lpProve searches jobs (a whole group, released from the selection) by
+// the LP branch and bound within limit nodes and maxPivots simplex pivots,
+// keeps a better answer, and reports whether the search completed and
+// the root's bound (valid for solutions better than the incumbent that
+// avoid fixed-out bids, as fixAll's).
+func (s *solver) lpProve(jobs []int32, limit, maxPivots int64) (bool, float64) {
+	cur := s.valueOf(jobs)
+	old := s.release(jobs)
+	var out []bool
+	if s.fixing {
+		out = s.out
+	}
+	lp := newLP(s.m, jobs, out)
+	lp.ctx = s.ctx
+	var pc pseudoCosts
+	for dir := range 2 {
+		pc.sum[dir], pc.cnt[dir] = make([]float64, len(lp.cols)), make([]int32, len(lp.cols))
+	}
+	t := &lpTree{s: s, lp: lp, jobs: jobs, best: cur, bestSel: make([]int32, len(jobs)),
+		limit: limit, pivots: lpNodePivots, maxPivots: maxPivots, complete: true,
+		rc: make([]float64, len(lp.cols)), resid: make([]int32, len(s.resid)), root: math.Inf(1), pc: pc}
+	t.dfs()
+	s.nodes += t.nodes
+	if t.found {
+		s.reinstate(jobs, t.bestSel)
+	} else {
+		s.reinstate(jobs, old)
+	}
+	return t.complete && !lp.trouble, t.root
+}
+
+// cut is the least bound that cannot be pruned: a node whose bound is at
+// most cut holds no solution better than the incumbent by the proof's gap
+// (less a margin for the bound's rounding).
+func (t *lpTree) cut(bound float64) float64 {
+	return t.best + max(t.s.tol, t.s.proofGap) - 1e-9*max(1, math.Abs(bound))
+}
+
+func (t *lpTree) dfs() {
+	t.nodes++
+	if t.nodes > t.limit || t.lp.pivots >= t.maxPivots || t.s.ctx.Err() != nil {
+		t.complete = false
+		return
+	}
+	lp := t.lp
+	st := lp.solve(min(t.maxPivots, lp.pivots+t.pivots))
+	if st == lpInfeasible {
+		if !t.rayPrunes() {
+			t.complete = false
+		}
+		return
+	}
+	U := lp.bound(lp.prices(), t.rc)
+	if t.nodes == 1 {
+		t.root = U
+	}
+	if U <= t.cut(U) {
+		return
+	}
+	if st != lpOptimal {
+		t.complete = false
+		return
+	}
+	undo := t.fixByReducedCost(U)
+	defer func() { t.restore(undo) }()
+	c, U, pruned := t.strongBranch(U, &undo)
+	if pruned {
+		return
+	}
+	if c < 0 {
+		t.integral(U)
+		return
+	}
+	lo, up := lp.lo[c], lp.up[c]
+	lp.lo[c] = 1
+	t.dfs()
+	lp.lo[c] = lo
+	if !t.complete {
+		return
+	}
+	lp.up[c] = 0
+	t.dfs()
+	lp.up[c] = up
+}
+
+// rayPrunes: when the node's bounds admit no LP solution, prices far
+// along the dual ray give a bound below the cut (checked, not assumed).
+func (t *lpTree) rayPrunes() bool {
+	_, ok := t.rayBound()
+	return ok
+}
+
+// rayBound is the first bound along the dual ray that reaches the cut,
+// and whether one does.
+func (t *lpTree) rayBound() (float64, bool) {
+	lp := t.lp
+	for _, s := range []float64{1e2, 1e4, 1e6, 1e8} {
+		if U := lp.bound(lp.ray(lp.deadRow, lp.deadDelta, s), t.rc); U <= t.cut(U) {
+			return U, true
+		}
+	}
+	return 0, false
+}
+
+type boundChange struct {
+	col    int32
+	lo, up float64
+}
+
+// fixByReducedCost fixes, for the node's subtree, each free bid whose
+// reduced value says that taking it (or leaving it) drops the bound U to
+// the cut; it returns the old bounds.
+func (t *lpTree) fixByReducedCost(U float64) []boundChange {
+	lp := t.lp
+	var undo []boundChange
+	cut := t.cut(U)
+	for c, rc := range t.rc {
+		if lp.lo[c] == lp.up[c] {
+			continue
+		}
+		switch {
+		case rc < 0 && U+rc <= cut:
+			undo = append(undo, boundChange{int32(c), lp.lo[c], lp.up[c]})
+			lp.up[c] = lp.lo[c]
+		case rc > 0 && U-rc <= cut:
+			undo = append(undo, boundChange{int32(c), lp.lo[c], lp.up[c]})
+			lp.lo[c] = lp.up[c]
+		}
+	}
+	return undo
+}
+
+func (t *lpTree) restore(undo []boundChange) {
+	for k := len(undo) - 1; k >= 0; k-- {
+		u := undo[k]
+		t.lp.lo[u.col], t.lp.up[u.col] = u.lo, u.up
+	}
+}
+
+// lpIntTol: a value this close to 0 or 1 counts as whole.
+const lpIntTol = 1e-6
+
+// branchColumn is the free bid whose value is most fractional (of two
+// alike, the more valuable), or -1 when the solution is whole.
+func (t *lpTree) branchColumn() int32 {
+	lp := t.lp
+	pick, score := int32(-1), 0.0
+	for c := range lp.cols {
+		x := lp.colValue(int32(c))
+		f := min(x, 1-x)
+		if f <= lpIntTol || lp.lo[c] == lp.up[c] {
+			continue
+		}
+		if sc := f * lp.value[c]; sc > score {
+			pick, score = int32(c), sc
+		}
+	}
+	return pick
+}
+
+// integral takes the node's whole LP solution as a candidate: checked
+// against the capacities in integers, kept when better. The LP's optimum
+// being whole, nothing below the node is better, provided the bound agrees
+// with the solution's value.
+func (t *lpTree) integral(U float64) {
+	s, lp := t.s, t.lp
+	copy(t.resid, s.resid)
+	sel := make([]int32, len(t.jobs))
+	for k := range sel {
+		sel[k] = -1
+	}
+	val := 0.0
+	for c := range lp.cols {
+		if lp.colValue(int32(c)) < 0.5 {
+			continue
+		}
+		b, k := lp.cols[c], lp.colJob[c]
+		if sel[k] >= 0 || !s.m.fits(b, t.resid) {
+			t.complete = false // not a solution after all: numerical trouble
+			return
+		}
+		s.m.take(b, t.resid)
+		sel[k] = b
+		val += lp.value[c]
+	}
+	if val > t.best+t.s.tol {
+		t.best, t.found = val, true
+		copy(t.bestSel, sel)
+	}
+	if U > t.cut(U) {
+		t.complete = false // the bound disagrees with its whole solution
+	}
+}
