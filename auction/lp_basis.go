@@ -161,5 +161,6 @@ func (lp *lpRelax) dropLooseRows() int {
 		lp.dirty[p] = true
 	}
 	lp.alpha, lp.acol = make([]float64, n+kept), make([]float64, kept)
+	lp.ain, lp.anz = make([]bool, n+kept), lp.anz[:0]
 	return rows - kept
 }

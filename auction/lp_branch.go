@@ -46,6 +46,11 @@ func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, float64, b
 			return -1, U, false
 		}
 		pick, best, fixed, tried := int32(-1), -1.0, false, 0
+		if lp.since > lpRefactor/2 {
+			// Each trial restarts from the saved inverse and its pivot
+			// count: a fresh one keeps 16 trials from rebuilding it anew.
+			lp.refactor()
+		}
 		lp.save(&t.sbBasis)
 		t.pickValid = false
 		for _, cd := range cands {
