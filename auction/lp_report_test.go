@@ -1,8 +1,10 @@
 package auction
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -48,14 +50,7 @@ func TestLPProofReport(t *testing.T) {
 	}
 	rot, _ := strconv.Atoi(os.Getenv("AUCTION_ROT"))
 	ws := proofWindows(t)
-	names := slices.Sorted(func(yield func(string) bool) {
-		for n := range ws {
-			if !yield(n) {
-				return
-			}
-		}
-	})
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(ws)) {
 		if !strings.Contains(name, os.Getenv("AUCTION_ONLY")) {
 			continue
 		}
@@ -86,5 +81,26 @@ func TestLPProofReport(t *testing.T) {
 				name, sol.Objective, lt.best, lt.root, lt.complete && !lt.lp.trouble, lt.nodes, lt.lp.pivots, len(lt.lp.rhs),
 				time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
 		}
+	}
+}
+
+// TestSolveProofReport (AUCTION_LPREPORT=1): Solve on each 50 x 10 window
+// with AUCTION_LIMIT (default 2s), its answer and CPU.
+func TestSolveProofReport(t *testing.T) {
+	if os.Getenv("AUCTION_LPREPORT") == "" {
+		t.Skip("set AUCTION_LPREPORT=1 to print the proofs' table")
+	}
+	limit, err := time.ParseDuration(cmp.Or(os.Getenv("AUCTION_LIMIT"), "2s"))
+	require.NoError(t, err)
+	ws := proofWindows(t)
+	for _, name := range slices.Sorted(maps.Keys(ws)) {
+		if !strings.Contains(name, os.Getenv("AUCTION_ONLY")) {
+			continue
+		}
+		cpu0, start := cpuTime(), time.Now()
+		sol, err := Solve(context.Background(), ws[name], Options{TimeLimit: limit})
+		require.NoError(t, err)
+		t.Logf("%-18s obj %.4f bound %.3f optimal %v nodes %d rounds %d wall %v cpu %v", name, sol.Objective, sol.Bound,
+			sol.Optimal, sol.Nodes, sol.Rounds, time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
 	}
 }
