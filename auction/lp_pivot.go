@@ -203,24 +203,35 @@ func (lp *lpRelax) pivot(r int, delta float64) bool {
 func (lp *lpRelax) updateInverse(r int, acol []float64) {
 	pr := lp.binv[r]
 	inv := 1 / acol[r]
-	nz := lp.nz[:0]
+	nz, vals := lp.nz[:0], lp.nzv[:0]
+	vv := 0.0
 	for k, w := range pr {
 		if w != 0 {
-			pr[k] = w * inv
-			nz = append(nz, int32(k))
+			w *= inv
+			pr[k] = w
+			vv += w * w
+			nz, vals = append(nz, int32(k)), append(vals, w)
 		}
 	}
-	lp.nz = nz
-	lp.dirty[r] = true
+	lp.nz, lp.nzv = nz, vals
+	lp.norm[r], lp.dirty[r] = vv, false
 	for p, a := range acol {
 		if p == r || a == 0 {
 			continue
 		}
 		row := lp.binv[p]
-		for _, k := range nz {
-			row[k] -= a * pr[k]
+		dot := 0.0
+		for j, k := range nz {
+			w := row[k]
+			dot += w * vals[j]
+			row[k] = w - a*vals[j]
 		}
-		lp.dirty[p] = true
+		if !lp.dirty[p] {
+			old := lp.norm[p]
+			nn := old - 2*a*dot + a*a*vv
+			lp.norm[p] = nn
+			lp.dirty[p] = nn <= 1e-3*old || nn <= 1e-12
+		}
 	}
 }
 

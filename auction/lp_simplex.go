@@ -81,6 +81,7 @@ type lpRelax struct {
 	// per position, its inverse row's squared norm and whether that row
 	// changed since.
 	nz      []int32
+	nzv     []float64 // the pivot row's values at nz
 	entries []int32
 	amts    []float64
 	norm    []float64
