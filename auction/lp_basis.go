@@ -91,20 +91,24 @@ func (lp *lpRelax) newRowInverse(i int) {
 	lp.dirty[i] = true
 }
 
-// dropLooseRows removes the resource rows whose slack is basic and
-// positive (rows the solution leaves room in): their inverse rows are the
-// dense part of the inverse, and every pivot pays for them. With the
-// slack of row i basic at position p, column i of the inverse is e_p, so
-// the smaller basis's inverse is the old one less row p and column i. A
-// dropped row comes back through separate when a solution overfills it.
-// It returns the rows dropped.
+// dropLooseRows removes the resource rows whose slack is basic (rows the
+// basis does not hold tight, though a degenerate one may sit at zero):
+// their inverse rows are the dense part of the inverse, and every pivot
+// pays for them. With the slack of row i basic at position p, column i of
+// the inverse is e_p, so the smaller basis's inverse is the old one less
+// row p and column i, and the solution stays optimal. A dropped row comes
+// back through separate when a solution overfills it. It returns the rows
+// dropped. Measured on J50_B10_s101 from the optimum over twelve orders
+// of the jobs: dropping only the rows with room left kept 180-250 rows
+// (17-20 us a pivot), mean 0.51 s; dropping the degenerate ones too keeps
+// 125-160 (12-13 us), the trees a little larger, mean 0.47 s.
 func (lp *lpRelax) dropLooseRows() int {
 	n, rows := len(lp.cols), len(lp.rhs)
 	newIdx := make([]int32, rows)
 	kept := 0
 	for i := range rows {
 		newIdx[i] = -1
-		if p := lp.pos[n+i]; i < len(lp.jobCols) || p < 0 || lp.beta[p] <= 1e-6 {
+		if i < len(lp.jobCols) || lp.pos[n+i] < 0 {
 			newIdx[i] = int32(kept)
 			kept++
 		}
