@@ -85,20 +85,28 @@ func TestLPProofReport(t *testing.T) {
 }
 
 // TestSolveProofReport (AUCTION_LPREPORT=1): Solve on each 50 x 10 window
-// with AUCTION_LIMIT (default 2s), its answer and CPU.
+// with AUCTION_LIMIT (default 2s), its answer and CPU; AUCTION_ROT=r
+// rotates the window's jobs by r first.
 func TestSolveProofReport(t *testing.T) {
 	if os.Getenv("AUCTION_LPREPORT") == "" {
 		t.Skip("set AUCTION_LPREPORT=1 to print the proofs' table")
 	}
 	limit, err := time.ParseDuration(cmp.Or(os.Getenv("AUCTION_LIMIT"), "2s"))
+	rot, _ := strconv.Atoi(os.Getenv("AUCTION_ROT"))
 	require.NoError(t, err)
 	ws := proofWindows(t)
 	for _, name := range slices.Sorted(maps.Keys(ws)) {
 		if !strings.Contains(name, os.Getenv("AUCTION_ONLY")) {
 			continue
 		}
+		p := ws[name]
+		if r := rot % len(p.Jobs); r > 0 {
+			q := *p
+			q.Jobs = append(slices.Clone(p.Jobs[r:]), p.Jobs[:r]...)
+			p = &q
+		}
 		cpu0, start := cpuTime(), time.Now()
-		sol, err := Solve(context.Background(), ws[name], Options{TimeLimit: limit})
+		sol, err := Solve(context.Background(), p, Options{TimeLimit: limit})
 		require.NoError(t, err)
 		t.Logf("%-18s obj %.4f bound %.3f optimal %v nodes %d rounds %d wall %v cpu %v", name, sol.Objective, sol.Bound,
 			sol.Optimal, sol.Nodes, sol.Rounds, time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
