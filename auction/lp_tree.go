@@ -56,10 +56,14 @@ const lpNodePivots = 5000
 // windows) but its proofs are the ones that finish. The quick attempt
 // before any local search gets twice its nodes (40,000 pivots): it
 // starts from the first greedy solution, often the optimum or close to
-// it, and J50_B10_s101 is proven there in 67 LP nodes and under 30,000
+// it, and J50_B10_s101 is proven there in 77 LP nodes and under 30,000
 // pivots (at 20,000 it is not, and the local search and a second attempt
-// from scratch follow: 1.6 s in place of 0.6); generated 50 x 10 seed 3
-// needs about 2,600. Later attempts get as many pivots as nodes.
+// from scratch follow: 0.9 s of CPU in place of 0.35); generated 50 x 10
+// seed 3 needs about 2,600. Later attempts get as many pivots as nodes.
+// Four times the nodes proves more orders of that window's jobs in the
+// quick attempt (BENCHMARKS.md "Auction: proofs (fifth round)") but
+// would spend a second there, before any local search, on a small
+// window that no attempt proves.
 //
 // The run's node budget (Options.MaxNodes) caps it too, at one pivot for
 // lpPivotShare nodes left: a work-budgeted scheduler pass (ReplayOptions,
