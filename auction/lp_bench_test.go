@@ -53,3 +53,65 @@ func BenchmarkSolveProof(b *testing.B) {
 		b.ReportMetric(float64(sol.Nodes), "nodes")
 	})
 }
+
+// lpTreeFromOptimum is the LP search over p's one group with the
+// optimum (from a budgeted Solve) as the incumbent: the pure proof.
+func lpTreeFromOptimum(b *testing.B, p *Problem) func() *lpTree {
+	sol, err := Solve(context.Background(), p, Options{Rounds: 1000, MaxNodes: 30_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() *lpTree {
+		m := buildModel(p)
+		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
+		for j, mj := range m.jobs {
+			for bid := mj.first; bid < mj.end; bid++ {
+				if int(m.origBid[bid]) == sol.Selection[mj.orig] {
+					s.sel[j] = bid
+					m.take(bid, s.resid)
+				}
+			}
+		}
+		jobs := m.components()[0]
+		cur := s.valueOf(jobs)
+		s.release(jobs)
+		t := s.newLPTree(jobs, math.MaxInt64, math.MaxInt64)
+		t.best = cur
+		return t
+	}
+}
+
+// BenchmarkLPProof: the LP search alone proving a 50 x 10 window's
+// optimum (generated seed 3, and the J50_B10_s101 sample when
+// ../shared/auction is there); nodes, pivots and rows are reported.
+func BenchmarkLPProof(b *testing.B) {
+	windows := map[string]*Problem{}
+	p, err := GenerateWindow(WindowSpec{Jobs: 50, Bids: 10, Seed: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	windows["gen_seed=3"] = p
+	if dir := sampleDir(); dir != "" {
+		windows["J50_B10_s101"] = loadSample(b, dir, "aucs_J50_B10_s101")
+	}
+	for _, name := range []string{"gen_seed=3", "J50_B10_s101"} {
+		p, ok := windows[name]
+		if !ok {
+			continue
+		}
+		b.Run("nodes=1024/jobs=50/bids=10/"+name, func(b *testing.B) {
+			tree := lpTreeFromOptimum(b, p)
+			var t *lpTree
+			for b.Loop() {
+				t = tree()
+				t.dfs()
+				if !t.complete || t.lp.trouble {
+					b.Fatal("not proven")
+				}
+			}
+			b.ReportMetric(float64(t.nodes), "nodes")
+			b.ReportMetric(float64(t.lp.pivots), "pivots")
+			b.ReportMetric(float64(len(t.lp.rhs)), "rows")
+		})
+	}
+}

@@ -10,21 +10,26 @@ import (
 // partial solve still bounds the child), and the bid whose weaker child
 // falls most is branched on. A child whose bound reaches the cut is
 // pruned at once: the bid is fixed the other way for the node's subtree
-// and the node re-solved.
+// and the node re-solved. Each trial starts from the node's own optimal
+// basis (saved once, restored after each child): a trial that started
+// where the last one stopped, as the first version did, scored its
+// candidates by how far that basis happened to be from the child's, and
+// the tree's size swung from 369 to over 3,000 nodes with the order of
+// the jobs alone on J50_B10_s101. The up child of the pick keeps its
+// trial's basis, where the tree's first visit to it starts.
 
 // sbCands is the unreliable candidates strong-branched per node,
 // sbPivots the pivots per child, sbReliable the strong-branching tries
 // after which a column is scored by its pseudo-costs. Measured on
-// J50_B10_s101 from the optimum (LP nodes, CPU on the loaded machine):
-// strong branching alone, 8 candidates and 25 pivots, 903 nodes and
-// 60-78 s; with pseudo-costs after one try, 8 and 25: 1,221 nodes, 7-10
-// s; 4 and 25: 827, 11 s; 16 and 25: 967, 9 s; 8 and 10: 369, 3.8-5 s
-// (kept). Without strong branching (most fractional bid by value)
-// 20,000 nodes did not finish; plain largest infeasibility in place of
-// the weighted pick in leaving made it slower still (15 s, unfinished).
+// J50_B10_s101 from the optimum with five orders of the jobs (LP nodes;
+// BENCHMARKS.md "Auction: proofs (fifth round)"): 60 pivots a child
+// gave 33-291 nodes where 30 gave 385 to over 2,000 and the old 10
+// without restoring the basis 369 to over 2,000; 120 pivots 89-167 nodes
+// but more pivots in all; 4 or 12 candidates, or two tries before the
+// pseudo-costs count, were within the noise of 8 and one.
 const (
 	sbCands    = 8
-	sbPivots   = 10
+	sbPivots   = 60
 	sbReliable = 1
 )
 
@@ -32,6 +37,7 @@ const (
 // the solution is whole, and returns the node's bound after any fixing
 // and re-solve; pruned when the node needs no branching (both
 // children of a candidate pruned, or the re-solve after fixing is).
+// t.pickValid tells whether t.pickBasis holds the pick's up child.
 func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, float64, bool) {
 	lp := t.lp
 	for {
@@ -40,11 +46,18 @@ func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, float64, b
 			return -1, U, false
 		}
 		pick, best, fixed, tried := int32(-1), -1.0, false, 0
+		if lp.since > lpRefactor/2 {
+			// Each trial restarts from the saved inverse and its pivot
+			// count: a fresh one keeps 16 trials from rebuilding it anew.
+			lp.refactor()
+		}
+		lp.save(&t.sbBasis)
+		t.pickValid = false
 		for _, cd := range cands {
 			c := cd.c
 			if t.reliable(c) {
 				if sc := t.estimate(c, cd.x); sc > best {
-					pick, best = c, sc
+					pick, best, t.pickValid = c, sc, false
 				}
 				continue
 			}
@@ -53,7 +66,10 @@ func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, float64, b
 			}
 			tried++
 			down := t.childBound(c, lp.lo[c], 0)
+			lp.restore(&t.sbBasis)
 			up := t.childBound(c, 1, lp.up[c])
+			lp.save(&t.upBasis)
+			lp.restore(&t.sbBasis)
 			t.learn(c, 0, U-down, cd.x)
 			t.learn(c, 1, U-up, 1-cd.x)
 			dCut, uCut := down <= t.cut(down), up <= t.cut(up)
@@ -71,7 +87,8 @@ func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, float64, b
 				break
 			}
 			if sc := max(U-down, 1e-6) * max(U-up, 1e-6); sc > best {
-				pick, best = c, sc
+				pick, best, t.pickValid = c, sc, true
+				t.upBasis, t.pickBasis = t.pickBasis, t.upBasis
 			}
 		}
 		if !fixed {

@@ -174,13 +174,24 @@ func (lp *lpRelax) prices() []float64 {
 // bounds, however inexact pi is.
 func (lp *lpRelax) bound(pi, rc []float64) float64 {
 	L := 0.0
+	copy(rc, lp.value)
+	// Row by row: only the priced rows (a few of them) cost anything.
 	for i, p := range pi {
+		if p == 0 {
+			continue
+		}
 		L += p * lp.rhs[i]
+		if r := lp.rowRes[i]; r < 0 {
+			for _, c := range lp.jobCols[i] {
+				rc[c] -= p
+			}
+		} else {
+			for _, ca := range lp.resCols[r] {
+				rc[ca.col] -= p * ca.amt
+			}
+		}
 	}
-	for c := range lp.cols {
-		v := lp.value[c]
-		lp.colEntries(int32(c), func(i int32, a float64) { v -= pi[i] * a })
-		rc[c] = v
+	for c, v := range rc {
 		if v > 0 {
 			L += v * lp.up[c]
 		} else {

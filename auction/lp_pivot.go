@@ -40,25 +40,40 @@ func (lp *lpRelax) solve(maxPivots int64) lpStatus {
 	}
 }
 
-// rowAlpha fills alpha with row r of B^-1 A for every variable.
+// rowAlpha fills alpha with row r of B^-1 A for every variable, and
+// lp.anz with the variables it touched (each once): entering and the
+// reduced costs' update walk those alone, not every column.
 func (lp *lpRelax) rowAlpha(r int) []float64 {
 	n := len(lp.cols)
-	clear(lp.alpha)
+	for _, v := range lp.anz {
+		lp.alpha[v], lp.ain[v] = 0, false
+	}
+	anz := lp.anz[:0]
+	touch := func(v int32) {
+		if !lp.ain[v] {
+			lp.ain[v] = true
+			anz = append(anz, v)
+		}
+	}
 	for i, rho := range lp.binv[r] {
 		if math.Abs(rho) < 1e-13 {
 			continue
 		}
+		touch(int32(n + i))
 		lp.alpha[n+i] = rho
 		if res := lp.rowRes[i]; res < 0 {
 			for _, c := range lp.jobCols[i] {
+				touch(c)
 				lp.alpha[c] += rho
 			}
 		} else {
 			for _, ca := range lp.resCols[res] {
+				touch(ca.col)
 				lp.alpha[ca.col] += rho * ca.amt
 			}
 		}
 	}
+	lp.anz = anz
 	return lp.alpha
 }
 
@@ -68,15 +83,17 @@ func (lp *lpRelax) rowAlpha(r int) []float64 {
 // largest pivot among near-ties; -1 when none can move (no solution).
 func (lp *lpRelax) entering(alpha []float64, dir float64) int32 {
 	limit := math.Inf(1)
-	for v, a := range alpha {
-		if at, ok := lp.movable(int32(v), a*dir); ok {
+	for _, v := range lp.anz {
+		a := alpha[v]
+		if at, ok := lp.movable(v, a*dir); ok {
 			limit = min(limit, (lp.d[v]+at*lpDualTol)/(a*dir))
 		}
 	}
 	pick, big := int32(-1), 0.0
-	for v, a := range alpha {
-		if _, ok := lp.movable(int32(v), a*dir); ok && lp.d[v]/(a*dir) <= limit && math.Abs(a) > big {
-			pick, big = int32(v), math.Abs(a)
+	for _, v := range lp.anz {
+		a := alpha[v]
+		if _, ok := lp.movable(v, a*dir); ok && lp.d[v]/(a*dir) <= limit && math.Abs(a) > big {
+			pick, big = v, math.Abs(a)
 		}
 	}
 	return pick
@@ -149,8 +166,8 @@ func (lp *lpRelax) pivot(r int, delta float64) bool {
 		return true // solve stops on trouble
 	}
 	t := lp.d[q] / alpha[q]
-	for v, a := range alpha {
-		if lp.pos[v] < 0 && a != 0 {
+	for _, v := range lp.anz {
+		if a := alpha[v]; lp.pos[v] < 0 && a != 0 {
 			lp.d[v] -= t * a
 		}
 	}
@@ -186,24 +203,35 @@ func (lp *lpRelax) pivot(r int, delta float64) bool {
 func (lp *lpRelax) updateInverse(r int, acol []float64) {
 	pr := lp.binv[r]
 	inv := 1 / acol[r]
-	nz := lp.nz[:0]
+	nz, vals := lp.nz[:0], lp.nzv[:0]
+	vv := 0.0
 	for k, w := range pr {
 		if w != 0 {
-			pr[k] = w * inv
-			nz = append(nz, int32(k))
+			w *= inv
+			pr[k] = w
+			vv += w * w
+			nz, vals = append(nz, int32(k)), append(vals, w)
 		}
 	}
-	lp.nz = nz
-	lp.dirty[r] = true
+	lp.nz, lp.nzv = nz, vals
+	lp.norm[r], lp.dirty[r] = vv, false
 	for p, a := range acol {
 		if p == r || a == 0 {
 			continue
 		}
 		row := lp.binv[p]
-		for _, k := range nz {
-			row[k] -= a * pr[k]
+		dot := 0.0
+		for j, k := range nz {
+			w := row[k]
+			dot += w * vals[j]
+			row[k] = w - a*vals[j]
 		}
-		lp.dirty[p] = true
+		if !lp.dirty[p] {
+			old := lp.norm[p]
+			nn := old - 2*a*dot + a*a*vv
+			lp.norm[p] = nn
+			lp.dirty[p] = nn <= 1e-3*old || nn <= 1e-12
+		}
 	}
 }
 

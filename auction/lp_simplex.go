@@ -66,6 +66,8 @@ type lpRelax struct {
 	beta    []float64   // position -> basic value
 	d       []float64   // variable -> reduced cost, minimising -value
 	alpha   []float64   // scratch: variable -> pivot row entry
+	anz     []int32     // scratch: the variables alpha has entries for
+	ain     []bool      // scratch: variable -> in anz
 	acol    []float64   // scratch: position -> entering column
 	act     []float64   // scratch: model resource -> activity
 	since   int         // pivots since the last rebuild
@@ -79,6 +81,7 @@ type lpRelax struct {
 	// per position, its inverse row's squared norm and whether that row
 	// changed since.
 	nz      []int32
+	nzv     []float64 // the pivot row's values at nz
 	entries []int32
 	amts    []float64
 	norm    []float64
@@ -117,6 +120,7 @@ func newLP(m *model, jobs []int32, out []bool) *lpRelax {
 	n := len(lp.cols)
 	lp.lo, lp.up, lp.xN = make([]float64, n), make([]float64, n), make([]float64, n)
 	lp.d, lp.pos, lp.alpha = make([]float64, n), make([]int32, n), make([]float64, n)
+	lp.ain = make([]bool, n)
 	lp.act = make([]float64, len(m.capacity))
 	for c := range n {
 		lp.up[c], lp.d[c], lp.pos[c] = 1, -lp.value[c], -1
@@ -145,6 +149,7 @@ func (lp *lpRelax) addSlack(i int) {
 	lp.pos = append(lp.pos, int32(len(lp.head)-1))
 	lp.d = append(lp.d, 0)
 	lp.alpha = append(lp.alpha, 0)
+	lp.ain = append(lp.ain, false)
 	lp.beta = append(lp.beta, 0)
 	lp.acol = append(lp.acol, 0)
 	lp.norm = append(lp.norm, 0)

@@ -111,3 +111,61 @@ func TestLPRootIsOptimal(t *testing.T) {
 		}
 	}
 }
+
+// lpObjective is the LP solution's value.
+func lpObjective(lp *lpRelax) float64 {
+	v := 0.0
+	for c := range lp.cols {
+		v += lp.colValue(int32(c)) * lp.value[c]
+	}
+	return v
+}
+
+// Dropping the loose rows and restoring a saved basis change only the
+// work, never the answer: after either, the warm LP's optimum under
+// changed bounds equals a fresh LP's under the same bounds, and a
+// restored basis is optimal again at once for the bounds it was saved at.
+func TestLPDropAndRestoreKeepTheOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	dropped, checked := 0, 0
+	for c := range 150 {
+		p := crowdedProblem(rng)
+		m := buildModel(p)
+		for _, jobs := range m.components() {
+			lp := newLP(m, jobs, nil)
+			require.Equal(t, lpOptimal, lp.solve(math.MaxInt64), "case %d", c)
+			root := lpObjective(lp)
+			dropped += lp.dropLooseRows()
+			require.Equal(t, lpOptimal, lp.solve(math.MaxInt64), "case %d", c)
+			require.InDelta(t, root, lpObjective(lp), 1e-6, "case %d: dropping loose rows moved the optimum", c)
+			var b lpBasis
+			lp.save(&b)
+			for range 3 {
+				col := int32(rng.IntN(len(lp.cols)))
+				oldLo, oldUp := lp.lo[col], lp.up[col]
+				if rng.IntN(2) == 0 {
+					lp.lo[col] = 1
+				} else {
+					lp.up[col] = 0
+				}
+				fresh := newLP(m, jobs, nil)
+				copy(fresh.lo, lp.lo)
+				copy(fresh.up, lp.up)
+				st, fst := lp.solve(math.MaxInt64), fresh.solve(math.MaxInt64)
+				require.Equal(t, fst, st, "case %d", c)
+				if st == lpOptimal {
+					require.InDelta(t, lpObjective(fresh), lpObjective(lp), 1e-6, "case %d: warm and fresh optima differ", c)
+					checked++
+				}
+				lp.lo[col], lp.up[col] = oldLo, oldUp
+				lp.restore(&b)
+				pivots := lp.pivots
+				require.Equal(t, lpOptimal, lp.solve(math.MaxInt64), "case %d", c)
+				assert.InDelta(t, root, lpObjective(lp), 1e-6, "case %d: restored basis not at the root's optimum", c)
+				assert.Equal(t, int64(0), lp.pivots-pivots, "case %d: a restored optimal basis needs no pivot", c)
+			}
+		}
+	}
+	assert.Greater(t, dropped, 0, "no loose row dropped: the test does not exercise dropLooseRows")
+	assert.Greater(t, checked, 100)
+}

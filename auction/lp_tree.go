@@ -23,27 +23,47 @@ type lpTree struct {
 	limit   int64 // nodes allowed
 	pivots  int64 // pivots allowed per node
 	// maxPivots: pivots allowed in all (strong branching's included)
-	maxPivots int64
-	complete  bool // false when a budget, the context or the numerics stopped it
-	rc        []float64
-	resid     []int32 // scratch for checking integral solutions
-	root      float64 // the root's bound (+Inf until solved)
-	pc        pseudoCosts
+	maxPivots          int64
+	complete           bool // false when a budget, the context or the numerics stopped it
+	rc                 []float64
+	resid              []int32 // scratch for checking integral solutions
+	root               float64 // the root's bound (+Inf until solved)
+	pc                 pseudoCosts
+	sbBasis            lpBasis // the node's basis while strong branching tries its children
+	upBasis, pickBasis lpBasis // the last trial's up child, and the pick's
+	pickValid          bool    // pickBasis holds the pick's up child
+	rowsKept           int     // rows after the last dropLooseRows
 }
 
 // lpPivotShare: see lpPivotBudget.
 const lpPivotShare = 20
 
+// lpRowGrowth: a node drops the loose rows (dropLooseRows) once the rows
+// have grown by this factor since the last drop. Measured on J50_B10_s101
+// from the optimum, five orders of the jobs, when only rows with room
+// left were dropped: at the root only, 0.96-1.72 s; at 5% growth,
+// 0.68-1.28 s; never, 1.0-2.7 s (the rows grew to 470-520, a pivot
+// costing 60 us against about 30 at 200-250 rows). With the degenerate
+// rows dropped too, growth factors 1.0, 1.05 and 1.2 were alike.
+const lpRowGrowth = 1.05
+
 // lpNodePivots caps the pivots of one node's solve.
 const lpNodePivots = 5000
 
 // lpPivotBudget is the LP search's pivots for a proof attempt that the
-// Lagrangian search gets nodes nodes for. A pivot costs as much as four
-// of its nodes or more (30-70 us of CPU against 5-8 on the 50 x 10
-// windows) but its proofs are the ones that finish: the quick attempt
-// before any local search gets a quarter (5,000 pivots: generated 50 x
-// 10 seed 3 needs about 3,000), later ones as many pivots as nodes
-// (J50_B10_s101 needs about 100,000 from the optimum).
+// Lagrangian search gets nodes nodes for. A pivot costs as much as three
+// of its nodes or more (15-25 us of CPU against 5-8 on the 50 x 10
+// windows) but its proofs are the ones that finish. The quick attempt
+// before any local search gets twice its nodes (40,000 pivots): it
+// starts from the first greedy solution, often the optimum or close to
+// it, and J50_B10_s101 is proven there in 77 LP nodes and under 30,000
+// pivots (at 20,000 it is not, and the local search and a second attempt
+// from scratch follow: 0.9 s of CPU in place of 0.35); generated 50 x 10
+// seed 3 needs about 2,600. Later attempts get as many pivots as nodes.
+// Four times the nodes proves more orders of that window's jobs in the
+// quick attempt (BENCHMARKS.md "Auction: proofs (fifth round)") but
+// would spend a second there, before any local search, on a small
+// window that no attempt proves.
 //
 // The run's node budget (Options.MaxNodes) caps it too, at one pivot for
 // lpPivotShare nodes left: a work-budgeted scheduler pass (ReplayOptions,
@@ -56,7 +76,7 @@ func lpPivotBudget(nodes int64) int64 {
 	case nodes > quickProofNodes:
 		return nodes
 	}
-	return nodes / 4
+	return 2 * nodes
 }
 
 // lpProve searches jobs (a whole group, released from the selection) by
@@ -67,6 +87,21 @@ func lpPivotBudget(nodes int64) int64 {
 func (s *solver) lpProve(jobs []int32, limit, maxPivots int64) (bool, float64) {
 	cur := s.valueOf(jobs)
 	old := s.release(jobs)
+	t := s.newLPTree(jobs, limit, maxPivots)
+	t.best = cur
+	t.dfs()
+	s.nodes += t.nodes
+	if t.found {
+		s.reinstate(jobs, t.bestSel)
+	} else {
+		s.reinstate(jobs, old)
+	}
+	return t.complete && !t.lp.trouble, t.root
+}
+
+// newLPTree sets up the LP search over jobs (released from the selection;
+// the caller sets best, the value to beat).
+func (s *solver) newLPTree(jobs []int32, limit, maxPivots int64) *lpTree {
 	var out []bool
 	if s.fixing {
 		out = s.out
@@ -77,17 +112,9 @@ func (s *solver) lpProve(jobs []int32, limit, maxPivots int64) (bool, float64) {
 	for dir := range 2 {
 		pc.sum[dir], pc.cnt[dir] = make([]float64, len(lp.cols)), make([]int32, len(lp.cols))
 	}
-	t := &lpTree{s: s, lp: lp, jobs: jobs, best: cur, bestSel: make([]int32, len(jobs)),
+	return &lpTree{s: s, lp: lp, jobs: jobs, bestSel: make([]int32, len(jobs)),
 		limit: limit, pivots: lpNodePivots, maxPivots: maxPivots, complete: true,
 		rc: make([]float64, len(lp.cols)), resid: make([]int32, len(s.resid)), root: math.Inf(1), pc: pc}
-	t.dfs()
-	s.nodes += t.nodes
-	if t.found {
-		s.reinstate(jobs, t.bestSel)
-	} else {
-		s.reinstate(jobs, old)
-	}
-	return t.complete && !lp.trouble, t.root
 }
 
 // cut is the least bound that cannot be pruned: a node whose bound is at
@@ -115,6 +142,10 @@ func (t *lpTree) dfs() {
 	if t.nodes == 1 {
 		t.root = U
 	}
+	if t.nodes == 1 || float64(len(lp.rhs)) > lpRowGrowth*float64(t.rowsKept) {
+		lp.dropLooseRows()
+		t.rowsKept = len(lp.rhs)
+	}
 	if U <= t.cut(U) {
 		return
 	}
@@ -134,6 +165,9 @@ func (t *lpTree) dfs() {
 	}
 	lo, up := lp.lo[c], lp.up[c]
 	lp.lo[c] = 1
+	if t.pickValid {
+		lp.restore(&t.pickBasis) // strong branching's trial of this child
+	}
 	t.dfs()
 	lp.lo[c] = lo
 	if !t.complete {
