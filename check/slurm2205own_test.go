@@ -79,6 +79,8 @@ var (
 	blind18Gaps = map[int]string{
 		104: "select/linear -p wide,small -n93 --contiguous: Slurm grants rd[02-03] in wide (MaxNodes=2), 32 CPUs for 93 tasks; compat mode places the job in small",
 	}
+	blind19Gaps = map[int]string{}
+	blind20Gaps = map[int]string{}
 	blind17Gaps = map[int]string{
 		110: "select/linear node range -N3-5 over weights 1 (4 CPUs) and 5 (16 CPUs), loaded: Slurm takes three of mb[05-08] and mb[25-26], the compat rules mb[05-08] and mb25",
 		137: "select/linear on a tree, --ntasks-per-node=2 -N4 over 16- and 48-CPU nodes, loaded: Slurm takes ue[01-02,13-14], the fewest-CPUs-first leaf fill ue[01-03,13]",
@@ -118,7 +120,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		{"blind12", blind12Gaps}, {"blind13", blind13Gaps},
 		{"blind14", blind14Gaps}, {"blind15", blind15Gaps},
 		{"blind16", blind16Gaps}, {"blind17", blind17Gaps},
-		{"blind18", blind18Gaps},
+		{"blind18", blind18Gaps}, {"blind19", blind19Gaps}, {"blind20", blind20Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -211,11 +213,12 @@ func family(conf string) string {
 		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"),
 		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"),
 		strings.HasPrefix(conf, "h_topo"), strings.HasPrefix(conf, "i_topo"), strings.HasPrefix(conf, "g_topo"),
-		strings.HasPrefix(conf, "m_topo"), strings.HasPrefix(conf, "r_topo"), strings.HasPrefix(conf, "u_topo"), strings.HasPrefix(conf, "v_topo"), strings.HasPrefix(conf, "z_topo"), strings.HasPrefix(conf, "a_topo"), strings.HasPrefix(conf, "n_topo"), strings.HasPrefix(conf, "w_topo"):
+		strings.HasPrefix(conf, "m_topo"), strings.HasPrefix(conf, "r_topo"), strings.HasPrefix(conf, "u_topo"), strings.HasPrefix(conf, "v_topo"), strings.HasPrefix(conf, "z_topo"), strings.HasPrefix(conf, "a_topo"), strings.HasPrefix(conf, "n_topo"), strings.HasPrefix(conf, "w_topo"),
+		strings.HasPrefix(conf, "o_topo"), strings.HasPrefix(conf, "s_topo"), strings.HasPrefix(conf, "l_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"),
 		strings.HasPrefix(conf, "h_part"), strings.HasPrefix(conf, "i_part"), strings.HasPrefix(conf, "g_part"),
-		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"), strings.HasPrefix(conf, "w_part"):
+		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"), strings.HasPrefix(conf, "w_part"), strings.HasPrefix(conf, "s_part"):
 		return "partitions"
 	case strings.HasPrefix(conf, "val_lin"), strings.HasPrefix(conf, "t2_lin"), strings.HasPrefix(conf, "c_lin"):
 		return "linear"
