@@ -81,14 +81,12 @@ var (
 	}
 	blind19Gaps = map[int]string{}
 	blind20Gaps = map[int]string{}
+	probe6Gaps  = map[int]string{}
 	blind17Gaps = map[int]string{
 		110: "select/linear node range -N3-5 over weights 1 (4 CPUs) and 5 (16 CPUs), loaded: Slurm takes three of mb[05-08] and mb[25-26], the compat rules mb[05-08] and mb25",
 		137: "select/linear on a tree, --ntasks-per-node=2 -N4 over 16- and 48-CPU nodes, loaded: Slurm takes ue[01-02,13-14], the fewest-CPUs-first leaf fill ue[01-03,13]",
 	}
-	blind12Gaps = map[int]string{
-		91: "cons_tres CPU total on a three-level tree, nodes of 16 and 4 CPUs in the lowest weight: Slurm starts on the leaf holding one 4-CPU node (nt16), then nt09 beside it; the rule taking one node size after another (blind 48, blind3 45) takes nt19",
-		99: "as line 91, loaded: Slurm takes nt[09-11], the first of the leaves with the fewest free nodes; the size-after-size rule takes nt[19-21]",
-	}
+	blind12Gaps = map[int]string{}
 )
 
 // The placements a real Slurm 22.05.8 made on the confs of
@@ -120,7 +118,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		{"blind12", blind12Gaps}, {"blind13", blind13Gaps},
 		{"blind14", blind14Gaps}, {"blind15", blind15Gaps},
 		{"blind16", blind16Gaps}, {"blind17", blind17Gaps},
-		{"blind18", blind18Gaps}, {"blind19", blind19Gaps}, {"blind20", blind20Gaps},
+		{"blind18", blind18Gaps}, {"blind19", blind19Gaps}, {"blind20", blind20Gaps}, {"probe6", probe6Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)

@@ -34,10 +34,9 @@ import (
 //     else the largest); then leaf by leaf, anywhere on the tree, a
 //     closer leaf winning unless a farther one fits better, its branch
 //     first (scanLeaf). A CPU total with no node count is not confined to
-//     one switch: the smallest leaf anywhere first, then the closest,
-//     smallest first, and under middle switches one node size after
-//     another, in the order the sizes first appear (fillTree, bySize).
-//     Its --contiguous ignores the tree, as without one
+//     one switch: the smallest leaf anywhere first, then leaf by leaf as
+//     for a node count once it is reached, whatever the nodes' sizes
+//     (fillTree). Its --contiguous ignores the tree, as without one
 //     (compat_consres.go).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
@@ -315,10 +314,15 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 //
 // A CPU total with no node count (smallestFirst) starts on the leaf with
 // the fewest of the tier's nodes anywhere under s, then goes on by
-// closeness, the smallest leaf first: with h02 h05 h[16-17] h19 h[25-26]
-// h10 busy, -n40 takes h06 (alone on r2), h[01,03-04] beside it, then
-// h27 of the two left on r8 (probe4/recorded.tsv:24); idle, -n80 takes
-// p1's six, then r5's two before r6's four (probe4 13).
+// scanLeaf with no nodes left to want: a closer leaf wins unless it is
+// larger, a leaf as close when it is smaller. With h02 h05 h[16-17] h19
+// h[25-26] h10 busy, -n40 takes h06 (alone on r2), h[01,03-04] beside
+// it, then h27 of the two left on r8 (probe4/recorded.tsv:24); idle, -n80
+// takes p1's six, then r5's two before r6's four (probe4 13). -n25 takes
+// nv23 (alone), nv[17-18] beside it, then nv09 of a leaf of two under
+// another switch before the four beside them, 8 or 12 CPUs alike
+// (probe6/recorded.tsv:8, 52); that order once read as one node size
+// after another (blind 48, blind3 45).
 func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, smallestFirst bool) []int {
 	tree := v.c.topo
 	leaves := tree.Switches[s].Leaves
@@ -346,10 +350,6 @@ func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, s
 			}
 		} else if len(picked) == 0 {
 			if k := t.firstLeaf(v, first, tier, at); k >= 0 {
-				next = []int{k}
-			}
-		} else if smallestFirst {
-			if k := t.nextLeaf(v, leaves, groups, used, picked); k >= 0 {
 				next = []int{k}
 			}
 		} else if k := t.scanLeaf(v, at, leaves, groups, used, picked); k >= 0 {
@@ -395,27 +395,6 @@ func (t *consResTake) firstLeaf(v View, s int, tier []int, at map[int]int) int {
 		return -1
 	}
 	return k
-}
-
-// nextLeaf is, of the unused leaves (indices into leaves) closest to
-// picked, the smallest that holds the nodes still wanted, else the
-// largest, the first among equals; -1 when none has nodes.
-func (t *consResTake) nextLeaf(v View, leaves []int, groups [][]int, used []bool, picked []int) int {
-	nearDist := math.MaxInt
-	dist := make([]int, len(groups))
-	for k, g := range groups {
-		if !used[k] && len(g) > 0 {
-			dist[k] = closeness(v.c.topo, leaves[k], picked)
-			nearDist = min(nearDist, dist[k])
-		}
-	}
-	closest := make([][]int, len(groups))
-	for k, g := range groups {
-		if !used[k] && len(g) > 0 && dist[k] == nearDist {
-			closest[k] = g
-		}
-	}
-	return t.bestGroup(closest, used)
 }
 
 // closeness is the lowest level of a switch above both leaf and one of
