@@ -46,15 +46,31 @@ import (
 
 // compatTreeFit places a job on the tree the way described above; handled
 // is false when the cluster has no tree or cons_tres was asked for
-// contiguous nodes.
+// contiguous nodes. compatShareFit waits for pickBest's last pass, which
+// adds the heaviest weight's nodes.
 func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int) (chosen []int, handled bool) {
 	c := v.c
 	_, consRes := c.selector.(ConsRes)
 	if c.topo == nil || (consRes && job.Req.Contiguous) {
 		return nil, false
 	}
-	chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes)
-	if chosen != nil || !consRes || n.CPUs <= 0 || (job.Required != nil && job.Required.Any()) {
+	withReq := job.Required != nil && job.Required.Any()
+	if consRes && n.CPUs > 0 && !cpuTotalOnly(job, n) && !withReq {
+		// a node count with a CPU total is placed for its nodes alone,
+		// then must hold the CPUs (compatShareFit)
+		if chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes, true); chosen != nil && cpusIn(chosen, cpuOf) >= n.CPUs {
+			return chosen, true
+		}
+	} else {
+		chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes, false)
+		if chosen != nil || !consRes || n.CPUs <= 0 || withReq {
+			return chosen, true
+		}
+	}
+	if v.sc != nil && v.sc.lighterOnly {
+		return nil, true
+	}
+	if chosen = compatShareFit(v, job, cand, n, cpuOf); chosen != nil {
 		return chosen, true
 	}
 	// as without a tree (compatConsResPick), a CPU total the weight order
@@ -69,7 +85,7 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 		if rest.None() {
 			break
 		}
-		if chosen = treeFitOnce(v, job, rest, n, cpuOf, consRes); chosen != nil {
+		if chosen = treeFitOnce(v, job, rest, n, cpuOf, consRes, false); chosen != nil {
 			return chosen, true
 		}
 	}
@@ -77,20 +93,25 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 }
 
 // treeFitOnce is one placement on the tree (see above), nil when it fails.
-func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int, consRes bool) []int {
+func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int, consRes, countOnly bool) []int {
 	c := v.c
 	all := cand.Union(orEmpty(job.Required, cand.Len()))
 	t := newConsResTake(v, job, cand, n, cpuOf)
 	if t.slots < 0 {
 		return nil
 	}
-	if t.countCPUs && t.slots > 0 && n.Max > 0 && (consRes || n.Min <= 1) {
+	if countOnly { // nodes too small for any choice are still passed over (cpuFloor)
+		t.remCPUs, t.countCPUs = 0, false
+	}
+	if t.countCPUs && t.slots > 0 && n.Max > 0 && n.Min <= 1 {
 		// on a tree, a CPU total within a node limit takes only nodes of
 		// at least its share per node: -p m3 -n40 (MaxNodes=3) takes
 		// g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48).
 		// Not select/linear given a node count: -N3 -n93 is refused, the
 		// leaf chosen (ad[17-22]) filled from its 12-CPU nodes although
-		// three of its 48-CPU ones would do (blind8/recorded.tsv:65)
+		// three of its 48-CPU ones would do (blind8/recorded.tsv:65);
+		// cons_tres given one places for the count alone first
+		// (compatTreeFit, compatShareFit)
 		t.minCPUs = max(t.minCPUs, (t.remCPUs+t.slots-1)/t.slots)
 	}
 	must := orEmpty(job.Required, cand.Len()).Clone()
@@ -209,6 +230,14 @@ func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int, co
 		}
 	}
 	return best
+}
+
+func cpusIn(nodes []int, cpuOf func(int) int) int {
+	s := 0
+	for _, i := range nodes {
+		s += cpuOf(i)
+	}
+	return s
 }
 
 func sumCPUs(t *consResTake) int {
