@@ -79,7 +79,10 @@ var (
 	blind18Gaps = map[int]string{
 		104: "select/linear -p wide,small -n93 --contiguous: Slurm grants rd[02-03] in wide (MaxNodes=2), 32 CPUs for 93 tasks; compat mode places the job in small",
 	}
-	blind19Gaps = map[int]string{}
+	blind19Gaps = map[int]string{
+		51:  "cons_tres -N11 on an idle three-level tree, weight 1 all on one leaf: Slurm goes on to the weight-5 leaf beside it (5 of the 7 left), then ku[31-32]; scanLeaf prefers the branch that holds the 7 (t1), and a closest-first rule for a heavier weight breaks lines 54, 57, 60 and 140",
+		115: "cons_tres -N1 --contiguous, gd04 busy: Slurm takes gd08, the first 12-CPU node of weight 1; the run scan takes gd05 (weight 5) at the start of the run gd[05-10]",
+	}
 	blind20Gaps = map[int]string{}
 	probe6Gaps  = map[int]string{}
 	blind17Gaps = map[int]string{

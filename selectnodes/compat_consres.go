@@ -52,7 +52,10 @@ type consResTake struct {
 	slots    int // nodes the limit still allows
 	// minCPUs: a node with fewer CPUs is of no use, the node limit's
 	// other slots holding too few CPUs however filled (cpuFloor)
-	minCPUs   int
+	minCPUs int
+	// floor: the CPUs below which a node is of no use to any choice
+	// within the node limit (cpuFloor, or all of them for one node)
+	floor     int
 	countCPUs bool
 	// withReq: the job has required nodes (compat_required.go)
 	withReq bool
@@ -109,6 +112,10 @@ func newConsResTake(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func
 		}
 	}
 	t.minCPUs = cpuFloor(avail, job.Required, t.slots, t.remCPUs, cpuOf)
+	t.floor = t.minCPUs
+	if t.slots == 1 {
+		t.floor = t.remCPUs
+	}
 	return t
 }
 

@@ -364,6 +364,15 @@ func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, s
 		if t.taken.Test(uint(i)) {
 			continue // a required node: its leaf is in picked
 		}
+		if t.cpuOf(i) < t.floor {
+			// too small for any choice, a node does not count in its
+			// leaf's size: -N1 -n21 takes eq25 of a leaf whose three
+			// 24-CPU nodes hold it, not eq06 of one of four 32-CPU nodes,
+			// the leaf's fourth node having 16 (blind19/recorded.tsv:139);
+			// smaller than the share only, it does: -p narrow -n9 -c 8
+			// (MaxNodes=3) takes eq[06-08] of that leaf of four (136)
+			continue
+		}
 		if l, ok := tree.Leaf(i); ok {
 			if k, ok := at[l]; ok {
 				groups[k] = append(groups[k], i)
