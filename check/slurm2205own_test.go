@@ -85,6 +85,8 @@ var (
 	}
 	blind20Gaps = map[int]string{}
 	probe6Gaps  = map[int]string{}
+	blind21Gaps = map[int]string{}
+	blind22Gaps = map[int]string{}
 	blind17Gaps = map[int]string{
 		110: "select/linear node range -N3-5 over weights 1 (4 CPUs) and 5 (16 CPUs), loaded: Slurm takes three of mb[05-08] and mb[25-26], the compat rules mb[05-08] and mb25",
 		137: "select/linear on a tree, --ntasks-per-node=2 -N4 over 16- and 48-CPU nodes, loaded: Slurm takes ue[01-02,13-14], the fewest-CPUs-first leaf fill ue[01-03,13]",
@@ -107,8 +109,10 @@ func TestSlurm2205OwnVectors(t *testing.T) {
 // validation and hold-out (second round), blind, blind2, blind3, blind4
 // and blind5 (issue 13's third round), blind6 and blind7 (fourth), blind8,
 // blind9 to blind18 (fifth, drawn by blind8/gen.go across the issue's
-// space); probe3, probe4 and probe5 hold the placements recorded to find
-// the rules the blind sets showed missing, fitted like the first set.
+// space), blind19 to blind22 (sixth: blind19 and blind21 from its -corner
+// mode, cons_tres on uneven three-level trees; blind20 and blind22 across
+// the space); probe3 to probe6 hold the placements recorded to find the
+// rules the blind sets showed missing, fitted like the first set.
 func TestSlurm2205LaterSets(t *testing.T) {
 	for _, set := range []struct {
 		dir  string
@@ -122,6 +126,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		{"blind14", blind14Gaps}, {"blind15", blind15Gaps},
 		{"blind16", blind16Gaps}, {"blind17", blind17Gaps},
 		{"blind18", blind18Gaps}, {"blind19", blind19Gaps}, {"blind20", blind20Gaps}, {"probe6", probe6Gaps},
+		{"blind21", blind21Gaps}, {"blind22", blind22Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -215,11 +220,11 @@ func family(conf string) string {
 		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"),
 		strings.HasPrefix(conf, "h_topo"), strings.HasPrefix(conf, "i_topo"), strings.HasPrefix(conf, "g_topo"),
 		strings.HasPrefix(conf, "m_topo"), strings.HasPrefix(conf, "r_topo"), strings.HasPrefix(conf, "u_topo"), strings.HasPrefix(conf, "v_topo"), strings.HasPrefix(conf, "z_topo"), strings.HasPrefix(conf, "a_topo"), strings.HasPrefix(conf, "n_topo"), strings.HasPrefix(conf, "w_topo"),
-		strings.HasPrefix(conf, "o_topo"), strings.HasPrefix(conf, "s_topo"), strings.HasPrefix(conf, "l_topo"):
+		strings.HasPrefix(conf, "o_topo"), strings.HasPrefix(conf, "s_topo"), strings.HasPrefix(conf, "l_topo"), strings.HasPrefix(conf, "q_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"),
 		strings.HasPrefix(conf, "h_part"), strings.HasPrefix(conf, "i_part"), strings.HasPrefix(conf, "g_part"),
-		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"), strings.HasPrefix(conf, "w_part"), strings.HasPrefix(conf, "s_part"):
+		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"), strings.HasPrefix(conf, "w_part"), strings.HasPrefix(conf, "s_part"), strings.HasPrefix(conf, "q_part"):
 		return "partitions"
 	case strings.HasPrefix(conf, "val_lin"), strings.HasPrefix(conf, "t2_lin"), strings.HasPrefix(conf, "c_lin"):
 		return "linear"
