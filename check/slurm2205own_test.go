@@ -84,8 +84,38 @@ var (
 		115: "cons_tres -N1 --contiguous, gd04 busy: Slurm takes gd08, the first 12-CPU node of weight 1; the run scan takes gd05 (weight 5) at the start of the run gd[05-10]",
 	}
 	blind20Gaps = map[int]string{}
-	probe6Gaps  = map[int]string{}
-	blind21Gaps = map[int]string{}
+	probe6Gaps  = map[int]string{
+		147: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
+		148: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
+		149: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
+		158: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
+		159: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
+		167: "l_topo9 loaded -N14: after weight 1 and s5, Slurm fills t1's weight-5 leaves (s1, s2) before s4; scanLeaf takes s4, the larger, first (as blind21 147)",
+		168: "as line 167, -N16",
+		169: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
+		170: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
+		172: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		173: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		174: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		175: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		176: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		177: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		178: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		179: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		180: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		185: "as blind21/recorded.tsv:15 (-N3 --contiguous, loaded)",
+		201: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		202: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+		206: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
+	}
+	blind21Gaps = map[int]string{
+		15:  "cons_tres -N3 --contiguous, loaded: Slurm takes zm[11-13] (32-CPU nodes of a run of four), though zm[01-03] and zm[05-07] are runs of three; the run scan pends",
+		58:  "cons_tres -n151 --contiguous, loaded: Slurm pends; the run scan takes va[03-14] (twelve nodes, weights 10, 1, 10)",
+		89:  "as probe6/recorded.tsv:172 (l_topo5 -p small -n10 -c 4): Slurm mk[01,05], the share rule mk[01-02] (re-recorded: the first recording ran beside a left-behind job)",
+		138: "as probe6/recorded.tsv:149: -N3 -n69, weight 1 short of the CPUs, Slurm pends (ReqNodeNotAvail) on an idle tree; compatShareFit takes nw[21-23]",
+		142: "l_topo9 -N22, idle: Slurm fills t1's weight-5 leaves (s1, s2) before s4; scanLeaf takes s4, the larger, first (probe6 160-162 show s4 first for 18-21 nodes)",
+		147: "as line 142, loaded, -N14-15",
+	}
 	blind22Gaps = map[int]string{}
 	blind17Gaps = map[int]string{
 		110: "select/linear node range -N3-5 over weights 1 (4 CPUs) and 5 (16 CPUs), loaded: Slurm takes three of mb[05-08] and mb[25-26], the compat rules mb[05-08] and mb25",
