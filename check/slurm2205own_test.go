@@ -80,8 +80,7 @@ var (
 		104: "select/linear -p wide,small -n93 --contiguous: Slurm grants rd[02-03] in wide (MaxNodes=2), 32 CPUs for 93 tasks; compat mode places the job in small",
 	}
 	blind19Gaps = map[int]string{
-		51:  "cons_tres -N11 on an idle three-level tree, weight 1 all on one leaf: Slurm goes on to the weight-5 leaf beside it (5 of the 7 left), then ku[31-32]; scanLeaf prefers the branch that holds the 7 (t1), and a closest-first rule for a heavier weight breaks lines 54, 57, 60 and 140",
-		115: "cons_tres -N1 --contiguous, gd04 busy: Slurm takes gd08, the first 12-CPU node of weight 1; the run scan takes gd05 (weight 5) at the start of the run gd[05-10]",
+		51: "cons_tres -N11 on an idle three-level tree, weight 1 all on one leaf: Slurm goes on to the weight-5 leaf beside it (5 of the 7 left), then ku[31-32]; scanLeaf prefers the branch that holds the 7 (t1), and a closest-first rule for a heavier weight breaks lines 54, 57, 60 and 140",
 	}
 	blind20Gaps = map[int]string{}
 	probe6Gaps  = map[int]string{
@@ -117,6 +116,13 @@ var (
 		147: "as line 142, loaded, -N14-15",
 	}
 	blind22Gaps = map[int]string{}
+	blind23Gaps = map[int]string{
+		141: "cons_tres -p four -n12 -c 8 (MaxNodes=5) on a tree: Slurm takes zd[12-13] of 12 CPUs and zd[05-07] of 24, eleven tasks' worth (88 CPUs for 96); the CPU-share rule takes zd[05-08]",
+	}
+	blind24Gaps = map[int]string{
+		25:  "select/linear on a tree, -N4 -w us08 loaded: Slurm takes us[08-11] of the required node's leaf; the linear rule us[03-04,08,11]",
+		104: "select/linear -p small,large -n201: Slurm refuses it at submission (node_config), compat mode leaves it pending (busy)",
+	}
 	blind17Gaps = map[int]string{
 		110: "select/linear node range -N3-5 over weights 1 (4 CPUs) and 5 (16 CPUs), loaded: Slurm takes three of mb[05-08] and mb[25-26], the compat rules mb[05-08] and mb25",
 		137: "select/linear on a tree, --ntasks-per-node=2 -N4 over 16- and 48-CPU nodes, loaded: Slurm takes ue[01-02,13-14], the fewest-CPUs-first leaf fill ue[01-03,13]",
@@ -157,6 +163,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		{"blind16", blind16Gaps}, {"blind17", blind17Gaps},
 		{"blind18", blind18Gaps}, {"blind19", blind19Gaps}, {"blind20", blind20Gaps}, {"probe6", probe6Gaps},
 		{"blind21", blind21Gaps}, {"blind22", blind22Gaps},
+		{"blind23", blind23Gaps}, {"blind24", blind24Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -250,11 +257,12 @@ func family(conf string) string {
 		strings.HasPrefix(conf, "x_topo"), strings.HasPrefix(conf, "y_topo"),
 		strings.HasPrefix(conf, "h_topo"), strings.HasPrefix(conf, "i_topo"), strings.HasPrefix(conf, "g_topo"),
 		strings.HasPrefix(conf, "m_topo"), strings.HasPrefix(conf, "r_topo"), strings.HasPrefix(conf, "u_topo"), strings.HasPrefix(conf, "v_topo"), strings.HasPrefix(conf, "z_topo"), strings.HasPrefix(conf, "a_topo"), strings.HasPrefix(conf, "n_topo"), strings.HasPrefix(conf, "w_topo"),
-		strings.HasPrefix(conf, "o_topo"), strings.HasPrefix(conf, "s_topo"), strings.HasPrefix(conf, "l_topo"), strings.HasPrefix(conf, "q_topo"):
+		strings.HasPrefix(conf, "o_topo"), strings.HasPrefix(conf, "s_topo"), strings.HasPrefix(conf, "l_topo"), strings.HasPrefix(conf, "q_topo"),
+		strings.HasPrefix(conf, "o2_topo"), strings.HasPrefix(conf, "s2_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"),
 		strings.HasPrefix(conf, "h_part"), strings.HasPrefix(conf, "i_part"), strings.HasPrefix(conf, "g_part"),
-		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"), strings.HasPrefix(conf, "w_part"), strings.HasPrefix(conf, "s_part"), strings.HasPrefix(conf, "q_part"):
+		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"), strings.HasPrefix(conf, "w_part"), strings.HasPrefix(conf, "s_part"), strings.HasPrefix(conf, "q_part"), strings.HasPrefix(conf, "s2_part"):
 		return "partitions"
 	case strings.HasPrefix(conf, "val_lin"), strings.HasPrefix(conf, "t2_lin"), strings.HasPrefix(conf, "c_lin"):
 		return "linear"

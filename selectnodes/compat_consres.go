@@ -32,8 +32,11 @@ import (
 //     last node, the one held replaced by a run that suffices when it does
 //     not, a lighter one, or as heavy a better fit (tightestFirst); the
 //     run found must suffice in nodes and CPUs or the job pends. A job of
-//     one node takes the first node of it holding all its
-//     CPUs (-n20 takes b1); else nodes from the run's start with the
+//     one node takes the node of it with the fewest CPUs that hold all
+//     its CPUs, the first among equals, whatever its weight (-n20 takes
+//     b1; -n3 takes ca07 of 8 CPUs, not ca01 of 24 before it:
+//     blind24/recorded.tsv:72; -N1 takes gd08 of 12, not gd05 of 32:
+//     blind19 115); else nodes from the run's start with the
 //     last-slot rule, then, when that falls short, from the next runs: so
 //     -N2 -n40 gets a1,b1, not consecutive nodes.
 //
@@ -372,12 +375,19 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	if len(first.nodes) < t.remNodes || total < t.remCPUs {
 		return nil, false // the best-ranked run is too small: Slurm pends
 	}
-	if t.remNodes <= 1 && t.remCPUs > 0 {
+	if t.remNodes <= 1 {
+		best := -1
 		for _, i := range first.nodes {
-			if t.cpuOf(i) >= t.remCPUs {
-				t.add(i)
-				return t.sel, t.ok()
+			if t.cpuOf(i) < max(t.remCPUs, 1) {
+				continue
 			}
+			if best < 0 || t.cpuOf(i) < t.cpuOf(best) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			t.add(best)
+			return t.sel, t.ok()
 		}
 	}
 	for _, r := range runs {

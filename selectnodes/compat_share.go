@@ -8,19 +8,24 @@ import (
 
 // compatShareFit is cons_tres's second try on a tree for a CPU total
 // within a node limit (-N4 -n35, or -n40 in a MaxNodes=3 partition), when
-// the placement by node counts (treeFitOnce) falls short of the CPUs.
-// Recorded on a real Slurm 22.05.8 (testdata/slurm2205-own/probe6, the
-// blind19 trees); no Slurm code was used.
+// the first placement (for a node count, by the count alone, then checked
+// for the CPUs: compatTreeFit) falls short, on pickBest's last pass only
+// (every weight). Recorded on a real Slurm 22.05.8
+// (testdata/slurm2205-own/probe6, the blind19 trees); no Slurm code was
+// used.
 //
-// First every node holding at least the job's share of CPUs per node
-// (its CPUs over its node limit), weight by weight, in node order; then,
-// when those are too few, the nodes still wanted leaf by leaf as a node
-// count goes on from the leaves taken (scanLeaf), each leaf from its last
-// node down. Idle, -N4 -n33 takes the 12-CPU nodes nv[17-18,23] of weight
-// 1 and nv07 of weight 2, although nv[17-18,23] and any 8-CPU node of
-// weight 1 would do (probe6/recorded.tsv:99); with nv07 nv15 nv[18-19]
-// nv[22-23] busy, nv17 and nv08, then nv27 and nv26 of the leaf beside
-// nv17's (115). nil when it fails too.
+// The nodes holding at least the job's share of CPUs per node (its CPUs
+// over its node limit) are placed on as any job is (treeFitOnce), when
+// there are enough of them: -N3 -n77 takes dm[25-27] of one leaf, not
+// dm[22-23] and dm25 of two (blind10/recorded.tsv:60). When they are too
+// few, all of them are taken, weight by weight in node order, and the
+// nodes still wanted come from the leaves nearest them (closestLeaf), each
+// leaf's last node first. Idle, -N4 -n33 takes the 12-CPU nodes
+// nv[17-18,23] of weight 1 and nv07 of weight 2, although nv[17-18,23]
+// and any 8-CPU node of weight 1 would do (probe6/recorded.tsv:99); with
+// nv07 nv15 nv[18-19] nv[22-23] busy, nv17 and nv08, then nv27 and nv26
+// of the leaf beside nv17's (115); -N4 -n88 takes ma[03-05] of 24 CPUs,
+// then ma06 of their own leaf (142). nil when it fails too.
 func compatShareFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int) []int {
 	t := newConsResTake(v, job, cand, n, cpuOf)
 	if t.slots <= 0 || n.Max <= 0 {
@@ -54,7 +59,7 @@ func compatShareFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(
 }
 
 // fillFromEnd takes the nodes still wanted weight by weight, leaf by leaf
-// as scanLeaf goes on from the leaves taken, each leaf's nodes last first.
+// from the leaves taken (closestLeaf), each leaf's nodes last first.
 func (t *consResTake) fillFromEnd(v View, cand *bitset.BitSet, tiers [][]int) {
 	tree := v.c.topo
 	s, ok := tree.LowestCommonSwitch(cand)

@@ -37,7 +37,10 @@ import (
 //     one switch: the smallest leaf anywhere first, then leaf by leaf as
 //     for a node count once it is reached, whatever the nodes' sizes
 //     (fillTree). Its --contiguous ignores the tree, as without one
-//     (compat_consres.go).
+//     (compat_consres.go). An exact node count with a CPU total is placed
+//     for the count alone, then must hold the CPUs; when it does not, on the
+//     last weight pass, the nodes holding the CPU share are placed on
+//     (compatShareFit).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
 //
@@ -55,9 +58,11 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 		return nil, false
 	}
 	withReq := job.Required != nil && job.Required.Any()
-	if consRes && n.CPUs > 0 && !cpuTotalOnly(job, n) && !withReq {
-		// a node count with a CPU total is placed for its nodes alone,
-		// then must hold the CPUs (compatShareFit)
+	if consRes && n.CPUs > 0 && !cpuTotalOnly(job, n) && !withReq && n.Max == n.Min {
+		// an exact node count with a CPU total is placed for its nodes
+		// alone, then must hold the CPUs (compatShareFit). Not a range:
+		// in a MinNodes=3 MaxNodes=6 partition, -n56 takes the three
+		// 8-CPU nodes of weight 1, then two of 24 (blind24/recorded.tsv:99)
 		if chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes, true); chosen != nil && cpusIn(chosen, cpuOf) >= n.CPUs {
 			return chosen, true
 		}
