@@ -93,39 +93,23 @@ var (
 		168: "as line 167, -N16",
 		169: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
 		170: "l_topo9 -N k -n c, weight 1 (seven nodes of 4 and 12 CPUs) short of the CPUs within the count: Slurm takes leaf s5 (its two 12-CPU weight-1 nodes, then its 24-CPU weight-5 ones) and pends (ReqNodeNotAvail) when that falls short; compatShareFit takes 24-CPU nodes elsewhere",
-		172: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		173: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		174: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		175: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		176: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		177: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		178: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		179: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		180: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
 		185: "as blind21/recorded.tsv:15 (-N3 --contiguous, loaded)",
-		201: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		202: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
-		206: "l_topo5 -p small (MaxNodes=4) CPU total: Slurm starts on the smallest leaf's 8-CPU nodes although below the CPU share per node that blind5 48 and lines 191-200 (l_topo3) show kept",
 	}
 	blind21Gaps = map[int]string{
 		15:  "cons_tres -N3 --contiguous, loaded: Slurm takes zm[11-13] (32-CPU nodes of a run of four), though zm[01-03] and zm[05-07] are runs of three; the run scan pends",
 		58:  "cons_tres -n151 --contiguous, loaded: Slurm pends; the run scan takes va[03-14] (twelve nodes, weights 10, 1, 10)",
-		89:  "as probe6/recorded.tsv:172 (l_topo5 -p small -n10 -c 4): Slurm mk[01,05], the share rule mk[01-02] (re-recorded: the first recording ran beside a left-behind job)",
 		138: "as probe6/recorded.tsv:149: -N3 -n69, weight 1 short of the CPUs, Slurm pends (ReqNodeNotAvail) on an idle tree; compatShareFit takes nw[21-23]",
 		142: "l_topo9 -N22, idle: Slurm fills t1's weight-5 leaves (s1, s2) before s4; scanLeaf takes s4, the larger, first (probe6 160-162 show s4 first for 18-21 nodes)",
 		147: "as line 142, loaded, -N14-15",
 	}
 	blind22Gaps = map[int]string{}
 	blind25Gaps = map[int]string{
-		97:  "cons_tres -p small -n9 -c 8 (MaxNodes=5) on a tree: Slurm grants qe[12-13,29-30,41], 64 CPUs for 72 (as blind23 141); the CPU-share rule takes qe[14-15,41]",
 		105: "cons_tres node range -N13-16 on a loaded three-level tree: Slurm takes qe[06,10-13,19-26,32-34], the fill qe[06,10-11,14-26]",
 	}
 	blind26Gaps = map[int]string{
 		72: "cons_tres -p low -n179 --contiguous (MinNodes=3 MaxNodes=5, nodes of 8, 32 and 48 CPUs): Slurm takes ag[09-12] (192 CPUs); compat mode refuses it (node_config)",
 	}
-	blind23Gaps = map[int]string{
-		141: "cons_tres -p four -n12 -c 8 (MaxNodes=5) on a tree: Slurm takes zd[12-13] of 12 CPUs and zd[05-07] of 24, eleven tasks' worth (88 CPUs for 96); the CPU-share rule takes zd[05-08]",
-	}
+	blind23Gaps = map[int]string{}
 	blind24Gaps = map[int]string{
 		25:  "select/linear on a tree, -N4 -w us08 loaded: Slurm takes us[08-11] of the required node's leaf; the linear rule us[03-04,08,11]",
 		104: "select/linear -p small,large -n201: Slurm refuses it at submission (node_config), compat mode leaves it pending (busy)",

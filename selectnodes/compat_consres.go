@@ -60,6 +60,9 @@ type consResTake struct {
 	// within the node limit (cpuFloor, or all of them for one node)
 	floor     int
 	countCPUs bool
+	// noShare, skipped: compatTreeFit's first try for a CPU total within
+	// a node limit, and whether a node was passed over for the last slot
+	noShare, skipped bool
 	// withReq: the job has required nodes (compat_required.go)
 	withReq bool
 	// slack: the nodes a range (-N3-6) wants beyond its minimum. A run
@@ -81,7 +84,11 @@ func (t *consResTake) add(i int) {
 		return
 	}
 	c := t.cpuOf(i)
-	if (t.slots == 1 && t.remCPUs > c) || c < t.minCPUs {
+	if t.slots == 1 && t.remCPUs > c {
+		t.skipped = true
+		return
+	}
+	if c < t.minCPUs {
 		return
 	}
 	t.taken.Set(uint(i))

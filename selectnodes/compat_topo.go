@@ -67,6 +67,21 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 			return chosen, true
 		}
 	} else {
+		if consRes && n.CPUs > 0 && n.Max > 0 && cpuTotalOnly(job, n) {
+			// a CPU total within a node limit is placed first without
+			// its share per node (below), and kept when no node had to
+			// be passed over for the last slot: -p small -n40
+			// (MaxNodes=4) takes mk[05-06] of 8 CPUs, then mk01 of 32
+			// (probe6/recorded.tsv:201), while -p few -n20 takes va07
+			// of 24 alone, the nodes of 4 before it leaving the last
+			// slot short (196); -p four -n12 -c 8 takes zd[12-13] of 12
+			// CPUs and zd[05-07] of 24 (blind23/recorded.tsv:141)
+			t := newConsResTake(v, job, cand, n, cpuOf)
+			t.noShare = true
+			if chosen = treeFitTake(v, job, cand, n, t, true, false); chosen != nil && !t.skipped {
+				return chosen, true
+			}
+		}
 		chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes, false)
 		if chosen != nil || !consRes || n.CPUs <= 0 || withReq {
 			return chosen, true
@@ -99,19 +114,24 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 
 // treeFitOnce is one placement on the tree (see above), nil when it fails.
 func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int, consRes, countOnly bool) []int {
+	return treeFitTake(v, job, cand, n, newConsResTake(v, job, cand, n, cpuOf), consRes, countOnly)
+}
+
+// treeFitTake is treeFitOnce with its take made.
+func treeFitTake(v View, job *Job, cand *bitset.BitSet, n Counts, t *consResTake, consRes, countOnly bool) []int {
 	c := v.c
 	all := cand.Union(orEmpty(job.Required, cand.Len()))
-	t := newConsResTake(v, job, cand, n, cpuOf)
 	if t.slots < 0 {
 		return nil
 	}
 	if countOnly { // nodes too small for any choice are still passed over (cpuFloor)
 		t.remCPUs, t.countCPUs = 0, false
 	}
-	if t.countCPUs && t.slots > 0 && n.Max > 0 && n.Min <= 1 {
+	if t.countCPUs && t.slots > 0 && n.Max > 0 && n.Min <= 1 && !t.noShare {
 		// on a tree, a CPU total within a node limit takes only nodes of
-		// at least its share per node: -p m3 -n40 (MaxNodes=3) takes
-		// g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48).
+		// at least its share per node when the first try without it
+		// passed a node over (compatTreeFit): -p m3 -n40 (MaxNodes=3)
+		// takes g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48).
 		// Not select/linear given a node count: -N3 -n93 is refused, the
 		// leaf chosen (ad[17-22]) filled from its 12-CPU nodes although
 		// three of its 48-CPU ones would do (blind8/recorded.tsv:65);
