@@ -103,6 +103,8 @@ var (
 		147: "as line 142, loaded, -N14-15",
 	}
 	blind22Gaps = map[int]string{}
+	blind27Gaps = map[int]string{}
+	blind28Gaps = map[int]string{}
 	blind25Gaps = map[int]string{
 		105: "cons_tres node range -N13-16 on a loaded three-level tree: Slurm takes qe[06,10-13,19-26,32-34], the fill qe[06,10-11,14-26]",
 	}
@@ -136,7 +138,7 @@ func TestSlurm2205OwnVectors(t *testing.T) {
 // validation and hold-out (second round), blind, blind2, blind3, blind4
 // and blind5 (issue 13's third round), blind6 and blind7 (fourth), blind8,
 // blind9 to blind18 (fifth, drawn by blind8/gen.go across the issue's
-// space), blind19 to blind26 (sixth: the odd ones from its -corner mode,
+// space), blind19 to blind28 (sixth: the odd ones from its -corner mode,
 // cons_tres on uneven three-level trees, the even ones across the space);
 // probe3 to probe6 hold the placements recorded to find the
 // rules the blind sets showed missing, fitted like the first set.
@@ -156,6 +158,7 @@ func TestSlurm2205LaterSets(t *testing.T) {
 		{"blind21", blind21Gaps}, {"blind22", blind22Gaps},
 		{"blind23", blind23Gaps}, {"blind24", blind24Gaps},
 		{"blind25", blind25Gaps}, {"blind26", blind26Gaps},
+		{"blind27", blind27Gaps}, {"blind28", blind28Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			replayOwn(t, filepath.Join("testdata", "slurm2205-own", set.dir), set.gaps)
@@ -251,11 +254,12 @@ func family(conf string) string {
 		strings.HasPrefix(conf, "m_topo"), strings.HasPrefix(conf, "r_topo"), strings.HasPrefix(conf, "u_topo"), strings.HasPrefix(conf, "v_topo"), strings.HasPrefix(conf, "z_topo"), strings.HasPrefix(conf, "a_topo"), strings.HasPrefix(conf, "n_topo"), strings.HasPrefix(conf, "w_topo"),
 		strings.HasPrefix(conf, "o_topo"), strings.HasPrefix(conf, "s_topo"), strings.HasPrefix(conf, "l_topo"), strings.HasPrefix(conf, "q_topo"),
 		strings.HasPrefix(conf, "o2_topo"), strings.HasPrefix(conf, "s2_topo"),
-		strings.HasPrefix(conf, "o3_topo"), strings.HasPrefix(conf, "s3_topo"):
+		strings.HasPrefix(conf, "o3_topo"), strings.HasPrefix(conf, "s3_topo"),
+		strings.HasPrefix(conf, "o4_topo"), strings.HasPrefix(conf, "s4_topo"):
 		return "topology"
 	case strings.HasPrefix(conf, "part"), strings.HasPrefix(conf, "b_part"), strings.HasPrefix(conf, "d_part"), strings.HasPrefix(conf, "e_part"),
 		strings.HasPrefix(conf, "h_part"), strings.HasPrefix(conf, "i_part"), strings.HasPrefix(conf, "g_part"),
-		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"), strings.HasPrefix(conf, "w_part"), strings.HasPrefix(conf, "s_part"), strings.HasPrefix(conf, "q_part"), strings.HasPrefix(conf, "s2_part"), strings.HasPrefix(conf, "s3_part"):
+		strings.HasPrefix(conf, "m_part"), strings.HasPrefix(conf, "r_part"), strings.HasPrefix(conf, "u_part"), strings.HasPrefix(conf, "v_part"), strings.HasPrefix(conf, "z_part"), strings.HasPrefix(conf, "a_part"), strings.HasPrefix(conf, "n_part"), strings.HasPrefix(conf, "w_part"), strings.HasPrefix(conf, "s_part"), strings.HasPrefix(conf, "q_part"), strings.HasPrefix(conf, "s2_part"), strings.HasPrefix(conf, "s3_part"), strings.HasPrefix(conf, "s4_part"):
 		return "partitions"
 	case strings.HasPrefix(conf, "val_lin"), strings.HasPrefix(conf, "t2_lin"), strings.HasPrefix(conf, "c_lin"):
 		return "linear"
