@@ -32,8 +32,11 @@ import (
 //     last node, the one held replaced by a run that suffices when it does
 //     not, a lighter one, or as heavy a better fit (tightestFirst); the
 //     run found must suffice in nodes and CPUs or the job pends. A job of
-//     one node takes the first node of it holding all its
-//     CPUs (-n20 takes b1); else nodes from the run's start with the
+//     one node takes the node of it with the fewest CPUs that hold all
+//     its CPUs, the first among equals, whatever its weight (-n20 takes
+//     b1; -n3 takes ca07 of 8 CPUs, not ca01 of 24 before it:
+//     blind24/recorded.tsv:72; -N1 takes gd08 of 12, not gd05 of 32:
+//     blind19 115); else nodes from the run's start with the
 //     last-slot rule, then, when that falls short, from the next runs: so
 //     -N2 -n40 gets a1,b1, not consecutive nodes.
 //
@@ -52,8 +55,14 @@ type consResTake struct {
 	slots    int // nodes the limit still allows
 	// minCPUs: a node with fewer CPUs is of no use, the node limit's
 	// other slots holding too few CPUs however filled (cpuFloor)
-	minCPUs   int
+	minCPUs int
+	// floor: the CPUs below which a node is of no use to any choice
+	// within the node limit (cpuFloor, or all of them for one node)
+	floor     int
 	countCPUs bool
+	// noShare, skipped: compatTreeFit's first try for a CPU total within
+	// a node limit, and whether a node was passed over for the last slot
+	noShare, skipped bool
 	// withReq: the job has required nodes (compat_required.go)
 	withReq bool
 	// slack: the nodes a range (-N3-6) wants beyond its minimum. A run
@@ -75,7 +84,11 @@ func (t *consResTake) add(i int) {
 		return
 	}
 	c := t.cpuOf(i)
-	if (t.slots == 1 && t.remCPUs > c) || c < t.minCPUs {
+	if t.slots == 1 && t.remCPUs > c {
+		t.skipped = true
+		return
+	}
+	if c < t.minCPUs {
 		return
 	}
 	t.taken.Set(uint(i))
@@ -109,6 +122,10 @@ func newConsResTake(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func
 		}
 	}
 	t.minCPUs = cpuFloor(avail, job.Required, t.slots, t.remCPUs, cpuOf)
+	t.floor = t.minCPUs
+	if t.slots == 1 {
+		t.floor = t.remCPUs
+	}
 	return t
 }
 
@@ -365,12 +382,19 @@ func compatContiguous(v View, job *Job, avail *bitset.BitSet, n Counts, t *consR
 	if len(first.nodes) < t.remNodes || total < t.remCPUs {
 		return nil, false // the best-ranked run is too small: Slurm pends
 	}
-	if t.remNodes <= 1 && t.remCPUs > 0 {
+	if t.remNodes <= 1 {
+		best := -1
 		for _, i := range first.nodes {
-			if t.cpuOf(i) >= t.remCPUs {
-				t.add(i)
-				return t.sel, t.ok()
+			if t.cpuOf(i) < max(t.remCPUs, 1) {
+				continue
 			}
+			if best < 0 || t.cpuOf(i) < t.cpuOf(best) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			t.add(best)
+			return t.sel, t.ok()
 		}
 	}
 	for _, r := range runs {

@@ -11,14 +11,12 @@ import (
 // The fourth round's cons_tres rules on a tree (compat_topo.go describes
 // the whole placement): how the next leaf is chosen once one is taken
 // (scanLeaf), where a job with required nodes goes on from
-// (requiredLeaves), and in which order a CPU total takes a tier's node
-// sizes (bySize). Recorded on a real Slurm 22.05.8
+// (requiredLeaves). Recorded on a real Slurm 22.05.8
 // (testdata/slurm2205-own/probe4, blind6, blind7); no Slurm code was used.
 
 // fillCPUTotal fills a CPU total with no node count over the lowest
 // switch holding all the candidates (fillTree with smallestFirst), weight
-// by weight and, under middle switches, node size by node size; false
-// when no switch holds them all.
+// by weight; false when no switch holds them all.
 func (t *consResTake) fillCPUTotal(v View, all *bitset.BitSet) bool {
 	c := v.c
 	s, ok := c.topo.LowestCommonSwitch(all)
@@ -27,13 +25,7 @@ func (t *consResTake) fillCPUTotal(v View, all *bitset.BitSet) bool {
 	}
 	var picked []int
 	for _, tier := range weightTiers(c, all) {
-		parts := [][]int{tier}
-		if c.topo.Switches[s].Level >= 2 {
-			parts = bySize(c, tier)
-		}
-		for _, part := range parts {
-			picked = t.fillTree(v, s, s, part, picked, true)
-		}
+		picked = t.fillTree(v, s, s, tier, picked, true)
 	}
 	return true
 }
@@ -56,33 +48,6 @@ func (t *consResTake) fillNodeCount(v View, s int, all, within *bitset.BitSet) {
 	for _, tier := range weightTiers(c, within) {
 		picked = t.fillTree(v, top, s, tier, picked, false)
 	}
-}
-
-// bySize splits one weight tier's nodes (ascending) by their configured
-// CPUs, the size of the tier's first node first, then each other size in
-// the order it first appears. A CPU total with no node count takes a
-// size's nodes before the next's, wherever they are on the tree: -n36 takes n13-14 and
-// n01 of 12 CPUs, not n15 of 24 beside them (blind3/recorded.tsv:45);
-// -n20 takes w[06-10] of 4 CPUs before w11 of 8 (blind 48); -n96 takes
-// j[01-09] of 8 CPUs, then j[10-11] of 16 before j20 of 12, which come
-// later (blind6 61). That was recorded under middle switches only: on a
-// two-level tree the tier is taken whole, the smallest leaves first,
-// whatever their nodes' sizes (-n40 takes z[01-03] of 8 CPUs, z[14-16] of
-// 4, then z10 of 8: blind2 74; blind 98).
-func bySize(c *Cluster, tier []int) [][]int {
-	at := map[int]int{} // configured CPUs -> index in out
-	var out [][]int
-	for _, i := range tier {
-		cpus := c.nodes[i].CPUs
-		k, ok := at[cpus]
-		if !ok {
-			k = len(out)
-			at[cpus] = k
-			out = append(out, nil)
-		}
-		out[k] = append(out[k], i)
-	}
-	return out
 }
 
 // scanLeaf is cons_tres's next leaf for a node count once one is taken:

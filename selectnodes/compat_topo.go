@@ -34,11 +34,13 @@ import (
 //     else the largest); then leaf by leaf, anywhere on the tree, a
 //     closer leaf winning unless a farther one fits better, its branch
 //     first (scanLeaf). A CPU total with no node count is not confined to
-//     one switch: the smallest leaf anywhere first, then the closest,
-//     smallest first, and under middle switches one node size after
-//     another, in the order the sizes first appear (fillTree, bySize).
-//     Its --contiguous ignores the tree, as without one
-//     (compat_consres.go).
+//     one switch: the smallest leaf anywhere first, then leaf by leaf as
+//     for a node count once it is reached, whatever the nodes' sizes
+//     (fillTree). Its --contiguous ignores the tree, as without one
+//     (compat_consres.go). An exact node count with a CPU total is placed
+//     for the count alone, then must hold the CPUs; when it does not, on the
+//     last weight pass, the nodes holding the CPU share are placed on
+//     (compatShareFit).
 //   - --switches=N (Request.MaxSwitches) leaves the job pending when its
 //     nodes would span more than N leaf switches.
 //
@@ -47,15 +49,48 @@ import (
 
 // compatTreeFit places a job on the tree the way described above; handled
 // is false when the cluster has no tree or cons_tres was asked for
-// contiguous nodes.
+// contiguous nodes. compatShareFit waits for pickBest's last pass, which
+// adds the heaviest weight's nodes.
 func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int) (chosen []int, handled bool) {
 	c := v.c
 	_, consRes := c.selector.(ConsRes)
 	if c.topo == nil || (consRes && job.Req.Contiguous) {
 		return nil, false
 	}
-	chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes)
-	if chosen != nil || !consRes || n.CPUs <= 0 || (job.Required != nil && job.Required.Any()) {
+	withReq := job.Required != nil && job.Required.Any()
+	if consRes && n.CPUs > 0 && !cpuTotalOnly(job, n) && !withReq && n.Max == n.Min {
+		// an exact node count with a CPU total is placed for its nodes
+		// alone, then must hold the CPUs (compatShareFit). Not a range:
+		// in a MinNodes=3 MaxNodes=6 partition, -n56 takes the three
+		// 8-CPU nodes of weight 1, then two of 24 (blind24/recorded.tsv:99)
+		if chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes, true); chosen != nil && cpusIn(chosen, cpuOf) >= n.CPUs {
+			return chosen, true
+		}
+	} else {
+		if consRes && n.CPUs > 0 && n.Max > 0 && cpuTotalOnly(job, n) {
+			// a CPU total within a node limit is placed first without
+			// its share per node (below), and kept when no node had to
+			// be passed over for the last slot: -p small -n40
+			// (MaxNodes=4) takes mk[05-06] of 8 CPUs, then mk01 of 32
+			// (probe6/recorded.tsv:201), while -p few -n20 takes va07
+			// of 24 alone, the nodes of 4 before it leaving the last
+			// slot short (196); -p four -n12 -c 8 takes zd[12-13] of 12
+			// CPUs and zd[05-07] of 24 (blind23/recorded.tsv:141)
+			t := newConsResTake(v, job, cand, n, cpuOf)
+			t.noShare = true
+			if chosen = treeFitTake(v, job, cand, n, t, true, false); chosen != nil && !t.skipped {
+				return chosen, true
+			}
+		}
+		chosen = treeFitOnce(v, job, cand, n, cpuOf, consRes, false)
+		if chosen != nil || !consRes || n.CPUs <= 0 || withReq {
+			return chosen, true
+		}
+	}
+	if v.sc != nil && v.sc.lighterOnly {
+		return nil, true
+	}
+	if chosen = compatShareFit(v, job, cand, n, cpuOf); chosen != nil {
 		return chosen, true
 	}
 	// as without a tree (compatConsResPick), a CPU total the weight order
@@ -70,7 +105,7 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 		if rest.None() {
 			break
 		}
-		if chosen = treeFitOnce(v, job, rest, n, cpuOf, consRes); chosen != nil {
+		if chosen = treeFitOnce(v, job, rest, n, cpuOf, consRes, false); chosen != nil {
 			return chosen, true
 		}
 	}
@@ -78,20 +113,30 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 }
 
 // treeFitOnce is one placement on the tree (see above), nil when it fails.
-func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int, consRes bool) []int {
+func treeFitOnce(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(int) int, consRes, countOnly bool) []int {
+	return treeFitTake(v, job, cand, n, newConsResTake(v, job, cand, n, cpuOf), consRes, countOnly)
+}
+
+// treeFitTake is treeFitOnce with its take made.
+func treeFitTake(v View, job *Job, cand *bitset.BitSet, n Counts, t *consResTake, consRes, countOnly bool) []int {
 	c := v.c
 	all := cand.Union(orEmpty(job.Required, cand.Len()))
-	t := newConsResTake(v, job, cand, n, cpuOf)
 	if t.slots < 0 {
 		return nil
 	}
-	if t.countCPUs && t.slots > 0 && n.Max > 0 && (consRes || n.Min <= 1) {
+	if countOnly { // nodes too small for any choice are still passed over (cpuFloor)
+		t.remCPUs, t.countCPUs = 0, false
+	}
+	if t.countCPUs && t.slots > 0 && n.Max > 0 && n.Min <= 1 && !t.noShare {
 		// on a tree, a CPU total within a node limit takes only nodes of
-		// at least its share per node: -p m3 -n40 (MaxNodes=3) takes
-		// g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48).
+		// at least its share per node when the first try without it
+		// passed a node over (compatTreeFit): -p m3 -n40 (MaxNodes=3)
+		// takes g[10-12] of 16 CPUs, no node of 8 (blind5/recorded.tsv:48).
 		// Not select/linear given a node count: -N3 -n93 is refused, the
 		// leaf chosen (ad[17-22]) filled from its 12-CPU nodes although
-		// three of its 48-CPU ones would do (blind8/recorded.tsv:65)
+		// three of its 48-CPU ones would do (blind8/recorded.tsv:65);
+		// cons_tres given one places for the count alone first
+		// (compatTreeFit, compatShareFit)
 		t.minCPUs = max(t.minCPUs, (t.remCPUs+t.slots-1)/t.slots)
 	}
 	must := orEmpty(job.Required, cand.Len()).Clone()
@@ -212,6 +257,14 @@ func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int, co
 	return best
 }
 
+func cpusIn(nodes []int, cpuOf func(int) int) int {
+	s := 0
+	for _, i := range nodes {
+		s += cpuOf(i)
+	}
+	return s
+}
+
 func sumCPUs(t *consResTake) int {
 	s := 0
 	for _, i := range t.sel {
@@ -315,10 +368,15 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 //
 // A CPU total with no node count (smallestFirst) starts on the leaf with
 // the fewest of the tier's nodes anywhere under s, then goes on by
-// closeness, the smallest leaf first: with h02 h05 h[16-17] h19 h[25-26]
-// h10 busy, -n40 takes h06 (alone on r2), h[01,03-04] beside it, then
-// h27 of the two left on r8 (probe4/recorded.tsv:24); idle, -n80 takes
-// p1's six, then r5's two before r6's four (probe4 13).
+// scanLeaf with no nodes left to want: a closer leaf wins unless it is
+// larger, a leaf as close when it is smaller. With h02 h05 h[16-17] h19
+// h[25-26] h10 busy, -n40 takes h06 (alone on r2), h[01,03-04] beside
+// it, then h27 of the two left on r8 (probe4/recorded.tsv:24); idle, -n80
+// takes p1's six, then r5's two before r6's four (probe4 13). -n25 takes
+// nv23 (alone), nv[17-18] beside it, then nv09 of a leaf of two under
+// another switch before the four beside them, 8 or 12 CPUs alike
+// (probe6/recorded.tsv:8, 52); that order once read as one node size
+// after another (blind 48, blind3 45).
 func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, smallestFirst bool) []int {
 	tree := v.c.topo
 	leaves := tree.Switches[s].Leaves
@@ -330,6 +388,15 @@ func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, s
 	for _, i := range tier {
 		if t.taken.Test(uint(i)) {
 			continue // a required node: its leaf is in picked
+		}
+		if t.cpuOf(i) < t.floor {
+			// too small for any choice, a node does not count in its
+			// leaf's size: -N1 -n21 takes eq25 of a leaf whose three
+			// 24-CPU nodes hold it, not eq06 of one of four 32-CPU nodes,
+			// the leaf's fourth node having 16 (blind19/recorded.tsv:139);
+			// smaller than the share only, it does: -p narrow -n9 -c 8
+			// (MaxNodes=3) takes eq[06-08] of that leaf of four (136)
+			continue
 		}
 		if l, ok := tree.Leaf(i); ok {
 			if k, ok := at[l]; ok {
@@ -346,10 +413,6 @@ func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, s
 			}
 		} else if len(picked) == 0 {
 			if k := t.firstLeaf(v, first, tier, at); k >= 0 {
-				next = []int{k}
-			}
-		} else if smallestFirst {
-			if k := t.nextLeaf(v, leaves, groups, used, picked); k >= 0 {
 				next = []int{k}
 			}
 		} else if k := t.scanLeaf(v, at, leaves, groups, used, picked); k >= 0 {
@@ -395,27 +458,6 @@ func (t *consResTake) firstLeaf(v View, s int, tier []int, at map[int]int) int {
 		return -1
 	}
 	return k
-}
-
-// nextLeaf is, of the unused leaves (indices into leaves) closest to
-// picked, the smallest that holds the nodes still wanted, else the
-// largest, the first among equals; -1 when none has nodes.
-func (t *consResTake) nextLeaf(v View, leaves []int, groups [][]int, used []bool, picked []int) int {
-	nearDist := math.MaxInt
-	dist := make([]int, len(groups))
-	for k, g := range groups {
-		if !used[k] && len(g) > 0 {
-			dist[k] = closeness(v.c.topo, leaves[k], picked)
-			nearDist = min(nearDist, dist[k])
-		}
-	}
-	closest := make([][]int, len(groups))
-	for k, g := range groups {
-		if !used[k] && len(g) > 0 && dist[k] == nearDist {
-			closest[k] = g
-		}
-	}
-	return t.bestGroup(closest, used)
 }
 
 // closeness is the lowest level of a switch above both leaf and one of

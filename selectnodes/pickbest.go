@@ -170,7 +170,10 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 			continue
 		}
 		tried = availCount
-		if p, ok, err := cx.jobTest(job, avail, n); ok || err != nil {
+		cx.v.sc.lighterOnly = k+1 < len(sets)
+		p, ok, err := cx.jobTest(job, avail, n)
+		cx.v.sc.lighterOnly = false
+		if ok || err != nil {
 			return p, err
 		}
 	}

@@ -10,6 +10,10 @@
 //
 //	go run gen.go -seed 8 -prefix h -out .   # blind8
 //	go run gen.go -seed 9 -prefix i -n 100 -confs 9 -shape 1 -out ../blind9
+//
+// With corner.go beside it, -corner draws the hard corner instead (see
+// corner.go): go run gen.go corner.go -corner -seed 19 -prefix o -n 150
+// -confs 10 -out ../blind19.
 package main
 
 import (
@@ -48,7 +52,12 @@ type conf struct {
 	leaves               [][]int // node indexes per leaf (nil: no tree)
 	topoText             string
 	defMemPerCPU         int
+	shapes               []string // the request kinds to draw from (nil: every kind)
 }
+
+// newCornerConf draws a conf of the -corner mode; corner.go sets it, so
+// that gen.go alone still runs (and draws the same sets) without it.
+var newCornerConf func(rng *rand.Rand, setPrefix string, i int, nodePrefix string) *conf
 
 func main() {
 	seed := flag.Int64("seed", 8, "random seed")
@@ -57,7 +66,11 @@ func main() {
 	out := flag.String("out", ".", "output folder")
 	confs := flag.Int("confs", 0, "number of confs (0: one per 15 cases)")
 	shape := flag.Int("shape", 0, "the first topology conf's tree shape (0-3, see drawTree)")
+	corner := flag.Bool("corner", false, "draw cons_tres on uneven three-level trees only (needs corner.go)")
 	flag.Parse()
+	if *corner && newCornerConf == nil {
+		log.Fatal("-corner needs corner.go: go run gen.go corner.go -corner ...")
+	}
 	rng := rand.New(rand.NewSource(*seed))
 	nconf := max(3, (*total+7)/15)
 	if *confs > 0 {
@@ -68,7 +81,13 @@ func main() {
 	rng.Shuffle(len(letters), func(i, j int) { letters[i], letters[j] = letters[j], letters[i] })
 	perConf := *total / nconf
 	for i := 0; i < nconf; i++ {
-		c := newConf(rng, *prefix, i, *shape, letters[i%len(letters)]+letters[(i+5)%len(letters)])
+		nodePrefix := letters[i%len(letters)] + letters[(i+5)%len(letters)]
+		var c *conf
+		if *corner {
+			c = newCornerConf(rng, *prefix, i, nodePrefix)
+		} else {
+			c = newConf(rng, *prefix, i, *shape, nodePrefix)
+		}
 		writeFile(filepath.Join(*out, c.file), c.text())
 		if c.topoFile != "-" {
 			writeFile(filepath.Join(*out, c.topoFile), c.topoText)
@@ -423,6 +442,9 @@ func (c *conf) request(rng *rand.Rand) string {
 		"w", "C", "C", "Cor", "Cand", "c", "tpn", "excl", "mem", "Nn", "Nn", "x"}
 	if c.memory {
 		shapes = append(shapes, "mem", "mpc", "mpc")
+	}
+	if c.shapes != nil {
+		shapes = c.shapes
 	}
 	args := c.shape(rng, pick(rng, shapes...))
 	switch {
