@@ -170,9 +170,9 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 			continue
 		}
 		tried = availCount
-		cx.v.sc.lighterOnly = k+1 < len(sets)
+		cx.v.lighterOnly = k+1 < len(sets)
 		p, ok, err := cx.jobTest(job, avail, n)
-		cx.v.sc.lighterOnly = false
+		cx.v.lighterOnly = false
 		if ok || err != nil {
 			return p, err
 		}
