@@ -27,9 +27,9 @@ import (
 // pivots), so an escape is one sub-window unless it gains, and waits for
 // twice as many stale cycles after each that did not: on J100_B15_s101
 // the annealing itself keeps finding better solutions, and escapes that
-// came sooner or tried more took its time.
+// tried more sub-windows, more nodes or more pivots took its time.
 const (
-	rinsStale  = 5     // stale annealing cycles before the first escape
+	rinsStale  = 3     // stale annealing cycles before the first escape (5 and 8 left more of s102 trapped)
 	rinsJobs   = 60    // jobs in a sub-window, at most (50 missed s102's escapes)
 	rinsBids   = 8     // bids per job, best reduced value first, in the window's growth and its LP
 	rinsChain  = 1     // sub-windows tried per escape without a gain
