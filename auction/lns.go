@@ -22,7 +22,9 @@ import (
 // jobs needs crossed; one sub-window in 32 rounds (it was one in 8) and a
 // cycle of 10 rounds a job (it was 100, longer than a short search) took
 // J100_B15_s101 from 14 to 18 seeds of 24 at or above CBC's 120-s
-// objective and J100_B15_s102 from 5 to 10.
+// objective and J100_B15_s102 from 5 to 10. When cycles stop finding
+// better solutions in a large window, an escape (rins.go) solves a large
+// sub-window by the LP branch and bound.
 
 const (
 	lnsJobs       = 14   // jobs freed per round, at least
@@ -68,16 +70,25 @@ func (s *solver) localSearch(comps [][]int32, bounds []float64, rounds int) int 
 	if len(open) <= smallOpen {
 		every = lnsEverySmall
 	}
+	esc := &escapes{wait: rinsStale, cycleBest: bestVal}
 	r := 0
 	for ; r < rounds && s.nodes < s.budget && s.ctx.Err() == nil; r++ {
+		if r%cycle == 0 {
+			if curVal < bestVal-s.tol {
+				s.restore(best)
+			}
+			// An escape (rins.go) when the annealing is stuck in a window
+			// too large for the proof.
+			if esc.due(bestVal, s.tol) && len(open) > smallOpen && s.rins(esc, open) {
+				bestVal = s.total()
+				copy(best, s.sel)
+			}
+		}
 		j := open[s.rng.IntN(len(open))]
 		mj := s.m.jobs[j]
 		b := s.drawBid(mj)
 		phase := float64(r%cycle) / float64(cycle)
 		temp = mean * annealHot * math.Pow(annealCold/annealHot, phase)
-		if r%cycle == 0 && curVal < bestVal-s.tol {
-			s.restore(best)
-		}
 		switch {
 		case r%every != every-1:
 			if s.sel[j] != b {
