@@ -93,3 +93,37 @@ func TestPlannerRanksKeepQueueOrder(t *testing.T) {
 		assert.Equal(t, queue.Pending, sm.State)
 	}
 }
+
+// With one bid a job, two jobs of a whole node each bid for the same
+// node (the best fit on an idle machine): one auction starts one of them
+// and leaves the other's node idle until the next pass; a second round
+// bids again on what the winner left and starts the other too.
+func TestPlannerRoundsBidAgainOnWhatIsLeft(t *testing.T) {
+	for _, rounds := range []int{0, 1, 2, 5} {
+		c, err := selectnodes.Seed001()
+		require.NoError(t, err)
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Bids: auction.BidOptions{MaxBids: 1}, Rounds: rounds}
+		s := queue.New(c, queue.WithPlanner(pl, 10))
+		t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+		var ids []queue.JobID
+		for range 3 {
+			id, err := s.Submit(queue.Spec{Request: selectnodes.Request{CPUs: 16, MinNodes: 1, MaxNodes: 1}, TimeLimit: time.Hour}, t0)
+			require.NoError(t, err)
+			ids = append(ids, id)
+		}
+		started := s.Schedule(t0.Add(time.Second))
+		want := min(max(1, rounds), 3)
+		require.Len(t, started, want, "rounds %d", rounds)
+		for k, id := range ids {
+			j, _ := s.Job(id)
+			assert.Equal(t, k < want, j.State == queue.Running, "rounds %d: job %d, in queue order", rounds, k)
+		}
+		busy := 0
+		for i := range 1024 {
+			if c.FreeCPUs(i) == 0 {
+				busy++
+			}
+		}
+		assert.Equal(t, want, busy, "rounds %d: each job on a node of its own", rounds)
+	}
+}
