@@ -65,8 +65,9 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	if gpu == "" {
 		gpu = "gpu"
 	}
+	rounds := max(1, pl.Rounds)
 	var out []queue.Decision
-	for round := 0; round < max(1, pl.Rounds) && len(window) > 0; round++ {
+	for round := 0; round < rounds && len(window) > 0; round++ {
 		won, err := pl.auction(ctx, snap, window, gpu)
 		if err != nil && round > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
@@ -74,10 +75,10 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 		if err != nil {
 			return nil, err
 		}
-		if len(won) == 0 {
+		out = append(out, won...)
+		if len(won) == 0 || round+1 == rounds {
 			break
 		}
-		out = append(out, won...)
 		if window, err = takeWinners(snap, window, won, now); err != nil {
 			break // a winner the snapshot refuses: the queue will say why
 		}

@@ -1,6 +1,7 @@
 package auction_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -125,5 +126,43 @@ func TestPlannerRoundsBidAgainOnWhatIsLeft(t *testing.T) {
 			}
 		}
 		assert.Equal(t, want, busy, "rounds %d: each job on a node of its own", rounds)
+	}
+}
+
+// Plan puts a round's winners on the snapshot only when another round
+// follows: with one round the snapshot it was given is left as it was;
+// with two, the second round's bids avoid the first round's winners, so
+// the decisions of the pass never share a core.
+func TestPlannerRoundsAndTheSnapshot(t *testing.T) {
+	c, err := selectnodes.Seed001()
+	require.NoError(t, err)
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	var window []queue.Job
+	for k := range 3 {
+		window = append(window, queue.Job{ID: queue.JobID(k + 1), TimeLimit: time.Hour,
+			Request: selectnodes.Request{CPUs: 16, MinNodes: 1, MaxNodes: 1}})
+	}
+	for _, rounds := range []int{1, 2} {
+		snap := c.Snapshot()
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Bids: auction.BidOptions{MaxBids: 1}, Rounds: rounds}
+		d, err := pl.Plan(context.Background(), snap, window, t0)
+		require.NoError(t, err)
+		require.Len(t, d, rounds)
+		used := map[int]int{}
+		for _, x := range d {
+			for _, u := range x.Layout {
+				used[u.Node] += u.CPUs
+			}
+		}
+		for n, cpus := range used {
+			assert.LessOrEqual(t, cpus, 16, "rounds %d: node %d", rounds, n)
+		}
+		busy := 0
+		for i := range snap.NodeCount() {
+			if snap.FreeCPUs(i) < 16 {
+				busy++
+			}
+		}
+		assert.Equal(t, rounds-1, busy, "rounds %d: only a round followed by another is put on the snapshot", rounds)
 	}
 }
