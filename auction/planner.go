@@ -28,7 +28,8 @@ import (
 // value is usable.
 type Planner struct {
 	Bids BidOptions // the paper's form by default
-	// Budget is the solver's time per pass (0: 100 ms). A negative Budget
+	// Budget is the solver's time per auction (0: 100 ms), so a pass of
+	// several Auctions may take several Budgets. A negative Budget
 	// sets no time limit: only Solve's work budgets (Rounds, MaxNodes)
 	// stop the search, so the same pass always decides the same — what a
 	// simulation needs.
@@ -45,16 +46,17 @@ type Planner struct {
 	// ranks every job of higher rank is worth more (the seed's proof),
 	// and every bid is worth at least 1.
 	QueuePriorities bool
-	// Rounds is how many auctions a pass holds at most (0 is 1: seed
-	// 001's one auction a pass). After a round that started jobs, the
+	// Auctions is how many auctions a pass holds at most (0 is 1: seed
+	// 001's one auction a pass). After an auction that started jobs, the
 	// jobs that did not win bid again on what the winners left, as the
-	// next pass would, and the rounds stop at one that starts nothing.
+	// next pass would, and the pass ends at an auction that starts
+	// nothing.
 	// Every job bids on the free resources of the pass, so a pass of
 	// one auction leaves what a winner's bid took from a loser's bids
 	// idle until the next event: on seed 001's workloads that is often
 	// for a whole job's run, while a pass of the schedule loop tries
 	// each job on what the jobs before it left.
-	Rounds int
+	Auctions int
 }
 
 var _ queue.Planner = (*Planner)(nil)
@@ -65,7 +67,7 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	if gpu == "" {
 		gpu = "gpu"
 	}
-	rounds := max(1, pl.Rounds)
+	rounds := max(1, pl.Auctions)
 	var out []queue.Decision
 	for round := 0; round < rounds && len(window) > 0; round++ {
 		won, err := pl.auction(ctx, snap, window, gpu)

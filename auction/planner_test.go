@@ -99,11 +99,11 @@ func TestPlannerRanksKeepQueueOrder(t *testing.T) {
 // node (the best fit on an idle machine): one auction starts one of them
 // and leaves the other's node idle until the next pass; a second round
 // bids again on what the winner left and starts the other too.
-func TestPlannerRoundsBidAgainOnWhatIsLeft(t *testing.T) {
+func TestPlannerAuctionsBidAgainOnWhatIsLeft(t *testing.T) {
 	for _, rounds := range []int{0, 1, 2, 5} {
 		c, err := selectnodes.Seed001()
 		require.NoError(t, err)
-		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Bids: auction.BidOptions{MaxBids: 1}, Rounds: rounds}
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Bids: auction.BidOptions{MaxBids: 1}, Auctions: rounds}
 		s := queue.New(c, queue.WithPlanner(pl, 10))
 		t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 		var ids []queue.JobID
@@ -114,10 +114,10 @@ func TestPlannerRoundsBidAgainOnWhatIsLeft(t *testing.T) {
 		}
 		started := s.Schedule(t0.Add(time.Second))
 		want := min(max(1, rounds), 3)
-		require.Len(t, started, want, "rounds %d", rounds)
+		require.Len(t, started, want, "auctions %d", rounds)
 		for k, id := range ids {
 			j, _ := s.Job(id)
-			assert.Equal(t, k < want, j.State == queue.Running, "rounds %d: job %d, in queue order", rounds, k)
+			assert.Equal(t, k < want, j.State == queue.Running, "auctions %d: job %d, in queue order", rounds, k)
 		}
 		busy := 0
 		for i := range 1024 {
@@ -125,7 +125,7 @@ func TestPlannerRoundsBidAgainOnWhatIsLeft(t *testing.T) {
 				busy++
 			}
 		}
-		assert.Equal(t, want, busy, "rounds %d: each job on a node of its own", rounds)
+		assert.Equal(t, want, busy, "auctions %d: each job on a node of its own", rounds)
 	}
 }
 
@@ -133,7 +133,7 @@ func TestPlannerRoundsBidAgainOnWhatIsLeft(t *testing.T) {
 // follows: with one round the snapshot it was given is left as it was;
 // with two, the second round's bids avoid the first round's winners, so
 // the decisions of the pass never share a core.
-func TestPlannerRoundsAndTheSnapshot(t *testing.T) {
+func TestPlannerAuctionsAndTheSnapshot(t *testing.T) {
 	c, err := selectnodes.Seed001()
 	require.NoError(t, err)
 	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
@@ -144,7 +144,7 @@ func TestPlannerRoundsAndTheSnapshot(t *testing.T) {
 	}
 	for _, rounds := range []int{1, 2} {
 		snap := c.Snapshot()
-		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Bids: auction.BidOptions{MaxBids: 1}, Rounds: rounds}
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Bids: auction.BidOptions{MaxBids: 1}, Auctions: rounds}
 		d, err := pl.Plan(context.Background(), snap, window, t0)
 		require.NoError(t, err)
 		require.Len(t, d, rounds)
@@ -155,7 +155,7 @@ func TestPlannerRoundsAndTheSnapshot(t *testing.T) {
 			}
 		}
 		for n, cpus := range used {
-			assert.LessOrEqual(t, cpus, 16, "rounds %d: node %d", rounds, n)
+			assert.LessOrEqual(t, cpus, 16, "auctions %d: node %d", rounds, n)
 		}
 		busy := 0
 		for i := range snap.NodeCount() {
@@ -163,6 +163,6 @@ func TestPlannerRoundsAndTheSnapshot(t *testing.T) {
 				busy++
 			}
 		}
-		assert.Equal(t, rounds-1, busy, "rounds %d: only a round followed by another is put on the snapshot", rounds)
+		assert.Equal(t, rounds-1, busy, "auctions %d: only a round followed by another is put on the snapshot", rounds)
 	}
 }
