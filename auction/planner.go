@@ -28,7 +28,8 @@ import (
 // value is usable.
 type Planner struct {
 	Bids BidOptions // the paper's form by default
-	// Budget is the solver's time per pass (0: 100 ms). A negative Budget
+	// Budget is the solver's time per auction (0: 100 ms), so a pass of
+	// several Auctions may take several Budgets. A negative Budget
 	// sets no time limit: only Solve's work budgets (Rounds, MaxNodes)
 	// stop the search, so the same pass always decides the same — what a
 	// simulation needs.
@@ -45,16 +46,79 @@ type Planner struct {
 	// ranks every job of higher rank is worth more (the seed's proof),
 	// and every bid is worth at least 1.
 	QueuePriorities bool
+	// Auctions is how many auctions a pass holds at most (0 is 1: seed
+	// 001's one auction a pass). After an auction that started jobs, the
+	// jobs that did not win bid again on what the winners left, as the
+	// next pass would, and the pass ends at an auction that starts
+	// nothing.
+	// Every job bids on the free resources of the pass, so a pass of
+	// one auction leaves what a winner's bid took from a loser's bids
+	// idle until the next event: on seed 001's workloads that is often
+	// for a whole job's run, while a pass of the schedule loop tries
+	// each job on what the jobs before it left.
+	Auctions int
 }
 
 var _ queue.Planner = (*Planner)(nil)
 
 // Plan implements queue.Planner.
-func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, _ time.Time) ([]queue.Decision, error) {
+func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, now time.Time) ([]queue.Decision, error) {
 	gpu := pl.GPU
 	if gpu == "" {
 		gpu = "gpu"
 	}
+	rounds := max(1, pl.Auctions)
+	var out []queue.Decision
+	for round := 0; round < rounds && len(window) > 0; round++ {
+		won, err := pl.auction(ctx, snap, window, gpu)
+		if err != nil && round > 0 && ctx.Err() != nil {
+			break // out of time: the earlier rounds' winners stand
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, won...)
+		if len(won) == 0 || round+1 == rounds {
+			break
+		}
+		if window, err = takeWinners(snap, window, won, now); err != nil {
+			break // a winner the snapshot refuses: the queue will say why
+		}
+	}
+	return out, nil
+}
+
+// takeWinners puts the winners on the snapshot (the planner's own copy of
+// the load), so that the next round bids on what they left, and returns
+// the jobs of window that did not win, in order.
+func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Decision, now time.Time) ([]queue.Job, error) {
+	layout := make(map[queue.JobID][]selectnodes.NodeUse, len(won))
+	for _, d := range won {
+		layout[d.Job] = d.Layout
+	}
+	var rest []queue.Job
+	for k := range window {
+		j := &window[k]
+		uses, ok := layout[j.ID]
+		if !ok {
+			rest = append(rest, *j)
+			continue
+		}
+		p, err := snap.PlaceExact(&j.Request, uses)
+		if err == nil {
+			err = snap.Allocate(j.ID, p, now, now.Add(j.TimeLimit))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return rest, nil
+}
+
+// auction holds one auction: bids for the window's jobs of the kinds it
+// bids for, on the snapshot's free cores and GPUs, and the winners'
+// decisions.
+func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string) ([]queue.Decision, error) {
 	load, tree, err := snapshotLoad(snap, gpu)
 	if err != nil {
 		return nil, err
@@ -80,6 +144,22 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
+	sol, err := Solve(ctx, p, pl.solveOptions())
+	if err != nil {
+		return nil, fmt.Errorf("auction planner: %w", err)
+	}
+	var out []queue.Decision
+	for k, i := range sol.Selection {
+		if i >= 0 {
+			job := byID[p.Jobs[k].ID]
+			out = append(out, queue.Decision{Job: job.ID, Layout: bidLayout(&p.Jobs[k].Bids[i], job, gpu)})
+		}
+	}
+	return out, nil
+}
+
+// solveOptions is Solve with the time limit Budget says.
+func (pl *Planner) solveOptions() Options {
 	opts := pl.Solve
 	switch {
 	case pl.Budget < 0:
@@ -89,27 +169,20 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	default:
 		opts.TimeLimit = pl.Budget
 	}
-	sol, err := Solve(ctx, p, opts)
-	if err != nil {
-		return nil, fmt.Errorf("auction planner: %w", err)
-	}
-	var out []queue.Decision
-	for k, i := range sol.Selection {
-		if i < 0 {
-			continue
+	return opts
+}
+
+// bidLayout is a winning bid as the job's per-node layout: the bid's
+// cores and GPUs, and the job's memory per node.
+func bidLayout(bid *Bid, job *queue.Job, gpu string) []selectnodes.NodeUse {
+	layout := make([]selectnodes.NodeUse, len(bid.Uses))
+	for x, u := range bid.Uses {
+		layout[x] = selectnodes.NodeUse{Node: u.Node, CPUs: u.Cores, Memory: job.Request.MinMemoryPerNode}
+		if u.GPUs > 0 {
+			layout[x].GRES = []selectnodes.GRES{{Name: gpu, Count: int64(u.GPUs)}}
 		}
-		job := byID[p.Jobs[k].ID]
-		bid := p.Jobs[k].Bids[i]
-		layout := make([]selectnodes.NodeUse, len(bid.Uses))
-		for x, u := range bid.Uses {
-			layout[x] = selectnodes.NodeUse{Node: u.Node, CPUs: u.Cores, Memory: job.Request.MinMemoryPerNode}
-			if u.GPUs > 0 {
-				layout[x].GRES = []selectnodes.GRES{{Name: gpu, Count: int64(u.GPUs)}}
-			}
-		}
-		out = append(out, queue.Decision{Job: job.ID, Layout: layout})
 	}
-	return out, nil
+	return layout
 }
 
 // snapshotLoad reads free cores and GPUs of the available nodes, and the

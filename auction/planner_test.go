@@ -1,6 +1,7 @@
 package auction_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -91,5 +92,77 @@ func TestPlannerRanksKeepQueueOrder(t *testing.T) {
 		}
 		assert.Equal(t, queue.Running, w.State, "ranks: the head of the queue wins")
 		assert.Equal(t, queue.Pending, sm.State)
+	}
+}
+
+// With one bid a job, two jobs of a whole node each bid for the same
+// node (the best fit on an idle machine): one auction starts one of them
+// and leaves the other's node idle until the next pass; a second round
+// bids again on what the winner left and starts the other too.
+func TestPlannerAuctionsBidAgainOnWhatIsLeft(t *testing.T) {
+	for _, rounds := range []int{0, 1, 2, 5} {
+		c, err := selectnodes.Seed001()
+		require.NoError(t, err)
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Bids: auction.BidOptions{MaxBids: 1}, Auctions: rounds}
+		s := queue.New(c, queue.WithPlanner(pl, 10))
+		t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+		var ids []queue.JobID
+		for range 3 {
+			id, err := s.Submit(queue.Spec{Request: selectnodes.Request{CPUs: 16, MinNodes: 1, MaxNodes: 1}, TimeLimit: time.Hour}, t0)
+			require.NoError(t, err)
+			ids = append(ids, id)
+		}
+		started := s.Schedule(t0.Add(time.Second))
+		want := min(max(1, rounds), 3)
+		require.Len(t, started, want, "auctions %d", rounds)
+		for k, id := range ids {
+			j, _ := s.Job(id)
+			assert.Equal(t, k < want, j.State == queue.Running, "auctions %d: job %d, in queue order", rounds, k)
+		}
+		busy := 0
+		for i := range 1024 {
+			if c.FreeCPUs(i) == 0 {
+				busy++
+			}
+		}
+		assert.Equal(t, want, busy, "auctions %d: each job on a node of its own", rounds)
+	}
+}
+
+// Plan puts a round's winners on the snapshot only when another round
+// follows: with one round the snapshot it was given is left as it was;
+// with two, the second round's bids avoid the first round's winners, so
+// the decisions of the pass never share a core.
+func TestPlannerAuctionsAndTheSnapshot(t *testing.T) {
+	c, err := selectnodes.Seed001()
+	require.NoError(t, err)
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	var window []queue.Job
+	for k := range 3 {
+		window = append(window, queue.Job{ID: queue.JobID(k + 1), TimeLimit: time.Hour,
+			Request: selectnodes.Request{CPUs: 16, MinNodes: 1, MaxNodes: 1}})
+	}
+	for _, rounds := range []int{1, 2} {
+		snap := c.Snapshot()
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Bids: auction.BidOptions{MaxBids: 1}, Auctions: rounds}
+		d, err := pl.Plan(context.Background(), snap, window, t0)
+		require.NoError(t, err)
+		require.Len(t, d, rounds)
+		used := map[int]int{}
+		for _, x := range d {
+			for _, u := range x.Layout {
+				used[u.Node] += u.CPUs
+			}
+		}
+		for n, cpus := range used {
+			assert.LessOrEqual(t, cpus, 16, "auctions %d: node %d", rounds, n)
+		}
+		busy := 0
+		for i := range snap.NodeCount() {
+			if snap.FreeCPUs(i) < 16 {
+				busy++
+			}
+		}
+		assert.Equal(t, rounds-1, busy, "auctions %d: only a round followed by another is put on the snapshot", rounds)
 	}
 }
