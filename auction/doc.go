@@ -43,7 +43,10 @@
 // first get a short exact branch and bound; the rest is improved by
 // annealed local search — eject-and-repair moves (put a job in, throw out
 // what collides, let jobs back in) and sub-windows of colliding jobs
-// solved exactly by branch and bound with the rest fixed. Then small
+// solved exactly by branch and bound with the rest fixed; in windows of
+// more than 60 open jobs, when the annealing stalls, an escape (rins.go)
+// solves a sub-window of up to 60 jobs around the left-out job the prices
+// want most with the LP branch and bound, the other jobs fixed. Then small
 // groups are fixed by reduced cost against the best solution (bids no
 // better solution takes, jobs every better solution takes), re-priced,
 // and searched exactly, first on a bounded budget after a short local
@@ -67,6 +70,10 @@
 // Planner is a queue.Planner: each pass it bids for the window on the
 // snapshot's free cores and GPUs, solves within its Budget and starts the
 // winners on exactly their bids' cores and GPUs (queue.Decision.Layout).
+// With Auctions > 1 the jobs that did not win bid again, within the same
+// pass, on what the winners left, until an auction starts nothing (the
+// paper runs one auction a pass; Slurm would run the plug-in again within
+// sched_interval, where a replay passes only at events).
 // ReplayOptions is a work budget for a pass of a simulated replay (no time
 // limit, so a replay decides the same on any machine).
 package auction

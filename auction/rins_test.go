@@ -10,29 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// packedProblem is randomProblem with 6-9 jobs on its five nodes, so that
-// a sub-window's jobs compete with the jobs held fixed around it.
-func packedProblem(rng *rand.Rand) *Problem {
-	p := randomProblem(rng)
-	for len(p.Jobs) < 6+rng.IntN(4) {
-		for _, j := range randomProblem(rng).Jobs {
-			if len(p.Jobs) < 9 {
-				j.ID = int64(len(p.Jobs) + 1)
-				p.Jobs = append(p.Jobs, j)
-			}
-		}
-	}
-	prios := make([]int64, len(p.Jobs))
-	for k, j := range p.Jobs {
-		prios[k] = j.Priority
-	}
-	p.Alpha = Alpha(prios)
-	for k := range p.Nodes {
-		p.Nodes[k] = Node{CPUs: 8, GPUs: 2} // randomProblem's uses all fit
-	}
-	return p
-}
-
 // randomStart gives each job in turn a random fitting bid, or none.
 func randomStart(rng *rand.Rand, s *solver) {
 	for j, mj := range s.m.jobs {
@@ -73,7 +50,7 @@ func windowOptimum(s *solver, jobs []int32) float64 {
 func TestSubLPSolvesTheWindow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 5))
 	for trial := range 200 {
-		p := packedProblem(rng)
+		p := crowdedProblem(rng) // lp_test.go: 6-9 jobs on five nodes
 		require.NoError(t, p.Validate())
 		m := buildModel(p)
 		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
@@ -103,13 +80,7 @@ func TestSubLPSolvesTheWindow(t *testing.T) {
 // most k of them, and each chosen one shares a resource with another bid
 // of a job before it.
 func TestRinsWindowShape(t *testing.T) {
-	p, err := GenerateWindow(WindowSpec{Jobs: 100, Bids: 15, Seed: 3})
-	require.NoError(t, err)
-	m := buildModel(p)
-	s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
-	comps := m.components()
-	s.initial(comps, make([]float64, len(comps)), 200)
-	s.best = slices.Clone(s.price)
+	_, m, s, _ := firstSolution(t)
 	left := 0
 	for j := range m.jobs {
 		if s.sel[j] >= 0 {
@@ -153,13 +124,7 @@ func collidesEarlier(s *solver, before []int32, o int32) bool {
 // subgradient steps, as a scheduler pass would) an escape gains, never
 // past the proven optimum, and keeps the selection feasible.
 func TestRinsGains(t *testing.T) {
-	p, err := GenerateWindow(WindowSpec{Jobs: 100, Bids: 15, Seed: 3})
-	require.NoError(t, err)
-	m := buildModel(p)
-	s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
-	comps := m.components()
-	s.initial(comps, make([]float64, len(comps)), 200)
-	s.best = slices.Clone(s.price)
+	p, _, s, comps := firstSolution(t)
 	var open []int32
 	for _, jobs := range comps {
 		open = append(open, jobs...)
@@ -194,4 +159,18 @@ func TestEscapesCloseTheLastCostSteps(t *testing.T) {
 			require.Equal(t, a, b)
 		}
 	}
+}
+
+// firstSolution is the first solution of generated 100 x 15 window seed
+// 3, priced by 200 subgradient steps as a scheduler pass would be.
+func firstSolution(t *testing.T) (*Problem, *model, *solver, [][]int32) {
+	t.Helper()
+	p, err := GenerateWindow(WindowSpec{Jobs: 100, Bids: 15, Seed: 3})
+	require.NoError(t, err)
+	m := buildModel(p)
+	s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
+	comps := m.components()
+	s.initial(comps, make([]float64, len(comps)), 200)
+	s.best = slices.Clone(s.price)
+	return p, m, s, comps
 }
