@@ -1,6 +1,9 @@
 package auction
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // lpTree is a depth-first branch and bound over one whole group of jobs
 // with the LP relaxation (lp_simplex.go) re-solved at every node, warm
@@ -29,10 +32,13 @@ type lpTree struct {
 	resid              []int32 // scratch for checking integral solutions
 	root               float64 // the root's bound (+Inf until solved)
 	pc                 pseudoCosts
-	sbBasis            lpBasis // the node's basis while strong branching tries its children
-	upBasis, pickBasis lpBasis // the last trial's up child, and the pick's
-	pickValid          bool    // pickBasis holds the pick's up child
-	rowsKept           int     // rows after the last dropLooseRows
+	sbBasis            lpBasis   // the node's basis while strong branching tries its children
+	upBasis, pickBasis lpBasis   // the last trial's up child, and the pick's
+	pickValid          bool      // pickBasis holds the pick's up child
+	rowsKept           int       // rows after the last dropLooseRows
+	path               []lpFix   // the branching decisions down to the node
+	open               [][]lpFix // nodes left unexplored (lp_carry.go)
+	resumed            bool      // the search continues an earlier one's open nodes
 }
 
 // lpPivotShare: see lpPivotBudget.
@@ -58,12 +64,12 @@ const lpNodePivots = 5000
 // starts from the first greedy solution, often the optimum or close to
 // it, and J50_B10_s101 is proven there in 77 LP nodes and under 30,000
 // pivots (at 20,000 it is not, and the local search and a second attempt
-// from scratch follow: 0.9 s of CPU in place of 0.35); generated 50 x 10
-// seed 3 needs about 2,600. Later attempts get as many pivots as nodes.
-// Four times the nodes proves more orders of that window's jobs in the
-// quick attempt (BENCHMARKS.md "Auction: proofs (fifth round)") but
-// would spend a second there, before any local search, on a small
-// window that no attempt proves.
+// follow); generated 50 x 10 seed 3 needs about 2,600. Later attempts get
+// as many pivots as nodes, and continue the last one's open nodes
+// (lp_carry.go). Four times the nodes proves more orders of that window's
+// jobs in the quick attempt (BENCHMARKS.md "Auction: proofs (fifth
+// round)") but would spend a second there, before any local search, on a
+// small window that no attempt proves.
 //
 // The run's node budget (Options.MaxNodes) caps it too, at one pivot for
 // lpPivotShare nodes left: a work-budgeted scheduler pass (ReplayOptions,
@@ -85,11 +91,23 @@ func lpPivotBudget(nodes int64) int64 {
 // the root's bound (valid for solutions better than the incumbent that
 // avoid fixed-out bids, as fixAll's).
 func (s *solver) lpProve(jobs []int32, limit, maxPivots int64) (bool, float64) {
+	return s.lpSearch(jobs, limit, maxPivots, nil)
+}
+
+// lpSearch is lpProve that, given a carry (prove's attempts; not the
+// escapes of rins.go, whose sub-windows are not a group), starts from the
+// pseudo-costs and open nodes an earlier attempt left in it and leaves
+// its own there. A search of open nodes solves no root: its root bound is
+// +Inf.
+func (s *solver) lpSearch(jobs []int32, limit, maxPivots int64, carry *lpCarry) (bool, float64) {
 	cur := s.valueOf(jobs)
 	old := s.release(jobs)
 	t := s.newLPTree(jobs, limit, maxPivots)
 	t.best = cur
-	t.dfs()
+	t.loadCosts(carry)
+	t.search(s.resumable(jobs, carry, cur))
+	t.saveCosts(carry)
+	s.keepOpen(jobs, carry, t)
 	s.nodes += t.nodes
 	if t.found {
 		s.reinstate(jobs, t.bestSel)
@@ -124,7 +142,17 @@ func (t *lpTree) cut(bound float64) float64 {
 	return t.best + max(t.s.tol, t.s.proofGap) - 1e-9*max(1, math.Abs(bound))
 }
 
+// dfs searches the node and its subtree; a node it leaves unexplored,
+// itself or a child, is kept in t.open.
 func (t *lpTree) dfs() {
+	n := len(t.open)
+	t.node()
+	if !t.complete && len(t.open) == n {
+		t.open = append(t.open, slices.Clone(t.path))
+	}
+}
+
+func (t *lpTree) node() {
 	t.nodes++
 	if t.nodes > t.limit || t.lp.pivots >= t.maxPivots || t.s.ctx.Err() != nil {
 		t.complete = false
@@ -139,7 +167,7 @@ func (t *lpTree) dfs() {
 		return
 	}
 	U := lp.bound(lp.prices(), t.rc)
-	if t.nodes == 1 {
+	if t.nodes == 1 && !t.resumed {
 		t.root = U
 	}
 	if t.nodes == 1 || float64(len(lp.rhs)) > lpRowGrowth*float64(t.rowsKept) {
@@ -168,13 +196,18 @@ func (t *lpTree) dfs() {
 	if t.pickValid {
 		lp.restore(&t.pickBasis) // strong branching's trial of this child
 	}
+	t.path = append(t.path, lpFix{lp.cols[c], true})
 	t.dfs()
+	t.path[len(t.path)-1].up = false
 	lp.lo[c] = lo
 	if !t.complete {
+		t.open = append(t.open, slices.Clone(t.path)) // the down child
+		t.path = t.path[:len(t.path)-1]
 		return
 	}
 	lp.up[c] = 0
 	t.dfs()
+	t.path = t.path[:len(t.path)-1]
 	lp.up[c] = up
 }
 

@@ -84,6 +84,7 @@ type solver struct {
 	nodes    int64
 	budget   int64
 	rng      *rand.Rand
+	carry    *lpCarry // what a proof attempt's LP search leaves the next (lp_carry.go)
 }
 
 // Solve finds a selection of bids of p of maximum objective (1) under

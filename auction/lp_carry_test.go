@@ -1,0 +1,57 @@
+package auction
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The LP search cut into many short attempts, each resuming the last
+// one's open nodes with its pseudo-costs (pivot budgets 10, 20, 40, ...),
+// ends with the optimum (brute force over the whole window), as one
+// search from scratch does, and the attempts do resume.
+func TestLPCarryKeepsOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	cases, resumed := 100, 0
+	if testing.Short() {
+		cases = 25
+	}
+	for c := range cases {
+		p := crowdedProblem(rng)
+		want, _ := bruteForce(p)
+		m := buildModel(p)
+		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
+		carry := s.carried()
+		total := 0.0
+		for _, jobs := range m.components() {
+			complete := false
+			for pivots := int64(10); !complete; pivots *= 2 {
+				if o := carry.open[jobs[0]]; o != nil && len(o.nodes) > 0 && o.nodes[0] != nil {
+					resumed++ // an open node below the root
+				}
+				complete, _ = s.lpSearch(jobs, math.MaxInt64, pivots, carry)
+				require.Less(t, pivots, int64(1<<30), "case %d: never completes", c)
+			}
+			assert.Nil(t, carry.open[jobs[0]], "case %d: open nodes left after a complete search", c)
+			total += s.valueOf(jobs)
+		}
+		sel := make(Selection, len(p.Jobs))
+		for k := range sel {
+			sel[k] = -1
+		}
+		for j, b := range s.sel {
+			if b >= 0 {
+				sel[m.jobs[j].orig] = int(m.origBid[b])
+			}
+		}
+		got, err := p.Evaluate(sel)
+		require.NoError(t, err, "case %d: infeasible", c)
+		assert.InDelta(t, total, got, 1e-6, "case %d", c)
+		assert.InDelta(t, want, got, 1e-6, "case %d", c)
+	}
+	assert.Greater(t, resumed, cases/10, "too few searches resume below the root: the test does not exercise the carry")
+}
