@@ -39,16 +39,7 @@ func TestLPCarryKeepsOptimum(t *testing.T) {
 			assert.Nil(t, carry.open[jobs[0]], "case %d: open nodes left after a complete search", c)
 			total += s.valueOf(jobs)
 		}
-		sel := make(Selection, len(p.Jobs))
-		for k := range sel {
-			sel[k] = -1
-		}
-		for j, b := range s.sel {
-			if b >= 0 {
-				sel[m.jobs[j].orig] = int(m.origBid[b])
-			}
-		}
-		got, err := p.Evaluate(sel)
+		got, err := p.Evaluate(modelSelection(p, m, s))
 		require.NoError(t, err, "case %d: infeasible", c)
 		assert.InDelta(t, total, got, 1e-6, "case %d", c)
 		assert.InDelta(t, want, got, 1e-6, "case %d", c)

@@ -59,16 +59,7 @@ func TestLPTreeMatchesBruteForce(t *testing.T) {
 			total += s.valueOf(jobs)
 			roots += max(root, s.valueOf(jobs))
 		}
-		sel := make(Selection, len(p.Jobs))
-		for k := range sel {
-			sel[k] = -1
-		}
-		for j, b := range s.sel {
-			if b >= 0 {
-				sel[m.jobs[j].orig] = int(m.origBid[b])
-			}
-		}
-		got, err := p.Evaluate(sel)
+		got, err := p.Evaluate(modelSelection(p, m, s))
 		require.NoError(t, err, "case %d: infeasible", c)
 		assert.InDelta(t, total, got, 1e-6, "case %d", c)
 		assert.InDelta(t, want, got, 1e-6, "case %d", c)
@@ -168,4 +159,18 @@ func TestLPDropAndRestoreKeepTheOptimum(t *testing.T) {
 	}
 	assert.Greater(t, dropped, 0, "no loose row dropped: the test does not exercise dropLooseRows")
 	assert.Greater(t, checked, 100)
+}
+
+// modelSelection is the solver's current choice as a Selection of p.
+func modelSelection(p *Problem, m *model, s *solver) Selection {
+	sel := make(Selection, len(p.Jobs))
+	for k := range sel {
+		sel[k] = -1
+	}
+	for j, b := range s.sel {
+		if b >= 0 {
+			sel[m.jobs[j].orig] = int(m.origBid[b])
+		}
+	}
+	return sel
 }
