@@ -50,12 +50,7 @@ func (lp *lpRelax) restore(b *lpBasis) {
 	for p := r0; p < rows; p++ {
 		lp.head[p] = int32(n + p)
 	}
-	for v := range lp.pos {
-		lp.pos[v] = -1
-	}
-	for p, v := range lp.head {
-		lp.pos[v] = int32(p)
-	}
+	lp.reindex()
 	for p := range r0 {
 		row := lp.binv[p]
 		copy(row, b.binv[p*r0:(p+1)*r0])
@@ -154,12 +149,7 @@ func (lp *lpRelax) dropLooseRows() int {
 	}
 	lp.head, lp.beta, lp.binv, lp.norm = head, beta, binv, norm
 	lp.pos = make([]int32, n+kept)
-	for v := range lp.pos {
-		lp.pos[v] = -1
-	}
-	for p, v := range lp.head {
-		lp.pos[v] = int32(p)
-	}
+	lp.reindex()
 	lp.dirty = make([]bool, kept)
 	for p := range lp.dirty {
 		lp.dirty[p] = true
@@ -167,4 +157,15 @@ func (lp *lpRelax) dropLooseRows() int {
 	lp.alpha, lp.acol = make([]float64, n+kept), make([]float64, kept)
 	lp.ain, lp.anz = make([]bool, n+kept), lp.anz[:0]
 	return rows - kept
+}
+
+// reindex makes pos (variable -> basis position, -1 when nonbasic) again
+// from head.
+func (lp *lpRelax) reindex() {
+	for v := range lp.pos {
+		lp.pos[v] = -1
+	}
+	for p, v := range lp.head {
+		lp.pos[v] = int32(p)
+	}
 }

@@ -246,7 +246,7 @@ func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int, co
 		// CPUs, for mu[23-27]: blind16/recorded.tsv:132), but is ranked
 		// by all its nodes (-N2 -n17 takes nt[09-10] of the leaf of three,
 		// not nt[19-20] of a leaf of four with two of 4 CPUs: blind12 93)
-		if usable < need || cpus < t.remCPUs+sumCPUs(t) {
+		if usable < need || cpus < t.remCPUs+cpusIn(t.sel, t.cpuOf) {
 			continue
 		}
 		lvl := tree.Switches[s].Level
@@ -257,18 +257,11 @@ func compatSwitch(v View, all, must *bitset.BitSet, t *consResTake, need int, co
 	return best
 }
 
+// cpusIn is the CPUs of nodes.
 func cpusIn(nodes []int, cpuOf func(int) int) int {
 	s := 0
 	for _, i := range nodes {
 		s += cpuOf(i)
-	}
-	return s
-}
-
-func sumCPUs(t *consResTake) int {
-	s := 0
-	for _, i := range t.sel {
-		s += t.cpuOf(i)
 	}
 	return s
 }
