@@ -1,0 +1,61 @@
+package auction_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/auction"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// BenchmarkPlannerPass: one scheduler pass of the planner as a replay
+// runs it (ReplayOptions) on seed 001's idle 1,024-node system with a
+// window of 100 jobs asking about three times its cores: one auction (the
+// paper's form) against auctions until one starts nothing (what
+// `simulate --policy auction` runs). The snapshot copy each pass needs is
+// included, as in queue's pass; "started" is the jobs the pass starts.
+func BenchmarkPlannerPass(b *testing.B) {
+	c, err := selectnodes.Seed001()
+	if err != nil {
+		b.Fatal(err)
+	}
+	window := benchWindow(100)
+	now := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	for _, auctions := range []int{1, 100} {
+		b.Run(fmt.Sprintf("nodes=1024/window=100/auctions=%d", auctions), func(b *testing.B) {
+			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: auctions}
+			var started int
+			for b.Loop() {
+				d, err := pl.Plan(context.Background(), c.Snapshot(), window, now)
+				if err != nil {
+					b.Fatal(err)
+				}
+				started = len(d)
+			}
+			b.ReportMetric(float64(started), "started")
+		})
+	}
+}
+
+// benchWindow is n jobs of seed 001's kinds, drawn with a fixed seed:
+// cores on any nodes, or whole nodes with 1-2 GPUs each.
+func benchWindow(n int) []queue.Job {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gpus := []selectnodes.GRESRequest{{Name: "gpu", Min: 1, Max: 2}}
+	jobs := make([]queue.Job, n)
+	for k := range jobs {
+		j := queue.Job{ID: queue.JobID(k + 1), Priority: 1, TimeLimit: time.Hour}
+		nodes := 1 + rng.IntN(64)
+		if k%2 == 0 {
+			j.Request = selectnodes.Request{CPUs: 16 * nodes, MinNodes: nodes, MaxNodes: nodes, GRES: gpus}
+		} else {
+			j.Request = selectnodes.Request{CPUs: 16 + rng.IntN(1024)}
+		}
+		jobs[k] = j
+	}
+	return jobs
+}
