@@ -87,7 +87,7 @@ func compatTreeFit(v View, job *Job, cand *bitset.BitSet, n Counts, cpuOf func(i
 			return chosen, true
 		}
 	}
-	if v.lighterOnly {
+	if v.sc != nil && v.sc.lighterOnly {
 		return nil, true
 	}
 	if chosen = compatShareFit(v, job, cand, n, cpuOf); chosen != nil {

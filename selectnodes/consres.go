@@ -86,11 +86,12 @@ func (s ConsRes) JobTest(v View, job *Job, avail *bitset.BitSet, n Counts) (Choi
 		runs := func(cand *bitset.BitSet) ([]int, bool) {
 			return newPicker(v, cand, cpuOf, nil).pick(cand, job.Required, n, false)
 		}
-		tv := v // a lighter pass of byWeight's, like pickBest's (compatShareFit)
-		if v.c.compat && cand.Count() < avail.Count() {
-			tv.lighterOnly = true
+		if v.c.compat && v.sc != nil && cand.Count() < avail.Count() {
+			// a lighter pass of byWeight's, like pickBest's (compatShareFit)
+			defer func(was bool) { v.sc.lighterOnly = was }(v.sc.lighterOnly)
+			v.sc.lighterOnly = true
 		}
-		chosen, handled := treeFit(tv, job, cand, n, cpuOf, runs)
+		chosen, handled := treeFit(v, job, cand, n, cpuOf, runs)
 		ok := chosen != nil
 		if !handled {
 			chosen, ok = newPicker(v, cand, cpuOf, lower).pick(cand, job.Required, n, job.Req.Contiguous)

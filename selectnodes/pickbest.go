@@ -22,7 +22,7 @@ import (
 // Like ReqFeatures it works on the current load (none for TestOnly); the
 // end-time simulation of WillRun is SelectNodes' own.
 func (c *Cluster) PickBestNodes(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
-	return (&call{c: c, job: job, sets: sets, n: n, v: c.viewFor(mode), mode: mode}).pickBest(job, sets, n)
+	return (&call{c: c, job: job, sets: sets, n: n, v: c.stageView(mode), mode: mode}).pickBest(job, sets, n)
 }
 
 // pickBest runs the alternatives of job (whose Required may be the
@@ -170,9 +170,9 @@ func (cx *call) accumulate(job *Job, sets []NodeSet, n Counts) (*Placement, *Err
 			continue
 		}
 		tried = availCount
-		cx.v.lighterOnly = k+1 < len(sets)
+		cx.v.sc.lighterOnly = k+1 < len(sets)
 		p, ok, err := cx.jobTest(job, avail, n)
-		cx.v.lighterOnly = false
+		cx.v.sc.lighterOnly = false
 		if ok || err != nil {
 			return p, err
 		}

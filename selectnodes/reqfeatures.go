@@ -17,7 +17,7 @@ import (
 // prefers low weights); with SlurmCompat it accumulates greedily in
 // expression and weight order, as Slurm does (seed 000 §3.3).
 func (c *Cluster) ReqFeatures(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
-	return (&call{c: c, job: job, sets: sets, n: n, v: c.viewFor(mode), mode: mode}).reqFeatures(job, n)
+	return (&call{c: c, job: job, sets: sets, n: n, v: c.stageView(mode), mode: mode}).reqFeatures(job, n)
 }
 
 // countTerm is one counted term of the constraint: n nodes matching it.

@@ -22,6 +22,9 @@ type scratch struct {
 	runs   []run   // the picker's runs of candidate nodes
 	jobRec Job     // the call's resolved job
 	lens   []int   // the picker's runs per length
+	// lighterOnly: pickBest is trying the lighter weights' node sets
+	// before the heaviest (SlurmCompat's compatShareFit waits for all)
+	lighterOnly bool
 	// node bitmaps of the cluster's size, one per use (the bm constants):
 	// a selection on 100,000 nodes made five of 12.5 KB each per call
 	maps [bmCount]*bitset.BitSet

@@ -187,6 +187,17 @@ func (c *Cluster) viewFor(mode Mode) View {
 	return c.live()
 }
 
+// stageView is viewFor for a pipeline stage called on its own
+// (PickBestNodes, ReqFeatures): with working memory of its own, as a
+// selection call has (the stages keep per-call state there, such as
+// SlurmCompat's lighter-pass flag), not the cluster's pooled scratch, so
+// nothing the stage returns can be overwritten by a later call.
+func (c *Cluster) stageView(mode Mode) View {
+	v := c.viewFor(mode)
+	v.sc = new(scratch)
+	return v
+}
+
 // Resolve checks req against the cluster and resolves its names: the
 // partition (the default one when empty), the required and excluded nodes,
 // the GRES types, and whether the job may share nodes (Table 2.1).

@@ -54,10 +54,6 @@ type View struct {
 	u  *usage
 	ex *Explanation // where selectors note decisions, when explaining
 	sc *scratch     // the call's working memory, nil outside a selection call
-	// lighterOnly: the selector is trying node sets of the lighter weights
-	// only (pickBest's or byWeight's earlier passes); SlurmCompat's
-	// compatShareFit waits for the pass that includes the heaviest.
-	lighterOnly bool
 }
 
 // NodeCount is the number of nodes.
