@@ -6,7 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -96,4 +100,71 @@ func TestExplainPartitionAccess(t *testing.T) {
 	assert.Contains(t, got.Reason, "allows groups biobank")
 	code, out, _ = runCmd(t, "explain", "--conf", conf, "-p", "biobank", "--gid=biobank", "--uid", "ada", "--json")
 	assert.Equal(t, 0, code, out)
+}
+
+// --state loads a queue snapshot (queue.Scheduler.Snapshot) as the load:
+// its running job holds old[1-3], so -N2 goes to old4 and the next weight.
+// A snapshot that cannot be read is a usage error, with nothing on stdout.
+func TestExplainState(t *testing.T) {
+	conf := "../../placementtest/testdata/site.conf"
+	cfg, err := slurmconf.ParseFile(os.DirFS(filepath.Dir(conf)), filepath.Base(conf))
+	require.NoError(t, err)
+	c, err := selectnodes.FromConfig(cfg)
+	require.NoError(t, err)
+	s := queue.New(c)
+	t0 := time.Date(2026, 11, 27, 6, 0, 0, 0, time.UTC)
+	_, err = s.Submit(queue.Spec{Request: selectnodes.Request{MinNodes: 3, MaxNodes: 3, Share: selectnodes.ShareExclusiveJob}, TimeLimit: time.Hour}, t0)
+	require.NoError(t, err)
+	require.Len(t, s.Schedule(t0), 1)
+	state := filepath.Join(t.TempDir(), "state.json")
+	fh, err := os.Create(state)
+	require.NoError(t, err)
+	require.NoError(t, s.Snapshot(fh))
+	require.NoError(t, fh.Close())
+
+	for _, spell := range [][]string{{"--state", state}, {"--state=" + state}} {
+		args := append([]string{"explain", "--conf", conf, "--json", "-N2"}, spell...)
+		code, out, errOut := runCmd(t, args...)
+		require.Equal(t, 0, code, "%s%s", out, errOut)
+		var got explainJSON
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		assert.Equal(t, "old4,new1", got.Nodes, "%v", spell)
+	}
+	code, out, errOut := runCmd(t, "explain", "--conf", conf, "--json", "-N2")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, `"nodes": "old[1-2]"`, "idle without the snapshot")
+
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte("{not json"), 0o644))
+	for _, path := range []string{bad, filepath.Join(t.TempDir(), "missing.json")} {
+		code, out, errOut = runCmd(t, "explain", "--conf", conf, "--json", "-N2", "--state", path)
+		assert.Equal(t, 2, code)
+		assert.Empty(t, out, "usage errors never reach stdout")
+		assert.Contains(t, errOut, "--state")
+	}
+}
+
+// --include-dir is where Include lines are also looked for: a conf whose
+// nodes and partitions sit in a file of another folder loads with it and
+// is refused, naming the file, without it.
+func TestExplainIncludeDir(t *testing.T) {
+	site, err := os.ReadFile("../../placementtest/testdata/site.conf")
+	require.NoError(t, err)
+	confDir, incDir := t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(incDir, "nodes.conf"), site, 0o644))
+	conf := filepath.Join(confDir, "slurm.conf")
+	require.NoError(t, os.WriteFile(conf, []byte("ClusterName=inc\nInclude nodes.conf\n"), 0o644))
+
+	for _, spell := range [][]string{{"--include-dir", incDir}, {"--include-dir=" + incDir}} {
+		args := append([]string{"explain", "--conf", conf, "--json", "-N3"}, spell...)
+		code, out, errOut := runCmd(t, args...)
+		require.Equal(t, 0, code, "%s%s", out, errOut)
+		var got explainJSON
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		assert.Equal(t, "old[1-3]", got.Nodes)
+	}
+	code, out, errOut := runCmd(t, "explain", "--conf", conf, "--json", "-N3")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "nodes.conf")
 }
