@@ -57,6 +57,21 @@ type Planner struct {
 	// for a whole job's run, while a pass of the schedule loop tries
 	// each job on what the jobs before it left.
 	Auctions int
+	// ReserveHead gives the window's head a reservation, as backfill
+	// does. It is NOT in seed 001's AUCSCHED3, which has none: it is the
+	// EASY-style reservation Slurm's backfill would add beside the
+	// plug-in. In a pass, the first job of the window (queue order) that
+	// gets no bid is given its earliest start T and nodes by
+	// SelectNodes(WillRun) on the snapshot; the window's jobs that would
+	// still run at T get no bids on those nodes, jobs ending by T bid as
+	// before, so no start of the pass delays the head. The reservation
+	// holds across the pass's auctions. A head without a bid that the
+	// pipeline can start now (the free resources exist, but in no run of
+	// nodes bids are made from) starts at once on the pipeline's nodes.
+	// Without a reservation, a job too big for the free resources is
+	// passed over until the machine happens to drain (BENCHMARKS.md
+	// "Auction: a reservation for the window head").
+	ReserveHead bool
 }
 
 var _ queue.Planner = (*Planner)(nil)
@@ -69,8 +84,9 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	}
 	rounds := max(1, pl.Auctions)
 	var out []queue.Decision
+	var head *reservation // ReserveHead's, kept across the rounds
 	for round := 0; round < rounds && len(window) > 0; round++ {
-		won, err := pl.auction(ctx, snap, window, gpu)
+		won, err := pl.auction(ctx, snap, window, gpu, now, &head)
 		if err != nil && round > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
 		}
@@ -117,12 +133,71 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 
 // auction holds one auction: bids for the window's jobs of the kinds it
 // bids for, on the snapshot's free cores and GPUs, and the winners'
-// decisions.
-func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string) ([]queue.Decision, error) {
+// decisions. With ReserveHead, *head is the pass's reservation (made here
+// when there is none yet and a job has no bid).
+func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation) ([]queue.Decision, error) {
 	load, tree, err := snapshotLoad(snap, gpu)
 	if err != nil {
 		return nil, err
 	}
+	wjobs, byID := pl.windowJobs(snap, window, gpu)
+	if len(wjobs) == 0 {
+		return nil, nil
+	}
+	res := *head
+	p, err := GenerateBids(withReservation(wjobs, byID, res), load, tree, pl.Bids)
+	if err != nil {
+		return nil, fmt.Errorf("auction planner: %w", err)
+	}
+	var out []queue.Decision
+	if pl.ReserveHead && res == nil {
+		var start *queue.Decision
+		res, start = reserveHead(snap, p, byID, now)
+		if start != nil {
+			out = append(out, *start) // due now: every other job keeps off its nodes this round
+		} else {
+			*head = res
+		}
+		if res != nil {
+			if p, err = GenerateBids(withReservation(wjobs, byID, res), load, tree, pl.Bids); err != nil {
+				return nil, fmt.Errorf("auction planner: %w", err)
+			}
+		}
+	}
+	won, sol, err := pl.solve(ctx, p, byID, gpu)
+	if err != nil {
+		return nil, err
+	}
+	if pl.ReserveHead && len(p.Jobs) > 0 && len(p.Jobs[0].Bids) > 0 && sol.Selection[0] < 0 {
+		forced, err := pl.forceFirst(ctx, p, wjobs, load, tree, byID, gpu, res)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, forced...), nil
+	}
+	return append(out, won...), nil
+}
+
+// solve solves the auction and returns its winners' decisions.
+func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, gpu string) ([]queue.Decision, *Solution, error) {
+	sol, err := Solve(ctx, p, pl.solveOptions())
+	if err != nil {
+		return nil, nil, fmt.Errorf("auction planner: %w", err)
+	}
+	var out []queue.Decision
+	for k, i := range sol.Selection {
+		if i >= 0 {
+			job := byID[p.Jobs[k].ID]
+			out = append(out, queue.Decision{Job: job.ID, Layout: bidLayout(&p.Jobs[k].Bids[i], job, gpu)})
+		}
+	}
+	return out, sol, nil
+}
+
+// windowJobs are the window's jobs of the kinds the auction bids for, with
+// their ranks as priorities unless QueuePriorities, and the queue jobs by
+// ID.
+func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string) ([]WindowJob, map[int64]*queue.Job) {
 	var wjobs []WindowJob
 	byID := map[int64]*queue.Job{}
 	for k := range window {
@@ -132,30 +207,12 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 			byID[w.ID] = j
 		}
 	}
-	if len(wjobs) == 0 {
-		return nil, nil
-	}
 	if !pl.QueuePriorities {
 		for k := range wjobs {
 			wjobs[k].Priority = int64(len(wjobs) - k + 1)
 		}
 	}
-	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
-	if err != nil {
-		return nil, fmt.Errorf("auction planner: %w", err)
-	}
-	sol, err := Solve(ctx, p, pl.solveOptions())
-	if err != nil {
-		return nil, fmt.Errorf("auction planner: %w", err)
-	}
-	var out []queue.Decision
-	for k, i := range sol.Selection {
-		if i >= 0 {
-			job := byID[p.Jobs[k].ID]
-			out = append(out, queue.Decision{Job: job.ID, Layout: bidLayout(&p.Jobs[k].Bids[i], job, gpu)})
-		}
-	}
-	return out, nil
+	return wjobs, byID
 }
 
 // solveOptions is Solve with the time limit Budget says.
