@@ -57,20 +57,22 @@ type Planner struct {
 	// for a whole job's run, while a pass of the schedule loop tries
 	// each job on what the jobs before it left.
 	Auctions int
-	// ReserveHead gives the window's head a reservation, as backfill
-	// does. It is NOT in seed 001's AUCSCHED3, which has none: it is the
-	// EASY-style reservation Slurm's backfill would add beside the
-	// plug-in. In a pass, the first job of the window (queue order) that
-	// gets no bid is given its earliest start T and nodes by
-	// SelectNodes(WillRun) on the snapshot; the window's jobs that would
-	// still run at T get no bids on those nodes, jobs ending by T bid as
-	// before, so no start of the pass delays the head. The reservation
-	// holds across the pass's auctions. A head without a bid that the
-	// pipeline can start now (the free resources exist, but in no run of
-	// nodes bids are made from) starts at once on the pipeline's nodes.
-	// Without a reservation, a job too big for the free resources is
-	// passed over until the machine happens to drain (BENCHMARKS.md
-	// "Auction: a reservation for the window head").
+	// ReserveHead protects the window's head as EASY backfill does. It is
+	// NOT in seed 001's AUCSCHED3, which has no reservations: it is what
+	// Slurm's backfill would add beside the plug-in. The head is the first
+	// job of the window (queue order) not started in the pass. When it
+	// has bids but loses (one big bid can lose to several small ones), it
+	// starts on its cheapest bid and the others bid on what it leaves.
+	// When it has none, it gets a reservation: its earliest start T and
+	// nodes by SelectNodes(WillRun) on the snapshot, which the window's
+	// jobs that would still run at T keep off (no bids on those nodes)
+	// while jobs ending by T bid as before, so no start of the pass
+	// delays it; the reservation holds across the pass's auctions. A head
+	// without a bid that the pipeline can start now (the free resources
+	// exist, but in no run of nodes bids are made from) starts at once on
+	// the pipeline's nodes. Without it, a job too big for the free
+	// resources is passed over until the machine happens to drain
+	// (BENCHMARKS.md "Auction: a reservation for the window head").
 	ReserveHead bool
 }
 
@@ -134,7 +136,7 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 // auction holds one auction: bids for the window's jobs of the kinds it
 // bids for, on the snapshot's free cores and GPUs, and the winners'
 // decisions. With ReserveHead, *head is the pass's reservation (made here
-// when there is none yet and a job has no bid).
+// when there is none yet and the head has no bid).
 func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation) ([]queue.Decision, error) {
 	load, tree, err := snapshotLoad(snap, gpu)
 	if err != nil {
@@ -144,38 +146,16 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 	if len(wjobs) == 0 {
 		return nil, nil
 	}
-	res := *head
-	p, err := GenerateBids(withReservation(wjobs, byID, res), load, tree, pl.Bids)
+	p, err := GenerateBids(withReservation(wjobs, byID, *head), load, tree, pl.Bids)
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
-	var out []queue.Decision
-	if pl.ReserveHead && res == nil {
-		var start *queue.Decision
-		res, start = reserveHead(snap, p, byID, now)
-		if start != nil {
-			out = append(out, *start) // due now: every other job keeps off its nodes this round
-		} else {
-			*head = res
-		}
-		if res != nil {
-			if p, err = GenerateBids(withReservation(wjobs, byID, res), load, tree, pl.Bids); err != nil {
-				return nil, fmt.Errorf("auction planner: %w", err)
-			}
-		}
+	if pl.ReserveHead {
+		rd := &round{snap: snap, wjobs: wjobs, byID: byID, load: load, tree: tree, gpu: gpu, now: now}
+		return pl.protectHead(ctx, rd, p, head)
 	}
-	won, sol, err := pl.solve(ctx, p, byID, gpu)
-	if err != nil {
-		return nil, err
-	}
-	if pl.ReserveHead && len(p.Jobs) > 0 && len(p.Jobs[0].Bids) > 0 && sol.Selection[0] < 0 {
-		forced, err := pl.forceFirst(ctx, p, wjobs, load, tree, byID, gpu, res)
-		if err != nil {
-			return nil, err
-		}
-		return append(out, forced...), nil
-	}
-	return append(out, won...), nil
+	won, _, err := pl.solve(ctx, p, byID, gpu)
+	return won, err
 }
 
 // solve solves the auction and returns its winners' decisions.

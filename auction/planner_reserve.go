@@ -12,9 +12,9 @@ import (
 	"github.com/hpcsched/hpcsched/topology"
 )
 
-// reservation is Planner.ReserveHead's: the window head's earliest start
-// and the nodes it will take then, as backfill's shadow time. It is not
-// part of seed 001's AUCSCHED3.
+// reservation is Planner.ReserveHead's: the head's earliest start and the
+// nodes it will take then, as EASY's shadow time. It is not part of seed
+// 001's AUCSCHED3.
 type reservation struct {
 	job   queue.JobID
 	now   time.Time // the pass's time, from which the window's jobs' ends count
@@ -22,32 +22,97 @@ type reservation struct {
 	nodes *bitset.BitSet
 }
 
-// reserveHead finds the head: the first job of the problem (rank order,
-// the window's) without a bid, and its reservation by SelectNodes(WillRun)
-// on the snapshot. When the pipeline can start it now (the free resources
-// exist but in no run of nodes the bids are made from), it also returns
-// the decision that starts it there: the reservation is due. Nothing when
-// every job has a bid, or when the head cannot start even after every
-// running job ends (then it holds nothing back, as without ReserveHead).
-func reserveHead(snap *selectnodes.Snapshot, p *Problem, byID map[int64]*queue.Job, now time.Time) (*reservation, *queue.Decision) {
-	for k := range p.Jobs {
-		if len(p.Jobs[k].Bids) > 0 {
-			continue
+// round is what one auction of a pass bids with.
+type round struct {
+	snap  *selectnodes.Snapshot
+	wjobs []WindowJob
+	byID  map[int64]*queue.Job
+	load  Load
+	tree  *topology.Tree
+	gpu   string
+	now   time.Time
+}
+
+// protectHead holds the auction of problem p with the head protected:
+// p.Jobs[0], the first of the window not started yet. Without a bid it
+// gets a reservation, when the pass has none (*head); with bids, it is
+// made to win.
+func (pl *Planner) protectHead(ctx context.Context, rd *round, p *Problem, head **reservation) ([]queue.Decision, error) {
+	var out []queue.Decision
+	res := *head
+	if res == nil && len(p.Jobs[0].Bids) == 0 {
+		var start *queue.Decision
+		res, start = reserve(rd.snap, rd.byID[p.Jobs[0].ID], rd.now)
+		if start != nil {
+			out = append(out, *start) // due now: the others keep off its nodes this round
+		} else {
+			*head = res
 		}
-		job := byID[p.Jobs[k].ID]
-		req := job.Request
-		pl, err := snap.SelectNodes(&req, selectnodes.WillRun)
-		if err != nil {
-			return nil, nil
+		if res != nil {
+			var err error
+			if p, err = GenerateBids(withReservation(rd.wjobs, rd.byID, res), rd.load, rd.tree, pl.Bids); err != nil {
+				return nil, fmt.Errorf("auction planner: %w", err)
+			}
 		}
-		r := &reservation{job: job.ID, now: now, start: pl.Start, nodes: pl.NodeSet()}
-		if !pl.Immediate {
-			return r, nil
-		}
-		r.start = now
-		return r, &queue.Decision{Job: job.ID, Layout: placementLayout(pl)}
 	}
-	return nil, nil
+	won, sol, err := pl.solve(ctx, p, rd.byID, rd.gpu)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Jobs[0].Bids) > 0 && sol.Selection[0] < 0 {
+		won, err = pl.headFirst(ctx, rd, p, res)
+	}
+	return append(out, won...), err
+}
+
+// reserve is job's reservation by SelectNodes(WillRun) on the snapshot.
+// When the pipeline can start it now (the free resources exist but in no
+// run of nodes the bids are made from), it also returns the decision that
+// starts it there: the reservation is due. Nothing when the job cannot
+// start even after every running job ends (it then holds nothing back,
+// as without ReserveHead).
+func reserve(snap *selectnodes.Snapshot, job *queue.Job, now time.Time) (*reservation, *queue.Decision) {
+	req := job.Request
+	p, err := snap.SelectNodes(&req, selectnodes.WillRun)
+	if err != nil {
+		return nil, nil
+	}
+	r := &reservation{job: job.ID, now: now, start: p.Start, nodes: p.NodeSet()}
+	if !p.Immediate {
+		return r, nil
+	}
+	r.start = now
+	return r, &queue.Decision{Job: job.ID, Layout: placementLayout(p)}
+}
+
+// headFirst starts the problem's first job, which has bids but lost, on
+// its cheapest bid, and holds the auction again for the others on what it
+// leaves (keeping off res's nodes, as p's bids did).
+func (pl *Planner) headFirst(ctx context.Context, rd *round, p *Problem, res *reservation) ([]queue.Decision, error) {
+	first := &p.Jobs[0]
+	best := 0
+	for i := range first.Bids {
+		if first.Bids[i].Cost < first.Bids[best].Cost {
+			best = i
+		}
+	}
+	job := rd.byID[first.ID]
+	out := []queue.Decision{{Job: job.ID, Layout: bidLayout(&first.Bids[best], job, rd.gpu)}}
+	left := Load{CPUs: slices.Clone(rd.load.CPUs), GPUs: slices.Clone(rd.load.GPUs), MaxGPUs: rd.load.MaxGPUs}
+	for _, u := range first.Bids[best].Uses {
+		left.CPUs[u.Node] -= u.Cores
+		left.GPUs[u.Node] -= u.GPUs
+	}
+	rest := slices.DeleteFunc(slices.Clone(rd.wjobs), func(w WindowJob) bool { return w.ID == first.ID })
+	if len(rest) == 0 {
+		return out, nil
+	}
+	q, err := GenerateBids(withReservation(rest, rd.byID, res), left, rd.tree, pl.Bids)
+	if err != nil {
+		return nil, fmt.Errorf("auction planner: %w", err)
+	}
+	won, _, err := pl.solve(ctx, q, rd.byID, rd.gpu)
+	return append(out, won...), err
 }
 
 // withReservation is the window with the jobs that would still run at the
@@ -89,34 +154,4 @@ func placementLayout(p *selectnodes.Placement) []selectnodes.NodeUse {
 		}
 	}
 	return layout
-}
-
-// forceFirst starts the problem's first job, which has bids but lost, on
-// its cheapest bid, and holds the auction again for the others on what
-// it leaves.
-func (pl *Planner) forceFirst(ctx context.Context, p *Problem, wjobs []WindowJob, load Load, tree *topology.Tree, byID map[int64]*queue.Job, gpu string, head *reservation) ([]queue.Decision, error) {
-	first := &p.Jobs[0]
-	best := 0
-	for i := range first.Bids {
-		if first.Bids[i].Cost < first.Bids[best].Cost {
-			best = i
-		}
-	}
-	job := byID[first.ID]
-	out := []queue.Decision{{Job: job.ID, Layout: bidLayout(&first.Bids[best], job, gpu)}}
-	left := Load{CPUs: slices.Clone(load.CPUs), GPUs: slices.Clone(load.GPUs), MaxGPUs: load.MaxGPUs}
-	for _, u := range first.Bids[best].Uses {
-		left.CPUs[u.Node] -= u.Cores
-		left.GPUs[u.Node] -= u.GPUs
-	}
-	rest := slices.DeleteFunc(slices.Clone(wjobs), func(w WindowJob) bool { return w.ID == first.ID })
-	if len(rest) == 0 {
-		return out, nil
-	}
-	q, err := GenerateBids(withReservation(rest, byID, head), left, tree, pl.Bids)
-	if err != nil {
-		return nil, fmt.Errorf("auction planner: %w", err)
-	}
-	won, _, err := pl.solve(ctx, q, byID, gpu)
-	return append(out, won...), err
 }
