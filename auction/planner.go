@@ -57,6 +57,23 @@ type Planner struct {
 	// for a whole job's run, while a pass of the schedule loop tries
 	// each job on what the jobs before it left.
 	Auctions int
+	// ReserveHead protects the window's head as EASY backfill does. It is
+	// NOT in seed 001's AUCSCHED3, which has no reservations: it is what
+	// Slurm's backfill would add beside the plug-in. The head is the first
+	// job of the window (queue order) not started in the pass. When it
+	// has bids but loses (one big bid can lose to several small ones), it
+	// starts on its cheapest bid and the others bid on what it leaves.
+	// When it has none, it gets a reservation: its earliest start T and
+	// nodes by SelectNodes(WillRun) on the snapshot, which the window's
+	// jobs that would still run at T keep off (no bids on those nodes)
+	// while jobs ending by T bid as before, so no start of the pass
+	// delays it; the reservation holds across the pass's auctions. A head
+	// without a bid that the pipeline can start now (the free resources
+	// exist, but in no run of nodes bids are made from) starts at once on
+	// the pipeline's nodes. Without it, a job too big for the free
+	// resources is passed over until the machine happens to drain
+	// (BENCHMARKS.md "Auction: a reservation for the window head").
+	ReserveHead bool
 }
 
 var _ queue.Planner = (*Planner)(nil)
@@ -69,8 +86,9 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	}
 	rounds := max(1, pl.Auctions)
 	var out []queue.Decision
+	var head *reservation // ReserveHead's, kept across the rounds
 	for round := 0; round < rounds && len(window) > 0; round++ {
-		won, err := pl.auction(ctx, snap, window, gpu)
+		won, err := pl.auction(ctx, snap, window, gpu, now, &head)
 		if err != nil && round > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
 		}
@@ -117,12 +135,49 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 
 // auction holds one auction: bids for the window's jobs of the kinds it
 // bids for, on the snapshot's free cores and GPUs, and the winners'
-// decisions.
-func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string) ([]queue.Decision, error) {
+// decisions. With ReserveHead, *head is the pass's reservation (made here
+// when there is none yet and the head has no bid).
+func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation) ([]queue.Decision, error) {
 	load, tree, err := snapshotLoad(snap, gpu)
 	if err != nil {
 		return nil, err
 	}
+	wjobs, byID := pl.windowJobs(snap, window, gpu)
+	if len(wjobs) == 0 {
+		return nil, nil
+	}
+	p, err := GenerateBids(withReservation(wjobs, byID, *head), load, tree, pl.Bids)
+	if err != nil {
+		return nil, fmt.Errorf("auction planner: %w", err)
+	}
+	if pl.ReserveHead {
+		rd := &round{snap: snap, wjobs: wjobs, byID: byID, load: load, tree: tree, gpu: gpu, now: now}
+		return pl.protectHead(ctx, rd, p, head)
+	}
+	won, _, err := pl.solve(ctx, p, byID, gpu)
+	return won, err
+}
+
+// solve solves the auction and returns its winners' decisions.
+func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, gpu string) ([]queue.Decision, *Solution, error) {
+	sol, err := Solve(ctx, p, pl.solveOptions())
+	if err != nil {
+		return nil, nil, fmt.Errorf("auction planner: %w", err)
+	}
+	var out []queue.Decision
+	for k, i := range sol.Selection {
+		if i >= 0 {
+			job := byID[p.Jobs[k].ID]
+			out = append(out, queue.Decision{Job: job.ID, Layout: bidLayout(&p.Jobs[k].Bids[i], job, gpu)})
+		}
+	}
+	return out, sol, nil
+}
+
+// windowJobs are the window's jobs of the kinds the auction bids for, with
+// their ranks as priorities unless QueuePriorities, and the queue jobs by
+// ID.
+func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string) ([]WindowJob, map[int64]*queue.Job) {
 	var wjobs []WindowJob
 	byID := map[int64]*queue.Job{}
 	for k := range window {
@@ -132,30 +187,12 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 			byID[w.ID] = j
 		}
 	}
-	if len(wjobs) == 0 {
-		return nil, nil
-	}
 	if !pl.QueuePriorities {
 		for k := range wjobs {
 			wjobs[k].Priority = int64(len(wjobs) - k + 1)
 		}
 	}
-	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
-	if err != nil {
-		return nil, fmt.Errorf("auction planner: %w", err)
-	}
-	sol, err := Solve(ctx, p, pl.solveOptions())
-	if err != nil {
-		return nil, fmt.Errorf("auction planner: %w", err)
-	}
-	var out []queue.Decision
-	for k, i := range sol.Selection {
-		if i >= 0 {
-			job := byID[p.Jobs[k].ID]
-			out = append(out, queue.Decision{Job: job.ID, Layout: bidLayout(&p.Jobs[k].Bids[i], job, gpu)})
-		}
-	}
-	return out, nil
+	return wjobs, byID
 }
 
 // solveOptions is Solve with the time limit Budget says.

@@ -61,7 +61,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.procs, "procs=requested|allocated", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
 	fs.String(&f.conf, "conf=FILE", "", "simulate on this slurm.conf instead of the preset cluster")
 	fs.String(&f.topo, "topology=FILE", "", "topology.conf for --conf")
-	fs.String(&f.policy, "policy=NAME", "fcfs", "fcfs, sjf, ljf, multifactor or auction (AUCSCHED3 on each window)")
+	fs.String(&f.policy, "policy=NAME", "fcfs", "fcfs, sjf, ljf, multifactor, auction (AUCSCHED3 on each window) or auction+reserve (with a reservation for the window's head, not in seed 001)")
 	fs.Optional("backfill", "MODE", "backfill after every pass: bare --backfill is conservative; --backfill=easy|conservative|none", f.backfill.Set)
 	fs.String(&f.compare, "compare=LIST", "", "run each workload under several policies, e.g. fcfs,backfill or fcfs,easy,conservative,sjf+easy")
 	fs.Bool(&f.both, "both", "the same as --compare fcfs,backfill (with --policy for both)")
@@ -134,7 +134,7 @@ func (f *simFlags) variants() ([]variant, error) {
 	}
 	var out []variant
 	for _, item := range strings.Split(spec, ",") {
-		pol, bf, _ := strings.Cut(strings.ToLower(strings.TrimSpace(item)), "+")
+		pol, bf := splitVariant(item)
 		if m, err := sim.ParseBackfillMode(pol); err == nil || pol == "backfill" {
 			pol, bf = f.policy, pol // "backfill", "easy": the --policy with that backfill
 			if err == nil {
@@ -235,8 +235,8 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 	policy, _ := parsePolicy(v.policy)
 	opts := sim.Options{Backfill: v.backfill, Policy: policy, BackfillDepth: f.depth, Interval: f.interval,
 		Record: f.svg != "" || f.out != "", Cluster: name}
-	if strings.EqualFold(v.policy, "auction") {
-		opts.Planner, opts.Window = auctionPlanner(), auctionWindow
+	if pl := auctionFor(v.policy); pl != nil {
+		opts.Planner, opts.Window = pl, auctionWindow
 	}
 	var ledger *simLedger
 	if f.ledger != nil {
@@ -283,10 +283,10 @@ func parsePolicy(name string) (queue.Policy, error) {
 		return queue.LJF{}, nil
 	case "multifactor":
 		return queue.Multifactor{Age: 1000, JobSize: 500, Partition: 1000, MaxAge: 24 * time.Hour}, nil
-	case "auction": // FCFS priorities; the auction planner decides each window
+	case "auction", auctionReserve: // FCFS priorities; the auction planner decides each window
 		return queue.FCFS{}, nil
 	}
-	return nil, usagef("simulate: unknown policy %q (fcfs, sjf, ljf, multifactor, auction)", name)
+	return nil, usagef("simulate: unknown policy %q (fcfs, sjf, ljf, multifactor, auction, %s)", name, auctionReserve)
 }
 
 // confCluster builds the --conf cluster, or returns nil without --conf.

@@ -1,0 +1,157 @@
+package auction
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/topology"
+)
+
+// reservation is Planner.ReserveHead's: the head's earliest start and the
+// nodes it will take then, as EASY's shadow time. It is not part of seed
+// 001's AUCSCHED3.
+type reservation struct {
+	job   queue.JobID
+	now   time.Time // the pass's time, from which the window's jobs' ends count
+	start time.Time // the head's earliest start (now when it can start at once)
+	nodes *bitset.BitSet
+}
+
+// round is what one auction of a pass bids with.
+type round struct {
+	snap  *selectnodes.Snapshot
+	wjobs []WindowJob
+	byID  map[int64]*queue.Job
+	load  Load
+	tree  *topology.Tree
+	gpu   string
+	now   time.Time
+}
+
+// protectHead holds the auction of problem p with the head protected:
+// p.Jobs[0], the first of the window not started yet. Without a bid it
+// gets a reservation, when the pass has none (*head); with bids, it is
+// made to win.
+func (pl *Planner) protectHead(ctx context.Context, rd *round, p *Problem, head **reservation) ([]queue.Decision, error) {
+	var out []queue.Decision
+	res := *head
+	if res == nil && len(p.Jobs[0].Bids) == 0 {
+		var start *queue.Decision
+		res, start = reserve(rd.snap, rd.byID[p.Jobs[0].ID], rd.now)
+		if start != nil {
+			out = append(out, *start) // due now: the others keep off its nodes this round
+		} else {
+			*head = res
+		}
+		if res != nil {
+			var err error
+			if p, err = GenerateBids(withReservation(rd.wjobs, rd.byID, res), rd.load, rd.tree, pl.Bids); err != nil {
+				return nil, fmt.Errorf("auction planner: %w", err)
+			}
+		}
+	}
+	won, sol, err := pl.solve(ctx, p, rd.byID, rd.gpu)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Jobs[0].Bids) > 0 && sol.Selection[0] < 0 {
+		won, err = pl.headFirst(ctx, rd, p, res)
+	}
+	return append(out, won...), err
+}
+
+// reserve is job's reservation by SelectNodes(WillRun) on the snapshot.
+// When the pipeline can start it now (the free resources exist but in no
+// run of nodes the bids are made from), it also returns the decision that
+// starts it there: the reservation is due. Nothing when the job cannot
+// start even after every running job ends (it then holds nothing back,
+// as without ReserveHead).
+func reserve(snap *selectnodes.Snapshot, job *queue.Job, now time.Time) (*reservation, *queue.Decision) {
+	req := job.Request
+	p, err := snap.SelectNodes(&req, selectnodes.WillRun)
+	if err != nil {
+		return nil, nil
+	}
+	r := &reservation{job: job.ID, now: now, start: p.Start, nodes: p.NodeSet()}
+	if !p.Immediate {
+		return r, nil
+	}
+	r.start = now
+	return r, &queue.Decision{Job: job.ID, Layout: placementLayout(p)}
+}
+
+// headFirst starts the problem's first job, which has bids but lost, on
+// its cheapest bid, and holds the auction again for the others on what it
+// leaves (keeping off res's nodes, as p's bids did).
+func (pl *Planner) headFirst(ctx context.Context, rd *round, p *Problem, res *reservation) ([]queue.Decision, error) {
+	first := &p.Jobs[0]
+	best := 0
+	for i := range first.Bids {
+		if first.Bids[i].Cost < first.Bids[best].Cost {
+			best = i
+		}
+	}
+	job := rd.byID[first.ID]
+	out := []queue.Decision{{Job: job.ID, Layout: bidLayout(&first.Bids[best], job, rd.gpu)}}
+	left := Load{CPUs: slices.Clone(rd.load.CPUs), GPUs: slices.Clone(rd.load.GPUs), MaxGPUs: rd.load.MaxGPUs}
+	for _, u := range first.Bids[best].Uses {
+		left.CPUs[u.Node] -= u.Cores
+		left.GPUs[u.Node] -= u.GPUs
+	}
+	rest := slices.DeleteFunc(slices.Clone(rd.wjobs), func(w WindowJob) bool { return w.ID == first.ID })
+	if len(rest) == 0 {
+		return out, nil
+	}
+	q, err := GenerateBids(withReservation(rest, rd.byID, res), left, rd.tree, pl.Bids)
+	if err != nil {
+		return nil, fmt.Errorf("auction planner: %w", err)
+	}
+	won, _, err := pl.solve(ctx, q, rd.byID, rd.gpu)
+	return append(out, won...), err
+}
+
+// withReservation is the window with the jobs that would still run at the
+// reservation's start kept off its nodes (the head itself and jobs ending
+// by then bid as before); the window itself without one.
+func withReservation(wjobs []WindowJob, byID map[int64]*queue.Job, r *reservation) []WindowJob {
+	if r == nil {
+		return wjobs
+	}
+	out := make([]WindowJob, len(wjobs))
+	for k, w := range wjobs {
+		out[k] = w
+		job := byID[w.ID]
+		if job.ID == r.job || endsBy(job, r.now, r.start) {
+			continue
+		}
+		if w.Eligible == nil {
+			out[k].Eligible = r.nodes.Complement()
+		} else {
+			out[k].Eligible = w.Eligible.Difference(r.nodes)
+		}
+	}
+	return out
+}
+
+// endsBy reports whether job, started at now, ends by t. A job without a
+// time limit never does.
+func endsBy(job *queue.Job, now, t time.Time) bool {
+	return job.TimeLimit > 0 && !now.Add(job.TimeLimit).After(t)
+}
+
+// placementLayout is a pipeline placement as an exact per-node layout.
+func placementLayout(p *selectnodes.Placement) []selectnodes.NodeUse {
+	layout := make([]selectnodes.NodeUse, len(p.Alloc))
+	for x, a := range p.Alloc {
+		layout[x] = selectnodes.NodeUse{Node: a.Node, CPUs: a.CPUs, Memory: a.Memory}
+		for _, g := range a.GRES {
+			layout[x].GRES = append(layout[x].GRES, selectnodes.GRES{Name: g.Name, Type: g.Type, Count: g.Count})
+		}
+	}
+	return layout
+}
