@@ -62,7 +62,7 @@ func TestSubLPSolvesTheWindow(t *testing.T) {
 		}
 		before, want := s.valueOf(jobs), windowOptimum(s, jobs)
 		held := slices.Clone(s.sel)
-		gained := s.subLP(jobs, math.MaxInt32, math.MaxInt32)
+		gained := s.subLP(jobs, math.MaxInt32, math.MaxInt32, 0)
 		require.Equal(t, s.valueOf(jobs) > before+s.tol, gained, "trial %d", trial)
 		require.InDelta(t, want, s.valueOf(jobs), s.proofGap+1e-9, "trial %d", trial)
 		for j := range held {
