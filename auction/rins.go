@@ -53,10 +53,11 @@ const (
 // its optimum -> 1.04%): BENCHMARKS.md "Auction: 100 x 15 against the
 // optimum".
 const (
-	deepJobs   = 120    // open jobs at most: the LP of a larger window is too slow
-	deepAim    = 0.4    // see above
-	deepNodes  = 40     // LP branch-and-bound nodes
-	deepPivots = 16_000 // simplex pivots
+	deepJobs      = 120    // open jobs at most: the LP of a larger window is too slow
+	deepAim       = 0.4    // see above
+	deepNodes     = 40     // LP branch-and-bound nodes
+	deepPivots    = 16_000 // simplex pivots
+	deepDoublings = 4      // each retry from the same packing doubles the budget, up to 16 times
 )
 
 // escapes is one local search's record: the stale annealing cycles, and
@@ -65,7 +66,7 @@ const (
 // tries the next ones.
 type escapes struct {
 	tried     []bool
-	deep      bool // the deep escape was tried from the solution of value at
+	deep      int // deep escapes tried from the solution of value at
 	at        float64
 	wait      int     // stale cycles before the next escape
 	stale     int     // cycles since the best last rose
@@ -96,7 +97,7 @@ func (s *solver) rins(x *escapes, open []int32) bool {
 	}
 	if v := s.total(); math.Abs(v-x.at) > s.tol {
 		clear(x.tried) // a new packing: every left-out job may fit now
-		x.at, x.deep = v, false
+		x.at, x.deep = v, 0
 	}
 	gained := false
 	for miss := 0; miss < rinsChain && s.nodes < s.budget && s.ctx.Err() == nil; {
@@ -109,7 +110,7 @@ func (s *solver) rins(x *escapes, open []int32) bool {
 			gained = true
 			x.wait = rinsStale
 			clear(x.tried)
-			x.at, x.deep = s.total(), false
+			x.at, x.deep = s.total(), 0
 			continue
 		}
 		miss++
@@ -126,16 +127,17 @@ func (s *solver) rins(x *escapes, open []int32) bool {
 // deepEscape runs the deep escape once per packing when the window is
 // small enough; it reports whether the selection gained.
 func (s *solver) deepEscape(x *escapes, open []int32) bool {
-	if x.deep || len(open) > deepJobs || s.nodes >= s.budget || s.ctx.Err() != nil {
+	if len(open) > deepJobs || s.nodes >= s.budget || s.ctx.Err() != nil {
 		return false
 	}
-	x.deep = true
-	if !s.subLP(slices.Clone(open), deepNodes, deepPivots, deepAim) {
+	scale := int64(1) << min(x.deep, deepDoublings)
+	x.deep++
+	if !s.subLP(slices.Clone(open), scale*deepNodes, scale*deepPivots, deepAim) {
 		return false
 	}
 	x.wait = rinsStale
 	clear(x.tried)
-	x.at = s.total()
+	x.at, x.deep = s.total(), 0
 	return true
 }
 
@@ -258,8 +260,9 @@ func (s *solver) topBids(x int32, out []int32) []int32 {
 	return out
 }
 
-// lpAimed is lpProve for an escape: no carry, and with lpTree.aim.
-func (s *solver) lpAimed(jobs []int32, limit, maxPivots int64, aim float64) {
+// lpAimed is lpProve for an escape: no carry, and with lpTree.aim; it
+// returns the root's bound.
+func (s *solver) lpAimed(jobs []int32, limit, maxPivots int64, aim float64) float64 {
 	cur := s.valueOf(jobs)
 	old := s.release(jobs)
 	t := s.newLPTree(jobs, limit, maxPivots)
@@ -271,4 +274,5 @@ func (s *solver) lpAimed(jobs []int32, limit, maxPivots int64, aim float64) {
 	} else {
 		s.reinstate(jobs, old)
 	}
+	return t.root
 }
