@@ -26,7 +26,7 @@ const (
 	lpRowTol     = 1e-7  // a resource overfilled by more than this gets its row
 	lpRefactor   = 128   // pivots between rebuilds of the basis inverse
 	lpRowsAdded  = 40    // rows added at most per round of the separation
-	lpMaxRows    = 600   // rows at most: past it the LP gives up (no proof)
+	lpMaxRows    = 1500  // rows at most: past it the LP gives up (no proof); 600 stopped the root of whole 100 x 15 windows (rins.go)
 	lpBigValue   = 1e100 // an infinite upper bound
 	lpCheckEvery = 16    // pivots between looks at the context
 )

@@ -39,6 +39,9 @@ type lpTree struct {
 	path               []lpFix   // the branching decisions down to the node
 	open               [][]lpFix // nodes left unexplored (lp_carry.go)
 	resumed            bool      // the search continues an earlier one's open nodes
+	// aim > 0: after the root, only solutions that gain at least aim of
+	// the root bound's lead over the incumbent count (rins.go's deep escape)
+	aim float64
 }
 
 // lpPivotShare: see lpPivotBudget.
@@ -169,6 +172,9 @@ func (t *lpTree) node() {
 	U := lp.bound(lp.prices(), t.rc)
 	if t.nodes == 1 && !t.resumed {
 		t.root = U
+		if t.aim > 0 && U > t.best {
+			t.best += t.aim * (U - t.best)
+		}
 	}
 	if t.nodes == 1 || float64(len(lp.rhs)) > lpRowGrowth*float64(t.rowsKept) {
 		lp.dropLooseRows()

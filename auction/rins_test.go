@@ -62,7 +62,7 @@ func TestSubLPSolvesTheWindow(t *testing.T) {
 		}
 		before, want := s.valueOf(jobs), windowOptimum(s, jobs)
 		held := slices.Clone(s.sel)
-		gained := s.subLP(jobs, math.MaxInt32, math.MaxInt32)
+		gained := s.subLP(jobs, math.MaxInt32, math.MaxInt32, 0)
 		require.Equal(t, s.valueOf(jobs) > before+s.tol, gained, "trial %d", trial)
 		require.InDelta(t, want, s.valueOf(jobs), s.proofGap+1e-9, "trial %d", trial)
 		for j := range held {
@@ -173,4 +173,42 @@ func firstSolution(t *testing.T) (*Problem, *model, *solver, [][]int32) {
 	s.initial(comps, make([]float64, len(comps)), 200)
 	s.best = slices.Clone(s.price)
 	return p, m, s, comps
+}
+
+// An aimed LP search with budgets to spare (the deep escape's, on a whole
+// window) ends at the optimum when the optimum gains more than aim of the
+// root bound's lead over the start, and changes nothing when the optimum
+// gains less; the selection stays feasible either way.
+func TestLPAimedReachesTheAim(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 6))
+	reached, missed := 0, 0
+	for trial := range 300 {
+		p := crowdedProblem(rng)
+		require.NoError(t, p.Validate())
+		m := buildModel(p)
+		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
+		randomStart(rng, s)
+		all := make([]int32, len(m.jobs))
+		for j := range all {
+			all[j] = int32(j)
+		}
+		aim := []float64{0.25, 0.5, 0.9}[trial%3]
+		before, opt := s.valueOf(all), windowOptimum(s, all)
+		root := s.lpAimed(all, math.MaxInt32, math.MaxInt32, aim)
+		require.GreaterOrEqual(t, root, opt-1e-6, "trial %d: the root bound is below the optimum", trial)
+		target := before + aim*max(0, root-before)
+		switch got := s.valueOf(all); {
+		case opt > target+s.proofGap+1e-6:
+			require.InDelta(t, opt, got, s.proofGap+1e-9, "trial %d: aim %.2f", trial, aim)
+			reached++
+		case opt < target-1e-6:
+			require.InDelta(t, before, got, 1e-9, "trial %d: aim %.2f", trial, aim)
+			missed++
+		}
+		sol := s.solution(p, make([]float64, 1), false, 0) // panics if infeasible
+		require.True(t, p.Feasible(sol.Selection), "trial %d", trial)
+	}
+	require.Positive(t, reached)
+	require.Positive(t, missed)
+	t.Logf("optimum reached %d times, aim above it %d times", reached, missed)
 }
