@@ -103,10 +103,16 @@ func (s *solver) lpProve(jobs []int32, limit, maxPivots int64) (bool, float64) {
 // its own there. A search of open nodes solves no root: its root bound is
 // +Inf.
 func (s *solver) lpSearch(jobs []int32, limit, maxPivots int64, carry *lpCarry) (bool, float64) {
+	return s.lpAimedSearch(jobs, limit, maxPivots, carry, 0)
+}
+
+// lpAimedSearch is lpSearch with lpTree.aim (rins.go's deep escape; 0
+// for a plain search).
+func (s *solver) lpAimedSearch(jobs []int32, limit, maxPivots int64, carry *lpCarry, aim float64) (bool, float64) {
 	cur := s.valueOf(jobs)
 	old := s.release(jobs)
 	t := s.newLPTree(jobs, limit, maxPivots)
-	t.best = cur
+	t.best, t.aim = cur, aim
 	t.loadCosts(carry)
 	t.search(s.resumable(jobs, carry, cur))
 	t.saveCosts(carry)

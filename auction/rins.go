@@ -205,7 +205,7 @@ func (s *solver) subLP(jobs []int32, limit, maxPivots int64, aim float64) bool {
 	s.reinstate(jobs, old)
 	whole, fixing := s.m, s.fixing
 	s.m, s.fixing = &sub, true
-	s.lpAimed(jobs, limit, maxPivots, aim)
+	s.lpAimedSearch(jobs, limit, maxPivots, nil, aim)
 	s.m, s.fixing = whole, fixing
 	for _, b := range outs {
 		s.out[b] = false
@@ -261,21 +261,4 @@ func (s *solver) topBids(x int32, out []int32) []int32 {
 		out = out[:rinsBids]
 	}
 	return out
-}
-
-// lpAimed is lpProve for an escape: no carry, and with lpTree.aim; it
-// returns the root's bound.
-func (s *solver) lpAimed(jobs []int32, limit, maxPivots int64, aim float64) float64 {
-	cur := s.valueOf(jobs)
-	old := s.release(jobs)
-	t := s.newLPTree(jobs, limit, maxPivots)
-	t.best, t.aim = cur, aim
-	t.search(nil)
-	s.nodes += t.nodes
-	if t.found {
-		s.reinstate(jobs, t.bestSel)
-	} else {
-		s.reinstate(jobs, old)
-	}
-	return t.root
 }
