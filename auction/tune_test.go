@@ -17,23 +17,29 @@ import (
 // cbcGenerated reads testdata/cbc_generated.tsv: CBC's 120-s objective on
 // generated windows (`hpcsched auction gen`), keyed "J<jobs>_B<bids>_s<seed>".
 func cbcGenerated(tb testing.TB) map[string]float64 {
+	return readColumn(tb, "cbc_generated.tsv", 2)
+}
+
+// readColumn reads column col of testdata/name, a TSV with a "window"
+// header, as numbers keyed by the first column.
+func readColumn(tb testing.TB, name string, col int) map[string]float64 {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("testdata", "cbc_generated.tsv"))
+	f, err := os.Open(filepath.Join("testdata", name))
 	require.NoError(tb, err)
 	defer f.Close()
-	refs := map[string]float64{}
+	out := map[string]float64{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		c := strings.Split(sc.Text(), "\t")
-		if len(c) < 3 || c[0] == "window" {
+		if len(c) <= col || c[0] == "window" {
 			continue
 		}
-		v, err := strconv.ParseFloat(c[2], 64)
+		v, err := strconv.ParseFloat(c[col], 64)
 		require.NoError(tb, err, sc.Text())
-		refs[c[0]] = v
+		out[c[0]] = v
 	}
 	require.NoError(tb, sc.Err())
-	return refs
+	return out
 }
 
 // tuneEqual: an objective this close below CBC's counts as equal (CBC's
@@ -51,23 +57,7 @@ type tuneWindow struct {
 // known objective) and how it was obtained, keyed as the tune windows are
 // named ("aucs_J100_B15_s101", "gen_J100_B15_s1").
 func optima(tb testing.TB) map[string]float64 {
-	tb.Helper()
-	f, err := os.Open(filepath.Join("testdata", "optima.tsv"))
-	require.NoError(tb, err)
-	defer f.Close()
-	opt := map[string]float64{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		c := strings.Split(sc.Text(), "\t")
-		if len(c) < 4 || c[0] == "window" {
-			continue
-		}
-		v, err := strconv.ParseFloat(c[1], 64)
-		require.NoError(tb, err, sc.Text())
-		opt[c[0]] = v
-	}
-	require.NoError(tb, sc.Err())
-	return opt
+	return readColumn(tb, "optima.tsv", 1)
 }
 
 // tuneWindows are the 100 x 15 windows the search is measured on: the two

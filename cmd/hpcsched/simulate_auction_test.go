@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -63,10 +62,7 @@ func TestAuctionFor(t *testing.T) {
 }
 
 func TestSimulateAuctionReserve(t *testing.T) {
-	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "40", "--compare", "auction,auction+reserve", "--json")
-	require.Equal(t, 0, code, errOut)
-	var rows []row
-	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	rows := simulateRows(t, "--workload", "aucsched:1", "--limit", "40", "--compare", "auction,auction+reserve")
 	require.Len(t, rows, 2)
 	assert.Equal(t, []string{"AUCTION", "AUCTION+RESERVE"}, []string{rows[0].Policy, rows[1].Policy})
 	for _, r := range rows {
