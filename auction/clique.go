@@ -156,25 +156,15 @@ func (m *model) growClique(adj bitrows, cand []uint64, u, v int32) []int32 {
 }
 
 // addCliques makes each clique a resource of capacity 1 that its bids use
-// once.
-func (m *model) addCliques(cliques [][]int32) {
-	caps := make([]int32, len(cliques))
-	for k := range caps {
-		caps[k] = 1
-	}
-	m.addRows(cliques, caps)
-}
-
-// addRows makes each row a resource of capacity caps[k] that its bids use
 // once, rebuilding the use lists.
-func (m *model) addRows(rows [][]int32, caps []int32) {
-	if len(rows) == 0 {
+func (m *model) addCliques(cliques [][]int32) {
+	if len(cliques) == 0 {
 		return
 	}
 	extra := make([][]int32, len(m.value))
-	for k, c := range rows {
+	for _, c := range cliques {
 		r := int32(len(m.capacity))
-		m.capacity = append(m.capacity, caps[k])
+		m.capacity = append(m.capacity, 1)
 		var jobs []int32
 		for _, b := range c {
 			extra[b] = append(extra[b], r)

@@ -58,9 +58,6 @@ func TestLPProofReport(t *testing.T) {
 		sol, err := Solve(context.Background(), p, Options{Rounds: 1000, MaxNodes: 30_000})
 		require.NoError(t, err)
 		m := buildModel(p)
-		if rounds, _ := strconv.Atoi(os.Getenv("AUCTION_CUTS")); rounds > 0 {
-			m.rootCuts(context.Background(), m.components(), rounds, math.MaxInt64)
-		}
 		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
 		for j, mj := range m.jobs {
 			for b := mj.first; b < mj.end; b++ {

@@ -109,14 +109,11 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 		defer cancel()
 	}
 	m := buildModel(p)
-	comps := m.components()
 	s := newSolver(ctx, m, opts)
+	comps := m.components()
 	bounds := make([]float64, len(comps))
 	s.initial(comps, bounds, opts.PricingSteps)
 	s.best = slices.Clone(s.price)
-	if opts.MaxNodes == 0 || opts.MaxNodes >= quickProofNodes {
-		s.addRootCuts(smallGroups(comps, opts.ExactJobs))
-	}
 	// Small groups are often proven at once; the local search then works
 	// only on the rest, and the exact search gets what budget remains.
 	proven := s.prove(comps, bounds, opts.ExactJobs, quickProofNodes)
