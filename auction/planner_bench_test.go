@@ -41,6 +41,43 @@ func BenchmarkPlannerPass(b *testing.B) {
 	}
 }
 
+// BenchmarkPlannerPassReserve: the pass of BenchmarkPlannerPass (auctions
+// until one starts nothing) on a machine with half its cores busy for
+// half an hour, behind a head of 12,000 cores that has no bid (the
+// window's jobs run an hour, past its reservation): without
+// ReserveHead, and with it (a WillRun for the head, bids generated again
+// with its nodes held off, and a second solve when the head loses).
+func BenchmarkPlannerPassReserve(b *testing.B) {
+	c, err := selectnodes.Seed001()
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	busy, err := c.SelectNodes(&selectnodes.Request{CPUs: 8192}, selectnodes.RunNow)
+	if err == nil {
+		err = c.Allocate(1000, busy, now, now.Add(30*time.Minute))
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	head := queue.Job{ID: 1000, Priority: 1, TimeLimit: time.Hour, Request: selectnodes.Request{CPUs: 12000}}
+	window := append([]queue.Job{head}, benchWindow(99)...)
+	for _, reserve := range []bool{false, true} {
+		b.Run(fmt.Sprintf("nodes=1024/busy=half/window=100/reserve=%v", reserve), func(b *testing.B) {
+			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, ReserveHead: reserve}
+			var started int
+			for b.Loop() {
+				d, err := pl.Plan(context.Background(), c.Snapshot(), window, now)
+				if err != nil {
+					b.Fatal(err)
+				}
+				started = len(d)
+			}
+			b.ReportMetric(float64(started), "started")
+		})
+	}
+}
+
 // benchWindow is n jobs of seed 001's kinds, drawn with a fixed seed:
 // cores on any nodes, or whole nodes with 1-2 GPUs each.
 func benchWindow(n int) []queue.Job {
