@@ -57,18 +57,42 @@ func (m *model) conflictGraph() bitrows {
 			}
 		}
 	}
-	type use struct{ bid, amt int32 }
-	byRes := make([][]use, len(m.capacity))
+	byRes := make([][]bidUse, len(m.capacity))
 	for b := range int32(len(m.value)) {
 		as := m.amt(b)
 		for k, r := range m.res(b) {
-			byRes[r] = append(byRes[r], use{b, as[k]})
+			byRes[r] = append(byRes[r], bidUse{b, as[k]})
 		}
 	}
+	acc := make([]uint64, adj.words)
 	for r, us := range byRes {
 		// Largest first: once a pair fits, every later partner fits too.
-		slices.SortFunc(us, func(x, y use) int { return cmp.Compare(y.amt, x.amt) })
-		c := m.capacity[r]
+		slices.SortFunc(us, func(x, y bidUse) int { return cmp.Compare(y.amt, x.amt) })
+		overfills(adj, us, m.capacity[r], acc)
+	}
+	return adj
+}
+
+// bidUse is a bid's amount of one resource.
+type bidUse struct{ bid, amt int32 }
+
+// overfills marks in adj the pairs of us (largest amount first) that
+// overfill capacity c together. A bid's partners are a prefix of us (the
+// amounts above c minus its own), so a resource many big bids share (the
+// whole nodes of seed 001's jobs, every pair set once per node they
+// share) is cheaper as rows ORed with a growing prefix set than pair by
+// pair; the cheaper way is chosen per resource, the result is the same.
+func overfills(adj bitrows, us []bidUse, c int32, acc []uint64) {
+	pairs, lo, hi := 0, len(acc), 0
+	for i, p := len(us)-1, 0; i >= 0; i-- {
+		for p < len(us) && us[p].amt+us[i].amt > c {
+			w := int(us[p].bid >> 6)
+			lo, hi = min(lo, w), max(hi, w+1)
+			p++
+		}
+		pairs += p
+	}
+	if pairs <= len(us)*(hi-lo) {
 		for i, x := range us {
 			for _, y := range us[i+1:] {
 				if x.amt+y.amt <= c {
@@ -77,8 +101,20 @@ func (m *model) conflictGraph() bitrows {
 				adj.set(x.bid, y.bid)
 			}
 		}
+		return
 	}
-	return adj
+	clear(acc[lo:hi])
+	for i, p := len(us)-1, 0; i >= 0; i-- {
+		for p < len(us) && us[p].amt+us[i].amt > c {
+			acc[us[p].bid>>6] |= 1 << (us[p].bid & 63)
+			p++
+		}
+		row := adj.row(us[i].bid)
+		for w := lo; w < hi; w++ {
+			row[w] |= acc[w]
+		}
+		row[us[i].bid>>6] &^= 1 << (us[i].bid & 63) // no bid conflicts with itself
+	}
 }
 
 // conflictCliques covers every conflicting pair of bids of different jobs
