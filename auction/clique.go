@@ -92,6 +92,9 @@ func overfills(adj bitrows, us []bidUse, c int32, acc []uint64) {
 		}
 		pairs += p
 	}
+	if pairs == 0 {
+		return // nothing overfills this resource (and lo > hi)
+	}
 	if pairs <= len(us)*(hi-lo) {
 		for i, x := range us {
 			for _, y := range us[i+1:] {

@@ -65,7 +65,8 @@ func TestConflictCliquesAreCliques(t *testing.T) {
 // overfills marks exactly the pairs that overfill the resource, whichever
 // way (pair by pair, or prefix sets) it chooses: checked against every
 // pair on random resources, from a few small bids (pairwise) to many
-// whole-node bids (prefix sets), over bids spread across several words.
+// whole-node bids (prefix sets), over bids spread across several words,
+// and on resources no pair overfills (it once panicked there).
 func TestOverfillsMarksExactlyTheOverfillingPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for trial := range 400 {
@@ -75,7 +76,10 @@ func TestOverfillsMarksExactlyTheOverfillingPairs(t *testing.T) {
 		for b := range int32(n) {
 			if rng.IntN(3) > 0 {
 				amt := c // a whole node, as seed 001's jobs mostly take
-				if rng.IntN(2) == 0 {
+				switch {
+				case trial%4 == 0: // at most half the resource: no pair overfills
+					amt = max(1, c/2)
+				case rng.IntN(2) == 0:
 					amt = int32(1 + rng.IntN(int(c)))
 				}
 				us = append(us, bidUse{b, amt})
