@@ -87,16 +87,16 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	rounds := max(1, pl.Auctions)
 	var out []queue.Decision
 	var head *reservation // ReserveHead's, kept across the rounds
-	for round := 0; round < rounds && len(window) > 0; round++ {
+	for k := 0; k < rounds && len(window) > 0; k++ {
 		won, err := pl.auction(ctx, snap, window, gpu, now, &head)
-		if err != nil && round > 0 && ctx.Err() != nil {
+		if err != nil && k > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
 		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, won...)
-		if len(won) == 0 || round+1 == rounds {
+		if len(won) == 0 || k+1 == rounds {
 			break
 		}
 		if window, err = takeWinners(snap, window, won, now); err != nil {
@@ -146,13 +146,13 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 	if len(wjobs) == 0 {
 		return nil, nil
 	}
-	p, err := GenerateBids(withReservation(wjobs, byID, *head), load, tree, pl.Bids)
+	if pl.ReserveHead {
+		rd := &auctionRound{snap: snap, wjobs: wjobs, byID: byID, load: load, tree: tree, gpu: gpu, now: now}
+		return pl.protectHead(ctx, rd, head)
+	}
+	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
-	}
-	if pl.ReserveHead {
-		rd := &round{snap: snap, wjobs: wjobs, byID: byID, load: load, tree: tree, gpu: gpu, now: now}
-		return pl.protectHead(ctx, rd, p, head)
 	}
 	won, _, err := pl.solve(ctx, p, byID, gpu)
 	return won, err

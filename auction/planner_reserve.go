@@ -22,8 +22,8 @@ type reservation struct {
 	nodes *bitset.BitSet
 }
 
-// round is what one auction of a pass bids with.
-type round struct {
+// auctionRound is what one auction of a pass bids with.
+type auctionRound struct {
 	snap  *selectnodes.Snapshot
 	wjobs []WindowJob
 	byID  map[int64]*queue.Job
@@ -33,27 +33,33 @@ type round struct {
 	now   time.Time
 }
 
-// protectHead holds the auction of problem p with the head protected:
-// p.Jobs[0], the first of the window not started yet. Without a bid it
-// gets a reservation, when the pass has none (*head); with bids, it is
-// made to win.
-func (pl *Planner) protectHead(ctx context.Context, rd *round, p *Problem, head **reservation) ([]queue.Decision, error) {
+// protectHead holds the auction with the head protected: the job
+// GenerateBids puts first (the first of the window not started yet).
+// Without a bid it gets a reservation, when the pass has none (*head),
+// before the window's bids are made, so they are made once; with bids,
+// it is made to win.
+func (pl *Planner) protectHead(ctx context.Context, rd *auctionRound, head **reservation) ([]queue.Decision, error) {
 	var out []queue.Decision
 	res := *head
-	if res == nil && len(p.Jobs[0].Bids) == 0 {
-		var start *queue.Decision
-		res, start = reserve(rd.snap, rd.byID[p.Jobs[0].ID], rd.now)
-		if start != nil {
-			out = append(out, *start) // due now: the others keep off its nodes this round
-		} else {
-			*head = res
+	if res == nil {
+		first := headOf(rd.wjobs)
+		bidless, err := pl.noBids(first, rd)
+		if err != nil {
+			return nil, err
 		}
-		if res != nil {
-			var err error
-			if p, err = GenerateBids(withReservation(rd.wjobs, rd.byID, res), rd.load, rd.tree, pl.Bids); err != nil {
-				return nil, fmt.Errorf("auction planner: %w", err)
+		if bidless {
+			var start *queue.Decision
+			res, start = reserve(rd.snap, rd.byID[first.ID], rd.now)
+			if start != nil {
+				out = append(out, *start) // due now: the others keep off its nodes this round
+			} else {
+				*head = res
 			}
 		}
+	}
+	p, err := GenerateBids(withReservation(rd.wjobs, rd.byID, res), rd.load, rd.tree, pl.Bids)
+	if err != nil {
+		return nil, fmt.Errorf("auction planner: %w", err)
 	}
 	won, sol, err := pl.solve(ctx, p, rd.byID, rd.gpu)
 	if err != nil {
@@ -63,6 +69,30 @@ func (pl *Planner) protectHead(ctx context.Context, rd *round, p *Problem, head 
 		won, err = pl.headFirst(ctx, rd, p, res)
 	}
 	return append(out, won...), err
+}
+
+// headOf is the job GenerateBids puts first: the first of highest
+// priority (ranks keep the window's order).
+func headOf(wjobs []WindowJob) WindowJob {
+	first := wjobs[0]
+	for _, w := range wjobs[1:] {
+		if w.Priority > first.Priority {
+			first = w
+		}
+	}
+	return first
+}
+
+// noBids reports whether job gets no bid in the round. A job's candidate
+// bids depend on the free resources alone (the others' only rank them),
+// and the first job is never cut by a total budget, so bids made for it
+// alone say whether it has any in the window's problem.
+func (pl *Planner) noBids(job WindowJob, rd *auctionRound) (bool, error) {
+	p, err := GenerateBids([]WindowJob{job}, rd.load, rd.tree, pl.Bids)
+	if err != nil {
+		return false, fmt.Errorf("auction planner: %w", err)
+	}
+	return len(p.Jobs[0].Bids) == 0, nil
 }
 
 // reserve is job's reservation by SelectNodes(WillRun) on the snapshot.
@@ -88,7 +118,7 @@ func reserve(snap *selectnodes.Snapshot, job *queue.Job, now time.Time) (*reserv
 // headFirst starts the problem's first job, which has bids but lost, on
 // its cheapest bid, and holds the auction again for the others on what it
 // leaves (keeping off res's nodes, as p's bids did).
-func (pl *Planner) headFirst(ctx context.Context, rd *round, p *Problem, res *reservation) ([]queue.Decision, error) {
+func (pl *Planner) headFirst(ctx context.Context, rd *auctionRound, p *Problem, res *reservation) ([]queue.Decision, error) {
 	first := &p.Jobs[0]
 	best := 0
 	for i := range first.Bids {
