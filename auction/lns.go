@@ -233,7 +233,7 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 		}
 		s.fixing = true // only better solutions are wanted here
 		left := max(0, s.budget-s.nodes)
-		complete, root := s.lpSearch(jobs, left, min(lpPivotBudget(perGroup), left/lpPivotShare), s.carried())
+		complete, root := s.lpSearch(jobs, left, min(lpPivotBudget(perGroup), left/lpPivotShare), s.carried(), 0)
 		bounds[c] = min(bounds[c], max(root, s.valueOf(jobs)))
 		if !complete {
 			complete, _ = s.solveExactly(jobs, 0, perGroup)

@@ -33,7 +33,7 @@ func TestLPCarryKeepsOptimum(t *testing.T) {
 				if o := carry.open[jobs[0]]; o != nil && len(o.nodes) > 0 && o.nodes[0] != nil {
 					resumed++ // an open node below the root
 				}
-				complete, _ = s.lpSearch(jobs, math.MaxInt64, pivots, carry)
+				complete, _ = s.lpSearch(jobs, math.MaxInt64, pivots, carry, 0)
 				require.Less(t, pivots, int64(1<<30), "case %d: never completes", c)
 			}
 			assert.Nil(t, carry.open[jobs[0]], "case %d: open nodes left after a complete search", c)

@@ -51,7 +51,7 @@ func TestLPTreeMatchesBruteForce(t *testing.T) {
 		total, roots := 0.0, 0.0
 		for _, jobs := range m.components() {
 			nodes := s.nodes
-			complete, root := s.lpProve(jobs, math.MaxInt64, math.MaxInt64)
+			complete, root := s.lpSearch(jobs, math.MaxInt64, math.MaxInt64, nil, 0)
 			require.True(t, complete, "case %d", c)
 			if s.nodes-nodes > 1 {
 				branched++

@@ -88,27 +88,17 @@ func lpPivotBudget(nodes int64) int64 {
 	return 2 * nodes
 }
 
-// lpProve searches jobs (a whole group, released from the selection) by
-// the LP branch and bound within limit nodes and maxPivots simplex pivots,
-// keeps a better answer, and reports whether the search completed and
-// the root's bound (valid for solutions better than the incumbent that
-// avoid fixed-out bids, as fixAll's).
-func (s *solver) lpProve(jobs []int32, limit, maxPivots int64) (bool, float64) {
-	return s.lpSearch(jobs, limit, maxPivots, nil)
-}
-
-// lpSearch is lpProve that, given a carry (prove's attempts; not the
-// escapes of rins.go, whose sub-windows are not a group), starts from the
-// pseudo-costs and open nodes an earlier attempt left in it and leaves
-// its own there. A search of open nodes solves no root: its root bound is
-// +Inf.
-func (s *solver) lpSearch(jobs []int32, limit, maxPivots int64, carry *lpCarry) (bool, float64) {
-	return s.lpAimedSearch(jobs, limit, maxPivots, carry, 0)
-}
-
-// lpAimedSearch is lpSearch with lpTree.aim (rins.go's deep escape; 0
-// for a plain search).
-func (s *solver) lpAimedSearch(jobs []int32, limit, maxPivots int64, carry *lpCarry, aim float64) (bool, float64) {
+// lpSearch searches jobs (a whole group, or rins.go's sub-window,
+// released from the selection) by the LP branch and bound within limit
+// nodes and maxPivots simplex pivots, keeps a better answer, and reports
+// whether the search completed and the root's bound (valid for solutions
+// better than the incumbent that avoid fixed-out bids, as fixAll's).
+// Given a carry (prove's attempts; not the escapes of rins.go, whose
+// sub-windows are not a group), it starts from the pseudo-costs and open
+// nodes an earlier attempt left in it and leaves its own there; a search
+// of open nodes solves no root, so its root bound is +Inf. aim > 0 is
+// lpTree.aim (rins.go's deep escape); 0 for a plain search.
+func (s *solver) lpSearch(jobs []int32, limit, maxPivots int64, carry *lpCarry, aim float64) (bool, float64) {
 	cur := s.valueOf(jobs)
 	old := s.release(jobs)
 	t := s.newLPTree(jobs, limit, maxPivots)

@@ -205,7 +205,7 @@ func (s *solver) subLP(jobs []int32, limit, maxPivots int64, aim float64) bool {
 	s.reinstate(jobs, old)
 	whole, fixing := s.m, s.fixing
 	s.m, s.fixing = &sub, true
-	s.lpAimedSearch(jobs, limit, maxPivots, nil, aim)
+	s.lpSearch(jobs, limit, maxPivots, nil, aim)
 	s.m, s.fixing = whole, fixing
 	for _, b := range outs {
 		s.out[b] = false

@@ -194,7 +194,7 @@ func TestLPAimedReachesTheAim(t *testing.T) {
 		}
 		aim := []float64{0.25, 0.5, 0.9}[trial%3]
 		before, opt := s.valueOf(all), windowOptimum(s, all)
-		_, root := s.lpAimedSearch(all, math.MaxInt32, math.MaxInt32, nil, aim)
+		_, root := s.lpSearch(all, math.MaxInt32, math.MaxInt32, nil, aim)
 		require.GreaterOrEqual(t, root, opt-1e-6, "trial %d: the root bound is below the optimum", trial)
 		target := before + aim*max(0, root-before)
 		switch got := s.valueOf(all); {
