@@ -67,20 +67,10 @@ func (t *consResTake) fillFromEnd(v View, cand *bitset.BitSet, tiers [][]int) {
 		return
 	}
 	leaves := tree.Switches[s].Leaves
-	at := map[int]int{}
-	for k, l := range leaves {
-		at[l] = k
-	}
+	at := leafIndex(leaves)
 	picked := requiredLeaves(v, t.sel)
 	for _, tier := range tiers {
-		groups := make([][]int, len(leaves))
-		for _, i := range tier {
-			if l, ok := tree.Leaf(i); ok && !t.taken.Test(uint(i)) {
-				if k, ok := at[l]; ok {
-					groups[k] = append(groups[k], i)
-				}
-			}
-		}
+		groups := byLeaf(tree, tier, at, len(leaves), func(i int) bool { return !t.taken.Test(uint(i)) })
 		used := make([]bool, len(groups))
 		for !t.done() {
 			k := t.closestLeaf(v, leaves, groups, used, picked)

@@ -373,30 +373,17 @@ func (t *consResTake) bestGroup(groups [][]int, used []bool) int {
 func (t *consResTake) fillTree(v View, s, first int, tier []int, picked []int, smallestFirst bool) []int {
 	tree := v.c.topo
 	leaves := tree.Switches[s].Leaves
-	groups := make([][]int, len(leaves))
-	at := map[int]int{}
-	for k, l := range leaves {
-		at[l] = k
-	}
-	for _, i := range tier {
-		if t.taken.Test(uint(i)) {
-			continue // a required node: its leaf is in picked
-		}
-		if t.cpuOf(i) < t.floor {
-			// too small for any choice, a node does not count in its
-			// leaf's size: -N1 -n21 takes eq25 of a leaf whose three
-			// 24-CPU nodes hold it, not eq06 of one of four 32-CPU nodes,
-			// the leaf's fourth node having 16 (blind19/recorded.tsv:139);
-			// smaller than the share only, it does: -p narrow -n9 -c 8
-			// (MaxNodes=3) takes eq[06-08] of that leaf of four (136)
-			continue
-		}
-		if l, ok := tree.Leaf(i); ok {
-			if k, ok := at[l]; ok {
-				groups[k] = append(groups[k], i)
-			}
-		}
-	}
+	at := leafIndex(leaves)
+	// A required node is taken already (its leaf is in picked). Too small
+	// for any choice, a node does not count in its leaf's size: -N1 -n21
+	// takes eq25 of a leaf whose three 24-CPU nodes hold it, not eq06 of
+	// one of four 32-CPU nodes, the leaf's fourth node having 16
+	// (blind19/recorded.tsv:139); smaller than the share only, it does:
+	// -p narrow -n9 -c 8 (MaxNodes=3) takes eq[06-08] of that leaf of four
+	// (136).
+	groups := byLeaf(tree, tier, at, len(leaves), func(i int) bool {
+		return !t.taken.Test(uint(i)) && t.cpuOf(i) >= t.floor
+	})
 	used := make([]bool, len(groups))
 	for !t.done() {
 		var next []int
@@ -495,4 +482,31 @@ func withinSwitches(v View, nodes []int, max int) bool {
 		}
 	}
 	return len(leaves) <= max
+}
+
+// leafIndex is each of leaves' position in it.
+func leafIndex(leaves []int) map[int]int {
+	at := make(map[int]int, len(leaves))
+	for k, l := range leaves {
+		at[l] = k
+	}
+	return at
+}
+
+// byLeaf groups the nodes of tier that keep accepts by their leaf, n
+// leaves indexed by at (leafIndex), each group in tier order; nodes of
+// other leaves are left out.
+func byLeaf(tree *topology.Tree, tier []int, at map[int]int, n int, keep func(int) bool) [][]int {
+	groups := make([][]int, n)
+	for _, i := range tier {
+		if !keep(i) {
+			continue
+		}
+		if l, ok := tree.Leaf(i); ok {
+			if k, ok := at[l]; ok {
+				groups[k] = append(groups[k], i)
+			}
+		}
+	}
+	return groups
 }
