@@ -1,7 +1,6 @@
 package auction
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -16,15 +15,10 @@ import (
 // search from scratch does, and the attempts do resume.
 func TestLPCarryKeepsOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 3))
-	cases, resumed := 100, 0
-	if testing.Short() {
-		cases = 25
-	}
+	cases, resumed := bruteCases(), 0
 	for c := range cases {
-		p := crowdedProblem(rng)
+		p, m, s := crowdedSolver(rng)
 		want, _ := bruteForce(p)
-		m := buildModel(p)
-		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
 		carry := s.carried()
 		total := 0.0
 		for _, jobs := range m.components() {

@@ -10,6 +10,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// bruteCases is how many random windows a test checks against brute
+// force (fewer with -short).
+func bruteCases() int {
+	if testing.Short() {
+		return 25
+	}
+	return 100
+}
+
+// crowdedSolver is a crowdedProblem with its model and a solver on it.
+func crowdedSolver(rng *rand.Rand) (*Problem, *model, *solver) {
+	p := crowdedProblem(rng)
+	m := buildModel(p)
+	return p, m, newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
+}
+
 // crowdedProblem is randomProblem with more jobs (6-9) on the same five
 // nodes, so that the LP is fractional and the LP search branches.
 func crowdedProblem(rng *rand.Rand) *Problem {
@@ -39,15 +55,10 @@ func crowdedProblem(rng *rand.Rand) *Problem {
 // the search complete; its root bound is never below the optimum.
 func TestLPTreeMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
-	cases, branched := 100, 0
-	if testing.Short() {
-		cases = 25
-	}
+	cases, branched := bruteCases(), 0
 	for c := range cases {
-		p := crowdedProblem(rng)
+		p, m, s := crowdedSolver(rng)
 		want, _ := bruteForce(p)
-		m := buildModel(p)
-		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
 		total, roots := 0.0, 0.0
 		for _, jobs := range m.components() {
 			nodes := s.nodes

@@ -50,10 +50,8 @@ func windowOptimum(s *solver, jobs []int32) float64 {
 func TestSubLPSolvesTheWindow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 5))
 	for trial := range 200 {
-		p := crowdedProblem(rng) // lp_test.go: 6-9 jobs on five nodes
+		p, m, s := crowdedSolver(rng) // lp_test.go: 6-9 jobs on five nodes
 		require.NoError(t, p.Validate())
-		m := buildModel(p)
-		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
 		s.best = make([]float64, len(m.capacity))
 		randomStart(rng, s)
 		var jobs []int32
@@ -183,10 +181,8 @@ func TestLPAimedReachesTheAim(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 6))
 	reached, missed := 0, 0
 	for trial := range 300 {
-		p := crowdedProblem(rng)
+		p, m, s := crowdedSolver(rng)
 		require.NoError(t, p.Validate())
-		m := buildModel(p)
-		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))
 		randomStart(rng, s)
 		all := make([]int32, len(m.jobs))
 		for j := range all {
