@@ -407,6 +407,7 @@ func (s *Scheduler) reservations() []Reservation {
 	out := make([]Reservation, len(keys))
 	for i, k := range keys {
 		out[i] = s.resv[k.job].Reservation
+		out[i].Nodes = slices.Clone(out[i].Nodes)
 	}
 	return out
 }

@@ -50,6 +50,31 @@
 // the others still receive every event. Events carry typed payloads
 // (StartPayload, EndPayload, ...) besides the human-readable Detail.
 //
+// # Ownership
+//
+// Nothing a Scheduler hands out aliases its state, and nothing it takes in
+// is kept without a copy, so a caller may read, change or reuse every
+// value on either side of a call:
+//
+//   - Job, Jobs and Pending return deep copies: the Request's slices and
+//     bitmap, the Placement and the Explanation are the caller's.
+//   - Submit, SubmitContext and WillRunSpec copy the Spec (its Request's
+//     Required, Excluded, Groups, GRES and ExcludeNodes) before an
+//     AdmitPlugin sees it; Update copies Update.Request.
+//   - Every subscriber gets its own copy of each event's Payload
+//     (StartPayload.Placement, NodePayload.Ended, UpdatePayload.Fields,
+//     RefusedPayload.Status); events are values.
+//   - A Planner's window is a deep copy, and its Snapshot is a copy of
+//     the load; the Decisions it returns are read, not kept.
+//   - ReservePlugins and ReleasePlugins each get their own copy of the job
+//     and of the placement.
+//   - Backfill and Reservations return fresh Reservation slices.
+//
+// Two things are shared by design: a *features.Expr (Request.Features),
+// which is immutable (call UnmarshalText only on an Expr of your own),
+// and the selectnodes.Cluster given to New, which the scheduler owns from
+// then on (Cluster returns it for reading while no call is in progress).
+//
 // # Errors
 //
 // Errors a caller may branch on match a sentinel with errors.Is:
@@ -65,6 +90,14 @@
 // MaxDependencyBytes, and a saved state by MaxStateBytes; beyond them
 // Submit, Update and Restore return errors (ErrInvalidSpec, a
 // *RestoreError), never a wrong answer. Priority arithmetic saturates.
+//
+// # Finished jobs
+//
+// Finished jobs are kept (Job, Jobs, Snapshot show them) until Forget
+// drops one, or WithRetention / WithForgetFinished drop them as they end.
+// A forgotten job leaves a tombstone of its end state and start time:
+// its ID stays in use, and a dependency on it, made before or after,
+// resolves exactly as on the finished job.
 //
 // # State
 //

@@ -133,6 +133,7 @@ func (s *Scheduler) emit(e Event) {
 		return
 	}
 	e.Seq = s.eventSeq
+	e.Payload = own(e.Payload) // nothing of the scheduler's leaves with it
 	s.outbox = append(s.outbox, e)
 }
 
@@ -159,8 +160,12 @@ func (s *Scheduler) unlock() {
 		s.outbox = nil
 		s.mu.Unlock()
 		for _, e := range evs {
-			for _, sub := range subs {
-				s.deliver(sub.f, e)
+			for i, sub := range subs {
+				ev := e
+				if i < len(subs)-1 {
+					ev.Payload = own(e.Payload) // each subscriber's own; the last gets the original
+				}
+				s.deliver(sub.f, ev)
 			}
 		}
 		s.mu.Lock()

@@ -44,7 +44,7 @@ func (s *Scheduler) plan(ctx context.Context, now time.Time) []Started {
 			break
 		}
 		if s.eligible(j, now) {
-			window = append(window, j.Job)
+			window = append(window, j.public())
 		}
 	}
 	if len(window) == 0 {

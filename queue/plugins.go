@@ -159,9 +159,9 @@ func (s *Scheduler) runReserve(ctx context.Context, j *job, p *selectnodes.Place
 	if len(s.opts.reserve) == 0 {
 		return "", nil // no copy of the job to hand to nobody
 	}
-	view := j.Job
 	for i, r := range s.opts.reserve {
-		st := r.Reserve(ctx, &view, p, now)
+		view := j.public()
+		st := r.Reserve(ctx, &view, clonePlacement(p), now)
 		if st.IsSuccess() {
 			continue
 		}
@@ -173,8 +173,8 @@ func (s *Scheduler) runReserve(ctx context.Context, j *job, p *selectnodes.Place
 
 // runUnreserve undoes the first n reservations, last first.
 func (s *Scheduler) runUnreserve(ctx context.Context, j *job, n int, now time.Time) {
-	view := j.Job
 	for i := n - 1; i >= 0; i-- {
+		view := j.public()
 		s.opts.reserve[i].Unreserve(ctx, &view, now)
 	}
 }
@@ -184,8 +184,8 @@ func (s *Scheduler) runRelease(ctx context.Context, j *job, end JobEnd, now time
 	if len(s.opts.release) == 0 {
 		return
 	}
-	view := j.Job
 	for _, r := range s.opts.release {
+		view := j.public()
 		r.Release(ctx, &view, end, now)
 	}
 }

@@ -210,7 +210,7 @@ func stateErr(j *job, op string) error {
 	return fmt.Errorf("%w: cannot %s job %d in state %s", ErrJobState, op, j.ID, j.State)
 }
 
-// Job returns a copy of job id's record.
+// Job returns a copy of job id's record (the caller's: see Ownership).
 func (s *Scheduler) Job(id JobID) (Job, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -218,7 +218,7 @@ func (s *Scheduler) Job(id JobID) (Job, bool) {
 	if !ok {
 		return Job{}, false
 	}
-	return j.Job, true
+	return j.public(), true
 }
 
 // Jobs returns copies of every job, by ID.
@@ -227,7 +227,7 @@ func (s *Scheduler) Jobs() []Job {
 	defer s.mu.Unlock()
 	out := make([]Job, 0, len(s.jobs))
 	for _, id := range s.ids() {
-		out = append(out, s.jobs[id].Job)
+		out = append(out, s.jobs[id].public())
 	}
 	return out
 }
@@ -238,7 +238,7 @@ func (s *Scheduler) Pending() []Job {
 	defer s.mu.Unlock()
 	var out []Job
 	s.queue.Ascend(func(j *job) bool {
-		out = append(out, j.Job)
+		out = append(out, j.public())
 		return true
 	})
 	return out

@@ -144,6 +144,7 @@ func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error
 // Pending jobs are not counted: like Slurm's --test-only it answers for
 // the job alone.
 func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (time.Time, []string, error) {
+	spec = spec.clone() // the AdmitPlugins may rewrite it
 	if err := s.runAdmit(ctx, &spec, now); err != nil {
 		return time.Time{}, nil, err
 	}

@@ -47,6 +47,7 @@ func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
 // SubmitContext is Submit with a context for the plugins and the IDSource.
 // AdmitPlugins see (and may rewrite) spec first, outside the lock.
 func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time) (JobID, error) {
+	spec = spec.clone() // the caller may reuse its Spec
 	if len(s.opts.admit) > 0 {
 		// the plugins get a copy of their own: handing them &spec would
 		// move every submission's spec to the heap

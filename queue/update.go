@@ -91,7 +91,7 @@ func (s *Scheduler) admitUpdate(ctx context.Context, id JobID, u *Update, now ti
 		TimeLimit: cur.TimeLimit, TimeMin: cur.TimeMin, Begin: cur.Begin, Dependency: cur.Dependency, Requeue: cur.Requeue,
 		Priority: cur.AdminPriority, Nice: cur.Nice, Hold: cur.Held}
 	if u.Request != nil {
-		spec.Request = *u.Request
+		spec.Request = cloneRequest(*u.Request)
 		spec.Request.Partition = cur.Partition
 	}
 	if u.Partition != "" {
@@ -117,7 +117,7 @@ func (s *Scheduler) updated(j *job, u *Update) (job, []string, error) {
 	next := *j
 	var fields []string
 	if u.Request != nil {
-		next.Request = *u.Request
+		next.Request = cloneRequest(*u.Request)
 		next.Request.Partition = j.Partition
 		fields = append(fields, "Request")
 	}

@@ -1,0 +1,104 @@
+package queue
+
+import (
+	"slices"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// The copies below are what keeps the package's ownership rule (see
+// "Ownership" in the package documentation): every slice, map and pointer
+// a caller, plugin, planner or subscriber receives is its own, and every
+// one a caller passes in is copied before it is kept. A features.Expr is
+// immutable and shared.
+
+// public is a deep copy of j's public record.
+func (j *job) public() Job {
+	out := j.Job
+	out.Request = cloneRequest(j.Request)
+	out.Placement = clonePlacement(j.Placement)
+	out.Explanation = cloneExplanation(j.Explanation)
+	return out
+}
+
+// clone is a deep copy of spec.
+func (spec Spec) clone() Spec {
+	spec.Request = cloneRequest(spec.Request)
+	return spec
+}
+
+// cloneRequest copies r's slices and withheld-node bitmap.
+func cloneRequest(r selectnodes.Request) selectnodes.Request {
+	r.Required = slices.Clone(r.Required)
+	r.Excluded = slices.Clone(r.Excluded)
+	r.Groups = slices.Clone(r.Groups)
+	r.GRES = slices.Clone(r.GRES)
+	if r.ExcludeNodes != nil {
+		r.ExcludeNodes = r.ExcludeNodes.Clone()
+	}
+	return r
+}
+
+// clonePlacement copies p, its names and its per-node allocations (nil
+// stays nil).
+func clonePlacement(p *selectnodes.Placement) *selectnodes.Placement {
+	if p == nil {
+		return nil
+	}
+	q := *p // the unexported index slices are never written after creation
+	q.Names = slices.Clone(p.Names)
+	q.Alloc = slices.Clone(p.Alloc)
+	for k := range q.Alloc {
+		q.Alloc[k].GRES = slices.Clone(q.Alloc[k].GRES)
+	}
+	return &q
+}
+
+// cloneExplanation copies e and everything it points to.
+func cloneExplanation(e *selectnodes.Explanation) *selectnodes.Explanation {
+	if e == nil {
+		return nil
+	}
+	x := *e
+	x.Steps = slices.Clone(e.Steps)
+	x.Sets = slices.Clone(e.Sets)
+	for k := range x.Sets {
+		x.Sets[k].Features = slices.Clone(x.Sets[k].Features)
+		x.Sets[k].Removed = slices.Clone(x.Sets[k].Removed)
+	}
+	x.Placement = clonePlacement(e.Placement)
+	return &x
+}
+
+// cloneStatus copies a plugin's status (nil stays nil).
+func cloneStatus(st *Status) *Status {
+	if st == nil {
+		return nil
+	}
+	return &Status{Code: st.Code, Reasons: slices.Clone(st.Reasons)}
+}
+
+// own is a copy of the payload for one subscriber: nothing in it is
+// shared with the scheduler or with another subscriber.
+func own(p Payload) Payload {
+	switch p := p.(type) {
+	case *StartPayload:
+		return &StartPayload{Placement: clonePlacement(p.Placement)}
+	case *EndPayload:
+		c := *p
+		return &c
+	case *PriorityPayload:
+		c := *p
+		return &c
+	case *UpdatePayload:
+		return &UpdatePayload{Fields: slices.Clone(p.Fields)}
+	case *RefusedPayload:
+		return &RefusedPayload{Plugin: p.Plugin, Status: cloneStatus(p.Status), Err: p.Err}
+	case *PlanFailedPayload:
+		c := *p
+		return &c
+	case *NodePayload:
+		return &NodePayload{State: p.State, Ended: slices.Clone(p.Ended)}
+	}
+	return p
+}
