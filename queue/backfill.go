@@ -47,6 +47,10 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Started, []Reservation) {
 	s.lock(ctx)
 	defer s.unlock()
+	now, ok := s.passTime(now)
+	if !ok {
+		return nil, s.reservations()
+	}
 	s.recalc(now)
 	for id := range s.resv {
 		if j, ok := s.jobs[id]; !ok || j.State != Pending {

@@ -50,6 +50,18 @@
 // the others still receive every event. Events carry typed payloads
 // (StartPayload, EndPayload, ...) besides the human-readable Detail.
 //
+// Time is the caller's, with three rules. Every now, Begin and saved time
+// falls in the years MinYear to MaxYear (1678-2261, where Unix
+// nanoseconds fit an int64); a time derived from one, such as an expected
+// end, saturates at EndOfTime. A call about one job (Finish, Cancel,
+// Suspend, Resume, Requeue, Hold, Release, Update, Start, and
+// SetNodeState for the jobs a node takes down) is refused with ErrTime if
+// its now precedes the job's submission, start or suspension. A pass
+// (Schedule, Backfill, Tick, WillRun) given a now earlier than the latest
+// time the scheduler has accepted acts at that latest time (the clock
+// never runs backwards, so no wait is negative); given a now outside the
+// years it does nothing (CheckTime tells beforehand).
+//
 // # Ownership
 //
 // Nothing a Scheduler hands out aliases its state, and nothing it takes in

@@ -9,7 +9,7 @@ import (
 // method returns matches at most one of them, or a selectnodes error class
 // (for selection failures), so a REST layer can map them without reading
 // strings: ErrUnknownJob to 404, ErrJobState and ErrDuplicateID to 409,
-// ErrInvalidSpec, ErrLimit and ErrRefused to 422.
+// ErrInvalidSpec, ErrLimit, ErrRefused and ErrTime to 422.
 var (
 	// ErrUnknownJob: no job has that ID.
 	ErrUnknownJob = errors.New("queue: unknown job")
@@ -25,6 +25,10 @@ var (
 	// ErrRefused: a plugin refused the operation; the error is a
 	// *StatusError carrying the plugin's Status.
 	ErrRefused = errors.New("queue: refused by a plugin")
+	// ErrTime: a time is outside the years MinYear to MaxYear, or a call's
+	// now precedes the job's submission, start or suspension (a Finish
+	// before the start, a Resume before the Suspend).
+	ErrTime = errors.New("queue: time out of order or out of range")
 )
 
 // StatusError is a plugin's refusal, as an error. It matches ErrRefused.

@@ -101,10 +101,10 @@ func TestBeginInYear10000IsRejected(t *testing.T) {
 	spec := nodes(1, time.Hour)
 	spec.Begin = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	_, err := s.Submit(spec, at(0))
-	assert.ErrorIs(t, err, ErrInvalidSpec)
-	far := time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+	assert.ErrorIs(t, err, ErrTime)
+	far := time.Date(MaxBeginYear, 12, 31, 0, 0, 0, 0, time.UTC)
 	id := submit(t, s, nodes(1, time.Hour), at(0))
-	assert.ErrorIs(t, s.Update(id, Update{Begin: &spec.Begin}, at(0)), ErrInvalidSpec)
+	assert.ErrorIs(t, s.Update(id, Update{Begin: &spec.Begin}, at(0)), ErrTime)
 	require.NoError(t, s.Update(id, Update{Begin: &far}, at(0)))
 	var buf bytes.Buffer
 	require.NoError(t, s.Snapshot(&buf))

@@ -76,6 +76,10 @@ func (s *Scheduler) CancelContext(ctx context.Context, id JobID, now time.Time) 
 	if err != nil {
 		return err
 	}
+	if err := j.since(now); err != nil {
+		return err
+	}
+	s.saw(now)
 	s.end(j, Cancelled, EventCancel, now, "", Outcome{})
 	return nil
 }
@@ -94,6 +98,10 @@ func (s *Scheduler) FinishContext(ctx context.Context, id JobID, out Outcome, no
 	if err != nil {
 		return err
 	}
+	if err := j.since(now); err != nil {
+		return err
+	}
+	s.saw(now)
 	j.ExitCode = out.ExitCode
 	switch {
 	case out.Kind == NodeFailure && j.Requeue:
@@ -118,6 +126,10 @@ func (s *Scheduler) Tick(now time.Time) []JobID {
 func (s *Scheduler) TickContext(ctx context.Context, now time.Time) []JobID {
 	s.lock(ctx)
 	defer s.unlock()
+	now, ok := s.passTime(now)
+	if !ok {
+		return nil
+	}
 	var out []JobID
 	for _, id := range s.runningIDs() {
 		j := s.jobs[id]
@@ -147,6 +159,10 @@ func (s *Scheduler) RequeueContext(ctx context.Context, id JobID, now time.Time)
 	if err != nil {
 		return err
 	}
+	if err := j.since(now); err != nil {
+		return err
+	}
+	s.saw(now)
 	s.requeue(j, now, "", false)
 	return nil
 }
@@ -178,6 +194,10 @@ func (s *Scheduler) transition(id JobID, now time.Time, op string, kind EventKin
 	if !ok(j) {
 		return stateErr(j, op)
 	}
+	if err := j.since(now); err != nil {
+		return err
+	}
+	s.saw(now)
 	apply(j)
 	s.jobEvent(kind, j, now, "")
 	return nil
@@ -197,9 +217,9 @@ func (s *Scheduler) Resume(id JobID, now time.Time) error {
 		func(j *job) bool { return j.State == Suspended },
 		func(j *job) {
 			away := now.Sub(j.suspendedAt)
-			j.suspendedFor += away
+			j.suspendedFor = addDurations(j.suspendedFor, away)
 			if j.TimeLimit > 0 {
-				j.End = j.End.Add(away)
+				j.End = later(j.End, away)
 				s.moveAllocationEnd(j)
 			}
 			j.State = Running
@@ -264,21 +284,30 @@ func (s *Scheduler) SetNodeState(name string, st selectnodes.NodeState, now time
 func (s *Scheduler) SetNodeStateContext(ctx context.Context, name string, st selectnodes.NodeState, now time.Time) error {
 	s.lock(ctx)
 	defer s.unlock()
+	if err := CheckTime(now); err != nil {
+		return err
+	}
+	var ends []*job
+	if st == selectnodes.NodeDown {
+		for _, id := range s.runningIDs() {
+			if j := s.jobs[id]; j.Placement != nil && containsName(j.Placement.Names, name) {
+				if err := j.since(now); err != nil {
+					return err
+				}
+				ends = append(ends, j)
+			}
+		}
+	}
 	if err := s.c.SetNodeState(name, st); err != nil {
 		return err
 	}
+	s.saw(now)
 	kind := map[selectnodes.NodeState]EventKind{selectnodes.NodeUp: EventNodeResume,
 		selectnodes.NodeDrain: EventNodeDrain, selectnodes.NodeDown: EventNodeDown}[st]
 	payload := &NodePayload{State: st}
 	s.emit(Event{Kind: kind, Time: now, Node: name, Payload: payload})
-	if st != selectnodes.NodeDown {
-		return nil
-	}
-	for _, id := range s.runningIDs() {
-		j := s.jobs[id]
-		if j.Placement == nil || !containsName(j.Placement.Names, name) {
-			continue
-		}
+	for _, j := range ends {
+		id := j.ID
 		payload.Ended = append(payload.Ended, id)
 		if j.Requeue {
 			s.requeue(j, now, "node "+name+" down", true)
@@ -296,9 +325,13 @@ func containsName(names []string, n string) bool { return slices.Contains(names,
 func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) error {
 	s.mu.Lock()
 	defer s.unlock()
+	if err := CheckTime(now); err != nil {
+		return err
+	}
 	if err := s.c.UpdatePartition(p); err != nil {
 		return err
 	}
+	s.saw(now)
 	s.maxPartPrio = -1
 	for _, id := range s.ids() {
 		if j := s.jobs[id]; j.State == Pending && j.Partition == p.Name {
@@ -312,5 +345,5 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 // moveAllocationEnd tells the cluster a started job's new expected end,
 // so WillRun and Backfill plan with it.
 func (s *Scheduler) moveAllocationEnd(j *job) {
-	_ = s.c.SetAllocationEnd(j.ID, j.expectedEnd(j.Start).Add(j.suspendedFor)) // allocated by start
+	_ = s.c.SetAllocationEnd(j.ID, later(j.expectedEnd(j.Start), j.suspendedFor)) // allocated by start
 }

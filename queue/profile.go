@@ -265,7 +265,7 @@ func (p *profile) maskWords(members []uint) []wordMask {
 func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	p.free[i].Copy(w)
 	ww := w.Words()
-	end := p.times[i].Add(d).UnixNano()
+	end := later(p.times[i], d).UnixNano()
 	last, _ := slices.BinarySearch(p.at, end) // the first slot after the window
 	if last <= i+1 {
 		return
@@ -290,7 +290,7 @@ func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 // [times[i], times[i]+d), that is within window(i, d), reading only the
 // words that hold them when they are few.
 func (p *profile) freeThroughout(nodes *bitset.BitSet, i int, d time.Duration) bool {
-	end := p.times[i].Add(d).UnixNano()
+	end := later(p.times[i], d).UnixNano()
 	masks := p.maskWords(p.members(nodes))
 	for j := i; j < len(p.at) && (j == i || p.at[j] < end); j++ {
 		if masks == nil {
@@ -376,7 +376,7 @@ func maxTime(a, b time.Time) time.Time {
 // short returns the last slot in [times[i], times[i]+d) with fewer than
 // need free nodes, or -1.
 func (p *profile) short(i int, d time.Duration, need int) int {
-	end := p.times[i].Add(d).UnixNano()
+	end := later(p.times[i], d).UnixNano()
 	last := -1
 	for j := i; j < len(p.at) && (j == i || p.at[j] < end); j++ {
 		if p.count[j] < need {

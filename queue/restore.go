@@ -148,7 +148,7 @@ func (p *restorePlan) apply(s *Scheduler) error {
 	running = slices.DeleteFunc(running, func(j *job) bool { return j.State != Running && j.State != Suspended })
 	slices.SortFunc(running, func(a, b *job) int { return cmp.Compare(a.allocSeq, b.allocSeq) })
 	for _, j := range running {
-		if err := c.Allocate(j.ID, j.Placement, j.Start, j.expectedEnd(j.Start).Add(j.suspendedFor)); err != nil {
+		if err := c.Allocate(j.ID, j.Placement, j.Start, later(j.expectedEnd(j.Start), j.suspendedFor)); err != nil {
 			undo()
 			return restoreErr(fmt.Sprintf("jobs[id=%d].placement", j.ID), "%v", err)
 		}
@@ -159,6 +159,9 @@ func (p *restorePlan) apply(s *Scheduler) error {
 	s.nextID, s.seq, s.allocSeq, s.eventSeq = st.NextID, st.Seq, st.AllocSeq, st.EventSeq
 	if st.LastRecalc != nil {
 		s.lastRecalc = *st.LastRecalc
+	}
+	if st.Clock != nil {
+		s.clock = *st.Clock
 	}
 	for _, j := range p.jobs {
 		s.add(j)
@@ -199,6 +202,9 @@ type validator struct {
 func (v *validator) state(st *stateFile) (*restorePlan, error) {
 	if st.NextID == 0 {
 		return nil, restoreErr("next_id", "0 is not a job ID")
+	}
+	if err := savedTimes("", timeField{"last_recalc", st.LastRecalc, false}, timeField{"clock", st.Clock, false}); err != nil {
+		return nil, err
 	}
 	p := &restorePlan{st: st, nodeStates: make([]selectnodes.NodeState, v.c.NodeCount()), resv: map[JobID]reservation{}}
 	for i, sp := range st.Partitions {
@@ -286,6 +292,9 @@ func (v *validator) reservation(path string, sr stateReservation, byID map[JobID
 	case !sr.End.After(sr.Start):
 		return reservation{}, restoreErr(path+".end", "ends before it starts")
 	}
+	if err := savedTimes(path+".", timeField{"start", &sr.Start, true}, timeField{"end", &sr.End, true}); err != nil {
+		return reservation{}, err
+	}
 	nodes, err := v.nodeSet(path+".nodes", sr.Nodes)
 	if err != nil {
 		return reservation{}, err
@@ -323,6 +332,9 @@ func constraint(path, text string) (*features.Expr, error) {
 func (v *validator) forgotten(st *stateFile, byID map[JobID]*job, p *restorePlan) error {
 	for i, sf := range st.Forgotten {
 		path := fmt.Sprintf("forgotten[%d]", i)
+		if err := savedTimes(path+".", timeField{"start", sf.Start, false}); err != nil {
+			return err
+		}
 		state, ok := parseState(sf.State)
 		switch {
 		case sf.ID == 0:
@@ -345,4 +357,31 @@ func (v *validator) forgotten(st *stateFile, byID map[JobID]*job, p *restorePlan
 func (p *restorePlan) forgottenTwice(id JobID) bool {
 	_, ok := p.gone[id]
 	return ok
+}
+
+// timeField is a saved time to check: derived ones (an expected end, a
+// reservation's bounds) may reach EndOfTime, the others only MaxYear.
+type timeField struct {
+	name    string
+	t       *time.Time
+	derived bool
+}
+
+// savedTimes holds a state's times to the rule the API keeps (see
+// CheckTime), so that a restored scheduler never meets a time its
+// profile cannot represent.
+func savedTimes(prefix string, fields ...timeField) error {
+	for _, f := range fields {
+		if f.t == nil {
+			continue
+		}
+		err := CheckTime(*f.t)
+		if f.derived && f.t.Equal(EndOfTime) {
+			err = nil
+		}
+		if err != nil {
+			return restoreErr(prefix+f.name, "%v", err)
+		}
+	}
+	return nil
 }

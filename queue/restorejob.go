@@ -31,6 +31,10 @@ func (v *validator) job(path string, sj *stateJob, st *stateFile) (*job, error) 
 	case sj.Priority < 1 || sj.AdminPriority < 0:
 		return nil, restoreErr(path+".priority", "priority must be at least 1, admin priority at least 0")
 	}
+	if err := savedTimes(path+".", timeField{"submit", sj.Submit, false}, timeField{"begin", sj.Begin, false},
+		timeField{"start", sj.Start, false}, timeField{"end", sj.End, true}, timeField{"suspended_at", sj.SuspendedAt, false}); err != nil {
+		return nil, err
+	}
 	deps, err := ParseDependency(sj.Dependency)
 	if err != nil {
 		return nil, restoreErr(path+".dependency", "%v", err)

@@ -15,9 +15,9 @@ const unlimited = 100 * 365 * 24 * time.Hour
 
 func (j *job) expectedEnd(start time.Time) time.Time {
 	if j.TimeLimit <= 0 {
-		return start.Add(unlimited)
+		return later(start, unlimited)
 	}
-	return start.Add(j.TimeLimit)
+	return later(start, j.TimeLimit)
 }
 
 // eligible reports whether a pending job may be considered now, updating
@@ -75,6 +75,10 @@ func (s *Scheduler) Schedule(now time.Time) []Started {
 func (s *Scheduler) ScheduleContext(ctx context.Context, now time.Time) []Started {
 	s.lock(ctx)
 	defer s.unlock()
+	now, ok := s.passTime(now)
+	if !ok {
+		return nil
+	}
 	s.recalc(now)
 	if s.opts.planner != nil {
 		return s.plan(ctx, now)

@@ -63,6 +63,7 @@ type Scheduler struct {
 	maxPartPrio int                   // the highest partition priority; -1 until known
 	gone        map[JobID]tombstone   // forgotten jobs (Forget, WithRetention)
 	finished    *btree.BTreeG[finKey] // finished jobs, for WithRetention
+	clock       time.Time             // the latest now accepted; passes never act earlier
 
 	opts options
 

@@ -34,7 +34,7 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 	s.allocSeq++
 	j.allocSeq, j.suspendedFor = s.allocSeq, 0
 	j.State, j.Reason, j.ReasonDetail, j.Start, j.Placement, j.Explanation = Running, ReasonNone, "", now, alloc, nil
-	j.End = now.Add(j.TimeLimit)
+	j.End = later(now, j.TimeLimit)
 	if j.TimeLimit <= 0 {
 		j.End = time.Time{}
 	}
@@ -103,6 +103,10 @@ func (s *Scheduler) StartContext(ctx context.Context, id JobID, nodes []string, 
 	if err != nil {
 		return err
 	}
+	if err := j.since(now); err != nil {
+		return err
+	}
+	s.saw(now)
 	if now.Before(j.Begin) {
 		return fmt.Errorf("%w: job %d may not begin before %s", ErrJobState, id, j.Begin.Format(time.RFC3339))
 	}
@@ -125,6 +129,10 @@ func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error
 	if j.State != Pending {
 		return time.Time{}, nil, stateErr(j, "plan")
 	}
+	if err := CheckTime(now); err != nil {
+		return time.Time{}, nil, err
+	}
+	now = maxTime(now, s.clock)
 	p, err := s.c.SelectNodes(&j.Request, selectnodes.WillRun)
 	if err != nil {
 		return time.Time{}, nil, err
@@ -144,6 +152,9 @@ func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error
 // Pending jobs are not counted: like Slurm's --test-only it answers for
 // the job alone.
 func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (time.Time, []string, error) {
+	if err := CheckTime(now); err != nil {
+		return time.Time{}, nil, err
+	}
 	spec = spec.clone() // the AdmitPlugins may rewrite it
 	if err := s.runAdmit(ctx, &spec, now); err != nil {
 		return time.Time{}, nil, err
@@ -171,6 +182,7 @@ func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (
 	if p.Immediate || start.Before(now) {
 		start = now
 	}
+	start = maxTime(start, s.clock)
 	if spec.Begin.After(start) {
 		start = spec.Begin
 	}

@@ -23,6 +23,8 @@ const MaxStateBytes = 1 << 30
 //	seq            the submit-order counter; alloc_seq the allocation counter
 //	event_seq      the last event's Seq
 //	last_recalc    when a dynamic policy last recomputed priorities (RFC 3339)
+//	clock          the latest now the scheduler accepted (passes never act
+//	               earlier); omitted when none
 //	partitions     [{name, nodes [names], default, min_nodes, max_nodes,
 //	                 max_time (Go duration, "0s" none), priority,
 //	                 state UP|DRAIN|DOWN|INACTIVE, root_only,
@@ -60,6 +62,7 @@ type stateFile struct {
 	AllocSeq     uint64             `json:"alloc_seq"`
 	EventSeq     uint64             `json:"event_seq"`
 	LastRecalc   *time.Time         `json:"last_recalc,omitempty"`
+	Clock        *time.Time         `json:"clock,omitempty"`
 	Partitions   []statePartition   `json:"partitions"`
 	Nodes        []stateNode        `json:"nodes,omitempty"`
 	Jobs         []stateJob         `json:"jobs"`
@@ -207,7 +210,7 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := stateFile{Version: StateVersion, NextID: s.nextID, Seq: s.seq, AllocSeq: s.allocSeq,
-		EventSeq: s.eventSeq, LastRecalc: stamp(s.lastRecalc)}
+		EventSeq: s.eventSeq, LastRecalc: stamp(s.lastRecalc), Clock: stamp(s.clock)}
 	for _, p := range s.c.Partitions() {
 		st.Partitions = append(st.Partitions, savePartition(p))
 	}

@@ -23,13 +23,13 @@ type IDSource interface {
 func WithIDSource(src IDSource) Option { return func(o *options) { o.ids = src } }
 
 // Limits on what a submission may say. Beyond them Submit and Update
-// return ErrInvalidSpec.
+// return ErrInvalidSpec (ErrTime for a Begin time).
 const (
 	// MaxNice bounds |Nice|, as Slurm's --nice does.
 	MaxNice = 2147483645
-	// MaxBeginYear is the latest year a Begin time may fall in (the state
-	// format writes RFC 3339 times, which have four-digit years).
-	MaxBeginYear = 9999
+	// MaxBeginYear is the latest year a Begin time may fall in: MaxYear,
+	// like every time the scheduler accepts (an ErrTime error beyond).
+	MaxBeginYear = MaxYear
 	// MaxTimeLimit is the longest time limit (a century).
 	MaxTimeLimit = 100 * 365 * 24 * time.Hour
 )
@@ -47,6 +47,9 @@ func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
 // SubmitContext is Submit with a context for the plugins and the IDSource.
 // AdmitPlugins see (and may rewrite) spec first, outside the lock.
 func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time) (JobID, error) {
+	if err := CheckTime(now); err != nil {
+		return 0, err
+	}
 	spec = spec.clone() // the caller may reuse its Spec
 	if len(s.opts.admit) > 0 {
 		// the plugins get a copy of their own: handing them &spec would
@@ -84,6 +87,7 @@ func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time)
 	if err != nil {
 		return 0, err
 	}
+	s.saw(now)
 	if id == s.nextID {
 		s.nextID++
 	}
@@ -124,8 +128,11 @@ func checkSpec(spec *Spec) error {
 		return invalid("time-min %s outside 0 to the time limit %s", spec.TimeMin, spec.TimeLimit)
 	case spec.TimeLimit > MaxTimeLimit:
 		return invalid("time limit %s above the limit of %s", spec.TimeLimit, MaxTimeLimit)
-	case !spec.Begin.IsZero() && (spec.Begin.Year() < 1 || spec.Begin.Year() > MaxBeginYear):
-		return invalid("begin time %s outside years 1 to %d", spec.Begin.Format(time.RFC3339), MaxBeginYear)
+	}
+	if !spec.Begin.IsZero() {
+		if err := CheckTime(spec.Begin); err != nil {
+			return fmt.Errorf("begin time: %w", err)
+		}
 	}
 	return nil
 }

@@ -68,6 +68,10 @@ func (s *Scheduler) UpdateContext(ctx context.Context, id JobID, u Update, now t
 	if err != nil {
 		return err
 	}
+	if err := j.since(now); err != nil {
+		return err
+	}
+	s.saw(now)
 	pending := j.State == Pending
 	if !pending && (u.Partition != "" || u.Request != nil || u.Dependency != nil || u.Begin != nil || u.Account != "") {
 		return stateErr(j, "change the request of")
@@ -175,7 +179,7 @@ func (s *Scheduler) apply(j *job, next job, fields []string, pending bool, now t
 	*j = next
 	j.queued = false
 	if !pending && j.TimeLimit > 0 && slices.Contains(fields, "TimeLimit") {
-		j.End = j.Start.Add(j.TimeLimit + j.suspendedFor)
+		j.End = later(later(j.Start, j.TimeLimit), j.suspendedFor)
 		s.moveAllocationEnd(j)
 	}
 	s.computePriority(j, now)
