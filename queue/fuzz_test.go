@@ -2,6 +2,7 @@ package queue
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -53,6 +54,23 @@ func FuzzRestore(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"version":2,"next_id":1,"seq":0,"event_seq":0,"partitions":[],"jobs":[]}`))
+	base, err := json.Marshal(consistencyState(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(base)
+	for _, tc := range restoreCases { // each inconsistency Restore refuses
+		var st stateFile
+		if err := json.Unmarshal(base, &st); err != nil {
+			f.Fatal(err)
+		}
+		tc.change(&st)
+		doc, err := json.Marshal(st)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(doc)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := cluster(t, conf)
 		r, err := Restore(bytes.NewReader(data), c)
@@ -72,6 +90,9 @@ func FuzzRestore(f *testing.F) {
 		var out bytes.Buffer
 		if err := r.Snapshot(&out); err != nil {
 			t.Fatalf("a restored scheduler cannot save: %v", err)
+		}
+		if _, err := Restore(bytes.NewReader(out.Bytes()), cluster(t, conf)); err != nil {
+			t.Fatalf("Snapshot wrote a state Restore refuses: %v", err)
 		}
 	})
 }

@@ -321,11 +321,16 @@ func (s *Scheduler) SetNodeStateContext(ctx context.Context, name string, st sel
 func containsName(names []string, n string) bool { return slices.Contains(names, n) }
 
 // UpdatePartition adds or changes a partition; pending jobs of it are
-// re-ordered by its new priority.
+// re-ordered by its new priority. A change that takes a node away from a
+// job of the partition running on it is an ErrJobState error (end or
+// requeue the job first): a job's placement stays inside its partition.
 func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) error {
 	s.mu.Lock()
 	defer s.unlock()
 	if err := CheckTime(now); err != nil {
+		return err
+	}
+	if err := s.keepsRunningNodes(p); err != nil {
 		return err
 	}
 	if err := s.c.UpdatePartition(p); err != nil {
@@ -346,4 +351,28 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 // so WillRun and Backfill plan with it.
 func (s *Scheduler) moveAllocationEnd(j *job) {
 	_ = s.c.SetAllocationEnd(j.ID, later(j.expectedEnd(j.Start), j.suspendedFor)) // allocated by start
+}
+
+// keepsRunningNodes refuses a new definition of a partition that leaves
+// out a node one of its started jobs holds.
+func (s *Scheduler) keepsRunningNodes(p selectnodes.Partition) error {
+	if _, exists := s.c.Partition(p.Name); !exists {
+		return nil
+	}
+	keep := make(map[string]bool, len(p.Nodes))
+	for _, n := range p.Nodes {
+		keep[n] = true
+	}
+	for _, id := range s.runningIDs() {
+		j := s.jobs[id]
+		if j.Partition != p.Name || j.Placement == nil {
+			continue
+		}
+		for _, n := range j.Placement.Names {
+			if !keep[n] {
+				return fmt.Errorf("%w: partition %s: node %s holds job %d of the partition", ErrJobState, p.Name, n, id)
+			}
+		}
+	}
+	return nil
 }

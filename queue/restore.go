@@ -53,10 +53,17 @@ func restoreErr(path, format string, args ...any) error {
 // must be built from the same configuration and hold no allocations. opts
 // are the scheduler's options (policy, planner, plugins...), which are not
 // saved. The whole document is validated before c is changed; a value that
-// does not fit c (an unknown node or partition, a job ID 0 or given twice,
-// an unknown state, a running job without a placement, a reservation for
-// a job that is not pending) is a *RestoreError naming where it is. If
-// the running jobs' placements do not fit c, c is put back as it was.
+// does not fit c or contradicts another (an unknown node, a partition c
+// lacks, two default partitions, a node listed twice, a job ID 0 or given
+// twice, two jobs with one submit order, an unknown state, a request whose
+// partition is not the job's, min_nodes above max_nodes, a pending job
+// with a start or an end, a negative suspended time, a running job
+// without a placement or with one outside its partition or holding no
+// CPU of a node, a reservation for a job that is not pending, a time
+// outside MinYear to MaxYear) is a *RestoreError naming where it is. If
+// the running jobs' placements do not fit c, or leave it failing
+// c.CheckInvariants, c is put back as it was. Whatever Snapshot writes,
+// Restore reads back.
 func Restore(r io.Reader, c *selectnodes.Cluster, opts ...Option) (*Scheduler, error) {
 	st, err := decodeState(r)
 	if err != nil {
@@ -65,7 +72,7 @@ func Restore(r io.Reader, c *selectnodes.Cluster, opts ...Option) (*Scheduler, e
 	if len(c.Running()) > 0 {
 		return nil, errors.New("queue: Restore needs a cluster with no allocations")
 	}
-	v := &validator{c: c, parts: map[string]bool{}}
+	v := &validator{c: c, parts: map[string]bool{}, seqs: map[uint64]bool{}, partNodes: map[string]*bitset.BitSet{}}
 	plan, err := v.state(st)
 	if err != nil {
 		return nil, err
@@ -155,6 +162,10 @@ func (p *restorePlan) apply(s *Scheduler) error {
 		j.Placement, _, _, _ = c.Allocation(j.ID)
 		s.active[j.ID] = j
 	}
+	if err := c.CheckInvariants(); err != nil {
+		undo()
+		return restoreErr("jobs", "the placements leave the cluster inconsistent: %v", err)
+	}
 	st := p.st
 	s.nextID, s.seq, s.allocSeq, s.eventSeq = st.NextID, st.Seq, st.AllocSeq, st.EventSeq
 	if st.LastRecalc != nil {
@@ -197,6 +208,9 @@ func setNodeStates(c *selectnodes.Cluster, states []selectnodes.NodeState) {
 type validator struct {
 	c     *selectnodes.Cluster
 	parts map[string]bool
+	seqs  map[uint64]bool // the jobs' submit orders, each given once
+	// partNodes are the saved partitions' node sets
+	partNodes map[string]*bitset.BitSet
 }
 
 func (v *validator) state(st *stateFile) (*restorePlan, error) {
@@ -207,19 +221,30 @@ func (v *validator) state(st *stateFile) (*restorePlan, error) {
 		return nil, err
 	}
 	p := &restorePlan{st: st, nodeStates: make([]selectnodes.NodeState, v.c.NodeCount()), resv: map[JobID]reservation{}}
+	defaults := 0
 	for i, sp := range st.Partitions {
 		part, err := v.partition(fmt.Sprintf("partitions[%d]", i), sp)
 		if err != nil {
 			return nil, err
 		}
+		if part.Default {
+			if defaults++; defaults > 1 {
+				return nil, restoreErr(fmt.Sprintf("partitions[%d].default", i), "a second default partition")
+			}
+		}
 		p.partitions = append(p.partitions, part)
 	}
+	listed := map[string]bool{}
 	for i, sn := range st.Nodes {
 		path := fmt.Sprintf("nodes[%d]", i)
 		k, ok := v.c.NodeIndex(sn.Name)
 		if !ok {
 			return nil, restoreErr(path+".name", "unknown node %q", sn.Name)
 		}
+		if listed[sn.Name] {
+			return nil, restoreErr(path+".name", "node %q appears twice", sn.Name)
+		}
+		listed[sn.Name] = true
 		if p.nodeStates[k], ok = parseNodeState(sn.State); !ok {
 			return nil, restoreErr(path+".state", "unknown node state %q", sn.State)
 		}
@@ -264,12 +289,15 @@ func (v *validator) partition(path string, sp statePartition) (selectnodes.Parti
 		sp.DefMemPerCPU < 0 || sp.DefMemPerNode < 0:
 		return part, restoreErr(path, "negative limit")
 	}
-	v.parts[sp.Name] = true
-	for k, n := range sp.Nodes {
-		if _, ok := v.c.NodeIndex(n); !ok {
-			return part, restoreErr(fmt.Sprintf("%s.nodes[%d]", path, k), "unknown node %q", n)
-		}
+	if _, ok := v.c.Partition(sp.Name); !ok {
+		return part, restoreErr(path+".name", "the cluster has no partition %q (Restore needs a cluster of the same configuration)", sp.Name)
 	}
+	v.parts[sp.Name] = true
+	set, err := v.uniqueNodes(path+".nodes", sp.Nodes)
+	if err != nil {
+		return part, err
+	}
+	v.partNodes[sp.Name] = set
 	var ok bool
 	if part.State, ok = parsePartitionState(sp.State); !ok {
 		return part, restoreErr(path+".state", "unknown partition state %q", sp.State)
@@ -295,7 +323,7 @@ func (v *validator) reservation(path string, sr stateReservation, byID map[JobID
 	if err := savedTimes(path+".", timeField{"start", &sr.Start, true}, timeField{"end", &sr.End, true}); err != nil {
 		return reservation{}, err
 	}
-	nodes, err := v.nodeSet(path+".nodes", sr.Nodes)
+	nodes, err := v.uniqueNodes(path+".nodes", sr.Nodes)
 	if err != nil {
 		return reservation{}, err
 	}
@@ -384,4 +412,21 @@ func savedTimes(prefix string, fields ...timeField) error {
 		}
 	}
 	return nil
+}
+
+// uniqueNodes is nodeSet for a list that may not name a node twice (a
+// partition's, a reservation's).
+func (v *validator) uniqueNodes(path string, names []string) (*bitset.BitSet, error) {
+	set := bitset.New(uint(v.c.NodeCount()))
+	for k, n := range names {
+		i, ok := v.c.NodeIndex(n)
+		switch {
+		case !ok:
+			return nil, restoreErr(fmt.Sprintf("%s[%d]", path, k), "unknown node %q", n)
+		case set.Test(uint(i)):
+			return nil, restoreErr(fmt.Sprintf("%s[%d]", path, k), "node %q appears twice", n)
+		}
+		set.Set(uint(i))
+	}
+	return set, nil
 }

@@ -30,7 +30,20 @@ func (v *validator) job(path string, sj *stateJob, st *stateFile) (*job, error) 
 		return nil, restoreErr(path+".nice", "outside ±%d", MaxNice)
 	case sj.Priority < 1 || sj.AdminPriority < 0:
 		return nil, restoreErr(path+".priority", "priority must be at least 1, admin priority at least 0")
+	case v.seqs[sj.Seq]:
+		return nil, restoreErr(path+".seq", "another job has submit order %d", sj.Seq)
+	case sj.Request.Partition != sj.Partition:
+		return nil, restoreErr(path+".request.partition", "%q is not the job's partition %q", sj.Request.Partition, sj.Partition)
+	case sj.SuspendedFor < 0:
+		return nil, restoreErr(path+".suspended_for", "negative")
+	case state == Pending && sj.Start != nil:
+		return nil, restoreErr(path+".start", "a pending job has not started")
+	case state == Pending && sj.End != nil:
+		return nil, restoreErr(path+".end", "a pending job has not ended")
+	case sj.Request.MaxNodes > 0 && sj.Request.MinNodes > sj.Request.MaxNodes:
+		return nil, restoreErr(path+".request.max_nodes", "%d is below min_nodes %d", sj.Request.MaxNodes, sj.Request.MinNodes)
 	}
+	v.seqs[sj.Seq] = true
 	if err := savedTimes(path+".", timeField{"submit", sj.Submit, false}, timeField{"begin", sj.Begin, false},
 		timeField{"start", sj.Start, false}, timeField{"end", sj.End, true}, timeField{"suspended_at", sj.SuspendedAt, false}); err != nil {
 		return nil, err
@@ -87,6 +100,12 @@ func (v *validator) started(path string, j *job, sj *stateJob) error {
 	if err != nil {
 		return err
 	}
+	part := v.partNodes[j.Partition] // known: checked above
+	for k, a := range p.Alloc {
+		if !part.Test(uint(a.Node)) {
+			return restoreErr(fmt.Sprintf("%s.placement.alloc[%d].node", path, k), "node %q is outside partition %q", p.Names[k], j.Partition)
+		}
+	}
 	j.Placement = p
 	return nil
 }
@@ -106,8 +125,10 @@ func (v *validator) placement(path string, sp *statePlace) (*selectnodes.Placeme
 			return nil, restoreErr(at+".node", "unknown node %q", a.Node)
 		case seen.Test(uint(i)):
 			return nil, restoreErr(at+".node", "node %q appears twice", a.Node)
-		case a.CPUs < 0 || a.Memory < 0:
-			return nil, restoreErr(at, "negative CPUs or memory")
+		case a.CPUs < 1:
+			return nil, restoreErr(at+".cpus", "a job holds at least one CPU of each of its nodes")
+		case a.Memory < 0:
+			return nil, restoreErr(at+".memory_mb", "negative")
 		}
 		seen.Set(uint(i))
 		na := selectnodes.NodeAlloc{Node: i, CPUs: a.CPUs, Memory: a.Memory}

@@ -18,6 +18,11 @@ type Started struct {
 // start asks the ReservePlugins, allocates p to j and marks it running.
 // A refusal is applied to j (see refuse) and returned as a *StatusError.
 func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Started, error) {
+	for _, a := range p.Alloc { // a layout may say 0; a job holds a CPU of each node
+		if a.CPUs < 1 {
+			return Started{}, invalid("job %d: node %s would get no CPU", j.ID, s.c.Node(a.Node).Name)
+		}
+	}
 	ctx := s.context()
 	if name, st := s.runReserve(ctx, j, p, now); st != nil {
 		s.refuse(j, name, st, now)

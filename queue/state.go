@@ -211,7 +211,12 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 	defer s.mu.Unlock()
 	st := stateFile{Version: StateVersion, NextID: s.nextID, Seq: s.seq, AllocSeq: s.allocSeq,
 		EventSeq: s.eventSeq, LastRecalc: stamp(s.lastRecalc), Clock: stamp(s.clock)}
+	def := s.c.DefaultPartition()
 	for _, p := range s.c.Partitions() {
+		// one default, the one in force (a configuration may say
+		// Default=YES twice: the last wins), and each node once
+		p.Default = p.Name == def
+		p.Nodes = uniqueNames(p.Nodes)
 		st.Partitions = append(st.Partitions, savePartition(p))
 	}
 	for i := 0; i < s.c.NodeCount(); i++ {
@@ -290,6 +295,19 @@ func (s *Scheduler) savePlacement(j *job) *statePlace {
 			sa.GRES = append(sa.GRES, stateGRES{Name: g.Name, Type: g.Type, Count: g.Count})
 		}
 		out.Alloc = append(out.Alloc, sa)
+	}
+	return out
+}
+
+// uniqueNames is names with repeats dropped, in order.
+func uniqueNames(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
 	}
 	return out
 }

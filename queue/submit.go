@@ -88,7 +88,7 @@ func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time)
 		return 0, err
 	}
 	s.saw(now)
-	if id == s.nextID {
+	if id == s.nextID && s.nextID < lastJobID {
 		s.nextID++
 	}
 	s.add(j)
@@ -102,7 +102,7 @@ func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time)
 // counterID is the scheduler's own next free ID.
 func (s *Scheduler) counterID() (JobID, error) {
 	for {
-		if s.nextID == 0 {
+		if s.nextID == 0 || s.nextID == lastJobID && s.idUsed(lastJobID) {
 			return 0, fmt.Errorf("%w: job IDs exhausted", ErrLimit)
 		}
 		// above every ID in use (maxID, kept by add) it is free: no probe
@@ -116,6 +116,10 @@ func (s *Scheduler) counterID() (JobID, error) {
 		s.nextID++
 	}
 }
+
+// lastJobID is the largest job ID; the counter stops there rather than
+// wrap to 0.
+const lastJobID = JobID(math.MaxUint64)
 
 // checkSpec rejects values the scheduler cannot represent or order.
 func checkSpec(spec *Spec) error {
