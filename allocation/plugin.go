@@ -124,7 +124,7 @@ func (p *QueuePlugin) Reserve(ctx context.Context, job *queue.Job, pl *selectnod
 }
 
 // Unreserve returns the pre-debit of a start that did not happen.
-func (p *QueuePlugin) Unreserve(ctx context.Context, job *queue.Job, now time.Time) {
+func (p *QueuePlugin) Unreserve(ctx context.Context, job *queue.Job, _ *selectnodes.Placement, now time.Time) {
 	if err := p.Ledger.Forget(ctx, JobID(job.ID), now); err != nil && p.OnError != nil {
 		p.OnError(job.ID, err)
 	}

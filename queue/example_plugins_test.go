@@ -75,7 +75,7 @@ func (b *budget) Reserve(_ context.Context, j *queue.Job, p *selectnodes.Placeme
 	return nil
 }
 
-func (b *budget) Unreserve(_ context.Context, j *queue.Job, _ time.Time) {
+func (b *budget) Unreserve(_ context.Context, j *queue.Job, _ *selectnodes.Placement, _ time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.balance[j.Account] += b.held[j.ID]

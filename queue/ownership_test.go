@@ -106,9 +106,10 @@ func (d *meddler) Reserve(_ context.Context, j *Job, p *selectnodes.Placement, _
 	return nil
 }
 
-func (d *meddler) Unreserve(_ context.Context, j *Job, _ time.Time) {
+func (d *meddler) Unreserve(_ context.Context, j *Job, p *selectnodes.Placement, _ time.Time) {
 	if d.m != nil {
 		d.m.job(j)
+		d.m.placement(p)
 	}
 }
 

@@ -87,7 +87,10 @@ type AdmitPlugin interface {
 // Reserve succeeds. When one refuses, the Reserves that succeeded before it
 // are undone with Unreserve, in reverse order, and the job stays pending,
 // is held or fails as the Status's code says, with the reason. Unreserve
-// is also called when the start fails after every Reserve succeeded.
+// is also called when the start fails after every Reserve succeeded. It
+// gets the placement Reserve was given (an equal copy): the job itself
+// has no placement yet (job.Placement is nil, or its last run's after a
+// requeue). A start that happened is undone by ReleasePlugin instead.
 //
 // Reserve and Unreserve run under the scheduler's lock, so a reservation
 // and the start it guards are one step: they must not call the Scheduler
@@ -95,7 +98,7 @@ type AdmitPlugin interface {
 type ReservePlugin interface {
 	Plugin
 	Reserve(ctx context.Context, job *Job, p *selectnodes.Placement, now time.Time) *Status
-	Unreserve(ctx context.Context, job *Job, now time.Time)
+	Unreserve(ctx context.Context, job *Job, p *selectnodes.Placement, now time.Time)
 }
 
 // JobEnd is how a started job's allocation ended, for ReleasePlugin.
@@ -165,17 +168,18 @@ func (s *Scheduler) runReserve(ctx context.Context, j *job, p *selectnodes.Place
 		if st.IsSuccess() {
 			continue
 		}
-		s.runUnreserve(ctx, j, i, now)
+		s.runUnreserve(ctx, j, p, i, now)
 		return r.Name(), st
 	}
 	return "", nil
 }
 
-// runUnreserve undoes the first n reservations, last first.
-func (s *Scheduler) runUnreserve(ctx context.Context, j *job, n int, now time.Time) {
+// runUnreserve undoes the first n reservations of placement p, last
+// first.
+func (s *Scheduler) runUnreserve(ctx context.Context, j *job, p *selectnodes.Placement, n int, now time.Time) {
 	for i := n - 1; i >= 0; i-- {
 		view := j.public()
-		s.opts.reserve[i].Unreserve(ctx, &view, now)
+		s.opts.reserve[i].Unreserve(ctx, &view, clonePlacement(p), now)
 	}
 }
 

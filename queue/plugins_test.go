@@ -40,7 +40,7 @@ func (l *ledgerStub) Reserve(_ context.Context, j *Job, p *selectnodes.Placement
 	return nil
 }
 
-func (l *ledgerStub) Unreserve(_ context.Context, j *Job, _ time.Time) {
+func (l *ledgerStub) Unreserve(_ context.Context, j *Job, _ *selectnodes.Placement, _ time.Time) {
 	l.calls = append(l.calls, fmt.Sprintf("unreserve %d", j.ID))
 }
 

@@ -29,7 +29,7 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 		return Started{}, &StatusError{Plugin: name, Status: st}
 	}
 	if err := s.c.Allocate(j.ID, p, now, j.expectedEnd(now)); err != nil {
-		s.runUnreserve(ctx, j, len(s.opts.reserve), now)
+		s.runUnreserve(ctx, j, p, len(s.opts.reserve), now)
 		return Started{}, err // not expected: p comes from a selection on this state
 	}
 	alloc, _, _, _ := s.c.Allocation(j.ID)
