@@ -418,7 +418,7 @@ func (s *Scheduler) reservations() []Reservation {
 
 // Reservations returns the standing reservations of the last Backfill.
 func (s *Scheduler) Reservations() []Reservation {
-	s.mu.Lock()
+	s.enter()
 	defer s.mu.Unlock()
 	return s.reservations()
 }

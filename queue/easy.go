@@ -66,13 +66,22 @@ type easyPlan struct {
 }
 
 // NewEASY returns EASY backfilling for s.
-func NewEASY(s *Scheduler) *EASY { return &EASY{s: s} }
+func NewEASY(s *Scheduler) *EASY {
+	if s == nil {
+		panic("queue.NewEASY: s is nil")
+	}
+	return &EASY{s: s}
+}
 
 // Backfill runs one EASY pass at now and returns the jobs it started.
 func (e *EASY) Backfill(now time.Time) []Started {
 	s := e.s
 	s.lock(context.Background())
 	defer s.unlock()
+	now, ok := s.passTime(now)
+	if !ok {
+		return nil
+	}
 	s.recalc(now)
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU

@@ -9,7 +9,7 @@ import (
 // method returns matches at most one of them, or a selectnodes error class
 // (for selection failures), so a REST layer can map them without reading
 // strings: ErrUnknownJob to 404, ErrJobState and ErrDuplicateID to 409,
-// ErrInvalidSpec, ErrLimit, ErrRefused and ErrTime to 422.
+// ErrInvalidSpec, ErrLimit, ErrRefused and ErrTime to 422, ErrIDSource to 503.
 var (
 	// ErrUnknownJob: no job has that ID.
 	ErrUnknownJob = errors.New("queue: unknown job")
@@ -29,6 +29,9 @@ var (
 	// now precedes the job's submission, start or suspension (a Finish
 	// before the start, a Resume before the Suspend).
 	ErrTime = errors.New("queue: time out of order or out of range")
+	// ErrIDSource: the IDSource failed or returned 0; its error, if any,
+	// is in the chain too.
+	ErrIDSource = errors.New("queue: job ID source failed")
 )
 
 // StatusError is a plugin's refusal, as an error. It matches ErrRefused.

@@ -100,7 +100,10 @@ func (*NodePayload) payload()       {}
 // delivery: the panic is recovered, handed to the WithPanicHandler
 // function if one is set, and the other subscribers still get the event.
 func (s *Scheduler) Subscribe(f func(Event)) (unsubscribe func()) {
-	s.mu.Lock()
+	if f == nil {
+		panic("queue.Scheduler.Subscribe: f is nil")
+	}
+	s.enter()
 	defer s.mu.Unlock()
 	id := s.nextSub
 	s.nextSub++

@@ -63,7 +63,7 @@ const retainNone = -1
 // "forgotten"). A job that has not finished is an ErrJobState error; an
 // unknown or already forgotten one ErrUnknownJob.
 func (s *Scheduler) Forget(id JobID) error {
-	s.mu.Lock()
+	s.enter()
 	defer s.unlock()
 	j, err := s.getIn(id, "forget", State.Terminal)
 	if err != nil {

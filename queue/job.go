@@ -111,7 +111,10 @@ type Spec struct {
 	ID                  JobID
 	Name, User, Account string
 	Request             selectnodes.Request
-	// TimeLimit 0 takes the partition's MaxTime (none when it has none).
+	// TimeLimit is the job's time limit; it may be given here or as
+	// Request.TimeLimit, but two different ones are ErrInvalidSpec. None
+	// (0) takes the partition's DefaultTime, or its MaxTime when it has no
+	// DefaultTime (none when it has neither), as Slurm does.
 	TimeLimit time.Duration
 	// TimeMin is --time-min (0 for none); it may not exceed TimeLimit.
 	TimeMin time.Duration

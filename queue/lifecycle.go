@@ -185,7 +185,7 @@ func (s *Scheduler) requeue(j *job, now time.Time, detail string, nodeFailure bo
 // the job's state allows it (op names it in the error), apply makes it,
 // and one event of kind reports it.
 func (s *Scheduler) transition(id JobID, now time.Time, op string, kind EventKind, ok func(*job) bool, apply func(*job)) error {
-	s.mu.Lock()
+	s.enter()
 	defer s.unlock()
 	j, err := s.get(id)
 	if err != nil {
@@ -325,7 +325,7 @@ func containsName(names []string, n string) bool { return slices.Contains(names,
 // job of the partition running on it is an ErrJobState error (end or
 // requeue the job first): a job's placement stays inside its partition.
 func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) error {
-	s.mu.Lock()
+	s.enter()
 	defer s.unlock()
 	if err := CheckTime(now); err != nil {
 		return err

@@ -125,7 +125,13 @@ type ReleasePlugin interface {
 
 // WithPlugins registers plugins at every extension point each implements,
 // in the order given.
+// A nil plugin panics.
 func WithPlugins(ps ...Plugin) Option {
+	for i, p := range ps {
+		if p == nil {
+			panic(fmt.Sprintf("queue.WithPlugins: ps[%d] is nil", i))
+		}
+	}
 	return func(o *options) {
 		for _, p := range ps {
 			if a, ok := p.(AdmitPlugin); ok {

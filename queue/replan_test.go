@@ -68,7 +68,7 @@ func TestKeptProfileEqualsRebuilt(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(iter), 77))
 		n := []int{8, 70, 130}[iter%3]
 		c := cluster(t, fmt.Sprintf("NodeName=n[0-%d] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n", n-1))
-		s := New(c, WithBackfillResolution([]time.Duration{time.Minute, 7 * time.Minute, 0}[iter%3]))
+		s := New(c, WithBackfillResolution([]time.Duration{time.Minute, 7 * time.Minute, time.Nanosecond}[iter%3]))
 		now := t0
 		for step := range steps {
 			now = now.Add(time.Duration(r.IntN(400)-10) * time.Second) // now and then backwards

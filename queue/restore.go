@@ -65,6 +65,9 @@ func restoreErr(path, format string, args ...any) error {
 // c.CheckInvariants, c is put back as it was. Whatever Snapshot writes,
 // Restore reads back.
 func Restore(r io.Reader, c *selectnodes.Cluster, opts ...Option) (*Scheduler, error) {
+	if r == nil || c == nil {
+		return nil, errors.New("queue: Restore needs a reader and a cluster, not nil")
+	}
 	st, err := decodeState(r)
 	if err != nil {
 		return nil, err

@@ -94,22 +94,42 @@ type options struct {
 	retain        int // WithRetention's count; 0 keeps all, retainNone none
 }
 
-// Option configures New.
+// Option configures New (and Restore).
+//
+// Zero values: every option's zero argument means its default (the
+// default is named on each), so a config struct with unset fields passed
+// through gives the defaults. A negative count or duration, or a nil
+// interface, is a programming error: the option panics with a message
+// naming itself and the argument. Switching a default off takes an option
+// of its own (WithNoReservations, WithForgetFinished).
 type Option func(*options)
 
-// WithPolicy sets the schedule policy (FCFS by default).
-func WithPolicy(p Policy) Option { return func(o *options) { o.policy = p } }
+// WithPolicy sets the schedule policy (FCFS by default). A nil p panics.
+func WithPolicy(p Policy) Option {
+	if p == nil {
+		panic("queue.WithPolicy: p is nil")
+	}
+	return func(o *options) { o.policy = p }
+}
 
 // WithPlanner makes Schedule hand a window of eligible jobs to p, which
 // decides them together (an auction, say), instead of the
-// one-job-at-a-time loop. window is how many jobs it sees (100 if <= 0).
+// one-job-at-a-time loop. window is how many jobs it sees (0: 100). A nil
+// p or a negative window panics.
 func WithPlanner(p Planner, window int) Option {
+	if p == nil {
+		panic("queue.WithPlanner: p is nil")
+	}
+	nonNegative("WithPlanner", "window", int64(window))
 	return func(o *options) { o.planner, o.plannerWindow = p, window }
 }
 
-// WithBackfillDepth limits how many pending jobs Backfill considers (all
-// by default).
-func WithBackfillDepth(n int) Option { return func(o *options) { o.backfillDepth = n } }
+// WithBackfillDepth limits how many pending jobs Backfill considers (0:
+// all, the default).
+func WithBackfillDepth(n int) Option {
+	nonNegative("WithBackfillDepth", "n", int64(n))
+	return func(o *options) { o.backfillDepth = n }
+}
 
 // WithBackfillSelections bounds the work of one Backfill pass by the
 // number of node selections it makes (each start attempt and each probe of
@@ -119,15 +139,57 @@ func WithBackfillDepth(n int) Option { return func(o *options) { o.backfillDepth
 // bound is deterministic (a library with no wall clock); a job whose
 // search is under way finishes it, so a pass may exceed n by one job's
 // probes. 0 (the default) is no bound. WithBackfillDepth is bf_max_job_test.
-func WithBackfillSelections(n int) Option { return func(o *options) { o.bfSelections = n } }
+func WithBackfillSelections(n int) Option {
+	nonNegative("WithBackfillSelections", "n", int64(n))
+	return func(o *options) { o.bfSelections = n }
+}
 
 // WithBackfillWindow sets how far ahead Backfill reserves (Slurm's
-// bf_window; a day by default).
-func WithBackfillWindow(d time.Duration) Option { return func(o *options) { o.bfWindow = d } }
+// bf_window; 0: a day, the default). WithNoReservations reserves nothing.
+func WithBackfillWindow(d time.Duration) Option {
+	nonNegative("WithBackfillWindow", "d", int64(d))
+	return func(o *options) {
+		if d > 0 {
+			o.bfWindow = d
+		}
+	}
+}
+
+// WithNoReservations makes Backfill start what fits now, away from no
+// reservation, and keep none: first-fit backfilling with no guarantee for
+// the jobs it passes over.
+func WithNoReservations() Option { return func(o *options) { o.bfWindow = noWindow } }
+
+// noWindow is options.bfWindow for WithNoReservations: the window ends
+// before any later start.
+const noWindow = -1
+
+// MaxBackfillResolution bounds WithBackfillResolution (Slurm's
+// bf_resolution is at most an hour).
+const MaxBackfillResolution = 24 * time.Hour
 
 // WithBackfillResolution sets the granularity of Backfill's profile
-// (Slurm's bf_resolution; a minute by default).
-func WithBackfillResolution(d time.Duration) Option { return func(o *options) { o.bfResolution = d } }
+// (Slurm's bf_resolution; 0: a minute, the default). Use time.Nanosecond
+// for exact times. More than MaxBackfillResolution, or a negative d,
+// panics.
+func WithBackfillResolution(d time.Duration) Option {
+	nonNegative("WithBackfillResolution", "d", int64(d))
+	if d > MaxBackfillResolution {
+		panic(fmt.Sprintf("queue.WithBackfillResolution: d is %s, above MaxBackfillResolution (%s)", d, MaxBackfillResolution))
+	}
+	return func(o *options) {
+		if d > 0 {
+			o.bfResolution = d
+		}
+	}
+}
+
+// nonNegative panics, naming the option and its argument, when v < 0.
+func nonNegative(option, arg string, v int64) {
+	if v < 0 {
+		panic(fmt.Sprintf("queue.%s: %s is %d, want >= 0", option, arg, v))
+	}
+}
 
 // WithCancelNeverSatisfied cancels jobs whose dependencies can never be met
 // (Slurm's kill_invalid_depend) instead of leaving them pending with reason
@@ -138,20 +200,37 @@ func WithCancelNeverSatisfied() Option { return func(o *options) { o.cancelNever
 // on submit and start only through Start.
 func WithExternalScheduler() Option { return func(o *options) { o.external = true } }
 
-// WithFirstJobID sets the first job ID (1 by default).
-func WithFirstJobID(id JobID) Option { return func(o *options) { o.firstID = id } }
+// WithFirstJobID sets the first job ID (0: 1, the default).
+func WithFirstJobID(id JobID) Option {
+	return func(o *options) {
+		if id > 0 {
+			o.firstID = id
+		}
+	}
+}
 
 // WithRecalcInterval sets how often a dynamic policy's priorities are
 // recomputed (Slurm's PriorityCalcPeriod). By default they are recomputed
 // at every Schedule and Backfill pass, once per pass and never per
-// comparison; a longer interval trades freshness for a cheaper pass.
-func WithRecalcInterval(d time.Duration) Option { return func(o *options) { o.recalc = d } }
+// comparison (0, the default); a longer interval trades freshness for a
+// cheaper pass.
+func WithRecalcInterval(d time.Duration) Option {
+	nonNegative("WithRecalcInterval", "d", int64(d))
+	return func(o *options) { o.recalc = d }
+}
 
 // New returns a scheduler for c, which it then owns: change the cluster
-// only through the scheduler.
+// only through the scheduler. A nil c or a nil option panics (New has no
+// error to return); a Scheduler's zero value is not usable.
 func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
+	if c == nil {
+		panic("queue.New: c is nil")
+	}
 	o := options{policy: FCFS{}, firstID: 1, plannerWindow: 100, bfWindow: 24 * time.Hour, bfResolution: time.Minute}
-	for _, f := range opts {
+	for i, f := range opts {
+		if f == nil {
+			panic(fmt.Sprintf("queue.New: opts[%d] is nil", i))
+		}
 		f(&o)
 	}
 	if o.plannerWindow <= 0 {
@@ -171,8 +250,17 @@ func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
 
 // lock takes the scheduler's lock for a call whose plugins see ctx.
 func (s *Scheduler) lock(ctx context.Context) {
-	s.mu.Lock()
+	s.enter()
 	s.ctx = ctx
+}
+
+// enter takes the lock of a scheduler made by New or Restore; a zero
+// Scheduler panics with a message rather than a nil dereference.
+func (s *Scheduler) enter() {
+	if s.c == nil {
+		panic("queue: a Scheduler must be made by New or Restore, not used as a zero value")
+	}
+	s.mu.Lock()
 }
 
 // context is the current call's context (Background outside one).
@@ -213,7 +301,7 @@ func stateErr(j *job, op string) error {
 
 // Job returns a copy of job id's record (the caller's: see Ownership).
 func (s *Scheduler) Job(id JobID) (Job, bool) {
-	s.mu.Lock()
+	s.enter()
 	defer s.mu.Unlock()
 	j, ok := s.jobs[id]
 	if !ok {
@@ -224,7 +312,7 @@ func (s *Scheduler) Job(id JobID) (Job, bool) {
 
 // Jobs returns copies of every job, by ID.
 func (s *Scheduler) Jobs() []Job {
-	s.mu.Lock()
+	s.enter()
 	defer s.mu.Unlock()
 	out := make([]Job, 0, len(s.jobs))
 	for _, id := range s.ids() {
@@ -235,7 +323,7 @@ func (s *Scheduler) Jobs() []Job {
 
 // Pending returns the pending jobs in queue order.
 func (s *Scheduler) Pending() []Job {
-	s.mu.Lock()
+	s.enter()
 	defer s.mu.Unlock()
 	var out []Job
 	s.queue.Ascend(func(j *job) bool {

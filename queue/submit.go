@@ -20,7 +20,13 @@ type IDSource interface {
 
 // WithIDSource takes job IDs from src instead of the scheduler's own
 // counter (which starts at WithFirstJobID and skips IDs in use).
-func WithIDSource(src IDSource) Option { return func(o *options) { o.ids = src } }
+// A nil src panics.
+func WithIDSource(src IDSource) Option {
+	if src == nil {
+		panic("queue.WithIDSource: src is nil")
+	}
+	return func(o *options) { o.ids = src }
+}
 
 // Limits on what a submission may say. Beyond them Submit and Update
 // return ErrInvalidSpec (ErrTime for a Begin time).
@@ -38,8 +44,9 @@ const (
 // configuration (selectnodes ErrNodeConfig in TestOnly mode, as Slurm's
 // job_allocate checks) is rejected with the selection error, which carries
 // the explanation; so are invalid requests and dependencies naming
-// unknown jobs. Every rejection matches ErrInvalidSpec, ErrDuplicateID,
-// ErrLimit or ErrRefused.
+// unknown jobs. Every rejection matches one of ErrInvalidSpec,
+// ErrDuplicateID, ErrLimit, ErrRefused, ErrTime or ErrIDSource (the
+// IDSource failed; its own error is wrapped too).
 func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
 	return s.SubmitContext(context.Background(), spec, now)
 }
@@ -67,10 +74,10 @@ func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time)
 	if id == 0 && s.opts.ids != nil {
 		var err error
 		if id, err = s.opts.ids.NextJobID(ctx); err != nil {
-			return 0, fmt.Errorf("queue: job ID source: %w", err)
+			return 0, fmt.Errorf("%w: %w", ErrIDSource, err)
 		}
 		if id == 0 {
-			return 0, errors.New("queue: job ID source returned 0")
+			return 0, fmt.Errorf("%w: it returned 0", ErrIDSource)
 		}
 	}
 	s.lock(ctx)
@@ -121,8 +128,15 @@ func (s *Scheduler) counterID() (JobID, error) {
 // wrap to 0.
 const lastJobID = JobID(math.MaxUint64)
 
-// checkSpec rejects values the scheduler cannot represent or order.
+// checkSpec rejects values the scheduler cannot represent or order, and
+// settles the time limit: Spec.TimeLimit, or Spec.Request.TimeLimit when
+// only that is given (two different ones are an error).
 func checkSpec(spec *Spec) error {
+	limit, err := oneTimeLimit(spec.TimeLimit, spec.Request.TimeLimit)
+	if err != nil {
+		return err
+	}
+	spec.TimeLimit = limit
 	switch {
 	case spec.Nice < -MaxNice || spec.Nice > MaxNice:
 		return invalid("nice %d outside ±%d", spec.Nice, MaxNice)
@@ -239,4 +253,19 @@ func effectivePriority(p, nice int64) int64 {
 		p -= nice
 	}
 	return max(1, p)
+}
+
+// oneTimeLimit is the time limit of a Spec or Update that may give it as
+// TimeLimit or as Request.TimeLimit: whichever is set (0 for neither); both
+// set and different is ErrInvalidSpec.
+func oneTimeLimit(own, request time.Duration) (time.Duration, error) {
+	switch {
+	case own < 0 || request < 0:
+		return 0, invalid("negative time limit")
+	case own > 0 && request > 0 && own != request:
+		return 0, invalid("two time limits: TimeLimit %s and Request.TimeLimit %s (give one)", own, request)
+	case own > 0:
+		return own, nil
+	}
+	return request, nil
 }

@@ -11,7 +11,9 @@ import (
 
 // Update changes a job. Zero fields of u are left alone. A pending job's
 // request, partition and time limit are revalidated as at Submit; a
-// running job may change only its time limit and priority.
+// running job may change only its time limit and priority. As with Spec,
+// the time limit is TimeLimit or Request.TimeLimit, not two different
+// ones.
 type Update struct {
 	Partition  string
 	TimeLimit  time.Duration
@@ -29,8 +31,16 @@ func (u *Update) reshapes() bool {
 	return u.Partition != "" || u.Request != nil || u.TimeLimit > 0 || u.Account != ""
 }
 
-// check rejects values Submit would reject.
+// check rejects values Submit would reject, and settles the time limit
+// (see Spec): TimeLimit, or Request.TimeLimit when only that is given.
 func (u *Update) check() error {
+	if u.Request != nil {
+		limit, err := oneTimeLimit(u.TimeLimit, u.Request.TimeLimit)
+		if err != nil {
+			return err
+		}
+		u.TimeLimit = limit
+	}
 	spec := Spec{TimeLimit: u.TimeLimit}
 	if u.Nice != nil {
 		spec.Nice = *u.Nice
@@ -123,6 +133,7 @@ func (s *Scheduler) updated(j *job, u *Update) (job, []string, error) {
 	if u.Request != nil {
 		next.Request = cloneRequest(*u.Request)
 		next.Request.Partition = j.Partition
+		next.Request.TimeLimit = j.TimeLimit // unless u.TimeLimit changes it below
 		fields = append(fields, "Request")
 	}
 	if u.Partition != "" && u.Partition != j.Partition {
