@@ -55,7 +55,9 @@ func (LJF) Dynamic() bool { return false }
 // Multifactor is Slurm's priority/multifactor reduced to its pluggable
 // core: a weighted sum of factors, each in [0, 1].
 type Multifactor struct {
-	// Weights of the factors.
+	// Weights of the factors. Each saturates at ±MaxPriorityWeight
+	// (Slurm's weights are 32-bit), +Inf included; a NaN weight counts as
+	// 0. So no weight can overflow the sum or collapse every priority to 1.
 	Age, JobSize, Partition, Site float64
 	// MaxAge is the wait at which the age factor reaches 1 (7 days if 0).
 	MaxAge time.Duration
@@ -92,7 +94,25 @@ func (m Multifactor) Priority(j *Job, ctx PolicyContext) int64 {
 	if m.SiteFactor != nil {
 		site = clamp01(m.SiteFactor(j, ctx.Now))
 	}
-	return max(1, int64(m.Age*age+m.JobSize*size+m.Partition*part+m.Site*site))
+	sum := weight(m.Age)*age + weight(m.JobSize)*size + weight(m.Partition)*part + weight(m.Site)*site
+	return max(1, int64(sum)) // |sum| <= 4 * MaxPriorityWeight: exact in an int64
+}
+
+// MaxPriorityWeight is the largest Multifactor weight; larger ones (and
+// +Inf) count as it.
+const MaxPriorityWeight = math.MaxUint32
+
+// weight is w saturated to ±MaxPriorityWeight, NaN as 0.
+func weight(w float64) float64 {
+	switch {
+	case math.IsNaN(w):
+		return 0
+	case w > MaxPriorityWeight:
+		return MaxPriorityWeight
+	case w < -MaxPriorityWeight:
+		return -MaxPriorityWeight
+	}
+	return w
 }
 
 func (m Multifactor) Dynamic() bool { return m.Age != 0 || m.SiteFactor != nil }
