@@ -121,6 +121,11 @@ func (b *bfRun) plan(j *job) {
 			held = false
 		}
 	}
+	if p, _ := s.c.Partition(j.Partition); p.MaxTime > 0 && j.TimeLimit > p.MaxTime {
+		dropOld() // it can start nowhere until its limit or the partition's changes
+		j.Reason = ReasonPartitionTimeLimit
+		return
+	}
 	// start now, away from every node a reservation needs before end
 	if j.Request.CPUs <= b.freeCPUs {
 		// counted as a selection even when the node bound settles it,
@@ -153,11 +158,7 @@ func (b *bfRun) plan(j *job) {
 	b.selections += probes
 	if err != nil {
 		dropOld()
-		if neverRuns(err) {
-			s.setFailure(j, err, now)
-		} else {
-			j.Reason = ReasonResources
-		}
+		s.setFailure(j, err, now) // Resources when busy; a partition limit keeps its own reason
 		return
 	}
 	r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}

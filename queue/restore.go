@@ -279,7 +279,7 @@ func (v *validator) state(st *stateFile) (*restorePlan, error) {
 
 func (v *validator) partition(path string, sp statePartition) (selectnodes.Partition, error) {
 	part := selectnodes.Partition{Name: sp.Name, Nodes: sp.Nodes, Default: sp.Default, MinNodes: sp.MinNodes,
-		MaxNodes: sp.MaxNodes, MaxTime: time.Duration(sp.MaxTime), Priority: sp.Priority, RootOnly: sp.RootOnly,
+		MaxNodes: sp.MaxNodes, MaxTime: time.Duration(sp.MaxTime), DefaultTime: time.Duration(sp.DefaultTime), Priority: sp.Priority, RootOnly: sp.RootOnly,
 		Hidden: sp.Hidden, MaxMemPerNode: sp.MaxMemPerNode, DefMemPerCPU: sp.DefMemPerCPU,
 		DefMemPerNode: sp.DefMemPerNode, Access: selectnodes.Access{AllowGroups: sp.AllowGroups,
 			AllowAccounts: sp.AllowAccounts, DenyAccounts: sp.DenyAccounts, AllowQOS: sp.AllowQOS, DenyQOS: sp.DenyQOS}}
@@ -288,7 +288,7 @@ func (v *validator) partition(path string, sp statePartition) (selectnodes.Parti
 		return part, restoreErr(path+".name", "empty partition name")
 	case v.parts[sp.Name]:
 		return part, restoreErr(path+".name", "partition %q appears twice", sp.Name)
-	case sp.MinNodes < 0 || sp.MaxNodes < 0 || sp.MaxTime < 0 || sp.MaxShare < 0 || sp.MaxMemPerNode < 0 ||
+	case sp.MinNodes < 0 || sp.MaxNodes < 0 || sp.MaxTime < 0 || sp.DefaultTime < 0 || sp.MaxShare < 0 || sp.MaxMemPerNode < 0 ||
 		sp.DefMemPerCPU < 0 || sp.DefMemPerNode < 0:
 		return part, restoreErr(path, "negative limit")
 	}

@@ -173,9 +173,10 @@ func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (
 	if req.Partition == "" {
 		req.Partition = s.c.DefaultPartition()
 	}
-	if spec.TimeLimit > 0 {
-		req.TimeLimit = spec.TimeLimit
+	if req.QOS == "" {
+		req.QOS = DefaultQOS
 	}
+	req.TimeLimit = s.timeLimit(spec.TimeLimit, req.Partition)
 	if err := s.admissible(&req); err != nil {
 		return time.Time{}, nil, err
 	}

@@ -26,7 +26,8 @@ const MaxStateBytes = 1 << 30
 //	clock          the latest now the scheduler accepted (passes never act
 //	               earlier); omitted when none
 //	partitions     [{name, nodes [names], default, min_nodes, max_nodes,
-//	                 max_time (Go duration, "0s" none), priority,
+//	                 max_time (Go duration, "0s" none), default_time
+//	                 (omitted when none), priority,
 //	                 state UP|DRAIN|DOWN|INACTIVE, root_only,
 //	                 oversubscribe NO|YES|EXCLUSIVE|FORCE, max_share, hidden,
 //	                 max_mem_per_node_mb, def_mem_per_cpu_mb,
@@ -84,6 +85,7 @@ type statePartition struct {
 	MinNodes      int      `json:"min_nodes,omitempty"`
 	MaxNodes      int      `json:"max_nodes,omitempty"`
 	MaxTime       duration `json:"max_time"`
+	DefaultTime   duration `json:"default_time,omitempty"`
 	Priority      int      `json:"priority,omitempty"`
 	State         string   `json:"state"`
 	RootOnly      bool     `json:"root_only,omitempty"`
@@ -248,7 +250,7 @@ func stamp(t time.Time) *time.Time {
 
 func savePartition(p selectnodes.Partition) statePartition {
 	return statePartition{Name: p.Name, Nodes: p.Nodes, Default: p.Default, MinNodes: p.MinNodes,
-		MaxNodes: p.MaxNodes, MaxTime: duration(p.MaxTime), Priority: p.Priority, State: p.State.String(),
+		MaxNodes: p.MaxNodes, MaxTime: duration(p.MaxTime), DefaultTime: duration(p.DefaultTime), Priority: p.Priority, State: p.State.String(),
 		RootOnly: p.RootOnly, Oversubscribe: shareModeName(p.Sharing.Mode), MaxShare: p.Sharing.Count,
 		Hidden: p.Hidden, MaxMemPerNode: p.MaxMemPerNode, DefMemPerCPU: p.DefMemPerCPU,
 		DefMemPerNode: p.DefMemPerNode, AllowGroups: p.Access.AllowGroups,

@@ -177,14 +177,13 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 	if req.Partition == "" {
 		req.Partition = s.c.DefaultPartition()
 	}
+	if req.QOS == "" {
+		req.QOS = DefaultQOS // as Slurm checks AllowQos/DenyQos
+	}
 	if err := s.admissible(req); err != nil {
 		return nil, err
 	}
-	limit := spec.TimeLimit
-	if limit <= 0 {
-		p, _ := s.c.Partition(req.Partition)
-		limit = p.MaxTime
-	}
+	limit := s.timeLimit(spec.TimeLimit, req.Partition)
 	req.TimeLimit = limit
 	s.seq++
 	j.Job = Job{ID: id, Name: spec.Name, User: spec.User, Account: spec.Account, Partition: req.Partition,
@@ -268,4 +267,23 @@ func oneTimeLimit(own, request time.Duration) (time.Duration, error) {
 		return own, nil
 	}
 	return request, nil
+}
+
+// DefaultQOS is the QOS of a job that names none, as Slurm's default
+// association QOS: a partition's AllowQOS and DenyQOS judge it by this
+// name.
+const DefaultQOS = "normal"
+
+// timeLimit is a job's time limit in partition part: its own, else the
+// partition's DefaultTime, else its MaxTime (0, none, when it has
+// neither), as Slurm's job_submit gives it.
+func (s *Scheduler) timeLimit(own time.Duration, part string) time.Duration {
+	if own > 0 {
+		return own
+	}
+	p, _ := s.c.Partition(part)
+	if p.DefaultTime > 0 {
+		return p.DefaultTime
+	}
+	return p.MaxTime
 }

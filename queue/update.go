@@ -134,6 +134,9 @@ func (s *Scheduler) updated(j *job, u *Update) (job, []string, error) {
 		next.Request = cloneRequest(*u.Request)
 		next.Request.Partition = j.Partition
 		next.Request.TimeLimit = j.TimeLimit // unless u.TimeLimit changes it below
+		if next.Request.QOS == "" {
+			next.Request.QOS = DefaultQOS
+		}
 		fields = append(fields, "Request")
 	}
 	if u.Partition != "" && u.Partition != j.Partition {

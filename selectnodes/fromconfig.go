@@ -46,6 +46,9 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		if p.MaxTime != slurmconf.Unlimited {
 			part.MaxTime = p.MaxTime
 		}
+		if p.DefaultTime != slurmconf.Unlimited {
+			part.DefaultTime = p.DefaultTime
+		}
 		part.DefMemPerCPU, part.DefMemPerNode = defaultMemory(cfg, p)
 		switch p.State {
 		case "DOWN":

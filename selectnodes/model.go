@@ -131,6 +131,10 @@ type Partition struct {
 	MinNodes, MaxNodes int
 	// MaxTime bounds a job's time limit; 0 means no limit.
 	MaxTime time.Duration
+	// DefaultTime is the time limit of a job that gives none (Slurm's
+	// DefaultTime; MaxTime applies when it is 0). Selection does not read
+	// it: the queue applies it at submit.
+	DefaultTime time.Duration
 	// Priority orders partitions in the scheduling loop (Slurm's
 	// PriorityTier); higher runs first.
 	Priority int
