@@ -1,7 +1,7 @@
 package queue
 
 import (
-	"bytes"
+	"bufio"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/hpcsched/hpcsched/position"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -88,28 +89,43 @@ func Restore(r io.Reader, c *selectnodes.Cluster, opts ...Option) (*Scheduler, e
 }
 
 // decodeState reads one state document, strictly, within MaxStateBytes.
-func decodeState(r io.Reader) (*stateFile, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxStateBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("queue: restore: reading state: %w", err)
+// It streams: bytes that cannot begin a state (a device of zeros, say)
+// fail at once, not after MaxStateBytes of them are read.
+func decodeState(r io.Reader) (*stateFile, error) { return decodeWithin(r, MaxStateBytes) }
+
+// decodeWithin is decodeState with a budget of limit bytes.
+func decodeWithin(r io.Reader, limit int64) (*stateFile, error) {
+	cr := &budgetReader{r: r, left: limit}
+	br := bufio.NewReader(cr)
+	skipped, err := skipSpace(br)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, readErr(err)
 	}
-	if len(data) > MaxStateBytes {
-		return nil, restoreErr("", "state larger than MaxStateBytes (%d bytes)", MaxStateBytes)
+	if c, err := br.Peek(1); err != nil || c[0] != '{' {
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, readErr(err)
+		}
+		return nil, &RestoreError{Offset: skipped, Msg: "a state is a JSON object, starting with '{'"}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(br)
 	dec.DisallowUnknownFields()
 	var st stateFile
 	if err := dec.Decode(&st); err != nil {
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return nil, &RestoreError{Offset: se.Offset, Msg: se.Error()}
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, &RestoreError{Offset: int64(len(data)), Msg: "unexpected end of the state"}
+		switch {
+		case errors.Is(err, errTooLarge):
+			return nil, restoreErr("", "state larger than MaxStateBytes (%d bytes)", MaxStateBytes)
+		case errors.As(err, &se):
+			return nil, &RestoreError{Offset: skipped + se.Offset, Msg: se.Error()}
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, &RestoreError{Offset: cr.read, Msg: "unexpected end of the state"}
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return nil, &RestoreError{Path: te.Field, Offset: -1, Msg: te.Error()}
+		}
+		if !errors.Is(err, io.EOF) && !isJSONError(err) {
+			return nil, readErr(err)
 		}
 		return nil, restoreErr("", "%v", err)
 	}
@@ -432,4 +448,62 @@ func (v *validator) uniqueNodes(path string, names []string) (*bitset.BitSet, er
 		set.Set(uint(i))
 	}
 	return set, nil
+}
+
+var errTooLarge = errors.New("queue: state larger than MaxStateBytes")
+
+// budgetReader reads from r until left bytes are spent, then fails with
+// errTooLarge: the budget is checked as the bytes arrive.
+type budgetReader struct {
+	r    io.Reader
+	left int64
+	read int64
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// one byte more tells a state of exactly the budget from a larger one
+		var one [1]byte
+		if n, _ := b.r.Read(one[:]); n > 0 {
+			return 0, errTooLarge
+		}
+		return b.r.Read(p[:0])
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	b.read += int64(n)
+	return n, err
+}
+
+// skipSpace reads JSON whitespace off br and says how much.
+func skipSpace(br *bufio.Reader) (int64, error) {
+	var n int64
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return n, err
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return n, br.UnreadByte()
+		}
+		n++
+	}
+}
+
+// readErr reports a failing reader (not a bad document).
+func readErr(err error) error {
+	if errors.Is(err, errTooLarge) {
+		return restoreErr("", "state larger than MaxStateBytes (%d bytes)", MaxStateBytes)
+	}
+	return fmt.Errorf("queue: restore: reading state: %w", err)
+}
+
+// isJSONError reports whether err is the decoder's verdict on the bytes.
+func isJSONError(err error) bool {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &se) || errors.As(err, &te) || strings.HasPrefix(err.Error(), "json: ")
 }

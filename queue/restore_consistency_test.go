@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"testing"
 	"time"
@@ -151,4 +152,50 @@ func TestNoPlacementOutsideItsPartitionOrWithoutCPUs(t *testing.T) {
 	require.NoError(t, s.Snapshot(&buf))
 	_, err = Restore(bytes.NewReader(buf.Bytes()), cluster(t, consistencyConf))
 	require.NoError(t, err)
+}
+
+// zeros is an endless device of one byte (zero unless set) that counts
+// what was read.
+type zeros struct {
+	b    byte
+	read int
+}
+
+func (z *zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = z.b
+	}
+	z.read += len(p)
+	return len(p), nil
+}
+
+// A reader of zeros (or of endless whitespace) is refused as it is read:
+// at the first byte that cannot begin a state, not after MaxStateBytes.
+func TestRestoreStopsAtTheFirstImpossibleByte(t *testing.T) {
+	z := &zeros{}
+	_, err := Restore(z, cluster(t, consistencyConf))
+	var re *RestoreError
+	require.True(t, errors.As(err, &re), "%v", err)
+	assert.Equal(t, int64(0), re.Offset)
+	assert.Less(t, z.read, 1<<20, "bytes read before the verdict")
+
+	_, err = Restore(bytes.NewReader(append(bytes.Repeat([]byte(" \n"), 1000), "[]"...)), cluster(t, consistencyConf))
+	require.True(t, errors.As(err, &re), "%v", err)
+	assert.Equal(t, int64(2000), re.Offset)
+	_, err = Restore(bytes.NewReader([]byte(`{"version":2,`)), cluster(t, consistencyConf))
+	require.True(t, errors.As(err, &re), "%v", err)
+}
+
+// The byte budget is checked while reading: a state one byte over it is
+// refused, one exactly at it is read (what follows the state is not).
+func TestRestoreBudgetIsCheckedWhileReading(t *testing.T) {
+	doc := []byte(`{"version":2,"next_id":1,"seq":0,"event_seq":0,"partitions":[],"jobs":[]}`)
+	_, err := decodeWithin(bytes.NewReader(doc), int64(len(doc)))
+	require.NoError(t, err)
+	_, err = decodeWithin(bytes.NewReader(doc), int64(len(doc)-1))
+	require.ErrorContains(t, err, "larger than MaxStateBytes")
+	z := &zeros{b: 'a'}
+	_, err = decodeWithin(io.MultiReader(bytes.NewReader([]byte(`{"jobs":"`)), z), 1<<16)
+	require.ErrorContains(t, err, "larger than MaxStateBytes")
+	assert.LessOrEqual(t, z.read, 1<<17)
 }
