@@ -91,17 +91,29 @@
 //
 // Errors a caller may branch on match a sentinel with errors.Is:
 // ErrUnknownJob, ErrJobState, ErrDuplicateID, ErrInvalidSpec, ErrLimit,
-// ErrRefused, or a selectnodes class for selection failures. A malformed
+// ErrRefused, ErrTime, ErrIDSource, or a selectnodes class for selection
+// failures. A malformed
 // dependency is a *DependencyError with its offset; a state Restore
 // refuses is a *RestoreError with the path of the value.
 //
 // # Limits
 //
 // Nice is bounded by ±MaxNice, time limits and after:+minutes delays by
-// MaxTimeLimit, Begin times by MaxBeginYear, dependencies by
-// MaxDependencyBytes, and a saved state by MaxStateBytes; beyond them
-// Submit, Update and Restore return errors (ErrInvalidSpec, a
-// *RestoreError), never a wrong answer. Priority arithmetic saturates.
+// MaxTimeLimit, every time by MinYear and MaxYear (ErrTime),
+// dependencies by MaxDependencyBytes, a saved state by MaxStateBytes
+// (counted as it is read), and job IDs by the largest uint64 (ErrLimit);
+// beyond them Submit, Update and Restore return errors (ErrInvalidSpec,
+// ErrTime, ErrLimit, a *RestoreError), never a wrong answer. Priority
+// arithmetic saturates, Multifactor weights included.
+//
+// # Zero values and defaults
+//
+// Every Option's zero argument means its default; negative counts and
+// durations and nil interfaces panic, naming the option. New(nil) and a
+// nil Option panic; Restore with a nil reader or cluster returns an error;
+// the zero Scheduler is not usable (its methods panic saying so). A job
+// without a time limit takes its partition's DefaultTime (else MaxTime);
+// one without a QOS is QOS DefaultQOS ("normal") to AllowQOS and DenyQOS.
 //
 // # Finished jobs
 //
