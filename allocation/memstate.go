@@ -19,7 +19,7 @@ type state struct {
 	periods   *btree.BTreeG[Allocation] // by Project, Resource, Start
 	activity  *btree.BTreeG[Activity]   // by Allocation, ID
 	jobs      *btree.BTreeG[Job]        // by ID
-	failures  *btree.BTreeG[Failure]    // by Job
+	failures  *btree.BTreeG[Failure]    // by Job, Attempt
 	balances  *btree.BTreeG[Balance]    // by Allocation
 	debits    *btree.BTreeG[OwnerDebit] // by Allocation, UID
 	next      nextIDs
@@ -46,7 +46,9 @@ func newState() *state {
 			return cmp.Or(cmp.Compare(a.Allocation, b.Allocation), cmp.Compare(a.ID, b.ID)) < 0
 		}),
 		jobs:     btree.NewG(degree, func(a, b Job) bool { return a.ID < b.ID }),
-		failures: btree.NewG(degree, func(a, b Failure) bool { return a.Job < b.Job }),
+		failures: btree.NewG(degree, func(a, b Failure) bool {
+			return cmp.Or(cmp.Compare(a.Job, b.Job), cmp.Compare(a.Attempt, b.Attempt)) < 0
+		}),
 		balances: btree.NewG(degree, func(a, b Balance) bool { return a.Allocation < b.Allocation }),
 		debits: btree.NewG(degree, func(a, b OwnerDebit) bool {
 			return cmp.Or(cmp.Compare(a.Allocation, b.Allocation), cmp.Compare(a.UID, b.UID)) < 0

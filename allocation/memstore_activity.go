@@ -28,18 +28,20 @@ func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
 		}
 		return j, false, nil
 	}
-	if f, ok := s.failures.Get(Failure{Job: r.Job}); ok {
-		return Job{}, false, &InsufficientError{Job: f.Job, Allocation: f.Allocation, Amount: f.Amount, Balance: f.Balance}
-	}
 	a, err := s.activeFor(r.Account, r.Resource, now)
 	if err != nil {
 		return Job{}, false, err
 	}
 	b, _ := s.balances.Get(Balance{Allocation: a.ID})
 	if r.Amount > b.Balance {
-		f := Failure{Job: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Balance: b.Balance, Time: now}
+		refused := &InsufficientError{Job: r.Job, Allocation: a.ID, Amount: r.Amount, Balance: b.Balance}
+		last, _ := s.lastFailure(r.Job)
+		if last.Attempt > 0 && last.Allocation == a.ID && last.Amount == r.Amount && last.Balance == b.Balance {
+			return Job{}, false, refused // a retry against the same balance: nothing new to record
+		}
+		f := Failure{Job: r.Job, Attempt: last.Attempt + 1, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Balance: b.Balance, Time: now}
 		s.failures.ReplaceOrInsert(f)
-		return Job{}, true, &InsufficientError{Job: r.Job, Allocation: a.ID, Amount: r.Amount, Balance: b.Balance}
+		return Job{}, true, refused
 	}
 	if _, err := s.apply(Activity{Allocation: a.ID, Kind: KindPreDebit, Amount: -r.Amount, Job: r.Job, UID: r.UID, Time: now, Comment: r.Comment}); err != nil {
 		return Job{}, false, err
@@ -47,6 +49,18 @@ func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
 	j := Job{ID: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Rate: r.Rate, Status: Executing, Started: now}
 	s.jobs.ReplaceOrInsert(j)
 	return j, false, nil
+}
+
+// lastFailure is the job's latest refusal (Attempt 0 when none).
+func (s *state) lastFailure(id JobID) (Failure, bool) {
+	var last Failure
+	s.failures.DescendLessOrEqual(Failure{Job: id, Attempt: 1<<63 - 1}, func(f Failure) bool {
+		if f.Job == id {
+			last = f
+		}
+		return false
+	})
+	return last, last.Attempt > 0
 }
 
 func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (Job, error) {

@@ -114,6 +114,7 @@ func decodeState(data []byte) (*state, error) {
 		}
 	}
 	for _, f := range img.Failures {
+		f.Attempt = max(f.Attempt, 1) // written before refusals were retried
 		s.failures.ReplaceOrInsert(f)
 	}
 	next := s.next.Activity

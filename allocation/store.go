@@ -33,7 +33,9 @@ type Store interface {
 	Credit(ctx context.Context, id AllocationID, amount int64, comment string, now time.Time) (Activity, error)
 	// PreDebit records a job's maximum SU against the allocation active
 	// at now, or records a Failure and returns an *InsufficientError.
-	// Idempotent per job id.
+	// Idempotent per job id once it passed; a refused job is checked
+	// against the current balance each time it is retried (a refusal
+	// against the same balance as the job's last one adds no record).
 	PreDebit(ctx context.Context, r PreDebitRequest, now time.Time) (Job, error)
 	// Complete resolves a pre-debit (see ActualDebit). Idempotent per
 	// job id.

@@ -132,8 +132,13 @@ type Job struct {
 }
 
 // Failure is a job refused for insufficient balance (HADM's "failures").
+// A refused job may be pre-debited again: each refusal against a balance
+// different from the job's last refusal adds a record (Attempt 1, 2, ...),
+// so the history of why a job waited is kept; a retry that passes keeps
+// them too.
 type Failure struct {
 	Job        JobID        `json:"job_id"`
+	Attempt    int64        `json:"attempt"`
 	Allocation AllocationID `json:"allocation_id"`
 	UID        uint32       `json:"uid"`
 	Amount     int64        `json:"amount"`  // requested

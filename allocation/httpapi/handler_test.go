@@ -197,6 +197,15 @@ func TestPreDebitAndCompletionOverHTTP(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, allocation.Balance{Allocation: 1, Credits: 1000, Debited: 21, Balance: 979}, b)
 
+	// Job 8 was refused; after a credit the same request starts it.
+	rec = call(h, "tok-super", "POST", "/alloc/1/credit", `{"amount":100,"comment":"top-up"}`)
+	require.Equal(t, 201, rec.Code, rec.Body.String())
+	rec = call(h, "tok-super", "POST", "/job", `{"job_id":8,"uid":500,"account":"lab","resource":"CPU","amount":41}`)
+	require.Equal(t, 201, rec.Code, "a refused job is retried against the balance of now: %s", rec.Body.String())
+	rec = call(h, "tok-super", "GET", "/failure/8", "")
+	require.Equal(t, 200, rec.Code, "the refusal stays on record")
+	require.NoError(t, l.Forget(ctx, 8, t0))
+
 	rec = call(h, "tok-super", "POST", "/job", `{"job_id":9,"uid":500,"account":"nobody","resource":"CPU","amount":1}`)
 	require.Equal(t, 404, rec.Code, "no active allocation")
 	rec = call(h, "tok-super", "POST", "/alloc", `{"project_id":1,"resource":"CPU","start":"2026-06-01T00:00:00Z","end":"2027-06-01T00:00:00Z"}`)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/allocation"
@@ -234,7 +235,8 @@ func (h *Handler) getFailure(r *request) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	for _, f := range fs {
+	// The job's latest refusal (Failures lists them by job and attempt).
+	for _, f := range slices.Backward(fs) {
 		if f.Job == allocation.JobID(id) {
 			if !r.mayRead(visible, f.Allocation, f.UID) {
 				return 0, nil, errForbidden
