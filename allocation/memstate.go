@@ -45,7 +45,7 @@ func newState() *state {
 		activity: btree.NewG(degree, func(a, b Activity) bool {
 			return cmp.Or(cmp.Compare(a.Allocation, b.Allocation), cmp.Compare(a.ID, b.ID)) < 0
 		}),
-		jobs:     btree.NewG(degree, func(a, b Job) bool { return a.ID < b.ID }),
+		jobs: btree.NewG(degree, func(a, b Job) bool { return a.ID < b.ID }),
 		failures: btree.NewG(degree, func(a, b Failure) bool {
 			return cmp.Or(cmp.Compare(a.Job, b.Job), cmp.Compare(a.Attempt, b.Attempt)) < 0
 		}),
