@@ -129,7 +129,7 @@ func (s *Store) putAllocation(ctx context.Context, a allocation.Allocation) (all
 }
 
 func (s *Store) updateAllocation(ctx context.Context, a allocation.Allocation) error {
-	return s.ledgerTx(ctx, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var project int64
 		var resource string
 		err := tx.QueryRow(ctx, "SELECT project_id, resource FROM allocations WHERE allocation_id = $1 FOR UPDATE", a.ID).Scan(&project, &resource)
