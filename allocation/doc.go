@@ -31,7 +31,7 @@
 // and API servers pre-debit one allocation at once: the race HADM met (two
 // 20-SU pre-debits against 30 SU both passing) cannot happen, since a
 // store checks and records a pre-debit in one critical section (a mutex in
-// MemStore, an advisory lock in allocation/pgstore). Nothing here starts a
+// MemStore, a row lock on the allocation in allocation/pgstore). Nothing here starts a
 // goroutine or reads the clock: every operation takes now.
 //
 // MemStore keeps its tables in google/btree trees. OpenFile persists it

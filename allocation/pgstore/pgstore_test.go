@@ -75,7 +75,7 @@ func TestConformance(t *testing.T) {
 
 // Two servers (two pools: two sets of sessions, as two processes have) on
 // one database, 32 concurrent pre-debits each against one allocation: the
-// advisory lock serialises them across both, so the allocation is never
+// balances row lock serialises them across both, so the allocation is never
 // overdrawn and the balances equal the sum of the activity.
 func TestTwoServersNeverOverdraw(t *testing.T) {
 	dsn := freshDB(t)
