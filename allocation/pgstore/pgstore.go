@@ -101,7 +101,6 @@ func (s *Store) migrate(ctx context.Context) error {
 	})
 }
 
-
 // notFound turns pgx.ErrNoRows into allocation.ErrNotFound.
 func notFound(err error, what string, id any) error {
 	if errors.Is(err, pgx.ErrNoRows) {
