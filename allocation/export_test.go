@@ -22,3 +22,7 @@ func CopyInto(from, to *MemStore) error {
 // SetCompactEvery sets after how many journaled changes m writes a
 // snapshot.
 func SetCompactEvery(m *MemStore, n int) { m.compactEvery = n }
+
+// OpenAfterCrash opens path as a process restarting after a crash would:
+// the crashed store (still open in the test) no longer holds the lock.
+func OpenAfterCrash(path string) (*MemStore, error) { return openFile(path, false) }

@@ -140,6 +140,10 @@ func (m *MemStore) Close() error {
 		return nil
 	}
 	err := m.journal.Close()
+	if m.lock != nil {
+		m.lock.Close()
+		m.lock = nil
+	}
 	m.journal = nil
 	m.broken = fmt.Errorf("allocation: store %s is closed", m.path)
 	return err

@@ -18,6 +18,7 @@ type MemStore struct {
 	path string
 	// The journal of ops since the last snapshot (see journal.go).
 	journal       *os.File
+	lock          *os.File // holds the flock while the store is open
 	journalSize   int64
 	sinceSnapshot int
 	compactEvery  int

@@ -25,6 +25,26 @@ const (
 // version.
 var ErrFile = errors.New("allocation: bad ledger file")
 
+// ErrLocked: another store (in this process or another) has the ledger
+// file open; *LockedError names it.
+var ErrLocked = errors.New("allocation: ledger file in use")
+
+// LockedError is OpenFile refused because another store holds the ledger's
+// lock file; Holder is what the holder wrote there (its pid and host).
+type LockedError struct {
+	Path, Holder string
+}
+
+func (e *LockedError) Error() string {
+	holder := e.Holder
+	if holder == "" {
+		holder = "another process"
+	}
+	return fmt.Sprintf("allocation: ledger is in use by %s (lock file %s); stop it first", holder, e.Path)
+}
+
+func (e *LockedError) Unwrap() error { return ErrLocked }
+
 // fileImage is the versioned JSON format. Balances and per-owner debits
 // are not stored: Open recomputes them from the activity, so a file can
 // never carry a balance that disagrees with its history.
@@ -46,8 +66,29 @@ type fileImage struct {
 // fsynced before it is acknowledged; every DefaultCompactEvery changes the
 // whole state is written to path atomically and the journal emptied.
 // Close the store to release the journal.
-func OpenFile(path string) (*MemStore, error) {
-	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery}
+//
+// The store takes an exclusive lock (flock on path+".lock", which names
+// the holding process) for as long as it is open: a second OpenFile of the
+// same ledger, in this process or another, fails with a *LockedError, so
+// two servers never write one ledger.
+func OpenFile(path string) (*MemStore, error) { return openFile(path, true) }
+
+// openFile is OpenFile; without locking when lock is false (tests read a
+// ledger as a process restarting after a crash would, while the crashed
+// store is still open in the test).
+func openFile(path string, locked bool) (_ *MemStore, err error) {
+	var lock *os.File
+	if locked {
+		if lock, err = lockFile(path + ".lock"); err != nil {
+			return nil, err
+		}
+	}
+	defer func() {
+		if err != nil && lock != nil {
+			lock.Close()
+		}
+	}()
+	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery, lock: lock}
 	data, err := readLimited(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -32,7 +32,7 @@ func TestFileStoreRoundTrip(t *testing.T) {
 			_, err = l.PreDebit(ctx, allocation.PreDebitRequest{Job: 3, UID: 6, Account: "lab", Resource: allocation.CPU, Amount: 5000}, t0)
 			require.ErrorIs(t, err, allocation.ErrInsufficient)
 
-			r, err := allocation.OpenFile(path)
+			r, err := allocation.OpenAfterCrash(path)
 			require.NoError(t, err)
 			for _, st := range []allocation.Store{s, r} {
 				storetest.CheckConsistent(t, st)
@@ -72,7 +72,7 @@ func crashAt(s *allocation.MemStore, step string) error {
 
 func balanceIn(t *testing.T, path string, id allocation.AllocationID) int64 {
 	t.Helper()
-	r, err := allocation.OpenFile(path)
+	r, err := allocation.OpenAfterCrash(path)
 	require.NoError(t, err)
 	defer r.Close()
 	storetest.CheckConsistent(t, r)
@@ -178,4 +178,21 @@ func TestOpenFileRejectsBadFiles(t *testing.T) {
 	}
 	_, err := allocation.OpenFile(dir) // a directory
 	require.ErrorIs(t, err, allocation.ErrFile)
+}
+
+// Two stores on one ledger would each acknowledge writes the other then
+// overwrites: the second is refused, naming the first, until it closes.
+func TestSecondStoreOnOneLedgerIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	first, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	_, err = allocation.OpenFile(path)
+	var le *allocation.LockedError
+	require.ErrorAs(t, err, &le)
+	require.ErrorIs(t, err, allocation.ErrLocked)
+	require.Contains(t, le.Holder, fmt.Sprintf("pid %d", os.Getpid()))
+	require.NoError(t, first.Close())
+	second, err := allocation.OpenFile(path)
+	require.NoError(t, err, "the lock goes with the store that held it")
+	require.NoError(t, second.Close())
 }
