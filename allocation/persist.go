@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -15,7 +16,7 @@ import (
 // versions rather than misreading them.
 const (
 	FileFormat  = "hpcsched-allocation-ledger"
-	FileVersion = 1
+	FileVersion = 2
 	// MaxFileSize is the largest ledger file Open reads (checked before
 	// reading it).
 	MaxFileSize = 1 << 30
@@ -99,19 +100,31 @@ func openFile(path string, locked bool) (_ *MemStore, err error) {
 			return nil, fmt.Errorf("%w: %s: %v", ErrFile, path, err)
 		}
 	}
-	if err := m.openJournal(); err != nil {
+	if err := m.openJournal(err == nil); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// readLimited reads a file of at most MaxFileSize bytes.
+// readLimited reads a regular file of at most MaxFileSize bytes: its size
+// is checked before reading and the reading stops at the budget (a file
+// growing meanwhile, or a device, cannot make it allocate more).
 func readLimited(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
+	case info.Size() > MaxFileSize:
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, err
@@ -122,14 +135,48 @@ func readLimited(path string) ([]byte, error) {
 	return data, nil
 }
 
+// The snapshot's first line, "hpcsched-allocation-ledger 2 LENGTH CRC",
+// gives the length and CRC-32C of the JSON image that follows, so a
+// snapshot cut short or changed is refused. A version 1 snapshot is the
+// bare image.
+func snapshotHeader(body []byte) []byte {
+	return fmt.Appendf(nil, "%s %d %d %08x\n", FileFormat, FileVersion, len(body), crc32.Checksum(body, castagnoli))
+}
+
+// snapshotBody checks the header and returns the image.
+func snapshotBody(data []byte) ([]byte, error) {
+	if len(data) > 0 && data[0] == '{' {
+		return data, nil // version 1
+	}
+	line, body, ok := bytes.Cut(data, []byte("\n"))
+	var version, n int
+	var sum uint32
+	if _, err := fmt.Sscanf(string(line), FileFormat+" %d %d %x", &version, &n, &sum); !ok || err != nil {
+		return nil, fmt.Errorf("the first line %.80q is not %q", line, FileFormat+" VERSION LENGTH CRC")
+	}
+	switch {
+	case version != FileVersion:
+		return nil, fmt.Errorf("version %d, want %d", version, FileVersion)
+	case n != len(body):
+		return nil, fmt.Errorf("the header gives %d bytes but %d follow: cut short or grown", n, len(body))
+	case crc32.Checksum(body, castagnoli) != sum:
+		return nil, fmt.Errorf("checksum %08x does not match the image's bytes: it was changed", sum)
+	}
+	return body, nil
+}
+
 func decodeState(data []byte) (*state, error) {
+	body, err := snapshotBody(data)
+	if err != nil {
+		return nil, err
+	}
 	var img fileImage
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&img); err != nil {
 		return nil, err
 	}
-	if img.Format != FileFormat || img.Version != FileVersion {
+	if img.Format != FileFormat || (img.Version != FileVersion && img.Version != 1) {
 		return nil, fmt.Errorf("format %q version %d, want %q version %d", img.Format, img.Version, FileFormat, FileVersion)
 	}
 	s := newState()
@@ -175,7 +222,11 @@ func encodeState(s *state) ([]byte, error) {
 		Projects: all(s.projects), Allocations: all(s.allocs), Activity: all(s.activity),
 		Jobs: all(s.jobs), Failures: all(s.failures),
 	}
-	return json.Marshal(img)
+	body, err := json.Marshal(img)
+	if err != nil {
+		return nil, err
+	}
+	return append(snapshotHeader(body), body...), nil
 }
 
 // persist writes s to m.path atomically: a temporary file in the same
