@@ -22,6 +22,8 @@ commands:
   balance    allocations and their balances
   activity   SU used per user per allocation (--history: every credit and debit)
   failures   jobs refused for insufficient balance, explained
+  check      read a ledger file (--store) and report damage, changing nothing
+  repair     keep what is intact in a damaged ledger file; the damaged journal is kept beside
 `
 
 func allocCmd(args []string, stdout, stderr io.Writer) error {
@@ -35,6 +37,8 @@ func allocCmd(args []string, stdout, stderr io.Writer) error {
 		return allocServe(ctx, args[1:], stdout, stderr, nil)
 	case "balance", "activity", "failures":
 		return allocClient(args[0], args[1:], stdout)
+	case "check", "repair":
+		return allocFile(args[0], args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, allocUsage)
 		return nil
