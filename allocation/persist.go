@@ -78,6 +78,10 @@ func OpenFile(path string) (*MemStore, error) { return openFile(path, true) }
 // ledger as a process restarting after a crash would, while the crashed
 // store is still open in the test).
 func openFile(path string, locked bool) (_ *MemStore, err error) {
+	// A device or directory is refused before its lock file is made.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file (%s)", ErrFile, path, info.Mode().Type())
+	}
 	var lock *os.File
 	if locked {
 		if lock, err = lockFile(path + ".lock"); err != nil {

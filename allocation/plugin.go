@@ -19,6 +19,11 @@ import (
 //
 // Reserve and Release run under the scheduler's lock, so with a remote
 // store (pgstore) each start and end waits for one database round trip.
+//
+// Ledger is required. The zero value (no Ledger) refuses every job at
+// Admit and Reserve with a status naming the missing field; Release
+// reports the same to OnError, and panics with that message when OnError
+// is nil too.
 type QueuePlugin struct {
 	Ledger *Ledger
 	// Workgroup is the Unix group a user submits under. The account
@@ -37,6 +42,9 @@ type QueuePlugin struct {
 	OnError func(job queue.JobID, err error)
 }
 
+// errNoLedger is the zero QueuePlugin's refusal.
+var errNoLedger = errors.New("allocation.QueuePlugin: the Ledger field is nil (the zero value bills nothing; set Ledger)")
+
 var (
 	_ queue.AdmitPlugin   = (*QueuePlugin)(nil)
 	_ queue.ReservePlugin = (*QueuePlugin)(nil)
@@ -50,6 +58,12 @@ func (*QueuePlugin) Name() string { return "allocation" }
 // the account defaulted to the workgroup and matching it, and --time-min
 // defaulted to the time limit (seed 002's filter does the same).
 func (p *QueuePlugin) Admit(_ context.Context, spec *queue.Spec, _ time.Time) *queue.Status {
+	if p.Ledger == nil {
+		return queue.NewStatus(queue.Refuse, errNoLedger.Error())
+	}
+	if spec == nil {
+		return queue.NewStatus(queue.Refuse, "allocation.QueuePlugin.Admit: spec is nil")
+	}
 	if spec.TimeLimit <= 0 {
 		return queue.NewStatus(queue.Refuse, "a time limit is required: allocations are pre-debited cores x time limit")
 	}
@@ -101,6 +115,12 @@ func PlacementUsage(pl *selectnodes.Placement) Usage {
 // start on; a short or missing allocation holds or fails it with the
 // reason.
 func (p *QueuePlugin) Reserve(ctx context.Context, job *queue.Job, pl *selectnodes.Placement, now time.Time) *queue.Status {
+	switch {
+	case p.Ledger == nil:
+		return queue.NewStatus(queue.Error, errNoLedger.Error())
+	case job == nil || pl == nil:
+		return queue.NewStatus(queue.Error, "allocation.QueuePlugin.Reserve: job or placement is nil")
+	}
 	uid := uint32(0)
 	if p.UID != nil {
 		uid, _ = p.UID(job.User)
@@ -134,6 +154,13 @@ func (p *QueuePlugin) Unreserve(ctx context.Context, job *queue.Job, now time.Ti
 // bills nothing); a requeued job's record is then dropped so its next run
 // is pre-debited afresh.
 func (p *QueuePlugin) Release(ctx context.Context, job *queue.Job, end queue.JobEnd, now time.Time) {
+	if p.Ledger == nil {
+		if p.OnError == nil {
+			panic(errNoLedger.Error())
+		}
+		p.OnError(job.ID, errNoLedger)
+		return
+	}
 	outcome := OutcomeCompleted
 	switch {
 	case end.NodeFailure || end.State == queue.NodeFail:

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +18,8 @@ import (
 var t0 = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 
 const tokens = `# token uid gids role
-tok-super 0 0 superuser
-tok-admin 10 10 admin
+tok-super-0123456789 0 0 superuser
+tok-admin-0123456789 10 10 admin
 tok-member 500 100,1001 standard
 tok-outsider 600 2000 standard
 `
@@ -60,7 +62,7 @@ func call(h http.Handler, token, method, path, body string, header ...string) *h
 	return rec
 }
 
-var callers = []string{"", "tok-super", "tok-admin", "tok-member", "tok-outsider"}
+var callers = []string{"", "tok-super-0123456789", "tok-admin-0123456789", "tok-member", "tok-outsider"}
 
 // Every route for every role: the status each gets.
 func TestEveryRouteForEveryRole(t *testing.T) {
@@ -103,7 +105,7 @@ func TestEveryRouteForEveryRole(t *testing.T) {
 				switch {
 				case tok == "":
 					want = http.StatusUnauthorized
-				case rt.kind == write && tok != "tok-super":
+				case rt.kind == write && tok != "tok-super-0123456789":
 					want = http.StatusForbidden
 				case rt.kind == read && tok == "tok-outsider":
 					want = rt.outsiderStatus
@@ -150,17 +152,17 @@ func TestListsAreFilteredByCaller(t *testing.T) {
 		{"/failure", 1, 1, 1, 0},
 		{"/failure?uid=600", 0, 0, 0, 0},
 	} {
-		got := []int{count("tok-super", tc.path), count("tok-admin", tc.path), count("tok-member", tc.path), count("tok-outsider", tc.path)}
+		got := []int{count("tok-super-0123456789", tc.path), count("tok-admin-0123456789", tc.path), count("tok-member", tc.path), count("tok-outsider", tc.path)}
 		require.Equal(t, []int{tc.super, tc.admin, tc.member, tc.outsider}, got, tc.path)
 	}
 	// Acting as another user narrows a superuser's view to that user's.
-	rec := call(h, "tok-super", "GET", "/project", "", "X-Act-As", "600 2000")
+	rec := call(h, "tok-super-0123456789", "GET", "/project", "", "X-Act-As", "600 2000")
 	require.Len(t, decodeBody[[]allocation.Project](t, rec), 1)
-	rec = call(h, "tok-admin", "GET", "/alloc/1", "", "X-Act-As", "600 2000")
+	rec = call(h, "tok-admin-0123456789", "GET", "/alloc/1", "", "X-Act-As", "600 2000")
 	require.Equal(t, 403, rec.Code)
 	rec = call(h, "tok-member", "GET", "/project", "", "X-Act-As", "0 0")
 	require.Equal(t, 403, rec.Code, "a standard user cannot act as another")
-	rec = call(h, "tok-super", "GET", "/project", "", "X-Act-As", "zero")
+	rec = call(h, "tok-super-0123456789", "GET", "/project", "", "X-Act-As", "zero")
 	require.Equal(t, 400, rec.Code)
 	rec = call(h, "tok-member", "GET", "/alloc/1", "")
 	v := decodeBody[AllocView](t, rec)
@@ -170,13 +172,13 @@ func TestListsAreFilteredByCaller(t *testing.T) {
 func TestPreDebitAndCompletionOverHTTP(t *testing.T) {
 	h, l := server(t)
 	ctx := context.Background()
-	rec := call(h, "tok-super", "POST", "/job", `{"job_id":7,"uid":500,"account":"lab","resource":"cpu","amount":900,"units":2}`)
+	rec := call(h, "tok-super-0123456789", "POST", "/job", `{"job_id":7,"uid":500,"account":"lab","resource":"cpu","amount":900,"units":2}`)
 	require.Equal(t, 201, rec.Code, rec.Body.String())
 	require.Equal(t, int64(900), decodeBody[allocation.Job](t, rec).Amount)
-	rec = call(h, "tok-super", "POST", "/job", `{"job_id":7,"uid":500,"account":"lab","resource":"cpu","amount":900,"units":2}`)
+	rec = call(h, "tok-super-0123456789", "POST", "/job", `{"job_id":7,"uid":500,"account":"lab","resource":"cpu","amount":900,"units":2}`)
 	require.Equal(t, 201, rec.Code, "a retry returns the same pre-debit")
 
-	rec = call(h, "tok-super", "POST", "/job", `{"job_id":8,"uid":500,"account":"lab","resource":"CPU","amount":41}`)
+	rec = call(h, "tok-super-0123456789", "POST", "/job", `{"job_id":8,"uid":500,"account":"lab","resource":"CPU","amount":41}`)
 	require.Equal(t, http.StatusPaymentRequired, rec.Code)
 	e := decodeBody[errorBody](t, rec)
 	require.Equal(t, &allocation.InsufficientError{Job: 8, Allocation: 1, Amount: 41, Balance: 40}, e.Failure)
@@ -184,31 +186,31 @@ func TestPreDebitAndCompletionOverHTTP(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, fs, 2, "the refusal is recorded")
 
-	rec = call(h, "tok-super", "PUT", "/job/7", `{"elapsed":601,"outcome":"completed"}`)
+	rec = call(h, "tok-super-0123456789", "PUT", "/job/7", `{"elapsed":601,"outcome":"completed"}`)
 	require.Equal(t, 200, rec.Code, rec.Body.String())
 	require.Equal(t, int64(21), decodeBody[allocation.Job](t, rec).Debited) // 2 x 601 s
-	rec = call(h, "tok-super", "PUT", "/job/7", `{"elapsed":601,"outcome":"completed"}`)
+	rec = call(h, "tok-super-0123456789", "PUT", "/job/7", `{"elapsed":601,"outcome":"completed"}`)
 	require.Equal(t, 200, rec.Code, "a retried completion")
-	rec = call(h, "tok-super", "PUT", "/job/7", `{"elapsed":900,"outcome":"completed"}`)
+	rec = call(h, "tok-super-0123456789", "PUT", "/job/7", `{"elapsed":900,"outcome":"completed"}`)
 	require.Equal(t, 409, rec.Code)
-	rec = call(h, "tok-super", "PUT", "/job/1", `{"elapsed":3000,"outcome":"node_fail"}`)
+	rec = call(h, "tok-super-0123456789", "PUT", "/job/1", `{"elapsed":3000,"outcome":"node_fail"}`)
 	require.Equal(t, int64(0), decodeBody[allocation.Job](t, rec).Debited)
 	b, err := l.Balance(ctx, 1)
 	require.NoError(t, err)
 	require.Equal(t, allocation.Balance{Allocation: 1, Credits: 1000, Debited: 21, Balance: 979}, b)
 
 	// Job 8 was refused; after a credit the same request starts it.
-	rec = call(h, "tok-super", "POST", "/alloc/1/credit", `{"amount":100,"comment":"top-up"}`)
+	rec = call(h, "tok-super-0123456789", "POST", "/alloc/1/credit", `{"amount":100,"comment":"top-up"}`)
 	require.Equal(t, 201, rec.Code, rec.Body.String())
-	rec = call(h, "tok-super", "POST", "/job", `{"job_id":8,"uid":500,"account":"lab","resource":"CPU","amount":41}`)
+	rec = call(h, "tok-super-0123456789", "POST", "/job", `{"job_id":8,"uid":500,"account":"lab","resource":"CPU","amount":41}`)
 	require.Equal(t, 201, rec.Code, "a refused job is retried against the balance of now: %s", rec.Body.String())
-	rec = call(h, "tok-super", "GET", "/failure/8", "")
+	rec = call(h, "tok-super-0123456789", "GET", "/failure/8", "")
 	require.Equal(t, 200, rec.Code, "the refusal stays on record")
 	require.NoError(t, l.Forget(ctx, 8, t0))
 
-	rec = call(h, "tok-super", "POST", "/job", `{"job_id":9,"uid":500,"account":"nobody","resource":"CPU","amount":1}`)
+	rec = call(h, "tok-super-0123456789", "POST", "/job", `{"job_id":9,"uid":500,"account":"nobody","resource":"CPU","amount":1}`)
 	require.Equal(t, 404, rec.Code, "no active allocation")
-	rec = call(h, "tok-super", "POST", "/alloc", `{"project_id":1,"resource":"CPU","start":"2026-06-01T00:00:00Z","end":"2027-06-01T00:00:00Z"}`)
+	rec = call(h, "tok-super-0123456789", "POST", "/alloc", `{"project_id":1,"resource":"CPU","start":"2026-06-01T00:00:00Z","end":"2027-06-01T00:00:00Z"}`)
 	require.Equal(t, 409, rec.Code, "overlap")
 }
 
@@ -238,27 +240,31 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{"GET", "/job?uid=x", ``, "uid"},
 		{"GET", "/job?status=lost", ``, "status"},
 	} {
-		rec := call(h, "tok-super", tc.method, tc.path, tc.body)
+		rec := call(h, "tok-super-0123456789", tc.method, tc.path, tc.body)
 		require.Equal(t, 400, rec.Code, "%s %s %s: %s", tc.method, tc.path, tc.body, rec.Body.String())
 		require.Equal(t, tc.field, decodeBody[errorBody](t, rec).Field, "%s %s", tc.path, tc.body)
 	}
-	rec := call(h, "tok-super", "POST", "/project", `{"gname":"`+strings.Repeat("x", MaxBodySize)+`"}`)
+	rec := call(h, "tok-super-0123456789", "POST", "/project", `{"gname":"`+strings.Repeat("x", MaxBodySize)+`"}`)
 	require.Equal(t, 400, rec.Code)
 	require.Equal(t, "body", decodeBody[errorBody](t, rec).Field)
 	rec = call(h, "nonsense", "GET", "/project", "")
 	require.Equal(t, 401, rec.Code)
 	require.NotEmpty(t, rec.Header().Get("WWW-Authenticate"))
-	rec = call(h, "tok-super", "GET", "/project/99", "")
+	rec = call(h, "tok-super-0123456789", "GET", "/project/99", "")
 	require.Equal(t, 404, rec.Code)
 }
 
 func TestParseTokensErrorsNameTheLine(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"a 1 1 superuser\nb 2 2\n", "2: want"},
-		{"a x 1 admin", "1: uid"},
-		{"a 1 1,y admin", "1: gid"},
+		{"a0123456789abcdef 1 1 superuser\nb 2 2\n", "2: want"},
+		{"a x 1 standard", "1: uid"},
+		{"a 1 1,y standard", "1: gid"},
 		{"a 1 1 root", "1: role"},
-		{"\n# c\na 1 1 admin\na 2 2 admin", "4: token repeated"},
+		{"\n# c\na 1 1 standard\na 2 2 standard", "4: token repeated"},
+		{"short 0 0 superuser", "1: a superuser token must have at least 16"},
+		{"short 0 0 admin", "1: a admin token must have at least 16"},
+		{"", "no token lines"},
+		{"# only a comment\n\n", "no token lines"},
 	} {
 		_, err := ParseTokens(strings.NewReader(tc.in))
 		require.ErrorContains(t, err, tc.want, tc.in)
@@ -270,9 +276,28 @@ func TestParseTokensErrorsNameTheLine(t *testing.T) {
 	id, err := tf.Authenticate(req)
 	require.NoError(t, err)
 	require.Equal(t, Identity{UID: 5, GIDs: []uint32{6, 7}, Role: Standard}, id)
-	req.Header.Set("Authorization", "Basic t")
-	_, err = tf.Authenticate(req)
-	require.ErrorIs(t, err, ErrUnauthenticated)
+	for _, h := range []string{"bearer t", "BEARER t", "Bearer  t"} { // RFC 7235: the scheme is case-insensitive
+		req.Header.Set("Authorization", h)
+		_, err = tf.Authenticate(req)
+		require.NoError(t, err, h)
+	}
+	for _, h := range []string{"Basic t", "Bearer", "Bearert", "Bearer u"} {
+		req.Header.Set("Authorization", h)
+		_, err = tf.Authenticate(req)
+		require.ErrorIs(t, err, ErrUnauthenticated, h)
+	}
+}
+
+// A token file others may read is refused, naming its mode.
+func TestLoadTokensRefusesReadableFiles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tokens")
+	require.NoError(t, os.WriteFile(path, []byte("t 5 6 standard\n"), 0o644))
+	require.NoError(t, os.Chmod(path, 0o644))
+	_, err := LoadTokens(path)
+	require.ErrorContains(t, err, "mode 0644")
+	require.NoError(t, os.Chmod(path, 0o600))
+	_, err = LoadTokens(path)
+	require.NoError(t, err)
 }
 
 func FuzzParseTokens(f *testing.F) {
