@@ -80,7 +80,7 @@ func OpenFile(path string) (*MemStore, error) { return openFile(path, true) }
 func openFile(path string, locked bool) (_ *MemStore, err error) {
 	// A device or directory is refused before its lock file is made.
 	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file (%s)", ErrFile, path, info.Mode().Type())
+		return nil, fmt.Errorf("%w: %s is not a regular file", ErrFile, path)
 	}
 	var lock *os.File
 	if locked {
@@ -125,7 +125,7 @@ func readLimited(path string) ([]byte, error) {
 	}
 	switch {
 	case !info.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
+		return nil, fmt.Errorf("%s is not a regular file", path)
 	case info.Size() > MaxFileSize:
 		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
 	}
