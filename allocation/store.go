@@ -70,11 +70,19 @@ type PreDebitRequest struct {
 	Comment  string   `json:"comment,omitempty"`
 }
 
+// MaxJobID is the largest job id the ledger accepts, in every store and
+// over the REST API: 2^63-1, what PostgreSQL's bigint and JSON consumers
+// that read numbers as signed 64-bit integers hold. Slurm's job ids are
+// 32-bit.
+const MaxJobID JobID = 1<<63 - 1
+
 // Validate names the first bad field.
 func (r PreDebitRequest) Validate() error {
 	switch {
 	case r.Job == 0:
 		return invalidf("job_id", "missing")
+	case r.Job > MaxJobID:
+		return invalidf("job_id", "%d exceeds %d, the largest job id a ledger accepts", r.Job, MaxJobID)
 	case strings.TrimSpace(r.Account) == "":
 		return invalidf("account", "missing")
 	case r.Resource != CPU && r.Resource != GPU:

@@ -199,6 +199,16 @@ func TestPreDebitAndCompletionOverHTTP(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, allocation.Balance{Allocation: 1, Credits: 1000, Debited: 21, Balance: 979}, b)
 
+	// One rule for job ids: up to 2^63-1, in every store and here.
+	rec = call(h, "tok-super-0123456789", "POST", "/job", `{"job_id":9223372036854775808,"uid":500,"account":"lab","resource":"CPU","amount":1}`)
+	require.Equal(t, 400, rec.Code, rec.Body.String())
+	require.Equal(t, "job_id", decodeBody[errorBody](t, rec).Field)
+	rec = call(h, "tok-super-0123456789", "POST", "/job", `{"job_id":9223372036854775807,"uid":500,"account":"lab","resource":"CPU","amount":1}`)
+	require.Equal(t, 201, rec.Code, rec.Body.String())
+	rec = call(h, "tok-super-0123456789", "GET", "/job/9223372036854775807", "")
+	require.Equal(t, 200, rec.Code, rec.Body.String())
+	require.NoError(t, l.Forget(ctx, allocation.MaxJobID, t0))
+
 	// Job 8 was refused; after a credit the same request starts it.
 	rec = call(h, "tok-super-0123456789", "POST", "/alloc/1/credit", `{"amount":100,"comment":"top-up"}`)
 	require.Equal(t, 201, rec.Code, rec.Body.String())

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,8 +124,8 @@ const (
 
 // jobKey is a job id as the bigint column holds it.
 func jobKey(id allocation.JobID) (int64, error) {
-	if uint64(id) > math.MaxInt64 {
-		return 0, &allocation.FieldError{Field: "job_id", Reason: fmt.Sprintf("%d exceeds the store's range", id)}
+	if id > allocation.MaxJobID {
+		return 0, &allocation.FieldError{Field: "job_id", Reason: fmt.Sprintf("%d exceeds %d, the largest job id a ledger accepts", id, allocation.MaxJobID)}
 	}
 	return int64(id), nil
 }

@@ -208,6 +208,16 @@ func testInsufficient(t *testing.T, s allocation.Store) {
 	mustBe(t, err, allocation.ErrNoAllocation)
 	_, err = s.PreDebit(ctx, allocation.PreDebitRequest{Account: "lab", Resource: allocation.CPU, Amount: 1}, T0)
 	mustBe(t, err, allocation.ErrInvalid)
+	// One rule for job ids in every store: at most MaxJobID.
+	_, err = s.PreDebit(ctx, allocation.PreDebitRequest{Job: allocation.MaxJobID + 1, Account: "lab", Resource: allocation.CPU, Amount: 1}, T0)
+	var fe *allocation.FieldError
+	if !errors.As(err, &fe) || fe.Field != "job_id" {
+		t.Fatalf("job id 2^63: got %v, want a job_id FieldError", err)
+	}
+	_, err = s.PreDebit(ctx, allocation.PreDebitRequest{Job: allocation.MaxJobID, Account: "lab", Resource: allocation.CPU, Amount: 1}, T0)
+	must(t, err)
+	_, err = s.Job(ctx, allocation.MaxJobID)
+	must(t, err)
 	CheckConsistent(t, s)
 }
 
