@@ -10,6 +10,9 @@ func (m *MemStore) Credit(ctx context.Context, id AllocationID, amount int64, co
 	if amount <= 0 {
 		return Activity{}, invalidf("amount", "%d is not positive", amount)
 	}
+	if err := CheckText("comment", comment); err != nil {
+		return Activity{}, err
+	}
 	return result[Activity](m.write(ctx, &op{Kind: opCredit, ID: int64(id), Amount: amount, Comment: comment, Now: now.UTC()}))
 }
 
@@ -47,7 +50,7 @@ func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
 		return Job{}, false, err
 	}
 	j := Job{ID: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Rate: r.Rate, Status: Executing, Started: now}
-	s.jobs.ReplaceOrInsert(j)
+	s.putJob(j)
 	return j, false, nil
 }
 
@@ -98,7 +101,7 @@ func (s *state) complete(c Completion, now time.Time) (Job, error) {
 	d.Jobs++
 	s.debits.ReplaceOrInsert(d)
 	j.Status, j.Ended, j.Elapsed, j.Outcome, j.Debited = Completed, now, c.Elapsed, c.Outcome, actual
-	s.jobs.ReplaceOrInsert(j)
+	s.putJob(j)
 	return j, nil
 }
 
@@ -120,10 +123,11 @@ func (m *MemStore) Job(_ context.Context, id JobID) (j Job, err error) {
 
 func (m *MemStore) Jobs(_ context.Context, id AllocationID) (js []Job, _ error) {
 	return js, m.read(func(s *state) error {
-		s.jobs.Ascend(func(j Job) bool {
-			if j.Allocation == id {
-				js = append(js, j)
+		s.byAlloc.AscendGreaterOrEqual(Job{Allocation: id}, func(j Job) bool {
+			if j.Allocation != id {
+				return false
 			}
+			js = append(js, j)
 			return true
 		})
 		return nil

@@ -194,7 +194,7 @@ func decodeState(data []byte) (*state, error) {
 		s.periods.ReplaceOrInsert(a)
 	}
 	for _, j := range img.Jobs {
-		s.jobs.ReplaceOrInsert(j)
+		s.putJob(j)
 		if j.Status == Completed {
 			d, _ := s.debits.Get(OwnerDebit{Allocation: j.Allocation, UID: j.UID})
 			d.Allocation, d.UID, d.Jobs = j.Allocation, j.UID, d.Jobs+1

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Store holds a ledger's tables. Every method is safe for concurrent use
@@ -92,7 +94,7 @@ func (r PreDebitRequest) Validate() error {
 	case r.Rate < 0:
 		return invalidf("rate", "%d is negative", r.Rate)
 	}
-	return nil
+	return firstBadText("account", r.Account, "comment", r.Comment)
 }
 
 // Completion is a job end. Amount, when set, is the actual SU as the
@@ -161,6 +163,36 @@ func (p Project) Validate() error {
 	case strings.TrimSpace(p.Account) == "":
 		return invalidf("account", "missing")
 	}
+	return firstBadText("gname", p.Name, "account", p.Account)
+}
+
+// CheckText refuses (ErrInvalid, naming field) a value that is not text
+// every store keeps as it is: see MaxTextLen. Stores check credit
+// comments with it.
+func CheckText(field, value string) error { return firstBadText(field, value) }
+
+// MaxTextLen bounds names, accounts, categories and comments (bytes).
+const MaxTextLen = 4096
+
+// firstBadText names the first of the (field, value) pairs that is not
+// text every store keeps as it is: valid UTF-8 without control
+// characters (a NUL, which PostgreSQL refuses, included), at most
+// MaxTextLen bytes.
+func firstBadText(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		field, v := pairs[i], pairs[i+1]
+		switch {
+		case len(v) > MaxTextLen:
+			return invalidf(field, "%d bytes, more than %d", len(v), MaxTextLen)
+		case !utf8.ValidString(v):
+			return invalidf(field, "not valid UTF-8")
+		}
+		for j, r := range v {
+			if unicode.IsControl(r) {
+				return invalidf(field, "control character %U at byte %d", r, j)
+			}
+		}
+	}
 	return nil
 }
 
@@ -176,5 +208,5 @@ func (a Allocation) Validate() error {
 	case !a.Start.Before(a.End):
 		return invalidf("end", "%s is not after start %s", a.End.Format(time.RFC3339), a.Start.Format(time.RFC3339))
 	}
-	return nil
+	return firstBadText("category", a.Category)
 }

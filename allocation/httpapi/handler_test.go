@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -74,28 +75,29 @@ func TestEveryRouteForEveryRole(t *testing.T) {
 		method, path, body string
 		kind               string
 		okStatus           int
-		// outsiderStatus is a standard user outside project 1 reading.
+		// outsiderStatus is a standard user outside project 1 reading: a
+		// record it may not see is answered as one that does not exist.
 		outsiderStatus int
 	}{
 		{"GET", "/project", "", read, 200, 200},
-		{"GET", "/project/1", "", read, 200, 403},
+		{"GET", "/project/1", "", read, 200, 404},
 		{"POST", "/project", `{"gname":"new","gid":3000,"account":"new"}`, write, 201, 0},
 		{"PUT", "/project/2", `{"gname":"other2","gid":2000,"account":"other2"}`, write, 200, 0},
 		{"DELETE", "/project/2", "", write, 204, 0},
 		{"GET", "/alloc", "", read, 200, 200},
-		{"GET", "/alloc/1", "", read, 200, 403},
+		{"GET", "/alloc/1", "", read, 200, 404},
 		{"POST", "/alloc", `{"project_id":2,"category":"startup","resource":"GPU","start":"2026-01-01T00:00:00Z","end":"2027-01-01T00:00:00Z"}`, write, 201, 0},
 		{"PUT", "/alloc/1", `{"project_id":1,"category":"research","resource":"CPU","start":"2026-01-01T00:00:00Z","end":"2027-01-01T00:00:00Z"}`, write, 200, 0},
 		{"DELETE", "/alloc/1", "", write, 409, 0}, // it has activity
 		{"POST", "/alloc/1/credit", `{"amount":50,"comment":"supplement"}`, write, 201, 0},
-		{"GET", "/alloc/1/activity", "", read, 200, 403},
-		{"GET", "/alloc/1/debits", "", read, 200, 403},
+		{"GET", "/alloc/1/activity", "", read, 200, 404},
+		{"GET", "/alloc/1/debits", "", read, 200, 404},
 		{"GET", "/job", "", read, 200, 200},
-		{"GET", "/job/1", "", read, 200, 403},
+		{"GET", "/job/1", "", read, 200, 404},
 		{"POST", "/job", `{"job_id":7,"uid":500,"account":"lab","resource":"CPU","amount":100,"units":2}`, write, 201, 0},
 		{"PUT", "/job/1", `{"elapsed":600,"outcome":"completed"}`, write, 200, 0},
 		{"GET", "/failure", "", read, 200, 200},
-		{"GET", "/failure/2", "", read, 200, 403},
+		{"GET", "/failure/2", "", read, 200, 404},
 	} {
 		for _, tok := range callers {
 			t.Run(rt.method+" "+rt.path+" "+tok, func(t *testing.T) {
@@ -159,7 +161,7 @@ func TestListsAreFilteredByCaller(t *testing.T) {
 	rec := call(h, "tok-super-0123456789", "GET", "/project", "", "X-Act-As", "600 2000")
 	require.Len(t, decodeBody[[]allocation.Project](t, rec), 1)
 	rec = call(h, "tok-admin-0123456789", "GET", "/alloc/1", "", "X-Act-As", "600 2000")
-	require.Equal(t, 403, rec.Code)
+	require.Equal(t, 404, rec.Code)
 	rec = call(h, "tok-member", "GET", "/project", "", "X-Act-As", "0 0")
 	require.Equal(t, 403, rec.Code, "a standard user cannot act as another")
 	rec = call(h, "tok-super-0123456789", "GET", "/project", "", "X-Act-As", "zero")
@@ -319,4 +321,83 @@ func FuzzParseTokens(f *testing.F) {
 			require.NotNil(t, tf)
 		}
 	})
+}
+
+// Every list is paged by ID: following X-Next-After visits each item once,
+// in order.
+func TestListsArePaged(t *testing.T) {
+	h, l := server(t)
+	ctx := context.Background()
+	for id := allocation.JobID(10); id < 17; id++ {
+		_, err := l.PreDebit(ctx, allocation.PreDebitRequest{Job: id, UID: 500, Account: "lab", Resource: allocation.CPU, Amount: 1}, t0)
+		require.NoError(t, err)
+	}
+	var got []allocation.JobID
+	after := ""
+	for pages := 0; ; pages++ {
+		require.Less(t, pages, 10)
+		rec := call(h, "tok-member", "GET", "/job?limit=3"+after, "")
+		require.Equal(t, 200, rec.Code, rec.Body.String())
+		for _, j := range decodeBody[[]allocation.Job](t, rec) {
+			got = append(got, j.ID)
+		}
+		next := rec.Header().Get(NextAfterHeader)
+		if next == "" {
+			break
+		}
+		after = "&after=" + next
+	}
+	require.Equal(t, []allocation.JobID{1, 10, 11, 12, 13, 14, 15, 16}, got)
+	for _, q := range []string{"limit=0", "limit=10001", "limit=x", "after=-1", "after=9223372036854775808"} {
+		rec := call(h, "tok-member", "GET", "/job?"+q, "")
+		require.Equal(t, 400, rec.Code, q)
+	}
+	rec := call(h, "tok-super-0123456789", "GET", "/alloc/1/activity?limit=1&after=1", "")
+	require.Equal(t, 200, rec.Code)
+	acts := decodeBody[[]allocation.Activity](t, rec)
+	require.Len(t, acts, 1)
+	require.Equal(t, allocation.ActivityID(2), acts[0].ID)
+}
+
+// leakyStore fails as a database would, with text that must not reach a
+// caller.
+type leakyStore struct{ allocation.Store }
+
+func (leakyStore) Projects(context.Context) ([]allocation.Project, error) {
+	return nil, errors.New(`failed to connect to host=db.internal user=hadm database=hadm: pgx driver`)
+}
+
+// A database failure is a 500 that says nothing of the database; the
+// access log gets the cause. Every change is audited with who and what.
+func TestErrorsHideTheCauseAndChangesAreAudited(t *testing.T) {
+	auth, err := ParseTokens(strings.NewReader(tokens))
+	require.NoError(t, err)
+	h := New(allocation.New(leakyStore{allocation.NewMemStore()}), auth, func() time.Time { return t0 })
+	var logged []AccessRecord
+	h.SetAccessLog(func(r AccessRecord) { logged = append(logged, r) })
+	audit, err := OpenAuditLog(filepath.Join(t.TempDir(), "audit"))
+	require.NoError(t, err)
+	defer audit.Close()
+	h.SetAudit(audit)
+
+	rec := call(h, "tok-member", "GET", "/project", "")
+	require.Equal(t, 500, rec.Code)
+	require.NotContains(t, rec.Body.String(), "db.internal")
+	require.NotContains(t, rec.Body.String(), "hadm")
+	require.Contains(t, logged[0].Cause, "db.internal")
+	require.Equal(t, uint32(500), *logged[0].UID)
+
+	rec = call(h, "tok-super-0123456789", "POST", "/project", `{"gname":"lab","gid":1001,"account":"lab"}`)
+	require.Equal(t, 201, rec.Code, rec.Body.String())
+	rec = call(h, "tok-super-0123456789", "POST", "/project", "{\"gname\":\"a\\u0000b\",\"gid\":1,\"account\":\"x\"}")
+	require.Equal(t, 400, rec.Code, "a NUL in a name: %s", rec.Body.String())
+	rec = call(h, "tok-member", "GET", "/audit", "")
+	require.Equal(t, 403, rec.Code)
+	rec = call(h, "tok-super-0123456789", "GET", "/audit", "")
+	require.Equal(t, 200, rec.Code)
+	recs := decodeBody[[]AuditRecord](t, rec)
+	require.Len(t, recs, 1, "only the change that was made")
+	require.Equal(t, AuditRecord{Seq: 1, Time: t0, UID: 0, Role: "superuser", Method: "POST", Path: "/project",
+		Body: []byte(`{"gname":"lab","gid":1001,"account":"lab"}`), Status: 201}, recs[0])
+	require.Len(t, logged, 5)
 }

@@ -81,7 +81,8 @@ func (h *Handler) listJobs(r *request) (int, any, error) {
 			}
 		}
 	}
-	return http.StatusOK, out, nil
+	out, err = page(r, out, func(j allocation.Job) allocation.JobID { return j.ID })
+	return http.StatusOK, out, err
 }
 
 func (h *Handler) getJob(r *request) (int, any, error) {
@@ -98,7 +99,7 @@ func (h *Handler) getJob(r *request) (int, any, error) {
 		return 0, nil, err
 	}
 	if !r.mayRead(visible, j.Allocation, j.UID) {
-		return 0, nil, errForbidden
+		return 0, nil, hidden("job", id)
 	}
 	return http.StatusOK, j, nil
 }
@@ -219,7 +220,9 @@ func (h *Handler) listFailures(r *request) (int, any, error) {
 			out = append(out, f)
 		}
 	}
-	return http.StatusOK, out, nil
+	// by job (a job's refusals in attempt order: the sort is stable)
+	out, err = page(r, out, func(f allocation.Failure) allocation.JobID { return f.Job })
+	return http.StatusOK, out, err
 }
 
 func (h *Handler) getFailure(r *request) (int, any, error) {
@@ -239,7 +242,7 @@ func (h *Handler) getFailure(r *request) (int, any, error) {
 	for _, f := range slices.Backward(fs) {
 		if f.Job == allocation.JobID(id) {
 			if !r.mayRead(visible, f.Allocation, f.UID) {
-				return 0, nil, errForbidden
+				break
 			}
 			return http.StatusOK, f, nil
 		}

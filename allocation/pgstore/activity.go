@@ -52,6 +52,9 @@ func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount i
 	if amount <= 0 {
 		return allocation.Activity{}, &allocation.FieldError{Field: "amount", Reason: fmt.Sprintf("%d is not positive", amount)}
 	}
+	if err := allocation.CheckText("comment", comment); err != nil {
+		return allocation.Activity{}, err
+	}
 	act := allocation.Activity{Allocation: id, Kind: allocation.KindCredit, Amount: amount, Time: now.UTC().Truncate(time.Microsecond), Comment: comment}
 	err := s.pool.QueryRow(ctx, `WITH b AS (UPDATE balances SET credits = credits + $2, balance = balance + $2
 			WHERE allocation_id = $1 RETURNING allocation_id)

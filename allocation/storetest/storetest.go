@@ -338,6 +338,13 @@ func testDeletes(t *testing.T, s allocation.Store) {
 	mustBe(t, err, allocation.ErrInvalid)
 	_, err = s.Credit(ctx, 9999, 5, "", T0)
 	mustBe(t, err, allocation.ErrNotFound)
+	// Text a store could not keep as given is refused alike by every store.
+	_, err = s.Credit(ctx, a.ID, 5, "a\x00b", T0)
+	mustBe(t, err, allocation.ErrInvalid)
+	_, err = s.CreateProject(ctx, allocation.Project{Name: "nul\x00", Account: "nul"})
+	mustBe(t, err, allocation.ErrInvalid)
+	_, err = s.CreateProject(ctx, allocation.Project{Name: "bad", Account: "\xff"})
+	mustBe(t, err, allocation.ErrInvalid)
 }
 
 func testForget(t *testing.T, s allocation.Store) {

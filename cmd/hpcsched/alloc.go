@@ -83,8 +83,14 @@ func allocServe(ctx context.Context, args []string, stdout, stderr io.Writer, re
 		return err
 	}
 	srv := &http.Server{
-		Handler:           httpapi.New(allocation.New(store), auth, time.Now),
+		Handler: httpapi.New(allocation.New(store), auth, time.Now),
+		// A client that connects and idles, or trickles its request or
+		// reads the answer slowly, holds a connection for bounded time.
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       30 * time.Second,
+		MaxHeaderBytes:    64 << 10,
 	}
 	fmt.Fprintln(stderr, "hpcsched alloc: listening on", ln.Addr())
 	if ready != nil {
