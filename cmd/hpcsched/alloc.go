@@ -46,44 +46,114 @@ func allocCmd(args []string, stdout, stderr io.Writer) error {
 	return usagef("alloc: unknown command %q\n%s", args[0], allocUsage)
 }
 
-// allocServe runs the API until ctx ends (SIGTERM), then stops accepting
-// and waits for the requests in flight: every write is stored before its
-// response is sent, so none that was acknowledged is lost. ready, when
-// set, receives the listening address. Help goes to stdout, the server's
-// log lines to stderr.
-func allocServe(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(addr string)) error {
-	var listen, tokens, storePath, dsn string
-	var grace time.Duration
+// serveFlags are alloc serve's options.
+type serveFlags struct {
+	listen, tokens, storePath, dsn string
+	tlsCert, tlsKey, audit         string
+	insecure                       bool
+	grace                          time.Duration
+}
+
+func parseServeFlags(args []string, stdout io.Writer) (serveFlags, error) {
+	var f serveFlags
 	fs := newFlagSet("alloc serve", "--tokens FILE (--store FILE | --dsn DSN) [flags]")
-	fs.String(&listen, "listen=ADDR", "127.0.0.1:8080", "address to listen on")
-	fs.String(&tokens, "tokens=FILE", "", "bearer-token file: \"token uid gid[,gid...] role\" per line (required)")
-	fs.String(&storePath, "store=FILE", "", "ledger file (created when absent)")
-	fs.String(&dsn, "dsn=DSN", "", "PostgreSQL connection string (instead of --store)")
-	fs.Duration(&grace, "grace", 30*time.Second, "how long shutdown waits for requests in flight")
+	fs.String(&f.listen, "listen=ADDR", "127.0.0.1:8080", "address to listen on")
+	fs.String(&f.tokens, "tokens=FILE", "", "bearer-token file (mode 0600): \"token uid gid[,gid...] role\" per line (required; SIGHUP reloads it)")
+	fs.String(&f.storePath, "store=FILE", "", "ledger file (created when absent)")
+	fs.String(&f.dsn, "dsn=DSN", "", "PostgreSQL connection string (instead of --store)")
+	fs.String(&f.tlsCert, "tls-cert=FILE", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
+	fs.String(&f.tlsKey, "tls-key=FILE", "", "the certificate's private key (PEM)")
+	fs.Bool(&f.insecure, "insecure", "allow plain HTTP on a non-loopback address (tokens then cross the network in clear)")
+	fs.String(&f.audit, "audit=FILE", "", "append an audit record of every change to FILE (GET /audit reads it)")
+	fs.Duration(&f.grace, "grace", 30*time.Second, "how long shutdown waits for requests in flight")
 	if err := fs.NoOperands(args, stdout); err != nil {
-		return err
+		return f, err
 	}
 	switch {
-	case tokens == "":
-		return usagef("alloc serve: --tokens is required")
-	case (storePath == "") == (dsn == ""):
-		return usagef("alloc serve: give exactly one of --store and --dsn")
+	case f.tokens == "":
+		return f, usagef("alloc serve: --tokens is required")
+	case (f.storePath == "") == (f.dsn == ""):
+		return f, usagef("alloc serve: give exactly one of --store and --dsn")
+	case (f.tlsCert == "") != (f.tlsKey == ""):
+		return f, usagef("alloc serve: --tls-cert and --tls-key go together")
+	case f.tlsCert == "" && !f.insecure && !loopback(f.listen):
+		return f, usagef("alloc serve: --listen %s is not a loopback address: give --tls-cert and --tls-key, or --insecure to send tokens in clear", f.listen)
 	}
-	auth, err := httpapi.LoadTokens(tokens)
+	return f, nil
+}
+
+// loopback reports whether addr's host is a loopback address or name
+// (an empty host listens on every interface: not loopback).
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// allocServe runs the API until ctx ends (SIGTERM), then stops accepting
+// and waits for the requests in flight: every write is stored before its
+// response is sent, so none that was acknowledged is lost. SIGHUP reloads
+// the tokens file (a bad file keeps the tokens in use). ready, when set,
+// receives the listening address. Help goes to stdout, the server's log
+// (what it serves, an access line per request, reloads) to stderr.
+func allocServe(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(addr string)) error {
+	f, err := parseServeFlags(args, stdout)
+	if err != nil {
+		return err
+	}
+	auth := &reloadingTokens{path: f.tokens}
+	if err := auth.reload(); err != nil {
 		return usagef("alloc serve: --tokens %v", err)
 	}
-	store, closeStore, err := openAllocStore(ctx, storePath, dsn)
+	store, closeStore, err := openAllocStore(ctx, f.storePath, f.dsn)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	ln, err := net.Listen("tcp", listen)
+	h := httpapi.New(allocation.New(store), auth, time.Now)
+	logger := &serverLog{w: stderr}
+	h.SetAccessLog(logger.access)
+	if f.audit != "" {
+		audit, err := httpapi.OpenAuditLog(f.audit)
+		if err != nil {
+			return fmt.Errorf("--audit: %w", err)
+		}
+		defer audit.Close()
+		h.SetAudit(audit)
+	}
+	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler: httpapi.New(allocation.New(store), auth, time.Now),
+	scheme := "http"
+	if f.tlsCert != "" {
+		scheme = "https"
+	}
+	logger.printf("serving the allocation ledger on %s://%s from %s (tokens %s)", scheme, ln.Addr(), storeName(f), f.tokens)
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	stopHUP := auth.reloadOnHUP(logger)
+	defer stopHUP()
+	return runServer(ctx, newHTTPServer(h), ln, f, logger)
+}
+
+func storeName(f serveFlags) string {
+	if f.storePath != "" {
+		return "ledger file " + f.storePath
+	}
+	return "PostgreSQL (--dsn)" // the DSN may hold a password: not logged
+}
+
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler: h,
 		// A client that connects and idles, or trickles its request or
 		// reads the answer slowly, holds a connection for bounded time.
 		ReadHeaderTimeout: 10 * time.Second,
@@ -92,19 +162,25 @@ func allocServe(ctx context.Context, args []string, stdout, stderr io.Writer, re
 		IdleTimeout:       30 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
-	fmt.Fprintln(stderr, "hpcsched alloc: listening on", ln.Addr())
-	if ready != nil {
-		ready(ln.Addr().String())
-	}
+}
+
+// runServer serves until ctx ends, then shuts down within the grace.
+func runServer(ctx context.Context, srv *http.Server, ln net.Listener, f serveFlags, logger *serverLog) error {
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() {
+		if f.tlsCert != "" {
+			done <- srv.ServeTLS(ln, f.tlsCert, f.tlsKey)
+		} else {
+			done <- srv.Serve(ln)
+		}
+	}()
 	select {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
 	}
-	fmt.Fprintln(stderr, "hpcsched alloc: shutting down")
-	shutdown, cancel := context.WithTimeout(context.Background(), grace)
+	logger.printf("shutting down")
+	shutdown, cancel := context.WithTimeout(context.Background(), f.grace)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
