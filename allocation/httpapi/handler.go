@@ -61,6 +61,7 @@ func New(ledger *allocation.Ledger, auth Authenticator, now func() time.Time) *H
 		{"GET /job/{id}", h.getJob},
 		{"POST /job", h.preDebit},
 		{"PUT /job/{id}", h.complete},
+		{"DELETE /job/{id}", h.cancelJob},
 		{"GET /failure", h.listFailures},
 		{"GET /failure/{id}", h.getFailure},
 		{"GET /audit", h.listAudit},

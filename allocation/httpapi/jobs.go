@@ -249,3 +249,23 @@ func (h *Handler) getFailure(r *request) (int, any, error) {
 	}
 	return 0, nil, fmt.Errorf("%w: no failure for job %d", allocation.ErrNotFound, id)
 }
+
+// cancelJob is DELETE /job/{id}: the pre-debit of a job that never
+// started is returned in full (204). A completed job keeps its debit: 409.
+func (h *Handler) cancelJob(r *request) (int, any, error) {
+	if err := superuser(r); err != nil {
+		return 0, nil, err
+	}
+	id, err := pathID(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	j, err := h.ledger.Job(r.Context(), allocation.JobID(id))
+	if err != nil {
+		return 0, nil, err
+	}
+	if j.Status != allocation.Executing {
+		return 0, nil, fmt.Errorf("%w: job %d is %s; its debit stands", allocation.ErrConflict, id, j.Status)
+	}
+	return http.StatusNoContent, nil, h.ledger.Forget(r.Context(), allocation.JobID(id), h.now())
+}

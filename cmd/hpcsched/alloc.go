@@ -17,13 +17,20 @@ import (
 
 const allocUsage = `usage: hpcsched alloc <command> [flags]
 
+Client commands take --server URL ($HPCSCHED_ALLOC_SERVER) and the bearer
+token from --token-file FILE or $HPCSCHED_TOKEN.
+
 commands:
-  serve      serve the allocation ledger's REST API (/project, /alloc, /job, /failure)
-  balance    allocations and their balances
-  activity   SU used per user per allocation (--history: every credit and debit)
-  failures   jobs refused for insufficient balance, explained
-  check      read a ledger file (--store) and report damage, changing nothing
-  repair     keep what is intact in a damaged ledger file; the damaged journal is kept beside
+  serve           serve the allocation ledger's REST API (/project, /alloc, /job, /failure, /audit)
+  project create  a project: a workgroup (Unix group and gid) and its Slurm account
+  create          an allocation of a project's account: resource, category and period
+  credit          add service units to an allocation
+  job cancel      return the pre-debit of a job that never started
+  balance         allocations and their balances
+  activity        SU used per user per allocation (--history: every credit and debit)
+  failures        jobs refused for insufficient balance, explained
+  check           read a ledger file (--store) and report damage, changing nothing
+  repair          keep what is intact in a damaged ledger file; the damaged journal is kept beside
 `
 
 func allocCmd(args []string, stdout, stderr io.Writer) error {
@@ -39,6 +46,14 @@ func allocCmd(args []string, stdout, stderr io.Writer) error {
 		return allocClient(args[0], args[1:], stdout)
 	case "check", "repair":
 		return allocFile(args[0], args[1:], stdout)
+	case "project":
+		return allocProjectCmd(args[1:], stdout)
+	case "create":
+		return allocCreateCmd(args[1:], stdout)
+	case "credit":
+		return allocCreditCmd(args[1:], stdout)
+	case "job":
+		return allocJobCmd(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, allocUsage)
 		return nil

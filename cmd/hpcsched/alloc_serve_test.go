@@ -154,3 +154,46 @@ func (s *syncWriter) String() string {
 	defer s.mu.Unlock()
 	return s.w.String()
 }
+
+// An operator builds a ledger from nothing with hpcsched commands only.
+func TestAllocOperatorCommands(t *testing.T) {
+	url, _, _ := startAlloc(t)
+	tokenFile := tokensFile(t, "root-tok-0123456789\n")
+	admin := func(args ...string) (int, string, string) {
+		return runCmd(t, append(append([]string{"alloc"}, args...), "--server", url, "--token-file", tokenFile)...)
+	}
+	code, out, errOut := admin("project", "create", "--name", "lab", "--gid", "1001")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, "project 1: group lab (gid 1001), account lab\n", out)
+	code, out, errOut = admin("create", "--account", "lab", "--category", "startup", "--start", "2020-01-01", "--end", "2120-01-01")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, "allocation 1: startup CPU for lab, [2020-01-01, 2120-01-01)\n", out)
+	code, out, errOut = admin("credit", "1", "--amount", "500", "--comment", "grant", "--json")
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, `"amount":500`)
+	require.Equal(t, 201, send(t, url, "root-tok-0123456789", "POST", "/job", `{"job_id":7,"uid":500,"account":"lab","resource":"CPU","amount":60}`))
+	code, out, errOut = admin("job", "cancel", "7")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, "job 7: pre-debit returned\n", out)
+
+	t.Setenv("HPCSCHED_TOKEN", "user-tok")
+	code, out, errOut = runCmd(t, "alloc", "balance", "--server", url)
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, []string{"1", "lab", "startup", "CPU", "2020-01-01", "2120-01-01", "500", "0", "0", "500"}, strings.Fields(lines(out)[1]))
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"create", "--account", "nobody", "--start", "2020-01-01", "--end", "2021-01-01"}, "no project has account"},
+		{[]string{"create", "--account", "lab", "--start", "soon", "--end", "2021-01-01"}, "neither YYYY-MM-DD"},
+		{[]string{"credit", "1"}, "positive --amount"},
+		{[]string{"credit", "x", "--amount", "5"}, "not an allocation id"},
+		{[]string{"job", "cancel", "7"}, "404"},
+		{[]string{"project", "create", "--gid", "5"}, "--name is required"},
+	} {
+		code, _, errOut := admin(tc.args...)
+		require.Equal(t, 2, code, "%v", tc.args)
+		require.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+}
