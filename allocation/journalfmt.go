@@ -33,10 +33,12 @@ type JournalError struct {
 	Reason string
 }
 
+// Error names the file, record and offset.
 func (e *JournalError) Error() string {
 	return fmt.Sprintf("allocation: journal %s: record %d at byte offset %d: %s", e.File, e.Record, e.Offset, e.Reason)
 }
 
+// Unwrap makes a *JournalError match ErrFile.
 func (e *JournalError) Unwrap() error { return ErrFile }
 
 // encodeRecord is one journal line for o.

@@ -75,6 +75,7 @@ func (m *MemStore) write(ctx context.Context, o *op) (any, error) {
 	return res, err
 }
 
+// CreateProject adds a project; its ID is assigned and returned. An account another project has is refused (ErrConflict).
 func (m *MemStore) CreateProject(ctx context.Context, p Project) (Project, error) {
 	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
 	if err := p.Validate(); err != nil {
@@ -83,6 +84,7 @@ func (m *MemStore) CreateProject(ctx context.Context, p Project) (Project, error
 	return result[Project](m.write(ctx, &op{Kind: opCreateProject, Project: &p}))
 }
 
+// UpdateProject replaces the project with p.ID (ErrNotFound when none); an account another project has is refused (ErrConflict).
 func (m *MemStore) UpdateProject(ctx context.Context, p Project) (Project, error) {
 	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
 	if err := p.Validate(); err != nil {
@@ -91,11 +93,13 @@ func (m *MemStore) UpdateProject(ctx context.Context, p Project) (Project, error
 	return result[Project](m.write(ctx, &op{Kind: opUpdateProject, Project: &p}))
 }
 
+// DeleteProject removes a project without allocations (ErrConflict otherwise, ErrNotFound when none).
 func (m *MemStore) DeleteProject(ctx context.Context, id ProjectID) error {
 	_, err := m.write(ctx, &op{Kind: opDeleteProject, ID: int64(id)})
 	return err
 }
 
+// Project is the project with this ID (ErrNotFound when none).
 func (m *MemStore) Project(_ context.Context, id ProjectID) (p Project, err error) {
 	err = m.read(func(s *state) error {
 		var ok bool
@@ -107,15 +111,18 @@ func (m *MemStore) Project(_ context.Context, id ProjectID) (p Project, err erro
 	return p, err
 }
 
+// Projects lists every project by ID; the slice is the caller's.
 func (m *MemStore) Projects(context.Context) (ps []Project, _ error) {
 	return ps, m.read(func(s *state) error { ps = all(s.projects); return nil })
 }
 
+// CreateAllocation adds an allocation (a.ID is ignored and assigned); an overlap with another of its project and resource is an *OverlapError.
 func (m *MemStore) CreateAllocation(ctx context.Context, a Allocation) (Allocation, error) {
 	a.ID = 0
 	return m.putAllocation(ctx, a)
 }
 
+// UpdateAllocation replaces the allocation with a.ID; its project and resource are fixed once it has activity (ErrConflict); overlaps are an *OverlapError.
 func (m *MemStore) UpdateAllocation(ctx context.Context, a Allocation) (Allocation, error) {
 	if a.ID <= 0 {
 		return Allocation{}, invalidf("id", "missing")
@@ -142,11 +149,13 @@ func (s *state) hasActivity(id AllocationID) bool {
 	return found
 }
 
+// DeleteAllocation removes an allocation without activity (ErrConflict otherwise, ErrNotFound when none).
 func (m *MemStore) DeleteAllocation(ctx context.Context, id AllocationID) error {
 	_, err := m.write(ctx, &op{Kind: opDeleteAllocation, ID: int64(id)})
 	return err
 }
 
+// Allocation is the allocation with this ID (ErrNotFound when none).
 func (m *MemStore) Allocation(_ context.Context, id AllocationID) (a Allocation, err error) {
 	err = m.read(func(s *state) error {
 		var ok bool
@@ -158,10 +167,12 @@ func (m *MemStore) Allocation(_ context.Context, id AllocationID) (a Allocation,
 	return a, err
 }
 
+// Allocations lists every allocation by ID; the slice is the caller's.
 func (m *MemStore) Allocations(context.Context) (as []Allocation, _ error) {
 	return as, m.read(func(s *state) error { as = all(s.allocs); return nil })
 }
 
+// ActiveAllocation is the allocation of the account's project and resource r whose period holds t (ErrNoAllocation when none).
 func (m *MemStore) ActiveAllocation(_ context.Context, account string, r Resource, t time.Time) (a Allocation, err error) {
 	err = m.read(func(s *state) error {
 		var e error

@@ -36,6 +36,7 @@ type LockedError struct {
 	Path, Holder string
 }
 
+// Error names the holder and the lock file.
 func (e *LockedError) Error() string {
 	holder := e.Holder
 	if holder == "" {
@@ -44,6 +45,7 @@ func (e *LockedError) Error() string {
 	return fmt.Sprintf("allocation: ledger is in use by %s (lock file %s); stop it first", holder, e.Path)
 }
 
+// Unwrap makes a *LockedError match ErrLocked.
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
 // fileImage is the versioned JSON format. Balances and per-owner debits

@@ -51,6 +51,7 @@ var (
 	_ queue.ReleasePlugin = (*QueuePlugin)(nil)
 )
 
+// Name is the plugin's name in the scheduler's reasons: "allocation".
 func (*QueuePlugin) Name() string { return "allocation" }
 
 // Admit is the submit filter of seed 002: a finite time limit (the

@@ -16,12 +16,16 @@ import (
 // Role is a caller's privilege.
 type Role int
 
+// The roles, least privileged first: a standard user reads its projects'
+// records and its own jobs, an admin reads everything, a superuser also
+// writes.
 const (
 	Standard Role = iota
 	Admin
 	Superuser
 )
 
+// String is the role's name as token files spell it.
 func (r Role) String() string {
 	switch r {
 	case Admin:
@@ -170,6 +174,8 @@ func parseGIDs(s string) ([]uint32, error) {
 	return gids, nil
 }
 
+// Authenticate implements Authenticator: the identity of the request's
+// bearer token, or an error matching ErrUnauthenticated.
 func (t *TokenFile) Authenticate(r *http.Request) (Identity, error) {
 	// The scheme is case-insensitive (RFC 7235): "bearer" is "Bearer".
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")

@@ -72,6 +72,7 @@ func New(ledger *allocation.Ledger, auth Authenticator, now func() time.Time) *H
 	return h
 }
 
+// ServeHTTP routes the request; see the package doc for the API.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
 // request is one authenticated call.

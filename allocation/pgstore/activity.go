@@ -48,6 +48,7 @@ func overflow(err error) error {
 
 // Credit is one statement: the balances row is updated (and so locked)
 // and the activity row inserted together.
+// Credit adds amount (positive) SU to an allocation, recorded as a credit activity with the comment.
 func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount int64, comment string, now time.Time) (allocation.Activity, error) {
 	if amount <= 0 {
 		return allocation.Activity{}, &allocation.FieldError{Field: "amount", Reason: fmt.Sprintf("%d is not positive", amount)}
@@ -70,6 +71,7 @@ func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount i
 // one transaction): it locks the active allocation's balances row, so
 // pre-debits of one allocation are serialised and those of different
 // allocations run in parallel.
+// PreDebit records a job's maximum SU against the allocation active at now, or records a Failure and returns an *InsufficientError; see Store.PreDebit for retries.
 func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now time.Time) (allocation.Job, error) {
 	if err := r.Validate(); err != nil {
 		return allocation.Job{}, err
@@ -113,6 +115,7 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 // Complete is one call of hpcsched_complete (one round trip, one
 // transaction), which locks the job's row and then its allocation's
 // balances row.
+// Complete resolves a job's pre-debit into its actual debit (see ActualDebit); a repeated completion returns the recorded job, a different one ErrConflict.
 func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.Time) (allocation.Job, error) {
 	key, err := jobKey(c.Job)
 	if err != nil {
@@ -143,6 +146,7 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 	return j, nil
 }
 
+// Forget drops a job's record: an executing pre-debit is returned in full, a completed job keeps its debit. Unknown jobs are ignored.
 func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) error {
 	key, err := jobKey(id)
 	if err != nil {
@@ -194,6 +198,7 @@ func jobIn(ctx context.Context, q querier, key int64) (allocation.Job, error) {
 	return j, notFound(err, "job", key)
 }
 
+// Job is the job's pre-debit record (ErrNotFound when none).
 func (s *Store) Job(ctx context.Context, id allocation.JobID) (allocation.Job, error) {
 	key, err := jobKey(id)
 	if err != nil {
@@ -202,11 +207,13 @@ func (s *Store) Job(ctx context.Context, id allocation.JobID) (allocation.Job, e
 	return jobIn(ctx, s.pool, key)
 }
 
+// Jobs lists the jobs pre-debited against an allocation, by job ID; the slice is the caller's.
 func (s *Store) Jobs(ctx context.Context, id allocation.AllocationID) ([]allocation.Job, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+jobCols+" FROM jobs WHERE allocation_id = $1 ORDER BY job_id", id)
 	return pgx.CollectRows(rows, scanJob)
 }
 
+// Failures lists every refusal, by job and attempt; the slice is the caller's.
 func (s *Store) Failures(ctx context.Context) ([]allocation.Failure, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT job_id, attempt, allocation_id, uid, amount, balance, at FROM failures ORDER BY job_id, attempt")
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Failure, error) {
@@ -227,17 +234,20 @@ func scanBalance(row pgx.CollectableRow) (allocation.Balance, error) {
 	return b, err
 }
 
+// Balance is an allocation's standing (ErrNotFound for an unknown allocation).
 func (s *Store) Balance(ctx context.Context, id allocation.AllocationID) (allocation.Balance, error) {
 	rows, _ := s.pool.Query(ctx, balanceSelect+" WHERE a.allocation_id = $1", id)
 	b, err := pgx.CollectExactlyOneRow(rows, scanBalance)
 	return b, notFound(err, "allocation", id)
 }
 
+// Balances lists every allocation's balance, zero ones included, by allocation ID.
 func (s *Store) Balances(ctx context.Context) ([]allocation.Balance, error) {
 	rows, _ := s.pool.Query(ctx, balanceSelect+" ORDER BY a.allocation_id")
 	return pgx.CollectRows(rows, scanBalance)
 }
 
+// History is the allocation's activity in order; the slice is the caller's.
 func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allocation.Activity, error) {
 	rows, _ := s.pool.Query(ctx, `SELECT activity_id, allocation_id, kind, amount, job_id, uid, at, comment
 		FROM activity WHERE allocation_id = $1 ORDER BY activity_id`, id)
@@ -250,6 +260,7 @@ func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allo
 	})
 }
 
+// Debits is the SU debited to the allocation per owner uid, by uid.
 func (s *Store) Debits(ctx context.Context, id allocation.AllocationID) ([]allocation.OwnerDebit, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT allocation_id, uid, amount, jobs FROM debits WHERE allocation_id = $1 ORDER BY uid", id)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {

@@ -146,6 +146,7 @@ type DatabaseError struct {
 	Cause error
 }
 
+// Error names the SQLSTATE only.
 func (e *DatabaseError) Error() string {
 	if e.Code == "" {
 		return ErrDatabase.Error()
