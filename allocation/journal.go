@@ -143,36 +143,87 @@ func (m *MemStore) logOp(o *op) (err error) {
 	return nil
 }
 
-// maybeCompact writes a snapshot of the current state and starts a new
-// journal once enough ops have accumulated. The ops are already durable
-// in the journal, so a failure here loses nothing and is retried after
-// the next change; a journal not replaced holds only ops the snapshot
-// includes, which replay skips.
-func (m *MemStore) maybeCompact() {
-	if m.sinceSnapshot < m.compactEvery {
+// compaction is a snapshot to write: the state after op seq, which the
+// journal holds up to byte offset tail.
+type compaction struct {
+	st   *state
+	tail int64
+}
+
+// startCompaction, under the write lock, starts a compaction once enough
+// ops have accumulated and none is running. The state it snapshots is
+// never changed afterwards (writers change clones), so it is read without
+// the lock.
+func (m *MemStore) startCompaction() *compaction {
+	if m.compacting || m.sinceSnapshot < m.compactEvery {
+		return nil
+	}
+	m.compacting = true
+	return &compaction{st: m.st, tail: m.journalSize}
+}
+
+// compact writes c's snapshot without holding the write lock, then, under
+// it, replaces the journal by one holding only the ops made meanwhile
+// (copied from the old one's tail: a few records). The ops are durable in
+// the journal throughout, so a failure or a crash at any step loses
+// nothing: the old snapshot and journal stay whole until each rename, and
+// replay skips the ops a snapshot includes. A failure is retried after
+// the next change.
+func (m *MemStore) compact(c *compaction) {
+	err := m.persist(c.st)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.compacting = false
+	if err != nil || m.journal == nil {
 		return
 	}
-	if m.persist(m.st) != nil {
+	m.swapJournal(c)
+}
+
+// swapJournal writes header(c's seq) + the old journal's records after
+// c.tail to a temporary file and renames it over the journal.
+func (m *MemStore) swapJournal(c *compaction) {
+	if m.step("truncate") != nil {
 		return
 	}
-	m.newJournal()
+	tail := make([]byte, m.journalSize-c.tail)
+	old, err := os.Open(m.journalPath())
+	if err != nil {
+		return
+	}
+	_, err = old.ReadAt(tail, c.tail)
+	old.Close()
+	if err != nil {
+		return
+	}
+	if m.writeJournal(append(journalHeader(c.st.seq), tail...)) == nil {
+		m.sinceSnapshot = int(m.st.seq - c.st.seq)
+	}
 }
 
 // newJournal replaces the journal by one holding only the header after
-// the current state's last op: written to a temporary file, fsynced and
-// renamed over the old one, so a crash leaves the old journal or the new
-// one, never none.
+// the current state's last op.
 func (m *MemStore) newJournal() error {
 	if err := m.step("truncate"); err != nil {
 		return err
 	}
-	header := journalHeader(m.st.seq)
+	if err := m.writeJournal(journalHeader(m.st.seq)); err != nil {
+		return err
+	}
+	m.sinceSnapshot = 0
+	return nil
+}
+
+// writeJournal makes content the journal: written to a temporary file,
+// fsynced and renamed over the old one, so a crash leaves the old journal
+// or the new one, never none; then it is opened for appending.
+func (m *MemStore) writeJournal(content []byte) error {
 	dir := filepath.Dir(m.path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(m.journalPath())+".tmp-*")
 	if err != nil {
 		return err
 	}
-	if _, err = tmp.Write(header); err == nil {
+	if _, err = tmp.Write(content); err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
@@ -194,7 +245,7 @@ func (m *MemStore) newJournal() error {
 	if m.journal != nil {
 		m.journal.Close()
 	}
-	m.journal, m.journalSize, m.sinceSnapshot = f, int64(len(header)), 0
+	m.journal, m.journalSize = f, int64(len(content))
 	return nil
 }
 

@@ -22,6 +22,7 @@ type MemStore struct {
 	journalSize   int64
 	sinceSnapshot int
 	compactEvery  int
+	compacting    bool // a compaction is writing a snapshot
 	// broken is set when the journal could not be restored after a failed
 	// append; every later write returns it.
 	broken error
@@ -46,33 +47,42 @@ func (m *MemStore) read(f func(*state) error) error {
 
 // write runs o on a clone of the state and, when o keeps its changes,
 // journals o and makes the clone current: o's changes are durable before
-// write returns. A failure leaves the previous state.
+// write returns. A failure leaves the previous state. When enough ops
+// have been journaled, the writer then compacts, outside the lock (see
+// compact), so other writers do not wait for the snapshot.
 func (m *MemStore) write(ctx context.Context, o *op) (any, error) {
+	res, c, err := m.writeLocked(ctx, o)
+	if c != nil {
+		m.compact(c)
+	}
+	return res, err
+}
+
+func (m *MemStore) writeLocked(ctx context.Context, o *op) (any, *compaction, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.broken != nil {
-		return nil, m.broken
+		return nil, nil, m.broken
 	}
 	next := m.st.clone()
 	res, keep, err := o.run(next)
 	if err != nil && !keep {
-		return nil, err
+		return nil, nil, err
 	}
 	if m.path != "" {
 		next.seq++
 		o.Seq = next.seq
 		if jerr := m.logOp(o); jerr != nil {
-			return nil, jerr
+			return nil, nil, jerr
 		}
 		m.st = next
-		m.maybeCompact()
-		return res, err
+		return res, m.startCompaction(), err
 	}
 	m.st = next
-	return res, err
+	return res, nil, err
 }
 
 // CreateProject adds a project; its ID is assigned and returned. An account another project has is refused (ErrConflict).

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -242,4 +243,34 @@ func TestSecondStoreOnOneLedgerIsRefused(t *testing.T) {
 	second, err := allocation.OpenFile(path)
 	require.NoError(t, err, "the lock goes with the store that held it")
 	require.NoError(t, second.Close())
+}
+
+// The snapshot is written without the write lock: while one writer
+// compacts (held here inside the snapshot's write), others read and
+// write; their ops reach the new journal.
+func TestCompactionDoesNotHoldTheWriteLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	defer s.Close()
+	_, a := fixture(t, s, 100)
+	allocation.SetCompactEvery(s, 1)
+	inSnapshot, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	allocation.SetFailAt(s, func(step string) error {
+		if step == "write" {
+			once.Do(func() { close(inSnapshot); <-release })
+		}
+		return nil
+	})
+	done := make(chan error)
+	go func() { _, err := s.Credit(ctx, a.ID, 1, "compacts", t0); done <- err }()
+	<-inSnapshot
+	require.True(t, allocation.WriteLockFree(s), "the snapshot is written under the write lock")
+	_, err = s.Credit(ctx, a.ID, 2, "during the snapshot", t0)
+	require.NoError(t, err)
+	close(release)
+	require.NoError(t, <-done)
+	allocation.SetFailAt(s, nil)
+	require.Equal(t, int64(103), balanceIn(t, path, a.ID))
 }
