@@ -26,6 +26,7 @@ commands:
   create          an allocation of a project's account: resource, category and period
   credit          add service units to an allocation
   job cancel      return the pre-debit of a job that never started
+  usage           SU debited per allocation and user in a period, as CSV or JSON
   balance         allocations and their balances
   activity        SU used per user per allocation (--history: every credit and debit)
   failures        jobs refused for insufficient balance, explained
@@ -54,6 +55,8 @@ func allocCmd(args []string, stdout, stderr io.Writer) error {
 		return allocCreditCmd(args[1:], stdout)
 	case "job":
 		return allocJobCmd(args[1:], stdout)
+	case "usage":
+		return allocUsageCmd(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, allocUsage)
 		return nil

@@ -88,6 +88,14 @@ func TestAllocServeAndTables(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, lines(out)[1], "needed 90 SU, CPU allocation 1 had 80")
 
+	code, out, errOut = runCmd(t, "alloc", "usage", "--from", "2000-01-01", "--to", "2200-01-01", "--server", url, "--token", "user-tok")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, "allocation_id,account,category,resource,uid,from,to,jobs,su", lines(out)[0])
+	require.Equal(t, "1,lab,startup,CPU,500,2000-01-01T00:00:00Z,2200-01-01T00:00:00Z,1,20", lines(out)[1])
+	code, out, _ = runCmd(t, "alloc", "usage", "--from", "2000-01-01", "--to", "2001-01-01", "--format", "json", "--server", url, "--token", "user-tok")
+	require.Equal(t, 0, code)
+	require.Equal(t, "[]\n", out, "no debit in that period")
+
 	code, _, errOut = runCmd(t, "alloc", "balance", "--server", url, "--token", "wrong")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "401")
