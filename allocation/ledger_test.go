@@ -91,3 +91,32 @@ func TestSiteFactorPrefersCreditAndNearExpiry(t *testing.T) {
 	require.Equal(t, 0.0, sf.Factor(queueJob("lab", "nowhere"), t0))
 	require.Equal(t, 0.0, sf.Factor(queueJob("late", "standard"), t0.Add(year/2)), "expired")
 }
+
+// A site's categories: an allocation must name one, and its total credit
+// stays within the category's limit.
+func TestCategoriesEnforced(t *testing.T) {
+	cats, err := allocation.ParseCategories("startup=1000, research=0")
+	require.NoError(t, err)
+	l := allocation.New(nil, allocation.WithCategories(cats))
+	ctx := t.Context()
+	p, err := l.CreateProject(ctx, allocation.Project{Name: "lab", Account: "lab"})
+	require.NoError(t, err)
+	_, err = l.CreateAllocation(ctx, allocation.Allocation{Project: p.ID, Category: "hobby", Resource: allocation.CPU, Start: t0, End: t0.AddDate(1, 0, 0)})
+	require.ErrorIs(t, err, allocation.ErrInvalid)
+	a, err := l.CreateAllocation(ctx, allocation.Allocation{Project: p.ID, Category: "startup", Resource: allocation.CPU, Start: t0, End: t0.AddDate(1, 0, 0)})
+	require.NoError(t, err)
+	_, err = l.Credit(ctx, a.ID, 800, "", t0)
+	require.NoError(t, err)
+	_, err = l.Credit(ctx, a.ID, 201, "", t0)
+	require.ErrorContains(t, err, "limit of 1000")
+	_, err = l.Credit(ctx, a.ID, 200, "", t0)
+	require.NoError(t, err)
+	g, err := l.CreateAllocation(ctx, allocation.Allocation{Project: p.ID, Category: "research", Resource: allocation.GPU, Start: t0, End: t0.AddDate(1, 0, 0)})
+	require.NoError(t, err)
+	_, err = l.Credit(ctx, g.ID, 1<<40, "", t0)
+	require.NoError(t, err, "0: no limit")
+	for _, bad := range []string{"", "startup", "startup=-1", "=5", "a=1,a=2"} {
+		_, err := allocation.ParseCategories(bad)
+		require.ErrorIs(t, err, allocation.ErrInvalid, bad)
+	}
+}

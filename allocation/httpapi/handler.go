@@ -65,6 +65,7 @@ func New(ledger *allocation.Ledger, auth Authenticator, now func() time.Time) *H
 		{"GET /failure", h.listFailures},
 		{"GET /failure/{id}", h.getFailure},
 		{"GET /audit", h.listAudit},
+		{"GET /sitefactor", h.siteFactor},
 	}
 	for _, rt := range routes {
 		h.mux.Handle(rt.pattern, h.wrap(rt.fn))

@@ -401,3 +401,30 @@ func TestErrorsHideTheCauseAndChangesAreAudited(t *testing.T) {
 		Body: []byte(`{"gname":"lab","gid":1001,"account":"lab"}`), Status: 201}, recs[0])
 	require.Len(t, logged, 5)
 }
+
+// GET /sitefactor: the site factor of an account's jobs in a partition,
+// for callers who may see the account.
+func TestSiteFactorOverHTTP(t *testing.T) {
+	ctx := context.Background()
+	l := allocation.New(nil, allocation.WithPartitions(map[string]allocation.Partition{"standard": {Resource: allocation.CPU}}))
+	p, err := l.CreateProject(ctx, allocation.Project{Name: "lab", GID: 1001, Account: "lab"})
+	require.NoError(t, err)
+	a, err := l.CreateAllocation(ctx, allocation.Allocation{Project: p.ID, Resource: allocation.CPU, Start: t0.AddDate(0, -6, 0), End: t0.AddDate(0, 6, 0)})
+	require.NoError(t, err)
+	_, err = l.Credit(ctx, a.ID, 1000, "", t0)
+	require.NoError(t, err)
+	auth, err := ParseTokens(strings.NewReader(tokens))
+	require.NoError(t, err)
+	h := New(l, auth, func() time.Time { return t0 })
+	rec := call(h, "tok-member", "GET", "/sitefactor?account=lab&partition=standard", "")
+	require.Equal(t, 200, rec.Code, rec.Body.String())
+	f := decodeBody[allocation.SiteFactor](t, rec)
+	require.Equal(t, "lab", f.Account)
+	require.InDelta(t, 1.0, f.FCredit, 1e-9, "nothing used yet")
+	require.InDelta(t, f.FCredit*f.FTemporal, f.Factor, 1e-9)
+	for _, q := range []string{"account=lab&partition=gpu", "account=other&partition=standard"} {
+		require.Equal(t, 404, call(h, "tok-member", "GET", "/sitefactor?"+q, "").Code, q)
+	}
+	require.Equal(t, 404, call(h, "tok-outsider", "GET", "/sitefactor?account=lab&partition=standard", "").Code)
+	require.Equal(t, 400, call(h, "tok-member", "GET", "/sitefactor?account=lab", "").Code)
+}

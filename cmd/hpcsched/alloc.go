@@ -4,15 +4,21 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/hpcsched/hpcsched/allocation"
 	"github.com/hpcsched/hpcsched/allocation/httpapi"
+	"github.com/hpcsched/hpcsched/sbatch"
 )
 
 const allocUsage = `usage: hpcsched alloc <command> [flags]
@@ -70,6 +76,8 @@ type serveFlags struct {
 	tlsCert, tlsKey, audit         string
 	insecure                       bool
 	grace                          time.Duration
+	partitions                     map[string]allocation.Partition
+	categories                     map[string]allocation.Category
 }
 
 func parseServeFlags(args []string, stdout io.Writer) (serveFlags, error) {
@@ -84,6 +92,11 @@ func parseServeFlags(args []string, stdout io.Writer) (serveFlags, error) {
 	fs.Bool(&f.insecure, "insecure", "allow plain HTTP on a non-loopback address (tokens then cross the network in clear)")
 	fs.String(&f.audit, "audit=FILE", "", "append an audit record of every change to FILE (GET /audit reads it)")
 	fs.Duration(&f.grace, "grace", 30*time.Second, "how long shutdown waits for requests in flight")
+	f.partitions = map[string]allocation.Partition{}
+	fs.add("partition", "NAME=CPU|GPU[:cpu=W,mem=W,gpu=W]", "what a partition bills, with MAX_TRES weights (mem per GiB); repeat per partition (GET /sitefactor)",
+		sbatch.Flag{Value: true, Set: func(v string) error { return parsePartition(v, f.partitions) }})
+	fs.add("categories", "NAME=MAX_SU,...", "the site's allocation categories and their credit limits (0: none); enforced on create and credit",
+		sbatch.Flag{Value: true, Set: func(v string) (err error) { f.categories, err = allocation.ParseCategories(v); return err }})
 	if err := fs.NoOperands(args, stdout); err != nil {
 		return f, err
 	}
@@ -134,7 +147,11 @@ func allocServe(ctx context.Context, args []string, stdout, stderr io.Writer, re
 		return err
 	}
 	defer closeStore()
-	h := httpapi.New(allocation.New(store), auth, time.Now)
+	opts := []allocation.Option{allocation.WithPartitions(f.partitions)}
+	if f.categories != nil {
+		opts = append(opts, allocation.WithCategories(f.categories))
+	}
+	h := httpapi.New(allocation.New(store, opts...), auth, time.Now)
 	logger := &serverLog{w: stderr}
 	h.SetAccessLog(logger.access)
 	if f.audit != "" {
@@ -153,13 +170,58 @@ func allocServe(ctx context.Context, args []string, stdout, stderr io.Writer, re
 	if f.tlsCert != "" {
 		scheme = "https"
 	}
-	logger.printf("serving the allocation ledger on %s://%s from %s (tokens %s)", scheme, ln.Addr(), storeName(f), f.tokens)
+	logger.printf("serving the allocation ledger on %s://%s from %s (tokens %s; %d partitions billed, categories %s)",
+		scheme, ln.Addr(), storeName(f), f.tokens, len(f.partitions), categoryNames(f.categories))
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
 	stopHUP := auth.reloadOnHUP(logger)
 	defer stopHUP()
 	return runServer(ctx, newHTTPServer(h), ln, f, logger)
+}
+
+// parsePartition reads NAME=CPU|GPU[:cpu=W,mem=W,gpu=W] into ps.
+func parsePartition(v string, ps map[string]allocation.Partition) error {
+	name, rule, ok := strings.Cut(v, "=")
+	res, weights, _ := strings.Cut(rule, ":")
+	r, err := allocation.ParseResource(res)
+	if !ok || name == "" || err != nil {
+		return fmt.Errorf("--partition %q is not NAME=CPU|GPU[:cpu=W,mem=W,gpu=W]", v)
+	}
+	p := allocation.Partition{Resource: r}
+	if weights != "" {
+		p.Weights = &allocation.Weights{}
+		for kv := range strings.SplitSeq(weights, ",") {
+			k, val, _ := strings.Cut(kv, "=")
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w < 0 || math.IsInf(w, 0) || math.IsNaN(w) {
+				return fmt.Errorf("--partition %q: weight %q is not a non-negative number", v, kv)
+			}
+			switch k {
+			case "cpu":
+				p.Weights.CPU = w
+			case "mem":
+				p.Weights.MemGiB = w
+			case "gpu":
+				p.Weights.GPU = w
+			default:
+				return fmt.Errorf("--partition %q: %q is not cpu, mem or gpu", v, k)
+			}
+		}
+	}
+	if _, dup := ps[name]; dup {
+		return fmt.Errorf("--partition %s is given twice", name)
+	}
+	ps[name] = p
+	return nil
+}
+
+func categoryNames(cs map[string]allocation.Category) string {
+	if cs == nil {
+		return "not enforced"
+	}
+	names := slices.Sorted(maps.Keys(cs))
+	return strings.Join(names, ",")
 }
 
 func storeName(f serveFlags) string {

@@ -197,3 +197,26 @@ func TestAllocOperatorCommands(t *testing.T) {
 		require.Contains(t, errOut, tc.want, "%v", tc.args)
 	}
 }
+
+// serve bills the partitions it is given (GET /sitefactor) and enforces
+// the site's categories.
+func TestAllocServePartitionsAndCategories(t *testing.T) {
+	var log syncWriter
+	addr := serveWith(t, &log, "--listen", "127.0.0.1:0", "--tokens", tokensFile(t, "root-tok-0123456789 0 0 superuser\n"),
+		"--partition", "standard=CPU:cpu=1,mem=0.5", "--partition", "gpu=GPU", "--categories", "startup=1000,research=0")
+	base := "http://" + addr
+	tok := "root-tok-0123456789"
+	require.Equal(t, 201, send(t, base, tok, "POST", "/project", `{"gname":"lab","gid":1,"account":"lab"}`))
+	require.Equal(t, 400, send(t, base, tok, "POST", "/alloc", `{"project_id":1,"category":"hobby","resource":"CPU","start":"2020-01-01T00:00:00Z","end":"2120-01-01T00:00:00Z"}`))
+	require.Equal(t, 201, send(t, base, tok, "POST", "/alloc", `{"project_id":1,"category":"startup","resource":"CPU","start":"2020-01-01T00:00:00Z","end":"2120-01-01T00:00:00Z"}`))
+	require.Equal(t, 400, send(t, base, tok, "POST", "/alloc/1/credit", `{"amount":1001}`), "past the startup limit")
+	require.Equal(t, 201, send(t, base, tok, "POST", "/alloc/1/credit", `{"amount":1000}`))
+	require.Equal(t, 200, send(t, base, tok, "GET", "/sitefactor?account=lab&partition=standard", ""))
+	require.Equal(t, 404, send(t, base, tok, "GET", "/sitefactor?account=lab&partition=gpu", ""), "no GPU allocation")
+	require.Contains(t, log.String(), "2 partitions billed, categories research,startup")
+	for _, bad := range []string{"standard", "standard=TPU", "s=CPU:cpu=x", "s=CPU:disk=1"} {
+		code, _, errOut := runCmd(t, "alloc", "serve", "--tokens", "t", "--store", "x", "--partition", bad)
+		require.Equal(t, 2, code, bad)
+		require.Contains(t, errOut, "--partition", bad)
+	}
+}
