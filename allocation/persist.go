@@ -115,7 +115,9 @@ func openFile(path string, locked bool) (_ *MemStore, err error) {
 // readLimited reads a regular file of at most MaxFileSize bytes: its size
 // is checked before reading and the reading stops at the budget (a file
 // growing meanwhile, or a device, cannot make it allocate more).
-func readLimited(path string) ([]byte, error) {
+func readLimited(path string) ([]byte, error) { return readLimitedTo(path, MaxFileSize) }
+
+func readLimitedTo(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -128,15 +130,15 @@ func readLimited(path string) ([]byte, error) {
 	switch {
 	case !info.Mode().IsRegular():
 		return nil, fmt.Errorf("%s is not a regular file", path)
-	case info.Size() > MaxFileSize:
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	case info.Size() > limit:
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
 	}
 	return data, nil
 }

@@ -40,6 +40,11 @@ type QueuePlugin struct {
 	// OnError, when set, is told of a completion the ledger could not
 	// record (Release cannot return an error).
 	OnError func(job queue.JobID, err error)
+	// Retry, when set, keeps the job ends the ledger could not record
+	// for a reason that may pass (not ErrInvalid, ErrConflict or
+	// ErrNotFound) so they are retried (ReleaseQueue.Retry), after a
+	// restart too.
+	Retry *ReleaseQueue
 }
 
 // errNoLedger is the zero QueuePlugin's refusal.
@@ -173,9 +178,16 @@ func (p *QueuePlugin) Release(ctx context.Context, job *queue.Job, end queue.Job
 	case end.State == queue.Timeout:
 		outcome = OutcomeTimeout
 	}
-	_, err := p.Ledger.CompleteJob(ctx, JobID(job.ID), end.Elapsed, outcome, now)
-	if err == nil && end.State == queue.Pending {
+	c := Completion{Job: JobID(job.ID), Elapsed: end.Elapsed, Outcome: outcome}
+	forget := end.State == queue.Pending
+	_, err := p.Ledger.Complete(ctx, c, now)
+	if err == nil && forget {
 		err = p.Ledger.Forget(ctx, JobID(job.ID), now)
+	}
+	if err != nil && p.Retry != nil && !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrConflict) && !errors.Is(err, ErrNotFound) {
+		if qerr := p.Retry.Add(PendingRelease{Completion: c, Forget: forget, Now: now, LastError: err.Error()}); qerr != nil {
+			err = fmt.Errorf("%w (and queueing its retry failed: %v)", err, qerr)
+		}
 	}
 	if err != nil && p.OnError != nil {
 		p.OnError(job.ID, err)
