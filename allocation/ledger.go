@@ -11,7 +11,8 @@ import (
 // Ledger is the allocation ledger: a Store plus the partitions' billing
 // rules. It adds job-level operations (SU from a job's request) and the
 // site factor. Safe for concurrent use when its Store is (every shipped
-// Store is).
+// Store is). Make one with New: the zero Ledger has no Store, and the
+// Store methods it promotes panic on the nil interface.
 type Ledger struct {
 	Store
 	partitions map[string]Partition
@@ -173,8 +174,12 @@ type SiteFactor struct {
 
 // Of is the site factor of the account's jobs in the partition at now;
 // false when the partition bills nothing or the account has no
-// allocation of its resource active at now (Factor then gives 0).
+// allocation of its resource active at now (Factor then gives 0), or sf
+// is nil.
 func (sf *SiteFactors) Of(account, partition string, now time.Time) (SiteFactor, bool) {
+	if sf == nil { // no snapshot: no factor
+		return SiteFactor{}, false
+	}
 	p, ok := sf.partitions[partition]
 	if !ok {
 		return SiteFactor{}, false
@@ -193,6 +198,9 @@ func (sf *SiteFactors) Of(account, partition string, now time.Time) (SiteFactor,
 // bill; 0 when none is active. Its signature is queue.Multifactor's
 // site factor.
 func (sf *SiteFactors) Factor(job *queue.Job, now time.Time) float64 {
+	if job == nil {
+		return 0
+	}
 	f, _ := sf.Of(job.Account, job.Partition, now)
 	return f.Factor
 }

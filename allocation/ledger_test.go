@@ -6,6 +6,7 @@ import (
 
 	"github.com/hpcsched/hpcsched/allocation"
 	"github.com/hpcsched/hpcsched/allocation/storetest"
+	"github.com/hpcsched/hpcsched/queue"
 	"github.com/stretchr/testify/require"
 )
 
@@ -119,4 +120,24 @@ func TestCategoriesEnforced(t *testing.T) {
 		_, err := allocation.ParseCategories(bad)
 		require.ErrorIs(t, err, allocation.ErrInvalid, bad)
 	}
+}
+
+// Zero values: the zero MemStore is an empty store; a nil SiteFactors
+// or job has no factor.
+func TestZeroValues(t *testing.T) {
+	var m allocation.MemStore
+	ps, err := m.Projects(ctx)
+	require.NoError(t, err)
+	require.Empty(t, ps)
+	p, err := m.CreateProject(ctx, allocation.Project{Name: "a", Account: "a"})
+	require.NoError(t, err)
+	require.Equal(t, allocation.ProjectID(1), p.ID)
+	var sf *allocation.SiteFactors
+	_, ok := sf.Of("a", "standard", t0)
+	require.False(t, ok)
+	require.Zero(t, sf.Factor(&queue.Job{Account: "a"}, t0))
+	l, _ := fixture(t, nil, 10)
+	real, err := l.SiteFactors(ctx, nil, t0)
+	require.NoError(t, err)
+	require.Zero(t, real.Factor(nil, t0))
 }

@@ -11,7 +11,8 @@ import (
 
 // MemStore is the default Store: tables in memory on google/btree,
 // optionally persisted to a file (see the package doc and OpenFile).
-// Safe for concurrent use; writers are serialised by one mutex.
+// Safe for concurrent use; writers are serialised by one mutex. The zero
+// MemStore is an empty store that is not persisted, as NewMemStore's.
 type MemStore struct {
 	mu   sync.RWMutex
 	st   *state
@@ -42,6 +43,9 @@ func NewMemStore() *MemStore { return &MemStore{st: newState()} }
 func (m *MemStore) read(f func(*state) error) error {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	if m.st == nil { // the zero MemStore, not written yet
+		return f(newState())
+	}
 	return f(m.st)
 }
 
@@ -66,6 +70,9 @@ func (m *MemStore) writeLocked(ctx context.Context, o *op) (any, *compaction, er
 	defer m.mu.Unlock()
 	if m.broken != nil {
 		return nil, nil, m.broken
+	}
+	if m.st == nil { // the zero MemStore
+		m.st = newState()
 	}
 	next := m.st.clone()
 	res, keep, err := o.run(next)
