@@ -124,8 +124,11 @@ func allocCreateCmd(args []string, stdout io.Writer) error {
 		return err
 	}
 	return a.print(stdout, out, func() string {
-		return fmt.Sprintf("allocation %d: %s %s for %s, [%s, %s)", out.ID, out.Category, out.Resource, account,
-			out.Start.Format(day), out.End.Format(day))
+		what := string(out.Resource)
+		if out.Category != "" {
+			what = out.Category + " " + what
+		}
+		return fmt.Sprintf("allocation %d: %s for %s, [%s, %s)", out.ID, what, account, out.Start.Format(day), out.End.Format(day))
 	})
 }
 
