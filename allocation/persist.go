@@ -1,7 +1,6 @@
 package allocation
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -96,15 +95,13 @@ func openFile(path string, locked bool) (_ *MemStore, err error) {
 		}
 	}()
 	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery, lock: lock}
-	data, err := readLimited(path)
+	st, err := readSnapshot(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrFile, err)
 	default:
-		if m.st, err = decodeState(data); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrFile, path, err)
-		}
+		m.st = st
 	}
 	if err := m.openJournal(err == nil); err != nil {
 		return nil, err
@@ -149,79 +146,6 @@ func readLimitedTo(path string, limit int64) ([]byte, error) {
 // bare image.
 func snapshotHeader(body []byte) []byte {
 	return fmt.Appendf(nil, "%s %d %d %08x\n", FileFormat, FileVersion, len(body), crc32.Checksum(body, castagnoli))
-}
-
-// snapshotBody checks the header and returns the image.
-func snapshotBody(data []byte) ([]byte, error) {
-	if len(data) > 0 && data[0] == '{' {
-		return data, nil // version 1
-	}
-	line, body, ok := bytes.Cut(data, []byte("\n"))
-	var version, n int
-	var sum uint32
-	if _, err := fmt.Sscanf(string(line), FileFormat+" %d %d %x", &version, &n, &sum); !ok || err != nil {
-		return nil, fmt.Errorf("the first line %.80q is not %q", line, FileFormat+" VERSION LENGTH CRC")
-	}
-	switch {
-	case version != FileVersion:
-		return nil, fmt.Errorf("version %d, want %d", version, FileVersion)
-	case n != len(body):
-		return nil, fmt.Errorf("the header gives %d bytes but %d follow: cut short or grown", n, len(body))
-	case crc32.Checksum(body, castagnoli) != sum:
-		return nil, fmt.Errorf("checksum %08x does not match the image's bytes: it was changed", sum)
-	}
-	return body, nil
-}
-
-func decodeState(data []byte) (*state, error) {
-	body, err := snapshotBody(data)
-	if err != nil {
-		return nil, err
-	}
-	var img fileImage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&img); err != nil {
-		return nil, err
-	}
-	if img.Format != FileFormat || (img.Version != FileVersion && img.Version != 1) {
-		return nil, fmt.Errorf("format %q version %d, want %q version %d", img.Format, img.Version, FileFormat, FileVersion)
-	}
-	s := newState()
-	s.next, s.seq = img.Next, img.Seq
-	for _, p := range img.Projects {
-		s.projects.ReplaceOrInsert(p)
-		s.accounts.ReplaceOrInsert(p)
-	}
-	for _, a := range img.Allocations {
-		s.allocs.ReplaceOrInsert(a)
-		s.periods.ReplaceOrInsert(a)
-	}
-	for _, j := range img.Jobs {
-		s.putJob(j)
-		if j.Status == Completed {
-			d, _ := s.debits.Get(OwnerDebit{Allocation: j.Allocation, UID: j.UID})
-			d.Allocation, d.UID, d.Jobs = j.Allocation, j.UID, d.Jobs+1
-			var err error
-			if d.Amount, err = add(d.Amount, j.Debited); err != nil {
-				return nil, err
-			}
-			s.debits.ReplaceOrInsert(d)
-		}
-	}
-	for _, f := range img.Failures {
-		f.Attempt = max(f.Attempt, 1) // written before refusals were retried
-		s.failures.ReplaceOrInsert(f)
-	}
-	next := s.next.Activity
-	for _, a := range img.Activity {
-		s.next.Activity = a.ID // apply numbers it; keep the stored id
-		if _, err := s.apply(a); err != nil {
-			return nil, err
-		}
-	}
-	s.next.Activity = next
-	return s, nil
 }
 
 func encodeState(s *state) ([]byte, error) {

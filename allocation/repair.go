@@ -76,16 +76,14 @@ func salvage(path string) (*MemStore, FileReport, error) {
 		return nil, rep, err
 	}
 	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery, lock: lock}
-	data, err := readLimited(path)
+	st, err := readSnapshot(path)
 	snapshot := err == nil
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return m, rep, fmt.Errorf("%w: %v", ErrFile, err)
+		return m, rep, fmt.Errorf("%w: %v (restore the snapshot from a backup)", ErrFile, err)
 	default:
-		if m.st, err = decodeState(data); err != nil {
-			return m, rep, fmt.Errorf("%w: snapshot %s: %v (restore it from a backup)", ErrFile, path, err)
-		}
+		m.st = st
 		rep.SnapshotSeq = m.st.seq
 	}
 	journal, err := readLimited(m.journalPath())
