@@ -64,7 +64,7 @@ func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount i
 	if errors.Is(err, pgx.ErrNoRows) {
 		return allocation.Activity{}, fmt.Errorf("%w: allocation %d", allocation.ErrNotFound, id)
 	}
-	return act, s.clean(overflow(err))
+	return act, clean(overflow(err))
 }
 
 // PreDebit is one call of the hpcsched_predebit function (one round trip,
@@ -91,13 +91,13 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 		}
 	}
 	if err != nil {
-		return allocation.Job{}, s.clean(overflow(err))
+		return allocation.Job{}, clean(overflow(err))
 	}
 	switch result {
 	case "exists":
 		j, err := jobIn(ctx, s.pool, key)
 		if err != nil {
-			return allocation.Job{}, s.clean(err)
+			return allocation.Job{}, clean(err)
 		}
 		if !allocation.SamePreDebit(j, r) {
 			return allocation.Job{}, fmt.Errorf("%w: job %d was pre-debited with other values", allocation.ErrConflict, r.Job)
@@ -139,7 +139,7 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 	case result == "norate":
 		return allocation.Job{}, &allocation.FieldError{Field: "amount", Reason: fmt.Sprintf("required, job %d was pre-debited without a rate", c.Job)}
 	case err != nil:
-		return allocation.Job{}, s.clean(overflow(err))
+		return allocation.Job{}, clean(overflow(err))
 	case result == "completed" && !allocation.SameCompletion(j, c):
 		return allocation.Job{}, fmt.Errorf("%w: job %d was completed with other values", allocation.ErrConflict, c.Job)
 	}
@@ -152,7 +152,7 @@ func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) 
 	if err != nil {
 		return err
 	}
-	return s.clean(pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	return clean(pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		rows, _ := tx.Query(ctx, "SELECT "+jobCols+" FROM jobs WHERE job_id = $1 FOR UPDATE", key)
 		j, err := pgx.CollectExactlyOneRow(rows, scanJob)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -204,25 +204,25 @@ func (s *Store) Job(ctx context.Context, id allocation.JobID) (allocation.Job, e
 	if err != nil {
 		return allocation.Job{}, err
 	}
-	return jobIn(ctx, s.pool, key)
+	return cleaned(jobIn(ctx, s.pool, key))
 }
 
 // Jobs lists the jobs pre-debited against an allocation, by job ID; the slice is the caller's.
 func (s *Store) Jobs(ctx context.Context, id allocation.AllocationID) ([]allocation.Job, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+jobCols+" FROM jobs WHERE allocation_id = $1 ORDER BY job_id", id)
-	return pgx.CollectRows(rows, scanJob)
+	return cleaned(pgx.CollectRows(rows, scanJob))
 }
 
 // Failures lists every refusal, by job and attempt; the slice is the caller's.
 func (s *Store) Failures(ctx context.Context) ([]allocation.Failure, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT job_id, attempt, allocation_id, uid, amount, balance, at FROM failures ORDER BY job_id, attempt")
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Failure, error) {
+	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Failure, error) {
 		var f allocation.Failure
 		var id, uid int64
 		err := row.Scan(&id, &f.Attempt, &f.Allocation, &uid, &f.Amount, &f.Balance, &f.Time)
 		f.Job, f.UID, f.Time = allocation.JobID(id), uint32(uid), f.Time.UTC()
 		return f, err
-	})
+	}))
 }
 
 const balanceSelect = `SELECT a.allocation_id, COALESCE(b.credits, 0), COALESCE(b.debited, 0), COALESCE(b.pending, 0), COALESCE(b.balance, 0)
@@ -238,36 +238,36 @@ func scanBalance(row pgx.CollectableRow) (allocation.Balance, error) {
 func (s *Store) Balance(ctx context.Context, id allocation.AllocationID) (allocation.Balance, error) {
 	rows, _ := s.pool.Query(ctx, balanceSelect+" WHERE a.allocation_id = $1", id)
 	b, err := pgx.CollectExactlyOneRow(rows, scanBalance)
-	return b, notFound(err, "allocation", id)
+	return b, clean(notFound(err, "allocation", id))
 }
 
 // Balances lists every allocation's balance, zero ones included, by allocation ID.
 func (s *Store) Balances(ctx context.Context) ([]allocation.Balance, error) {
 	rows, _ := s.pool.Query(ctx, balanceSelect+" ORDER BY a.allocation_id")
-	return pgx.CollectRows(rows, scanBalance)
+	return cleaned(pgx.CollectRows(rows, scanBalance))
 }
 
 // History is the allocation's activity in order; the slice is the caller's.
 func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allocation.Activity, error) {
 	rows, _ := s.pool.Query(ctx, `SELECT activity_id, allocation_id, kind, amount, job_id, uid, at, comment
 		FROM activity WHERE allocation_id = $1 ORDER BY activity_id`, id)
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Activity, error) {
+	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Activity, error) {
 		var a allocation.Activity
 		var job, uid int64
 		err := row.Scan(&a.ID, &a.Allocation, &a.Kind, &a.Amount, &job, &uid, &a.Time, &a.Comment)
 		a.Job, a.UID, a.Time = allocation.JobID(job), uint32(uid), a.Time.UTC()
 		return a, err
-	})
+	}))
 }
 
 // Debits is the SU debited to the allocation per owner uid, by uid.
 func (s *Store) Debits(ctx context.Context, id allocation.AllocationID) ([]allocation.OwnerDebit, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT allocation_id, uid, amount, jobs FROM debits WHERE allocation_id = $1 ORDER BY uid", id)
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
+	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
 		var d allocation.OwnerDebit
 		var uid int64
 		err := row.Scan(&d.Allocation, &uid, &d.Amount, &d.Jobs)
 		d.UID = uint32(uid)
 		return d, err
-	})
+	}))
 }

@@ -159,7 +159,7 @@ func (e *DatabaseError) Is(target error) bool { return target == ErrDatabase }
 
 // clean passes the ledger's own errors and the context's through and
 // hides any other behind a *DatabaseError.
-func (s *Store) clean(err error) error {
+func clean(err error) error {
 	var fe *allocation.FieldError
 	var ie *allocation.InsufficientError
 	var oe *allocation.OverlapError
@@ -176,3 +176,6 @@ func (s *Store) clean(err error) error {
 	}
 	return &DatabaseError{Code: pgCode(err), Cause: err}
 }
+
+// cleaned is clean for a method's two results.
+func cleaned[T any](v T, err error) (T, error) { return v, clean(err) }

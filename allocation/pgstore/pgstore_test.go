@@ -153,3 +153,21 @@ func TestJobIDsBeyondBigintAreRefused(t *testing.T) {
 	require.ErrorAs(t, err, &fe)
 	require.Equal(t, "job_id", fe.Field)
 }
+
+// A failure of the database reaches the caller as a *DatabaseError whose
+// message names no host, user or driver text; the cause stays for logs.
+func TestDatabaseErrorsHideTheServer(t *testing.T) {
+	dsn := freshDB(t)
+	s, err := Open(context.Background(), dsn)
+	require.NoError(t, err)
+	s.Close()
+	_, err = s.Projects(context.Background())
+	require.ErrorIs(t, err, ErrDatabase)
+	var de *DatabaseError
+	require.ErrorAs(t, err, &de)
+	require.NotContains(t, err.Error(), "127.0.0.1")
+	require.NotContains(t, err.Error(), "postgres")
+	require.Error(t, de.Cause)
+	_, err = s.Job(context.Background(), 1)
+	require.ErrorIs(t, err, ErrDatabase)
+}

@@ -22,7 +22,7 @@ func (s *Store) CreateProject(ctx context.Context, p allocation.Project) (alloca
 	if pgCode(err) == uniqueViolation {
 		return allocation.Project{}, fmt.Errorf("%w: account %q belongs to another project", allocation.ErrConflict, p.Account)
 	}
-	return p, err
+	return p, clean(err)
 }
 
 // UpdateProject replaces the project with p.ID (ErrNotFound when none); an account another project has is refused (ErrConflict).
@@ -37,7 +37,7 @@ func (s *Store) UpdateProject(ctx context.Context, p allocation.Project) (alloca
 	case pgCode(err) == uniqueViolation:
 		return allocation.Project{}, fmt.Errorf("%w: account %q belongs to another project", allocation.ErrConflict, p.Account)
 	case err != nil:
-		return allocation.Project{}, err
+		return allocation.Project{}, clean(err)
 	case tag.RowsAffected() == 0:
 		return allocation.Project{}, fmt.Errorf("%w: project %d", allocation.ErrNotFound, p.ID)
 	}
@@ -51,7 +51,7 @@ func (s *Store) DeleteProject(ctx context.Context, id allocation.ProjectID) erro
 	case pgCode(err) == foreignKeyViolation:
 		return fmt.Errorf("%w: project %d has allocations", allocation.ErrConflict, id)
 	case err != nil:
-		return err
+		return clean(err)
 	case tag.RowsAffected() == 0:
 		return fmt.Errorf("%w: project %d", allocation.ErrNotFound, id)
 	}
@@ -72,13 +72,13 @@ func scanProject(row pgx.CollectableRow) (allocation.Project, error) {
 func (s *Store) Project(ctx context.Context, id allocation.ProjectID) (allocation.Project, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+projectCols+" FROM projects WHERE project_id = $1", id)
 	p, err := pgx.CollectExactlyOneRow(rows, scanProject)
-	return p, notFound(err, "project", id)
+	return p, clean(notFound(err, "project", id))
 }
 
 // Projects lists every project by ID; the slice is the caller's.
 func (s *Store) Projects(ctx context.Context) ([]allocation.Project, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+projectCols+" FROM projects ORDER BY project_id")
-	return pgx.CollectRows(rows, scanProject)
+	return cleaned(pgx.CollectRows(rows, scanProject))
 }
 
 const allocCols = "allocation_id, project_id, category, resource, start_date, end_date"
@@ -126,13 +126,13 @@ func (s *Store) putAllocation(ctx context.Context, a allocation.Allocation) (all
 			a.Project, string(a.Resource), a.ID, a.Start, a.End)
 		other, qerr := pgx.CollectExactlyOneRow(rows, scanAlloc)
 		if qerr != nil {
-			return allocation.Allocation{}, fmt.Errorf("%w: %v", allocation.ErrOverlap, err)
+			return allocation.Allocation{}, fmt.Errorf("%w: a %s allocation of project %d overlaps this period", allocation.ErrOverlap, a.Resource, a.Project)
 		}
 		return allocation.Allocation{}, &allocation.OverlapError{New: a, Existing: other}
 	case foreignKeyViolation:
 		return allocation.Allocation{}, fmt.Errorf("%w: project %d", allocation.ErrNotFound, a.Project)
 	}
-	return a, err
+	return a, clean(err)
 }
 
 func (s *Store) updateAllocation(ctx context.Context, a allocation.Allocation) error {
@@ -165,7 +165,7 @@ func (s *Store) DeleteAllocation(ctx context.Context, id allocation.AllocationID
 	case pgCode(err) == foreignKeyViolation:
 		return fmt.Errorf("%w: allocation %d has activity", allocation.ErrConflict, id)
 	case err != nil:
-		return err
+		return clean(err)
 	case tag.RowsAffected() == 0:
 		return fmt.Errorf("%w: allocation %d", allocation.ErrNotFound, id)
 	}
@@ -176,18 +176,18 @@ func (s *Store) DeleteAllocation(ctx context.Context, id allocation.AllocationID
 func (s *Store) Allocation(ctx context.Context, id allocation.AllocationID) (allocation.Allocation, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+" FROM allocations WHERE allocation_id = $1", id)
 	a, err := pgx.CollectExactlyOneRow(rows, scanAlloc)
-	return a, notFound(err, "allocation", id)
+	return a, clean(notFound(err, "allocation", id))
 }
 
 // Allocations lists every allocation by ID; the slice is the caller's.
 func (s *Store) Allocations(ctx context.Context) ([]allocation.Allocation, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+" FROM allocations ORDER BY allocation_id")
-	return pgx.CollectRows(rows, scanAlloc)
+	return cleaned(pgx.CollectRows(rows, scanAlloc))
 }
 
 // ActiveAllocation is the allocation of the account's project and resource r whose period holds t (ErrNoAllocation when none).
 func (s *Store) ActiveAllocation(ctx context.Context, account string, r allocation.Resource, t time.Time) (allocation.Allocation, error) {
-	return activeAllocation(ctx, s.pool, account, r, t)
+	return cleaned(activeAllocation(ctx, s.pool, account, r, t))
 }
 
 type querier interface {
