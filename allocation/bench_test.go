@@ -2,7 +2,9 @@ package allocation_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -116,4 +118,39 @@ func BenchmarkFileStoreWrite(b *testing.B) {
 // saving it: cheaper than replaying every job through an fsyncing store.
 func copyLedger(from, to *allocation.Ledger) error {
 	return allocation.CopyInto(from.Store.(*allocation.MemStore), to.Store.(*allocation.MemStore))
+}
+
+// Restarting a file store: reading the snapshot of a ledger of jobs
+// completed jobs (and an empty journal). B/op is what one open allocates.
+// HPCSCHED_ALLOC_RESTART_JOBS adds a larger size (say 1000000; building it
+// takes minutes and gigabytes).
+func BenchmarkRestart(b *testing.B) {
+	sizes := []int{10_000, 100_000}
+	if n, err := strconv.Atoi(os.Getenv("HPCSCHED_ALLOC_RESTART_JOBS")); err == nil && n > 0 {
+		sizes = append(sizes, n)
+	}
+	for _, jobs := range sizes {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "ledger.json")
+			s, err := allocation.OpenFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := copyLedger(ledgerAt(b, nil, 100, jobs), allocation.New(s)); err != nil {
+				b.Fatal(err)
+			}
+			s.Close()
+			b.ResetTimer()
+			for range b.N {
+				r, err := allocation.OpenFile(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.Close()
+			}
+			if info, err := os.Stat(path); err == nil {
+				b.ReportMetric(float64(info.Size())/float64(jobs), "file-B/job")
+			}
+		})
+	}
 }

@@ -28,7 +28,7 @@ func TestFileStoreUnderConcurrentLoad(t *testing.T) {
 		t.Fatal("no pre-debit was refused; the grant should be too small")
 	}
 	storetest.CheckConsistent(t, s)
-	r, err := allocation.OpenFile(s.Path())
+	r, err := allocation.OpenAfterCrash(s.Path())
 	if err != nil {
 		t.Fatal(err)
 	}

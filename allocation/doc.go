@@ -31,19 +31,26 @@
 // and API servers pre-debit one allocation at once: the race HADM met (two
 // 20-SU pre-debits against 30 SU both passing) cannot happen, since a
 // store checks and records a pre-debit in one critical section (a mutex in
-// MemStore, an advisory lock in allocation/pgstore). Nothing here starts a
+// MemStore, a row lock on the allocation in allocation/pgstore). Nothing here starts a
 // goroutine or reads the clock: every operation takes now.
 //
 // MemStore keeps its tables in google/btree trees. OpenFile persists it
-// in a versioned JSON format: every change is appended to a journal and
-// fsynced before it is acknowledged (a failed append is cut back, so an
-// unacknowledged change is never replayed), and every DefaultCompactEvery
-// changes the whole state is written as a snapshot atomically (temporary
-// file, fsync, rename, fsync of the directory) and the journal emptied.
-// Opening replays the journal over the snapshot, skipping what the
-// snapshot includes and dropping a torn last line; a crash at any step
-// loses no acknowledged change. allocation/pgstore is the store several
-// servers share.
+// in a versioned format: a snapshot (a header line giving the length and
+// CRC-32C of the JSON image that follows) and a journal (a header naming
+// the last op the snapshot includes, then one "LENGTH CRC JSON" line per
+// op). Every change is appended to the journal and fsynced before it is
+// acknowledged (a failed append is cut back, so an unacknowledged change
+// is never replayed); every DefaultCompactEvery changes the whole state is
+// written as a snapshot atomically (temporary file, fsync, rename, fsync
+// of the directory) and a new journal started the same way. Opening
+// replays the journal over the snapshot, skipping what the snapshot
+// includes. Damage is refused, never skipped: a record cut short or
+// changed, ops missing, a journal or snapshot deleted, or a snapshot older
+// than its journal gives a *JournalError (file, offset, record) or
+// ErrFile; CheckFile reports what is intact and RepairFile keeps it. A
+// ledger file is held by one store at a time (an exclusive flock; a second
+// gets a *LockedError naming the holder). allocation/pgstore is the store
+// several servers share.
 //
 // No HADM or Slurm code was used; this follows the seed's description.
 package allocation

@@ -33,12 +33,14 @@ type OverlapError struct {
 	New, Existing Allocation
 }
 
+// Error names both allocations and their periods.
 func (e *OverlapError) Error() string {
 	return fmt.Sprintf("allocation: %s allocation of project %d for [%s, %s) overlaps allocation %d [%s, %s)",
 		e.New.Resource, e.New.Project, e.New.Start.Format("2006-01-02T15:04:05Z07:00"), e.New.End.Format("2006-01-02T15:04:05Z07:00"),
 		e.Existing.ID, e.Existing.Start.Format("2006-01-02T15:04:05Z07:00"), e.Existing.End.Format("2006-01-02T15:04:05Z07:00"))
 }
 
+// Unwrap makes an *OverlapError match ErrOverlap.
 func (e *OverlapError) Unwrap() error { return ErrOverlap }
 
 // InsufficientError is a refused pre-debit: the job wanted Amount SU and
@@ -50,10 +52,12 @@ type InsufficientError struct {
 	Balance    int64        `json:"balance"`
 }
 
+// Error gives the numbers of the refusal.
 func (e *InsufficientError) Error() string {
 	return fmt.Sprintf("allocation: job %d needs %d SU but allocation %d has %d", e.Job, e.Amount, e.Allocation, e.Balance)
 }
 
+// Unwrap makes an *InsufficientError match ErrInsufficient.
 func (e *InsufficientError) Unwrap() error { return ErrInsufficient }
 
 // FieldError is bad input: which field and why. It matches ErrInvalid.
@@ -61,10 +65,12 @@ type FieldError struct {
 	Field, Reason string
 }
 
+// Error names the field and the reason.
 func (e *FieldError) Error() string {
 	return fmt.Sprintf("allocation: invalid input: %s: %s", e.Field, e.Reason)
 }
 
+// Unwrap makes a *FieldError match ErrInvalid.
 func (e *FieldError) Unwrap() error { return ErrInvalid }
 
 func invalidf(field, format string, args ...any) error {

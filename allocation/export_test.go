@@ -22,3 +22,16 @@ func CopyInto(from, to *MemStore) error {
 // SetCompactEvery sets after how many journaled changes m writes a
 // snapshot.
 func SetCompactEvery(m *MemStore, n int) { m.compactEvery = n }
+
+// OpenAfterCrash opens path as a process restarting after a crash would:
+// the crashed store (still open in the test) no longer holds the lock.
+func OpenAfterCrash(path string) (*MemStore, error) { return openFile(path, false) }
+
+// WriteLockFree reports whether m's write lock is free right now.
+func WriteLockFree(m *MemStore) bool {
+	if m.mu.TryLock() {
+		m.mu.Unlock()
+		return true
+	}
+	return false
+}

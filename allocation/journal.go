@@ -2,85 +2,121 @@ package allocation
 
 import (
 	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // DefaultCompactEvery is how many journaled changes OpenFile's store
-// makes before it writes a snapshot and empties the journal.
+// makes before it writes a snapshot and starts a new journal.
 const DefaultCompactEvery = 1024
 
 func (m *MemStore) journalPath() string { return m.path + ".journal" }
 
-// openJournal opens the journal, replays the ops the snapshot does not
-// include, and cuts off a torn last line (an append a crash interrupted,
-// never acknowledged).
-func (m *MemStore) openJournal() error {
+// openJournal replays the journal over the snapshot and opens it for
+// appending. snapshot says whether a snapshot file was found. A journal
+// without a snapshot, or a snapshot without a journal, is refused: one of
+// them was deleted (a fresh ledger writes both at once). A version 1
+// journal is converted: the replayed state is snapshotted and a version 2
+// journal started.
+func (m *MemStore) openJournal(snapshot bool) error {
 	data, err := readLimited(m.journalPath())
-	if err != nil && !os.IsNotExist(err) {
+	missing := errors.Is(err, fs.ErrNotExist)
+	switch {
+	case err != nil && !missing:
+		return fmt.Errorf("%w: %v", ErrFile, err)
+	case missing && snapshot:
+		return fmt.Errorf("%w: journal %s is missing beside the snapshot %s (deleted?): the changes since the snapshot are not known; `hpcsched alloc repair` starts a new journal, accepting their loss",
+			ErrFile, m.journalPath(), m.path)
+	case missing:
+		return m.startJournal() // a new ledger: snapshot and journal
+	}
+	legacy, n, err := replay(m.st, m.journalPath(), data)
+	if err != nil {
+		return err
+	}
+	if !snapshot && !legacy {
+		return fmt.Errorf("%w: snapshot %s is missing beside the journal %s (deleted?); `hpcsched alloc repair` rebuilds what the journal holds",
+			ErrFile, m.path, m.journalPath())
+	}
+	if legacy {
+		return m.startJournal()
+	}
+	f, err := os.OpenFile(m.journalPath(), os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
 		return fmt.Errorf("%w: %v", ErrFile, err)
 	}
-	valid, n, err := replay(m.st, data)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrFile, m.journalPath(), err)
-	}
-	f, err := os.OpenFile(m.journalPath(), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrFile, err)
-	}
-	if valid < int64(len(data)) {
-		if err := f.Truncate(valid); err != nil {
-			f.Close()
-			return fmt.Errorf("%w: %v", ErrFile, err)
-		}
-	}
-	m.journal, m.journalSize, m.sinceSnapshot = f, valid, n
+	m.journal, m.journalSize, m.sinceSnapshot = f, int64(len(data)), n
 	return nil
 }
 
-// replay applies the journal's ops after s.seq to s; it returns the
-// length of the complete lines and how many ops it applied.
-func replay(s *state, data []byte) (valid int64, applied int, err error) {
-	line := 0
-	for len(data) > 0 {
-		line++
-		i := bytes.IndexByte(data, '\n')
+// startJournal writes a snapshot of the state and an empty journal after it.
+func (m *MemStore) startJournal() error {
+	if err := m.persist(m.st); err != nil {
+		return err
+	}
+	return m.newJournal()
+}
+
+// replay applies the journal's ops after s.seq to s: how many it applied,
+// and whether the journal is version 1 (no header). Any damage is a
+// *JournalError: a record cut short, changed, out of sequence, or one
+// that no longer applies.
+func replay(s *state, file string, data []byte) (legacy bool, applied int, err error) {
+	fail := func(off int64, rec int, format string, args ...any) (bool, int, error) {
+		return false, 0, &JournalError{File: file, Offset: off, Record: rec, Reason: fmt.Sprintf(format, args...)}
+	}
+	var off int64
+	legacy = true
+	if i := bytes.IndexByte(data, '\n'); bytes.HasPrefix(data, []byte(journalMagic)) || (i >= 0 && bytes.HasPrefix(data[:i], []byte(journalMagic))) {
 		if i < 0 {
-			return valid, applied, nil // a torn last line
+			return fail(0, 0, "the header is cut short")
 		}
-		var o op
-		dec := json.NewDecoder(bytes.NewReader(data[:i]))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&o); err != nil {
-			return 0, 0, fmt.Errorf("line %d: %v", line, err)
+		after, _, err := parseHeader(data[:i])
+		if err != nil {
+			return fail(0, 0, "%v", err)
+		}
+		if after > s.seq {
+			return fail(0, 0, "it follows op %d but the snapshot holds ops up to %d only: the snapshot is older than its journal", after, s.seq)
+		}
+		legacy, off = false, int64(i+1)
+	}
+	for rec := 1; off < int64(len(data)); rec++ {
+		rest := data[off:]
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return fail(off, rec, "cut short (%d bytes, no end of line): the file was truncated or a write torn", len(rest))
+		}
+		o, err := decodeRecord(rest[:i], legacy)
+		if err != nil {
+			return fail(off, rec, "%v", err)
 		}
 		switch {
 		case o.Seq <= s.seq: // already in the snapshot
 		case o.Seq != s.seq+1:
-			return 0, 0, fmt.Errorf("line %d: op %d follows op %d", line, o.Seq, s.seq)
+			return fail(off, rec, "op %d follows op %d: ops are missing", o.Seq, s.seq)
 		default:
 			if _, keep, err := o.run(s); err != nil && !keep {
-				return 0, 0, fmt.Errorf("line %d: op %d (%s) no longer applies: %v", line, o.Seq, o.Kind, err)
+				return fail(off, rec, "op %d (%s) no longer applies: %v", o.Seq, o.Kind, err)
 			}
 			s.seq = o.Seq
 			applied++
 		}
-		valid += int64(i + 1)
-		data = data[i+1:]
+		off += int64(i + 1)
 	}
-	return valid, applied, nil
+	return legacy, applied, nil
 }
 
 // logOp appends o to the journal and fsyncs it. On failure the journal is
 // cut back to its previous length, so the unacknowledged op is not
 // replayed later; if even that fails the store refuses further writes.
 func (m *MemStore) logOp(o *op) (err error) {
-	line, err := json.Marshal(o)
+	line, err := encodeRecord(o)
 	if err != nil {
 		return err
 	}
-	line = append(line, '\n')
 	defer func() {
 		if err == nil {
 			return
@@ -107,22 +143,110 @@ func (m *MemStore) logOp(o *op) (err error) {
 	return nil
 }
 
-// maybeCompact writes a snapshot of the current state and empties the
-// journal once enough ops have accumulated. The ops are already durable
-// in the journal, so a failure here loses nothing and is retried after
-// the next change; a journal not emptied holds only ops the snapshot
-// includes, which replay skips.
-func (m *MemStore) maybeCompact() {
-	if m.sinceSnapshot < m.compactEvery {
+// compaction is a snapshot to write: the state after op seq, which the
+// journal holds up to byte offset tail.
+type compaction struct {
+	st   *state
+	tail int64
+}
+
+// startCompaction, under the write lock, starts a compaction once enough
+// ops have accumulated and none is running. The state it snapshots is
+// never changed afterwards (writers change clones), so it is read without
+// the lock.
+func (m *MemStore) startCompaction() *compaction {
+	if m.compacting || m.sinceSnapshot < m.compactEvery {
+		return nil
+	}
+	m.compacting = true
+	return &compaction{st: m.st, tail: m.journalSize}
+}
+
+// compact writes c's snapshot without holding the write lock, then, under
+// it, replaces the journal by one holding only the ops made meanwhile
+// (copied from the old one's tail: a few records). The ops are durable in
+// the journal throughout, so a failure or a crash at any step loses
+// nothing: the old snapshot and journal stay whole until each rename, and
+// replay skips the ops a snapshot includes. A failure is retried after
+// the next change.
+func (m *MemStore) compact(c *compaction) {
+	err := m.persist(c.st)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.compacting = false
+	if err != nil || m.journal == nil {
 		return
 	}
-	if err := m.persist(m.st); err != nil {
+	m.swapJournal(c)
+}
+
+// swapJournal writes header(c's seq) + the old journal's records after
+// c.tail to a temporary file and renames it over the journal.
+func (m *MemStore) swapJournal(c *compaction) {
+	if m.step("truncate") != nil {
 		return
 	}
-	if m.step("truncate") != nil || m.journal.Truncate(0) != nil || m.journal.Sync() != nil {
+	tail := make([]byte, m.journalSize-c.tail)
+	old, err := os.Open(m.journalPath())
+	if err != nil {
 		return
 	}
-	m.journalSize, m.sinceSnapshot = 0, 0
+	_, err = old.ReadAt(tail, c.tail)
+	old.Close()
+	if err != nil {
+		return
+	}
+	if m.writeJournal(append(journalHeader(c.st.seq), tail...)) == nil {
+		m.sinceSnapshot = int(m.st.seq - c.st.seq)
+	}
+}
+
+// newJournal replaces the journal by one holding only the header after
+// the current state's last op.
+func (m *MemStore) newJournal() error {
+	if err := m.step("truncate"); err != nil {
+		return err
+	}
+	if err := m.writeJournal(journalHeader(m.st.seq)); err != nil {
+		return err
+	}
+	m.sinceSnapshot = 0
+	return nil
+}
+
+// writeJournal makes content the journal: written to a temporary file,
+// fsynced and renamed over the old one, so a crash leaves the old journal
+// or the new one, never none; then it is opened for appending.
+func (m *MemStore) writeJournal(content []byte) error {
+	dir := filepath.Dir(m.path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(m.journalPath())+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err = tmp.Write(content); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), m.journalPath())
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	syncDir(dir)
+	f, err := os.OpenFile(m.journalPath(), os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		m.broken = fmt.Errorf("allocation: journal %s: %w", m.journalPath(), err)
+		return err
+	}
+	if m.journal != nil {
+		m.journal.Close()
+	}
+	m.journal, m.journalSize = f, int64(len(content))
+	return nil
 }
 
 func (m *MemStore) step(name string) error {
@@ -132,7 +256,8 @@ func (m *MemStore) step(name string) error {
 	return nil
 }
 
-// Close releases the journal; the store must not be written afterwards.
+// Close releases the journal and the lock; the store must not be written
+// afterwards.
 func (m *MemStore) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -140,6 +265,10 @@ func (m *MemStore) Close() error {
 		return nil
 	}
 	err := m.journal.Close()
+	if m.lock != nil {
+		m.lock.Close()
+		m.lock = nil
+	}
 	m.journal = nil
 	m.broken = fmt.Errorf("allocation: store %s is closed", m.path)
 	return err

@@ -11,10 +11,12 @@ import (
 // Ledger is the allocation ledger: a Store plus the partitions' billing
 // rules. It adds job-level operations (SU from a job's request) and the
 // site factor. Safe for concurrent use when its Store is (every shipped
-// Store is).
+// Store is). Make one with New: the zero Ledger has no Store, and the
+// Store methods it promotes panic on the nil interface.
 type Ledger struct {
 	Store
 	partitions map[string]Partition
+	categories map[string]Category // nil: not enforced
 }
 
 // Option configures a Ledger.
@@ -159,19 +161,46 @@ func (l *Ledger) SiteFactors(ctx context.Context, shape Shape, now time.Time) (*
 	return sf, nil
 }
 
+// SiteFactor is the site factor of an account's jobs in a partition, with
+// the two inputs it combines (seed 002's f_credit and f_temporal).
+type SiteFactor struct {
+	Account   string   `json:"account"`
+	Partition string   `json:"partition"`
+	Resource  Resource `json:"resource"`
+	FCredit   float64  `json:"f_credit"`
+	FTemporal float64  `json:"f_temporal"`
+	Factor    float64  `json:"factor"`
+}
+
+// Of is the site factor of the account's jobs in the partition at now;
+// false when the partition bills nothing or the account has no
+// allocation of its resource active at now (Factor then gives 0), or sf
+// is nil.
+func (sf *SiteFactors) Of(account, partition string, now time.Time) (SiteFactor, bool) {
+	if sf == nil { // no snapshot: no factor
+		return SiteFactor{}, false
+	}
+	p, ok := sf.partitions[partition]
+	if !ok {
+		return SiteFactor{}, false
+	}
+	e, ok := sf.allocs[siteKey{account, p.Resource}]
+	if !ok || now.Before(e.start) || !now.Before(e.end) {
+		return SiteFactor{}, false
+	}
+	ft := FTemporal(e.end.Sub(now), sf.latestEnd.Sub(now))
+	return SiteFactor{Account: account, Partition: partition, Resource: p.Resource, FCredit: e.fCredit, FTemporal: ft,
+		Factor: sf.shape.Combine(e.fCredit, ft)}, true
+}
+
 // Factor is the site factor of a job at now: the shape applied to the
 // f_credit and f_temporal of the allocation its account and partition
 // bill; 0 when none is active. Its signature is queue.Multifactor's
 // site factor.
 func (sf *SiteFactors) Factor(job *queue.Job, now time.Time) float64 {
-	p, ok := sf.partitions[job.Partition]
-	if !ok {
+	if job == nil {
 		return 0
 	}
-	e, ok := sf.allocs[siteKey{job.Account, p.Resource}]
-	if !ok || now.Before(e.start) || !now.Before(e.end) {
-		return 0
-	}
-	ft := FTemporal(e.end.Sub(now), sf.latestEnd.Sub(now))
-	return sf.shape.Combine(e.fCredit, ft)
+	f, _ := sf.Of(job.Account, job.Partition, now)
+	return f.Factor
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hpcsched/hpcsched/allocation"
 	"github.com/hpcsched/hpcsched/allocation/storetest"
+	"github.com/hpcsched/hpcsched/queue"
 	"github.com/stretchr/testify/require"
 )
 
@@ -90,4 +91,53 @@ func TestSiteFactorPrefersCreditAndNearExpiry(t *testing.T) {
 	require.Equal(t, 0.0, sf.Factor(queueJob("lab", "gpu-v100"), t0), "no allocation.GPU allocation")
 	require.Equal(t, 0.0, sf.Factor(queueJob("lab", "nowhere"), t0))
 	require.Equal(t, 0.0, sf.Factor(queueJob("late", "standard"), t0.Add(year/2)), "expired")
+}
+
+// A site's categories: an allocation must name one, and its total credit
+// stays within the category's limit.
+func TestCategoriesEnforced(t *testing.T) {
+	cats, err := allocation.ParseCategories("startup=1000, research=0")
+	require.NoError(t, err)
+	l := allocation.New(nil, allocation.WithCategories(cats))
+	ctx := t.Context()
+	p, err := l.CreateProject(ctx, allocation.Project{Name: "lab", Account: "lab"})
+	require.NoError(t, err)
+	_, err = l.CreateAllocation(ctx, allocation.Allocation{Project: p.ID, Category: "hobby", Resource: allocation.CPU, Start: t0, End: t0.AddDate(1, 0, 0)})
+	require.ErrorIs(t, err, allocation.ErrInvalid)
+	a, err := l.CreateAllocation(ctx, allocation.Allocation{Project: p.ID, Category: "startup", Resource: allocation.CPU, Start: t0, End: t0.AddDate(1, 0, 0)})
+	require.NoError(t, err)
+	_, err = l.Credit(ctx, a.ID, 800, "", t0)
+	require.NoError(t, err)
+	_, err = l.Credit(ctx, a.ID, 201, "", t0)
+	require.ErrorContains(t, err, "limit of 1000")
+	_, err = l.Credit(ctx, a.ID, 200, "", t0)
+	require.NoError(t, err)
+	g, err := l.CreateAllocation(ctx, allocation.Allocation{Project: p.ID, Category: "research", Resource: allocation.GPU, Start: t0, End: t0.AddDate(1, 0, 0)})
+	require.NoError(t, err)
+	_, err = l.Credit(ctx, g.ID, 1<<40, "", t0)
+	require.NoError(t, err, "0: no limit")
+	for _, bad := range []string{"", "startup", "startup=-1", "=5", "a=1,a=2"} {
+		_, err := allocation.ParseCategories(bad)
+		require.ErrorIs(t, err, allocation.ErrInvalid, bad)
+	}
+}
+
+// Zero values: the zero MemStore is an empty store; a nil SiteFactors
+// or job has no factor.
+func TestZeroValues(t *testing.T) {
+	var m allocation.MemStore
+	ps, err := m.Projects(ctx)
+	require.NoError(t, err)
+	require.Empty(t, ps)
+	p, err := m.CreateProject(ctx, allocation.Project{Name: "a", Account: "a"})
+	require.NoError(t, err)
+	require.Equal(t, allocation.ProjectID(1), p.ID)
+	var sf *allocation.SiteFactors
+	_, ok := sf.Of("a", "standard", t0)
+	require.False(t, ok)
+	require.Zero(t, sf.Factor(&queue.Job{Account: "a"}, t0))
+	l, _ := fixture(t, nil, 10)
+	real, err := l.SiteFactors(ctx, nil, t0)
+	require.NoError(t, err)
+	require.Zero(t, real.Factor(nil, t0))
 }

@@ -187,6 +187,6 @@ func (s *state) forget(id JobID, now time.Time) error {
 			return err
 		}
 	}
-	s.jobs.Delete(j)
+	s.deleteJob(j)
 	return nil
 }

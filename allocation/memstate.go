@@ -19,7 +19,8 @@ type state struct {
 	periods   *btree.BTreeG[Allocation] // by Project, Resource, Start
 	activity  *btree.BTreeG[Activity]   // by Allocation, ID
 	jobs      *btree.BTreeG[Job]        // by ID
-	failures  *btree.BTreeG[Failure]    // by Job
+	byAlloc   *btree.BTreeG[Job]        // by Allocation, ID: the same jobs
+	failures  *btree.BTreeG[Failure]    // by Job, Attempt
 	balances  *btree.BTreeG[Balance]    // by Allocation
 	debits    *btree.BTreeG[OwnerDebit] // by Allocation, UID
 	next      nextIDs
@@ -45,8 +46,13 @@ func newState() *state {
 		activity: btree.NewG(degree, func(a, b Activity) bool {
 			return cmp.Or(cmp.Compare(a.Allocation, b.Allocation), cmp.Compare(a.ID, b.ID)) < 0
 		}),
-		jobs:     btree.NewG(degree, func(a, b Job) bool { return a.ID < b.ID }),
-		failures: btree.NewG(degree, func(a, b Failure) bool { return a.Job < b.Job }),
+		jobs: btree.NewG(degree, func(a, b Job) bool { return a.ID < b.ID }),
+		byAlloc: btree.NewG(degree, func(a, b Job) bool {
+			return cmp.Or(cmp.Compare(a.Allocation, b.Allocation), cmp.Compare(a.ID, b.ID)) < 0
+		}),
+		failures: btree.NewG(degree, func(a, b Failure) bool {
+			return cmp.Or(cmp.Compare(a.Job, b.Job), cmp.Compare(a.Attempt, b.Attempt)) < 0
+		}),
 		balances: btree.NewG(degree, func(a, b Balance) bool { return a.Allocation < b.Allocation }),
 		debits: btree.NewG(degree, func(a, b OwnerDebit) bool {
 			return cmp.Or(cmp.Compare(a.Allocation, b.Allocation), cmp.Compare(a.UID, b.UID)) < 0
@@ -60,6 +66,7 @@ func (s *state) clone() *state {
 	c.projects, c.accounts = s.projects.Clone(), s.accounts.Clone()
 	c.allocs, c.periods = s.allocs.Clone(), s.periods.Clone()
 	c.activity, c.jobs, c.failures = s.activity.Clone(), s.jobs.Clone(), s.failures.Clone()
+	c.byAlloc = s.byAlloc.Clone()
 	c.balances, c.debits = s.balances.Clone(), s.debits.Clone()
 	return &c
 }
@@ -106,6 +113,17 @@ func (s *state) active(p ProjectID, r Resource, t time.Time) (Allocation, bool) 
 			return false
 		})
 	return found, ok
+}
+
+// putJob records j in the jobs table and its allocation index.
+func (s *state) putJob(j Job) {
+	s.jobs.ReplaceOrInsert(j)
+	s.byAlloc.ReplaceOrInsert(j)
+}
+
+func (s *state) deleteJob(j Job) {
+	s.jobs.Delete(j)
+	s.byAlloc.Delete(j)
 }
 
 // apply records an activity and updates the balance it changes.

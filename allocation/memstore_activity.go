@@ -6,13 +6,18 @@ import (
 	"time"
 )
 
+// Credit adds amount (positive) SU to an allocation, recorded as a credit activity with the comment.
 func (m *MemStore) Credit(ctx context.Context, id AllocationID, amount int64, comment string, now time.Time) (Activity, error) {
 	if amount <= 0 {
 		return Activity{}, invalidf("amount", "%d is not positive", amount)
 	}
+	if err := CheckText("comment", comment); err != nil {
+		return Activity{}, err
+	}
 	return result[Activity](m.write(ctx, &op{Kind: opCredit, ID: int64(id), Amount: amount, Comment: comment, Now: now.UTC()}))
 }
 
+// PreDebit records a job's maximum SU against the allocation active at now, or records a Failure and returns an *InsufficientError; see Store.PreDebit for retries.
 func (m *MemStore) PreDebit(ctx context.Context, r PreDebitRequest, now time.Time) (Job, error) {
 	if err := r.Validate(); err != nil {
 		return Job{}, err
@@ -28,27 +33,42 @@ func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
 		}
 		return j, false, nil
 	}
-	if f, ok := s.failures.Get(Failure{Job: r.Job}); ok {
-		return Job{}, false, &InsufficientError{Job: f.Job, Allocation: f.Allocation, Amount: f.Amount, Balance: f.Balance}
-	}
 	a, err := s.activeFor(r.Account, r.Resource, now)
 	if err != nil {
 		return Job{}, false, err
 	}
 	b, _ := s.balances.Get(Balance{Allocation: a.ID})
 	if r.Amount > b.Balance {
-		f := Failure{Job: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Balance: b.Balance, Time: now}
+		refused := &InsufficientError{Job: r.Job, Allocation: a.ID, Amount: r.Amount, Balance: b.Balance}
+		last, _ := s.lastFailure(r.Job)
+		if last.Attempt > 0 && last.Allocation == a.ID && last.Amount == r.Amount && last.Balance == b.Balance {
+			return Job{}, false, refused // a retry against the same balance: nothing new to record
+		}
+		f := Failure{Job: r.Job, Attempt: last.Attempt + 1, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Balance: b.Balance, Time: now}
 		s.failures.ReplaceOrInsert(f)
-		return Job{}, true, &InsufficientError{Job: r.Job, Allocation: a.ID, Amount: r.Amount, Balance: b.Balance}
+		return Job{}, true, refused
 	}
 	if _, err := s.apply(Activity{Allocation: a.ID, Kind: KindPreDebit, Amount: -r.Amount, Job: r.Job, UID: r.UID, Time: now, Comment: r.Comment}); err != nil {
 		return Job{}, false, err
 	}
 	j := Job{ID: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Rate: r.Rate, Status: Executing, Started: now}
-	s.jobs.ReplaceOrInsert(j)
+	s.putJob(j)
 	return j, false, nil
 }
 
+// lastFailure is the job's latest refusal (Attempt 0 when none).
+func (s *state) lastFailure(id JobID) (Failure, bool) {
+	var last Failure
+	s.failures.DescendLessOrEqual(Failure{Job: id, Attempt: 1<<63 - 1}, func(f Failure) bool {
+		if f.Job == id {
+			last = f
+		}
+		return false
+	})
+	return last, last.Attempt > 0
+}
+
+// Complete resolves a job's pre-debit into its actual debit (see ActualDebit); a repeated completion returns the recorded job, a different one ErrConflict.
 func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (Job, error) {
 	return result[Job](m.write(ctx, &op{Kind: opComplete, Completion: &c, Now: now.UTC()}))
 }
@@ -84,15 +104,17 @@ func (s *state) complete(c Completion, now time.Time) (Job, error) {
 	d.Jobs++
 	s.debits.ReplaceOrInsert(d)
 	j.Status, j.Ended, j.Elapsed, j.Outcome, j.Debited = Completed, now, c.Elapsed, c.Outcome, actual
-	s.jobs.ReplaceOrInsert(j)
+	s.putJob(j)
 	return j, nil
 }
 
+// Forget drops a job's record: an executing pre-debit is returned in full, a completed job keeps its debit. Unknown jobs are ignored.
 func (m *MemStore) Forget(ctx context.Context, id JobID, now time.Time) error {
 	_, err := m.write(ctx, &op{Kind: opForget, ID: int64(id), Now: now.UTC()})
 	return err
 }
 
+// Job is the job's pre-debit record (ErrNotFound when none).
 func (m *MemStore) Job(_ context.Context, id JobID) (j Job, err error) {
 	err = m.read(func(s *state) error {
 		var ok bool
@@ -104,22 +126,26 @@ func (m *MemStore) Job(_ context.Context, id JobID) (j Job, err error) {
 	return j, err
 }
 
+// Jobs lists the jobs pre-debited against an allocation, by job ID; the slice is the caller's.
 func (m *MemStore) Jobs(_ context.Context, id AllocationID) (js []Job, _ error) {
 	return js, m.read(func(s *state) error {
-		s.jobs.Ascend(func(j Job) bool {
-			if j.Allocation == id {
-				js = append(js, j)
+		s.byAlloc.AscendGreaterOrEqual(Job{Allocation: id}, func(j Job) bool {
+			if j.Allocation != id {
+				return false
 			}
+			js = append(js, j)
 			return true
 		})
 		return nil
 	})
 }
 
+// Failures lists every refusal, by job and attempt; the slice is the caller's.
 func (m *MemStore) Failures(context.Context) (fs []Failure, _ error) {
 	return fs, m.read(func(s *state) error { fs = all(s.failures); return nil })
 }
 
+// Balance is an allocation's standing (ErrNotFound for an unknown allocation).
 func (m *MemStore) Balance(_ context.Context, id AllocationID) (b Balance, err error) {
 	err = m.read(func(s *state) error {
 		if _, ok := s.allocs.Get(Allocation{ID: id}); !ok {
@@ -133,6 +159,7 @@ func (m *MemStore) Balance(_ context.Context, id AllocationID) (b Balance, err e
 }
 
 // Balances lists every allocation's balance, zero ones included.
+// Balances lists every allocation's balance, zero ones included, by allocation ID.
 func (m *MemStore) Balances(context.Context) (bs []Balance, _ error) {
 	return bs, m.read(func(s *state) error {
 		s.allocs.Ascend(func(a Allocation) bool {
@@ -145,6 +172,7 @@ func (m *MemStore) Balances(context.Context) (bs []Balance, _ error) {
 	})
 }
 
+// History is the allocation's activity in order; the slice is the caller's.
 func (m *MemStore) History(_ context.Context, id AllocationID) (as []Activity, _ error) {
 	return as, m.read(func(s *state) error {
 		s.activity.AscendGreaterOrEqual(Activity{Allocation: id}, func(a Activity) bool {
@@ -158,6 +186,7 @@ func (m *MemStore) History(_ context.Context, id AllocationID) (as []Activity, _
 	})
 }
 
+// Debits is the SU debited to the allocation per owner uid, by uid.
 func (m *MemStore) Debits(_ context.Context, id AllocationID) (ds []OwnerDebit, _ error) {
 	return ds, m.read(func(s *state) error {
 		s.debits.AscendGreaterOrEqual(OwnerDebit{Allocation: id}, func(d OwnerDebit) bool {

@@ -1,10 +1,10 @@
 package allocation
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -15,7 +15,7 @@ import (
 // versions rather than misreading them.
 const (
 	FileFormat  = "hpcsched-allocation-ledger"
-	FileVersion = 1
+	FileVersion = 2
 	// MaxFileSize is the largest ledger file Open reads (checked before
 	// reading it).
 	MaxFileSize = 1 << 30
@@ -24,6 +24,28 @@ const (
 // ErrFile: a ledger file cannot be read or is not a ledger of a known
 // version.
 var ErrFile = errors.New("allocation: bad ledger file")
+
+// ErrLocked: another store (in this process or another) has the ledger
+// file open; *LockedError names it.
+var ErrLocked = errors.New("allocation: ledger file in use")
+
+// LockedError is OpenFile refused because another store holds the ledger's
+// lock file; Holder is what the holder wrote there (its pid and host).
+type LockedError struct {
+	Path, Holder string
+}
+
+// Error names the holder and the lock file.
+func (e *LockedError) Error() string {
+	holder := e.Holder
+	if holder == "" {
+		holder = "another process"
+	}
+	return fmt.Sprintf("allocation: ledger is in use by %s (lock file %s); stop it first", holder, e.Path)
+}
+
+// Unwrap makes a *LockedError match ErrLocked.
+func (e *LockedError) Unwrap() error { return ErrLocked }
 
 // fileImage is the versioned JSON format. Balances and per-owner debits
 // are not stored: Open recomputes them from the activity, so a file can
@@ -46,85 +68,84 @@ type fileImage struct {
 // fsynced before it is acknowledged; every DefaultCompactEvery changes the
 // whole state is written to path atomically and the journal emptied.
 // Close the store to release the journal.
-func OpenFile(path string) (*MemStore, error) {
-	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery}
-	data, err := readLimited(path)
+//
+// The store takes an exclusive lock (flock on path+".lock", which names
+// the holding process) for as long as it is open: a second OpenFile of the
+// same ledger, in this process or another, fails with a *LockedError, so
+// two servers never write one ledger.
+func OpenFile(path string) (*MemStore, error) { return openFile(path, true) }
+
+// openFile is OpenFile; without locking when lock is false (tests read a
+// ledger as a process restarting after a crash would, while the crashed
+// store is still open in the test).
+func openFile(path string, locked bool) (_ *MemStore, err error) {
+	// A device or directory is refused before its lock file is made.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file", ErrFile, path)
+	}
+	var lock *os.File
+	if locked {
+		if lock, err = lockFile(path + ".lock"); err != nil {
+			return nil, err
+		}
+	}
+	defer func() {
+		if err != nil && lock != nil {
+			lock.Close()
+		}
+	}()
+	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery, lock: lock}
+	st, err := readSnapshot(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrFile, err)
 	default:
-		if m.st, err = decodeState(data); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrFile, path, err)
-		}
+		m.st = st
 	}
-	if err := m.openJournal(); err != nil {
+	if err := m.openJournal(err == nil); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// readLimited reads a file of at most MaxFileSize bytes.
-func readLimited(path string) ([]byte, error) {
+// readLimited reads a regular file of at most MaxFileSize bytes: its size
+// is checked before reading and the reading stops at the budget (a file
+// growing meanwhile, or a device, cannot make it allocate more).
+func readLimited(path string) ([]byte, error) { return readLimitedTo(path, MaxFileSize) }
+
+func readLimitedTo(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	info, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	switch {
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	case info.Size() > limit:
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
 	}
 	return data, nil
 }
 
-func decodeState(data []byte) (*state, error) {
-	var img fileImage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&img); err != nil {
-		return nil, err
-	}
-	if img.Format != FileFormat || img.Version != FileVersion {
-		return nil, fmt.Errorf("format %q version %d, want %q version %d", img.Format, img.Version, FileFormat, FileVersion)
-	}
-	s := newState()
-	s.next, s.seq = img.Next, img.Seq
-	for _, p := range img.Projects {
-		s.projects.ReplaceOrInsert(p)
-		s.accounts.ReplaceOrInsert(p)
-	}
-	for _, a := range img.Allocations {
-		s.allocs.ReplaceOrInsert(a)
-		s.periods.ReplaceOrInsert(a)
-	}
-	for _, j := range img.Jobs {
-		s.jobs.ReplaceOrInsert(j)
-		if j.Status == Completed {
-			d, _ := s.debits.Get(OwnerDebit{Allocation: j.Allocation, UID: j.UID})
-			d.Allocation, d.UID, d.Jobs = j.Allocation, j.UID, d.Jobs+1
-			var err error
-			if d.Amount, err = add(d.Amount, j.Debited); err != nil {
-				return nil, err
-			}
-			s.debits.ReplaceOrInsert(d)
-		}
-	}
-	for _, f := range img.Failures {
-		s.failures.ReplaceOrInsert(f)
-	}
-	next := s.next.Activity
-	for _, a := range img.Activity {
-		s.next.Activity = a.ID // apply numbers it; keep the stored id
-		if _, err := s.apply(a); err != nil {
-			return nil, err
-		}
-	}
-	s.next.Activity = next
-	return s, nil
+// The snapshot's first line, "hpcsched-allocation-ledger 2 LENGTH CRC",
+// gives the length and CRC-32C of the JSON image that follows, so a
+// snapshot cut short or changed is refused. A version 1 snapshot is the
+// bare image.
+func snapshotHeader(body []byte) []byte {
+	return fmt.Appendf(nil, "%s %d %d %08x\n", FileFormat, FileVersion, len(body), crc32.Checksum(body, castagnoli))
 }
 
 func encodeState(s *state) ([]byte, error) {
@@ -133,7 +154,11 @@ func encodeState(s *state) ([]byte, error) {
 		Projects: all(s.projects), Allocations: all(s.allocs), Activity: all(s.activity),
 		Jobs: all(s.jobs), Failures: all(s.failures),
 	}
-	return json.Marshal(img)
+	body, err := json.Marshal(img)
+	if err != nil {
+		return nil, err
+	}
+	return append(snapshotHeader(body), body...), nil
 }
 
 // persist writes s to m.path atomically: a temporary file in the same

@@ -34,13 +34,16 @@ func FuzzReplay(f *testing.F) {
 {"seq":6,"op":"complete","completion":{"job_id":1,"elapsed":60000000000,"outcome":"node_fail"},"now":"2026-02-01T00:00:00Z"}
 {"seq":7,"op":"forget","id":1}
 {"seq":8,"op":"cre`))
+	f.Add([]byte("hpcsched-allocation-journal 2 after 0\n" +
+		"74 1c7a1a1e {\"seq\":1,\"op\":\"create-project\",\"project\":{\"gname\":\"a\",\"gid\":1,\"account\":\"a\"}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := newState()
-		valid, _, err := replay(s, data)
-		if err != nil {
+		if _, _, err := replay(s, "journal", data); err != nil {
+			var je *JournalError
+			require.ErrorAs(t, err, &je) // damage is named with its offset
+			require.LessOrEqual(t, je.Offset, int64(len(data)))
 			return
 		}
-		require.LessOrEqual(t, valid, int64(len(data)))
 		s.balances.Ascend(func(b Balance) bool {
 			var sum int64
 			s.activity.Ascend(func(a Activity) bool {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,7 +34,7 @@ func TestFileStoreRoundTrip(t *testing.T) {
 			_, err = l.PreDebit(ctx, allocation.PreDebitRequest{Job: 3, UID: 6, Account: "lab", Resource: allocation.CPU, Amount: 5000}, t0)
 			require.ErrorIs(t, err, allocation.ErrInsufficient)
 
-			r, err := allocation.OpenFile(path)
+			r, err := allocation.OpenAfterCrash(path)
 			require.NoError(t, err)
 			for _, st := range []allocation.Store{s, r} {
 				storetest.CheckConsistent(t, st)
@@ -72,7 +74,7 @@ func crashAt(s *allocation.MemStore, step string) error {
 
 func balanceIn(t *testing.T, path string, id allocation.AllocationID) int64 {
 	t.Helper()
-	r, err := allocation.OpenFile(path)
+	r, err := allocation.OpenAfterCrash(path)
 	require.NoError(t, err)
 	defer r.Close()
 	storetest.CheckConsistent(t, r)
@@ -133,39 +135,85 @@ func TestCrashWhileCompactingLosesNothing(t *testing.T) {
 	}
 }
 
-// A torn last line (an append cut short by a crash, never acknowledged)
-// is dropped on open; a damaged line before it is an error.
-func TestJournalTornTail(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ledger.json")
-	s, err := allocation.OpenFile(path)
-	require.NoError(t, err)
-	l, a := fixture(t, s, 100)
-	require.NoError(t, s.Close())
-	journal := path + ".journal"
-	good, err := os.ReadFile(journal)
-	require.NoError(t, err)
-	torn := append(append([]byte{}, good...), []byte(`{"seq":4,"op":"credit","id":1,"amo`)...)
-	require.NoError(t, os.WriteFile(journal, torn, 0o600))
-	require.Equal(t, int64(100), balanceIn(t, path, a.ID))
-	s, err = allocation.OpenFile(path)
-	require.NoError(t, err)
-	_, err = s.Credit(ctx, a.ID, 5, "", t0)
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
-	require.Equal(t, int64(105), balanceIn(t, path, a.ID))
-	_ = l
+// Damage to the journal or the loss of a file is refused with the file,
+// offset and record, never replayed or silently dropped; RepairFile keeps
+// what is intact and the damaged journal beside it.
+func TestDamagedLedgerIsRefusedAndRepaired(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		damage  func(t *testing.T, path string)
+		record  int   // the record named (0: no *JournalError)
+		balance int64 // after RepairFile
+	}{
+		{"cut 1 byte", func(t *testing.T, path string) { cut(t, path+".journal", 1) }, 4, 100},
+		{"cut 30 bytes", func(t *testing.T, path string) { cut(t, path+".journal", 30) }, 4, 100},
+		{"amount changed", func(t *testing.T, path string) {
+			edit(t, path+".journal", `"amount":3000`, `"amount":9000`)
+		}, 4, 100},
+		{"journal deleted", func(t *testing.T, path string) { require.NoError(t, os.Remove(path+".journal")) }, 0, 0},
+		{"snapshot deleted", func(t *testing.T, path string) { require.NoError(t, os.Remove(path)) }, 0, 3100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ledger.json")
+			s, err := allocation.OpenFile(path)
+			require.NoError(t, err)
+			_, a := fixture(t, s, 100)
+			_, err = s.Credit(ctx, a.ID, 3000, "acknowledged", t0)
+			require.NoError(t, err)
+			require.NoError(t, s.Close())
+			tc.damage(t, path)
 
-	damaged := append([]byte("{not json}\n"), good...)
-	require.NoError(t, os.WriteFile(journal, damaged, 0o600))
-	_, err = allocation.OpenFile(path)
-	require.ErrorIs(t, err, allocation.ErrFile)
+			_, err = allocation.OpenFile(path)
+			require.ErrorIs(t, err, allocation.ErrFile)
+			var je *allocation.JournalError
+			if tc.record > 0 {
+				require.ErrorAs(t, err, &je)
+				require.Equal(t, tc.record, je.Record, "%v", err)
+				require.Positive(t, je.Offset)
+				require.Contains(t, err.Error(), path+".journal")
+			}
+			rep, err := allocation.CheckFile(path)
+			require.NoError(t, err)
+			require.NotEmpty(t, rep.Damage)
+
+			rep, err = allocation.RepairFile(path)
+			require.NoError(t, err)
+			if tc.record > 0 {
+				require.FileExists(t, rep.Kept, "the damaged journal is kept")
+			}
+			r, err := allocation.OpenFile(path)
+			require.NoError(t, err)
+			defer r.Close()
+			b, err := r.Balance(ctx, a.ID)
+			if tc.balance == 0 { // the journal held everything: nothing is left
+				require.ErrorIs(t, err, allocation.ErrNotFound)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tc.balance, b.Balance)
+			storetest.CheckConsistent(t, r)
+		})
+	}
+}
+
+func cut(t *testing.T, path string, n int64) {
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(path, info.Size()-n))
+}
+
+func edit(t *testing.T, path, from, to string) {
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Contains(t, string(data), from)
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(data), from, to, 1)), 0o600))
 }
 
 func TestOpenFileRejectsBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	for name, body := range map[string]string{
 		"garbage":     "not json",
-		"version":     `{"format":"hpcsched-allocation-ledger","version":2}`,
+		"version":     `{"format":"hpcsched-allocation-ledger","version":3}`,
 		"format":      `{"format":"other","version":1}`,
 		"unknown":     `{"format":"hpcsched-allocation-ledger","version":1,"extra":true}`,
 		"truncated":   `{"format":"hpcsched-allocation-ledger","version":1,"projects":[`,
@@ -178,4 +226,51 @@ func TestOpenFileRejectsBadFiles(t *testing.T) {
 	}
 	_, err := allocation.OpenFile(dir) // a directory
 	require.ErrorIs(t, err, allocation.ErrFile)
+}
+
+// Two stores on one ledger would each acknowledge writes the other then
+// overwrites: the second is refused, naming the first, until it closes.
+func TestSecondStoreOnOneLedgerIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	first, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	_, err = allocation.OpenFile(path)
+	var le *allocation.LockedError
+	require.ErrorAs(t, err, &le)
+	require.ErrorIs(t, err, allocation.ErrLocked)
+	require.Contains(t, le.Holder, fmt.Sprintf("pid %d", os.Getpid()))
+	require.NoError(t, first.Close())
+	second, err := allocation.OpenFile(path)
+	require.NoError(t, err, "the lock goes with the store that held it")
+	require.NoError(t, second.Close())
+}
+
+// The snapshot is written without the write lock: while one writer
+// compacts (held here inside the snapshot's write), others read and
+// write; their ops reach the new journal.
+func TestCompactionDoesNotHoldTheWriteLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	defer s.Close()
+	_, a := fixture(t, s, 100)
+	allocation.SetCompactEvery(s, 1)
+	inSnapshot, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	allocation.SetFailAt(s, func(step string) error {
+		if step == "write" {
+			once.Do(func() { close(inSnapshot); <-release })
+		}
+		return nil
+	})
+	done := make(chan error)
+	go func() { _, err := s.Credit(ctx, a.ID, 1, "compacts", t0); done <- err }()
+	<-inSnapshot
+	require.True(t, allocation.WriteLockFree(s), "the snapshot is written under the write lock")
+	_, err = s.Credit(ctx, a.ID, 2, "during the snapshot", t0)
+	require.NoError(t, err)
+	close(release)
+	require.NoError(t, <-done)
+	allocation.SetFailAt(s, nil)
+	require.Equal(t, int64(103), balanceIn(t, path, a.ID))
 }

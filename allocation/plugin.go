@@ -19,6 +19,11 @@ import (
 //
 // Reserve and Release run under the scheduler's lock, so with a remote
 // store (pgstore) each start and end waits for one database round trip.
+//
+// Ledger is required. The zero value (no Ledger) refuses every job at
+// Admit and Reserve with a status naming the missing field; Release
+// reports the same to OnError, and panics with that message when OnError
+// is nil too.
 type QueuePlugin struct {
 	Ledger *Ledger
 	// Workgroup is the Unix group a user submits under. The account
@@ -35,7 +40,15 @@ type QueuePlugin struct {
 	// OnError, when set, is told of a completion the ledger could not
 	// record (Release cannot return an error).
 	OnError func(job queue.JobID, err error)
+	// Retry, when set, keeps the job ends the ledger could not record
+	// for a reason that may pass (not ErrInvalid, ErrConflict or
+	// ErrNotFound) so they are retried (ReleaseQueue.Retry), after a
+	// restart too.
+	Retry *ReleaseQueue
 }
+
+// errNoLedger is the zero QueuePlugin's refusal.
+var errNoLedger = errors.New("allocation.QueuePlugin: the Ledger field is nil (the zero value bills nothing; set Ledger)")
 
 var (
 	_ queue.AdmitPlugin   = (*QueuePlugin)(nil)
@@ -43,6 +56,7 @@ var (
 	_ queue.ReleasePlugin = (*QueuePlugin)(nil)
 )
 
+// Name is the plugin's name in the scheduler's reasons: "allocation".
 func (*QueuePlugin) Name() string { return "allocation" }
 
 // Admit is the submit filter of seed 002: a finite time limit (the
@@ -50,6 +64,12 @@ func (*QueuePlugin) Name() string { return "allocation" }
 // the account defaulted to the workgroup and matching it, and --time-min
 // defaulted to the time limit (seed 002's filter does the same).
 func (p *QueuePlugin) Admit(_ context.Context, spec *queue.Spec, _ time.Time) *queue.Status {
+	if p.Ledger == nil {
+		return queue.NewStatus(queue.Refuse, errNoLedger.Error())
+	}
+	if spec == nil {
+		return queue.NewStatus(queue.Refuse, "allocation.QueuePlugin.Admit: spec is nil")
+	}
 	if spec.TimeLimit <= 0 {
 		return queue.NewStatus(queue.Refuse, "a time limit is required: allocations are pre-debited cores x time limit")
 	}
@@ -101,6 +121,12 @@ func PlacementUsage(pl *selectnodes.Placement) Usage {
 // start on; a short or missing allocation holds or fails it with the
 // reason.
 func (p *QueuePlugin) Reserve(ctx context.Context, job *queue.Job, pl *selectnodes.Placement, now time.Time) *queue.Status {
+	switch {
+	case p.Ledger == nil:
+		return queue.NewStatus(queue.Error, errNoLedger.Error())
+	case job == nil || pl == nil:
+		return queue.NewStatus(queue.Error, "allocation.QueuePlugin.Reserve: job or placement is nil")
+	}
 	uid := uint32(0)
 	if p.UID != nil {
 		uid, _ = p.UID(job.User)
@@ -134,6 +160,13 @@ func (p *QueuePlugin) Unreserve(ctx context.Context, job *queue.Job, _ *selectno
 // bills nothing); a requeued job's record is then dropped so its next run
 // is pre-debited afresh.
 func (p *QueuePlugin) Release(ctx context.Context, job *queue.Job, end queue.JobEnd, now time.Time) {
+	if p.Ledger == nil {
+		if p.OnError == nil {
+			panic(errNoLedger.Error())
+		}
+		p.OnError(job.ID, errNoLedger)
+		return
+	}
 	outcome := OutcomeCompleted
 	switch {
 	case end.NodeFailure || end.State == queue.NodeFail:
@@ -145,9 +178,16 @@ func (p *QueuePlugin) Release(ctx context.Context, job *queue.Job, end queue.Job
 	case end.State == queue.Timeout:
 		outcome = OutcomeTimeout
 	}
-	_, err := p.Ledger.CompleteJob(ctx, JobID(job.ID), end.Elapsed, outcome, now)
-	if err == nil && end.State == queue.Pending {
+	c := Completion{Job: JobID(job.ID), Elapsed: end.Elapsed, Outcome: outcome}
+	forget := end.State == queue.Pending
+	_, err := p.Ledger.Complete(ctx, c, now)
+	if err == nil && forget {
 		err = p.Ledger.Forget(ctx, JobID(job.ID), now)
+	}
+	if err != nil && p.Retry != nil && !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrConflict) && !errors.Is(err, ErrNotFound) {
+		if qerr := p.Retry.Add(PendingRelease{Completion: c, Forget: forget, Now: now, LastError: err.Error()}); qerr != nil {
+			err = fmt.Errorf("%w (and queueing its retry failed: %v)", err, qerr)
+		}
 	}
 	if err != nil && p.OnError != nil {
 		p.OnError(job.ID, err)

@@ -141,3 +141,22 @@ func TestPlacementUsage(t *testing.T) {
 	require.Equal(t, allocation.Usage{CPUs: 6, MemoryMB: 1536, GPUs: 2}, u)
 	require.Equal(t, allocation.Usage{CPUs: 8}, allocation.PlacementUsage(&selectnodes.Placement{TotalCPUs: 8}))
 }
+
+// The zero QueuePlugin names its missing Ledger instead of a bare nil
+// dereference.
+func TestZeroQueuePluginNamesTheMissingLedger(t *testing.T) {
+	var p allocation.QueuePlugin
+	st := p.Admit(t.Context(), &queue.Spec{TimeLimit: time.Hour}, time.Time{})
+	require.NotNil(t, st)
+	require.Contains(t, st.Message(), "Ledger field is nil")
+	st = p.Reserve(t.Context(), &queue.Job{}, &selectnodes.Placement{}, time.Time{})
+	require.NotNil(t, st)
+	require.Contains(t, st.Message(), "Ledger field is nil")
+	require.PanicsWithValue(t, "allocation.QueuePlugin: the Ledger field is nil (the zero value bills nothing; set Ledger)", func() {
+		p.Release(t.Context(), &queue.Job{}, queue.JobEnd{}, time.Time{})
+	})
+	var reported error
+	p.OnError = func(_ queue.JobID, err error) { reported = err }
+	p.Release(t.Context(), &queue.Job{}, queue.JobEnd{}, time.Time{})
+	require.ErrorContains(t, reported, "Ledger field is nil")
+}

@@ -37,6 +37,7 @@ type PowerRule struct {
 	NCredit, NTemporal float64
 }
 
+// Combine is f_c^NCredit x f_t^NTemporal, each factor clamped to [0, 1].
 func (p PowerRule) Combine(fc, ft float64) float64 {
 	return clamp01(power(clamp01(fc), p.NCredit) * power(clamp01(ft), p.NTemporal))
 }
@@ -86,6 +87,7 @@ type SigmoidPair struct {
 	Credit, Temporal Sigmoid
 }
 
+// Combine is S_c(f_c) x S_t(f_t), clamped to [0, 1].
 func (s SigmoidPair) Combine(fc, ft float64) float64 {
 	return clamp01(s.Credit.At(fc) * s.Temporal.At(ft))
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Store holds a ledger's tables. Every method is safe for concurrent use
@@ -33,7 +35,9 @@ type Store interface {
 	Credit(ctx context.Context, id AllocationID, amount int64, comment string, now time.Time) (Activity, error)
 	// PreDebit records a job's maximum SU against the allocation active
 	// at now, or records a Failure and returns an *InsufficientError.
-	// Idempotent per job id.
+	// Idempotent per job id once it passed; a refused job is checked
+	// against the current balance each time it is retried (a refusal
+	// against the same balance as the job's last one adds no record).
 	PreDebit(ctx context.Context, r PreDebitRequest, now time.Time) (Job, error)
 	// Complete resolves a pre-debit (see ActualDebit). Idempotent per
 	// job id.
@@ -68,11 +72,19 @@ type PreDebitRequest struct {
 	Comment  string   `json:"comment,omitempty"`
 }
 
+// MaxJobID is the largest job id the ledger accepts, in every store and
+// over the REST API: 2^63-1, what PostgreSQL's bigint and JSON consumers
+// that read numbers as signed 64-bit integers hold. Slurm's job ids are
+// 32-bit.
+const MaxJobID JobID = 1<<63 - 1
+
 // Validate names the first bad field.
 func (r PreDebitRequest) Validate() error {
 	switch {
 	case r.Job == 0:
 		return invalidf("job_id", "missing")
+	case r.Job > MaxJobID:
+		return invalidf("job_id", "%d exceeds %d, the largest job id a ledger accepts", r.Job, MaxJobID)
 	case strings.TrimSpace(r.Account) == "":
 		return invalidf("account", "missing")
 	case r.Resource != CPU && r.Resource != GPU:
@@ -82,7 +94,7 @@ func (r PreDebitRequest) Validate() error {
 	case r.Rate < 0:
 		return invalidf("rate", "%d is negative", r.Rate)
 	}
-	return nil
+	return firstBadText("account", r.Account, "comment", r.Comment)
 }
 
 // Completion is a job end. Amount, when set, is the actual SU as the
@@ -151,6 +163,36 @@ func (p Project) Validate() error {
 	case strings.TrimSpace(p.Account) == "":
 		return invalidf("account", "missing")
 	}
+	return firstBadText("gname", p.Name, "account", p.Account)
+}
+
+// CheckText refuses (ErrInvalid, naming field) a value that is not text
+// every store keeps as it is: see MaxTextLen. Stores check credit
+// comments with it.
+func CheckText(field, value string) error { return firstBadText(field, value) }
+
+// MaxTextLen bounds names, accounts, categories and comments (bytes).
+const MaxTextLen = 4096
+
+// firstBadText names the first of the (field, value) pairs that is not
+// text every store keeps as it is: valid UTF-8 without control
+// characters (a NUL, which PostgreSQL refuses, included), at most
+// MaxTextLen bytes.
+func firstBadText(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		field, v := pairs[i], pairs[i+1]
+		switch {
+		case len(v) > MaxTextLen:
+			return invalidf(field, "%d bytes, more than %d", len(v), MaxTextLen)
+		case !utf8.ValidString(v):
+			return invalidf(field, "not valid UTF-8")
+		}
+		for j, r := range v {
+			if unicode.IsControl(r) {
+				return invalidf(field, "control character %U at byte %d", r, j)
+			}
+		}
+	}
 	return nil
 }
 
@@ -166,5 +208,5 @@ func (a Allocation) Validate() error {
 	case !a.Start.Before(a.End):
 		return invalidf("end", "%s is not after start %s", a.End.Format(time.RFC3339), a.Start.Format(time.RFC3339))
 	}
-	return nil
+	return firstBadText("category", a.Category)
 }

@@ -8,6 +8,8 @@ import (
 // Resource is an allocation's resource type; a partition bills one.
 type Resource string
 
+// The resource types: CPU cores and GPU devices (seed 002's traditional
+// CPU and GPGPU coprocessor allocations).
 const (
 	CPU Resource = "CPU"
 	GPU Resource = "GPU"
@@ -86,6 +88,8 @@ type Activity struct {
 // JobStatus is a pre-debit's state.
 type JobStatus string
 
+// A pre-debit is Executing from the job's start until its completion
+// makes it Completed.
 const (
 	Executing JobStatus = "executing"
 	Completed JobStatus = "completed"
@@ -94,6 +98,7 @@ const (
 // Outcome is how a job ended. Only NodeFail changes billing: it bills 0.
 type Outcome string
 
+// The outcomes a completion may give.
 const (
 	OutcomeCompleted Outcome = "completed"
 	OutcomeFailed    Outcome = "failed"
@@ -132,8 +137,13 @@ type Job struct {
 }
 
 // Failure is a job refused for insufficient balance (HADM's "failures").
+// A refused job may be pre-debited again: each refusal against a balance
+// different from the job's last refusal adds a record (Attempt 1, 2, ...),
+// so the history of why a job waited is kept; a retry that passes keeps
+// them too.
 type Failure struct {
 	Job        JobID        `json:"job_id"`
+	Attempt    int64        `json:"attempt"`
 	Allocation AllocationID `json:"allocation_id"`
 	UID        uint32       `json:"uid"`
 	Amount     int64        `json:"amount"`  // requested

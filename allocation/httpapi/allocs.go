@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/allocation"
@@ -66,13 +67,17 @@ func (h *Handler) listAllocs(r *request) (int, any, error) {
 		return 0, nil, err
 	}
 	now := h.now()
+	as = slices.DeleteFunc(as, func(a allocation.Allocation) bool {
+		p, ok := projects[a.Project]
+		return !ok || (byGID && p.GID != uint32(gid)) || (byProject && a.Project != allocation.ProjectID(pid)) ||
+			(account != "" && p.Account != account) || (byActive && a.Active(now) != active)
+	})
+	if as, err = page(r, as, func(a allocation.Allocation) allocation.AllocationID { return a.ID }); err != nil {
+		return 0, nil, err
+	}
 	out := []AllocView{}
 	for _, a := range as {
-		p, ok := projects[a.Project]
-		if !ok || (byGID && p.GID != uint32(gid)) || (byProject && a.Project != allocation.ProjectID(pid)) ||
-			(account != "" && p.Account != account) || (byActive && a.Active(now) != active) {
-			continue
-		}
+		p := projects[a.Project]
 		v, err := h.view(r, a, p)
 		if err != nil {
 			return 0, nil, err
@@ -98,7 +103,7 @@ func (h *Handler) alloc(r *request) (allocation.Allocation, allocation.Project, 
 		return a, p, err
 	}
 	if !r.canSee(p) {
-		return a, p, errForbidden
+		return a, p, hidden("allocation", id)
 	}
 	return a, p, nil
 }
@@ -118,7 +123,11 @@ func (h *Handler) activity(r *request) (int, any, error) {
 		return 0, nil, err
 	}
 	hist, err := h.ledger.History(r.Context(), a.ID)
-	return http.StatusOK, nonNil(hist), err
+	if err != nil {
+		return 0, nil, err
+	}
+	hist, err = page(r, hist, func(a allocation.Activity) allocation.ActivityID { return a.ID })
+	return http.StatusOK, hist, err
 }
 
 func (h *Handler) debits(r *request) (int, any, error) {
@@ -127,14 +136,11 @@ func (h *Handler) debits(r *request) (int, any, error) {
 		return 0, nil, err
 	}
 	ds, err := h.ledger.Debits(r.Context(), a.ID)
-	return http.StatusOK, nonNil(ds), err
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
+	if err != nil {
+		return 0, nil, err
 	}
-	return s
+	ds, err = page(r, ds, func(d allocation.OwnerDebit) int64 { return int64(d.UID) })
+	return http.StatusOK, ds, err
 }
 
 // allocBody is an allocation as clients write it.

@@ -16,12 +16,16 @@ import (
 // Role is a caller's privilege.
 type Role int
 
+// The roles, least privileged first: a standard user reads its projects'
+// records and its own jobs, an admin reads everything, a superuser also
+// writes.
 const (
 	Standard Role = iota
 	Admin
 	Superuser
 )
 
+// String is the role's name as token files spell it.
 func (r Role) String() string {
 	switch r {
 	case Admin:
@@ -64,22 +68,39 @@ type Authenticator interface {
 	Authenticate(r *http.Request) (Identity, error)
 }
 
-// TokenFile authenticates "Authorization: Bearer TOKEN" against a token
+// TokenFile authenticates "Authorization: Bearer TOKEN" (the scheme in
+// any case) against a token
 // file. Tokens are held only as SHA-256 digests.
 type TokenFile struct {
 	ids map[[sha256.Size]byte]Identity
 }
 
+// ErrNoTokens: a token file names no token, so it would refuse every
+// caller; it is refused instead.
+var ErrNoTokens = errors.New("httpapi: the token file has no token lines")
+
 // MaxTokenFileSize bounds a token file (checked while reading).
 const MaxTokenFileSize = 16 << 20
 
-// LoadTokens reads a token file.
+// MinPrivilegedToken is the shortest token a superuser or admin line may
+// carry: such a token can credit any allocation.
+const MinPrivilegedToken = 16
+
+// LoadTokens reads a token file. The file must not be readable or
+// writable by group or others (its tokens are credentials).
 func LoadTokens(path string) (*TokenFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("%s: mode %04o lets group or others read or change its tokens; chmod 600 it", path, perm)
+	}
 	t, err := ParseTokens(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", path, err)
@@ -112,6 +133,9 @@ func ParseTokens(r io.Reader) (*TokenFile, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%d: %v", line+1, err)
 	}
+	if len(t.ids) == 0 {
+		return nil, ErrNoTokens
+	}
 	return t, nil
 }
 
@@ -132,6 +156,9 @@ func parseTokenLine(text string) (string, Identity, error) {
 	if err != nil {
 		return "", Identity{}, err
 	}
+	if role != Standard && len(f[0]) < MinPrivilegedToken {
+		return "", Identity{}, fmt.Errorf("a %s token must have at least %d characters, this one has %d", role, MinPrivilegedToken, len(f[0]))
+	}
 	return f[0], Identity{UID: uint32(uid), GIDs: gids, Role: role}, nil
 }
 
@@ -147,10 +174,13 @@ func parseGIDs(s string) ([]uint32, error) {
 	return gids, nil
 }
 
+// Authenticate implements Authenticator: the identity of the request's
+// bearer token, or an error matching ErrUnauthenticated.
 func (t *TokenFile) Authenticate(r *http.Request) (Identity, error) {
-	h := r.Header.Get("Authorization")
-	token, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || token == "" {
+	// The scheme is case-insensitive (RFC 7235): "bearer" is "Bearer".
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		return Identity{}, fmt.Errorf("%w: no bearer token", ErrUnauthenticated)
 	}
 	id, ok := t.ids[sha256.Sum256([]byte(token))]

@@ -13,14 +13,14 @@ import (
 )
 
 func Example() {
-	auth, _ := httpapi.ParseTokens(strings.NewReader("s3cret 0 0 superuser\n"))
+	auth, _ := httpapi.ParseTokens(strings.NewReader("s3cret-s3cret-s3cret 0 0 superuser\n"))
 	now := func() time.Time { return time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC) }
 	srv := httptest.NewServer(httpapi.New(allocation.New(nil), auth, now))
 	defer srv.Close()
 
 	send := func(method, path, body string) {
 		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer s3cret")
+		req.Header.Set("Authorization", "Bearer s3cret-s3cret-s3cret")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			fmt.Println(err)

@@ -26,7 +26,7 @@ func FuzzWriteBodies(f *testing.F) {
 	h, _ := server(f)
 	f.Fuzz(func(t *testing.T, route uint8, body string) {
 		rt := routes[int(route)%len(routes)]
-		rec := call(h, "tok-super", rt.method, rt.path, body)
+		rec := call(h, "tok-super-0123456789", rt.method, rt.path, body)
 		if rec.Code >= 500 {
 			t.Fatalf("%s %s %q: %d %s", rt.method, rt.path, body, rec.Code, rec.Body)
 		}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +24,17 @@ type Handler struct {
 	auth   Authenticator
 	now    func() time.Time
 	mux    *http.ServeMux
+	audit  *AuditLog
+	access func(AccessRecord)
 }
+
+// SetAudit records every change made through h (who, when, what) in a,
+// readable by superusers with GET /audit. Call it before serving.
+func (h *Handler) SetAudit(a *AuditLog) { h.audit = a }
+
+// SetAccessLog calls f once per request after its answer is written (for
+// a 500, with the cause the caller is not shown). Call it before serving.
+func (h *Handler) SetAccessLog(f func(AccessRecord)) { h.access = f }
 
 // New serves ledger to callers auth identifies; now is the clock used for
 // pre-debits, completions and active=.
@@ -50,8 +61,11 @@ func New(ledger *allocation.Ledger, auth Authenticator, now func() time.Time) *H
 		{"GET /job/{id}", h.getJob},
 		{"POST /job", h.preDebit},
 		{"PUT /job/{id}", h.complete},
+		{"DELETE /job/{id}", h.cancelJob},
 		{"GET /failure", h.listFailures},
 		{"GET /failure/{id}", h.getFailure},
+		{"GET /audit", h.listAudit},
+		{"GET /sitefactor", h.siteFactor},
 	}
 	for _, rt := range routes {
 		h.mux.Handle(rt.pattern, h.wrap(rt.fn))
@@ -59,15 +73,23 @@ func New(ledger *allocation.Ledger, auth Authenticator, now func() time.Time) *H
 	return h
 }
 
+// ServeHTTP routes the request; see the package doc for the API.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
 // request is one authenticated call.
 type request struct {
 	*http.Request
-	id Identity
+	id     Identity
+	header http.Header // the response's
 }
 
 var errForbidden = errors.New("forbidden")
+
+// hidden is the answer for a record the caller may not see: the same 404
+// as for one that does not exist, so IDs reveal nothing.
+func hidden(what string, id int64) error {
+	return fmt.Errorf("%w: %s %d", allocation.ErrNotFound, what, id)
+}
 
 // apiError is a 400 naming the field.
 type apiError struct {
@@ -80,26 +102,65 @@ func fieldErr(field, format string, args ...any) error {
 	return &apiError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
 
-// wrap authenticates, runs fn and writes its result or error as JSON.
+// wrap authenticates, runs fn, writes its result or error as JSON, and
+// records the request in the access log and, when it changed something,
+// in the audit log.
 func (h *Handler) wrap(fn func(*request) (int, any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id, err := h.auth.Authenticate(r)
-		if err != nil {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="hpcsched-alloc"`)
-			writeError(w, http.StatusUnauthorized, err, "")
-			return
+		start := h.now()
+		rec := AccessRecord{Time: start, Remote: r.RemoteAddr, Method: r.Method, Path: r.URL.RequestURI()}
+		var body []byte
+		status, cause := h.serve(w, r, fn, &rec, &body)
+		rec.Status, rec.Duration = status, h.now().Sub(start)
+		if cause != nil {
+			rec.Cause = cause.Error()
 		}
-		if id, err = actAs(id, r.Header.Get("X-Act-As")); err != nil {
-			writeFailure(w, err)
-			return
+		if h.access != nil {
+			h.access(rec)
 		}
-		status, body, err := fn(&request{Request: r, id: id})
-		if err != nil {
-			writeFailure(w, err)
-			return
-		}
-		writeJSON(w, status, body)
 	})
+}
+
+// serve answers r; it returns the status sent and, for a 500, the cause.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, fn func(*request) (int, any, error), rec *AccessRecord, body *[]byte) (int, error) {
+	id, err := h.auth.Authenticate(r)
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="hpcsched-alloc"`)
+		writeError(w, http.StatusUnauthorized, err, "")
+		return http.StatusUnauthorized, nil
+	}
+	uid := id.UID
+	rec.UID, rec.Role, rec.ActAs = &uid, id.Role.String(), r.Header.Get("X-Act-As")
+	acting, err := actAs(id, rec.ActAs)
+	if err != nil {
+		return writeFailure(w, err), nil
+	}
+	change := r.Method != http.MethodGet && r.Method != http.MethodHead
+	if change { // kept for the audit record; decode reads it again
+		data, err := io.ReadAll(io.LimitReader(r.Body, MaxBodySize+1))
+		if err != nil {
+			return writeFailure(w, fieldErr("body", "%v", err)), nil
+		}
+		*body = data
+		r.Body = io.NopCloser(bytes.NewReader(data))
+	}
+	status, out, err := fn(&request{Request: r, id: acting, header: w.Header()})
+	if err == nil && change && h.audit != nil {
+		err = h.audit.Append(AuditRecord{Time: rec.Time, UID: id.UID, Role: rec.Role, ActAs: rec.ActAs,
+			Method: r.Method, Path: r.URL.RequestURI(), Body: auditBody(*body), Status: status})
+		if err != nil {
+			err = fmt.Errorf("the change was made but its audit record could not be written: %w", err)
+		}
+	}
+	if err != nil {
+		status = writeFailure(w, err)
+		if status == http.StatusInternalServerError {
+			return status, err
+		}
+		return status, nil
+	}
+	writeJSON(w, status, out)
+	return status, nil
 }
 
 type errorBody struct {
@@ -109,28 +170,44 @@ type errorBody struct {
 	Failure *allocation.InsufficientError `json:"failure,omitempty"`
 }
 
-func writeFailure(w http.ResponseWriter, err error) {
+// writeFailure answers err with its status, which it returns. An error
+// that is not the ledger's own (a database failure) is answered 500 with
+// a message that reveals nothing of it; the access log gets the cause.
+func writeFailure(w http.ResponseWriter, err error) int {
 	var ae *apiError
 	var fe *allocation.FieldError
 	var ie *allocation.InsufficientError
+	var status int
 	switch {
 	case errors.As(err, &ae):
-		writeError(w, http.StatusBadRequest, err, ae.Field)
+		status = http.StatusBadRequest
+		writeError(w, status, err, ae.Field)
 	case errors.As(err, &fe):
-		writeError(w, http.StatusBadRequest, err, fe.Field)
+		status = http.StatusBadRequest
+		writeError(w, status, err, fe.Field)
 	case errors.As(err, &ie):
-		writeJSON(w, http.StatusPaymentRequired, errorBody{Error: err.Error(), Failure: ie})
+		status = http.StatusPaymentRequired
+		writeJSON(w, status, errorBody{Error: err.Error(), Failure: ie})
 	case errors.Is(err, errForbidden):
-		writeError(w, http.StatusForbidden, errors.New("forbidden for this caller"), "")
+		status = http.StatusForbidden
+		writeError(w, status, errors.New("forbidden for this caller"), "")
 	case errors.Is(err, allocation.ErrNotFound), errors.Is(err, allocation.ErrNoAllocation):
-		writeError(w, http.StatusNotFound, err, "")
+		status = http.StatusNotFound
+		writeError(w, status, err, "")
 	case errors.Is(err, allocation.ErrOverlap), errors.Is(err, allocation.ErrConflict):
-		writeError(w, http.StatusConflict, err, "")
+		status = http.StatusConflict
+		writeError(w, status, err, "")
 	case errors.Is(err, allocation.ErrInvalid), errors.Is(err, allocation.ErrOverflow):
-		writeError(w, http.StatusBadRequest, err, "")
+		status = http.StatusBadRequest
+		writeError(w, status, err, "")
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		status = http.StatusServiceUnavailable
+		writeError(w, status, errors.New("the request was cancelled or timed out"), "")
 	default:
-		writeError(w, http.StatusInternalServerError, err, "")
+		status = http.StatusInternalServerError
+		writeError(w, status, errors.New("internal error; the server's log has the cause"), "")
 	}
+	return status
 }
 
 func writeError(w http.ResponseWriter, status int, err error, field string) {

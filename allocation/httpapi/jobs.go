@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/allocation"
@@ -80,7 +81,8 @@ func (h *Handler) listJobs(r *request) (int, any, error) {
 			}
 		}
 	}
-	return http.StatusOK, out, nil
+	out, err = page(r, out, func(j allocation.Job) allocation.JobID { return j.ID })
+	return http.StatusOK, out, err
 }
 
 func (h *Handler) getJob(r *request) (int, any, error) {
@@ -97,7 +99,7 @@ func (h *Handler) getJob(r *request) (int, any, error) {
 		return 0, nil, err
 	}
 	if !r.mayRead(visible, j.Allocation, j.UID) {
-		return 0, nil, errForbidden
+		return 0, nil, hidden("job", id)
 	}
 	return http.StatusOK, j, nil
 }
@@ -218,7 +220,9 @@ func (h *Handler) listFailures(r *request) (int, any, error) {
 			out = append(out, f)
 		}
 	}
-	return http.StatusOK, out, nil
+	// by job (a job's refusals in attempt order: the sort is stable)
+	out, err = page(r, out, func(f allocation.Failure) allocation.JobID { return f.Job })
+	return http.StatusOK, out, err
 }
 
 func (h *Handler) getFailure(r *request) (int, any, error) {
@@ -234,13 +238,34 @@ func (h *Handler) getFailure(r *request) (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	for _, f := range fs {
+	// The job's latest refusal (Failures lists them by job and attempt).
+	for _, f := range slices.Backward(fs) {
 		if f.Job == allocation.JobID(id) {
 			if !r.mayRead(visible, f.Allocation, f.UID) {
-				return 0, nil, errForbidden
+				break
 			}
 			return http.StatusOK, f, nil
 		}
 	}
 	return 0, nil, fmt.Errorf("%w: no failure for job %d", allocation.ErrNotFound, id)
+}
+
+// cancelJob is DELETE /job/{id}: the pre-debit of a job that never
+// started is returned in full (204). A completed job keeps its debit: 409.
+func (h *Handler) cancelJob(r *request) (int, any, error) {
+	if err := superuser(r); err != nil {
+		return 0, nil, err
+	}
+	id, err := pathID(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	j, err := h.ledger.Job(r.Context(), allocation.JobID(id))
+	if err != nil {
+		return 0, nil, err
+	}
+	if j.Status != allocation.Executing {
+		return 0, nil, fmt.Errorf("%w: job %d is %s; its debit stands", allocation.ErrConflict, id, j.Status)
+	}
+	return http.StatusNoContent, nil, h.ledger.Forget(r.Context(), allocation.JobID(id), h.now())
 }

@@ -54,7 +54,8 @@ func (h *Handler) listProjects(r *request) (int, any, error) {
 			out = append(out, p)
 		}
 	}
-	return http.StatusOK, out, nil
+	out, err = page(r, out, func(p allocation.Project) allocation.ProjectID { return p.ID })
+	return http.StatusOK, out, err
 }
 
 // project reads the {id} project, refusing callers outside it.
@@ -68,7 +69,7 @@ func (h *Handler) project(r *request) (allocation.Project, error) {
 		return allocation.Project{}, err
 	}
 	if !r.canSee(p) {
-		return allocation.Project{}, errForbidden
+		return allocation.Project{}, hidden("project", id)
 	}
 	return p, nil
 }

@@ -13,8 +13,9 @@ import (
 const numericOutOfRange = "22003"
 
 // apply records an activity row and moves the balance totals with it,
-// returning the row's id; the caller holds the ledger lock. PostgreSQL's
-// checked bigint arithmetic turns an overflow into allocation.ErrOverflow.
+// returning the row's id; the caller holds the allocation's balances row
+// lock. PostgreSQL's checked bigint arithmetic turns an overflow into
+// allocation.ErrOverflow.
 func apply(ctx context.Context, tx pgx.Tx, a allocation.Activity) (allocation.ActivityID, error) {
 	var col string
 	switch a.Kind {
@@ -31,33 +32,46 @@ func apply(ctx context.Context, tx pgx.Tx, a allocation.Activity) (allocation.Ac
 	err := tx.QueryRow(ctx, `INSERT INTO activity (allocation_id, kind, amount, job_id, uid, at, comment)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING activity_id`, a.Allocation, string(a.Kind), a.Amount, int64(a.Job), int64(a.UID), a.Time, a.Comment).Scan(&id)
 	if err == nil {
-		_, err = tx.Exec(ctx, "INSERT INTO balances (allocation_id) VALUES ($1) ON CONFLICT DO NOTHING", a.Allocation)
-	}
-	if err == nil {
 		_, err = tx.Exec(ctx, "UPDATE balances SET "+col+", balance = balance + $2 WHERE allocation_id = $1", a.Allocation, a.Amount)
 	}
-	if pgCode(err) == numericOutOfRange {
-		return 0, fmt.Errorf("%w: %v", allocation.ErrOverflow, err)
-	}
-	return id, err
+	return id, overflow(err)
 }
 
+// overflow turns PostgreSQL's numeric_value_out_of_range into
+// allocation.ErrOverflow.
+func overflow(err error) error {
+	if pgCode(err) == numericOutOfRange {
+		return fmt.Errorf("%w: a balance total leaves bigint's range", allocation.ErrOverflow)
+	}
+	return err
+}
+
+// Credit is one statement: the balances row is updated (and so locked)
+// and the activity row inserted together.
+// Credit adds amount (positive) SU to an allocation, recorded as a credit activity with the comment.
 func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount int64, comment string, now time.Time) (allocation.Activity, error) {
 	if amount <= 0 {
 		return allocation.Activity{}, &allocation.FieldError{Field: "amount", Reason: fmt.Sprintf("%d is not positive", amount)}
 	}
-	act := allocation.Activity{Allocation: id, Kind: allocation.KindCredit, Amount: amount, Time: now.UTC(), Comment: comment}
-	err := s.ledgerTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		act.ID, err = apply(ctx, tx, act)
-		if pgCode(err) == foreignKeyViolation {
-			return fmt.Errorf("%w: allocation %d", allocation.ErrNotFound, id)
-		}
-		return err
-	})
-	return act, err
+	if err := allocation.CheckText("comment", comment); err != nil {
+		return allocation.Activity{}, err
+	}
+	act := allocation.Activity{Allocation: id, Kind: allocation.KindCredit, Amount: amount, Time: now.UTC().Truncate(time.Microsecond), Comment: comment}
+	err := s.pool.QueryRow(ctx, `WITH b AS (UPDATE balances SET credits = credits + $2, balance = balance + $2
+			WHERE allocation_id = $1 RETURNING allocation_id)
+		INSERT INTO activity (allocation_id, kind, amount, at, comment) SELECT allocation_id, 'credit', $2, $3, $4 FROM b
+		RETURNING activity_id`, id, amount, act.Time, comment).Scan(&act.ID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return allocation.Activity{}, fmt.Errorf("%w: allocation %d", allocation.ErrNotFound, id)
+	}
+	return act, clean(overflow(err))
 }
 
+// PreDebit is one call of the hpcsched_predebit function (one round trip,
+// one transaction): it locks the active allocation's balances row, so
+// pre-debits of one allocation are serialised and those of different
+// allocations run in parallel.
+// PreDebit records a job's maximum SU against the allocation active at now, or records a Failure and returns an *InsufficientError; see Store.PreDebit for retries.
 func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now time.Time) (allocation.Job, error) {
 	if err := r.Validate(); err != nil {
 		return allocation.Job{}, err
@@ -67,116 +81,90 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 		return allocation.Job{}, err
 	}
 	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
-	var job allocation.Job
-	var refused error // committed with the failure row, then returned
-	err = s.ledgerTx(ctx, func(tx pgx.Tx) error {
-		j, err := jobIn(ctx, tx, key)
-		switch {
-		case err == nil:
-			if !allocation.SamePreDebit(j, r) {
-				return fmt.Errorf("%w: job %d was pre-debited with other values", allocation.ErrConflict, r.Job)
-			}
-			job = j
-			return nil
-		case !errors.Is(err, allocation.ErrNotFound):
-			return err
+	var result string
+	var alloc, bal *int64
+	for range 2 { // a pre-debit of the same job id on another allocation may commit first
+		err = s.pool.QueryRow(ctx, "SELECT result, alloc, bal FROM hpcsched_predebit($1, $2, $3, $4, $5, $6, $7, $8)",
+			key, int64(r.UID), r.Account, string(r.Resource), r.Amount, r.Rate, r.Comment, now).Scan(&result, &alloc, &bal)
+		if pgCode(err) != uniqueViolation {
+			break
 		}
-		var f allocation.Failure
-		err = tx.QueryRow(ctx, "SELECT allocation_id, amount, balance FROM failures WHERE job_id = $1", key).Scan(&f.Allocation, &f.Amount, &f.Balance)
-		if err == nil {
-			refused = &allocation.InsufficientError{Job: r.Job, Allocation: f.Allocation, Amount: f.Amount, Balance: f.Balance}
-			return nil
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		a, err := activeAllocation(ctx, tx, r.Account, r.Resource, now)
-		if err != nil {
-			return err
-		}
-		var balance int64
-		if err := tx.QueryRow(ctx, "SELECT COALESCE((SELECT balance FROM balances WHERE allocation_id = $1), 0)", a.ID).Scan(&balance); err != nil {
-			return err
-		}
-		if r.Amount > balance {
-			_, err := tx.Exec(ctx, "INSERT INTO failures (job_id, allocation_id, uid, amount, balance, at) VALUES ($1, $2, $3, $4, $5, $6)",
-				key, a.ID, int64(r.UID), r.Amount, balance, now)
-			refused = &allocation.InsufficientError{Job: r.Job, Allocation: a.ID, Amount: r.Amount, Balance: balance}
-			return err
-		}
-		if _, err := apply(ctx, tx, allocation.Activity{Allocation: a.ID, Kind: allocation.KindPreDebit, Amount: -r.Amount,
-			Job: r.Job, UID: r.UID, Time: now, Comment: r.Comment}); err != nil {
-			return err
-		}
-		job = allocation.Job{ID: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Rate: r.Rate, Status: allocation.Executing, Started: now}
-		_, err = tx.Exec(ctx, "INSERT INTO jobs (job_id, allocation_id, uid, amount, rate, status, started) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-			key, a.ID, int64(r.UID), r.Amount, r.Rate, string(allocation.Executing), now)
-		return err
-	})
-	if err != nil {
-		return allocation.Job{}, err
 	}
-	return job, refused
+	if err != nil {
+		return allocation.Job{}, clean(overflow(err))
+	}
+	switch result {
+	case "exists":
+		j, err := jobIn(ctx, s.pool, key)
+		if err != nil {
+			return allocation.Job{}, clean(err)
+		}
+		if !allocation.SamePreDebit(j, r) {
+			return allocation.Job{}, fmt.Errorf("%w: job %d was pre-debited with other values", allocation.ErrConflict, r.Job)
+		}
+		return j, nil
+	case "noalloc":
+		return allocation.Job{}, fmt.Errorf("%w: account %q has no %s allocation at %s", allocation.ErrNoAllocation, r.Account, r.Resource, now.Format(time.RFC3339))
+	case "refused":
+		return allocation.Job{}, &allocation.InsufficientError{Job: r.Job, Allocation: allocation.AllocationID(*alloc), Amount: r.Amount, Balance: *bal}
+	}
+	return allocation.Job{ID: r.Job, Allocation: allocation.AllocationID(*alloc), UID: r.UID, Amount: r.Amount, Rate: r.Rate,
+		Status: allocation.Executing, Started: now}, nil
 }
 
+// Complete is one call of hpcsched_complete (one round trip, one
+// transaction), which locks the job's row and then its allocation's
+// balances row.
+// Complete resolves a job's pre-debit into its actual debit (see ActualDebit); a repeated completion returns the recorded job, a different one ErrConflict.
 func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.Time) (allocation.Job, error) {
 	key, err := jobKey(c.Job)
 	if err != nil {
 		return allocation.Job{}, err
 	}
+	// ActualDebit's checks of the completion itself, on a job that has a rate.
+	if _, err := allocation.ActualDebit(allocation.Job{Rate: 1}, c); err != nil {
+		return allocation.Job{}, err
+	}
 	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
-	var job allocation.Job
-	err = s.ledgerTx(ctx, func(tx pgx.Tx) error {
-		j, err := jobIn(ctx, tx, key)
-		if err != nil {
-			return err
-		}
-		if j.Status == allocation.Completed {
-			if !allocation.SameCompletion(j, c) {
-				return fmt.Errorf("%w: job %d was completed with other values", allocation.ErrConflict, c.Job)
-			}
-			job = j
-			return nil
-		}
-		actual, err := allocation.ActualDebit(j, c)
-		if err != nil {
-			return err
-		}
-		if _, err := apply(ctx, tx, allocation.Activity{Allocation: j.Allocation, Kind: allocation.KindRelease, Amount: j.Amount, Job: j.ID, UID: j.UID, Time: now}); err != nil {
-			return err
-		}
-		if actual > 0 {
-			if _, err := apply(ctx, tx, allocation.Activity{Allocation: j.Allocation, Kind: allocation.KindDebit, Amount: -actual, Job: j.ID, UID: j.UID, Time: now}); err != nil {
-				return err
-			}
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO debits AS d (allocation_id, uid, amount, jobs) VALUES ($1, $2, $3, 1)
-			ON CONFLICT (allocation_id, uid) DO UPDATE SET amount = d.amount + $3, jobs = d.jobs + 1`, j.Allocation, int64(j.UID), actual); err != nil {
-			return err
-		}
-		j.Status, j.Ended, j.Elapsed, j.Outcome, j.Debited = allocation.Completed, now, c.Elapsed, c.Outcome, actual
-		job = j
-		_, err = tx.Exec(ctx, "UPDATE jobs SET status = $2, ended = $3, elapsed_ns = $4, outcome = $5, debited = $6 WHERE job_id = $1",
-			key, string(j.Status), now, int64(c.Elapsed), string(c.Outcome), actual)
-		return err
+	var result string
+	rows, _ := s.pool.Query(ctx, "SELECT $1::bigint, COALESCE(o_allocation, 0), COALESCE(o_uid, 0), COALESCE(o_amount, 0), COALESCE(o_rate, 0),"+
+		" COALESCE(o_status, ''), COALESCE(o_started, 'epoch'), o_ended, COALESCE(o_elapsed, 0), COALESCE(o_outcome, ''), COALESCE(o_debited, 0), result"+
+		" FROM hpcsched_complete($1, $2, $3, $4, $5)", key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
+	j, err := pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (allocation.Job, error) {
+		return scanJobAnd(row, &result)
 	})
-	return job, err
+	switch {
+	case result == "gone":
+		return allocation.Job{}, fmt.Errorf("%w: job %d has no pre-debit", allocation.ErrNotFound, c.Job)
+	case result == "norate":
+		return allocation.Job{}, &allocation.FieldError{Field: "amount", Reason: fmt.Sprintf("required, job %d was pre-debited without a rate", c.Job)}
+	case err != nil:
+		return allocation.Job{}, clean(overflow(err))
+	case result == "completed" && !allocation.SameCompletion(j, c):
+		return allocation.Job{}, fmt.Errorf("%w: job %d was completed with other values", allocation.ErrConflict, c.Job)
+	}
+	return j, nil
 }
 
+// Forget drops a job's record: an executing pre-debit is returned in full, a completed job keeps its debit. Unknown jobs are ignored.
 func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) error {
 	key, err := jobKey(id)
 	if err != nil {
 		return err
 	}
-	return s.ledgerTx(ctx, func(tx pgx.Tx) error {
-		j, err := jobIn(ctx, tx, key)
-		if errors.Is(err, allocation.ErrNotFound) {
+	return clean(pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, _ := tx.Query(ctx, "SELECT "+jobCols+" FROM jobs WHERE job_id = $1 FOR UPDATE", key)
+		j, err := pgx.CollectExactlyOneRow(rows, scanJob)
+		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
 		if j.Status == allocation.Executing {
+			if _, err := tx.Exec(ctx, "SELECT 1 FROM balances WHERE allocation_id = $1 FOR UPDATE", j.Allocation); err != nil {
+				return err
+			}
 			if _, err := apply(ctx, tx, allocation.Activity{Allocation: j.Allocation, Kind: allocation.KindRelease, Amount: j.Amount,
 				Job: j.ID, UID: j.UID, Time: now.UTC(), Comment: "not started"}); err != nil {
 				return err
@@ -184,16 +172,19 @@ func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) 
 		}
 		_, err = tx.Exec(ctx, "DELETE FROM jobs WHERE job_id = $1", key)
 		return err
-	})
+	}))
 }
 
 const jobCols = "job_id, allocation_id, uid, amount, rate, status, started, ended, elapsed_ns, outcome, debited"
 
-func scanJob(row pgx.CollectableRow) (allocation.Job, error) {
+func scanJob(row pgx.CollectableRow) (allocation.Job, error) { return scanJobAnd(row) }
+
+// scanJobAnd scans jobCols and then extra.
+func scanJobAnd(row pgx.CollectableRow, extra ...any) (allocation.Job, error) {
 	var j allocation.Job
 	var id, uid, elapsed int64
 	var ended *time.Time
-	err := row.Scan(&id, &j.Allocation, &uid, &j.Amount, &j.Rate, &j.Status, &j.Started, &ended, &elapsed, &j.Outcome, &j.Debited)
+	err := row.Scan(append([]any{&id, &j.Allocation, &uid, &j.Amount, &j.Rate, &j.Status, &j.Started, &ended, &elapsed, &j.Outcome, &j.Debited}, extra...)...)
 	j.ID, j.UID, j.Elapsed, j.Started = allocation.JobID(id), uint32(uid), time.Duration(elapsed), utc(j.Started)
 	if ended != nil {
 		j.Ended = ended.UTC()
@@ -207,28 +198,31 @@ func jobIn(ctx context.Context, q querier, key int64) (allocation.Job, error) {
 	return j, notFound(err, "job", key)
 }
 
+// Job is the job's pre-debit record (ErrNotFound when none).
 func (s *Store) Job(ctx context.Context, id allocation.JobID) (allocation.Job, error) {
 	key, err := jobKey(id)
 	if err != nil {
 		return allocation.Job{}, err
 	}
-	return jobIn(ctx, s.pool, key)
+	return cleaned(jobIn(ctx, s.pool, key))
 }
 
+// Jobs lists the jobs pre-debited against an allocation, by job ID; the slice is the caller's.
 func (s *Store) Jobs(ctx context.Context, id allocation.AllocationID) ([]allocation.Job, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+jobCols+" FROM jobs WHERE allocation_id = $1 ORDER BY job_id", id)
-	return pgx.CollectRows(rows, scanJob)
+	return cleaned(pgx.CollectRows(rows, scanJob))
 }
 
+// Failures lists every refusal, by job and attempt; the slice is the caller's.
 func (s *Store) Failures(ctx context.Context) ([]allocation.Failure, error) {
-	rows, _ := s.pool.Query(ctx, "SELECT job_id, allocation_id, uid, amount, balance, at FROM failures ORDER BY job_id")
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Failure, error) {
+	rows, _ := s.pool.Query(ctx, "SELECT job_id, attempt, allocation_id, uid, amount, balance, at FROM failures ORDER BY job_id, attempt")
+	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Failure, error) {
 		var f allocation.Failure
 		var id, uid int64
-		err := row.Scan(&id, &f.Allocation, &uid, &f.Amount, &f.Balance, &f.Time)
+		err := row.Scan(&id, &f.Attempt, &f.Allocation, &uid, &f.Amount, &f.Balance, &f.Time)
 		f.Job, f.UID, f.Time = allocation.JobID(id), uint32(uid), f.Time.UTC()
 		return f, err
-	})
+	}))
 }
 
 const balanceSelect = `SELECT a.allocation_id, COALESCE(b.credits, 0), COALESCE(b.debited, 0), COALESCE(b.pending, 0), COALESCE(b.balance, 0)
@@ -240,36 +234,40 @@ func scanBalance(row pgx.CollectableRow) (allocation.Balance, error) {
 	return b, err
 }
 
+// Balance is an allocation's standing (ErrNotFound for an unknown allocation).
 func (s *Store) Balance(ctx context.Context, id allocation.AllocationID) (allocation.Balance, error) {
 	rows, _ := s.pool.Query(ctx, balanceSelect+" WHERE a.allocation_id = $1", id)
 	b, err := pgx.CollectExactlyOneRow(rows, scanBalance)
-	return b, notFound(err, "allocation", id)
+	return b, clean(notFound(err, "allocation", id))
 }
 
+// Balances lists every allocation's balance, zero ones included, by allocation ID.
 func (s *Store) Balances(ctx context.Context) ([]allocation.Balance, error) {
 	rows, _ := s.pool.Query(ctx, balanceSelect+" ORDER BY a.allocation_id")
-	return pgx.CollectRows(rows, scanBalance)
+	return cleaned(pgx.CollectRows(rows, scanBalance))
 }
 
+// History is the allocation's activity in order; the slice is the caller's.
 func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allocation.Activity, error) {
 	rows, _ := s.pool.Query(ctx, `SELECT activity_id, allocation_id, kind, amount, job_id, uid, at, comment
 		FROM activity WHERE allocation_id = $1 ORDER BY activity_id`, id)
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Activity, error) {
+	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Activity, error) {
 		var a allocation.Activity
 		var job, uid int64
 		err := row.Scan(&a.ID, &a.Allocation, &a.Kind, &a.Amount, &job, &uid, &a.Time, &a.Comment)
 		a.Job, a.UID, a.Time = allocation.JobID(job), uint32(uid), a.Time.UTC()
 		return a, err
-	})
+	}))
 }
 
+// Debits is the SU debited to the allocation per owner uid, by uid.
 func (s *Store) Debits(ctx context.Context, id allocation.AllocationID) ([]allocation.OwnerDebit, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT allocation_id, uid, amount, jobs FROM debits WHERE allocation_id = $1 ORDER BY uid", id)
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
+	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
 		var d allocation.OwnerDebit
 		var uid int64
 		err := row.Scan(&d.Allocation, &uid, &d.Amount, &d.Jobs)
 		d.UID = uint32(uid)
 		return d, err
-	})
+	}))
 }

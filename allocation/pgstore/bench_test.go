@@ -13,8 +13,8 @@ import (
 )
 
 // A job's life in the ledger (pre-debit, then completion: two
-// transactions under the advisory lock) from clients concurrent sessions
-// against one allocation.
+// transactions, each locking the allocation's balances row) from clients
+// concurrent sessions against one allocation.
 func BenchmarkPreDebitComplete(b *testing.B) {
 	for _, clients := range []int{1, 8} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {

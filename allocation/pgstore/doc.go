@@ -7,12 +7,27 @@
 // advisory lock so servers starting together do not race). The database
 // itself refuses overlapping allocations: an exclusion constraint over
 // (project, resource, period) with btree_gist, so no writer can bypass
-// it. Every balance-changing operation (credit, pre-debit, completion)
-// runs in one transaction holding one transaction-scoped advisory lock, as
-// HADM settled on after table locks deadlocked at scale: a pre-debit's
-// balance check and its insert cannot interleave with another's, in this
-// process or any other, so concurrent pre-debits never overdraw. A CHECK
-// (balance >= 0) backs this up.
+// it. Every allocation has one balances row, and every balance-changing
+// operation (credit, pre-debit, completion, forget) locks that row in its
+// transaction before it checks or changes anything: a pre-debit's balance
+// check and its insert cannot interleave with another's on the same
+// allocation, in this process or any other, so concurrent pre-debits never
+// overdraw, while operations on different allocations proceed in parallel
+// (HADM's global lock serialised them all). Credit, pre-debit and
+// completion are one statement each (the latter two are PL/pgSQL
+// functions the migrations install), so one round trip each. A completion
+// locks the job's row before the balances row; nothing locks them in the
+// other order, so they cannot deadlock. A CHECK (balance >= 0) backs this
+// up.
+//
+// Errors other than the ledger's own (allocation.ErrNotFound and the
+// rest) are *DatabaseError, matching ErrDatabase: their message names the
+// SQLSTATE only, never the server, user or driver text, so an API may show
+// it; the cause is kept for the operator's log.
+//
+// The pool holds pgxpool's default number of connections (4 or the number
+// of CPUs); for many concurrent clients raise it with pool_max_conns in the
+// DSN.
 //
 // This is the only package that imports github.com/jackc/pgx/v5.
 package pgstore

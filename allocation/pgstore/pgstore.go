@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,12 +20,9 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Advisory lock keys (pg_advisory_xact_lock's bigint form): one for schema
-// migrations, one serialising every balance change.
-const (
-	migrateLockKey = 0x68706373_6d696772 // "hpcsmigr"
-	ledgerLockKey  = 0x68706373_6c656467 // "hpcsledg"
-)
+// The advisory lock key (pg_advisory_xact_lock's bigint form) serialising
+// schema migrations.
+const migrateLockKey = 0x68706373_6d696772 // "hpcsmigr"
 
 // Store is an allocation.Store on a pgx connection pool. Safe for
 // concurrent use.
@@ -104,17 +100,6 @@ func (s *Store) migrate(ctx context.Context) error {
 	})
 }
 
-// ledgerTx runs f in a transaction holding the ledger's advisory lock;
-// f's changes commit when it returns nil.
-func (s *Store) ledgerTx(ctx context.Context, f func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(ledgerLockKey)); err != nil {
-			return err
-		}
-		return f(tx)
-	})
-}
-
 // notFound turns pgx.ErrNoRows into allocation.ErrNotFound.
 func notFound(err error, what string, id any) error {
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -139,10 +124,58 @@ const (
 
 // jobKey is a job id as the bigint column holds it.
 func jobKey(id allocation.JobID) (int64, error) {
-	if uint64(id) > math.MaxInt64 {
-		return 0, &allocation.FieldError{Field: "job_id", Reason: fmt.Sprintf("%d exceeds the store's range", id)}
+	if id > allocation.MaxJobID {
+		return 0, &allocation.FieldError{Field: "job_id", Reason: fmt.Sprintf("%d exceeds %d, the largest job id a ledger accepts", id, allocation.MaxJobID)}
 	}
 	return int64(id), nil
 }
 
 func utc(t time.Time) time.Time { return t.UTC() }
+
+// ErrDatabase: the database failed an operation for a reason of its own
+// (unreachable, out of space, a bug). Its message names only the
+// SQLSTATE, never the server's host, user or the driver's text, so it may
+// reach an API caller; the *DatabaseError carrying it keeps the cause for
+// the operator's log.
+var ErrDatabase = errors.New("pgstore: database error")
+
+// DatabaseError is a failure of the database; Error is safe to show to
+// API callers, Cause is for the operator's log.
+type DatabaseError struct {
+	Code  string // the SQLSTATE, "" when the server was not reached
+	Cause error
+}
+
+// Error names the SQLSTATE only.
+func (e *DatabaseError) Error() string {
+	if e.Code == "" {
+		return ErrDatabase.Error()
+	}
+	return ErrDatabase.Error() + " (SQLSTATE " + e.Code + ")"
+}
+
+// Is makes a *DatabaseError match ErrDatabase.
+func (e *DatabaseError) Is(target error) bool { return target == ErrDatabase }
+
+// clean passes the ledger's own errors and the context's through and
+// hides any other behind a *DatabaseError.
+func clean(err error) error {
+	var fe *allocation.FieldError
+	var ie *allocation.InsufficientError
+	var oe *allocation.OverlapError
+	switch {
+	case err == nil, errors.As(err, &fe), errors.As(err, &ie), errors.As(err, &oe),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	for _, sentinel := range []error{allocation.ErrNotFound, allocation.ErrNoAllocation, allocation.ErrConflict,
+		allocation.ErrOverflow, allocation.ErrInvalid, allocation.ErrOverlap, allocation.ErrInsufficient} {
+		if errors.Is(err, sentinel) {
+			return err
+		}
+	}
+	return &DatabaseError{Code: pgCode(err), Cause: err}
+}
+
+// cleaned is clean for a method's two results.
+func cleaned[T any](v T, err error) (T, error) { return v, clean(err) }

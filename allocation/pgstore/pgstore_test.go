@@ -75,7 +75,7 @@ func TestConformance(t *testing.T) {
 
 // Two servers (two pools: two sets of sessions, as two processes have) on
 // one database, 32 concurrent pre-debits each against one allocation: the
-// advisory lock serialises them across both, so the allocation is never
+// balances row lock serialises them across both, so the allocation is never
 // overdrawn and the balances equal the sum of the activity.
 func TestTwoServersNeverOverdraw(t *testing.T) {
 	dsn := freshDB(t)
@@ -152,4 +152,22 @@ func TestJobIDsBeyondBigintAreRefused(t *testing.T) {
 	var fe *allocation.FieldError
 	require.ErrorAs(t, err, &fe)
 	require.Equal(t, "job_id", fe.Field)
+}
+
+// A failure of the database reaches the caller as a *DatabaseError whose
+// message names no host, user or driver text; the cause stays for logs.
+func TestDatabaseErrorsHideTheServer(t *testing.T) {
+	dsn := freshDB(t)
+	s, err := Open(context.Background(), dsn)
+	require.NoError(t, err)
+	s.Close()
+	_, err = s.Projects(context.Background())
+	require.ErrorIs(t, err, ErrDatabase)
+	var de *DatabaseError
+	require.ErrorAs(t, err, &de)
+	require.NotContains(t, err.Error(), "127.0.0.1")
+	require.NotContains(t, err.Error(), "postgres")
+	require.Error(t, de.Cause)
+	_, err = s.Job(context.Background(), 1)
+	require.ErrorIs(t, err, ErrDatabase)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// CreateProject adds a project; its ID is assigned and returned. An account another project has is refused (ErrConflict).
 func (s *Store) CreateProject(ctx context.Context, p allocation.Project) (allocation.Project, error) {
 	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
 	if err := p.Validate(); err != nil {
@@ -21,9 +22,10 @@ func (s *Store) CreateProject(ctx context.Context, p allocation.Project) (alloca
 	if pgCode(err) == uniqueViolation {
 		return allocation.Project{}, fmt.Errorf("%w: account %q belongs to another project", allocation.ErrConflict, p.Account)
 	}
-	return p, err
+	return p, clean(err)
 }
 
+// UpdateProject replaces the project with p.ID (ErrNotFound when none); an account another project has is refused (ErrConflict).
 func (s *Store) UpdateProject(ctx context.Context, p allocation.Project) (allocation.Project, error) {
 	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
 	if err := p.Validate(); err != nil {
@@ -35,20 +37,21 @@ func (s *Store) UpdateProject(ctx context.Context, p allocation.Project) (alloca
 	case pgCode(err) == uniqueViolation:
 		return allocation.Project{}, fmt.Errorf("%w: account %q belongs to another project", allocation.ErrConflict, p.Account)
 	case err != nil:
-		return allocation.Project{}, err
+		return allocation.Project{}, clean(err)
 	case tag.RowsAffected() == 0:
 		return allocation.Project{}, fmt.Errorf("%w: project %d", allocation.ErrNotFound, p.ID)
 	}
 	return p, nil
 }
 
+// DeleteProject removes a project without allocations (ErrConflict otherwise, ErrNotFound when none).
 func (s *Store) DeleteProject(ctx context.Context, id allocation.ProjectID) error {
 	tag, err := s.pool.Exec(ctx, "DELETE FROM projects WHERE project_id = $1", id)
 	switch {
 	case pgCode(err) == foreignKeyViolation:
 		return fmt.Errorf("%w: project %d has allocations", allocation.ErrConflict, id)
 	case err != nil:
-		return err
+		return clean(err)
 	case tag.RowsAffected() == 0:
 		return fmt.Errorf("%w: project %d", allocation.ErrNotFound, id)
 	}
@@ -65,15 +68,17 @@ func scanProject(row pgx.CollectableRow) (allocation.Project, error) {
 	return p, err
 }
 
+// Project is the project with this ID (ErrNotFound when none).
 func (s *Store) Project(ctx context.Context, id allocation.ProjectID) (allocation.Project, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+projectCols+" FROM projects WHERE project_id = $1", id)
 	p, err := pgx.CollectExactlyOneRow(rows, scanProject)
-	return p, notFound(err, "project", id)
+	return p, clean(notFound(err, "project", id))
 }
 
+// Projects lists every project by ID; the slice is the caller's.
 func (s *Store) Projects(ctx context.Context) ([]allocation.Project, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+projectCols+" FROM projects ORDER BY project_id")
-	return pgx.CollectRows(rows, scanProject)
+	return cleaned(pgx.CollectRows(rows, scanProject))
 }
 
 const allocCols = "allocation_id, project_id, category, resource, start_date, end_date"
@@ -85,11 +90,13 @@ func scanAlloc(row pgx.CollectableRow) (allocation.Allocation, error) {
 	return a, err
 }
 
+// CreateAllocation adds an allocation (a.ID is ignored and assigned); an overlap with another of its project and resource is an *OverlapError.
 func (s *Store) CreateAllocation(ctx context.Context, a allocation.Allocation) (allocation.Allocation, error) {
 	a.ID = 0
 	return s.putAllocation(ctx, a)
 }
 
+// UpdateAllocation replaces the allocation with a.ID; its project and resource are fixed once it has activity (ErrConflict); overlaps are an *OverlapError.
 func (s *Store) UpdateAllocation(ctx context.Context, a allocation.Allocation) (allocation.Allocation, error) {
 	if a.ID <= 0 {
 		return allocation.Allocation{}, &allocation.FieldError{Field: "id", Reason: "missing"}
@@ -119,17 +126,17 @@ func (s *Store) putAllocation(ctx context.Context, a allocation.Allocation) (all
 			a.Project, string(a.Resource), a.ID, a.Start, a.End)
 		other, qerr := pgx.CollectExactlyOneRow(rows, scanAlloc)
 		if qerr != nil {
-			return allocation.Allocation{}, fmt.Errorf("%w: %v", allocation.ErrOverlap, err)
+			return allocation.Allocation{}, fmt.Errorf("%w: a %s allocation of project %d overlaps this period", allocation.ErrOverlap, a.Resource, a.Project)
 		}
 		return allocation.Allocation{}, &allocation.OverlapError{New: a, Existing: other}
 	case foreignKeyViolation:
 		return allocation.Allocation{}, fmt.Errorf("%w: project %d", allocation.ErrNotFound, a.Project)
 	}
-	return a, err
+	return a, clean(err)
 }
 
 func (s *Store) updateAllocation(ctx context.Context, a allocation.Allocation) error {
-	return s.ledgerTx(ctx, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var project int64
 		var resource string
 		err := tx.QueryRow(ctx, "SELECT project_id, resource FROM allocations WHERE allocation_id = $1 FOR UPDATE", a.ID).Scan(&project, &resource)
@@ -151,32 +158,36 @@ func (s *Store) updateAllocation(ctx context.Context, a allocation.Allocation) e
 	})
 }
 
+// DeleteAllocation removes an allocation without activity (ErrConflict otherwise, ErrNotFound when none).
 func (s *Store) DeleteAllocation(ctx context.Context, id allocation.AllocationID) error {
 	tag, err := s.pool.Exec(ctx, "DELETE FROM allocations WHERE allocation_id = $1", id)
 	switch {
 	case pgCode(err) == foreignKeyViolation:
 		return fmt.Errorf("%w: allocation %d has activity", allocation.ErrConflict, id)
 	case err != nil:
-		return err
+		return clean(err)
 	case tag.RowsAffected() == 0:
 		return fmt.Errorf("%w: allocation %d", allocation.ErrNotFound, id)
 	}
 	return nil
 }
 
+// Allocation is the allocation with this ID (ErrNotFound when none).
 func (s *Store) Allocation(ctx context.Context, id allocation.AllocationID) (allocation.Allocation, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+" FROM allocations WHERE allocation_id = $1", id)
 	a, err := pgx.CollectExactlyOneRow(rows, scanAlloc)
-	return a, notFound(err, "allocation", id)
+	return a, clean(notFound(err, "allocation", id))
 }
 
+// Allocations lists every allocation by ID; the slice is the caller's.
 func (s *Store) Allocations(ctx context.Context) ([]allocation.Allocation, error) {
 	rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+" FROM allocations ORDER BY allocation_id")
-	return pgx.CollectRows(rows, scanAlloc)
+	return cleaned(pgx.CollectRows(rows, scanAlloc))
 }
 
+// ActiveAllocation is the allocation of the account's project and resource r whose period holds t (ErrNoAllocation when none).
 func (s *Store) ActiveAllocation(ctx context.Context, account string, r allocation.Resource, t time.Time) (allocation.Allocation, error) {
-	return activeAllocation(ctx, s.pool, account, r, t)
+	return cleaned(activeAllocation(ctx, s.pool, account, r, t))
 }
 
 type querier interface {

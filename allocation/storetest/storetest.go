@@ -172,12 +172,30 @@ func testInsufficient(t *testing.T, s allocation.Store) {
 		t.Fatalf("got %v, want *InsufficientError", err)
 	}
 	equal(t, *ie, allocation.InsufficientError{Job: 2, Allocation: a.ID, Amount: 60, Balance: 40}, "refusal")
-	_, err = s.PreDebit(ctx, r, T0.Add(2*time.Hour)) // a retry is refused without a second record
+	_, err = s.PreDebit(ctx, r, T0.Add(2*time.Hour)) // a retry against the same balance adds no record
 	mustBe(t, err, allocation.ErrInsufficient)
 	fs, err := s.Failures(ctx)
 	must(t, err)
-	if len(fs) != 1 || fs[0].Job != 2 || fs[0].Balance != 40 || fs[0].UID != 500 {
+	if len(fs) != 1 || fs[0].Job != 2 || fs[0].Attempt != 1 || fs[0].Balance != 40 || fs[0].UID != 500 {
 		t.Fatalf("failures %+v", fs)
+	}
+	// A top-up that is still too small: refused again, with the balance of now.
+	_, err = s.Credit(ctx, a.ID, 10, "top-up", T0.Add(3*time.Hour))
+	must(t, err)
+	_, err = s.PreDebit(ctx, r, T0.Add(3*time.Hour))
+	if !errors.As(err, &ie) || ie.Balance != 50 {
+		t.Fatalf("got %v, want a refusal against 50 SU", err)
+	}
+	// Enough now: the refused job starts; its refusals stay on record.
+	_, err = s.Credit(ctx, a.ID, 1000, "top-up", T0.Add(4*time.Hour))
+	must(t, err)
+	j, err = s.PreDebit(ctx, r, T0.Add(4*time.Hour))
+	must(t, err)
+	equal(t, j.Amount, int64(60), "pre-debit after the top-up")
+	fs, err = s.Failures(ctx)
+	must(t, err)
+	if len(fs) != 2 || fs[1].Job != 2 || fs[1].Attempt != 2 || fs[1].Balance != 50 {
+		t.Fatalf("failures after the retries %+v", fs)
 	}
 	for _, bad := range []allocation.PreDebitRequest{
 		{Job: 3, Account: "nobody", Resource: allocation.CPU, Amount: 1},
@@ -190,6 +208,16 @@ func testInsufficient(t *testing.T, s allocation.Store) {
 	mustBe(t, err, allocation.ErrNoAllocation)
 	_, err = s.PreDebit(ctx, allocation.PreDebitRequest{Account: "lab", Resource: allocation.CPU, Amount: 1}, T0)
 	mustBe(t, err, allocation.ErrInvalid)
+	// One rule for job ids in every store: at most MaxJobID.
+	_, err = s.PreDebit(ctx, allocation.PreDebitRequest{Job: allocation.MaxJobID + 1, Account: "lab", Resource: allocation.CPU, Amount: 1}, T0)
+	var fe *allocation.FieldError
+	if !errors.As(err, &fe) || fe.Field != "job_id" {
+		t.Fatalf("job id 2^63: got %v, want a job_id FieldError", err)
+	}
+	_, err = s.PreDebit(ctx, allocation.PreDebitRequest{Job: allocation.MaxJobID, Account: "lab", Resource: allocation.CPU, Amount: 1}, T0)
+	must(t, err)
+	_, err = s.Job(ctx, allocation.MaxJobID)
+	must(t, err)
 	CheckConsistent(t, s)
 }
 
@@ -310,6 +338,13 @@ func testDeletes(t *testing.T, s allocation.Store) {
 	mustBe(t, err, allocation.ErrInvalid)
 	_, err = s.Credit(ctx, 9999, 5, "", T0)
 	mustBe(t, err, allocation.ErrNotFound)
+	// Text a store could not keep as given is refused alike by every store.
+	_, err = s.Credit(ctx, a.ID, 5, "a\x00b", T0)
+	mustBe(t, err, allocation.ErrInvalid)
+	_, err = s.CreateProject(ctx, allocation.Project{Name: "nul\x00", Account: "nul"})
+	mustBe(t, err, allocation.ErrInvalid)
+	_, err = s.CreateProject(ctx, allocation.Project{Name: "bad", Account: "\xff"})
+	mustBe(t, err, allocation.ErrInvalid)
 }
 
 func testForget(t *testing.T, s allocation.Store) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,50 +22,140 @@ type allocAPI struct {
 	client      *http.Client
 }
 
-// get decodes GET path into v; a non-2xx answer is an error quoting the
-// server's message.
-func (a allocAPI) get(path string, v any) error {
-	req, err := http.NewRequest(http.MethodGet, a.base+path, nil)
+// do sends method path with body (JSON-encoded when not nil) and decodes
+// the answer into v (when not nil); a non-2xx answer is an error quoting
+// the server's message. It returns the answer's header.
+func (a allocAPI) do(method, path string, body, v any) (http.Header, error) {
+	var rd io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, a.base+path, rd)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if a.token != "" {
 		req.Header.Set("Authorization", "Bearer "+a.token)
 	}
 	resp, err := a.client.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	out, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode/100 != 2 {
 		var e struct{ Error string }
-		if json.Unmarshal(body, &e) == nil && e.Error != "" {
-			return fmt.Errorf("%s %s: %s: %s", req.Method, path, resp.Status, e.Error)
+		if json.Unmarshal(out, &e) == nil && e.Error != "" {
+			return nil, fmt.Errorf("%s %s: %s: %s", req.Method, path, resp.Status, e.Error)
 		}
-		return fmt.Errorf("%s %s: %s", req.Method, path, resp.Status)
+		return nil, fmt.Errorf("%s %s: %s", req.Method, path, resp.Status)
 	}
-	return json.Unmarshal(body, v)
+	if v == nil || len(out) == 0 {
+		return resp.Header, nil
+	}
+	return resp.Header, json.Unmarshal(out, v)
+}
+
+// get decodes GET path into v: for a list, every page (the server pages
+// every list; X-Next-After gives the next page's cursor).
+func (a allocAPI) get(path string, v any) error {
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	var items []json.RawMessage
+	next := ""
+	for {
+		var page json.RawMessage
+		h, err := a.do(http.MethodGet, path+next, nil, &page)
+		if err != nil {
+			return err
+		}
+		var chunk []json.RawMessage
+		if json.Unmarshal(page, &chunk) != nil { // one object, not a list
+			return json.Unmarshal(page, v)
+		}
+		items = append(items, chunk...)
+		after := h.Get(httpapi.NextAfterHeader)
+		if after == "" {
+			break
+		}
+		next = sep + "after=" + url.QueryEscape(after)
+	}
+	all, err := json.Marshal(items)
+	if err != nil {
+		return err
+	}
+	if items == nil {
+		all = []byte("[]")
+	}
+	return json.Unmarshal(all, v)
+}
+
+// clientToken is the bearer token: --token-file, else --token (which
+// other users may see in ps: prefer the file or the environment), else
+// $HPCSCHED_TOKEN (or the older $HPCSCHED_ALLOC_TOKEN).
+func clientToken(flag, file string) (string, error) {
+	if file != "" {
+		data, err := readTokenFile(file)
+		if err != nil {
+			return "", usagef("--token-file: %v", err)
+		}
+		return data, nil
+	}
+	if flag != "" {
+		return flag, nil
+	}
+	for _, env := range []string{"HPCSCHED_TOKEN", "HPCSCHED_ALLOC_TOKEN"} {
+		if t := os.Getenv(env); t != "" {
+			return t, nil
+		}
+	}
+	return "", nil
+}
+
+// readTokenFile is the first line of a file of at most 4 KiB.
+func readTokenFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	if line = strings.TrimSpace(line); line == "" {
+		return "", fmt.Errorf("%s: no token on its first line", path)
+	}
+	return line, nil
 }
 
 func allocClient(cmd string, args []string, stdout io.Writer) error {
-	var server, token, account string
+	var server, token, tokenFile, account string
 	var all, history bool
 	fs := newFlagSet("alloc "+cmd, "[flags]")
 	fs.String(&server, "server=URL", envOr("HPCSCHED_ALLOC_SERVER", "http://127.0.0.1:8080"), "API base URL ($HPCSCHED_ALLOC_SERVER)")
 	// the environment's token is read after parsing, never shown as a default
-	fs.String(&token, "token=TOKEN", "", "bearer token (default $HPCSCHED_ALLOC_TOKEN)")
+	fs.String(&tokenFile, "token-file=FILE", "", "read the bearer token from FILE (default $HPCSCHED_TOKEN)")
+	fs.String(&token, "token=TOKEN", "", "bearer token (visible in ps: prefer --token-file or $HPCSCHED_TOKEN)")
 	fs.String(&account, "account=NAME", "", "only this account")
 	fs.Bool(&all, "all", "balance: inactive allocations too")
 	fs.Bool(&history, "history", "activity: every credit, pre-debit and debit instead of per-user totals")
 	if err := fs.NoOperands(args, stdout); err != nil {
 		return err
 	}
-	if token == "" {
-		token = os.Getenv("HPCSCHED_ALLOC_TOKEN")
+	token, err := clientToken(token, tokenFile)
+	if err != nil {
+		return err
 	}
 	api := allocAPI{base: strings.TrimRight(server, "/"), token: token, client: &http.Client{Timeout: time.Minute}}
 	q := url.Values{}
@@ -79,7 +170,6 @@ func allocClient(cmd string, args []string, stdout io.Writer) error {
 		return err
 	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	var err error
 	switch {
 	case cmd == "balance":
 		printBalances(w, allocs)

@@ -22,7 +22,7 @@ func startAlloc(t *testing.T) (string, string, func() error) {
 	t.Helper()
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
-	require.NoError(t, os.WriteFile(tokens, []byte("root-tok 0 0 superuser\nuser-tok 500 1001 standard\n"), 0o600))
+	require.NoError(t, os.WriteFile(tokens, []byte("root-tok-0123456789 0 0 superuser\nuser-tok 500 1001 standard\n"), 0o600))
 	store := filepath.Join(dir, "ledger.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
@@ -64,12 +64,12 @@ func send(t *testing.T, url, token, method, path, body string) int {
 
 func TestAllocServeAndTables(t *testing.T) {
 	url, _, _ := startAlloc(t)
-	require.Equal(t, 201, send(t, url, "root-tok", "POST", "/project", `{"gname":"lab","gid":1001,"account":"lab"}`))
-	require.Equal(t, 201, send(t, url, "root-tok", "POST", "/alloc", `{"project_id":1,"category":"startup","resource":"CPU","start":"2020-01-01T00:00:00Z","end":"2120-01-01T00:00:00Z"}`))
-	require.Equal(t, 201, send(t, url, "root-tok", "POST", "/alloc/1/credit", `{"amount":100}`))
-	require.Equal(t, 201, send(t, url, "root-tok", "POST", "/job", `{"job_id":1,"uid":500,"account":"lab","resource":"CPU","amount":60,"units":1}`))
-	require.Equal(t, 200, send(t, url, "root-tok", "PUT", "/job/1", `{"elapsed":1200,"outcome":"completed"}`))
-	require.Equal(t, 402, send(t, url, "root-tok", "POST", "/job", `{"job_id":2,"uid":500,"account":"lab","resource":"CPU","amount":90}`))
+	require.Equal(t, 201, send(t, url, "root-tok-0123456789", "POST", "/project", `{"gname":"lab","gid":1001,"account":"lab"}`))
+	require.Equal(t, 201, send(t, url, "root-tok-0123456789", "POST", "/alloc", `{"project_id":1,"category":"startup","resource":"CPU","start":"2020-01-01T00:00:00Z","end":"2120-01-01T00:00:00Z"}`))
+	require.Equal(t, 201, send(t, url, "root-tok-0123456789", "POST", "/alloc/1/credit", `{"amount":100}`))
+	require.Equal(t, 201, send(t, url, "root-tok-0123456789", "POST", "/job", `{"job_id":1,"uid":500,"account":"lab","resource":"CPU","amount":60,"units":1}`))
+	require.Equal(t, 200, send(t, url, "root-tok-0123456789", "PUT", "/job/1", `{"elapsed":1200,"outcome":"completed"}`))
+	require.Equal(t, 402, send(t, url, "root-tok-0123456789", "POST", "/job", `{"job_id":2,"uid":500,"account":"lab","resource":"CPU","amount":90}`))
 
 	code, out, errOut := runCmd(t, "alloc", "balance", "--server", url, "--token", "user-tok")
 	require.Equal(t, 0, code, errOut)
@@ -88,6 +88,14 @@ func TestAllocServeAndTables(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, lines(out)[1], "needed 90 SU, CPU allocation 1 had 80")
 
+	code, out, errOut = runCmd(t, "alloc", "usage", "--from", "2000-01-01", "--to", "2200-01-01", "--server", url, "--token", "user-tok")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, "allocation_id,account,category,resource,uid,from,to,jobs,su", lines(out)[0])
+	require.Equal(t, "1,lab,startup,CPU,500,2000-01-01T00:00:00Z,2200-01-01T00:00:00Z,1,20", lines(out)[1])
+	code, out, _ = runCmd(t, "alloc", "usage", "--from", "2000-01-01", "--to", "2001-01-01", "--format", "json", "--server", url, "--token", "user-tok")
+	require.Equal(t, 0, code)
+	require.Equal(t, "[]\n", out, "no debit in that period")
+
 	code, _, errOut = runCmd(t, "alloc", "balance", "--server", url, "--token", "wrong")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "401")
@@ -100,9 +108,9 @@ func lines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"),
 // ledger file afterwards.
 func TestAllocServeShutdownKeepsAcknowledgedWrites(t *testing.T) {
 	url, store, stop := startAlloc(t)
-	require.Equal(t, 201, send(t, url, "root-tok", "POST", "/project", `{"gname":"lab","gid":1001,"account":"lab"}`))
-	require.Equal(t, 201, send(t, url, "root-tok", "POST", "/alloc", `{"project_id":1,"resource":"CPU","start":"2020-01-01T00:00:00Z","end":"2120-01-01T00:00:00Z"}`))
-	require.Equal(t, 201, send(t, url, "root-tok", "POST", "/alloc/1/credit", `{"amount":100000}`))
+	require.Equal(t, 201, send(t, url, "root-tok-0123456789", "POST", "/project", `{"gname":"lab","gid":1001,"account":"lab"}`))
+	require.Equal(t, 201, send(t, url, "root-tok-0123456789", "POST", "/alloc", `{"project_id":1,"resource":"CPU","start":"2020-01-01T00:00:00Z","end":"2120-01-01T00:00:00Z"}`))
+	require.Equal(t, 201, send(t, url, "root-tok-0123456789", "POST", "/alloc/1/credit", `{"amount":100000}`))
 	var mu sync.Mutex
 	acked := map[int]bool{}
 	var wg sync.WaitGroup
@@ -117,7 +125,7 @@ func TestAllocServeShutdownKeepsAcknowledgedWrites(t *testing.T) {
 					close(started)
 				}
 				req, _ := http.NewRequest("POST", url+"/job", strings.NewReader(fmt.Sprintf(`{"job_id":%d,"uid":1,"account":"lab","resource":"CPU","amount":1}`, id)))
-				req.Header.Set("Authorization", "Bearer root-tok")
+				req.Header.Set("Authorization", "Bearer root-tok-0123456789")
 				resp, err := http.DefaultClient.Do(req)
 				if err != nil {
 					return // the server has gone
@@ -161,10 +169,19 @@ func TestAllocUsageErrors(t *testing.T) {
 		{[]string{"alloc", "serve", "--tokens", "t", "--store", "x", "--dsn", "y"}, "exactly one of --store and --dsn"},
 		{[]string{"alloc", "serve", "--tokens", "/nonexistent/tokens", "--store", "x"}, "--tokens"},
 		{[]string{"alloc", "balance", "extra"}, "unexpected argument"},
+		{[]string{"alloc", "serve", "--tokens", tokensFile(t, "t0123456789abcdef 0 0 superuser\n"), "--store", "/dev/zero"}, "not a regular file"},
+		{[]string{"alloc", "serve", "--tokens", tokensFile(t, "# no token\n"), "--store", "x"}, "no token lines"},
 		{[]string{"alloc", "balance", "--server", "http://127.0.0.1:1"}, "connect"},
 	} {
 		code, _, errOut := runCmd(t, tc.args...)
 		require.Equal(t, 2, code, "%v", tc.args)
 		require.Contains(t, errOut, tc.want, "%v", tc.args)
 	}
+}
+
+// tokensFile writes a tokens file of mode 0600 and returns its path.
+func tokensFile(t *testing.T, body string) string {
+	path := filepath.Join(t.TempDir(), "tokens")
+	require.NoError(t, os.WriteFile(path, []byte(body), 0o600))
+	return path
 }
