@@ -247,35 +247,43 @@ func (s *Scheduler) termState(t depTerm, self *job, now time.Time) depState {
 		}
 		return depMet
 	}
-	o, ok := s.jobs[t.id]
-	if !ok {
+	var target tombstone
+	if o, ok := s.jobs[t.id]; ok {
+		target = tombstone{start: o.Start, state: o.State}
+	} else if target, ok = s.gone[t.id]; !ok {
 		return depNever
 	}
+	return t.against(target, now)
+}
+
+// against is the term's state given its target's state and start (a live
+// job's, or a forgotten one's tombstone).
+func (t depTerm) against(o tombstone, now time.Time) depState {
 	switch t.kind {
 	case depAfter:
 		switch {
-		case o.State == Pending:
+		case o.state == Pending:
 			return depWaiting
-		case !o.Start.IsZero() && now.Before(o.Start.Add(t.delay)):
+		case !o.start.IsZero() && now.Before(o.start.Add(t.delay)):
 			return depWaiting
 		}
 		return depMet
 	case depAfterAny:
-		if o.State.Terminal() {
+		if o.state.Terminal() {
 			return depMet
 		}
 	case depAfterOK:
-		if o.State == Complete {
+		if o.state == Complete {
 			return depMet
 		}
-		if o.State.Terminal() {
+		if o.state.Terminal() {
 			return depNever
 		}
 	case depAfterNotOK:
-		if o.State.Terminal() && o.State != Complete {
+		if o.state.Terminal() && o.state != Complete {
 			return depMet
 		}
-		if o.State == Complete {
+		if o.state == Complete {
 			return depNever
 		}
 	}

@@ -148,6 +148,7 @@ func (s *Scheduler) jobEventWith(kind EventKind, j *job, now time.Time, detail s
 // subscriber calling back only queues more; the first deliverer drains.
 func (s *Scheduler) unlock() {
 	s.ctx = nil
+	s.retain()
 	if s.delivering || len(s.outbox) == 0 {
 		s.mu.Unlock()
 		return

@@ -44,6 +44,7 @@ func (s *Scheduler) end(j *job, st State, kind EventKind, now time.Time, detail 
 	s.dequeue(j)
 	delete(s.resv, j.ID)
 	j.State, j.Reason, j.End = st, ReasonNone, now
+	s.ended(j)
 	s.jobEventWith(kind, j, now, detail, p)
 }
 
@@ -241,6 +242,9 @@ func (s *Scheduler) checkCycle(id JobID, d *Dependency) error {
 		seen[t] = true
 		o, ok := s.jobs[t]
 		if !ok {
+			if _, forgotten := s.gone[t]; forgotten {
+				continue // finished: it depends on nothing any more
+			}
 			return invalid("dependency on unknown job %d", t)
 		}
 		stack = append(stack, o.deps.targets()...)

@@ -116,6 +116,7 @@ type restorePlan struct {
 	nodeStates []selectnodes.NodeState // per node index
 	jobs       []*job
 	resv       map[JobID]reservation
+	gone       map[JobID]tombstone
 }
 
 // apply brings the cluster to the saved state and fills s; on a placement
@@ -166,6 +167,18 @@ func (p *restorePlan) apply(s *Scheduler) error {
 		}
 	}
 	s.resv = p.resv
+	if len(p.gone) > 0 {
+		s.gone = p.gone
+		for id := range p.gone {
+			s.maxID = max(s.maxID, id)
+		}
+	}
+	for _, j := range p.jobs {
+		if j.State.Terminal() {
+			s.ended(j)
+		}
+	}
+	s.retain()
 	return nil
 }
 
@@ -216,6 +229,9 @@ func (v *validator) state(st *stateFile) (*restorePlan, error) {
 		}
 		byID[j.ID] = j
 		p.jobs = append(p.jobs, j)
+	}
+	if err := v.forgotten(st, byID, p); err != nil {
+		return nil, err
 	}
 	for i, sr := range st.Reservations {
 		r, err := v.reservation(fmt.Sprintf("reservations[%d]", i), sr, byID)
@@ -300,4 +316,33 @@ func constraint(path, text string) (*features.Expr, error) {
 		return nil, restoreErr(path, "%v", err)
 	}
 	return e, nil
+}
+
+// forgotten checks the tombstones of forgotten jobs: IDs neither 0 nor
+// repeated nor a saved job's, and terminal states.
+func (v *validator) forgotten(st *stateFile, byID map[JobID]*job, p *restorePlan) error {
+	for i, sf := range st.Forgotten {
+		path := fmt.Sprintf("forgotten[%d]", i)
+		state, ok := parseState(sf.State)
+		switch {
+		case sf.ID == 0:
+			return restoreErr(path+".id", "0 is not a job ID")
+		case byID[sf.ID] != nil:
+			return restoreErr(path+".id", "job %d is both saved and forgotten", sf.ID)
+		case p.forgottenTwice(sf.ID):
+			return restoreErr(path+".id", "job %d appears twice", sf.ID)
+		case !ok || !state.Terminal():
+			return restoreErr(path+".state", "%q is not the state of a finished job", sf.State)
+		}
+		if p.gone == nil {
+			p.gone = map[JobID]tombstone{}
+		}
+		p.gone[sf.ID] = tombstone{start: unstamp(sf.Start), state: state}
+	}
+	return nil
+}
+
+func (p *restorePlan) forgottenTwice(id JobID) bool {
+	_, ok := p.gone[id]
+	return ok
 }

@@ -61,6 +61,8 @@ type Scheduler struct {
 	allocSeq    uint64                // numbers allocations, so Restore replays them in order
 	kept        *keptPlan             // Backfill's profile, kept between passes (derived, never saved)
 	maxPartPrio int                   // the highest partition priority; -1 until known
+	gone        map[JobID]tombstone   // forgotten jobs (Forget, WithRetention)
+	finished    *btree.BTreeG[finKey] // finished jobs, for WithRetention
 
 	opts options
 
@@ -88,6 +90,7 @@ type options struct {
 	plannerWindow int
 	bfWindow      time.Duration
 	bfResolution  time.Duration
+	retain        int // WithRetention's count; 0 keeps all, retainNone none
 }
 
 // Option configures New.

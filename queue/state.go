@@ -41,6 +41,10 @@ const MaxStateBytes = 1 << 30
 //	                 gres [{name, type, count}]}]}, seq, alloc_seq,
 //	                 suspended_at, suspended_for}]
 //	reservations   [{job, start, end, nodes [names]}] — Backfill's
+//	forgotten      [{id, state, start}] — jobs Forget dropped: the end
+//	               state (COMPLETE, CANCELLED, FAILED, TIMEOUT, NODE_FAIL)
+//	               and start time a dependency on them reads; omitted
+//	               when none
 //
 // A request is {partition, min_nodes, max_nodes, desired_nodes, cpus,
 // min_cpus_per_node, min_memory_mb, min_tmp_disk_mb, mem_per_cpu_mb,
@@ -60,6 +64,14 @@ type stateFile struct {
 	Nodes        []stateNode        `json:"nodes,omitempty"`
 	Jobs         []stateJob         `json:"jobs"`
 	Reservations []stateReservation `json:"reservations,omitempty"`
+	Forgotten    []stateForgotten   `json:"forgotten,omitempty"`
+}
+
+// stateForgotten is a forgotten job's tombstone.
+type stateForgotten struct {
+	ID    JobID      `json:"id"`
+	State string     `json:"state"`
+	Start *time.Time `json:"start,omitempty"`
 }
 
 type statePartition struct {
@@ -210,6 +222,10 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 	for _, id := range sortedResv(s.resv) {
 		r := s.resv[id]
 		st.Reservations = append(st.Reservations, stateReservation{Job: id, Start: r.Start, End: r.End, Nodes: r.Nodes})
+	}
+	for _, id := range s.forgottenIDs() {
+		t := s.gone[id]
+		st.Forgotten = append(st.Forgotten, stateForgotten{ID: id, State: t.state.String(), Start: stamp(t.start)})
 	}
 	return json.NewEncoder(w).Encode(st)
 }

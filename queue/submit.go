@@ -76,7 +76,7 @@ func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time)
 		if id, err = s.counterID(); err != nil {
 			return 0, err
 		}
-	} else if _, dup := s.jobs[id]; dup {
+	} else if s.idUsed(id) {
 		return 0, fmt.Errorf("%w: %d", ErrDuplicateID, id)
 	}
 	j, err := s.newJob(id, &spec, now)
@@ -105,7 +105,7 @@ func (s *Scheduler) counterID() (JobID, error) {
 		if s.nextID > s.maxID {
 			return s.nextID, nil
 		}
-		if _, used := s.jobs[s.nextID]; !used {
+		if !s.idUsed(s.nextID) {
 			return s.nextID, nil
 		}
 		s.nextID++
@@ -140,7 +140,7 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 		if t == id {
 			return nil, invalid("job %d would depend on itself", id)
 		}
-		if _, ok := s.jobs[t]; !ok {
+		if !s.idUsed(t) {
 			return nil, invalid("dependency on unknown job %d", t)
 		}
 	}

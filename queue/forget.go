@@ -1,0 +1,142 @@
+package queue
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/btree"
+)
+
+// tombstone is what is left of a forgotten job: what a dependency on it
+// reads (its end state, and its start for after:job+minutes). Its ID
+// stays in use, so no later job takes it.
+type tombstone struct {
+	start time.Time
+	state State
+}
+
+// finKey orders the retained finished jobs for WithRetention: the one
+// that ended first goes first, ties by ID.
+type finKey struct {
+	end time.Time
+	id  JobID
+}
+
+func lessFin(a, b finKey) bool {
+	if c := a.end.Compare(b.end); c != 0 {
+		return c < 0
+	}
+	return a.id < b.id
+}
+
+// WithRetention keeps at most n finished jobs (COMPLETE, CANCELLED,
+// FAILED, TIMEOUT, NODE_FAIL): when more have ended, the ones that ended
+// first (ties: the lowest ID) are forgotten, as by Forget, at the end of
+// the call that ended them. Zero (the default) keeps every finished job;
+// WithForgetFinished keeps none. A negative n panics.
+func WithRetention(n int) Option {
+	if n < 0 {
+		panic(fmt.Sprintf("queue.WithRetention: n is %d, want >= 0", n))
+	}
+	return func(o *options) {
+		if n > 0 {
+			o.retain = n
+		}
+	}
+}
+
+// WithForgetFinished forgets every job as soon as it has ended (a replay
+// that keeps no history): Job, Jobs and Snapshot no longer show it, and
+// the end event is the last word on it.
+func WithForgetFinished() Option { return func(o *options) { o.retain = retainNone } }
+
+// retainNone is options.retain for "keep no finished job"; 0 keeps all.
+const retainNone = -1
+
+// Forget drops a finished job's record: Job, Jobs and Snapshot no longer
+// show it. Its ID stays in use (Submit with that Spec.ID fails with
+// ErrDuplicateID, and the counter skips it), and a dependency on it still
+// resolves as it would on the finished job: the scheduler keeps its end
+// state and start time (a few dozen bytes; Snapshot saves them under
+// "forgotten"). A job that has not finished is an ErrJobState error; an
+// unknown or already forgotten one ErrUnknownJob.
+func (s *Scheduler) Forget(id JobID) error {
+	s.mu.Lock()
+	defer s.unlock()
+	j, err := s.getIn(id, "forget", State.Terminal)
+	if err != nil {
+		return err
+	}
+	s.forget(j)
+	return nil
+}
+
+// forget replaces terminal job j by its tombstone.
+func (s *Scheduler) forget(j *job) {
+	if s.gone == nil {
+		s.gone = map[JobID]tombstone{}
+	}
+	s.gone[j.ID] = tombstone{start: j.Start, state: j.State}
+	delete(s.jobs, j.ID)
+	if s.finished != nil {
+		s.finished.Delete(finKey{j.End, j.ID})
+	}
+	if s.byUserName != nil {
+		key := userName(j)
+		list := slices.DeleteFunc(s.byUserName[key], func(o *job) bool { return o == j })
+		if len(list) == 0 {
+			delete(s.byUserName, key)
+		} else {
+			s.byUserName[key] = list
+		}
+	}
+}
+
+// ended notes that j reached a terminal state, for WithRetention.
+func (s *Scheduler) ended(j *job) {
+	if s.opts.retain == 0 {
+		return
+	}
+	if s.finished == nil {
+		s.finished = btree.NewG(32, lessFin)
+	}
+	s.finished.ReplaceOrInsert(finKey{j.End, j.ID})
+}
+
+// retain forgets the finished jobs beyond WithRetention's count, the
+// earliest ended first. It runs as a call that ended jobs unlocks.
+func (s *Scheduler) retain() {
+	keep := max(s.opts.retain, 0)
+	if s.opts.retain == 0 || s.finished == nil {
+		return
+	}
+	for s.finished.Len() > keep {
+		k, _ := s.finished.Min()
+		if j, ok := s.jobs[k.id]; ok && j.State.Terminal() {
+			s.forget(j) // deletes k
+		} else {
+			s.finished.Delete(k)
+		}
+	}
+}
+
+// idUsed reports whether a job, live, finished or forgotten, has id.
+func (s *Scheduler) idUsed(id JobID) bool {
+	if _, ok := s.jobs[id]; ok {
+		return true
+	}
+	_, ok := s.gone[id]
+	return ok
+}
+
+// forgottenIDs lists the forgotten jobs' IDs, ascending.
+func (s *Scheduler) forgottenIDs() []JobID {
+	ids := make([]JobID, 0, len(s.gone))
+	for id := range s.gone {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, cmp.Compare)
+	return ids
+}
