@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -187,9 +188,13 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 	if os.Getenv("GOGC") == "" {
 		// A replay is a short batch job whose heap is mostly short-lived
 		// selection scratch: collecting four times less often cuts its
-		// time by about a fifth for some 200 MB more (BENCHMARKS.md). A
-		// GOGC in the environment wins.
+		// time by about a fifth (BENCHMARKS.md). A GOGC in the
+		// environment wins. The heap may then grow to five times what is
+		// live, so a soft limit (memTuner) caps it.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		if os.Getenv("GOMEMLIMIT") == "" {
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(minHeapLimit))
+		}
 	}
 	f, err := parseSimFlags(args, stdout)
 	if err != nil {
@@ -225,33 +230,34 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 
 // runOne loads a workload and replays it under one variant.
 func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, row, error) {
-	c, w, name, err := load(wl, f)
+	ld, err := load(wl, f)
 	if err != nil {
 		return nil, row{}, err
 	}
-	if f.limit > 0 && f.limit < len(w.Jobs) {
-		w.Jobs = w.Jobs[:f.limit]
-	}
+	defer ld.close()
 	policy, _ := parsePolicy(v.policy)
 	opts := sim.Options{Backfill: v.backfill, Policy: policy, BackfillDepth: f.depth, Interval: f.interval,
-		Record: f.svg != "" || f.out != "", Cluster: name}
+		Record: f.svg != "" || f.out != "", Cluster: ld.cluster}
 	if pl := auctionFor(v.policy); pl != nil {
 		opts.Planner, opts.Window = pl, auctionWindow
 	}
 	var ledger *simLedger
 	if f.ledger != nil {
 		var opt queue.Option
-		if ledger, opt, err = f.ledger.newLedger(c); err != nil {
+		if ledger, opt, err = f.ledger.newLedger(ld.c); err != nil {
 			return nil, row{}, err
 		}
 		opts.Queue = append(opts.Queue, opt)
 	}
 	bar := !f.quiet && isTerminal(stderr)
 	start := time.Now()
+	tune := memTuner()
+	opts.Progress = func(done, total int, now time.Duration) { tune(done) }
 	if bar {
-		opts.Progress = progressBar(stderr, w.Name+" "+v.String(), start)
+		draw := progressBar(stderr, ld.name+" "+v.String(), start)
+		opts.Progress = func(done, total int, now time.Duration) { tune(done); draw(done, total, now) }
 	}
-	res, err := sim.Run(c, w, opts)
+	res, err := sim.RunSource(ld.c, ld.name, ld.src, opts)
 	if bar {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -259,7 +265,7 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 		return nil, row{}, err
 	}
 	res.Policy = strings.ToUpper(v.policy)
-	r := toRow(res, w, time.Since(start))
+	r := toRow(res, ld.skipped(), time.Since(start))
 	if ledger != nil {
 		r.Ledger = ledger.report()
 	}
@@ -313,45 +319,96 @@ func confCluster(f *simFlags) (*selectnodes.Cluster, error) {
 	return c, nil
 }
 
-// load builds the cluster and the workload, and names the cluster.
-func load(workload string, f *simFlags) (*selectnodes.Cluster, *sim.Workload, string, error) {
+// loaded is a workload ready to replay: its cluster, and its jobs as a
+// source read as the replay goes.
+type loaded struct {
+	c             *selectnodes.Cluster
+	cluster, name string
+	src           sim.Source
+	skipped       func() map[string]int
+	close         func()
+}
+
+// load builds the cluster and the workload, and names the cluster. A
+// standard SWF trace is read one job at a time as the replay submits it;
+// an extended one (whose jobs' PBS specs name the node properties the
+// cluster must have) is read whole first.
+func load(workload string, f *simFlags) (*loaded, error) {
 	c, err := confCluster(f)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, err
 	}
-	name := filepath.Base(f.conf)
+	ld := &loaded{c: c, cluster: filepath.Base(f.conf), close: func() {}}
 	if id, ok := strings.CutPrefix(workload, "aucsched:"); ok {
-		if c == nil {
-			if c, err = selectnodes.Seed001(); err != nil {
-				return nil, nil, "", err
-			}
-			name = "the seed-001 1024-node tree"
-		}
-		cores := 0
-		for i := 0; i < c.NodeCount(); i++ {
-			cores = max(cores, c.Node(i).CPUs)
-		}
-		w, err := sim.Generate(id, c.NodeCount(), cores, f.seed)
-		if err != nil {
-			return nil, nil, "", usagef("%v", err)
-		}
-		return c, w, name, nil
+		return ld, ld.generated(id, f)
 	}
 	abs, err := filepath.Abs(workload)
 	if err != nil {
-		return nil, nil, "", usagef("%v", err)
+		return nil, usagef("%v", err)
 	}
-	tr, err := sim.OpenSWF(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), sim.SWFOptions{})
+	fsys, base := os.DirFS(filepath.Dir(abs)), filepath.Base(abs)
+	sr, closer, err := sim.OpenSWFReader(fsys, base, sim.SWFOptions{})
 	if err != nil {
-		return nil, nil, "", usagef("%s: %v", workload, err)
-	}
-	if c == nil {
-		if c, name, err = traceCluster(tr, f); err != nil {
-			return nil, nil, "", err
-		}
+		return nil, usagef("%s: %v", workload, err)
 	}
 	conv, _ := f.conventions() // checked with the flags
-	return c, tr.WorkloadWith(traceName(workload), c, conv), name, nil
+	ld.name = traceName(workload)
+	if sr.Extended() {
+		closer.Close()
+		tr, err := sim.OpenSWF(fsys, base, sim.SWFOptions{})
+		if err != nil {
+			return nil, usagef("%s: %v", workload, err)
+		}
+		if ld.c == nil {
+			if ld.c, ld.cluster, err = traceCluster(tr, f); err != nil {
+				return nil, err
+			}
+		}
+		ld.setWorkload(tr.WorkloadWith(ld.name, ld.c, conv), f.limit)
+		return ld, nil
+	}
+	ld.close = func() { closer.Close() }
+	if ld.c == nil {
+		if ld.c, ld.cluster, err = traceCluster(sr.Header(), f); err != nil {
+			ld.close()
+			return nil, err
+		}
+	}
+	ts := sim.NewTraceSource(sr, ld.c, conv, f.limit)
+	ld.src, ld.skipped = ts, ts.Skipped
+	return ld, nil
+}
+
+// generated builds seed 001's workload id for the cluster (the seed's
+// 1024-node tree unless --conf).
+func (ld *loaded) generated(id string, f *simFlags) error {
+	if ld.c == nil {
+		c, err := selectnodes.Seed001()
+		if err != nil {
+			return err
+		}
+		ld.c, ld.cluster = c, "the seed-001 1024-node tree"
+	}
+	cores := 0
+	for i := 0; i < ld.c.NodeCount(); i++ {
+		cores = max(cores, ld.c.Node(i).CPUs)
+	}
+	w, err := sim.Generate(id, ld.c.NodeCount(), cores, f.seed)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ld.name = w.Name
+	ld.setWorkload(w, f.limit)
+	return nil
+}
+
+// setWorkload replays w, or its first limit jobs.
+func (ld *loaded) setWorkload(w *sim.Workload, limit int) {
+	if limit > 0 && limit < len(w.Jobs) {
+		w.Jobs = w.Jobs[:limit]
+	}
+	ld.name, ld.src = w.Name, w.Source()
+	ld.skipped = func() map[string]int { return w.Skipped }
 }
 
 // traceCluster sizes a cluster from --machines or the trace's header.
@@ -390,6 +447,34 @@ func traceName(path string) string {
 	base := filepath.Base(path)
 	base = strings.TrimSuffix(base, ".gz")
 	return strings.TrimSuffix(base, ".swf")
+}
+
+// minHeapLimit is the soft memory limit of a replay under GOGC=400 while
+// little is live: a replay's live heap is the jobs queued and running
+// (and the records asked for), a few MB, so collecting at 48 MiB costs
+// little and keeps a long trace's peak below a plain-Python replay's.
+const minHeapLimit = 48 << 20
+
+// memTuner raises the soft memory limit to twice the live heap as that
+// grows (records kept for charts, a huge queue), so GOGC=400 never turns
+// into collecting without end; it reads the heap every 4,096 jobs.
+func memTuner() func(done int) {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+		return func(int) {}
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	last := 0
+	return func(done int) {
+		if done-last < 4096 {
+			return
+		}
+		last = done
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			live := int64(sample[0].Value.Uint64())
+			debug.SetMemoryLimit(max(minHeapLimit, 2*live))
+		}
+	}
 }
 
 func isTerminal(w io.Writer) bool {

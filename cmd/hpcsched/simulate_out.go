@@ -49,10 +49,10 @@ type row struct {
 	Ledger          *ledgerReport  `json:"ledger,omitempty"`
 }
 
-func toRow(res *sim.Result, w *sim.Workload, wall time.Duration) row {
+func toRow(res *sim.Result, skipped map[string]int, wall time.Duration) row {
 	m := res.Metrics
 	r := row{Workload: res.Workload, Cluster: res.Cluster, Policy: res.Policy, Backfill: res.Backfill.String(), Jobs: res.Jobs,
-		Started: res.Started, Rejected: res.Rejected, Stuck: res.Stuck, Unrunnable: res.Unrunnable, TraceSkipped: w.Skipped,
+		Started: res.Started, Rejected: res.Rejected, Stuck: res.Stuck, Unrunnable: res.Unrunnable, TraceSkipped: skipped,
 		LevelMean: m.LevelMean, LevelStd: m.LevelStd, LevelKnown: m.LevelKnown, SpreadMean: m.SpreadMean, SpreadStd: m.SpreadStd,
 		Utilization: 100 * m.Utilization, Busy: 100 * m.BusyFraction, WaitMean: m.WaitMean.Seconds(),
 		WaitMedian: m.WaitMedian.Seconds(), WaitP95: m.WaitP95.Seconds(), BoundedSlowdown: m.BoundedSlowdown,
