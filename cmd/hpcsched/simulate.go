@@ -43,11 +43,11 @@ type variant struct {
 // simFlags are simulate's options.
 type simFlags struct {
 	workload, machines, extra, conf, topo, policy, compare, svg, out string
-	estimate, procs, ledgerPath                                      string
+	estimate, procs, ledgerPath, jobs                                string
 	ledger                                                           *ledgerFile
 	backfill                                                         backfillFlag
 	both, asCSV, asJSON, quiet, force                                bool
-	depth, limit                                                     int
+	depth, limit, runs                                               int
 	seed                                                             uint64
 	interval                                                         time.Duration
 }
@@ -74,7 +74,8 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.Bool(&f.asJSON, "json", "print JSON")
 	fs.String(&f.svg, "svg=FILE", "", "write the charts of a single run to this SVG file")
 	fs.String(&f.out, "out=DIR", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
-	fs.Bool(&f.force, "force", "overwrite files that --out or --svg would write")
+	fs.String(&f.jobs, "jobs=FILE", "", "write every job's record to FILE.csv (id, submit, start, end, nodes, cores, wait, bounded slowdown, end) or FILE.swf (the trace with the simulated waits); with several runs, one file each, named after the run")
+	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write")
 	fs.Bool(&f.quiet, "q,quiet", "no progress bar")
 	fs.String(&f.ledgerPath, "ledger=FILE", "", "an allocation ledger (JSON: projects, credits, users) every start must pay for")
 	if err := fs.NoOperands(args, stdout); err != nil {
@@ -213,6 +214,7 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 	}
 	var rows []row
 	var results []*sim.Result
+	f.runs = len(wls) * len(vs)
 	for _, wl := range wls {
 		for _, v := range vs {
 			res, r, err := f.runOne(wl, v, stderr)
@@ -229,7 +231,7 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 }
 
 // runOne loads a workload and replays it under one variant.
-func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, row, error) {
+func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (_ *sim.Result, _ row, err error) {
 	ld, err := load(wl, f)
 	if err != nil {
 		return nil, row{}, err
@@ -240,6 +242,20 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 		Record: f.svg != "" || f.out != "", Cluster: ld.cluster}
 	if pl := auctionFor(v.policy); pl != nil {
 		opts.Planner, opts.Window = pl, auctionWindow
+	}
+	if f.jobs != "" {
+		path := jobsPath(f.jobs, &sim.Result{Workload: ld.name, Policy: strings.ToUpper(v.policy), Backfill: v.backfill}, f.runs)
+		jw, err := newJobsWriter(path, ld.c, f.force)
+		if err != nil {
+			return nil, row{}, err
+		}
+		jw.header(ld.name + " " + v.String())
+		opts.OnRecord, opts.Epoch = jw.add, jw.epoch
+		defer func() {
+			if cerr := jw.close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
 	}
 	var ledger *simLedger
 	if f.ledger != nil {

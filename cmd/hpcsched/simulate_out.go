@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -17,6 +18,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hpcsched/hpcsched/hostlist"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/sim"
 )
 
@@ -228,4 +232,145 @@ func (f *simFlags) writeFiles(results []*sim.Result, rows []row) error {
 		}
 	}
 	return nil
+}
+
+// jobsWriter writes --jobs: one line per job, in submit order, as records
+// arrive (in end order) from the replay. A record waits only for the
+// jobs submitted before it to end, so it holds about the queue, not the
+// trace.
+type jobsWriter struct {
+	w       *bufio.Writer
+	file    *os.File
+	swf     bool
+	c       *selectnodes.Cluster
+	epoch   time.Time
+	next    int
+	held    map[int]sim.Record
+	err     error
+	names   []string // scratch
+	written int
+}
+
+// jobsPath is --jobs's file for one run of several: "-<run>" before the
+// extension ("jobs-KTH-fcfs-easy.csv").
+func jobsPath(path string, res *sim.Result, runs int) string {
+	if runs <= 1 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "-" + strings.TrimSuffix(fileName(res), ".svg") + ext
+}
+
+func newJobsWriter(path string, c *selectnodes.Cluster, force bool) (*jobsWriter, error) {
+	swf := strings.EqualFold(filepath.Ext(path), ".swf")
+	if !swf && !strings.EqualFold(filepath.Ext(path), ".csv") {
+		return nil, usagef("simulate: --jobs %s: want a .csv or .swf file", path)
+	}
+	if _, err := os.Stat(path); err == nil && !force {
+		return nil, usagef("simulate: %s exists; remove it or pass --force", path)
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	jw := &jobsWriter{w: bufio.NewWriter(file), file: file, swf: swf, c: c, held: map[int]sim.Record{},
+		epoch: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	return jw, nil
+}
+
+// header starts the file: SWF's header comments, or the CSV's column names.
+func (jw *jobsWriter) header(run string) {
+	if !jw.swf {
+		fmt.Fprintln(jw.w, "id,name,user,submit_s,start_s,end_s,wait_s,run_s,nodes,cores,cpus,bounded_slowdown,end")
+		return
+	}
+	cpus := 0
+	for i := 0; i < jw.c.NodeCount(); i++ {
+		cpus += jw.c.Node(i).CPUs
+	}
+	fmt.Fprintf(jw.w, "; Version: 2.2\n; Computer: hpcsched simulate (%s)\n; MaxNodes: %d\n; MaxProcs: %d\n", run, jw.c.NodeCount(), cpus)
+	fmt.Fprintln(jw.w, "; Note: fields 3 (wait) and 4 (run time) are the simulation's; 5 is the CPUs allocated, 8 and 9 what was asked for")
+	fmt.Fprintln(jw.w, "; Note: status 1 completed, 0 killed at its time limit or failed, -1 never started; unknown fields -1")
+}
+
+// add takes one final record (Options.OnRecord).
+func (jw *jobsWriter) add(rec sim.Record) {
+	jw.held[rec.Seq] = rec
+	for {
+		r, ok := jw.held[jw.next]
+		if !ok {
+			return
+		}
+		delete(jw.held, jw.next)
+		jw.next++
+		if jw.err == nil {
+			jw.write(&r)
+		}
+	}
+}
+
+func (jw *jobsWriter) write(r *sim.Record) {
+	jw.written++
+	sec := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return strconv.FormatFloat(t.Sub(jw.epoch).Seconds(), 'f', -1, 64)
+	}
+	started := !r.Start.IsZero()
+	wait, run := r.Start.Sub(r.Submit), r.End.Sub(r.Start)
+	if jw.swf {
+		id := int64(r.Seq + 1)
+		if n, err := strconv.ParseInt(strings.TrimPrefix(r.Name, "swf"), 10, 64); err == nil && strings.HasPrefix(r.Name, "swf") {
+			id = n
+		}
+		user, err := strconv.Atoi(strings.TrimPrefix(r.User, "u"))
+		if err != nil || !strings.HasPrefix(r.User, "u") {
+			user = -1
+		}
+		w, rt, status := "-1", "-1", -1
+		if started {
+			w, rt = strconv.FormatFloat(wait.Seconds(), 'f', -1, 64), strconv.FormatFloat(run.Seconds(), 'f', -1, 64)
+			status = map[bool]int{true: 1, false: 0}[r.State == queue.Complete]
+		}
+		cpus := r.CPUs
+		if !started {
+			cpus = -1
+		}
+		_, jw.err = fmt.Fprintf(jw.w, "%d %s %s %s %d -1 -1 %d %s -1 %d %d -1 -1 -1 -1 -1 -1\n", id, sec(r.Submit), w, rt, cpus,
+			r.Cores, strconv.FormatFloat(r.TimeLimit.Seconds(), 'f', -1, 64), status, user)
+		return
+	}
+	waitS, runS, bsld, nodes := "", "", "", ""
+	if started {
+		waitS, runS = strconv.FormatFloat(wait.Seconds(), 'f', -1, 64), strconv.FormatFloat(run.Seconds(), 'f', -1, 64)
+		bsld = strconv.FormatFloat(sim.BoundedSlowdown(wait, run), 'f', 4, 64)
+		jw.names = jw.names[:0]
+		for _, i := range r.Nodes {
+			jw.names = append(jw.names, jw.c.Node(i).Name)
+		}
+		nodes = hostlist.Compress(jw.names)
+	}
+	cw := csv.NewWriter(jw.w)
+	jw.err = cw.Write([]string{strconv.FormatUint(uint64(r.Job), 10), r.Name, r.User, sec(r.Submit), sec(r.Start), sec(r.End),
+		waitS, runS, nodes, strconv.Itoa(r.Cores), strconv.Itoa(r.CPUs), bsld, endReason(r)})
+	cw.Flush()
+}
+
+// endReason is how a job's record ended: COMPLETE, TIMEOUT, FAILED (never
+// ran here) or PENDING (still waiting when nothing else could happen).
+func endReason(r *sim.Record) string { return r.State.String() }
+
+// close flushes the file; every record must have arrived.
+func (jw *jobsWriter) close() error {
+	if jw.err == nil && len(jw.held) > 0 {
+		jw.err = fmt.Errorf("simulate: --jobs: %d records never completed the submit order", len(jw.held))
+	}
+	if err := jw.w.Flush(); jw.err == nil {
+		jw.err = err
+	}
+	if err := jw.file.Close(); jw.err == nil {
+		jw.err = err
+	}
+	return jw.err
 }

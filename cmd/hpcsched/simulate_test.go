@@ -1,15 +1,18 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -167,4 +170,55 @@ func TestSimulateWithLedger(t *testing.T) {
 	code, _, errOut = runCmd(t, "simulate", "--ledger", filepath.Join(t.TempDir(), "none.json"))
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--ledger")
+}
+
+// --jobs writes one record per job, in submit order; the mean of start -
+// submit is the printed mean wait, and the .swf form reads back as a trace
+// whose wait field is the simulated wait.
+func TestSimulateJobsFile(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, swfPath := filepath.Join(dir, "jobs.csv"), filepath.Join(dir, "jobs.swf")
+	code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:3", "--limit", "80", "--backfill=easy", "--json", "--jobs", csvPath)
+	require.Equal(t, 0, code, errOut)
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	f, err := os.Open(csvPath)
+	require.NoError(t, err)
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	require.NoError(t, err)
+	require.Len(t, recs, 81)
+	assert.Equal(t, []string{"id", "name", "user", "submit_s", "start_s", "end_s", "wait_s", "run_s", "nodes", "cores", "cpus", "bounded_slowdown", "end"}, recs[0])
+	var sum float64
+	for i, r := range recs[1:] {
+		submit, _ := strconv.ParseFloat(r[3], 64)
+		start, err := strconv.ParseFloat(r[4], 64)
+		require.NoError(t, err, "line %d", i+2)
+		sum += start - submit
+		assert.NotEmpty(t, r[8], "nodes")
+		assert.Contains(t, []string{"COMPLETE", "TIMEOUT"}, r[12])
+	}
+	assert.InDelta(t, rows[0].WaitMean, sum/80, 1e-6*max(1, rows[0].WaitMean))
+
+	code, _, errOut = runCmd(t, "simulate", "--workload", "aucsched:3", "--limit", "80", "--backfill=easy", "--jobs", swfPath)
+	require.Equal(t, 0, code, errOut)
+	tr, err := sim.OpenSWF(os.DirFS(dir), "jobs.swf", sim.SWFOptions{})
+	require.NoError(t, err)
+	require.Len(t, tr.Jobs, 80)
+	sum = 0
+	for _, j := range tr.Jobs {
+		sum += j.Wait.Seconds()
+	}
+	assert.InDelta(t, rows[0].WaitMean, sum/80, 1e-6*max(1, rows[0].WaitMean))
+
+	code, _, errOut = runCmd(t, "simulate", "--workload", "aucsched:3", "--limit", "10", "--jobs", swfPath)
+	assert.Equal(t, 2, code, "an existing file is kept")
+	assert.Contains(t, errOut, "exists")
+	code, _, _ = runCmd(t, "simulate", "--workload", "aucsched:3", "--limit", "10", "--jobs", filepath.Join(dir, "jobs.txt"))
+	assert.Equal(t, 2, code, "an unknown extension")
+	code, _, errOut = runCmd(t, "simulate", "--workload", "aucsched:3", "--limit", "10", "--compare", "fcfs,easy", "--jobs", csvPath, "--force")
+	require.Equal(t, 0, code, errOut)
+	for _, name := range []string{"jobs-aucsched-3-fcfs.csv", "jobs-aucsched-3-fcfs-easy.csv"} {
+		assert.FileExists(t, filepath.Join(dir, name))
+	}
 }
