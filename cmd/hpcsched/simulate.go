@@ -46,7 +46,7 @@ type simFlags struct {
 	estimate, procs, ledgerPath, jobs                                string
 	ledger                                                           *ledgerFile
 	backfill                                                         backfillFlag
-	both, asCSV, asJSON, quiet, force                                bool
+	both, asCSV, asJSON, quiet, force, timing                        bool
 	depth, limit, runs                                               int
 	seed                                                             uint64
 	interval                                                         time.Duration
@@ -77,6 +77,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.jobs, "jobs=FILE", "", "write every job's record to FILE.csv (id, submit, start, end, nodes, cores, wait, bounded slowdown, end) or FILE.swf (the trace with the simulated waits); with several runs, one file each, named after the run")
 	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write")
 	fs.Bool(&f.quiet, "q,quiet", "no progress bar")
+	fs.Bool(&f.timing, "timing", "add the wall-clock time and jobs per second to each row (without it, identical runs print identical bytes)")
 	fs.String(&f.ledgerPath, "ledger=FILE", "", "an allocation ledger (JSON: projects, credits, users) every start must pay for")
 	if err := fs.NoOperands(args, stdout); err != nil {
 		return nil, err
@@ -282,6 +283,9 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (_ *sim.Result
 	}
 	res.Policy = strings.ToUpper(v.policy)
 	r := toRow(res, ld.skipped(), time.Since(start))
+	if !f.timing {
+		r.WallSeconds, r.JobsPerSecond = 0, 0
+	}
 	if ledger != nil {
 		r.Ledger = ledger.report()
 	}

@@ -34,10 +34,10 @@ type row struct {
 	Started         int            `json:"started"`
 	Rejected        int            `json:"rejected"`
 	Stuck           int            `json:"stuck"`
-	Unrunnable      map[string]int `json:"unrunnable,omitempty"`    // rejected jobs per reason
-	TraceSkipped    map[string]int `json:"trace_skipped,omitempty"` // trace jobs left out per reason
-	LevelMean       float64        `json:"lowest_common_level_mean"`
-	LevelStd        float64        `json:"lowest_common_level_std"`
+	Unrunnable      map[string]int `json:"unrunnable,omitempty"`     // rejected jobs per reason
+	TraceSkipped    map[string]int `json:"trace_skipped,omitempty"`  // trace jobs left out per reason
+	LevelMean       *float64       `json:"lowest_common_level_mean"` // null without a switch tree
+	LevelStd        *float64       `json:"lowest_common_level_std"`
 	LevelKnown      bool           `json:"lowest_common_level_known"`
 	SpreadMean      float64        `json:"spread_mean"`
 	SpreadStd       float64        `json:"spread_std"`
@@ -48,19 +48,25 @@ type row struct {
 	WaitP95         float64        `json:"wait_p95_s"`
 	BoundedSlowdown float64        `json:"bounded_slowdown"`
 	Makespan        float64        `json:"makespan_s"`
-	WallSeconds     float64        `json:"wall_s"`
-	JobsPerSecond   float64        `json:"jobs_per_wall_second"`
-	Ledger          *ledgerReport  `json:"ledger,omitempty"`
+	// WallSeconds and JobsPerSecond are measured only under --timing (the
+	// rest of a row is the same on every run).
+	WallSeconds   float64       `json:"wall_s,omitempty"`
+	JobsPerSecond float64       `json:"jobs_per_wall_second,omitempty"`
+	Ledger        *ledgerReport `json:"ledger,omitempty"`
 }
 
 func toRow(res *sim.Result, skipped map[string]int, wall time.Duration) row {
 	m := res.Metrics
 	r := row{Workload: res.Workload, Cluster: res.Cluster, Policy: res.Policy, Backfill: res.Backfill.String(), Jobs: res.Jobs,
 		Started: res.Started, Rejected: res.Rejected, Stuck: res.Stuck, Unrunnable: res.Unrunnable, TraceSkipped: skipped,
-		LevelMean: m.LevelMean, LevelStd: m.LevelStd, LevelKnown: m.LevelKnown, SpreadMean: m.SpreadMean, SpreadStd: m.SpreadStd,
+		LevelKnown: m.LevelKnown, SpreadMean: m.SpreadMean, SpreadStd: m.SpreadStd,
 		Utilization: 100 * m.Utilization, Busy: 100 * m.BusyFraction, WaitMean: m.WaitMean.Seconds(),
 		WaitMedian: m.WaitMedian.Seconds(), WaitP95: m.WaitP95.Seconds(), BoundedSlowdown: m.BoundedSlowdown,
 		Makespan: m.Makespan.Seconds(), WallSeconds: wall.Seconds()}
+	if m.LevelKnown {
+		mean, std := m.LevelMean, m.LevelStd
+		r.LevelMean, r.LevelStd = &mean, &std
+	}
 	if wall > 0 {
 		r.JobsPerSecond = float64(res.Jobs) / wall.Seconds()
 	}
@@ -89,9 +95,9 @@ func (f *simFlags) print(stdout, stderr io.Writer, rows []row) error {
 		enc.SetIndent("", "  ")
 		err, notes = enc.Encode(rows), stderr
 	case f.asCSV:
-		err, notes = writeCSV(stdout, rows), stderr
+		err, notes = writeCSV(stdout, rows, f.timing), stderr
 	default:
-		writeTable(stdout, rows)
+		writeTable(stdout, rows, f.timing)
 	}
 	if err != nil {
 		return err
@@ -136,32 +142,58 @@ func reasons(m map[string]int) string {
 	return strings.Join(parts, "; ")
 }
 
-func writeTable(w io.Writer, rows []row) {
+// writeTable prints the rows for people; timing adds the wall-clock
+// throughput (the only column that differs between identical runs).
+func writeTable(w io.Writer, rows []row, timing bool) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "Workload\tPolicy\tAvg. lowest level common switch\tAvg. spread\tUtilization (%)\tBusy (%)\tWait mean/median/p95 (s)\tBounded slowdown\tMakespan (s)\tJobs (started/rejected/stuck)\tJobs/s")
+	head := "Workload\tPolicy\tAvg. lowest level common switch\tAvg. spread\tUtilization (%)\tBusy (%)\tWait mean/median/p95 (s)\tBounded slowdown\tMakespan (s)\tJobs (started/rejected/stuck)"
+	if timing {
+		head += "\tJobs/s"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range rows {
 		level := "-"
 		if r.LevelKnown {
-			level = fmt.Sprintf("%.2f ± %.2f", r.LevelMean, r.LevelStd)
+			level = fmt.Sprintf("%.2f ± %.2f", *r.LevelMean, *r.LevelStd)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f ± %.1f\t%.0f\t%.0f\t%.0f / %.0f / %.0f\t%.2f\t%.0f\t%d (%d/%d/%d)\t%.0f\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f ± %.1f\t%.0f\t%.0f\t%.0f / %.0f / %.0f\t%.2f\t%.0f\t%d (%d/%d/%d)",
 			r.Workload, r.label(), level, r.SpreadMean, r.SpreadStd, r.Utilization, r.Busy, r.WaitMean, r.WaitMedian, r.WaitP95,
-			r.BoundedSlowdown, r.Makespan, r.Jobs, r.Started, r.Rejected, r.Stuck, r.JobsPerSecond)
+			r.BoundedSlowdown, r.Makespan, r.Jobs, r.Started, r.Rejected, r.Stuck)
+		if timing {
+			fmt.Fprintf(tw, "\t%.0f", r.JobsPerSecond)
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }
 
-func writeCSV(w io.Writer, rows []row) error {
+// writeCSV writes the rows as CSV: an unknown switch level is empty, and
+// the wall-clock columns come only with timing.
+func writeCSV(w io.Writer, rows []row, timing bool) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"workload", "cluster", "policy", "backfill", "jobs", "started", "rejected", "stuck", "level_mean", "level_std",
+	head := []string{"workload", "cluster", "policy", "backfill", "jobs", "started", "rejected", "stuck", "level_mean", "level_std",
 		"spread_mean", "spread_std", "utilization_pct", "busy_pct", "wait_mean_s", "wait_median_s", "wait_p95_s",
-		"bounded_slowdown", "makespan_s", "wall_s", "jobs_per_wall_second", "unrunnable"})
+		"bounded_slowdown", "makespan_s", "unrunnable"}
+	if timing {
+		head = append(head, "wall_s", "jobs_per_wall_second")
+	}
+	_ = cw.Write(head)
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+	opt := func(x *float64) string {
+		if x == nil {
+			return ""
+		}
+		return f(*x)
+	}
 	for _, r := range rows {
-		_ = cw.Write([]string{r.Workload, r.Cluster, r.Policy, r.Backfill, strconv.Itoa(r.Jobs), strconv.Itoa(r.Started),
-			strconv.Itoa(r.Rejected), strconv.Itoa(r.Stuck), f(r.LevelMean), f(r.LevelStd), f(r.SpreadMean), f(r.SpreadStd),
+		rec := []string{r.Workload, r.Cluster, r.Policy, r.Backfill, strconv.Itoa(r.Jobs), strconv.Itoa(r.Started),
+			strconv.Itoa(r.Rejected), strconv.Itoa(r.Stuck), opt(r.LevelMean), opt(r.LevelStd), f(r.SpreadMean), f(r.SpreadStd),
 			f(r.Utilization), f(r.Busy), f(r.WaitMean), f(r.WaitMedian), f(r.WaitP95), f(r.BoundedSlowdown), f(r.Makespan),
-			f(r.WallSeconds), f(r.JobsPerSecond), reasons(r.Unrunnable)})
+			reasons(r.Unrunnable)}
+		if timing {
+			rec = append(rec, f(r.WallSeconds), f(r.JobsPerSecond))
+		}
+		_ = cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Error()
@@ -210,7 +242,7 @@ func (f *simFlags) writeFiles(results []*sim.Result, rows []row) error {
 			enc.SetIndent("", "  ")
 			return enc.Encode(rows)
 		})
-		_ = add(filepath.Join(f.out, "results.csv"), func(w io.Writer) error { return writeCSV(w, rows) })
+		_ = add(filepath.Join(f.out, "results.csv"), func(w io.Writer) error { return writeCSV(w, rows, f.timing) })
 		if err := os.MkdirAll(f.out, 0o755); err != nil {
 			return usagef("%v", err)
 		}
