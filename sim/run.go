@@ -98,6 +98,8 @@ type Options struct {
 	// Cluster names the cluster in the result (charts' titles); when
 	// empty, "<nodes> nodes, <cores> cores".
 	Cluster string
+
+	everyPass bool // tests: make the passes full skips
 }
 
 func (o *Options) check() error {
@@ -154,6 +156,8 @@ type Result struct {
 	Records    []Record
 	// Nodes and Cores of the cluster, for charts.
 	Nodes, Cores int
+
+	skipped int // passes skipped on a full cluster (tests)
 }
 
 type endEvent struct {
@@ -233,6 +237,7 @@ type runner struct {
 	acc    accumulator
 	recs   []Record
 	pend   int // jobs pending
+	nodes  int // the cluster's
 	passes int // extra interval passes made
 }
 
@@ -320,7 +325,7 @@ func newRunner(c *selectnodes.Cluster, name string, src Source, total int, o Opt
 	}
 	s := queue.New(c, qopts...)
 	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), src: src, total: total, epoch: epoch, res: res,
-		tree: c.Topology(), live: map[queue.JobID]*liveJob{}}
+		tree: c.Topology(), live: map[queue.JobID]*liveJob{}, nodes: c.NodeCount()}
 }
 
 // peek reads the next job to submit.
@@ -422,6 +427,10 @@ func (r *runner) step(t time.Time) error {
 			return err
 		}
 	}
+	if r.full() {
+		r.res.skipped++
+		return nil // no job can start: the pass would start nothing
+	}
 	var started []queue.Started
 	switch r.o.Backfill {
 	case NoBackfill:
@@ -441,6 +450,25 @@ func (r *runner) step(t time.Time) error {
 		r.started(st, t)
 	}
 	return nil
+}
+
+// full reports whether no node has a free CPU, so that no pass could
+// start a job (every job asks for a CPU) and the pass may be skipped. Only
+// for the passes that keep nothing between passes that the skipped one
+// would have changed: Schedule alone and EASY (whose head plan depends on
+// the running jobs, not on when it is made). Conservative backfill's
+// reservations are remade every pass from that pass's time, and a planner
+// decides on its own, so they get every pass.
+func (r *runner) full() bool {
+	if r.o.Planner != nil || r.o.Backfill == Conservative || r.o.everyPass {
+		return false
+	}
+	for i := 0; i < r.nodes; i++ {
+		if r.c.FreeCPUs(i) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *runner) submit(t time.Time) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -52,7 +53,7 @@ type TraceSource struct {
 	limit   int // 0: all
 	emitted int
 	read    int // jobs read, for the order of equal submit times
-	buf     []heldJob
+	buf     []*heldJob // in submit order
 	eof     bool
 	origin  time.Duration // subtracted from submit times (absolute traces)
 	started bool
@@ -126,43 +127,36 @@ func (s *TraceSource) Next() (Job, error) {
 	return h.j, nil
 }
 
-func lessHeld(a, b heldJob) bool {
+func lessHeld(a, b *heldJob) bool {
 	if c := cmp.Compare(a.j.Submit, b.j.Submit); c != 0 {
 		return c < 0
 	}
 	return a.seq < b.seq
 }
 
+// push files h in submit order. A trace in order appends (no Job is
+// moved: the window holds pointers); an earlier job is inserted where it
+// belongs.
 func (s *TraceSource) push(h heldJob) {
-	s.buf = append(s.buf, h)
-	for i := len(s.buf) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !lessHeld(s.buf[i], s.buf[up]) {
-			break
-		}
-		s.buf[i], s.buf[up] = s.buf[up], s.buf[i]
-		i = up
+	p := &h
+	n := len(s.buf)
+	if n == 0 || !lessHeld(p, s.buf[n-1]) {
+		s.buf = append(s.buf, p)
+		return
 	}
+	i, _ := slices.BinarySearchFunc(s.buf, p, func(a, b *heldJob) int {
+		if lessHeld(a, b) {
+			return -1
+		}
+		return 1
+	})
+	s.buf = slices.Insert(s.buf, i, p)
 }
 
+// pop takes the earliest job.
 func (s *TraceSource) pop() heldJob {
-	top, n := s.buf[0], len(s.buf)-1
-	s.buf[0] = s.buf[n]
-	s.buf[n] = heldJob{}
-	s.buf = s.buf[:n]
-	for i := 0; ; {
-		m := 2*i + 1
-		if m >= n {
-			break
-		}
-		if r := m + 1; r < n && lessHeld(s.buf[r], s.buf[m]) {
-			m = r
-		}
-		if !lessHeld(s.buf[m], s.buf[i]) {
-			break
-		}
-		s.buf[i], s.buf[m] = s.buf[m], s.buf[i]
-		i = m
-	}
-	return top
+	top := s.buf[0]
+	s.buf[0] = nil
+	s.buf = s.buf[1:] // append reallocates once the front is used up
+	return *top
 }

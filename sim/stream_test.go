@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/queue"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,12 +25,19 @@ import (
 // never held whole.
 type repeatedTrace struct {
 	header []byte
-	jobs   [][]string // fields of base's job lines
-	span   int64      // last submit of base, plus one
+	jobs   []repeatedLine
+	span   int64 // last submit of base, plus one
 	times  int
 	copy   int
 	line   int
 	buf    bytes.Buffer
+}
+
+// repeatedLine is a job line as the job number, the submit time and the
+// 16 other fields.
+type repeatedLine struct {
+	id, submit int64
+	rest       string
 }
 
 func newRepeatedTrace(t testing.TB, base []byte, times int) *repeatedTrace {
@@ -42,11 +51,11 @@ func newRepeatedTrace(t testing.TB, base []byte, times int) *repeatedTrace {
 		default:
 			f := strings.Fields(line)
 			require.Len(t, f, 18)
-			var submit int64
-			_, err := fmt.Sscan(f[1], &submit)
-			require.NoError(t, err)
+			id, err1 := strconv.ParseInt(f[0], 10, 64)
+			submit, err2 := strconv.ParseInt(f[1], 10, 64)
+			require.NoError(t, errors.Join(err1, err2))
 			r.span = max(r.span, submit+1)
-			r.jobs = append(r.jobs, f)
+			r.jobs = append(r.jobs, repeatedLine{id, submit, strings.Join(f[2:], " ")})
 		}
 	}
 	r.buf.Write(r.header)
@@ -54,12 +63,15 @@ func newRepeatedTrace(t testing.TB, base []byte, times int) *repeatedTrace {
 }
 
 func (r *repeatedTrace) Read(p []byte) (int, error) {
+	var num [24]byte
 	for r.buf.Len() < len(p) && r.copy < r.times {
-		f := r.jobs[r.line]
-		var id, submit int64
-		fmt.Sscan(f[0], &id)
-		fmt.Sscan(f[1], &submit)
-		fmt.Fprintf(&r.buf, "%d %d %s\n", int64(r.copy*len(r.jobs))+id, int64(r.copy)*r.span+submit, strings.Join(f[2:], " "))
+		l := r.jobs[r.line]
+		r.buf.Write(strconv.AppendInt(num[:0], int64(r.copy*len(r.jobs))+l.id, 10))
+		r.buf.WriteByte(' ')
+		r.buf.Write(strconv.AppendInt(num[:0], int64(r.copy)*r.span+l.submit, 10))
+		r.buf.WriteByte(' ')
+		r.buf.WriteString(l.rest)
+		r.buf.WriteByte('\n')
 		if r.line++; r.line == len(r.jobs) {
 			r.line, r.copy = 0, r.copy+1
 		}
@@ -70,12 +82,15 @@ func (r *repeatedTrace) Read(p []byte) (int, error) {
 // syntheticTrace is n jobs on 64 one-CPU nodes: one every two minutes,
 // 1-16 processors, running 200-1000 s (about two thirds of the machine
 // busy: a queue that comes and goes).
-func syntheticTrace(n int) []byte {
+func syntheticTrace(n int) []byte { return syntheticTraceEvery(n, 120) }
+
+// syntheticTraceEvery is syntheticTrace with a job every gap seconds.
+func syntheticTraceEvery(n, gap int) []byte {
 	var b bytes.Buffer
 	b.WriteString("; MaxNodes: 64\n; MaxProcs: 64\n")
 	for i := 0; i < n; i++ {
 		procs, run := 1+(i*7)%16, 200+(i*37)%800
-		fmt.Fprintf(&b, "%d %d -1 %d %d -1 -1 %d %d -1 1 %d 1 -1 -1 1 -1 -1\n", i+1, 120*i, run, procs, procs, run+300, i%10)
+		fmt.Fprintf(&b, "%d %d -1 %d %d -1 -1 %d %d -1 1 %d 1 -1 -1 1 -1 -1\n", i+1, gap*i, run, procs, procs, run+300, i%10)
 	}
 	return b.Bytes()
 }
@@ -239,6 +254,22 @@ func BenchmarkReplayLong(b *testing.B) {
 				for b.Loop() {
 					replayStream(b, open(), Options{Backfill: bf}, 0)
 				}
+			})
+		}
+	}
+}
+
+// Skipping the passes of a cluster without a free CPU changes no decision
+// (Schedule alone and EASY, under static and time-dependent priorities).
+func TestSkippedPassesChangeNothing(t *testing.T) {
+	data := syntheticTraceEvery(1500, 70) // busier than the machine: often full
+	for _, bf := range []BackfillMode{NoBackfill, EASY} {
+		for _, pol := range []queue.Policy{queue.FCFS{}, queue.SJF{}, queue.Multifactor{Age: 1000, JobSize: 500, MaxAge: time.Hour}} {
+			t.Run(fmt.Sprintf("%v/%T", bf, pol), func(t *testing.T) {
+				skip, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Policy: pol, Record: true}, 0)
+				every, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Policy: pol, Record: true, everyPass: true}, 0)
+				assert.Equal(t, every.Records, skip.Records)
+				assert.Positive(t, skip.skipped, "passes skipped")
 			})
 		}
 	}
