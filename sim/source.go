@@ -52,7 +52,7 @@ type TraceSource struct {
 	conv    Conventions
 	limit   int // 0: all
 	emitted int
-	read    int // jobs read, for the order of equal submit times
+	read    int        // jobs read, for the order of equal submit times
 	buf     []*heldJob // in submit order
 	eof     bool
 	origin  time.Duration // subtracted from submit times (absolute traces)
