@@ -43,11 +43,12 @@ type variant struct {
 // simFlags are simulate's options.
 type simFlags struct {
 	workload, machines, extra, conf, topo, policy, compare, svg, out string
-	estimate, procs, ledgerPath, jobs                                string
+	estimate, procs, ledgerPath, jobs, seedList                      string
 	ledger                                                           *ledgerFile
 	backfill                                                         backfillFlag
 	both, asCSV, asJSON, quiet, force, timing                        bool
-	depth, limit, runs                                               int
+	depth, limit, runs, parallel                                     int
+	seeds                                                            []uint64
 	seed                                                             uint64
 	interval                                                         time.Duration
 }
@@ -68,6 +69,8 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.Bool(&f.both, "both", "the same as --compare fcfs,backfill (with --policy for both)")
 	fs.Int(&f.depth, "depth", 0, "jobs each backfill pass plans (100 when 0, -1 for all)")
 	fs.Uint64(&f.seed, "seed", 1, "seed of the generated workloads")
+	fs.String(&f.seedList, "seeds=LIST", "", "run each generated workload under each of these seeds (1-7, or 1,3,5) and print the mean ± standard deviation over them")
+	fs.Int(&f.parallel, "j,jobs-parallel", 1, "independent runs at once (the output is the same as with -j 1)")
 	fs.Duration(&f.interval, "interval", 0, "an extra scheduling pass every interval of virtual time (0 for none, else at least 1s)")
 	fs.Int(&f.limit, "limit", 0, "replay only the first N jobs (0 for all)")
 	fs.Bool(&f.asCSV, "csv", "print CSV")
@@ -87,11 +90,21 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 		return nil, usagef("simulate: --depth %d: want -1 (all), 0 (100) or a positive count", f.depth)
 	case f.limit < 0:
 		return nil, usagef("simulate: --limit %d: want 0 (all) or a positive count", f.limit)
+	case f.parallel < 1:
+		return nil, usagef("simulate: -j %d: want at least 1", f.parallel)
 	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
 		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
 	}
 	if _, err := f.conventions(); err != nil {
 		return nil, err
+	}
+	f.seeds = []uint64{f.seed}
+	if f.seedList != "" {
+		seeds, err := parseSeeds(f.seedList)
+		if err != nil {
+			return nil, err
+		}
+		f.seeds = seeds
 	}
 	if f.ledgerPath != "" {
 		lf, err := readLedgerFile(f.ledgerPath)
@@ -213,17 +226,28 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 	if f.svg != "" && len(wls)*len(vs) > 1 {
 		return usagef("simulate: --svg draws one run; use --out DIR for %d runs", len(wls)*len(vs))
 	}
+	cells := f.cells(wls, vs)
+	f.runs = len(cells)
+	outs := f.runCells(cells, stderr)
 	var rows []row
 	var results []*sim.Result
-	f.runs = len(wls) * len(vs)
-	for _, wl := range wls {
-		for _, v := range vs {
-			res, r, err := f.runOne(wl, v, stderr)
-			if err != nil {
-				return err
-			}
-			rows, results = append(rows, r), append(results, res)
+	for i := 0; i < len(outs); {
+		if outs[i].err != nil {
+			return outs[i].err
 		}
+		k := i + 1
+		for k < len(outs) && cells[k].group == cells[i].group {
+			if outs[k].err != nil {
+				return outs[k].err
+			}
+			k++
+		}
+		group := make([]row, 0, k-i)
+		for _, o := range outs[i:k] {
+			group = append(group, o.row)
+		}
+		rows, results = append(rows, aggregate(group)), append(results, outs[i].res)
+		i = k
 	}
 	if err := f.writeFiles(results, rows); err != nil {
 		return err
@@ -232,20 +256,25 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 }
 
 // runOne loads a workload and replays it under one variant.
-func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (_ *sim.Result, _ row, err error) {
-	ld, err := load(wl, f)
+func (f *simFlags) runOne(cl cell, stderr io.Writer) (_ *sim.Result, _ row, err error) {
+	wl, v := cl.workload, cl.variant
+	ld, err := load(wl, cl.seed, f)
 	if err != nil {
 		return nil, row{}, err
 	}
 	defer ld.close()
 	policy, _ := parsePolicy(v.policy)
 	opts := sim.Options{Backfill: v.backfill, Policy: policy, BackfillDepth: f.depth, Interval: f.interval,
-		Record: f.svg != "" || f.out != "", Cluster: ld.cluster}
+		Record: (f.svg != "" || f.out != "") && cl.first, Cluster: ld.cluster}
 	if pl := auctionFor(v.policy); pl != nil {
 		opts.Planner, opts.Window = pl, auctionWindow
 	}
 	if f.jobs != "" {
 		path := jobsPath(f.jobs, &sim.Result{Workload: ld.name, Policy: strings.ToUpper(v.policy), Backfill: v.backfill}, f.runs)
+		if cl.seeded && len(f.seeds) > 1 {
+			ext := filepath.Ext(path)
+			path = fmt.Sprintf("%s-seed%d%s", strings.TrimSuffix(path, ext), cl.seed, ext)
+		}
 		jw, err := newJobsWriter(path, ld.c, f.force)
 		if err != nil {
 			return nil, row{}, err
@@ -266,7 +295,7 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (_ *sim.Result
 		}
 		opts.Queue = append(opts.Queue, opt)
 	}
-	bar := !f.quiet && isTerminal(stderr)
+	bar := !f.quiet && f.parallel == 1 && isTerminal(stderr)
 	start := time.Now()
 	tune := memTuner()
 	opts.Progress = func(done, total int, now time.Duration) { tune(done) }
@@ -285,6 +314,9 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (_ *sim.Result
 	r := toRow(res, ld.skipped(), time.Since(start))
 	if !f.timing {
 		r.WallSeconds, r.JobsPerSecond = 0, 0
+	}
+	if cl.seeded {
+		r.Seed = cl.seed
 	}
 	if ledger != nil {
 		r.Ledger = ledger.report()
@@ -353,14 +385,14 @@ type loaded struct {
 // standard SWF trace is read one job at a time as the replay submits it;
 // an extended one (whose jobs' PBS specs name the node properties the
 // cluster must have) is read whole first.
-func load(workload string, f *simFlags) (*loaded, error) {
+func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 	c, err := confCluster(f)
 	if err != nil {
 		return nil, err
 	}
 	ld := &loaded{c: c, cluster: filepath.Base(f.conf), close: func() {}}
 	if id, ok := strings.CutPrefix(workload, "aucsched:"); ok {
-		return ld, ld.generated(id, f)
+		return ld, ld.generated(id, seed, f)
 	}
 	abs, err := filepath.Abs(workload)
 	if err != nil {
@@ -401,7 +433,7 @@ func load(workload string, f *simFlags) (*loaded, error) {
 
 // generated builds seed 001's workload id for the cluster (the seed's
 // 1024-node tree unless --conf).
-func (ld *loaded) generated(id string, f *simFlags) error {
+func (ld *loaded) generated(id string, seed uint64, f *simFlags) error {
 	if ld.c == nil {
 		c, err := selectnodes.Seed001()
 		if err != nil {
@@ -413,7 +445,7 @@ func (ld *loaded) generated(id string, f *simFlags) error {
 	for i := 0; i < ld.c.NodeCount(); i++ {
 		cores = max(cores, ld.c.Node(i).CPUs)
 	}
-	w, err := sim.Generate(id, ld.c.NodeCount(), cores, f.seed)
+	w, err := sim.Generate(id, ld.c.NodeCount(), cores, seed)
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -53,6 +53,28 @@ type row struct {
 	WallSeconds   float64       `json:"wall_s,omitempty"`
 	JobsPerSecond float64       `json:"jobs_per_wall_second,omitempty"`
 	Ledger        *ledgerReport `json:"ledger,omitempty"`
+	// Seed is a generated workload's seed (0 for a trace); with --seeds,
+	// Seeds lists them and the measures are means over them, with their
+	// standard deviations in Std.
+	Seed  uint64   `json:"seed,omitempty"`
+	Seeds []uint64 `json:"seeds,omitempty"`
+	Std   *rowStd  `json:"std_over_seeds,omitempty"`
+}
+
+// rowStd is the standard deviation of a row's measures over its seeds.
+// The level and spread columns are each run's mean and standard deviation
+// over its jobs, averaged; LevelMean and SpreadMean here are how the
+// runs' means vary.
+type rowStd struct {
+	LevelMean       *float64 `json:"lowest_common_level_mean,omitempty"`
+	SpreadMean      float64  `json:"spread_mean"`
+	Utilization     float64  `json:"utilization_pct"`
+	Busy            float64  `json:"busy_pct"`
+	WaitMean        float64  `json:"wait_mean_s"`
+	WaitMedian      float64  `json:"wait_median_s"`
+	WaitP95         float64  `json:"wait_p95_s"`
+	BoundedSlowdown float64  `json:"bounded_slowdown"`
+	Makespan        float64  `json:"makespan_s"`
 }
 
 func toRow(res *sim.Result, skipped map[string]int, wall time.Duration) row {
@@ -156,9 +178,15 @@ func writeTable(w io.Writer, rows []row, timing bool) {
 		if r.LevelKnown {
 			level = fmt.Sprintf("%.2f ± %.2f", *r.LevelMean, *r.LevelStd)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f ± %.1f\t%.0f\t%.0f\t%.0f / %.0f / %.0f\t%.2f\t%.0f\t%d (%d/%d/%d)",
-			r.Workload, r.label(), level, r.SpreadMean, r.SpreadStd, r.Utilization, r.Busy, r.WaitMean, r.WaitMedian, r.WaitP95,
-			r.BoundedSlowdown, r.Makespan, r.Jobs, r.Started, r.Rejected, r.Stuck)
+		util, wait, bsld := fmt.Sprintf("%.0f", r.Utilization), fmt.Sprintf("%.0f", r.WaitMean), fmt.Sprintf("%.2f", r.BoundedSlowdown)
+		if r.Std != nil { // over the seeds
+			util += fmt.Sprintf(" ± %.1f", r.Std.Utilization)
+			wait += fmt.Sprintf(" ± %.0f", r.Std.WaitMean)
+			bsld += fmt.Sprintf(" ± %.2f", r.Std.BoundedSlowdown)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f ± %.1f\t%s\t%.0f\t%s / %.0f / %.0f\t%s\t%.0f\t%d (%d/%d/%d)",
+			r.Workload, r.label(), level, r.SpreadMean, r.SpreadStd, util, r.Busy, wait, r.WaitMedian, r.WaitP95,
+			bsld, r.Makespan, r.Jobs, r.Started, r.Rejected, r.Stuck)
 		if timing {
 			fmt.Fprintf(tw, "\t%.0f", r.JobsPerSecond)
 		}
@@ -174,6 +202,10 @@ func writeCSV(w io.Writer, rows []row, timing bool) error {
 	head := []string{"workload", "cluster", "policy", "backfill", "jobs", "started", "rejected", "stuck", "level_mean", "level_std",
 		"spread_mean", "spread_std", "utilization_pct", "busy_pct", "wait_mean_s", "wait_median_s", "wait_p95_s",
 		"bounded_slowdown", "makespan_s", "unrunnable"}
+	seeded := slices.ContainsFunc(rows, func(r row) bool { return r.Std != nil })
+	if seeded {
+		head = append(head, "seeds", "utilization_std_pct", "wait_mean_std_s", "bounded_slowdown_std", "makespan_std_s")
+	}
 	if timing {
 		head = append(head, "wall_s", "jobs_per_wall_second")
 	}
@@ -190,6 +222,17 @@ func writeCSV(w io.Writer, rows []row, timing bool) error {
 			strconv.Itoa(r.Rejected), strconv.Itoa(r.Stuck), opt(r.LevelMean), opt(r.LevelStd), f(r.SpreadMean), f(r.SpreadStd),
 			f(r.Utilization), f(r.Busy), f(r.WaitMean), f(r.WaitMedian), f(r.WaitP95), f(r.BoundedSlowdown), f(r.Makespan),
 			reasons(r.Unrunnable)}
+		if seeded {
+			var sd rowStd
+			if r.Std != nil {
+				sd = *r.Std
+			}
+			seeds := make([]string, len(r.Seeds))
+			for i, s := range r.Seeds {
+				seeds[i] = strconv.FormatUint(s, 10)
+			}
+			rec = append(rec, strings.Join(seeds, " "), f(sd.Utilization), f(sd.WaitMean), f(sd.BoundedSlowdown), f(sd.Makespan))
+		}
 		if timing {
 			rec = append(rec, f(r.WallSeconds), f(r.JobsPerSecond))
 		}

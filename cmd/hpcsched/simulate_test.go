@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -257,4 +258,56 @@ func TestSimulateResultsDeterministic(t *testing.T) {
 	code, out, _ := runCmd(t, "simulate", "--workload", trace, "--csv", "--timing")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "wall_s,jobs_per_wall_second")
+}
+
+// --seeds runs every generated workload once per seed and prints the mean
+// ± standard deviation over them; -j 2 prints and writes the same bytes
+// as -j 1.
+func TestSimulateSeedsParallel(t *testing.T) {
+	dir := t.TempDir()
+	run := func(j string) (string, string) {
+		out := filepath.Join(dir, "out"+j)
+		code, stdout, errOut := runCmd(t, "simulate", "--workload", "aucsched:1,3", "--limit", "30", "--compare", "fcfs,easy",
+			"--seeds", "1-3", "-j", j, "--json", "--out", out)
+		require.Equal(t, 0, code, errOut)
+		return stdout, out
+	}
+	one, dirOne := run("1")
+	two, dirTwo := run("2")
+	assert.Equal(t, one, two)
+	for _, name := range []string{"results.json", "results.csv", "comparison.svg", "aucsched-1-fcfs-easy.svg"} {
+		a, err := os.ReadFile(filepath.Join(dirOne, name))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(dirTwo, name))
+		require.NoError(t, err)
+		assert.Equal(t, string(a), string(b), name)
+	}
+	var rows []row
+	require.NoError(t, json.Unmarshal([]byte(one), &rows))
+	require.Len(t, rows, 4)
+	// each row against its three single-seed runs
+	var waits []float64
+	for _, seed := range []string{"1", "2", "3"} {
+		code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "30", "--seed", seed, "--json")
+		require.Equal(t, 0, code, errOut)
+		var r []row
+		require.NoError(t, json.Unmarshal([]byte(out), &r))
+		waits = append(waits, r[0].WaitMean)
+	}
+	mean := (waits[0] + waits[1] + waits[2]) / 3
+	var v float64
+	for _, w := range waits {
+		v += (w - mean) * (w - mean)
+	}
+	assert.Equal(t, []uint64{1, 2, 3}, rows[0].Seeds)
+	assert.Equal(t, 90, rows[0].Jobs, "summed over the seeds")
+	assert.InDelta(t, mean, rows[0].WaitMean, 1e-9*mean)
+	require.NotNil(t, rows[0].Std)
+	assert.InDelta(t, math.Sqrt(v/3), rows[0].Std.WaitMean, 1e-6)
+	for _, bad := range []string{"7-1", "x", "1-5000"} {
+		code, _, _ := runCmd(t, "simulate", "--workload", "aucsched:1", "--seeds", bad)
+		assert.Equal(t, 2, code, bad)
+	}
+	code, _, _ := runCmd(t, "simulate", "--workload", "aucsched:1", "-j", "0")
+	assert.Equal(t, 2, code)
 }
