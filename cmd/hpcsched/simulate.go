@@ -215,32 +215,43 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	vs, err := f.variants()
+	cells, err := f.plan()
 	if err != nil {
 		return err
 	}
+	return f.report(cells, f.runCells(cells, stderr), stdout, stderr)
+}
+
+// plan checks the flags that combine and lists the runs, in output order.
+func (f *simFlags) plan() ([]cell, error) {
+	vs, err := f.variants()
+	if err != nil {
+		return nil, err
+	}
 	wls := workloads(f.workload)
 	if len(wls) == 0 {
-		return usagef("simulate: --workload is empty")
+		return nil, usagef("simulate: --workload is empty")
 	}
 	if f.svg != "" && len(wls)*len(vs) > 1 {
-		return usagef("simulate: --svg draws one run; use --out DIR for %d runs", len(wls)*len(vs))
+		return nil, usagef("simulate: --svg draws one run; use --out DIR for %d runs", len(wls)*len(vs))
 	}
 	cells := f.cells(wls, vs)
 	f.runs = len(cells)
-	outs := f.runCells(cells, stderr)
+	return cells, nil
+}
+
+// report makes the rows of the runs' outcomes (one per workload and
+// variant, over the seeds), writes --svg/--out and prints them; the first
+// failed run (in cell order) is the error.
+func (f *simFlags) report(cells []cell, outs []cellOut, stdout, stderr io.Writer) error {
 	var rows []row
 	var results []*sim.Result
 	for i := 0; i < len(outs); {
-		if outs[i].err != nil {
-			return outs[i].err
-		}
-		k := i + 1
-		for k < len(outs) && cells[k].group == cells[i].group {
+		k := i
+		for ; k < len(outs) && cells[k].group == cells[i].group; k++ {
 			if outs[k].err != nil {
 				return outs[k].err
 			}
-			k++
 		}
 		group := make([]row, 0, k-i)
 		for _, o := range outs[i:k] {
