@@ -273,7 +273,13 @@ func (f *simFlags) writeFiles(results []*sim.Result, rows []row) error {
 	}
 	if f.out != "" {
 		for _, res := range results {
-			if err := add(filepath.Join(f.out, fileName(res)), func(w io.Writer) error { return sim.WriteSVG(w, res) }); err != nil {
+			var like []*sim.Result // the same workload's other runs: the same axes
+			for _, o := range results {
+				if o != res && o.Workload == res.Workload {
+					like = append(like, o)
+				}
+			}
+			if err := add(filepath.Join(f.out, fileName(res)), func(w io.Writer) error { return sim.WriteSVGLike(w, res, like) }); err != nil {
 				return err
 			}
 		}
