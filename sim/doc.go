@@ -35,20 +35,34 @@
 // percentile, bounded slowdown (10 s bound) and makespan. Sums are taken in
 // float64 seconds, so no trace can overflow them.
 //
-// WriteSVG draws a recorded run (Options.Record) — utilization over time,
-// the wait CDF, the switch-level histogram (shares of jobs and of job
-// durations, seed 001 Fig. 4), the spread histogram and, for runs of at
-// most 2,500 bars, a Gantt chart; WriteComparisonSVG draws several runs
-// side by side per workload (seed 001 Fig. 3). Series are downsampled to
-// a fixed number of points and all text is XML-escaped.
+// A replay holds the jobs queued and running, not the workload:
+// RunSource reads each job from a Source (a Workload's, or TraceSource's,
+// which reads an SWFReader one line at a time, putting jobs out of order
+// by up to ReorderWindow back in order) when its submit time comes, and a
+// job that ends leaves the scheduler (queue.Scheduler.Forget) and the run,
+// leaving its sums (the waits are kept, 8 bytes a job, for the median and
+// 95th percentile). Options.OnRecord receives each job's final record as
+// it is final; Options.Record keeps them all (charts). A pass on a cluster
+// without a free CPU is skipped under Schedule alone and EASY (it could
+// start nothing, and those passes keep nothing the skipped one would have
+// changed).
+//
+// WriteSVG draws a recorded run — utilization over time (a moving
+// average), jobs waiting over time, the wait and bounded-slowdown CDFs,
+// the switch-level histogram when the cluster has a switch tree (shares of
+// jobs and of job durations, seed 001 Fig. 4), the spread histogram and,
+// for runs of at most 400 bars, a Gantt chart; WriteSVGLike draws it on
+// the axes of other runs of the workload, so they compare side by side;
+// WriteComparisonSVG draws several runs side by side per workload (seed
+// 001 Fig. 3), each row led by the runs' headline figures. Series are
+// downsampled to a fixed number of points and all text is XML-escaped.
 //
 // Budgets, checked before allocating (errors match ErrBudget and, for
 // input, carry the line as *SWFError):
 //   - a trace's decompressed size: SWFOptions.MaxBytes, DefaultMaxTraceBytes
 //     (512 MiB) when 0 — a small gzip of gigabytes of blank lines stops there
-//     (the input is read whole, then split into lines; the jobs are
-//     allocated once, at most one per 36 bytes of input), and one line at
-//     most 16 MiB;
+//     — and one line at most 16 MiB, both checked as the reader reads (an
+//     endless line such as /dev/zero stops after 16 MiB);
 //   - time fields at most MaxSWFSeconds (2^32 s), other counts an int32,
 //     NaN and infinities rejected, with the field's number;
 //   - at most MaxClusterNodes (2^20) nodes from a header, a machines file

@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -15,9 +17,10 @@ import (
 // a file stays small (well under 300 KB) whatever the trace's length.
 
 const (
-	utilBins   = 300  // points of a utilization-over-time series
-	cdfPoints  = 150  // points of a wait CDF
-	ganttBars  = 2500 // the most Gantt bars drawn; larger runs omit it
+	utilBins   = 300 // points of a utilization-over-time series
+	cdfPoints  = 150 // points of a wait CDF
+	ganttBars  = 400 // the most Gantt bars drawn; larger runs omit it
+	smoothBins = 9   // the moving average of the utilization series
 	spreadBins = 20
 )
 
@@ -152,38 +155,92 @@ func PolicyLabel(res *Result) string {
 }
 
 // WriteSVG draws the charts of a recorded run (Options.Record) as one SVG:
-// utilization over time, the wait CDF, the lowest-common-switch level
-// histogram, the spread histogram, and a Gantt chart (nodes by time) when
-// the run is small enough to draw it legibly.
-func WriteSVG(w io.Writer, res *Result) error {
+// utilization over time (a moving average), jobs waiting over time, the
+// wait and bounded-slowdown CDFs, the lowest-common-switch level histogram
+// (when the cluster has a switch tree), the spread histogram, and a Gantt
+// chart (nodes by time) when the run is small enough to draw it legibly.
+func WriteSVG(w io.Writer, res *Result) error { return WriteSVGLike(w, res, nil) }
+
+// WriteSVGLike is WriteSVG on the axes of the runs in like as well (the
+// other policies of the same workload), so that their charts, drawn the
+// same size, compare side by side.
+func WriteSVGLike(w io.Writer, res *Result, like []*Result) error {
 	if len(res.Records) == 0 {
 		return fmt.Errorf("sim: WriteSVG needs a run made with Options.Record")
 	}
-	const width, pw, ph = 1100.0, 440.0, 220.0
-	height := 2*ph + 260.0
-	bars := ganttBarCount(res)
-	if bars > 0 && bars <= ganttBars {
-		height += 420
+	all := append([]*Result{res}, like...)
+	sc := scaleOf(all)
+	panels := runPanels(all, true)
+	const width, pw, ph = 1100.0, 440.0, 200.0
+	rows := (len(panels) + 1) / 2
+	top := 60 + float64(rows)*(ph+90)
+	gantt := true // drawn only when every run of like can have one
+	for _, r := range all {
+		gantt = gantt && ganttBarCount(r) > 0 && ganttBarCount(r) <= ganttBars
+	}
+	height := top + 40
+	if gantt {
+		height += 380
 	}
 	s := beginSVG(w, width, height, RunTitle(res))
+	s.text(width/2, 40, "middle", ` fill="#333"`, headline(res))
 	runs := []*Result{res}
-	drawUtil(s, runs, 80, 60, pw, ph)
-	drawCDF(s, runs, 80+pw+110, 60, pw, ph)
-	drawLevels(s, runs, 80, 60+ph+90, pw, ph)
-	drawSpreadHistogram(s, res, 80+pw+110, 60+ph+90, pw, ph)
-	top := 60 + 2*ph + 180
-	switch {
-	case bars > ganttBars:
-		s.text(80, top, "start", "", fmt.Sprintf("Gantt chart omitted: %d bars, over the %d-bar budget of a readable chart", bars, ganttBars))
+	for i, draw := range panels {
+		draw(s, runs, sc, 80+float64(i%2)*(pw+110), 70+float64(i/2)*(ph+90), pw, ph)
+	}
+	switch bars := ganttBarCount(res); {
+	case gantt:
+		drawGantt(s, res, 80, top, width-140, 380)
 	case bars > 0:
-		drawGantt(s, res, 80, top+10, width-140, 380)
+		s.text(80, top, "start", "", fmt.Sprintf("Gantt chart omitted: %d bars (more than %d, in this run or a run compared with it)", bars, ganttBars))
 	}
 	return s.end()
 }
 
+// panelFunc draws one chart of runs on the shared scale.
+type panelFunc func(s *svgWriter, runs []*Result, sc scale, x, y, w, h float64)
+
+// runPanels are the charts of runs: the level histogram only when some
+// run has levels (a switch tree); one run's spread histogram when single,
+// else the spread per policy.
+func runPanels(runs []*Result, single bool) []panelFunc {
+	out := []panelFunc{drawUtil, drawQueue, drawCDF, drawSlowdown}
+	for _, r := range runs {
+		if r.Metrics.LevelKnown {
+			out = append(out, drawLevels)
+			break
+		}
+	}
+	if single {
+		return append(out, drawSpreadHistogram)
+	}
+	return append(out, drawSpreadPerPolicy)
+}
+
+// headline is a run's figures in one line: the comparison's first words.
+func headline(r *Result) string {
+	m := r.Metrics
+	return fmt.Sprintf("mean wait %s s, utilization %.1f%%, bounded slowdown %.2f, %d jobs",
+		groupDigits(m.WaitMean.Seconds()), 100*m.Utilization, m.BoundedSlowdown, r.Jobs)
+}
+
+// groupDigits prints a count of seconds with thousands separators.
+func groupDigits(v float64) string {
+	digits := fmt.Sprintf("%.0f", v)
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 && digits[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
 // WriteComparisonSVG draws runs of the same workloads side by side: one
-// row per workload, with utilization over time, the wait CDF, the level
-// histogram and the spread (mean and standard deviation) per policy.
+// row per workload, led by each policy's headline figures, then
+// utilization, jobs waiting, the wait and slowdown CDFs, the level
+// histogram (with a switch tree) and the spread per policy.
 func WriteComparisonSVG(w io.Writer, runs []*Result) error {
 	var order []string
 	rows := map[string][]*Result{}
@@ -196,24 +253,69 @@ func WriteComparisonSVG(w io.Writer, runs []*Result) error {
 		}
 		rows[r.Workload] = append(rows[r.Workload], r)
 	}
-	const pw, ph, rowH = 300.0, 200.0, 300.0
-	width := 4*(pw+90) + 40
+	const pw, ph = 260.0, 190.0
+	cols := 0
+	for _, wl := range order {
+		cols = max(cols, len(runPanels(rows[wl], false)))
+	}
+	width := float64(cols)*(pw+80) + 40
 	title := "Policies compared"
 	if len(runs) > 0 {
 		title += " on " + runs[0].Cluster
 	}
+	rowH := ph + 110 + 16*float64(maxRuns(rows))
 	s := beginSVG(w, width, 40+rowH*float64(len(order)), title)
 	for k, wl := range order {
-		y := 70 + rowH*float64(k)
 		rs := rows[wl]
-		s.text(20, y-30, "start", ` font-weight="bold" font-size="13"`, wl)
-		s.legendAt(200, y-30, labels(rs), true)
-		drawUtil(s, rs, 80, y, pw, ph)
-		drawCDF(s, rs, 80+(pw+90), y, pw, ph)
-		drawLevels(s, rs, 80+2*(pw+90), y, pw, ph)
-		drawSpreadPerPolicy(s, rs, 80+3*(pw+90), y, pw, ph)
+		y := 50 + rowH*float64(k)
+		s.text(20, y, "start", ` font-weight="bold" font-size="13"`, wl)
+		for i, r := range rs {
+			yy := y + 18 + 16*float64(i)
+			s.printf(`<rect x="20" y="%.1f" width="12" height="10" fill="%s"/>`+"\n", yy-9, colour(i))
+			s.text(38, yy, "start", "", PolicyLabel(r)+": "+headline(r))
+		}
+		sc := scaleOf(rs)
+		top := y + 40 + 16*float64(len(rs))
+		for i, draw := range runPanels(rs, false) {
+			draw(s, rs, sc, 70+float64(i)*(pw+80), top, pw, ph)
+		}
 	}
 	return s.end()
+}
+
+func maxRuns(rows map[string][]*Result) int {
+	n := 0
+	for _, rs := range rows {
+		n = max(n, len(rs))
+	}
+	return n
+}
+
+// scale is the axes' ranges shared by the charts of several runs.
+type scale struct {
+	span, wait, slow, queue, spread float64
+}
+
+func scaleOf(runs []*Result) scale {
+	sc := scale{wait: 10, slow: 10, queue: 1, spread: 1}
+	for _, r := range runs {
+		t0, t1 := runSpan(r)
+		sc.span = math.Max(sc.span, t1.Sub(t0).Seconds())
+		for _, rec := range r.Records {
+			if rec.Start.IsZero() {
+				continue
+			}
+			wait, run := rec.Start.Sub(rec.Submit), rec.End.Sub(rec.Start)
+			sc.wait = math.Max(sc.wait, wait.Seconds())
+			sc.slow = math.Max(sc.slow, BoundedSlowdown(wait, run))
+			sc.spread = math.Max(sc.spread, float64(rec.Spread))
+		}
+		_, q := queueSeries(r, utilBins)
+		for _, v := range q {
+			sc.queue = math.Max(sc.queue, v)
+		}
+	}
+	return sc
 }
 
 func labels(runs []*Result) []string {
@@ -224,24 +326,115 @@ func labels(runs []*Result) []string {
 	return out
 }
 
-func drawUtil(s *svgWriter, runs []*Result, x, y, w, h float64) {
-	span := 0.0
-	for _, r := range runs {
-		t0, t1 := runSpan(r)
-		span = math.Max(span, t1.Sub(t0).Seconds())
-	}
-	div, unit := timeUnit(span)
-	p := s.newPanel(x, y, w, h, "Utilization over time", 0, math.Max(span/div, 1e-9), 0, 100,
+func drawUtil(s *svgWriter, runs []*Result, sc scale, x, y, w, h float64) {
+	div, unit := timeUnit(sc.span)
+	p := s.newPanel(x, y, w, h, fmt.Sprintf("Utilization (moving average of %d bins)", smoothBins), 0, math.Max(sc.span/div, 1e-9), 0, 100,
 		"time since the first submission ("+unit+")", "cores busy (%)")
 	for i, r := range runs {
 		xs, ys := utilSeries(r, utilBins)
 		for k := range xs {
 			xs[k] /= div
 		}
+		s.line(p, xs, movingAverage(ys, smoothBins), colour(i))
+	}
+}
+
+// movingAverage is the centred mean of k points (fewer at the ends).
+func movingAverage(ys []float64, k int) []float64 {
+	out := make([]float64, len(ys))
+	for i := range ys {
+		lo, hi := max(0, i-k/2), min(len(ys), i+k/2+1)
+		var sum float64
+		for _, v := range ys[lo:hi] {
+			sum += v
+		}
+		out[i] = sum / float64(hi-lo)
+	}
+	return out
+}
+
+// queueSeries is the number of jobs waiting (submitted, not started),
+// the most in each of bins equal bins from the first submission to the
+// last end.
+func queueSeries(res *Result, bins int) (xs, ys []float64) {
+	t0, t1 := runSpan(res)
+	span := t1.Sub(t0).Seconds()
+	if span <= 0 {
+		return nil, nil
+	}
+	type change struct {
+		at float64
+		d  int
+	}
+	var ch []change
+	for _, r := range res.Records {
+		if r.Start.IsZero() {
+			continue
+		}
+		ch = append(ch, change{r.Submit.Sub(t0).Seconds(), 1}, change{r.Start.Sub(t0).Seconds(), -1})
+	}
+	slices.SortFunc(ch, func(a, b change) int {
+		if a.at != b.at {
+			return cmp.Compare(a.at, b.at)
+		}
+		return a.d - b.d // starts before submissions at one time: no phantom peak
+	})
+	width := span / float64(bins)
+	ys = make([]float64, bins)
+	n, k := 0, 0
+	for i := 0; i < bins; i++ {
+		most := n
+		for ; k < len(ch) && ch[k].at < float64(i+1)*width; k++ {
+			n += ch[k].d
+			most = max(most, n)
+		}
+		ys[i] = float64(most)
+		xs = append(xs, (float64(i)+0.5)*width)
+	}
+	return xs, ys
+}
+
+func drawQueue(s *svgWriter, runs []*Result, sc scale, x, y, w, h float64) {
+	div, unit := timeUnit(sc.span)
+	p := s.newPanel(x, y, w, h, "Jobs waiting (the most in each bin)", 0, math.Max(sc.span/div, 1e-9), 0, sc.queue,
+		"time since the first submission ("+unit+")", "jobs waiting")
+	for i, r := range runs {
+		xs, ys := queueSeries(r, utilBins)
+		for k := range xs {
+			xs[k] /= div
+		}
 		s.line(p, xs, ys, colour(i))
 	}
-	if len(runs) > 1 && runs[0].Workload != runs[1].Workload {
-		s.legend(p, labels(runs))
+}
+
+// drawSlowdown plots the CDF of the bounded slowdowns on a log axis
+// (1, 10, 100, ...).
+func drawSlowdown(s *svgWriter, runs []*Result, sc scale, x, y, w, h float64) {
+	var xt []float64
+	var names []string
+	top := math.Ceil(math.Log10(sc.slow)) // the axis ends at a power of ten
+	for v := 1.0; math.Log10(v) <= top+1e-9; v *= 10 {
+		xt, names = append(xt, math.Log10(v)), append(names, tickLabel(v))
+	}
+	p := s.frame(x, y, w, h, "Bounded slowdown (CDF, 10 s bound)", axis{0, top, x, x + w, "bounded slowdown (log scale)"},
+		xt, names, 0, 100, "jobs with at most x (%)")
+	for i, r := range runs {
+		var vals []float64
+		for _, rec := range r.Records {
+			if !rec.Start.IsZero() {
+				vals = append(vals, BoundedSlowdown(rec.Start.Sub(rec.Submit), rec.End.Sub(rec.Start)))
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		slices.Sort(vals)
+		xs, ys := []float64{0}, []float64{0}
+		for k := 1; k <= cdfPoints; k++ {
+			j := min(len(vals)-1, (k*len(vals)+cdfPoints-1)/cdfPoints-1)
+			xs, ys = append(xs, math.Log10(vals[j])), append(ys, 100*float64(j+1)/float64(len(vals)))
+		}
+		s.line(p, xs, ys, colour(i))
 	}
 }
 
@@ -249,26 +442,23 @@ func drawUtil(s *svgWriter, runs []*Result, x, y, w, h float64) {
 var waitTicks = [...]struct {
 	sec   float64
 	label string
-}{{0, "0"}, {10, "10 s"}, {60, "1 min"}, {600, "10 min"}, {3600, "1 h"},
+}{{10, "10 s"}, {60, "1 min"}, {600, "10 min"}, {3600, "1 h"},
 	{86400, "1 d"}, {864000, "10 d"}, {8640000, "100 d"}}
 
 // drawCDF plots the wait CDFs against log10(1 + wait in seconds), so that
 // runs whose waits differ by orders of magnitude stay readable side by side.
-func drawCDF(s *svgWriter, runs []*Result, x, y, w, h float64) {
-	most := 10.0
+func drawCDF(s *svgWriter, runs []*Result, sc scale, x, y, w, h float64) {
+	most := sc.wait
 	series := make([][2][]float64, len(runs))
 	for i, r := range runs {
 		xs, ys := waitCDF(r, cdfPoints)
 		series[i] = [2][]float64{xs, ys}
-		if len(xs) > 0 {
-			most = math.Max(most, xs[len(xs)-1])
-		}
 	}
 	logw := func(sec float64) float64 { return math.Log10(1 + sec) }
 	var xt []float64
 	var labels []string
 	for _, t := range waitTicks {
-		if t.sec <= most*1.5 {
+		if t.sec <= most { // no tick past the axis' end
 			xt, labels = append(xt, logw(t.sec)), append(labels, t.label)
 		}
 	}
@@ -286,7 +476,7 @@ func drawCDF(s *svgWriter, runs []*Result, x, y, w, h float64) {
 // drawLevels: one bar group per level; with one run, the shares of jobs
 // and of job durations (seed 001 Fig. 4 a and b), else the share of jobs
 // per run.
-func drawLevels(s *svgWriter, runs []*Result, x, y, w, h float64) {
+func drawLevels(s *svgWriter, runs []*Result, _ scale, x, y, w, h float64) {
 	var series [][]float64
 	var names []string
 	if len(runs) == 1 {
@@ -325,12 +515,10 @@ func drawLevels(s *svgWriter, runs []*Result, x, y, w, h float64) {
 	}
 }
 
-func drawSpreadHistogram(s *svgWriter, res *Result, x, y, w, h float64) {
+func drawSpreadHistogram(s *svgWriter, runs []*Result, sc scale, x, y, w, h float64) {
+	res := runs[0]
 	sp := spreads(res)
-	most := 0.0
-	for _, v := range sp {
-		most = math.Max(most, v)
-	}
+	most := sc.spread
 	width := math.Max(1, math.Ceil((most+1)/spreadBins))
 	counts := make([]float64, spreadBins)
 	for _, v := range sp {
@@ -350,18 +538,12 @@ func drawSpreadHistogram(s *svgWriter, res *Result, x, y, w, h float64) {
 
 // drawSpreadPerPolicy: a bar per run at the mean spread, with a whisker of
 // one standard deviation (seed 001 Fig. 3 b).
-func drawSpreadPerPolicy(s *svgWriter, runs []*Result, x, y, w, h float64) {
+func drawSpreadPerPolicy(s *svgWriter, runs []*Result, _ scale, x, y, w, h float64) {
 	top := 1.0
 	for _, r := range runs {
 		top = math.Max(top, r.Metrics.SpreadMean+r.Metrics.SpreadStd)
 	}
-	cats := make([]string, len(runs))
-	for i, r := range runs {
-		cats[i] = r.Policy
-		if r.Backfill != NoBackfill {
-			cats[i] += "+" + r.Backfill.String()
-		}
-	}
+	cats := labels(runs) // as the legend spells them
 	p := s.newCategoryPanel(x, y, w, h, "Spread per policy (mean ± sd)", cats, 0, top, "policy", "spread (nodes)")
 	for i, r := range runs {
 		m := r.Metrics

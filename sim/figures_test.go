@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/xml"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,15 +73,35 @@ func TestChartsAxesLegendsAndSize(t *testing.T) {
 	require.NoError(t, WriteSVG(&one, runs[0]))
 	require.NoError(t, WriteComparisonSVG(&cmp, runs))
 	texts := strings.Join(svgTexts(t, one.String()), "\n")
-	for _, want := range []string{"Utilization over time", "cores busy (%)", "time since the first submission (",
+	for _, want := range []string{"Utilization (moving average of 9 bins)", "cores busy (%)", "time since the first submission (",
+		"Jobs waiting (the most in each bin)", "jobs waiting", "Bounded slowdown (CDF, 10 s bound)", "bounded slowdown (log scale)",
 		"Distribution of waits (CDF)", "wait (log scale)", "1 min", "Lowest-level common switch", "switch level (0 = leaf)", "Spread (first to last node)",
 		"spread (nodes)", "% of jobs", "% of job durations"} {
 		assert.Contains(t, texts, want)
 	}
 	assert.True(t, strings.Contains(texts, "Gantt"), "a Gantt chart or the note why it is omitted")
-	cmpTexts := strings.Join(svgTexts(t, cmp.String()), "\n")
-	assert.Contains(t, cmpTexts, "FCFS + EASY backfill", "legend")
+	cmpList := svgTexts(t, cmp.String())
+	cmpTexts := strings.Join(cmpList, "\n")
+	assert.Contains(t, cmpList, "FCFS + EASY backfill", "the spread's tick label, spelled as the legend")
+	assert.Contains(t, cmpTexts, "FCFS + EASY backfill: mean wait", "legend")
 	assert.Contains(t, cmpTexts, "Spread per policy (mean ± sd)")
+	assert.Less(t, strings.Index(cmpTexts, "mean wait"), strings.Index(cmpTexts, "Utilization"), "the headline figures come first")
+	for _, list := range [][]string{svgTexts(t, one.String()), cmpList} {
+		assert.NotContains(t, list, "0 s", "no 0 on a log axis")
+		waitAxis := slices.Index(list, "10 s")
+		require.Positive(t, waitAxis)
+		assert.NotEqual(t, "0", list[waitAxis-1], "no 0 tick before the log axis' first")
+	}
+
+	// the charts of two policies of one workload share their axes and size
+	var a, b strings.Builder
+	require.NoError(t, WriteSVGLike(&a, runs[0], runs[1:]))
+	require.NoError(t, WriteSVGLike(&b, runs[1], runs[:1]))
+	ta, tb := svgTexts(t, a.String()), svgTexts(t, b.String())
+	end := slices.Index(ta, "Bounded slowdown (CDF, 10 s bound)")
+	require.Positive(t, end)
+	assert.Equal(t, ta[2:end+1], tb[2:end+1], "time, queue, wait and slowdown axes")
+	assert.Equal(t, strings.SplitN(a.String(), "\n", 2)[0], strings.SplitN(b.String(), "\n", 2)[0], "the same size")
 	assert.Less(t, one.Len(), 300<<10)
 	assert.Less(t, cmp.Len(), 300<<10)
 }
@@ -113,4 +134,5 @@ func TestChartsOfALongRunStaySmall(t *testing.T) {
 	assert.Less(t, one.Len(), 300<<10)
 	assert.Less(t, cmp.Len(), 300<<10)
 	assert.Contains(t, strings.Join(svgTexts(t, one.String()), "\n"), "Gantt chart omitted")
+	assert.NotContains(t, one.String()+cmp.String(), "Lowest-level common switch", "no switch tree: no level panel")
 }

@@ -25,7 +25,11 @@ func TestWaitSumDoesNotOverflowDuration(t *testing.T) {
 		start := base.Add(1e7 * time.Second)
 		recs[i] = Record{Job: queue.JobID(i + 1), Submit: base, Start: start, End: start.Add(time.Hour), CPUs: 1, Cores: 1}
 	}
-	m := measure(recs, 100, nil)
+	var acc accumulator
+	for i := range recs {
+		acc.add(&recs[i])
+	}
+	m := acc.metrics(100)
 	assert.Equal(t, 1e7*time.Second, m.WaitMean)
 	assert.InDelta(t, (1e7+3600)/3600.0, m.BoundedSlowdown, 1e-6)
 	assert.Positive(t, m.Utilization)

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -86,11 +87,19 @@ type Options struct {
 	// Queue holds further scheduler options, applied last (plugins such as
 	// an allocation ledger's, a panic handler).
 	Queue []queue.Option
-	// Record keeps every job's record in the result (for charts).
+	// Record keeps every job's record in the result (for charts), in
+	// submit order.
 	Record bool
+	// OnRecord, when set, is given each job's final record as soon as it
+	// is final: when the job ends, when the scheduler refuses it, or, for
+	// jobs that never ended, at the end of the run. Records arrive in end
+	// order; nothing is kept for it.
+	OnRecord func(Record)
 	// Cluster names the cluster in the result (charts' titles); when
 	// empty, "<nodes> nodes, <cores> cores".
 	Cluster string
+
+	everyPass bool // tests: make the passes full skips
 }
 
 func (o *Options) check() error {
@@ -109,7 +118,13 @@ func (o *Options) check() error {
 
 // Record is one job's life in a run.
 type Record struct {
-	Job           queue.JobID
+	// Seq is the job's place in the workload (0 for the first submitted).
+	Seq int
+	Job queue.JobID // 0 when the scheduler refused the job at submission
+	// Name and User are the job's Spec's; TimeLimit is the one it ran
+	// under.
+	Name, User    string
+	TimeLimit     time.Duration
 	Submit, Start time.Time
 	End           time.Time
 	State         queue.State
@@ -118,7 +133,7 @@ type Record struct {
 	Cores         int   // requested (seed 001 utilization)
 	// Level is the lowest-level common switch of the job's nodes (-1
 	// without a switch tree or before it starts); Spread the distance
-	// from its first node to its last.
+	// from its first node to its last (0 before it starts).
 	Level, Spread int
 }
 
@@ -141,6 +156,8 @@ type Result struct {
 	Records    []Record
 	// Nodes and Cores of the cluster, for charts.
 	Nodes, Cores int
+
+	skipped int // passes skipped on a full cluster (tests)
 }
 
 type endEvent struct {
@@ -197,36 +214,77 @@ func (h *endHeap) pop() endEvent {
 	return top
 }
 
-// runner is one run's state.
+// runner is one run's state. It holds the jobs submitted and not ended
+// (live), and the next job to submit; ended jobs leave the scheduler
+// (queue.Scheduler.Forget) and the run at once, leaving their measures
+// in acc (and their Record when asked).
 type runner struct {
-	o       Options
-	c       *selectnodes.Cluster
-	s       *queue.Scheduler
-	easy    *queue.EASY
-	w       *Workload
-	epoch   time.Time
-	res     *Result
-	recs    []Record
-	byID    map[queue.JobID]int
-	ends    endHeap
-	next    int // the next job to submit
-	pending int
-	passes  int // extra interval passes made
+	o      Options
+	c      *selectnodes.Cluster
+	s      *queue.Scheduler
+	easy   *queue.EASY
+	src    Source
+	total  int // jobs in the workload, 0 when unknown
+	epoch  time.Time
+	res    *Result
+	tree   *topology.Tree
+	live   map[queue.JobID]*liveJob
+	ends   endHeap
+	next   Job  // the next job to submit, when have
+	have   bool // next holds a job
+	seq    int  // jobs read so far
+	last   time.Duration
+	acc    accumulator
+	recs   []Record
+	pend   int // jobs pending
+	nodes  int // the cluster's
+	passes int // extra interval passes made
+}
+
+// liveJob is a submitted job the run has not seen end.
+type liveJob struct {
+	rec Record
+	run time.Duration
 }
 
 // Run replays w on c (which it takes over) and measures it.
 func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
-	if c == nil || w == nil {
+	if w == nil {
+		return nil, errors.New("sim: Run needs a cluster and a workload")
+	}
+	if n := len(w.Jobs); n > 0 && o.Interval > 0 && (o.Planner != nil || (o.Policy != nil && o.Policy.Dynamic())) &&
+		(w.Jobs[n-1].Submit-w.Jobs[0].Submit)/o.Interval > MaxIntervalPasses {
+		return nil, fmt.Errorf("sim: an interval of %v over %v of submissions is more than %d passes (MaxIntervalPasses): %w",
+			o.Interval, w.Jobs[n-1].Submit-w.Jobs[0].Submit, MaxIntervalPasses, ErrBudget)
+	}
+	return run(c, w.Name, &sliceSource{jobs: w.Jobs}, len(w.Jobs), o)
+}
+
+// RunSource replays the jobs src gives, reading each only when the
+// replay reaches its submit time, so memory holds the jobs queued and
+// running, not the workload (unless o.Record keeps every record). The
+// result's Jobs counts the jobs read.
+func RunSource(c *selectnodes.Cluster, name string, src Source, o Options) (*Result, error) {
+	if src == nil {
+		return nil, errors.New("sim: RunSource needs a source")
+	}
+	total := 0
+	if ss, ok := src.(*sliceSource); ok {
+		total = len(ss.jobs) - ss.i
+	}
+	return run(c, name, src, total, o)
+}
+
+func run(c *selectnodes.Cluster, name string, src Source, total int, o Options) (*Result, error) {
+	if c == nil {
 		return nil, errors.New("sim: Run needs a cluster and a workload")
 	}
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	r := newRunner(c, w, o)
-	if n := len(w.Jobs); n > 0 && r.dynamic() && o.Interval > 0 &&
-		(w.Jobs[n-1].Submit-w.Jobs[0].Submit)/o.Interval > MaxIntervalPasses {
-		return nil, fmt.Errorf("sim: an interval of %v over %v of submissions is more than %d passes (MaxIntervalPasses): %w",
-			o.Interval, w.Jobs[n-1].Submit-w.Jobs[0].Submit, MaxIntervalPasses, ErrBudget)
+	r := newRunner(c, name, src, total, o)
+	if err := r.peek(); err != nil {
+		return nil, err
 	}
 	if err := r.loop(); err != nil {
 		return nil, err
@@ -235,7 +293,7 @@ func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 	return r.res, nil
 }
 
-func newRunner(c *selectnodes.Cluster, w *Workload, o Options) *runner {
+func newRunner(c *selectnodes.Cluster, name string, src Source, total int, o Options) *runner {
 	epoch := o.Epoch
 	if epoch.IsZero() {
 		epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -257,8 +315,8 @@ func newRunner(c *selectnodes.Cluster, w *Workload, o Options) *runner {
 	}
 	qopts = append(qopts, o.Queue...)
 	o.Policy = policy
-	res := &Result{Workload: w.Name, Cluster: o.Cluster, Policy: strings.TrimPrefix(fmt.Sprintf("%T", policy), "queue."),
-		Backfill: o.Backfill, Jobs: len(w.Jobs), Nodes: c.NodeCount(), Unrunnable: map[string]int{}}
+	res := &Result{Workload: name, Cluster: o.Cluster, Policy: strings.TrimPrefix(fmt.Sprintf("%T", policy), "queue."),
+		Backfill: o.Backfill, Nodes: c.NodeCount(), Unrunnable: map[string]int{}}
 	for i := 0; i < c.NodeCount(); i++ {
 		res.Cores += c.Node(i).CPUs
 	}
@@ -266,8 +324,25 @@ func newRunner(c *selectnodes.Cluster, w *Workload, o Options) *runner {
 		res.Cluster = fmt.Sprintf("%d nodes, %d cores", res.Nodes, res.Cores)
 	}
 	s := queue.New(c, qopts...)
-	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), w: w, epoch: epoch, res: res,
-		recs: make([]Record, len(w.Jobs)), byID: make(map[queue.JobID]int, len(w.Jobs))}
+	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), src: src, total: total, epoch: epoch, res: res,
+		tree: c.Topology(), live: map[queue.JobID]*liveJob{}, nodes: c.NodeCount()}
+}
+
+// peek reads the next job to submit.
+func (r *runner) peek() error {
+	j, err := r.src.Next()
+	if err == io.EOF {
+		r.have = false
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if j.Submit < r.last {
+		return fmt.Errorf("sim: job %d (%s) is submitted at %v, before the job it follows (%v): %w", r.seq, j.Spec.Name, j.Submit, r.last, ErrOrder)
+	}
+	r.next, r.have, r.last = j, true, j.Submit
+	return nil
 }
 
 // dynamic reports whether a pass between events may decide differently
@@ -277,8 +352,8 @@ func (r *runner) dynamic() bool { return r.o.Policy.Dynamic() || r.o.Planner != 
 // nextEvent is the next moment a job arrives or ends.
 func (r *runner) nextEvent() (time.Time, bool) {
 	t, ok := time.Time{}, false
-	if r.next < len(r.w.Jobs) {
-		t, ok = r.epoch.Add(r.w.Jobs[r.next].Submit), true
+	if r.have {
+		t, ok = r.epoch.Add(r.next.Submit), true
 	}
 	if len(r.ends) > 0 && (!ok || r.ends[0].at.Before(t)) {
 		t, ok = r.ends[0].at, true
@@ -298,7 +373,7 @@ func (r *runner) loop() error {
 		if !ok {
 			return nil // nothing left that could change anything
 		}
-		if r.o.Interval > 0 && r.pending > 0 && nextTick.Before(t) {
+		if r.o.Interval > 0 && r.pend > 0 && nextTick.Before(t) {
 			if !dynamic {
 				// a static order on an unchanged cluster decides as the
 				// last pass did: go straight to the event
@@ -318,7 +393,7 @@ func (r *runner) loop() error {
 		}
 		if r.o.Progress != nil && r.res.Started+r.res.Rejected != done {
 			done = r.res.Started + r.res.Rejected
-			r.o.Progress(done, len(r.w.Jobs), t.Sub(r.epoch))
+			r.o.Progress(done, r.total, t.Sub(r.epoch))
 		}
 	}
 }
@@ -335,14 +410,26 @@ func (r *runner) step(t time.Time) error {
 		if err := r.s.Finish(e.id, queue.Outcome{Kind: queue.Completed}, t); err != nil {
 			return err
 		}
+		r.ended(e.id, t, queue.Complete)
 	}
 	if tick {
-		r.res.Timeouts += len(r.s.Tick(t))
+		timedOut := r.s.Tick(t)
+		r.res.Timeouts += len(timedOut)
+		for _, id := range timedOut {
+			r.ended(id, t, queue.Timeout)
+		}
 	}
-	for r.next < len(r.w.Jobs) && !r.epoch.Add(r.w.Jobs[r.next].Submit).After(t) {
+	for r.have && !r.epoch.Add(r.next.Submit).After(t) {
 		if err := r.submit(t); err != nil {
 			return err
 		}
+		if err := r.peek(); err != nil {
+			return err
+		}
+	}
+	if r.full() {
+		r.res.skipped++
+		return nil // no job can start: the pass would start nothing
 	}
 	var started []queue.Started
 	switch r.o.Backfill {
@@ -365,70 +452,132 @@ func (r *runner) step(t time.Time) error {
 	return nil
 }
 
+// full reports whether no node has a free CPU, so that no pass could
+// start a job (every job asks for a CPU) and the pass may be skipped. Only
+// for the passes that keep nothing between passes that the skipped one
+// would have changed: Schedule alone and EASY (whose head plan depends on
+// the running jobs, not on when it is made). Conservative backfill's
+// reservations are remade every pass from that pass's time, and a planner
+// decides on its own, so they get every pass.
+func (r *runner) full() bool {
+	if r.o.Planner != nil || r.o.Backfill == Conservative || r.o.everyPass {
+		return false
+	}
+	for i := 0; i < r.nodes; i++ {
+		if r.c.FreeCPUs(i) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func (r *runner) submit(t time.Time) error {
-	i := r.next
-	r.next++
-	j := r.w.Jobs[i]
-	r.recs[i] = Record{Submit: t, Cores: j.Cores}
+	j := r.next
+	rec := Record{Seq: r.seq, Name: j.Spec.Name, User: j.Spec.User, TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1}
+	r.seq++
+	r.res.Jobs++
 	id, err := r.s.Submit(j.Spec, t)
 	if err != nil {
 		if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
 			r.res.Rejected++
 			r.res.Unrunnable[unrunnableReason(r.c, &j.Spec.Request, err)]++
-			r.recs[i].State = queue.Failed
+			rec.State = queue.Failed
+			r.emit(rec)
 			return nil
 		}
-		return fmt.Errorf("sim: submitting job %d (%s): %w", i, j.Spec.Name, err)
+		return fmt.Errorf("sim: submitting job %d (%s): %w", rec.Seq, j.Spec.Name, err)
 	}
-	r.byID[id] = i
-	r.recs[i].Job = id
-	r.pending++
+	rec.Job = id
+	if rec.TimeLimit == 0 {
+		if job, ok := r.s.Job(id); ok {
+			rec.TimeLimit = job.TimeLimit
+		}
+	}
+	r.live[id] = &liveJob{rec: rec, run: j.Run}
+	r.pend++
 	return nil
 }
 
 func (r *runner) started(st queue.Started, t time.Time) {
-	i := r.byID[st.Job]
+	lj := r.live[st.Job]
 	job, _ := r.s.Job(st.Job)
-	r.recs[i].Start, r.recs[i].CPUs = t, job.Placement.TotalCPUs
+	rec := &lj.rec
+	rec.Start, rec.CPUs, rec.State = t, job.Placement.TotalCPUs, queue.Running
 	if n := len(job.Placement.Alloc); n > 0 {
-		r.recs[i].Nodes = make([]int, n)
+		rec.Nodes = make([]int, n)
 		for k, a := range job.Placement.Alloc {
-			r.recs[i].Nodes[k] = a.Node
+			rec.Nodes[k] = a.Node
 		}
 	}
-	run := r.w.Jobs[i].Run
-	if limit := job.TimeLimit; limit > 0 && run >= limit {
+	rec.Spread = spread(rec.Nodes) // topology.Spread without a bitmap per job
+	if r.tree != nil {
+		nodes := bitset.New(0)
+		for _, i := range rec.Nodes {
+			nodes.Set(uint(i))
+		}
+		if l, ok := r.tree.LowestCommonLevel(nodes); ok {
+			rec.Level = l
+		}
+	}
+	if limit := job.TimeLimit; limit > 0 && lj.run >= limit {
 		r.ends.push(endEvent{at: t.Add(limit), id: st.Job})
 	} else {
-		r.ends.push(endEvent{at: t.Add(run), id: st.Job, out: true})
+		r.ends.push(endEvent{at: t.Add(lj.run), id: st.Job, out: true})
 	}
-	r.pending--
+	r.pend--
 	r.res.Started++
 }
 
-// finish collects the jobs' final states and measures the run.
+// ended measures a job that ended at t and lets the scheduler forget it.
+func (r *runner) ended(id queue.JobID, t time.Time, st queue.State) {
+	lj := r.live[id]
+	if lj == nil {
+		return
+	}
+	delete(r.live, id)
+	_ = r.s.Forget(id)
+	lj.rec.End, lj.rec.State = t, st
+	r.res.Finished++
+	r.emit(lj.rec)
+}
+
+// emit hands a final record to the measures, Options.OnRecord and, under
+// Options.Record, the result.
+func (r *runner) emit(rec Record) {
+	r.acc.add(&rec)
+	if r.o.OnRecord != nil {
+		r.o.OnRecord(rec)
+	}
+	if r.o.Record {
+		r.recs = append(r.recs, rec)
+	}
+}
+
+// finish settles the jobs that never ended (still pending, or failed by a
+// plugin before starting), in submit order, and measures the run.
 func (r *runner) finish() {
 	res := r.res
-	for i := range r.recs {
-		rec := &r.recs[i]
-		if rec.Job == 0 {
-			continue
-		}
-		j, _ := r.s.Job(rec.Job)
-		rec.State = j.State
+	left := make([]*liveJob, 0, len(r.live))
+	for _, lj := range r.live {
+		left = append(left, lj)
+	}
+	slices.SortFunc(left, func(a, b *liveJob) int { return a.rec.Seq - b.rec.Seq })
+	for _, lj := range left {
+		j, _ := r.s.Job(lj.rec.Job)
+		lj.rec.State = j.State
 		switch {
 		case j.State == queue.Pending:
 			res.Stuck++
-		case j.State == queue.Failed && rec.Start.IsZero():
+		case j.State == queue.Failed && lj.rec.Start.IsZero():
 			res.Rejected++
-			res.Unrunnable[unrunnableReason(r.c, &r.w.Jobs[i].Spec.Request, explanationErr(j))]++
-		case !rec.Start.IsZero():
-			rec.End = j.End
-			res.Finished++
+			res.Unrunnable[unrunnableReason(r.c, &j.Request, explanationErr(j))]++
 		}
+		r.emit(lj.rec)
 	}
-	res.Metrics = measure(r.recs, res.Cores, r.c.Topology())
+	r.live = nil
+	res.Metrics = r.acc.metrics(res.Cores)
 	if r.o.Record {
+		slices.SortFunc(r.recs, func(a, b Record) int { return a.Seq - b.Seq })
 		res.Records = r.recs
 	}
 }
@@ -450,59 +599,59 @@ type Metrics struct {
 	Makespan                      time.Duration
 }
 
-func measure(recs []Record, cores int, tree *topology.Tree) Metrics {
-	var m Metrics
-	var first, last time.Time
-	waits := make([]time.Duration, 0, len(recs))
-	spreads := make([]float64, 0, len(recs))
-	var levels []float64
-	var coreSec, busySec, slow float64
-	n := 0
-	for i := range recs {
-		r := &recs[i]
-		r.Level = -1
-		if r.Start.IsZero() {
-			continue
-		}
-		n++
-		if first.IsZero() || r.Submit.Before(first) {
-			first = r.Submit
-		}
-		if r.End.After(last) {
-			last = r.End
-		}
-		wait := r.Start.Sub(r.Submit)
-		run := r.End.Sub(r.Start)
-		waits = append(waits, wait)
-		coreSec += run.Seconds() * float64(r.Cores)
-		busySec += run.Seconds() * float64(r.CPUs)
-		slow += math.Max(1, (wait.Seconds()+run.Seconds())/math.Max(run.Seconds(), 10))
-		r.Spread = spread(r.Nodes) // topology.Spread without a bitmap per job
-		spreads = append(spreads, float64(r.Spread))
-		if tree != nil {
-			nodes := bitset.New(0)
-			for _, i := range r.Nodes {
-				nodes.Set(uint(i))
-			}
-			if l, ok := tree.LowestCommonLevel(nodes); ok {
-				r.Level = l
-				levels = append(levels, float64(l))
-			}
-		}
+// accumulator gathers the measures of ended jobs: sums, and the waits
+// (8 bytes a job, for the median and 95th percentile).
+type accumulator struct {
+	n                      int
+	first, last            time.Time
+	waits                  []time.Duration
+	coreSec, busySec, slow float64
+	spread, level          moments
+}
+
+func (a *accumulator) add(r *Record) {
+	if r.Start.IsZero() || r.End.IsZero() {
+		return
 	}
-	if n == 0 {
+	a.n++
+	if a.first.IsZero() || r.Submit.Before(a.first) {
+		a.first = r.Submit
+	}
+	if r.End.After(a.last) {
+		a.last = r.End
+	}
+	wait, run := r.Start.Sub(r.Submit), r.End.Sub(r.Start)
+	a.waits = append(a.waits, wait)
+	a.coreSec += run.Seconds() * float64(r.Cores)
+	a.busySec += run.Seconds() * float64(r.CPUs)
+	a.slow += BoundedSlowdown(wait, run)
+	a.spread.add(float64(r.Spread))
+	if r.Level >= 0 {
+		a.level.add(float64(r.Level))
+	}
+}
+
+// BoundedSlowdown is a job's (wait + run) / max(run, 10 s), at least 1.
+func BoundedSlowdown(wait, run time.Duration) float64 {
+	return math.Max(1, (wait.Seconds()+run.Seconds())/math.Max(run.Seconds(), 10))
+}
+
+func (a *accumulator) metrics(cores int) Metrics {
+	var m Metrics
+	if a.n == 0 {
 		return m
 	}
-	m.Makespan = last.Sub(first)
+	m.Makespan = a.last.Sub(a.first)
 	if m.Makespan > 0 && cores > 0 {
-		m.Utilization = coreSec / float64(cores) / m.Makespan.Seconds()
-		m.BusyFraction = busySec / float64(cores) / m.Makespan.Seconds()
+		m.Utilization = a.coreSec / float64(cores) / m.Makespan.Seconds()
+		m.BusyFraction = a.busySec / float64(cores) / m.Makespan.Seconds()
 	}
-	m.SpreadMean, m.SpreadStd = meanStd(spreads)
-	if len(levels) > 0 {
+	m.SpreadMean, m.SpreadStd = a.spread.meanStd()
+	if a.level.n > 0 {
 		m.LevelKnown = true
-		m.LevelMean, m.LevelStd = meanStd(levels)
+		m.LevelMean, m.LevelStd = a.level.meanStd()
 	}
+	waits := a.waits
 	slices.Sort(waits)
 	// summed in float64 seconds: 28,000 waits of days overflow a Duration
 	var sum float64
@@ -512,8 +661,30 @@ func measure(recs []Record, cores int, tree *topology.Tree) Metrics {
 	m.WaitMean = time.Duration(sum / float64(len(waits)) * float64(time.Second))
 	m.WaitMedian = waits[len(waits)/2]
 	m.WaitP95 = waits[min(len(waits)-1, int(math.Ceil(0.95*float64(len(waits))))-1)]
-	m.BoundedSlowdown = slow / float64(n)
+	m.BoundedSlowdown = a.slow / float64(a.n)
 	return m
+}
+
+// moments is a running mean and variance (Welford's), so a run keeps no
+// list of levels or spreads.
+type moments struct {
+	n        int
+	mean, m2 float64
+}
+
+func (m *moments) add(x float64) {
+	m.n++
+	d := x - m.mean
+	m.mean += d / float64(m.n)
+	m.m2 += d * (x - m.mean)
+}
+
+// meanStd is the mean and the population standard deviation.
+func (m *moments) meanStd() (float64, float64) {
+	if m.n == 0 {
+		return 0, 0
+	}
+	return m.mean, math.Sqrt(max(m.m2, 0) / float64(m.n))
 }
 
 // spread is topology.Spread of a job's nodes: from its first node to its
@@ -523,20 +694,4 @@ func spread(nodes []int) int {
 		return 0
 	}
 	return slices.Max(nodes) - slices.Min(nodes)
-}
-
-func meanStd(xs []float64) (float64, float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	mean := s / float64(len(xs))
-	var v float64
-	for _, x := range xs {
-		v += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(v / float64(len(xs)))
 }

@@ -35,6 +35,7 @@ type SWFJob struct {
 	Partition int
 	// Extended (21-field) traces: the queue name and the PBS spec parsed.
 	QueueName  string
+	extended   bool     // the line had the 21 fields of the extended form
 	Nodes      int      // PBS node count (0 when not given)
 	PPN        int      // PBS processors per node (0 when not given)
 	Properties []string // PBS node properties
@@ -141,94 +142,239 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 		return nil, err
 	}
 	defer f.Close()
+	r, size, closeGz, err := decompress(f, name)
+	if err != nil {
+		return nil, err
+	}
+	defer closeGz()
+	return readSWF(r, opts, size)
+}
+
+// OpenSWFReader opens a trace in fsys for reading one job at a time,
+// gunzipping it when it is gzipped; closing the Closer closes the file.
+func OpenSWFReader(fsys fs.FS, name string, opts SWFOptions) (*SWFReader, io.Closer, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, _, closeGz, err := decompress(f, name)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	sr, err := NewSWFReader(r, opts)
+	if err != nil {
+		closeGz()
+		f.Close()
+		return nil, nil, err
+	}
+	return sr, closers{closeGz, f.Close}, nil
+}
+
+type closers []func() error
+
+func (cs closers) Close() error {
+	var errs []error
+	for _, c := range cs {
+		errs = append(errs, c())
+	}
+	return errors.Join(errs...)
+}
+
+// decompress gives f's content, gunzipped when it starts with gzip's
+// magic, and f's size when it is a plain regular file (else 0).
+func decompress(f fs.File, name string) (io.Reader, int64, func() error, error) {
 	br := bufio.NewReader(f)
-	var r io.Reader = br
-	size := int64(0) // a plain file's size sizes the read buffer once
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("swf: %s: %w", name, err)
+			return nil, 0, nil, fmt.Errorf("swf: %s: %w", name, err)
 		}
-		defer gz.Close()
-		r = gz
-	} else if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		return gz, 0, gz.Close, nil
+	}
+	size := int64(0)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	return readSWF(r, opts, size)
+	return br, size, func() error { return nil }, nil
 }
 
 // maxSWFLine bounds one line of a trace (a real line is under 200 bytes).
 const maxSWFLine = 16 << 20
 
+// ReadSWF reads a whole trace (SWFReader reads one job at a time).
+func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) { return readSWF(r, opts, 0) }
+
+// readSWF reads every job of a trace; size is the input's size when known
+// (else 0), used only to size the job list.
+func readSWF(r io.Reader, opts SWFOptions, size int64) (*Trace, error) {
+	sr, err := NewSWFReader(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	t := sr.Header()
+	// a real job line is about 90 bytes: a known size sizes the list
+	// once, in the usual case
+	t.Jobs = make([]SWFJob, 0, min(size, opts.budget())/80+1)
+	for {
+		j, err := sr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		t.Jobs = append(t.Jobs, j)
+	}
+	t.Skipped = sr.Skipped()
+	// Extended traces give absolute submit times: make them relative.
+	first := int64(-1)
+	for _, j := range t.Jobs {
+		if first < 0 || int64(j.Submit) < first {
+			first = int64(j.Submit)
+		}
+	}
+	if first > 0 && time.Duration(first) > absoluteSubmit {
+		for i := range t.Jobs {
+			t.Jobs[i].Submit -= time.Duration(first)
+		}
+	}
+	return t, nil
+}
+
+// absoluteSubmit: a first submit time later than this is taken as an
+// absolute (Unix) time, as extended traces give.
+const absoluteSubmit = 365 * 24 * time.Hour
+
 // minSWFJobLine is the shortest line a job can have: 18 one-character
 // fields, their separators and the newline.
 const minSWFJobLine = 36
 
-// ReadSWF reads a trace.
-func ReadSWF(r io.Reader, opts SWFOptions) (*Trace, error) { return readSWF(r, opts, 0) }
-
-// readSWF is ReadSWF with the input's size when known (else 0).
-func readSWF(r io.Reader, opts SWFOptions, size int64) (*Trace, error) {
-	t := &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}
-	budget := opts.MaxBytes
-	if budget <= 0 {
-		budget = DefaultMaxTraceBytes
+func (o SWFOptions) budget() int64 {
+	if o.MaxBytes <= 0 {
+		return DefaultMaxTraceBytes
 	}
-	// Read whole (one byte more than the budget, so reading exactly the
-	// budget is fine): lines are then slices of one buffer, and the jobs
-	// are allocated once, no more than the input's size could hold.
-	var buf bytes.Buffer
-	buf.Grow(int(min(size, budget)) + bytes.MinRead) // the size, up to the budget
-	_, readErr := buf.ReadFrom(&budgetReader{r: r, left: budget + 1})
-	data := buf.Bytes()
-	t.Jobs = make([]SWFJob, 0, min(bytes.Count(data, []byte{'\n'})+1, len(data)/minSWFJobLine+1))
-	line := 0
-	var first int64 = -1
-	for len(data) > 0 {
-		text, rest, complete := bytes.Cut(data, []byte{'\n'})
-		if !complete && readErr != nil {
-			break // a line cut short by the failed read is not read
-		}
-		data = rest
-		line++
-		if len(text) > maxSWFLine {
-			return nil, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf("the line is longer than %d bytes", maxSWFLine)}
+	return o.MaxBytes
+}
+
+// SWFReader reads a trace one job at a time, so a replay holds only the
+// jobs it has submitted and not yet finished. Its budgets are checked as
+// it reads: a line longer than 16 MiB and an input over
+// SWFOptions.MaxBytes stop it with ErrBudget at the line they reach, after
+// reading at most that much.
+type SWFReader struct {
+	br      *bufio.Reader
+	opts    SWFOptions
+	budget  int64
+	t       *Trace
+	line    int
+	held    *SWFJob // the first job, read with the header
+	skipped int
+	err     error
+	long    []byte // a line longer than the reader's buffer, joined
+}
+
+// NewSWFReader reads the trace's header (its ';' lines up to the first job)
+// from r; Header gives it and Next the jobs.
+func NewSWFReader(r io.Reader, opts SWFOptions) (*SWFReader, error) {
+	s := &SWFReader{opts: opts, budget: opts.budget(), t: &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}}
+	s.br = bufio.NewReaderSize(&budgetReader{r: r, left: s.budget + 1}, 64<<10)
+	j, err := s.next(true)
+	switch {
+	case err == io.EOF:
+	case err != nil:
+		return nil, err
+	default:
+		s.held = &j
+	}
+	return s, nil
+}
+
+// Header is the trace's header: sizes, names, queues and partitions, with
+// no jobs. The caller owns it.
+func (s *SWFReader) Header() *Trace { return s.t }
+
+// Extended reports whether the trace's first job has the 21-field extended
+// form (whose PBS specs name node properties the cluster needs).
+func (s *SWFReader) Extended() bool { return s.held != nil && s.held.extended }
+
+// Skipped counts the lines dropped so far under SkipMalformed.
+func (s *SWFReader) Skipped() int { return s.skipped }
+
+// Next returns the next job, io.EOF after the last, or the first error
+// (*SWFError, with the line). Header lines after the first job still
+// update Header.
+func (s *SWFReader) Next() (SWFJob, error) {
+	if s.held != nil {
+		j := *s.held
+		s.held = nil
+		return j, nil
+	}
+	return s.next(false)
+}
+
+func (s *SWFReader) next(header bool) (SWFJob, error) {
+	for s.err == nil {
+		text, err := s.readLine()
+		if err != nil {
+			s.err = err
+			break
 		}
 		text = bytes.TrimSpace(text)
 		if len(text) == 0 {
 			continue
 		}
 		if text[0] == ';' {
-			t.header(string(text[1:]), line)
+			s.t.header(string(text[1:]), s.line)
 			continue
 		}
-		j, err := parseSWFLine(text, line)
+		j, err := parseSWFLine(text, s.line)
 		if err != nil {
-			if opts.SkipMalformed {
-				t.Skipped++
+			if s.opts.SkipMalformed {
+				s.skipped++
+				s.t.Skipped = s.skipped
 				continue
 			}
-			return nil, err
+			s.err = err
+			break
 		}
-		t.Jobs = append(t.Jobs, j)
-		if first < 0 || int64(j.Submit) < first {
-			first = int64(j.Submit)
+		return j, nil
+	}
+	return SWFJob{}, s.err
+}
+
+// readLine returns the next line without its newline (valid until the
+// next call), io.EOF at the end, or a budget or read error.
+func (s *SWFReader) readLine() ([]byte, error) {
+	s.long = s.long[:0]
+	for {
+		chunk, err := s.br.ReadSlice('\n')
+		if len(s.long)+len(chunk) > maxSWFLine+1 {
+			return nil, &SWFError{Line: s.line + 1, Err: ErrBudget, Msg: fmt.Sprintf("the line is longer than %d bytes", maxSWFLine)}
+		}
+		switch {
+		case err == nil:
+			s.line++
+			if len(s.long) > 0 {
+				s.long = append(s.long, chunk[:len(chunk)-1]...)
+				return s.long, nil
+			}
+			return chunk[:len(chunk)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			s.long = append(s.long, chunk...)
+		case err == io.EOF:
+			if len(s.long)+len(chunk) == 0 {
+				return nil, io.EOF
+			}
+			s.line++
+			return append(s.long, chunk...), nil
+		case errors.Is(err, errOverBudget):
+			return nil, &SWFError{Line: s.line + 1, Err: ErrBudget,
+				Msg: fmt.Sprintf("the input exceeds the budget of %d bytes (SWFOptions.MaxBytes)", s.budget)}
+		default:
+			return nil, &SWFError{Line: s.line + 1, Msg: err.Error()}
 		}
 	}
-	if readErr != nil {
-		if errors.Is(readErr, errOverBudget) {
-			return nil, &SWFError{Line: line + 1, Err: ErrBudget,
-				Msg: fmt.Sprintf("the input exceeds the budget of %d bytes (SWFOptions.MaxBytes)", budget)}
-		}
-		return nil, &SWFError{Line: line + 1, Msg: readErr.Error()}
-	}
-	// Extended traces give absolute submit times: make them relative.
-	if first > 0 && time.Duration(first) > 365*24*time.Hour {
-		for i := range t.Jobs {
-			t.Jobs[i].Submit -= time.Duration(first)
-		}
-	}
-	return t, nil
 }
 
 func (t *Trace) header(h string, line int) {
@@ -307,6 +453,7 @@ func parseSWFLine(text []byte, line int) (SWFJob, error) {
 		return SWFJob{}, &SWFError{Line: line, Msg: "unknown submit time"}
 	}
 	if n == maxSWFFields {
+		j.extended = true
 		j.QueueName = string(f[19])
 		if err := j.parsePBS(string(f[20])); err != nil {
 			se := &SWFError{Line: line, Msg: err.Error()}

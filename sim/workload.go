@@ -79,49 +79,12 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 	// showed as 6% of a KTH-SP2 EASY replay's CPU profile (growslice)
 	w := &Workload{Name: name, Skipped: map[string]int{}, Jobs: make([]Job, 0, len(t.Jobs))}
 	for _, sj := range t.Jobs {
-		switch {
-		case sj.Run < 0:
-			w.Skipped["unknown run time"]++
-			continue
-		case sj.Status == 5 && sj.Run == 0:
-			w.Skipped["cancelled before running"]++
+		j, skip := t.job(sj, c, conv)
+		if skip != "" {
+			w.Skipped[skip]++
 			continue
 		}
-		limit := jobLimit(sj, conv.Estimate)
-		procs := sj.Procs
-		if conv.Processors == AllocatedProcs && sj.Allocated > 0 {
-			procs = sj.Allocated
-		}
-		req := selectnodes.Request{CPUs: max(procs, 1)}
-		cores := req.CPUs
-		if sj.Nodes > 0 {
-			req.MinNodes = sj.Nodes
-			if sj.PPN > 0 {
-				req.MinCPUsPerNode = sj.PPN
-				req.CPUs = sj.Procs2
-				cores = req.CPUs
-			}
-			if len(sj.Properties) > 0 {
-				if e, err := features.Parse(strings.Join(sj.Properties, "&")); err == nil {
-					req.Features = e
-				}
-			}
-			if sj.Exclusive {
-				req.Share = selectnodes.ShareExclusiveJob
-			}
-			if _, ok := c.NodeIndex(sj.Host); ok && sj.Host != "" {
-				req.Required = []string{sj.Host}
-			}
-			req.Excluded = avoided(c, sj.Avoid)
-		}
-		for _, p := range []string{sj.QueueName, t.Partitions[sj.Partition], t.Queues[sj.Queue]} {
-			if _, ok := c.Partition(p); ok && p != "" {
-				req.Partition = p
-				break
-			}
-		}
-		w.Jobs = append(w.Jobs, Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
-			Name: numbered("swf", sj.ID), User: numbered("u", int64(sj.User)), Request: req, TimeLimit: limit}})
+		w.Jobs = append(w.Jobs, j)
 	}
 	// traces are in submit order as a rule: a Job is large (a comparison
 	// function copies two), so check by index first
@@ -132,6 +95,52 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 		}
 	}
 	return w
+}
+
+// job turns one trace job into a workload's for c, or names why it is
+// left out.
+func (t *Trace) job(sj SWFJob, c *selectnodes.Cluster, conv Conventions) (Job, string) {
+	switch {
+	case sj.Run < 0:
+		return Job{}, "unknown run time"
+	case sj.Status == 5 && sj.Run == 0:
+		return Job{}, "cancelled before running"
+	}
+	limit := jobLimit(sj, conv.Estimate)
+	procs := sj.Procs
+	if conv.Processors == AllocatedProcs && sj.Allocated > 0 {
+		procs = sj.Allocated
+	}
+	req := selectnodes.Request{CPUs: max(procs, 1)}
+	cores := req.CPUs
+	if sj.Nodes > 0 {
+		req.MinNodes = sj.Nodes
+		if sj.PPN > 0 {
+			req.MinCPUsPerNode = sj.PPN
+			req.CPUs = sj.Procs2
+			cores = req.CPUs
+		}
+		if len(sj.Properties) > 0 {
+			if e, err := features.Parse(strings.Join(sj.Properties, "&")); err == nil {
+				req.Features = e
+			}
+		}
+		if sj.Exclusive {
+			req.Share = selectnodes.ShareExclusiveJob
+		}
+		if _, ok := c.NodeIndex(sj.Host); ok && sj.Host != "" {
+			req.Required = []string{sj.Host}
+		}
+		req.Excluded = avoided(c, sj.Avoid)
+	}
+	for _, p := range []string{sj.QueueName, t.Partitions[sj.Partition], t.Queues[sj.Queue]} {
+		if _, ok := c.Partition(p); ok && p != "" {
+			req.Partition = p
+			break
+		}
+	}
+	return Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
+		Name: numbered("swf", sj.ID), User: numbered("u", int64(sj.User)), Request: req, TimeLimit: limit}}, ""
 }
 
 // numbered is prefix followed by n in decimal, in one allocation.

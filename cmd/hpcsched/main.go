@@ -16,6 +16,7 @@ commands:
   check      run a table of expected placements against slurm.conf files
   alloc      allocation ledger: serve its REST API; balance, activity, failures
   auction    solve, generate or export AUCSCHED3 auction windows
+  sweep      spread simulate's runs over a Slurm job array and merge them
 
 Run 'hpcsched <command> -h' for a command's flags.
 `
@@ -53,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = allocCmd(args[1:], stdout, stderr)
 	case "auction":
 		err = auctionCmd(args[1:], stdout, stderr)
+	case "sweep":
+		err = sweepCmd(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

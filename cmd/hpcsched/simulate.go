@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -42,11 +43,12 @@ type variant struct {
 // simFlags are simulate's options.
 type simFlags struct {
 	workload, machines, extra, conf, topo, policy, compare, svg, out string
-	estimate, procs, ledgerPath                                      string
+	estimate, procs, ledgerPath, jobs, seedList                      string
 	ledger                                                           *ledgerFile
 	backfill                                                         backfillFlag
-	both, asCSV, asJSON, quiet, force                                bool
-	depth, limit                                                     int
+	both, asCSV, asJSON, quiet, force, timing                        bool
+	depth, limit, runs, parallel                                     int
+	seeds                                                            []uint64
 	seed                                                             uint64
 	interval                                                         time.Duration
 }
@@ -67,14 +69,18 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.Bool(&f.both, "both", "the same as --compare fcfs,backfill (with --policy for both)")
 	fs.Int(&f.depth, "depth", 0, "jobs each backfill pass plans (100 when 0, -1 for all)")
 	fs.Uint64(&f.seed, "seed", 1, "seed of the generated workloads")
+	fs.String(&f.seedList, "seeds=LIST", "", "run each generated workload under each of these seeds (1-7, or 1,3,5) and print the mean ± standard deviation over them")
+	fs.Int(&f.parallel, "j,jobs-parallel", 1, "independent runs at once (the output is the same as with -j 1)")
 	fs.Duration(&f.interval, "interval", 0, "an extra scheduling pass every interval of virtual time (0 for none, else at least 1s)")
 	fs.Int(&f.limit, "limit", 0, "replay only the first N jobs (0 for all)")
 	fs.Bool(&f.asCSV, "csv", "print CSV")
 	fs.Bool(&f.asJSON, "json", "print JSON")
 	fs.String(&f.svg, "svg=FILE", "", "write the charts of a single run to this SVG file")
 	fs.String(&f.out, "out=DIR", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
-	fs.Bool(&f.force, "force", "overwrite files that --out or --svg would write")
+	fs.String(&f.jobs, "jobs=FILE", "", "write every job's record to FILE.csv (id, submit, start, end, nodes, cores, wait, bounded slowdown, end) or FILE.swf (the trace with the simulated waits); with several runs, one file each, named after the run")
+	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write")
 	fs.Bool(&f.quiet, "q,quiet", "no progress bar")
+	fs.Bool(&f.timing, "timing", "add the wall-clock time and jobs per second to each row (without it, identical runs print identical bytes)")
 	fs.String(&f.ledgerPath, "ledger=FILE", "", "an allocation ledger (JSON: projects, credits, users) every start must pay for")
 	if err := fs.NoOperands(args, stdout); err != nil {
 		return nil, err
@@ -84,11 +90,21 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 		return nil, usagef("simulate: --depth %d: want -1 (all), 0 (100) or a positive count", f.depth)
 	case f.limit < 0:
 		return nil, usagef("simulate: --limit %d: want 0 (all) or a positive count", f.limit)
+	case f.parallel < 1:
+		return nil, usagef("simulate: -j %d: want at least 1", f.parallel)
 	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
 		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
 	}
 	if _, err := f.conventions(); err != nil {
 		return nil, err
+	}
+	f.seeds = []uint64{f.seed}
+	if f.seedList != "" {
+		seeds, err := parseSeeds(f.seedList)
+		if err != nil {
+			return nil, err
+		}
+		f.seeds = seeds
 	}
 	if f.ledgerPath != "" {
 		lf, err := readLedgerFile(f.ledgerPath)
@@ -187,35 +203,62 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 	if os.Getenv("GOGC") == "" {
 		// A replay is a short batch job whose heap is mostly short-lived
 		// selection scratch: collecting four times less often cuts its
-		// time by about a fifth for some 200 MB more (BENCHMARKS.md). A
-		// GOGC in the environment wins.
+		// time by about a fifth (BENCHMARKS.md). A GOGC in the
+		// environment wins. The heap may then grow to five times what is
+		// live, so a soft limit (memTuner) caps it.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		if os.Getenv("GOMEMLIMIT") == "" {
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(minHeapLimit))
+		}
 	}
 	f, err := parseSimFlags(args, stdout)
 	if err != nil {
 		return err
 	}
-	vs, err := f.variants()
+	cells, err := f.plan()
 	if err != nil {
 		return err
 	}
+	return f.report(cells, f.runCells(cells, stderr), stdout, stderr)
+}
+
+// plan checks the flags that combine and lists the runs, in output order.
+func (f *simFlags) plan() ([]cell, error) {
+	vs, err := f.variants()
+	if err != nil {
+		return nil, err
+	}
 	wls := workloads(f.workload)
 	if len(wls) == 0 {
-		return usagef("simulate: --workload is empty")
+		return nil, usagef("simulate: --workload is empty")
 	}
 	if f.svg != "" && len(wls)*len(vs) > 1 {
-		return usagef("simulate: --svg draws one run; use --out DIR for %d runs", len(wls)*len(vs))
+		return nil, usagef("simulate: --svg draws one run; use --out DIR for %d runs", len(wls)*len(vs))
 	}
+	cells := f.cells(wls, vs)
+	f.runs = len(cells)
+	return cells, nil
+}
+
+// report makes the rows of the runs' outcomes (one per workload and
+// variant, over the seeds), writes --svg/--out and prints them; the first
+// failed run (in cell order) is the error.
+func (f *simFlags) report(cells []cell, outs []cellOut, stdout, stderr io.Writer) error {
 	var rows []row
 	var results []*sim.Result
-	for _, wl := range wls {
-		for _, v := range vs {
-			res, r, err := f.runOne(wl, v, stderr)
-			if err != nil {
-				return err
+	for i := 0; i < len(outs); {
+		k := i
+		for ; k < len(outs) && cells[k].group == cells[i].group; k++ {
+			if outs[k].err != nil {
+				return outs[k].err
 			}
-			rows, results = append(rows, r), append(results, res)
 		}
+		group := make([]row, 0, k-i)
+		for _, o := range outs[i:k] {
+			group = append(group, o.row)
+		}
+		rows, results = append(rows, aggregate(group)), append(results, outs[i].res)
+		i = k
 	}
 	if err := f.writeFiles(results, rows); err != nil {
 		return err
@@ -224,34 +267,54 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 }
 
 // runOne loads a workload and replays it under one variant.
-func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, row, error) {
-	c, w, name, err := load(wl, f)
+func (f *simFlags) runOne(cl cell, stderr io.Writer) (_ *sim.Result, _ row, err error) {
+	wl, v := cl.workload, cl.variant
+	ld, err := load(wl, cl.seed, f)
 	if err != nil {
 		return nil, row{}, err
 	}
-	if f.limit > 0 && f.limit < len(w.Jobs) {
-		w.Jobs = w.Jobs[:f.limit]
-	}
+	defer ld.close()
 	policy, _ := parsePolicy(v.policy)
 	opts := sim.Options{Backfill: v.backfill, Policy: policy, BackfillDepth: f.depth, Interval: f.interval,
-		Record: f.svg != "" || f.out != "", Cluster: name}
+		Record: (f.svg != "" || f.out != "") && cl.first, Cluster: ld.cluster}
 	if pl := auctionFor(v.policy); pl != nil {
 		opts.Planner, opts.Window = pl, auctionWindow
+	}
+	if f.jobs != "" {
+		path := jobsPath(f.jobs, &sim.Result{Workload: ld.name, Policy: strings.ToUpper(v.policy), Backfill: v.backfill}, f.runs)
+		if cl.seeded && len(f.seeds) > 1 {
+			ext := filepath.Ext(path)
+			path = fmt.Sprintf("%s-seed%d%s", strings.TrimSuffix(path, ext), cl.seed, ext)
+		}
+		jw, err := newJobsWriter(path, ld.c, f.force)
+		if err != nil {
+			return nil, row{}, err
+		}
+		jw.header(ld.name + " " + v.String())
+		opts.OnRecord, opts.Epoch = jw.add, jw.epoch
+		defer func() {
+			if cerr := jw.close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
 	}
 	var ledger *simLedger
 	if f.ledger != nil {
 		var opt queue.Option
-		if ledger, opt, err = f.ledger.newLedger(c); err != nil {
+		if ledger, opt, err = f.ledger.newLedger(ld.c); err != nil {
 			return nil, row{}, err
 		}
 		opts.Queue = append(opts.Queue, opt)
 	}
-	bar := !f.quiet && isTerminal(stderr)
+	bar := !f.quiet && f.parallel == 1 && isTerminal(stderr)
 	start := time.Now()
+	tune := memTuner()
+	opts.Progress = func(done, total int, now time.Duration) { tune(done) }
 	if bar {
-		opts.Progress = progressBar(stderr, w.Name+" "+v.String(), start)
+		draw := progressBar(stderr, ld.name+" "+v.String(), start)
+		opts.Progress = func(done, total int, now time.Duration) { tune(done); draw(done, total, now) }
 	}
-	res, err := sim.Run(c, w, opts)
+	res, err := sim.RunSource(ld.c, ld.name, ld.src, opts)
 	if bar {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -259,7 +322,13 @@ func (f *simFlags) runOne(wl string, v variant, stderr io.Writer) (*sim.Result, 
 		return nil, row{}, err
 	}
 	res.Policy = strings.ToUpper(v.policy)
-	r := toRow(res, w, time.Since(start))
+	r := toRow(res, ld.skipped(), time.Since(start))
+	if !f.timing {
+		r.WallSeconds, r.JobsPerSecond = 0, 0
+	}
+	if cl.seeded {
+		r.Seed = cl.seed
+	}
 	if ledger != nil {
 		r.Ledger = ledger.report()
 	}
@@ -313,45 +382,96 @@ func confCluster(f *simFlags) (*selectnodes.Cluster, error) {
 	return c, nil
 }
 
-// load builds the cluster and the workload, and names the cluster.
-func load(workload string, f *simFlags) (*selectnodes.Cluster, *sim.Workload, string, error) {
+// loaded is a workload ready to replay: its cluster, and its jobs as a
+// source read as the replay goes.
+type loaded struct {
+	c             *selectnodes.Cluster
+	cluster, name string
+	src           sim.Source
+	skipped       func() map[string]int
+	close         func()
+}
+
+// load builds the cluster and the workload, and names the cluster. A
+// standard SWF trace is read one job at a time as the replay submits it;
+// an extended one (whose jobs' PBS specs name the node properties the
+// cluster must have) is read whole first.
+func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 	c, err := confCluster(f)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, err
 	}
-	name := filepath.Base(f.conf)
+	ld := &loaded{c: c, cluster: filepath.Base(f.conf), close: func() {}}
 	if id, ok := strings.CutPrefix(workload, "aucsched:"); ok {
-		if c == nil {
-			if c, err = selectnodes.Seed001(); err != nil {
-				return nil, nil, "", err
-			}
-			name = "the seed-001 1024-node tree"
-		}
-		cores := 0
-		for i := 0; i < c.NodeCount(); i++ {
-			cores = max(cores, c.Node(i).CPUs)
-		}
-		w, err := sim.Generate(id, c.NodeCount(), cores, f.seed)
-		if err != nil {
-			return nil, nil, "", usagef("%v", err)
-		}
-		return c, w, name, nil
+		return ld, ld.generated(id, seed, f)
 	}
 	abs, err := filepath.Abs(workload)
 	if err != nil {
-		return nil, nil, "", usagef("%v", err)
+		return nil, usagef("%v", err)
 	}
-	tr, err := sim.OpenSWF(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), sim.SWFOptions{})
+	fsys, base := os.DirFS(filepath.Dir(abs)), filepath.Base(abs)
+	sr, closer, err := sim.OpenSWFReader(fsys, base, sim.SWFOptions{})
 	if err != nil {
-		return nil, nil, "", usagef("%s: %v", workload, err)
-	}
-	if c == nil {
-		if c, name, err = traceCluster(tr, f); err != nil {
-			return nil, nil, "", err
-		}
+		return nil, usagef("%s: %v", workload, err)
 	}
 	conv, _ := f.conventions() // checked with the flags
-	return c, tr.WorkloadWith(traceName(workload), c, conv), name, nil
+	ld.name = traceName(workload)
+	if sr.Extended() {
+		closer.Close()
+		tr, err := sim.OpenSWF(fsys, base, sim.SWFOptions{})
+		if err != nil {
+			return nil, usagef("%s: %v", workload, err)
+		}
+		if ld.c == nil {
+			if ld.c, ld.cluster, err = traceCluster(tr, f); err != nil {
+				return nil, err
+			}
+		}
+		ld.setWorkload(tr.WorkloadWith(ld.name, ld.c, conv), f.limit)
+		return ld, nil
+	}
+	ld.close = func() { closer.Close() }
+	if ld.c == nil {
+		if ld.c, ld.cluster, err = traceCluster(sr.Header(), f); err != nil {
+			ld.close()
+			return nil, err
+		}
+	}
+	ts := sim.NewTraceSource(sr, ld.c, conv, f.limit)
+	ld.src, ld.skipped = ts, ts.Skipped
+	return ld, nil
+}
+
+// generated builds seed 001's workload id for the cluster (the seed's
+// 1024-node tree unless --conf).
+func (ld *loaded) generated(id string, seed uint64, f *simFlags) error {
+	if ld.c == nil {
+		c, err := selectnodes.Seed001()
+		if err != nil {
+			return err
+		}
+		ld.c, ld.cluster = c, "the seed-001 1024-node tree"
+	}
+	cores := 0
+	for i := 0; i < ld.c.NodeCount(); i++ {
+		cores = max(cores, ld.c.Node(i).CPUs)
+	}
+	w, err := sim.Generate(id, ld.c.NodeCount(), cores, seed)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ld.name = w.Name
+	ld.setWorkload(w, f.limit)
+	return nil
+}
+
+// setWorkload replays w, or its first limit jobs.
+func (ld *loaded) setWorkload(w *sim.Workload, limit int) {
+	if limit > 0 && limit < len(w.Jobs) {
+		w.Jobs = w.Jobs[:limit]
+	}
+	ld.name, ld.src = w.Name, w.Source()
+	ld.skipped = func() map[string]int { return w.Skipped }
 }
 
 // traceCluster sizes a cluster from --machines or the trace's header.
@@ -390,6 +510,34 @@ func traceName(path string) string {
 	base := filepath.Base(path)
 	base = strings.TrimSuffix(base, ".gz")
 	return strings.TrimSuffix(base, ".swf")
+}
+
+// minHeapLimit is the soft memory limit of a replay under GOGC=400 while
+// little is live: a replay's live heap is the jobs queued and running
+// (and the records asked for), a few MB, so collecting at 48 MiB costs
+// little and keeps a long trace's peak below a plain-Python replay's.
+const minHeapLimit = 48 << 20
+
+// memTuner raises the soft memory limit to twice the live heap as that
+// grows (records kept for charts, a huge queue), so GOGC=400 never turns
+// into collecting without end; it reads the heap every 4,096 jobs.
+func memTuner() func(done int) {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+		return func(int) {}
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	last := 0
+	return func(done int) {
+		if done-last < 4096 {
+			return
+		}
+		last = done
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			live := int64(sample[0].Value.Uint64())
+			debug.SetMemoryLimit(max(minHeapLimit, 2*live))
+		}
+	}
 }
 
 func isTerminal(w io.Writer) bool {

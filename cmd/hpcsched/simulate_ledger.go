@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -59,12 +60,24 @@ type simLedger struct {
 	names map[allocation.AllocationID]string
 }
 
+// maxLedgerBytes bounds --ledger's file (a ledger of thousands of
+// projects and users is a few hundred KB); it is checked while reading.
+const maxLedgerBytes = 16 << 20
+
 func readLedgerFile(path string) (*ledgerFile, error) {
-	data, err := os.ReadFile(path)
+	file, err := os.Open(path)
 	if err != nil {
 		return nil, usagef("--ledger: %v", err)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	defer file.Close()
+	data, err := io.ReadAll(io.LimitReader(file, maxLedgerBytes+1))
+	if err != nil {
+		return nil, usagef("--ledger %s: %v", path, err)
+	}
+	if len(data) > maxLedgerBytes {
+		return nil, usagef("--ledger %s: more than %d bytes; a ledger file is a few projects and users", path, maxLedgerBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var lf ledgerFile
 	if err := dec.Decode(&lf); err != nil {

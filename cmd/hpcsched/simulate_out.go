@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -17,6 +18,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hpcsched/hpcsched/hostlist"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/sim"
 )
 
@@ -30,10 +34,10 @@ type row struct {
 	Started         int            `json:"started"`
 	Rejected        int            `json:"rejected"`
 	Stuck           int            `json:"stuck"`
-	Unrunnable      map[string]int `json:"unrunnable,omitempty"`    // rejected jobs per reason
-	TraceSkipped    map[string]int `json:"trace_skipped,omitempty"` // trace jobs left out per reason
-	LevelMean       float64        `json:"lowest_common_level_mean"`
-	LevelStd        float64        `json:"lowest_common_level_std"`
+	Unrunnable      map[string]int `json:"unrunnable,omitempty"`     // rejected jobs per reason
+	TraceSkipped    map[string]int `json:"trace_skipped,omitempty"`  // trace jobs left out per reason
+	LevelMean       *float64       `json:"lowest_common_level_mean"` // null without a switch tree
+	LevelStd        *float64       `json:"lowest_common_level_std"`
 	LevelKnown      bool           `json:"lowest_common_level_known"`
 	SpreadMean      float64        `json:"spread_mean"`
 	SpreadStd       float64        `json:"spread_std"`
@@ -44,19 +48,47 @@ type row struct {
 	WaitP95         float64        `json:"wait_p95_s"`
 	BoundedSlowdown float64        `json:"bounded_slowdown"`
 	Makespan        float64        `json:"makespan_s"`
-	WallSeconds     float64        `json:"wall_s"`
-	JobsPerSecond   float64        `json:"jobs_per_wall_second"`
-	Ledger          *ledgerReport  `json:"ledger,omitempty"`
+	// WallSeconds and JobsPerSecond are measured only under --timing (the
+	// rest of a row is the same on every run).
+	WallSeconds   float64       `json:"wall_s,omitempty"`
+	JobsPerSecond float64       `json:"jobs_per_wall_second,omitempty"`
+	Ledger        *ledgerReport `json:"ledger,omitempty"`
+	// Seed is a generated workload's seed (0 for a trace); with --seeds,
+	// Seeds lists them and the measures are means over them, with their
+	// standard deviations in Std.
+	Seed  uint64   `json:"seed,omitempty"`
+	Seeds []uint64 `json:"seeds,omitempty"`
+	Std   *rowStd  `json:"std_over_seeds,omitempty"`
 }
 
-func toRow(res *sim.Result, w *sim.Workload, wall time.Duration) row {
+// rowStd is the standard deviation of a row's measures over its seeds.
+// The level and spread columns are each run's mean and standard deviation
+// over its jobs, averaged; LevelMean and SpreadMean here are how the
+// runs' means vary.
+type rowStd struct {
+	LevelMean       *float64 `json:"lowest_common_level_mean,omitempty"`
+	SpreadMean      float64  `json:"spread_mean"`
+	Utilization     float64  `json:"utilization_pct"`
+	Busy            float64  `json:"busy_pct"`
+	WaitMean        float64  `json:"wait_mean_s"`
+	WaitMedian      float64  `json:"wait_median_s"`
+	WaitP95         float64  `json:"wait_p95_s"`
+	BoundedSlowdown float64  `json:"bounded_slowdown"`
+	Makespan        float64  `json:"makespan_s"`
+}
+
+func toRow(res *sim.Result, skipped map[string]int, wall time.Duration) row {
 	m := res.Metrics
 	r := row{Workload: res.Workload, Cluster: res.Cluster, Policy: res.Policy, Backfill: res.Backfill.String(), Jobs: res.Jobs,
-		Started: res.Started, Rejected: res.Rejected, Stuck: res.Stuck, Unrunnable: res.Unrunnable, TraceSkipped: w.Skipped,
-		LevelMean: m.LevelMean, LevelStd: m.LevelStd, LevelKnown: m.LevelKnown, SpreadMean: m.SpreadMean, SpreadStd: m.SpreadStd,
+		Started: res.Started, Rejected: res.Rejected, Stuck: res.Stuck, Unrunnable: res.Unrunnable, TraceSkipped: skipped,
+		LevelKnown: m.LevelKnown, SpreadMean: m.SpreadMean, SpreadStd: m.SpreadStd,
 		Utilization: 100 * m.Utilization, Busy: 100 * m.BusyFraction, WaitMean: m.WaitMean.Seconds(),
 		WaitMedian: m.WaitMedian.Seconds(), WaitP95: m.WaitP95.Seconds(), BoundedSlowdown: m.BoundedSlowdown,
 		Makespan: m.Makespan.Seconds(), WallSeconds: wall.Seconds()}
+	if m.LevelKnown {
+		mean, std := m.LevelMean, m.LevelStd
+		r.LevelMean, r.LevelStd = &mean, &std
+	}
 	if wall > 0 {
 		r.JobsPerSecond = float64(res.Jobs) / wall.Seconds()
 	}
@@ -85,9 +117,9 @@ func (f *simFlags) print(stdout, stderr io.Writer, rows []row) error {
 		enc.SetIndent("", "  ")
 		err, notes = enc.Encode(rows), stderr
 	case f.asCSV:
-		err, notes = writeCSV(stdout, rows), stderr
+		err, notes = writeCSV(stdout, rows, f.timing), stderr
 	default:
-		writeTable(stdout, rows)
+		writeTable(stdout, rows, f.timing)
 	}
 	if err != nil {
 		return err
@@ -132,32 +164,79 @@ func reasons(m map[string]int) string {
 	return strings.Join(parts, "; ")
 }
 
-func writeTable(w io.Writer, rows []row) {
+// writeTable prints the rows for people; timing adds the wall-clock
+// throughput (the only column that differs between identical runs).
+func writeTable(w io.Writer, rows []row, timing bool) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "Workload\tPolicy\tAvg. lowest level common switch\tAvg. spread\tUtilization (%)\tBusy (%)\tWait mean/median/p95 (s)\tBounded slowdown\tMakespan (s)\tJobs (started/rejected/stuck)\tJobs/s")
+	head := "Workload\tPolicy\tAvg. lowest level common switch\tAvg. spread\tUtilization (%)\tBusy (%)\tWait mean/median/p95 (s)\tBounded slowdown\tMakespan (s)\tJobs (started/rejected/stuck)"
+	if timing {
+		head += "\tJobs/s"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range rows {
 		level := "-"
 		if r.LevelKnown {
-			level = fmt.Sprintf("%.2f ± %.2f", r.LevelMean, r.LevelStd)
+			level = fmt.Sprintf("%.2f ± %.2f", *r.LevelMean, *r.LevelStd)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f ± %.1f\t%.0f\t%.0f\t%.0f / %.0f / %.0f\t%.2f\t%.0f\t%d (%d/%d/%d)\t%.0f\n",
-			r.Workload, r.label(), level, r.SpreadMean, r.SpreadStd, r.Utilization, r.Busy, r.WaitMean, r.WaitMedian, r.WaitP95,
-			r.BoundedSlowdown, r.Makespan, r.Jobs, r.Started, r.Rejected, r.Stuck, r.JobsPerSecond)
+		util, wait, bsld := fmt.Sprintf("%.0f", r.Utilization), fmt.Sprintf("%.0f", r.WaitMean), fmt.Sprintf("%.2f", r.BoundedSlowdown)
+		if r.Std != nil { // over the seeds
+			util += fmt.Sprintf(" ± %.1f", r.Std.Utilization)
+			wait += fmt.Sprintf(" ± %.0f", r.Std.WaitMean)
+			bsld += fmt.Sprintf(" ± %.2f", r.Std.BoundedSlowdown)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f ± %.1f\t%s\t%.0f\t%s / %.0f / %.0f\t%s\t%.0f\t%d (%d/%d/%d)",
+			r.Workload, r.label(), level, r.SpreadMean, r.SpreadStd, util, r.Busy, wait, r.WaitMedian, r.WaitP95,
+			bsld, r.Makespan, r.Jobs, r.Started, r.Rejected, r.Stuck)
+		if timing {
+			fmt.Fprintf(tw, "\t%.0f", r.JobsPerSecond)
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }
 
-func writeCSV(w io.Writer, rows []row) error {
+// writeCSV writes the rows as CSV: an unknown switch level is empty, and
+// the wall-clock columns come only with timing.
+func writeCSV(w io.Writer, rows []row, timing bool) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"workload", "cluster", "policy", "backfill", "jobs", "started", "rejected", "stuck", "level_mean", "level_std",
+	head := []string{"workload", "cluster", "policy", "backfill", "jobs", "started", "rejected", "stuck", "level_mean", "level_std",
 		"spread_mean", "spread_std", "utilization_pct", "busy_pct", "wait_mean_s", "wait_median_s", "wait_p95_s",
-		"bounded_slowdown", "makespan_s", "wall_s", "jobs_per_wall_second", "unrunnable"})
+		"bounded_slowdown", "makespan_s", "unrunnable"}
+	seeded := slices.ContainsFunc(rows, func(r row) bool { return r.Std != nil })
+	if seeded {
+		head = append(head, "seeds", "utilization_std_pct", "wait_mean_std_s", "bounded_slowdown_std", "makespan_std_s")
+	}
+	if timing {
+		head = append(head, "wall_s", "jobs_per_wall_second")
+	}
+	_ = cw.Write(head)
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+	opt := func(x *float64) string {
+		if x == nil {
+			return ""
+		}
+		return f(*x)
+	}
 	for _, r := range rows {
-		_ = cw.Write([]string{r.Workload, r.Cluster, r.Policy, r.Backfill, strconv.Itoa(r.Jobs), strconv.Itoa(r.Started),
-			strconv.Itoa(r.Rejected), strconv.Itoa(r.Stuck), f(r.LevelMean), f(r.LevelStd), f(r.SpreadMean), f(r.SpreadStd),
+		rec := []string{r.Workload, r.Cluster, r.Policy, r.Backfill, strconv.Itoa(r.Jobs), strconv.Itoa(r.Started),
+			strconv.Itoa(r.Rejected), strconv.Itoa(r.Stuck), opt(r.LevelMean), opt(r.LevelStd), f(r.SpreadMean), f(r.SpreadStd),
 			f(r.Utilization), f(r.Busy), f(r.WaitMean), f(r.WaitMedian), f(r.WaitP95), f(r.BoundedSlowdown), f(r.Makespan),
-			f(r.WallSeconds), f(r.JobsPerSecond), reasons(r.Unrunnable)})
+			reasons(r.Unrunnable)}
+		if seeded {
+			var sd rowStd
+			if r.Std != nil {
+				sd = *r.Std
+			}
+			seeds := make([]string, len(r.Seeds))
+			for i, s := range r.Seeds {
+				seeds[i] = strconv.FormatUint(s, 10)
+			}
+			rec = append(rec, strings.Join(seeds, " "), f(sd.Utilization), f(sd.WaitMean), f(sd.BoundedSlowdown), f(sd.Makespan))
+		}
+		if timing {
+			rec = append(rec, f(r.WallSeconds), f(r.JobsPerSecond))
+		}
+		_ = cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Error()
@@ -194,7 +273,13 @@ func (f *simFlags) writeFiles(results []*sim.Result, rows []row) error {
 	}
 	if f.out != "" {
 		for _, res := range results {
-			if err := add(filepath.Join(f.out, fileName(res)), func(w io.Writer) error { return sim.WriteSVG(w, res) }); err != nil {
+			var like []*sim.Result // the same workload's other runs: the same axes
+			for _, o := range results {
+				if o != res && o.Workload == res.Workload {
+					like = append(like, o)
+				}
+			}
+			if err := add(filepath.Join(f.out, fileName(res)), func(w io.Writer) error { return sim.WriteSVGLike(w, res, like) }); err != nil {
 				return err
 			}
 		}
@@ -206,7 +291,7 @@ func (f *simFlags) writeFiles(results []*sim.Result, rows []row) error {
 			enc.SetIndent("", "  ")
 			return enc.Encode(rows)
 		})
-		_ = add(filepath.Join(f.out, "results.csv"), func(w io.Writer) error { return writeCSV(w, rows) })
+		_ = add(filepath.Join(f.out, "results.csv"), func(w io.Writer) error { return writeCSV(w, rows, f.timing) })
 		if err := os.MkdirAll(f.out, 0o755); err != nil {
 			return usagef("%v", err)
 		}
@@ -228,4 +313,145 @@ func (f *simFlags) writeFiles(results []*sim.Result, rows []row) error {
 		}
 	}
 	return nil
+}
+
+// jobsWriter writes --jobs: one line per job, in submit order, as records
+// arrive (in end order) from the replay. A record waits only for the
+// jobs submitted before it to end, so it holds about the queue, not the
+// trace.
+type jobsWriter struct {
+	w       *bufio.Writer
+	file    *os.File
+	swf     bool
+	c       *selectnodes.Cluster
+	epoch   time.Time
+	next    int
+	held    map[int]sim.Record
+	err     error
+	names   []string // scratch
+	written int
+}
+
+// jobsPath is --jobs's file for one run of several: "-<run>" before the
+// extension ("jobs-KTH-fcfs-easy.csv").
+func jobsPath(path string, res *sim.Result, runs int) string {
+	if runs <= 1 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "-" + strings.TrimSuffix(fileName(res), ".svg") + ext
+}
+
+func newJobsWriter(path string, c *selectnodes.Cluster, force bool) (*jobsWriter, error) {
+	swf := strings.EqualFold(filepath.Ext(path), ".swf")
+	if !swf && !strings.EqualFold(filepath.Ext(path), ".csv") {
+		return nil, usagef("simulate: --jobs %s: want a .csv or .swf file", path)
+	}
+	if _, err := os.Stat(path); err == nil && !force {
+		return nil, usagef("simulate: %s exists; remove it or pass --force", path)
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	jw := &jobsWriter{w: bufio.NewWriter(file), file: file, swf: swf, c: c, held: map[int]sim.Record{},
+		epoch: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	return jw, nil
+}
+
+// header starts the file: SWF's header comments, or the CSV's column names.
+func (jw *jobsWriter) header(run string) {
+	if !jw.swf {
+		fmt.Fprintln(jw.w, "id,name,user,submit_s,start_s,end_s,wait_s,run_s,nodes,cores,cpus,bounded_slowdown,end")
+		return
+	}
+	cpus := 0
+	for i := 0; i < jw.c.NodeCount(); i++ {
+		cpus += jw.c.Node(i).CPUs
+	}
+	fmt.Fprintf(jw.w, "; Version: 2.2\n; Computer: hpcsched simulate (%s)\n; MaxNodes: %d\n; MaxProcs: %d\n", run, jw.c.NodeCount(), cpus)
+	fmt.Fprintln(jw.w, "; Note: fields 3 (wait) and 4 (run time) are the simulation's; 5 is the CPUs allocated, 8 and 9 what was asked for")
+	fmt.Fprintln(jw.w, "; Note: status 1 completed, 0 killed at its time limit or failed, -1 never started; unknown fields -1")
+}
+
+// add takes one final record (Options.OnRecord).
+func (jw *jobsWriter) add(rec sim.Record) {
+	jw.held[rec.Seq] = rec
+	for {
+		r, ok := jw.held[jw.next]
+		if !ok {
+			return
+		}
+		delete(jw.held, jw.next)
+		jw.next++
+		if jw.err == nil {
+			jw.write(&r)
+		}
+	}
+}
+
+func (jw *jobsWriter) write(r *sim.Record) {
+	jw.written++
+	sec := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return strconv.FormatFloat(t.Sub(jw.epoch).Seconds(), 'f', -1, 64)
+	}
+	started := !r.Start.IsZero()
+	wait, run := r.Start.Sub(r.Submit), r.End.Sub(r.Start)
+	if jw.swf {
+		id := int64(r.Seq + 1)
+		if n, err := strconv.ParseInt(strings.TrimPrefix(r.Name, "swf"), 10, 64); err == nil && strings.HasPrefix(r.Name, "swf") {
+			id = n
+		}
+		user, err := strconv.Atoi(strings.TrimPrefix(r.User, "u"))
+		if err != nil || !strings.HasPrefix(r.User, "u") {
+			user = -1
+		}
+		w, rt, status := "-1", "-1", -1
+		if started {
+			w, rt = strconv.FormatFloat(wait.Seconds(), 'f', -1, 64), strconv.FormatFloat(run.Seconds(), 'f', -1, 64)
+			status = map[bool]int{true: 1, false: 0}[r.State == queue.Complete]
+		}
+		cpus := r.CPUs
+		if !started {
+			cpus = -1
+		}
+		_, jw.err = fmt.Fprintf(jw.w, "%d %s %s %s %d -1 -1 %d %s -1 %d %d -1 -1 -1 -1 -1 -1\n", id, sec(r.Submit), w, rt, cpus,
+			r.Cores, strconv.FormatFloat(r.TimeLimit.Seconds(), 'f', -1, 64), status, user)
+		return
+	}
+	waitS, runS, bsld, nodes := "", "", "", ""
+	if started {
+		waitS, runS = strconv.FormatFloat(wait.Seconds(), 'f', -1, 64), strconv.FormatFloat(run.Seconds(), 'f', -1, 64)
+		bsld = strconv.FormatFloat(sim.BoundedSlowdown(wait, run), 'f', 4, 64)
+		jw.names = jw.names[:0]
+		for _, i := range r.Nodes {
+			jw.names = append(jw.names, jw.c.Node(i).Name)
+		}
+		nodes = hostlist.Compress(jw.names)
+	}
+	cw := csv.NewWriter(jw.w)
+	jw.err = cw.Write([]string{strconv.FormatUint(uint64(r.Job), 10), r.Name, r.User, sec(r.Submit), sec(r.Start), sec(r.End),
+		waitS, runS, nodes, strconv.Itoa(r.Cores), strconv.Itoa(r.CPUs), bsld, endReason(r)})
+	cw.Flush()
+}
+
+// endReason is how a job's record ended: COMPLETE, TIMEOUT, FAILED (never
+// ran here) or PENDING (still waiting when nothing else could happen).
+func endReason(r *sim.Record) string { return r.State.String() }
+
+// close flushes the file; every record must have arrived.
+func (jw *jobsWriter) close() error {
+	if jw.err == nil && len(jw.held) > 0 {
+		jw.err = fmt.Errorf("simulate: --jobs: %d records never completed the submit order", len(jw.held))
+	}
+	if err := jw.w.Flush(); jw.err == nil {
+		jw.err = err
+	}
+	if err := jw.file.Close(); jw.err == nil {
+		jw.err = err
+	}
+	return jw.err
 }

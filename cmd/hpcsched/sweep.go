@@ -1,0 +1,247 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/hpcsched/hpcsched/sim"
+)
+
+const sweepUsage = `usage: hpcsched sweep plan DIR [simulate flags]
+       hpcsched sweep run DIR [--task N]
+       hpcsched sweep merge DIR
+
+A sweep is simulate's runs (workloads x policies x seeds) spread over a
+Slurm job array, one run per array task:
+
+  plan   checks the simulate flags, writes DIR/sweep.json (the flags and the
+         runs) and DIR/sweep.sbatch, a job-array script (#SBATCH --array=0-K)
+         whose task N runs 'hpcsched sweep run DIR' (this binary, by its path)
+  run    runs the task's run (--task, else SLURM_ARRAY_TASK_ID) and writes
+         DIR/shards/N.json
+  merge  reads every shard and prints and writes what simulate with the same
+         flags prints and writes (its table, --json, --csv, --out files)
+`
+
+// sweepPlan is DIR/sweep.json.
+type sweepPlan struct {
+	// Args are the simulate flags, as given to plan.
+	Args []string `json:"args"`
+	// Runs lists the runs, in the order of the array's task IDs.
+	Runs []sweepRun `json:"runs"`
+}
+
+type sweepRun struct {
+	Workload string `json:"workload"`
+	Variant  string `json:"variant"`
+	Seed     uint64 `json:"seed,omitempty"`
+}
+
+// sweepShard is DIR/shards/N.json: one run's outcome.
+type sweepShard struct {
+	Task   int         `json:"task"`
+	Row    row         `json:"row"`
+	Result *sim.Result `json:"result,omitempty"` // the group's first run only, for its charts
+	Error  string      `json:"error,omitempty"`
+}
+
+func sweepCmd(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, sweepUsage)
+		if len(args) == 0 {
+			return usagef("sweep: want plan, run or merge")
+		}
+		return errHelp
+	}
+	if len(args) < 2 {
+		return usagef("sweep %s: want a directory\n%s", args[0], sweepUsage)
+	}
+	dir := args[1]
+	switch args[0] {
+	case "plan":
+		return sweepPlanCmd(dir, args[2:], stdout)
+	case "run":
+		return sweepRunCmd(dir, args[2:], stderr)
+	case "merge":
+		if len(args) > 2 {
+			return usagef("sweep merge: unexpected %q (the output flags are the plan's)", args[2])
+		}
+		return sweepMergeCmd(dir, stdout, stderr)
+	}
+	return usagef("sweep: unknown subcommand %q (plan, run, merge)", args[0])
+}
+
+func sweepPlanCmd(dir string, simArgs []string, stdout io.Writer) error {
+	f, err := parseSimFlags(simArgs, stdout)
+	if err != nil {
+		return err
+	}
+	cells, err := f.plan()
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if entries, err := os.ReadDir(abs); err == nil && len(entries) > 0 {
+		return usagef("sweep plan: %s is not empty", dir)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("sweep plan: this program's path: %w", err)
+	}
+	plan := sweepPlan{Args: append([]string{}, simArgs...)}
+	for _, c := range cells {
+		r := sweepRun{Workload: c.workload, Variant: c.variant.String()}
+		if c.seeded {
+			r.Seed = c.seed
+		}
+		plan.Runs = append(plan.Runs, r)
+	}
+	if err := os.MkdirAll(filepath.Join(abs, "shards"), 0o755); err != nil {
+		return usagef("%v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(abs, "logs"), 0o755); err != nil {
+		return usagef("%v", err)
+	}
+	data, _ := json.MarshalIndent(plan, "", "  ")
+	if err := os.WriteFile(filepath.Join(abs, "sweep.json"), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	script := fmt.Sprintf(`#!/bin/bash
+# %d runs of: hpcsched simulate %s
+# Submit with: sbatch %s
+# then: %s sweep merge %s
+#SBATCH --job-name=hpcsched-sweep
+#SBATCH --array=0-%d
+#SBATCH --ntasks=1
+#SBATCH --cpus-per-task=1
+#SBATCH --output=%s/%%A_%%a.out
+exec %s sweep run %s
+`, len(cells), shellJoin(simArgs), shellQuote(filepath.Join(abs, "sweep.sbatch")), shellQuote(exe), shellQuote(abs),
+		len(cells)-1, filepath.Join(abs, "logs"), shellQuote(exe), shellQuote(abs))
+	if err := os.WriteFile(filepath.Join(abs, "sweep.sbatch"), []byte(script), 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d runs: sbatch %s, then hpcsched sweep merge %s\n", len(cells), filepath.Join(abs, "sweep.sbatch"), abs)
+	return nil
+}
+
+// readSweep reads a plan and lists its runs again from its flags.
+func readSweep(dir string, stdout io.Writer) (*simFlags, []cell, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
+	if err != nil {
+		return nil, nil, usagef("sweep: %v (run 'hpcsched sweep plan' first)", err)
+	}
+	var plan sweepPlan
+	if err := json.Unmarshal(data, &plan); err != nil {
+		return nil, nil, usagef("sweep: %s: %v", filepath.Join(dir, "sweep.json"), err)
+	}
+	f, err := parseSimFlags(plan.Args, stdout)
+	if err != nil {
+		return nil, nil, err
+	}
+	cells, err := f.plan()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(cells) != len(plan.Runs) {
+		return nil, nil, usagef("sweep: %s lists %d runs, its flags give %d", filepath.Join(dir, "sweep.json"), len(plan.Runs), len(cells))
+	}
+	return f, cells, nil
+}
+
+func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
+	task := os.Getenv("SLURM_ARRAY_TASK_ID")
+	switch {
+	case len(args) == 2 && args[0] == "--task":
+		task = args[1]
+	case len(args) == 1 && strings.HasPrefix(args[0], "--task="):
+		task = strings.TrimPrefix(args[0], "--task=")
+	case len(args) > 0:
+		return usagef("sweep run: unexpected %q (want --task N)", strings.Join(args, " "))
+	}
+	f, cells, err := readSweep(dir, io.Discard)
+	if err != nil {
+		return err
+	}
+	i, err := strconv.Atoi(task)
+	if err != nil || i < 0 || i >= len(cells) {
+		return usagef("sweep run: task %q: want 0-%d (--task or SLURM_ARRAY_TASK_ID)", task, len(cells)-1)
+	}
+	f.quiet, f.parallel = true, 1
+	res, r, err := f.runOne(cells[i], stderr)
+	shard := sweepShard{Task: i, Row: r}
+	if err != nil {
+		shard.Error = err.Error()
+	} else if cells[i].first {
+		shard.Result = res
+	}
+	data, jerr := json.Marshal(shard)
+	if jerr != nil {
+		return jerr
+	}
+	path := filepath.Join(dir, "shards", strconv.Itoa(i)+".json")
+	if werr := os.WriteFile(path+".tmp", data, 0o644); werr != nil {
+		return werr
+	}
+	if rerr := os.Rename(path+".tmp", path); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
+	f, cells, err := readSweep(dir, stdout)
+	if err != nil {
+		return err
+	}
+	outs := make([]cellOut, len(cells))
+	var missing []string
+	for i := range cells {
+		data, err := os.ReadFile(filepath.Join(dir, "shards", strconv.Itoa(i)+".json"))
+		if errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, strconv.Itoa(i))
+			continue
+		} else if err != nil {
+			return err
+		}
+		var sh sweepShard
+		if err := json.Unmarshal(data, &sh); err != nil || sh.Task != i {
+			return fmt.Errorf("sweep merge: shard %d: unreadable or not task %d (%v)", i, i, err)
+		}
+		outs[i] = cellOut{res: sh.Result, row: sh.Row}
+		if sh.Error != "" {
+			outs[i].err = fmt.Errorf("sweep task %d (%s %s): %s", i, cells[i].workload, cells[i].variant, sh.Error)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("sweep merge: %d of %d tasks have no shard yet: %s (rerun them with sbatch --array=%s)",
+			len(missing), len(cells), strings.Join(missing, ","), strings.Join(missing, ","))
+	}
+	return f.report(cells, outs, stdout, stderr)
+}
+
+// shellQuote quotes s for bash.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}

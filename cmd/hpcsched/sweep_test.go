@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A sweep's tasks, run one by one with SLURM_ARRAY_TASK_ID set as Slurm
+// would, merge into the same bytes a local -j run prints and writes.
+func TestSweepMergeEqualsLocalRun(t *testing.T) {
+	dir := t.TempDir()
+	flags := []string{"--workload", "aucsched:1,3", "--limit", "25", "--compare", "fcfs,easy", "--seeds", "1-2", "--json"}
+	code, local, errOut := runCmd(t, append(append([]string{"simulate"}, flags...), "-j", "2", "--out", filepath.Join(dir, "local"))...)
+	require.Equal(t, 0, code, errOut)
+
+	sweep := filepath.Join(dir, "sweep")
+	code, out, errOut := runCmd(t, append(append([]string{"sweep", "plan", sweep}, flags...), "--out", filepath.Join(dir, "merged"))...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "8 runs")
+	script, err := os.ReadFile(filepath.Join(sweep, "sweep.sbatch"))
+	require.NoError(t, err)
+	assert.Contains(t, string(script), "#SBATCH --array=0-7\n")
+	assert.Regexp(t, regexp.MustCompile(`(?m)^exec \S+ sweep run `), string(script))
+
+	code, _, errOut = runCmd(t, "sweep", "merge", sweep)
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, errOut, "8 of 8 tasks have no shard yet")
+	for task := 0; task < 8; task++ {
+		t.Setenv("SLURM_ARRAY_TASK_ID", strconv.Itoa(task))
+		code, _, errOut = runCmd(t, "sweep", "run", sweep)
+		require.Equal(t, 0, code, "task %d: %s", task, errOut)
+	}
+	code, merged, errOut := runCmd(t, "sweep", "merge", sweep)
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, local, merged)
+	entries, err := os.ReadDir(filepath.Join(dir, "local"))
+	require.NoError(t, err)
+	require.NotEmpty(t, entries)
+	for _, e := range entries {
+		a, err := os.ReadFile(filepath.Join(dir, "local", e.Name()))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(dir, "merged", e.Name()))
+		require.NoError(t, err, e.Name())
+		assert.Equal(t, string(a), string(b), e.Name())
+	}
+
+	t.Setenv("SLURM_ARRAY_TASK_ID", "8")
+	code, _, _ = runCmd(t, "sweep", "run", sweep)
+	assert.Equal(t, 2, code, "a task past the array")
+	code, _, _ = runCmd(t, append([]string{"sweep", "plan", sweep}, flags...)...)
+	assert.Equal(t, 2, code, "a plan over a used directory")
+}

@@ -1,0 +1,276 @@
+package sim
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// repeatedTrace is an SWF trace made of the job lines of base repeated
+// times times, each copy's job numbers and submit times shifted past the
+// previous copy's (the header once): a long trace built as it is read,
+// never held whole.
+type repeatedTrace struct {
+	header []byte
+	jobs   []repeatedLine
+	span   int64 // last submit of base, plus one
+	times  int
+	copy   int
+	line   int
+	buf    bytes.Buffer
+}
+
+// repeatedLine is a job line as the job number, the submit time and the
+// 16 other fields.
+type repeatedLine struct {
+	id, submit int64
+	rest       string
+}
+
+func newRepeatedTrace(t testing.TB, base []byte, times int) *repeatedTrace {
+	r := &repeatedTrace{times: times}
+	for _, line := range strings.Split(string(base), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+		case line[0] == ';':
+			r.header = append(append(r.header, line...), '\n')
+		default:
+			f := strings.Fields(line)
+			require.Len(t, f, 18)
+			id, err1 := strconv.ParseInt(f[0], 10, 64)
+			submit, err2 := strconv.ParseInt(f[1], 10, 64)
+			require.NoError(t, errors.Join(err1, err2))
+			r.span = max(r.span, submit+1)
+			r.jobs = append(r.jobs, repeatedLine{id, submit, strings.Join(f[2:], " ")})
+		}
+	}
+	r.buf.Write(r.header)
+	return r
+}
+
+func (r *repeatedTrace) Read(p []byte) (int, error) {
+	var num [24]byte
+	for r.buf.Len() < len(p) && r.copy < r.times {
+		l := r.jobs[r.line]
+		r.buf.Write(strconv.AppendInt(num[:0], int64(r.copy*len(r.jobs))+l.id, 10))
+		r.buf.WriteByte(' ')
+		r.buf.Write(strconv.AppendInt(num[:0], int64(r.copy)*r.span+l.submit, 10))
+		r.buf.WriteByte(' ')
+		r.buf.WriteString(l.rest)
+		r.buf.WriteByte('\n')
+		if r.line++; r.line == len(r.jobs) {
+			r.line, r.copy = 0, r.copy+1
+		}
+	}
+	return r.buf.Read(p)
+}
+
+// syntheticTrace is n jobs on 64 one-CPU nodes: one every two minutes,
+// 1-16 processors, running 200-1000 s (about two thirds of the machine
+// busy: a queue that comes and goes).
+func syntheticTrace(n int) []byte { return syntheticTraceEvery(n, 120) }
+
+// syntheticTraceEvery is syntheticTrace with a job every gap seconds.
+func syntheticTraceEvery(n, gap int) []byte {
+	var b bytes.Buffer
+	b.WriteString("; MaxNodes: 64\n; MaxProcs: 64\n")
+	for i := 0; i < n; i++ {
+		procs, run := 1+(i*7)%16, 200+(i*37)%800
+		fmt.Fprintf(&b, "%d %d -1 %d %d -1 -1 %d %d -1 1 %d 1 -1 -1 1 -1 -1\n", i+1, gap*i, run, procs, procs, run+300, i%10)
+	}
+	return b.Bytes()
+}
+
+// replayStream replays a trace read one job at a time.
+func replayStream(t testing.TB, r io.Reader, o Options, limit int) (*Result, *TraceSource) {
+	sr, err := NewSWFReader(r, SWFOptions{})
+	require.NoError(t, err)
+	c, err := sr.Header().ClusterFor(nil, nil)
+	require.NoError(t, err)
+	src := NewTraceSource(sr, c, Conventions{}, limit)
+	res, err := RunSource(c, "stream", src, o)
+	require.NoError(t, err)
+	return res, src
+}
+
+// A trace read one job at a time replays exactly as the trace read whole.
+func TestRunSourceMatchesRun(t *testing.T) {
+	data := syntheticTrace(3000)
+	for _, bf := range []BackfillMode{EASY, Conservative} {
+		t.Run(bf.String(), func(t *testing.T) {
+			tr, err := ReadSWF(bytes.NewReader(data), SWFOptions{})
+			require.NoError(t, err)
+			c, err := tr.ClusterFor(nil, nil)
+			require.NoError(t, err)
+			whole, err := Run(c, tr.Workload("whole", c), Options{Backfill: bf, Record: true})
+			require.NoError(t, err)
+			streamed, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Record: true}, 0)
+			assert.Equal(t, whole.Metrics, streamed.Metrics)
+			assert.Equal(t, whole.Records, streamed.Records)
+			assert.Equal(t, 3000, streamed.Jobs)
+		})
+	}
+}
+
+// The replay holds the jobs queued and running, not the trace: ten times
+// the jobs cost at most a few hundred bytes more a job (the scheduler's
+// tombstone of each forgotten job) where every finished job was kept
+// before (about 3.4 KB each).
+func TestReplayMemoryPerJob(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory")
+	}
+	base := syntheticTrace(1000)
+	live := func(times int) uint64 {
+		var peak uint64
+		var ms runtime.MemStats
+		sample := func(done, _ int, _ time.Duration) {
+			if done%500 == 0 {
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapAlloc)
+			}
+		}
+		res, _ := replayStream(t, newRepeatedTrace(t, base, times), Options{Backfill: EASY, Progress: sample}, 0)
+		require.Equal(t, 1000*times, res.Jobs)
+		return peak
+	}
+	one, ten := live(2), live(20)
+	perJob := (float64(ten) - float64(one)) / 18000
+	t.Logf("live heap: %d B for 2,000 jobs, %d B for 20,000: %.0f B a job more", one, ten, perJob)
+	assert.Less(t, perJob, 400.0, "bytes a job")
+}
+
+// countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// endlessTrace is an SWF trace that never ends (a job a second).
+type endlessTrace struct {
+	i   int
+	buf bytes.Buffer
+}
+
+func (e *endlessTrace) Read(p []byte) (int, error) {
+	if e.i == 0 {
+		e.buf.WriteString("; MaxNodes: 100\n; MaxProcs: 100\n")
+	}
+	for e.buf.Len() < len(p) {
+		e.i++
+		fmt.Fprintf(&e.buf, "%d %d -1 100 1 -1 -1 1 200 -1 1 1 1 -1 -1 1 -1 -1\n", e.i, e.i)
+	}
+	return e.buf.Read(p)
+}
+
+// A limit of ten reads ten jobs (and one buffer of input), however long
+// the trace.
+func TestLimitReadsTenJobs(t *testing.T) {
+	in := &countingReader{r: &endlessTrace{}}
+	res, _ := replayStream(t, in, Options{Backfill: EASY}, 10)
+	assert.Equal(t, 10, res.Jobs)
+	assert.Equal(t, 10, res.Started)
+	assert.Less(t, in.n, int64(1<<20), "bytes read")
+}
+
+// /dev/zero (one endless line) stops at the line budget.
+func TestSWFReaderEndlessLine(t *testing.T) {
+	in := &countingReader{r: zeros{}}
+	_, err := NewSWFReader(in, SWFOptions{})
+	require.ErrorIs(t, err, ErrBudget)
+	assert.ErrorContains(t, err, "line 1")
+	assert.Less(t, in.n, int64(maxSWFLine+1<<20), "bytes read")
+	var se *SWFError
+	require.True(t, errors.As(err, &se))
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// Jobs out of submit order by more than the reorder window are refused,
+// jobs within it are put in order.
+func TestTraceSourceOrder(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxNodes: 4\n; MaxProcs: 4\n")
+	line := func(id, submit int) {
+		fmt.Fprintf(&b, "%d %d -1 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n", id, submit)
+	}
+	line(1, 100)
+	line(2, 50) // within the window: put first
+	res, _ := replayStream(t, strings.NewReader(b.String()), Options{Record: true}, 0)
+	require.Len(t, res.Records, 2)
+	assert.Equal(t, "swf2", res.Records[0].Name)
+	for i := 0; i < ReorderWindow+1; i++ {
+		line(3+i, 200+i)
+	}
+	line(9999, 0)
+	sr, err := NewSWFReader(strings.NewReader(b.String()), SWFOptions{})
+	require.NoError(t, err)
+	c, err := sr.Header().ClusterFor(nil, nil)
+	require.NoError(t, err)
+	_, err = RunSource(c, "x", NewTraceSource(sr, c, Conventions{}, 0), Options{})
+	require.ErrorIs(t, err, ErrOrder)
+	assert.ErrorContains(t, err, fmt.Sprintf("line %d", ReorderWindow+6))
+}
+
+// kthRepeated loads KTH-SP2 repeated times times (BenchmarkReplayLong).
+func kthRepeated(b *testing.B, times int) func() io.Reader {
+	data, err := os.ReadFile(filepath.Join(shareddata.Require(b, "traces"), "KTH-SP2-1996-2.1-cln.swf"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() io.Reader { return newRepeatedTrace(b, data, times) }
+}
+
+// BenchmarkReplayLong replays KTH-SP2 once and ten times over (284,760
+// jobs), read one job at a time: the cost should grow linearly.
+func BenchmarkReplayLong(b *testing.B) {
+	for _, times := range []int{1, 10} {
+		for _, bf := range []BackfillMode{EASY, Conservative} {
+			b.Run(fmt.Sprintf("trace=KTH-SP2x%d/jobs=%d/nodes=100/%s", times, 28476*times, bf), func(b *testing.B) {
+				open := kthRepeated(b, times)
+				for b.Loop() {
+					replayStream(b, open(), Options{Backfill: bf}, 0)
+				}
+			})
+		}
+	}
+}
+
+// Skipping the passes of a cluster without a free CPU changes no decision
+// (Schedule alone and EASY, under static and time-dependent priorities).
+func TestSkippedPassesChangeNothing(t *testing.T) {
+	data := syntheticTraceEvery(1500, 70) // busier than the machine: often full
+	for _, bf := range []BackfillMode{NoBackfill, EASY} {
+		for _, pol := range []queue.Policy{queue.FCFS{}, queue.SJF{}, queue.Multifactor{Age: 1000, JobSize: 500, MaxAge: time.Hour}} {
+			t.Run(fmt.Sprintf("%v/%T", bf, pol), func(t *testing.T) {
+				skip, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Policy: pol, Record: true}, 0)
+				every, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Policy: pol, Record: true, everyPass: true}, 0)
+				assert.Equal(t, every.Records, skip.Records)
+				assert.Positive(t, skip.skipped, "passes skipped")
+			})
+		}
+	}
+}
