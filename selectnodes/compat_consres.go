@@ -176,6 +176,9 @@ func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf f
 	if job.Req.Contiguous {
 		return compatContiguous(v, job, avail, n, t)
 	}
+	if job.Part.LLN {
+		return compatLLNPick(v, job, avail, n, cpuOf) // compat_lln.go
+	}
 	all := avail.Union(orEmpty(job.Required, avail.Len()))
 	if t.withReq {
 		t.fillRequired(v.c, all, job.Required) // compat_required.go

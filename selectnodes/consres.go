@@ -32,7 +32,11 @@ func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	if job.Shared {
 		capacity = satMul(cpus, job.MaxShare)
 	}
-	return min(capacity-v.u.cpus[i], cpus, memCPUs(v, job, i))
+	free := min(capacity-v.u.cpus[i], cpus, memCPUs(v, job, i))
+	if left := v.capLeft(job, i); left >= 0 { // MaxCPUsPerNode (partcap.go)
+		free = min(free, left)
+	}
+	return free
 }
 
 var _ loadFilter = ConsRes{}

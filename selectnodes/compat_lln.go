@@ -1,0 +1,42 @@
+package selectnodes
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Slurm 22.05.8's least-loaded-node choice (SelectTypeParameters CR_LLN, or
+// a partition's LLN=YES) with cons_tres, as recorded on a real controller
+// (testdata/slurm2205-own/lln-maxcpus-fit, lln_a.conf and llnp_a.conf;
+// lln-probe); SlurmCompat only. No Slurm code was used.
+//
+//   - Weight first: a node of a higher weight is taken only when the
+//     lower ones fall short (-n20 with every weight-1 node nearly full
+//     takes them all, then l07 of weight 5).
+//   - Within a weight, the nodes with the fewest allocated CPUs first,
+//     ties in node order: on idle nodes that is node order (-n1 takes
+//     l01 of 16 CPUs, not l05 of 32; -n20 takes l[01-02]), and with
+//     l01, l02 and l05 holding 4, 10 and 20 CPUs, -n1 takes l03, -N3
+//     l[03-04,06] and -n70 l[01,03-04,06] (16+16+32, then l01's 12).
+//   - Each node taken gives what it has free, as cons_tres's other
+//     choices do (consResTake: the last slot of a node limit goes to a
+//     node that completes the CPU total), and required nodes come first
+//     (-w l01 -n20 takes l01's 12, then l03).
+func compatLLNPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func(int) int) ([]int, bool) {
+	t := newConsResTake(v, job, avail, n, cpuOf)
+	if t.slots < 0 {
+		return nil, false
+	}
+	all := avail.Union(orEmpty(job.Required, avail.Len()))
+	for _, tier := range weightTiers(v.c, all) {
+		// weightTiers gives each tier in node order: a stable sort keeps
+		// it among equally loaded nodes
+		slices.SortStableFunc(tier, func(a, b int) int { return cmp.Compare(v.u.cpus[a], v.u.cpus[b]) })
+		for _, i := range tier {
+			t.add(i)
+		}
+	}
+	return t.sel, t.ok()
+}
