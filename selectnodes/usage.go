@@ -47,8 +47,7 @@ func (u *usage) clone() usage {
 
 // add (sign 1) or remove (sign -1) a placement's load.
 func (u *usage) apply(p *Placement, sign int) {
-	u.applyPart(p, sign) // partcap.go
-	stale := -1          // a word whose bounds a release may have lowered
+	stale := -1 // a word whose bounds a release may have lowered
 	for _, a := range p.Alloc {
 		i := a.Node
 		w := i / 64
@@ -78,6 +77,7 @@ func (u *usage) apply(p *Placement, sign int) {
 	if stale >= 0 {
 		u.reloadWord(stale)
 	}
+	u.applyPart(p, sign) // partcap.go
 }
 
 // Allocate records that job runs on placement p from start until end (its
