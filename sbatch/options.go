@@ -43,6 +43,9 @@ type Options struct {
 	Requeue            bool
 	Nice               int64
 	Hold               bool
+	// Layout asks how tasks sit on sockets, cores and threads (--hint,
+	// --ntasks-per-socket, --ntasks-per-core, --threads-per-core).
+	Layout Layout
 }
 
 // Flag is an option of the caller's own (a CLI's --conf, --json), parsed

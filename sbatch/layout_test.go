@@ -1,0 +1,32 @@
+package sbatch
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The task-layout options are sbatch 22.05's words, in every spelling.
+func TestLayoutOptions(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want Layout
+	}{
+		{"--hint=nomultithread", Layout{Hint: "nomultithread"}},
+		{"--hint Compute_Bound", Layout{Hint: "compute_bound"}},
+		{"--ntasks-per-socket=2 -n5", Layout{TasksPerSocket: 2}},
+		{"--ntasks-per-core 1", Layout{TasksPerCore: 1}},
+		{"--threads-per-core=1", Layout{ThreadsPerCore: 1}},
+		{"--hint=multithread --threads-per-core=2 --ntasks-per-core=2", Layout{Hint: "multithread", ThreadsPerCore: 2, TasksPerCore: 2}},
+	} {
+		o, err := Parse(strings.Fields(tc.line))
+		require.NoError(t, err, tc.line)
+		assert.Equal(t, tc.want, o.Layout, tc.line)
+	}
+	for _, bad := range []string{"--hint=fast", "--hint=", "--ntasks-per-socket=0", "--ntasks-per-core=-1", "--threads-per-core=x", "--threads-per-core"} {
+		_, err := Parse(strings.Fields(bad))
+		assert.Error(t, err, bad)
+	}
+}
