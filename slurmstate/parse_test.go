@@ -70,7 +70,10 @@ func TestParseErrorsArePositioned(t *testing.T) {
 
 func nodes(s string) error { _, err := ParseNodes(strings.NewReader(s), "f", Limits{}); return err }
 func jobs(s string) error  { _, err := ParseJobs(strings.NewReader(s), "f", nil, Limits{}); return err }
-func resvs(s string) error { _, err := ParseReservations(strings.NewReader(s), "f", nil, Limits{}); return err }
+func resvs(s string) error {
+	_, err := ParseReservations(strings.NewReader(s), "f", nil, Limits{})
+	return err
+}
 
 func TestParseJobs(t *testing.T) {
 	text := "17|all|RUNNING|2|12|OK|2026-11-27T23:10:00|n[01-02]\n18|big|RUNNING|1|16|NO|N/A|n03\n19|all|PENDING|1|4|OK|N/A|\n"
