@@ -30,3 +30,25 @@ func TestLayoutOptions(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// With -n, --ntasks-per-node is a most per node: at least ceil(n / per
+// node) nodes (recorded on Slurm 22.05.8: -n2 --ntasks-per-node=1 takes
+// two nodes, -n20 --ntasks-per-node=8 three).
+func TestNTasksPerNodeWithNTasks(t *testing.T) {
+	for _, tc := range []struct {
+		line     string
+		minNodes int
+	}{
+		{"-n2 --ntasks-per-node=1", 2},
+		{"-n20 --ntasks-per-node=8", 3},
+		{"-n16 --ntasks-per-node=4", 4},
+		{"-N5 -n16 --ntasks-per-node=4", 5},
+		{"-N2 --ntasks-per-node=4", 2},
+	} {
+		o, err := Parse(strings.Fields(tc.line))
+		require.NoError(t, err)
+		r, err := o.Request("")
+		require.NoError(t, err)
+		assert.Equal(t, tc.minNodes, r.MinNodes, tc.line)
+	}
+}
