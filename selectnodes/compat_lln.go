@@ -15,11 +15,14 @@ import (
 //   - Weight first: a node of a higher weight is taken only when the
 //     lower ones fall short (-n20 with every weight-1 node nearly full
 //     takes them all, then l07 of weight 5).
-//   - Within a weight, the nodes with the fewest allocated CPUs first,
-//     ties in node order: on idle nodes that is node order (-n1 takes
-//     l01 of 16 CPUs, not l05 of 32; -n20 takes l[01-02]), and with
-//     l01, l02 and l05 holding 4, 10 and 20 CPUs, -n1 takes l03, -N3
-//     l[03-04,06] and -n70 l[01,03-04,06] (16+16+32, then l01's 12).
+//   - Within a weight, the nodes with the largest share of their CPUs
+//     idle first, ties in node order: on idle nodes that is node order
+//     (-n1 takes l01 of 16 CPUs, not l05 of 32; -n20 takes l[01-02]);
+//     with l01, l02 and l05 holding 4, 10 and 20 CPUs, -n1 takes l03,
+//     -N3 l[03-04,06] and -n70 l[01,03-04,06] (16+16+32, then l01's
+//     12). Neither the most idle CPUs nor the fewest allocated: with
+//     v02 (16 CPUs) holding 2, v06 (32) 3 and v07 (8) 1, -N3 takes v06
+//     (29 of 32 idle), v02 and v07 (both 7/8; lln-probe).
 //   - Each node taken gives what it has free, as cons_tres's other
 //     choices do (consResTake: the last slot of a node limit goes to a
 //     node that completes the CPU total), and required nodes come first
@@ -33,10 +36,22 @@ func compatLLNPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func(
 	for _, tier := range weightTiers(v.c, all) {
 		// weightTiers gives each tier in node order: a stable sort keeps
 		// it among equally loaded nodes
-		slices.SortStableFunc(tier, func(a, b int) int { return cmp.Compare(v.u.cpus[a], v.u.cpus[b]) })
+		slices.SortStableFunc(tier, func(a, b int) int { return v.idleShareCompare(b, a) })
 		for _, i := range tier {
 			t.add(i)
 		}
 	}
 	return t.sel, t.ok()
+}
+
+// idleShareCompare compares the idle share of nodes a and b (idle CPUs
+// over CPUs), by cross products: no rounding, and no overflow as CPU
+// counts are at most MaxNodeCPUs.
+func (v View) idleShareCompare(a, b int) int {
+	ca, cb := int64(v.c.effective(a).CPUs), int64(v.c.effective(b).CPUs)
+	ia, ib := max(ca-int64(v.u.cpus[a]), 0), max(cb-int64(v.u.cpus[b]), 0)
+	if ca == 0 || cb == 0 {
+		return cmp.Compare(ca, cb)
+	}
+	return cmp.Compare(ia*cb, ib*ca)
 }
