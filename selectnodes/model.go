@@ -159,8 +159,8 @@ type Partition struct {
 	// bound less what the partition's running jobs hold there
 	// (compat_lln.go).
 	MaxCPUsPerNode int
-	// LLN places jobs on the least loaded nodes (the fewest allocated
-	// CPUs) within the lowest weight first, as Slurm's LLN=YES and
+	// LLN places jobs on the least loaded nodes (the largest share of
+	// their CPUs idle) within the lowest weight first, as Slurm's LLN=YES and
 	// SelectTypeParameters=CR_LLN do; only WithSlurmCompat follows it (the
 	// default mode packs).
 	LLN bool

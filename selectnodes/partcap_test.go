@@ -142,7 +142,7 @@ func TestMaxCPUsPerNodeNegativeIsRefused(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// LLN in compat mode takes the least loaded nodes (fewest allocated CPUs)
+// LLN in compat mode takes the least loaded nodes (the largest idle share)
 // within the lowest weight; the default mode packs as before.
 func TestCompatLLN(t *testing.T) {
 	build := func(compat bool) *Cluster {

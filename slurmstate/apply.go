@@ -34,8 +34,9 @@ const farEnd = 100 * 365 * 24 * time.Hour
 // allocated CPUs and memory equal CPUAlloc and AllocMem (squeue does not
 // say a job's CPUs per node: an even split corrected by those totals);
 // then nodes DOWN, FUTURE or not responding are set down and drained ones
-// drained. Job IDs are given from 1 in the order of the jobs. Reservations
-// are the caller's to apply (check.Site.Reserve). A node or partition the
+// drained. Job IDs are given in the order of the jobs from one above the
+// highest already running (1 on an empty cluster). Reservations are the
+// caller's to apply (LoadSite does). A node or partition the
 // cluster does not have, or jobs that hold more than a node reported, is
 // an error with the position of the line.
 func (st *State) Apply(c *selectnodes.Cluster, now time.Time) (Loaded, error) {
@@ -48,7 +49,10 @@ func (st *State) Apply(c *selectnodes.Cluster, now time.Time) (Loaded, error) {
 	if err != nil {
 		return out, err
 	}
-	next := selectnodes.JobID(1)
+	next := selectnodes.JobID(1) // above the jobs already running
+	if ids := c.Running(); len(ids) > 0 {
+		next = ids[len(ids)-1] + 1
+	}
 	for k := range shares.jobs {
 		j := shares.jobs[k]
 		p := &selectnodes.Placement{Partition: j.part, Exclusive: j.job.Exclusive, Alloc: j.alloc}
