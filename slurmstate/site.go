@@ -1,7 +1,6 @@
 package slurmstate
 
 import (
-
 	"github.com/hpcsched/hpcsched/check"
 	"github.com/hpcsched/hpcsched/hostlist"
 	"github.com/hpcsched/hpcsched/position"
