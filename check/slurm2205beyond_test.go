@@ -28,18 +28,12 @@ var (
 		26:  gapLayout + "ht_coremem.conf h01:cpus=4 h02:cpus=10 --threads-per-core=1 -n8: Slurm h03, compat mode h01",
 		27:  gapLayout + "ht_coremem.conf h01:cpus=4 h02:cpus=10 --ntasks-per-core=1 -n9: Slurm h[01-02], compat mode h01",
 		30:  gapLayout + "ht_coremem.conf h01:cpus=4 h02:cpus=10 --ntasks-per-socket=2 -n5: Slurm h[01-02], compat mode h02",
-		33:  gapMem0 + "ht_coremem.conf h01:cpus=4 h02:cpus=10 --mem=0 -N1: Slurm h03, compat mode h02",
 		35:  gapCmem + "ht_coremem.conf h01:cpus=4 h02:cpus=10 -c2 --mem-per-cpu=20000 -n3: Slurm REJECT, compat mode h[05-06]",
 		44:  gapLayout + "cpu_cpu.conf idle, --hint=nomultithread -n8 -N1: Slurm u01, compat mode u05",
 		56:  gapLayout + "cpu_cpu.conf u01:cpus=6 u05:cpus=10 --hint=nomultithread -n8 -N1: Slurm u06, compat mode u01",
 		58:  gapLayout + "cpu_cpu.conf u01:cpus=6 u05:cpus=10 --threads-per-core=1 -n9 -N1: Slurm u06, compat mode u01",
 		68:  gapLayout + "sock_socket.conf idle, --ntasks-per-socket=2 -n6: Slurm s[01-02], compat mode s01",
 		79:  gapLayout + "sock_socket.conf s01:cpus=6 s05:cpus=4 --ntasks-per-socket=2 -n6: Slurm s[01-02], compat mode s01",
-		92:  gapMem0 + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 --mem=0 -N1: Slurm o04, compat mode o03",
-		93:  gapMem0 + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 --mem=0 -N2: Slurm o[04-05], compat mode o[01-02]",
-		100: gapCmem + "share_over.conf o01:cpus=8 o02:cpus=4 o03:cpus=12 -c2 --mem-per-cpu=10000 -n3: Slurm o[01-03], compat mode o[01-02]",
-		113: gapMem0 + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 --mem=0 -N1: Slurm o05, compat mode o01",
-		114: gapMem0 + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 --mem=0 -N2: Slurm o[05-06], compat mode o[01-02]",
 		121: gapCmem + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 -c2 --mem-per-cpu=10000 -n3: Slurm o[01-03], compat mode o[01-02]",
 	}
 )
@@ -49,7 +43,6 @@ var (
 const (
 	gapLayout = "task layout on sockets, cores and threads (--hint, --ntasks-per-core, --ntasks-per-socket, --threads-per-core, CR_Socket) is read but not modelled: "
 	gapCmem   = "-c with --mem-per-cpu: Slurm places one task per node (and refuses it on the hyperthreaded nodes); compat mode packs the tasks: "
-	gapMem0   = "--mem=0 needs a node with no memory allocated: "
 )
 
 func TestSlurm2205CPUCapAndLLN(t *testing.T) {

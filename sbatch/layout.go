@@ -34,3 +34,13 @@ func (l *Layout) setHint(v string) error {
 	}
 	return errors.New(strconv.Quote(v) + " is not nomultithread, multithread, compute_bound or memory_bound")
 }
+
+// setMem reads --mem: a size per node, or 0 for all the memory of each
+// node (sbatch's --mem=0, Request.WholeMemory).
+func setMem(o *Options, v string) error {
+	if err := memory(&o.MemoryMB, v); err != nil {
+		return err
+	}
+	o.WholeMemory = o.MemoryMB == 0
+	return nil
+}

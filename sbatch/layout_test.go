@@ -52,3 +52,17 @@ func TestNTasksPerNodeWithNTasks(t *testing.T) {
 		assert.Equal(t, tc.minNodes, r.MinNodes, tc.line)
 	}
 }
+
+// --mem=0 asks for the whole memory of each node; any other --mem does not.
+func TestMemZeroIsWholeMemory(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		whole bool
+	}{{"--mem=0", true}, {"--mem 0G", true}, {"--mem=1", false}, {"--mem=0 --mem=4G", false}, {"-n2", false}} {
+		o, err := Parse(strings.Fields(tc.line))
+		require.NoError(t, err)
+		r, err := o.Request("")
+		require.NoError(t, err)
+		assert.Equal(t, tc.whole, r.WholeMemory, tc.line)
+	}
+}

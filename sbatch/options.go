@@ -23,6 +23,7 @@ type Options struct {
 	NodeList           []string // -w, expanded
 	Exclude            []string // -x, expanded
 	MemoryMB           int64    // --mem, per node
+	WholeMemory        bool     // --mem=0: all of each node's memory
 	MemPerCPUMB        int64    // --mem-per-cpu
 	TmpMB              int64    // --tmp
 	GRES               []selectnodes.GRESRequest

@@ -55,6 +55,7 @@ func (o *Options) Request(partition string, fopts ...features.Option) (selectnod
 		r.MinNodes = max(r.MinNodes, (o.NTasks+o.NTasksPerNode-1)/o.NTasksPerNode)
 	}
 	r.MinMemoryPerNode = o.MemoryMB
+	r.WholeMemory = o.WholeMemory
 	r.MemPerCPU = o.MemPerCPUMB
 	if o.MemPerCPUMB > 0 {
 		perNode := int64(max(r.MinCPUsPerNode, cpt))

@@ -32,7 +32,7 @@ func optionTable() []option {
 		{'C', "constraint", requiredArg, func(o *Options, v string) error { o.Constraint = v; return nil }},
 		{'w', "nodelist", requiredArg, func(o *Options, v string) error { return hosts(&o.NodeList, v) }},
 		{'x', "exclude", requiredArg, func(o *Options, v string) error { return hosts(&o.Exclude, v) }},
-		{0, "mem", requiredArg, func(o *Options, v string) error { return memory(&o.MemoryMB, v) }},
+		{0, "mem", requiredArg, setMem}, // layout.go: --mem=0 is the whole memory
 		{0, "mem-per-cpu", requiredArg, func(o *Options, v string) error { return memory(&o.MemPerCPUMB, v) }},
 		{0, "tmp", requiredArg, func(o *Options, v string) error { return memory(&o.TmpMB, v) }},
 		{0, "gres", requiredArg, setGRES},

@@ -2,6 +2,7 @@ package selectnodes
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,4 +68,26 @@ func TestCompatLLNWithinMaxNodes(t *testing.T) {
 	p, err = c.SelectNodes(&Request{Partition: "std", CPUs: 90}, RunNow)
 	require.NoError(t, err)
 	assert.Equal(t, "r[1-5]", p.Hostlist())
+}
+
+// --mem=0 (WholeMemory) needs a node with none of its memory allocated
+// where memory is consumable, and takes all of it; in both modes.
+func TestWholeMemory(t *testing.T) {
+	for _, compat := range []bool{false, true} {
+		opts := []Option{WithSelector(ConsRes{})}
+		if compat {
+			opts = append(opts, WithSlurmCompat())
+		}
+		c := uniform(t, 4, 16, opts...)
+		c.memConsumable = true
+		p, err := c.PlaceExact(&Request{Required: []string{"n0"}, MinNodes: 1}, []NodeUse{{Node: 0, CPUs: 2, Memory: 100}})
+		require.NoError(t, err)
+		require.NoError(t, c.Allocate(1, p, t0, t0.Add(time.Hour)))
+		got, err := c.SelectNodes(&Request{MinNodes: 1, MaxNodes: 1, WholeMemory: true}, RunNow)
+		require.NoError(t, err)
+		assert.Equal(t, "n1", got.Hostlist(), "compat %v: n0 holds memory", compat)
+		assert.Equal(t, int64(1000), got.Alloc[0].Memory, "the whole node's memory")
+		_, err = c.SelectNodes(&Request{Required: []string{"n0"}, MinNodes: 1, MaxNodes: 1, WholeMemory: true}, RunNow)
+		assert.ErrorIs(t, err, ErrBusy)
+	}
 }

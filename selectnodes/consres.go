@@ -73,6 +73,7 @@ func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
 func (s ConsRes) hasRoom(v View, job *Job, k int) bool {
 	e := v.c.effective(k)
 	return s.freeOf(v, job, k, e.CPUs) >= job.cpusPerNode && e.RealMemory-v.u.mem[k] >= job.Req.MinMemoryPerNode &&
+		wholeMemoryFree(v, job, k) && // --mem=0 (compat_mem.go)
 		(!job.Shared || int(v.u.jobs[k]) < job.MaxShare) && (len(job.gres) == 0 || v.gresFits(k, job))
 }
 
@@ -120,7 +121,7 @@ func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
 		// field by field: the scratch's uses have no GRES, and writing
 		// the slice (a pointer) costs a barrier while the collector runs
 		u := &ch.Nodes[k]
-		u.Node, u.CPUs, u.Memory = chosen[k], cpus, max(mem, memFor(job, cpus))
+		u.Node, u.CPUs, u.Memory = chosen[k], cpus, max(mem, memFor(job, cpus), wholeMemory(v, job, chosen[k]))
 		if u.GRES != nil {
 			u.GRES = nil
 		}

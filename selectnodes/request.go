@@ -102,6 +102,11 @@ type Request struct {
 	// holds. 0 means none (or the partition's DefMemPerCPU, see
 	// Partition).
 	MemPerCPU int64
+	// WholeMemory is sbatch's --mem=0: the job takes all the memory of
+	// each of its nodes, so where memory is consumable only a node with
+	// none of its memory allocated qualifies (recorded on Slurm 22.05.8:
+	// compat_mem.go). MinMemoryPerNode and MemPerCPU are then ignored.
+	WholeMemory bool
 	// Features is the --constraint expression; nil means none.
 	Features *features.Expr
 	// Required nodes must all be in the allocation; Excluded never.
