@@ -16,9 +16,18 @@ import (
 // topo-share was recorded before any rule of its areas. Their first
 // replays are in the folders' READMEs.
 var (
-	llnFitGaps    = map[int]string{}
-	llnProbeGaps  = map[int]string{}
-	llnBlindGaps  = map[int]string{}
+	llnFitGaps       = map[int]string{}
+	llnProbeGaps     = map[int]string{}
+	llnBlindGaps     = map[int]string{}
+	beyondBlind2Gaps = map[int]string{
+		37: gapLLNCount + "b2_lln.conf idle, -N2 -n40: Slurm j[04-05], compat mode j[01,07]",
+		47: gapLLNCount + "b2_lln.conf idle, -p lim -n90: Slurm j[07-09], compat mode REJECT:node_config",
+		50: gapLLNCount + "b2_lln.conf idle, -p lim -n60: Slurm j[04-06], compat mode REJECT:node_config",
+		52: gapLLNCount + "b2_lln.conf j01:cpus=2 j04:cpus=6 j05:cpus=18 -p lim -n90: Slurm j[06-08], compat mode REJECT:node_config",
+		54: gapLLNCount + "b2_lln.conf j01:cpus=2 j04:cpus=6 j05:cpus=18 -p lim -n60: Slurm j[04,06-07], compat mode REJECT:node_config",
+		65: gapLLNCount + "b2_lln.conf j[01-03]:cpus=6 j[04-06]:cpus=12 j07:cpus=5 -p lim -n60: Slurm j[08-09], compat mode REJECT:node_config",
+		68: gapLLNCount + "b2_lln.conf j[01-03]:cpus=6 j[04-06]:cpus=12 j07:cpus=5 -p lim -n90: Slurm j[07-09], compat mode REJECT:node_config",
+	}
 	topoShareGaps = map[int]string{
 		9:   gapLayout + "ht_coremem.conf idle, --ntasks-per-core=1 -n9: Slurm h[01-02], compat mode h01",
 		12:  gapLayout + "ht_coremem.conf idle, --ntasks-per-socket=2 -n5: Slurm h[01-02], compat mode h01",
@@ -41,8 +50,9 @@ var (
 // The rules topo-share's known gaps miss, recorded before any rule of
 // theirs was written (its first replay, 89 / 124, is in its README).
 const (
-	gapLayout = "task layout on sockets, cores and threads (--hint, --ntasks-per-core, --ntasks-per-socket, --threads-per-core, CR_Socket) is read but not modelled: "
-	gapCmem   = "-c with --mem-per-cpu: Slurm places one task per node (and refuses it on the hyperthreaded nodes); compat mode packs the tasks: "
+	gapLLNCount = "LLN with a node limit and a CPU total the least loaded nodes cannot reach in that many: Slurm passes over small nodes and goes on to heavier weights in a way not yet understood (held out, first replay): "
+	gapLayout   = "task layout on sockets, cores and threads (--hint, --ntasks-per-core, --ntasks-per-socket, --threads-per-core, CR_Socket) is read but not modelled: "
+	gapCmem     = "-c with --mem-per-cpu: Slurm places one task per node (and refuses it on the hyperthreaded nodes); compat mode packs the tasks: "
 )
 
 func TestSlurm2205CPUCapAndLLN(t *testing.T) {
@@ -51,7 +61,7 @@ func TestSlurm2205CPUCapAndLLN(t *testing.T) {
 		gaps map[int]string
 	}{
 		{"lln-maxcpus-fit", llnFitGaps}, {"lln-probe", llnProbeGaps}, {"lln-maxcpus-blind", llnBlindGaps},
-		{"topo-share", topoShareGaps},
+		{"topo-share", topoShareGaps}, {"beyond-blind2", beyondBlind2Gaps},
 	} {
 		t.Run(set.dir, func(t *testing.T) {
 			dir := filepath.Join("testdata", "slurm2205-own", set.dir)
