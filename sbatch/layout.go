@@ -2,16 +2,20 @@ package sbatch
 
 import (
 	"errors"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
 	"strconv"
 	"strings"
 )
 
 // Layout is how a job's tasks sit on the sockets, cores and threads of a
 // node: sbatch's --hint, --ntasks-per-socket, --ntasks-per-core and
-// --threads-per-core. Zero values mean "not given". They are read and
-// checked here and carried in Options; the selection model counts CPUs
-// (select/cons_tres with CR_Core on nodes of one thread per core), so a
-// caller modelling hyperthreaded nodes reads them from Options.
+// --threads-per-core. Zero values mean "not given". Request maps them:
+// --hint=nomultithread, --threads-per-core=1 and --ntasks-per-core=1 give
+// each task CPU a whole core (selectnodes.Request.CoreTasks),
+// --ntasks-per-socket bounds the CPUs per socket (MaxCPUsPerSocket); the
+// other values (multithread, compute_bound, memory_bound, more threads or
+// tasks per core) are read and carried, not modelled.
 type Layout struct {
 	// Hint is one of nomultithread, multithread, compute_bound or
 	// memory_bound (lower case).
@@ -43,4 +47,12 @@ func setMem(o *Options, v string) error {
 	}
 	o.WholeMemory = o.MemoryMB == 0
 	return nil
+}
+
+// apply sets the request's layout from the options, cpt CPUs per task.
+func (l Layout) apply(r *selectnodes.Request, cpt int) {
+	r.CoreTasks = l.Hint == "nomultithread" || l.ThreadsPerCore == 1 || l.TasksPerCore == 1
+	if l.TasksPerSocket > 0 {
+		r.MaxCPUsPerSocket = l.TasksPerSocket * cpt // both at most 2^24: no overflow in int64
+	}
 }

@@ -66,3 +66,27 @@ func TestMemZeroIsWholeMemory(t *testing.T) {
 		assert.Equal(t, tc.whole, r.WholeMemory, tc.line)
 	}
 }
+
+// The layout options map to whole cores and a per-socket bound.
+func TestLayoutRequest(t *testing.T) {
+	for _, tc := range []struct {
+		line      string
+		cores     bool
+		perSocket int
+	}{
+		{"-n8 --hint=nomultithread", true, 0},
+		{"-n8 --threads-per-core=1", true, 0},
+		{"-n8 --ntasks-per-core=1", true, 0},
+		{"-n8 --hint=multithread", false, 0},
+		{"-n8 --ntasks-per-core=2", false, 0},
+		{"-n5 --ntasks-per-socket=2", false, 2},
+		{"-n5 -c3 --ntasks-per-socket=2", false, 6},
+	} {
+		o, err := Parse(strings.Fields(tc.line))
+		require.NoError(t, err)
+		r, err := o.Request("")
+		require.NoError(t, err)
+		assert.Equal(t, tc.cores, r.CoreTasks, tc.line)
+		assert.Equal(t, tc.perSocket, r.MaxCPUsPerSocket, tc.line)
+	}
+}

@@ -56,6 +56,7 @@ func (o *Options) Request(partition string, fopts ...features.Option) (selectnod
 	}
 	r.MinMemoryPerNode = o.MemoryMB
 	r.WholeMemory = o.WholeMemory
+	o.Layout.apply(&r, cpt) // layout.go
 	r.MemPerCPU = o.MemPerCPUMB
 	if o.MemPerCPUMB > 0 {
 		perNode := int64(max(r.MinCPUsPerNode, cpt))

@@ -36,7 +36,7 @@ func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	if left := v.capLeft(job, i); left >= 0 { // MaxCPUsPerNode (partcap.go)
 		free = min(free, left)
 	}
-	return free
+	return v.c.layoutUnits(job, i, free) // tasklayout.go
 }
 
 var _ loadFilter = ConsRes{}
@@ -121,6 +121,7 @@ func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
 		// field by field: the scratch's uses have no GRES, and writing
 		// the slice (a pointer) costs a barrier while the collector runs
 		u := &ch.Nodes[k]
+		cpus = v.c.layoutCPUs(job, chosen[k], cpus) // tasklayout.go
 		u.Node, u.CPUs, u.Memory = chosen[k], cpus, max(mem, memFor(job, cpus), wholeMemory(v, job, chosen[k]))
 		if u.GRES != nil {
 			u.GRES = nil

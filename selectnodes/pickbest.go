@@ -260,7 +260,7 @@ func (c *Cluster) cpusWithin(job *Job, set *bitset.BitSet, n Counts) bool {
 	}
 	total, count := 0, 0
 	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
-		total += capCPUs(job, c.effective(int(i)).CPUs) // partcap.go
+		total += c.idleUnits(job, int(i), c.effective(int(i)).CPUs) // partcap.go, tasklayout.go
 		count++
 	}
 	if n.Max <= 0 || n.Max >= count || total < n.CPUs {
@@ -269,7 +269,7 @@ func (c *Cluster) cpusWithin(job *Job, set *bitset.BitSet, n Counts) bool {
 	// only a node limit needs the largest nodes: list them then
 	cpus := make([]int, 0, count)
 	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
-		cpus = append(cpus, capCPUs(job, c.effective(int(i)).CPUs))
+		cpus = append(cpus, c.idleUnits(job, int(i), c.effective(int(i)).CPUs))
 	}
 	slices.SortFunc(cpus, func(a, b int) int { return b - a })
 	total = 0
