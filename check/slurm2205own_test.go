@@ -250,7 +250,7 @@ func family(conf string) string {
 		return "maxcpus"
 	case strings.HasPrefix(conf, "lln"), strings.HasPrefix(conf, "lp"), strings.HasPrefix(conf, "b2_lln"):
 		return "lln"
-	case strings.HasPrefix(conf, "ht_"), strings.HasPrefix(conf, "cpu_"), strings.HasPrefix(conf, "sock_"):
+	case strings.HasPrefix(conf, "ht_"), strings.HasPrefix(conf, "cpu_"), strings.HasPrefix(conf, "sock_"), strings.HasPrefix(conf, "b3_"):
 		return "cores-sockets-threads"
 	case strings.HasPrefix(conf, "share_"), strings.HasPrefix(conf, "b2_share"):
 		return "sharing-tiers-layouts"

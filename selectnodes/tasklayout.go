@@ -22,8 +22,19 @@ package selectnodes
 // threadsOf is node i's threads per core (at least 1).
 func (c *Cluster) threadsOf(i int) int { return max(c.nodes[i].Threads, 1) }
 
-// socketsOf is node i's sockets (at least 1).
-func (c *Cluster) socketsOf(i int) int { return max(c.nodes[i].Boards, 1) * max(c.nodes[i].Sockets, 1) }
+// socketsOf is node i's sockets (at least 1). A node given by its CPUs
+// alone has, as in Slurm, as many sockets as its CPUs hold cores (16 for
+// CPUs=16): --ntasks-per-socket=1 -n30 takes two such nodes
+// (layout-blind3 54, recorded before this was written).
+func (c *Cluster) socketsOf(i int) int {
+	n := &c.nodes[i]
+	boards, sockets := max(n.Boards, 1), max(n.Sockets, 1)
+	if sockets == 1 && n.CPUs > 0 {
+		perSocket := max(n.CoresPerSocket, 1) * max(n.Threads, 1)
+		sockets = max(n.CPUs/(boards*perSocket), 1)
+	}
+	return boards * sockets
+}
 
 // layoutUnits converts cpus CPUs of node i into what the job counts:
 // cores for CoreTasks, at most MaxCPUsPerSocket per socket.
