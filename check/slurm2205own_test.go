@@ -246,6 +246,14 @@ func slurmClass(note string) string {
 // family is the kind of configuration a conf file tests, from its name.
 func family(conf string) string {
 	switch {
+	case strings.HasPrefix(conf, "mc"), strings.HasPrefix(conf, "b2_mc"):
+		return "maxcpus"
+	case strings.HasPrefix(conf, "lln"), strings.HasPrefix(conf, "lp"), strings.HasPrefix(conf, "b2_lln"):
+		return "lln"
+	case strings.HasPrefix(conf, "ht_"), strings.HasPrefix(conf, "cpu_"), strings.HasPrefix(conf, "sock_"), strings.HasPrefix(conf, "b3_"):
+		return "cores-sockets-threads"
+	case strings.HasPrefix(conf, "share_"), strings.HasPrefix(conf, "b2_share"):
+		return "sharing-tiers-layouts"
 	case strings.HasPrefix(conf, "topo"), strings.HasPrefix(conf, "val_topo"), strings.HasPrefix(conf, "t2_topo"),
 		strings.HasPrefix(conf, "b_topo"), strings.HasPrefix(conf, "c_topo"), strings.HasPrefix(conf, "d_topo"), strings.HasPrefix(conf, "e_topo"),
 		strings.HasPrefix(conf, "f_topo"), strings.HasPrefix(conf, "k_topo"), strings.HasPrefix(conf, "j_topo"),

@@ -23,6 +23,7 @@ type Options struct {
 	NodeList           []string // -w, expanded
 	Exclude            []string // -x, expanded
 	MemoryMB           int64    // --mem, per node
+	WholeMemory        bool     // --mem=0: all of each node's memory
 	MemPerCPUMB        int64    // --mem-per-cpu
 	TmpMB              int64    // --tmp
 	GRES               []selectnodes.GRESRequest
@@ -43,6 +44,9 @@ type Options struct {
 	Requeue            bool
 	Nice               int64
 	Hold               bool
+	// Layout asks how tasks sit on sockets, cores and threads (--hint,
+	// --ntasks-per-socket, --ntasks-per-core, --threads-per-core).
+	Layout Layout
 }
 
 // Flag is an option of the caller's own (a CLI's --conf, --json), parsed

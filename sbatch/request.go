@@ -16,7 +16,8 @@ import (
 //
 // The mapping, as sbatch's: -n and -c give the CPU total (tasks x CPUs
 // per task); -c, --ntasks-per-node x -c and --mincpus give the CPUs every
-// node must have (a task's CPUs are on one node); --mem is per node and --mem-per-cpu is multiplied by the
+// node must have (a task's CPUs are on one node); with -n,
+// --ntasks-per-node also asks for at least ceil(n / ntasks-per-node) nodes; --mem is per node and --mem-per-cpu is multiplied by the
 // CPUs per node; --gpus-per-node adds gpu[:type]:N to every node and
 // --gpus N asks for ceil(N / nodes) per node (the even spread sbatch
 // uses when it can); --exclusive and -s/--oversubscribe set the share
@@ -47,7 +48,15 @@ func (o *Options) Request(partition string, fopts ...features.Option) (selectnod
 	}
 	// a task's CPUs are on one node
 	r.MinCPUsPerNode = max(o.MinCPUs, o.NTasksPerNode*cpt, o.CPUsPerTask)
+	if o.NTasks > 0 && o.NTasksPerNode > 0 {
+		// with -n, --ntasks-per-node is a most per node: Slurm 22.05 takes
+		// at least ceil(n / per node) nodes (-n2 --ntasks-per-node=1 takes
+		// two; -n20 --ntasks-per-node=8 three, each of 8 CPUs)
+		r.MinNodes = max(r.MinNodes, (o.NTasks+o.NTasksPerNode-1)/o.NTasksPerNode)
+	}
 	r.MinMemoryPerNode = o.MemoryMB
+	r.WholeMemory = o.WholeMemory
+	o.Layout.apply(&r, cpt) // layout.go
 	r.MemPerCPU = o.MemPerCPUMB
 	if o.MemPerCPUMB > 0 {
 		perNode := int64(max(r.MinCPUsPerNode, cpt))

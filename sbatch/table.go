@@ -25,10 +25,14 @@ func optionTable() []option {
 		{'c', "cpus-per-task", requiredArg, func(o *Options, v string) error { return count(&o.CPUsPerTask, v) }},
 		{0, "ntasks-per-node", requiredArg, func(o *Options, v string) error { return count(&o.NTasksPerNode, v) }},
 		{0, "mincpus", requiredArg, func(o *Options, v string) error { return count(&o.MinCPUs, v) }},
+		{0, "hint", requiredArg, func(o *Options, v string) error { return o.Layout.setHint(v) }}, // layout.go
+		{0, "ntasks-per-socket", requiredArg, func(o *Options, v string) error { return count(&o.Layout.TasksPerSocket, v) }},
+		{0, "ntasks-per-core", requiredArg, func(o *Options, v string) error { return count(&o.Layout.TasksPerCore, v) }},
+		{0, "threads-per-core", requiredArg, func(o *Options, v string) error { return count(&o.Layout.ThreadsPerCore, v) }},
 		{'C', "constraint", requiredArg, func(o *Options, v string) error { o.Constraint = v; return nil }},
 		{'w', "nodelist", requiredArg, func(o *Options, v string) error { return hosts(&o.NodeList, v) }},
 		{'x', "exclude", requiredArg, func(o *Options, v string) error { return hosts(&o.Exclude, v) }},
-		{0, "mem", requiredArg, func(o *Options, v string) error { return memory(&o.MemoryMB, v) }},
+		{0, "mem", requiredArg, setMem}, // layout.go: --mem=0 is the whole memory
 		{0, "mem-per-cpu", requiredArg, func(o *Options, v string) error { return memory(&o.MemPerCPUMB, v) }},
 		{0, "tmp", requiredArg, func(o *Options, v string) error { return memory(&o.TmpMB, v) }},
 		{0, "gres", requiredArg, setGRES},

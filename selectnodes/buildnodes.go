@@ -163,8 +163,10 @@ func (c *Cluster) baselineFits(job *Job, rec *record) (misfit, bool) {
 	switch {
 	case req.Features != nil && !req.Features.Match(rec.features):
 		m.filter = "features"
-	case req.MinCPUsPerNode > rec.cpus:
-		m.filter, m.have, m.want = "cpus", int64(rec.cpus), int64(req.MinCPUsPerNode)
+	case req.MinCPUsPerNode > c.idleUnits(job, rec.nodes[0], rec.cpus): // partcap.go, tasklayout.go
+		m.filter, m.have, m.want = "cpus", int64(c.idleUnits(job, rec.nodes[0], rec.cpus)), int64(req.MinCPUsPerNode)
+	case job.Exclusive && rec.cpus > capCPUs(job, rec.cpus): // a whole node above the cap
+		m.filter, m.have, m.want = "cpus", int64(capCPUs(job, rec.cpus)), int64(rec.cpus)
 	case req.MinMemoryPerNode > rec.mem:
 		m.filter, m.have, m.want = "memory", rec.mem, req.MinMemoryPerNode
 	case req.MinTmpDiskPerNode > rec.tmp:
@@ -211,7 +213,8 @@ func (c *Cluster) perNodeFits(job *Job, rec *record, cand *bitset.BitSet) int {
 func (c *Cluster) reportedFits(job *Job, rec *record, i int) bool {
 	req := job.Req
 	e := c.effective(i)
-	ok := (req.Features == nil || req.Features.Match(rec.features)) && req.MinCPUsPerNode <= e.CPUs &&
+	ok := (req.Features == nil || req.Features.Match(rec.features)) && req.MinCPUsPerNode <= c.idleUnits(job, i, e.CPUs) &&
+		(!job.Exclusive || e.CPUs <= capCPUs(job, e.CPUs)) &&
 		req.MinMemoryPerNode <= e.RealMemory && req.MinTmpDiskPerNode <= e.TmpDisk
 	for g := range job.gres {
 		ok = ok && c.gres.capacity(rec.nodes[0], &job.gres[g]) >= job.gres[g].min

@@ -211,8 +211,8 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	if err := c.setTopology(); err != nil {
 		return nil, err
 	}
-	c.use = newUsage(len(c.nodes), len(c.gres.key))
-	empty := newUsage(len(c.nodes), len(c.gres.key))
+	c.use = c.newLoad()
+	empty := c.newLoad()
 	c.empty = &empty
 	return c, nil
 }
@@ -312,7 +312,7 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	if p.Name == "" {
 		return errors.New("selectnodes: a partition has no name")
 	}
-	if p.MinNodes < 0 || p.MaxNodes < 0 || p.MaxTime < 0 || p.DefaultTime < 0 || p.Sharing.Count < 0 {
+	if p.MinNodes < 0 || p.MaxNodes < 0 || p.MaxTime < 0 || p.DefaultTime < 0 || p.Sharing.Count < 0 || p.MaxCPUsPerNode < 0 {
 		return fmt.Errorf("selectnodes: partition %s has a negative limit", p.Name)
 	}
 	if p.Sharing.Mode > ShareForce {

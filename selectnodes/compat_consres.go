@@ -65,6 +65,9 @@ type consResTake struct {
 	noShare, skipped bool
 	// withReq: the job has required nodes (compat_required.go)
 	withReq bool
+	// inTurn: take every node offered, no node passed over for the
+	// last slot or as too small (compat_lln.go)
+	inTurn bool
 	// slack: the nodes a range (-N3-6) wants beyond its minimum. A run
 	// suffices when it holds what the minimum still needs: with
 	// mu[02-04,08-09,22-24] busy, -N3-6 takes mu[05-07] (the tightest run
@@ -84,11 +87,11 @@ func (t *consResTake) add(i int) {
 		return
 	}
 	c := t.cpuOf(i)
-	if t.slots == 1 && t.remCPUs > c {
+	if t.slots == 1 && t.remCPUs > c && !t.inTurn {
 		t.skipped = true
 		return
 	}
-	if c < t.minCPUs {
+	if c < t.minCPUs && !t.inTurn {
 		return
 	}
 	t.taken.Set(uint(i))
@@ -167,14 +170,33 @@ func orEmpty(b *bitset.BitSet, n uint) *bitset.BitSet {
 }
 
 // compatConsResPick chooses nodes for job from avail as Slurm 22.05's
-// cons_tres does (see above), or reports false.
+// cons_tres does (see above), or reports false. A job that may share
+// nodes (OverSubscribe=FORCE, or YES with --oversubscribe) is placed on
+// idle nodes when they suffice (topo-share, share_over.conf: -p force -N1
+// takes o04, the first idle node, after o01-o03 holding 8, 4 and 12 of 16
+// CPUs; -p force -s -N2 -n40 takes o04 and the idle 32-CPU o07).
 func compatConsResPick(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func(int) int) ([]int, bool) {
+	if job.Shared && !job.Exclusive && job.Required == nil {
+		if idle := avail.Intersection(v.u.idle); idle.Any() && idle.Count() < avail.Count() {
+			if sel, ok := compatConsResPickIn(v, job, idle, n, cpuOf); ok {
+				return sel, true
+			}
+		}
+	}
+	return compatConsResPickIn(v, job, avail, n, cpuOf)
+}
+
+// compatConsResPickIn is compatConsResPick's choice within avail.
+func compatConsResPickIn(v View, job *Job, avail *bitset.BitSet, n Counts, cpuOf func(int) int) ([]int, bool) {
 	t := newConsResTake(v, job, avail, n, cpuOf)
 	if t.slots < 0 {
 		return nil, false
 	}
 	if job.Req.Contiguous {
 		return compatContiguous(v, job, avail, n, t)
+	}
+	if job.Part.LLN {
+		return compatLLNPick(v, job, avail, n, cpuOf) // compat_lln.go
 	}
 	all := avail.Union(orEmpty(job.Required, avail.Len()))
 	if t.withReq {

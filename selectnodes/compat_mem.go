@@ -23,6 +23,9 @@ import "math"
 // per-node minimum changes, so the caller's is never written.
 func applyMemDefaults(job *Job) {
 	req, p := job.Req, job.Part
+	if req.WholeMemory {
+		return // the node's memory, whatever the defaults (wholeMemoryFree)
+	}
 	perNode, perCPU := req.MinMemoryPerNode, req.MemPerCPU
 	if perNode == 0 && perCPU == 0 {
 		if p.DefMemPerNode > 0 {
@@ -102,4 +105,23 @@ func (c *Cluster) noMemoryOver(job *Job) (first, all bool) {
 		least = min(least, c.nodes[i].RealMemory)
 	}
 	return firstMem > p.MaxMemPerNode, least > p.MaxMemPerNode
+}
+
+// wholeMemoryFree reports whether node i can give a --mem=0 job its whole
+// memory: where memory is consumable, none of it may be allocated. Slurm
+// 22.05.8 placed --mem=0 -N1 on o04, the first node without a job, after
+// o01-o03 each holding some CPUs and memory, and -N2 on o[04-05]
+// (topo-share, share_over.conf); on nodes holding jobs but no memory
+// (CR_Core) the job shares as any other.
+func wholeMemoryFree(v View, job *Job, i int) bool {
+	return !job.Req.WholeMemory || !v.c.memConsumable || v.u.mem[i] == 0
+}
+
+// wholeMemory is the memory a --mem=0 job takes on node i: all of it
+// where memory is consumable.
+func wholeMemory(v View, job *Job, i int) int64 {
+	if job.Req.WholeMemory && v.c.memConsumable {
+		return v.c.effective(i).RealMemory
+	}
+	return 0
 }

@@ -44,7 +44,7 @@ func (c *Cluster) compatPending(empty View, job *Job, total *bitset.BitSet, n Co
 	var err *Error
 	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
 		count++
-		cpus += c.effective(int(i)).CPUs
+		cpus += c.idleUnits(job, int(i), c.effective(int(i)).CPUs) // partcap.go, tasklayout.go
 	}
 	switch {
 	case max(n.Min, 1) > count:

@@ -32,7 +32,11 @@ func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	if job.Shared {
 		capacity = satMul(cpus, job.MaxShare)
 	}
-	return min(capacity-v.u.cpus[i], cpus, memCPUs(v, job, i))
+	free := min(capacity-v.u.cpus[i], cpus, memCPUs(v, job, i))
+	if left := v.capLeft(job, i); left >= 0 { // MaxCPUsPerNode (partcap.go)
+		free = min(free, left)
+	}
+	return v.c.layoutUnits(job, i, free) // tasklayout.go
 }
 
 var _ loadFilter = ConsRes{}
@@ -69,6 +73,7 @@ func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
 func (s ConsRes) hasRoom(v View, job *Job, k int) bool {
 	e := v.c.effective(k)
 	return s.freeOf(v, job, k, e.CPUs) >= job.cpusPerNode && e.RealMemory-v.u.mem[k] >= job.Req.MinMemoryPerNode &&
+		wholeMemoryFree(v, job, k) && // --mem=0 (compat_mem.go)
 		(!job.Shared || int(v.u.jobs[k]) < job.MaxShare) && (len(job.gres) == 0 || v.gresFits(k, job))
 }
 
@@ -116,7 +121,8 @@ func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
 		// field by field: the scratch's uses have no GRES, and writing
 		// the slice (a pointer) costs a barrier while the collector runs
 		u := &ch.Nodes[k]
-		u.Node, u.CPUs, u.Memory = chosen[k], cpus, max(mem, memFor(job, cpus))
+		cpus = v.c.layoutCPUs(job, chosen[k], cpus) // tasklayout.go
+		u.Node, u.CPUs, u.Memory = chosen[k], cpus, max(mem, memFor(job, cpus), wholeMemory(v, job, chosen[k]))
 		if u.GRES != nil {
 			u.GRES = nil
 		}

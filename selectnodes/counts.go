@@ -144,7 +144,7 @@ func (c *Cluster) coverNodes(job *Job, sets []NodeSet, sig []uint32, pr *countPr
 // classifyCounts finds why the counts cannot be met: never (node
 // configuration), not with the nodes up (partition), or not now (busy).
 func (c *Cluster) classifyCounts(job *Job, sets []NodeSet, sig []uint32, counts []countTerm, candAll *bitset.BitSet, n Counts) error {
-	if !c.cpusWithin(candAll, n) {
+	if !c.cpusWithin(job, candAll, n) {
 		return c.classify(job, candAll, n)
 	}
 	if _, ok := c.selector.JobTest(c.none(), job, candAll, n); !ok {

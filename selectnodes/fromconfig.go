@@ -16,7 +16,8 @@ import (
 // cons_tres give ConsRes) and FastSchedule follows the file, unless opts
 // say otherwise. Node states DOWN and FUTURE become NodeDown, DRAIN
 // NodeDrain, the rest NodeUp. Partition MaxNodes/MaxTime of UNLIMITED
-// become 0 (no limit).
+// become 0 (no limit); SelectTypeParameters CR_LLN sets LLN on every
+// partition.
 func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -41,7 +42,8 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		p := &cfg.Partitions[i]
 		part := Partition{Name: p.Name, Nodes: cfg.PartitionNodes(p), Default: p.Default, MinNodes: p.MinNodes,
 			MaxNodes: max(p.MaxNodes, 0), Priority: p.PriorityTier, RootOnly: p.RootOnly, Sharing: sharingOf(p.Sharing),
-			Hidden: p.Hidden, MaxMemPerNode: maxMemPerNode(p), Access: Access{AllowGroups: p.AllowGroups,
+			Hidden: p.Hidden, MaxMemPerNode: maxMemPerNode(p), MaxCPUsPerNode: p.MaxCPUsPerNode,
+			LLN: p.LLN || leastLoaded(cfg), Access: Access{AllowGroups: p.AllowGroups,
 				AllowAccounts: p.AllowAccounts, DenyAccounts: p.DenyAccounts, AllowQOS: p.AllowQOS, DenyQOS: p.DenyQOS}}
 		if p.MaxTime != slurmconf.Unlimited {
 			part.MaxTime = p.MaxTime
@@ -161,6 +163,17 @@ func extraMB(extra []slurmconf.Pair, key string) int64 {
 		}
 	}
 	return 0
+}
+
+// leastLoaded reports whether SelectTypeParameters has CR_LLN, which is
+// LLN=YES on every partition.
+func leastLoaded(cfg *slurmconf.Config) bool {
+	for _, t := range cfg.SelectTypeParameters {
+		if strings.EqualFold(strings.TrimSpace(t), "CR_LLN") {
+			return true
+		}
+	}
+	return false
 }
 
 // memoryConsumable reports whether SelectTypeParameters count memory.

@@ -156,6 +156,18 @@ type Partition struct {
 	// wins when both are set); 0 means no default. FromConfig sets them
 	// only when memory is consumable (SelectTypeParameters CR_*_Memory).
 	DefMemPerCPU, DefMemPerNode int64
+	// MaxCPUsPerNode bounds the CPUs of one node that the partition's jobs
+	// hold together (select/cons_res and cons_tres); 0 means no bound. A
+	// job asking more of one node than the bound (-c, --exclusive on a
+	// larger node) cannot run in the partition; a busy node offers the
+	// bound less what the partition's running jobs hold there
+	// (compat_lln.go).
+	MaxCPUsPerNode int
+	// LLN places jobs on the least loaded nodes (the largest share of
+	// their CPUs idle) within the lowest weight first, as Slurm's LLN=YES and
+	// SelectTypeParameters=CR_LLN do; only WithSlurmCompat follows it (the
+	// default mode packs).
+	LLN bool
 }
 
 func (p *Partition) maxShare() int {

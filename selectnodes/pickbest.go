@@ -226,7 +226,7 @@ func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Coun
 	if err := c.compatPending(empty, job, total, n); err != nil { // compat_pending.go
 		return err
 	}
-	if !c.cpusWithin(total, n) {
+	if !c.cpusWithin(job, total, n) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
 	if _, ok := c.selector.JobTest(empty, job, total, n); !ok {
@@ -238,7 +238,7 @@ func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Coun
 		return newError(ErrPartConfig, "required nodes %s are down or drained",
 			hostlist.Compress(c.Names(job.Required.Difference(ready))))
 	}
-	if !c.cpusWithin(ready, n) {
+	if !c.cpusWithin(job, ready, n) {
 		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
 	}
 	// with every qualifying node up and not drained the selection above
@@ -254,13 +254,13 @@ func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Coun
 // cpusWithin is a cheap bound before a selector's search: whether the
 // nodes of set, at most n.Max of them, hold n.CPUs CPUs at all (no job
 // takes more of a node than it has).
-func (c *Cluster) cpusWithin(set *bitset.BitSet, n Counts) bool {
+func (c *Cluster) cpusWithin(job *Job, set *bitset.BitSet, n Counts) bool {
 	if n.CPUs <= 0 {
 		return true
 	}
 	total, count := 0, 0
 	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
-		total += c.effective(int(i)).CPUs
+		total += c.idleUnits(job, int(i), c.effective(int(i)).CPUs) // partcap.go, tasklayout.go
 		count++
 	}
 	if n.Max <= 0 || n.Max >= count || total < n.CPUs {
@@ -269,7 +269,7 @@ func (c *Cluster) cpusWithin(set *bitset.BitSet, n Counts) bool {
 	// only a node limit needs the largest nodes: list them then
 	cpus := make([]int, 0, count)
 	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
-		cpus = append(cpus, c.effective(int(i)).CPUs)
+		cpus = append(cpus, c.idleUnits(job, int(i), c.effective(int(i)).CPUs))
 	}
 	slices.SortFunc(cpus, func(a, b int) int { return b - a })
 	total = 0

@@ -102,6 +102,19 @@ type Request struct {
 	// holds. 0 means none (or the partition's DefMemPerCPU, see
 	// Partition).
 	MemPerCPU int64
+	// WholeMemory is sbatch's --mem=0: the job takes all the memory of
+	// each of its nodes, so where memory is consumable only a node with
+	// none of its memory allocated qualifies (recorded on Slurm 22.05.8:
+	// compat_mem.go). MinMemoryPerNode and MemPerCPU are then ignored.
+	WholeMemory bool
+	// CoreTasks gives each of the job's CPUs a whole core (sbatch's
+	// --hint=nomultithread, --threads-per-core=1, --ntasks-per-core=1): on
+	// a node of T threads per core, CPUs counts cores and every one
+	// allocated holds T CPUs (tasklayout.go).
+	CoreTasks bool
+	// MaxCPUsPerSocket bounds the job's CPUs on each socket of a node
+	// (sbatch's --ntasks-per-socket times CPUs per task); 0 means none.
+	MaxCPUsPerSocket int
 	// Features is the --constraint expression; nil means none.
 	Features *features.Expr
 	// Required nodes must all be in the allocation; Excluded never.

@@ -78,7 +78,7 @@ func (u *usage) reloadWord(w int) {
 // load by the bounds alone (ConsRes's dropBusy would keep them all). A
 // job asking GRES is checked node by node.
 func (v View) roomy(job *Job, w int) bool {
-	if len(job.gres) > 0 || w >= len(v.u.high) || w >= len(v.c.caps) {
+	if len(job.gres) > 0 || job.Part.MaxCPUsPerNode > 0 || job.Req.WholeMemory || job.Req.CoreTasks || job.Req.MaxCPUsPerSocket > 0 || w >= len(v.u.high) || w >= len(v.c.caps) {
 		return false
 	}
 	capW, load := v.c.caps[w], v.u.high[w]

@@ -184,6 +184,7 @@ func (sc *scratch) usageCopy(u *usage) *usage {
 	d.jobs = append(d.jobs[:0], u.jobs...)
 	d.excl = append(d.excl[:0], u.excl...)
 	d.high = append(d.high[:0], u.high...)
+	d.part = clonePartLoads(d.part, u.part)
 	return d
 }
 

@@ -210,7 +210,7 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) { return c.resolve(req, ni
 func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	switch {
 	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
-		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0 || req.MemPerCPU < 0:
+		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0 || req.MemPerCPU < 0 || req.MaxCPUsPerSocket < 0:
 		return nil, newError(ErrInvalidRequest, "negative count or limit")
 	case req.MaxNodes > 0 && req.MinNodes > req.MaxNodes:
 		return nil, newError(ErrInvalidRequest, "minimum %d nodes is above maximum %d", req.MinNodes, req.MaxNodes)

@@ -23,6 +23,9 @@ type usage struct {
 	// high is, per 64-node word, the most CPUs, memory and jobs any of
 	// its nodes holds (room.go)
 	high []wordLoad
+	// part is, for each partition with a MaxCPUsPerNode, the CPUs its
+	// jobs hold on each node (partcap.go)
+	part []partLoad
 }
 
 func newUsage(n, slots int) usage {
@@ -39,7 +42,7 @@ func newUsage(n, slots int) usage {
 func (u *usage) clone() usage {
 	return usage{idle: u.idle.Clone(), share: u.share.Clone(), cpus: slices.Clone(u.cpus),
 		mem: slices.Clone(u.mem), gres: slices.Clone(u.gres), jobs: slices.Clone(u.jobs), excl: slices.Clone(u.excl),
-		high: slices.Clone(u.high)}
+		high: slices.Clone(u.high), part: clonePartLoads(nil, u.part)}
 }
 
 // add (sign 1) or remove (sign -1) a placement's load.
@@ -74,6 +77,7 @@ func (u *usage) apply(p *Placement, sign int) {
 	if stale >= 0 {
 		u.reloadWord(stale)
 	}
+	u.applyPart(p, sign) // partcap.go
 }
 
 // Allocate records that job runs on placement p from start until end (its
@@ -334,14 +338,18 @@ func (c *Cluster) UpdatePartition(p Partition) error {
 		at = i
 	}
 	c.own()
-	return c.setPartition(p, at)
+	if err := c.setPartition(p, at); err != nil {
+		return err
+	}
+	c.reloadPartLoads() // partcap.go
+	return nil
 }
 
 // CheckInvariants recomputes every bitmap and counter from the node states
 // and the running allocations and reports any difference. Tests (and
 // careful embedders) call it after a sequence of changes.
 func (c *Cluster) CheckInvariants() error {
-	want := newUsage(len(c.nodes), len(c.gres.key))
+	want := c.newLoad()
 	for _, id := range c.Running() {
 		want.apply(c.jobs[id].p, 1)
 	}
@@ -355,6 +363,9 @@ func (c *Cluster) CheckInvariants() error {
 	if !slices.Equal(want.cpus, c.use.cpus) || !slices.Equal(want.mem, c.use.mem) ||
 		!slices.Equal(want.gres, c.use.gres) || !slices.Equal(want.jobs, c.use.jobs) || !slices.Equal(want.excl, c.use.excl) {
 		errs = append(errs, errors.New("per-node counters differ from the allocations"))
+	}
+	if !partLoadsEqual(want.part, c.use.part) {
+		errs = append(errs, errors.New("per-partition CPU counters (MaxCPUsPerNode) differ from the allocations"))
 	}
 	for w := range want.high {
 		want.reloadWord(w)

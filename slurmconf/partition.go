@@ -55,6 +55,12 @@ type PartitionLine struct {
 	Hidden       bool
 	State        string // upper case: UP (default), DOWN, DRAIN or INACTIVE
 	DefMemPerCPU int64  // MB; 0 when not set
+	// MaxCPUsPerNode is the most CPUs of one node the partition's jobs may
+	// use; 0 when not limited (absent, UNLIMITED or INFINITE).
+	MaxCPUsPerNode int
+	// LLN is LLN=YES: jobs go to the least loaded nodes (most idle CPUs)
+	// within a weight, as SelectTypeParameters CR_LLN does everywhere.
+	LLN bool
 
 	AllowAccounts, DenyAccounts []string
 	AllowGroups                 []string
@@ -151,6 +157,10 @@ func (s *partBuild) apply(b *budget, kv Pair, template bool) error {
 		}
 	case "defmempercpu":
 		p.DefMemPerCPU, err = kv.int(0, 1<<53)
+	case "maxcpuspernode":
+		p.MaxCPUsPerNode, err = cpuLimit(kv)
+	case "lln":
+		p.LLN, err = kv.bool()
 	case "allowaccounts":
 		p.AllowAccounts = kv.list()
 	case "denyaccounts":
@@ -173,6 +183,15 @@ func nodeLimit(p Pair) (int, error) {
 	switch strings.ToUpper(p.Value) {
 	case "UNLIMITED", "INFINITE":
 		return UnlimitedNodes, nil
+	}
+	return p.count()
+}
+
+// cpuLimit reads MaxCPUsPerNode: a count, or UNLIMITED/INFINITE (0).
+func cpuLimit(p Pair) (int, error) {
+	switch strings.ToUpper(p.Value) {
+	case "UNLIMITED", "INFINITE":
+		return 0, nil
 	}
 	return p.count()
 }

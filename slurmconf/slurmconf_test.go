@@ -171,6 +171,25 @@ PartitionName=e Shared=EXCLUSIVE PriorityTier=2 Priority=9
 	assert.Equal(t, 9, c.Partitions[5].Priority)
 }
 
+// MaxCPUsPerNode and LLN are typed, inherited from a DEFAULT line and
+// not kept among the unmodelled keys.
+func TestPartitionCPUCapAndLLN(t *testing.T) {
+	c := parse(t, `PartitionName=DEFAULT LLN=YES
+PartitionName=a Nodes=n1 MaxCPUsPerNode=8
+PartitionName=b Nodes=n1 MaxCPUsPerNode=UNLIMITED LLN=NO
+PartitionName=c Nodes=n1
+`)
+	require.Len(t, c.Partitions, 3)
+	assert.Equal(t, 8, c.Partitions[0].MaxCPUsPerNode)
+	assert.True(t, c.Partitions[0].LLN)
+	assert.Equal(t, 0, c.Partitions[1].MaxCPUsPerNode)
+	assert.False(t, c.Partitions[1].LLN)
+	assert.True(t, c.Partitions[2].LLN)
+	for _, p := range c.Partitions {
+		assert.Empty(t, p.Extra, p.Name)
+	}
+}
+
 func TestParseDuration(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -231,6 +250,8 @@ func TestParseErrors(t *testing.T) {
 		{"fastschedule", "FastSchedule=3\n", 1, 14, "outside"},
 		{"nodeaddr", "NodeName=a[1-2] NodeAddr=x\n", 1, 26, "1 addresses for 2 nodes"},
 		{"weight", "NodeName=a Weight=99999999999\n", 1, 19, "outside"},
+		{"maxcpuspernode", "PartitionName=p MaxCPUsPerNode=-1\n", 1, 32, "outside"},
+		{"lln", "PartitionName=p LLN=sometimes\n", 1, 21, "not YES or NO"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,6 +31,10 @@ flags:
   --busy HOSTLIST      a running job holding those whole nodes (repeatable)
   --running SPEC       a running job: HOSTLIST[:cpus=N,mem=SIZE,gpus=N,end=TIME] (repeatable)
   --state FILE         a queue snapshot (queue.Snapshot) whose running jobs load the cluster
+  --from-slurm DIR     a live cluster's state as the load: nodes.txt, jobs.txt and
+                       reservations.txt as slurmstate.Command writes them on a login node
+                       (scontrol show node -o, squeue -h -t R -o FORMAT, scontrol show
+                       reservation -o), read at the moment nodes.txt was written
   --json               print the structured explanation as JSON
 
 Exit codes: 0 runnable, 1 not runnable now, 2 bad input.
@@ -39,6 +43,7 @@ Exit codes: 0 runnable, 1 not runnable now, 2 bad input.
 // explainFlags are explain's own flags.
 type explainFlags struct {
 	conf, topo, selector, state string
+	fromSlurm                   string // explain_slurm.go
 	includeDirs, busy, running  []string
 	compat, json, help          bool
 }
@@ -55,6 +60,7 @@ func (f *explainFlags) list() []sbatch.Flag {
 		{Long: "topology", Value: true, Set: str(&f.topo)},
 		{Long: "selector", Value: true, Set: str(&f.selector)},
 		{Long: "state", Value: true, Set: str(&f.state)},
+		{Long: "from-slurm", Value: true, Set: str(&f.fromSlurm)},
 		{Long: "busy", Value: true, Set: add(&f.busy)},
 		{Long: "running", Value: true, Set: add(&f.running)},
 		{Long: "slurm-compat", Set: on(&f.compat)},
@@ -116,6 +122,9 @@ func (f *explainFlags) site() (*check.Site, error) {
 		return nil, usagef("%v", err)
 	}
 	opts := check.Options{SlurmCompat: f.compat}
+	if err := f.slurmStateTime(&opts); err != nil { // explain_slurm.go
+		return nil, err
+	}
 	switch f.selector {
 	case "":
 	case "linear":
@@ -159,7 +168,7 @@ func (f *explainFlags) load(site *check.Site) error {
 			return usagef("%v", err)
 		}
 	}
-	return nil
+	return f.loadSlurmState(site) // explain_slurm.go
 }
 
 // explanationJSON is the --json form: the library's structured

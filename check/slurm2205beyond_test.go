@@ -1,0 +1,91 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Sets recorded on a real Slurm 22.05.8 beyond the space the earlier ones
+// drew from: partitions with MaxCPUsPerNode, SelectTypeParameters CR_LLN
+// and partition LLN=YES; hyperthreaded nodes, CR_CPU and CR_Socket, task
+// layouts, OverSubscribe and PriorityTier on partly loaded nodes.
+// lln-maxcpus-fit and lln-probe are the sets the rules were written from
+// (fitted); lln-maxcpus-blind was recorded with lln-maxcpus-fit, before
+// any rule of these, and left unread until the rules were written;
+// topo-share was recorded before any rule of its areas. Their first
+// replays are in the folders' READMEs.
+var (
+	llnFitGaps       = map[int]string{}
+	llnProbeGaps     = map[int]string{}
+	llnBlindGaps     = map[int]string{}
+	layoutBlind3Gaps = map[int]string{
+		4:  gapCoreTasks + "b3_ht.conf idle, --ntasks-per-core=1 -n5 -c2: Slurm t04, compat mode t01",
+		9:  gapSocket + "b3_ht.conf idle, --ntasks-per-socket=3 -n30: Slurm t[01-05], compat mode t[01-06]",
+		24: gapSocket + "b3_ht.conf t01:cpus=6 t04:cpus=4 t02:cpus=12 --ntasks-per-socket=1 -n30: Slurm t[01-07], compat mode REJECT:part_config",
+		25: gapSocket + "b3_ht.conf t01:cpus=6 t04:cpus=4 t02:cpus=12 --ntasks-per-socket=2 -n1 -c2: Slurm t02, compat mode t04",
+		26: gapSocket + "b3_ht.conf t01:cpus=6 t04:cpus=4 t02:cpus=12 --ntasks-per-socket=2 -n2: Slurm t02, compat mode t04",
+		27: gapSocket + "b3_ht.conf t01:cpus=6 t04:cpus=4 t02:cpus=12 --ntasks-per-socket=3 -n20 -N2: Slurm t[01,06], compat mode t[06-07]",
+		35: gapCoreTasks + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-core=1 -n3 -c2: Slurm t04, compat mode t01",
+		36: gapSocket + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-socket=1 -n12: Slurm t[01-03], compat mode t[01-06]",
+		38: gapSocket + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-socket=1 -n6 -N2: Slurm t[01-02], compat mode t[01,06]",
+		41: gapSocket + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-socket=3 -n15 -c2: Slurm t[01-04], compat mode t[01-03]",
+		42: gapSocket + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-socket=3 -n30 -N2: Slurm t[06-07], compat mode REJECT:node_config",
+		43: gapSocket + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-socket=3 -n4 -N1: Slurm t04, compat mode t01",
+		49: gapCoreTasks + "b3_htmem.conf idle, --hint=nomultithread -n1 -N2: Slurm y01, compat mode y[01-02]",
+		56: gapSocket + "b3_htmem.conf idle, --ntasks-per-socket=2 -n12 -N1: Slurm REJECT, compat mode y07",
+		57: gapSocket + "b3_htmem.conf idle, --ntasks-per-socket=3 -n1 -c2: Slurm y01, compat mode y07",
+		59: gapSocket + "b3_htmem.conf idle, --ntasks-per-socket=3 -n8 -N1: Slurm y01, compat mode y07",
+		70: gapSocket + "b3_htmem.conf y01:cpus=4 y02:cpus=10 y07:cpus=6 --ntasks-per-socket=1 -n8: Slurm y[01-02], compat mode y[01-04]",
+		75: gapSocket + "b3_htmem.conf y01:cpus=4 y02:cpus=10 y07:cpus=6 --ntasks-per-socket=3 -n6: Slurm y02, compat mode y01",
+	}
+	beyondBlind2Gaps = map[int]string{
+		37: gapLLNCount + "b2_lln.conf idle, -N2 -n40: Slurm j[04-05], compat mode j[01,07]",
+		47: gapLLNCount + "b2_lln.conf idle, -p lim -n90: Slurm j[07-09], compat mode REJECT:node_config",
+		50: gapLLNCount + "b2_lln.conf idle, -p lim -n60: Slurm j[04-06], compat mode REJECT:node_config",
+		52: gapLLNCount + "b2_lln.conf j01:cpus=2 j04:cpus=6 j05:cpus=18 -p lim -n90: Slurm j[06-08], compat mode REJECT:node_config",
+		54: gapLLNCount + "b2_lln.conf j01:cpus=2 j04:cpus=6 j05:cpus=18 -p lim -n60: Slurm j[04,06-07], compat mode REJECT:node_config",
+		65: gapLLNCount + "b2_lln.conf j[01-03]:cpus=6 j[04-06]:cpus=12 j07:cpus=5 -p lim -n60: Slurm j[08-09], compat mode REJECT:node_config",
+		68: gapLLNCount + "b2_lln.conf j[01-03]:cpus=6 j[04-06]:cpus=12 j07:cpus=5 -p lim -n90: Slurm j[07-09], compat mode REJECT:node_config",
+	}
+	topoShareGaps = map[int]string{
+		17:  gapCmem + "ht_coremem.conf idle, -c2 --mem-per-cpu=20000 -n3: Slurm REJECT, compat mode h[05-06]",
+		35:  gapCmem + "ht_coremem.conf h01:cpus=4 h02:cpus=10 -c2 --mem-per-cpu=20000 -n3: Slurm REJECT, compat mode h[05-06]",
+		56:  gapLayout + "cpu_cpu.conf u01:cpus=6 u05:cpus=10 --hint=nomultithread -n8 -N1: Slurm u06, compat mode u01",
+		121: gapCmem + "share_over.conf o[01-04]:cpus=2 o07:cpus=8 -c2 --mem-per-cpu=10000 -n3: Slurm o[01-03], compat mode o[01-02]",
+	}
+)
+
+// The rules topo-share's known gaps miss, recorded before any rule of
+// theirs was written (its first replay, 89 / 124, is in its README).
+const (
+	gapSocket    = "--ntasks-per-socket on hyperthreaded nodes: Slurm neither caps a node at that many tasks per socket nor spreads as the model does (held out): "
+	gapCoreTasks = "--ntasks-per-core=1 with -c2 holds one core per task, not per CPU; -n1 -N2 takes one node (held out): "
+	gapLLNCount  = "LLN with a node limit and a CPU total the least loaded nodes cannot reach in that many: Slurm passes over small nodes and goes on to heavier weights in a way not yet understood (held out, first replay): "
+	gapLayout    = "CR_CPU on hyperthreaded nodes (a nomultithread job holds threads, not cores) is not modelled: "
+	gapCmem      = "-c with --mem-per-cpu: Slurm places one task per node (and refuses it on the hyperthreaded nodes); compat mode packs the tasks: "
+)
+
+func TestSlurm2205CPUCapAndLLN(t *testing.T) {
+	for _, set := range []struct {
+		dir  string
+		gaps map[int]string
+	}{
+		{"lln-maxcpus-fit", llnFitGaps}, {"lln-probe", llnProbeGaps}, {"lln-maxcpus-blind", llnBlindGaps},
+		{"topo-share", topoShareGaps}, {"beyond-blind2", beyondBlind2Gaps},
+		{"layout-blind3", layoutBlind3Gaps},
+	} {
+		t.Run(set.dir, func(t *testing.T) {
+			dir := filepath.Join("testdata", "slurm2205-own", set.dir)
+			if !fileExists(filepath.Join(dir, "recorded.tsv")) {
+				t.Skip("not recorded yet")
+			}
+			replayOwn(t, dir, set.gaps)
+		})
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
