@@ -160,8 +160,16 @@ func WithTopologyConfig(top *slurmconf.Topology, opts ...topology.Option) Option
 // must name defined nodes. Nodes with identical configuration form one
 // config record; records are ordered by weight, then first appearance.
 func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
+	return build(slices.Clone(nodes), parts, opts, false, (*Cluster).buildRecords)
+}
+
+// build is New over nodes the cluster keeps as they are. owned says their
+// Features and GRES slices are the cluster's already (FromConfig makes
+// them per line, so they are not copied per node); records groups the
+// nodes into config records.
+func build(nodes []Node, parts []Partition, opts []Option, owned bool, records func(*Cluster)) (*Cluster, error) {
 	c := &Cluster{
-		config: &config{nodes: slices.Clone(nodes), byName: make(map[string]int, len(nodes)), fastSchedule: 1},
+		config: &config{nodes: nodes, byName: make(map[string]int, len(nodes)), fastSchedule: 1},
 		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
 			partIx: map[string]int{}, defPart: -1},
 		jobs: map[JobID]running{}, ends: newEnds(),
@@ -177,7 +185,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	}
 	var errs []error
 	for i := range c.nodes {
-		if err := c.addNode(i); err != nil {
+		if err := c.addNode(i, owned); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -188,7 +196,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	if c.gres, err = buildGres(c.nodes); err != nil {
 		return nil, err
 	}
-	c.buildRecords()
+	records(c)
 	names := make([][]string, len(c.nodes))
 	for i := range c.nodes {
 		names[i] = c.nodes[i].Features
@@ -217,7 +225,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	return c, nil
 }
 
-func (c *Cluster) addNode(i int) error {
+func (c *Cluster) addNode(i int, owned bool) error {
 	n := &c.nodes[i]
 	switch {
 	case n.Name == "":
@@ -245,8 +253,10 @@ func (c *Cluster) addNode(i int) error {
 	n.CPUs = cpus
 	c.mostCPUs = max(c.mostCPUs, cpus)
 	c.states[i] = n.State
-	n.Features = slices.Clone(n.Features)
-	n.GRES = slices.Clone(n.GRES)
+	if !owned {
+		n.Features = slices.Clone(n.Features)
+		n.GRES = slices.Clone(n.GRES)
+	}
 	c.byName[n.Name] = i
 	return nil
 }
@@ -325,12 +335,17 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 		return fmt.Errorf("selectnodes: partition %s is defined twice", p.Name)
 	}
 	bits := bitset.New(uint(len(c.nodes)))
+	next := 0 // partitions mostly list nodes in cluster order: try the next one first
 	for _, name := range p.Nodes {
-		i, ok := c.byName[name]
-		if !ok {
-			return fmt.Errorf("selectnodes: partition %s: node %s is not defined", p.Name, name)
+		i := next
+		if i >= len(c.nodes) || c.nodes[i].Name != name {
+			var ok bool
+			if i, ok = c.byName[name]; !ok {
+				return fmt.Errorf("selectnodes: partition %s: node %s is not defined", p.Name, name)
+			}
 		}
 		bits.Set(uint(i))
+		next = i + 1
 	}
 	p.Nodes = slices.Clone(p.Nodes)
 	part := partition{Partition: p, nodes: bits}
@@ -363,10 +378,13 @@ func (c *Cluster) applyState(i int) {
 // NodeCount is the number of nodes.
 func (c *Cluster) NodeCount() int { return len(c.nodes) }
 
-// Node returns a copy of node i's configuration with its current state.
+// Node returns a copy of node i's configuration with its current state;
+// the copy is the caller's, its Features and GRES included (the nodes of a
+// NodeName line share one list inside the cluster).
 func (c *Cluster) Node(i int) *Node {
 	n := c.nodes[i]
 	n.State = c.states[i]
+	n.Features, n.GRES = slices.Clone(n.Features), slices.Clone(n.GRES)
 	return &n
 }
 

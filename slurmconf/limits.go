@@ -3,8 +3,6 @@ package slurmconf
 import (
 	"errors"
 	"fmt"
-	"io"
-	"math"
 
 	"github.com/hpcsched/hpcsched/hostlist"
 	"github.com/hpcsched/hpcsched/position"
@@ -145,18 +143,14 @@ func (b *budget) inherit(n int, pos Pos) error {
 	return nil
 }
 
-// read reads all of r within what is left of the input budget.
-func (b *budget) read(r io.Reader, pos Pos) (string, error) {
-	left := b.lim.InputBytes - b.input
-	data, err := io.ReadAll(io.LimitReader(r, min(left, math.MaxInt64-1)+1))
-	if err != nil {
-		return "", errAt(pos, "read: %v", err)
+// take counts n more bytes read at the line at pos, refusing them when
+// they would go past Limits.InputBytes.
+func (b *budget) take(n int, pos Pos) error {
+	if int64(n) > b.lim.InputBytes-b.input {
+		return budgetAt(pos, "input is longer than %d bytes (Limits.InputBytes)", b.lim.InputBytes)
 	}
-	if int64(len(data)) > left {
-		return "", budgetAt(pos, "input is longer than %d bytes (Limits.InputBytes)", b.lim.InputBytes)
-	}
-	b.input += int64(len(data))
-	return string(data), nil
+	b.input += int64(n)
+	return nil
 }
 
 // expandWithin is hostlist.ExpandBudget, except that a budget used up (0
