@@ -157,7 +157,8 @@ func WithTopologyConfig(top *slurmconf.Topology, opts ...topology.Option) Option
 }
 
 // New builds a cluster. Node names must be unique and non-empty; partitions
-// must name defined nodes. Nodes with identical configuration form one
+// must name defined nodes; a nil Option is an error matching
+// ErrNilArgument. Nodes with identical configuration form one
 // config record; records are ordered by weight, then first appearance.
 func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	return build(slices.Clone(nodes), parts, opts, false, (*Cluster).buildRecords)
@@ -168,6 +169,9 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 // them per line, so they are not copied per node); records groups the
 // nodes into config records.
 func build(nodes []Node, parts []Partition, opts []Option, owned bool, records func(*Cluster)) (*Cluster, error) {
+	if err := nilOption("New", opts); err != nil {
+		return nil, err
+	}
 	c := &Cluster{
 		config: &config{nodes: nodes, byName: make(map[string]int, len(nodes)), fastSchedule: 1},
 		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
@@ -363,6 +367,16 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	for i := range c.parts {
 		if c.parts[i].Default {
 			c.defPart = i // the last Default=YES wins, as in Slurm
+		}
+	}
+	return nil
+}
+
+// nilOption refuses a nil Option given to fn.
+func nilOption(fn string, opts []Option) error {
+	for k, o := range opts {
+		if o == nil {
+			return fmt.Errorf("%w: selectnodes.%s: option %d is nil", ErrNilArgument, fn, k)
 		}
 	}
 	return nil

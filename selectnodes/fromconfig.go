@@ -10,7 +10,8 @@ import (
 	"github.com/hpcsched/hpcsched/slurmconf"
 )
 
-// FromConfig builds a cluster from a parsed slurm.conf. Nodes take the
+// FromConfig builds a cluster from a parsed slurm.conf (a nil cfg or
+// Option is an error matching ErrNilArgument). Nodes take the
 // order of their NodeName lines, each line one config record; the
 // selector follows SelectType (select/linear gives Linear, cons_res and
 // cons_tres give ConsRes) and FastSchedule follows the file, unless opts
@@ -18,6 +19,12 @@ import (
 // NodeDrain, the rest NodeUp. Partition MaxNodes/MaxTime of UNLIMITED
 // become 0 (no limit).
 func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
+	if cfg == nil {
+		return nil, fmt.Errorf("%w: selectnodes.FromConfig: the configuration is nil", ErrNilArgument)
+	}
+	if err := nilOption("FromConfig", opts); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -113,7 +113,11 @@ func (c *Config) PartitionNodes(p *PartitionLine) []string {
 // Include lines are not followed (r has no folder to resolve them in); they
 // are listed in Config.Includes. Use ParseFile to follow them.
 func Parse(r io.Reader, opts ...Option) (*Config, error) {
-	b := newBuilder(newBudget(opts))
+	bud, err := newBudget("Parse", r, opts)
+	if err != nil {
+		return nil, err
+	}
+	b := newBuilder(bud)
 	if err := readAll(b.bud, r, &b.cfg.Includes, b.line); err != nil {
 		return nil, err
 	}

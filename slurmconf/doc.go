@@ -30,7 +30,9 @@
 // # Errors
 //
 // Every error is an *Error (position.Error) with the file, line, column and
-// byte offset of the offending text, which position.Of also finds. Parsing
+// byte offset of the offending text, which position.Of also finds, except
+// for a nil io.Reader, fs.FS or Option, which is an error matching
+// ErrNilArgument. The zero Config is an empty configuration. Parsing
 // checks each line; Config.Validate checks what spans lines (duplicate node
 // names, partitions naming undefined nodes) and returns a sorted
 // position.ErrorList, so fragments such as a lone partitions.conf still
@@ -41,7 +43,10 @@
 // Every parser takes Options; WithLimits sets the budgets below (a zero
 // field keeps its default). Each is checked before the memory it protects is
 // allocated, and going beyond one is an *Error wrapping ErrBudget that names
-// the limit and the line:
+// the limit and the line. Files are read line by line, and the input and
+// line-length budgets are held while reading, so an endless input
+// (/dev/zero as a slurm.conf, an Include or a gres.conf) stops at its first
+// over-long line, after at most MaxLineLength bytes:
 //
 //   - Limits.Nodes (DefaultMaxNodes, 1<<20): node names all NodeName lines
 //     define together;

@@ -12,7 +12,11 @@ import (
 // includes (see the package doc for how include names are resolved), within
 // the Limits the options give. Use os.DirFS(dir) to read from disk.
 func ParseFile(fsys fs.FS, name string, opts ...Option) (*Config, error) {
-	b := newBuilder(newBudget(opts))
+	bud, err := newBudget("ParseFile", fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	b := newBuilder(bud)
 	r := includeReader{fsys: fsys, bud: b.bud}
 	if err := r.readRoot(name, b.line); err != nil {
 		return nil, err

@@ -33,7 +33,10 @@ type GresLine struct {
 // followed), within the Limits the options give.
 func ParseGres(r io.Reader, opts ...Option) (*GresConfig, error) {
 	g := &GresConfig{}
-	b := newBudget(opts)
+	b, err := newBudget("ParseGres", r, opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := readAll(b, r, &g.Includes, func(l line) error { return g.line(b, l) }); err != nil {
 		return nil, err
 	}
@@ -44,7 +47,11 @@ func ParseGres(r io.Reader, opts ...Option) (*GresConfig, error) {
 // lines as ParseFile does.
 func ParseGresFile(fsys fs.FS, name string, opts ...Option) (*GresConfig, error) {
 	g := &GresConfig{}
-	r := includeReader{fsys: fsys, bud: newBudget(opts)}
+	bud, err := newBudget("ParseGresFile", fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := includeReader{fsys: fsys, bud: bud}
 	if err := r.readRoot(name, func(l line) error { return g.line(r.bud, l) }); err != nil {
 		return nil, err
 	}

@@ -84,12 +84,20 @@ type budget struct {
 	inherited            int
 }
 
-func newBudget(opts []Option) *budget {
+// newBudget starts the budget of one parse by fn (the function's name, for
+// errors), refusing a nil source (an io.Reader or fs.FS) or a nil option.
+func newBudget(fn string, src any, opts []Option) (*budget, error) {
+	if src == nil {
+		return nil, fmt.Errorf("%w: slurmconf.%s: the source is nil", ErrNilArgument, fn)
+	}
 	var l Limits
-	for _, o := range opts {
+	for k, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: slurmconf.%s: option %d is nil", ErrNilArgument, fn, k)
+		}
 		o(&l)
 	}
-	return &budget{lim: l.withDefaults()}
+	return &budget{lim: l.withDefaults()}, nil
 }
 
 // hosts expands a hostlist value within what is left of the host budgets

@@ -41,7 +41,10 @@ type BlockLine struct {
 // followed).
 func ParseTopology(r io.Reader, opts ...Option) (*Topology, error) {
 	t := &Topology{}
-	b := newBudget(opts)
+	b, err := newBudget("ParseTopology", r, opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := readAll(b, r, &t.Includes, func(l line) error { return t.line(b, l) }); err != nil {
 		return nil, err
 	}
@@ -52,7 +55,11 @@ func ParseTopology(r io.Reader, opts ...Option) (*Topology, error) {
 // Include lines as ParseFile does.
 func ParseTopologyFile(fsys fs.FS, name string, opts ...Option) (*Topology, error) {
 	t := &Topology{}
-	r := includeReader{fsys: fsys, bud: newBudget(opts)}
+	bud, err := newBudget("ParseTopologyFile", fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := includeReader{fsys: fsys, bud: bud}
 	if err := r.readRoot(name, func(l line) error { return t.line(r.bud, l) }); err != nil {
 		return nil, err
 	}
