@@ -154,15 +154,27 @@ func (b *builder) line(l line) error {
 	case first.is("PartitionName") && isDefault:
 		return applyAll(b.bud, b.part, l.pairs[1:], true)
 	case first.is("PartitionName"):
+		if err := b.bud.record(l.pos); err != nil {
+			return err
+		}
 		p, err := buildPartition(b.bud, b.part, l.pairs)
 		if err != nil {
 			return err
 		}
 		b.cfg.Partitions = append(b.cfg.Partitions, p)
 	case first.is("FrontendName"), first.is("DownNodes"), first.is("NodeSet"):
+		if err := b.bud.record(l.pos); err != nil {
+			return err
+		}
+		if err := b.bud.keep(len(l.pairs), l.pos); err != nil {
+			return err
+		}
 		b.cfg.Records = append(b.cfg.Records, Record{Kind: first.Key, Name: first.Value, Pairs: l.pairs, Pos: l.pos})
 	default:
 		for _, p := range l.pairs {
+			if err := b.bud.keep(1, p.Pos); err != nil {
+				return err
+			}
 			if err := b.cfg.Scheduling.set(p); err != nil {
 				return err
 			}

@@ -59,6 +59,11 @@
 //     and bytes read from them or from an io.Reader;
 //   - Limits.Inherited (DefaultMaxInherited, 1<<20): unmodelled pairs that
 //     DEFAULT lines hand down to the lines after them;
+//   - Limits.Pairs (DefaultMaxPairs, 1<<20): pairs kept as written
+//     (Params, Extra, Record pairs, DEFAULT templates), and Limits.Records
+//     (DefaultMaxRecords, 1<<16): records other than nodes (partitions,
+//     FrontendName/DownNodes/NodeSet lines, gres.conf lines, switches and
+//     blocks), since each costs far more memory than its text;
 //   - MaxLineLength (1 MiB) per logical line and MaxIncludeDepth (16).
 //
 // A DEFAULT line updates a template at a cost proportional to its length,

@@ -64,8 +64,14 @@ func (g *GresConfig) line(b *budget, l line) error {
 		hasName = hasName || p.is("Name")
 	}
 	if !hasName {
+		if err := b.keep(len(l.pairs), l.pos); err != nil {
+			return err
+		}
 		g.Params = append(g.Params, l.pairs...)
 		return nil
+	}
+	if err := b.record(l.pos); err != nil {
+		return err
 	}
 	gl := GresLine{Pos: l.pos}
 	countSet := false
@@ -92,7 +98,9 @@ func (g *GresConfig) line(b *budget, l line) error {
 		case "cores":
 			gl.Cores = p.Value
 		default:
-			gl.Extra = append(gl.Extra, p)
+			if err = b.keep(1, p.Pos); err == nil {
+				gl.Extra = append(gl.Extra, p)
+			}
 		}
 		if err != nil {
 			return err

@@ -27,6 +27,13 @@ const (
 	DefaultMaxInputBytes = 64 << 20
 	// DefaultMaxInherited is the default Limits.Inherited.
 	DefaultMaxInherited = 1 << 20
+	// DefaultMaxPairs is the default Limits.Pairs: about 110 MB of pairs,
+	// room for an unmodelled key on every line of a million-node file.
+	DefaultMaxPairs = 1 << 20
+	// DefaultMaxRecords is the default Limits.Records: sites have hundreds
+	// of partitions at most, and gres.conf lines for tens of thousands of
+	// nodes fit.
+	DefaultMaxRecords = 1 << 16
 )
 
 // Limits bounds the work and memory of one parse. Each is checked before
@@ -50,6 +57,15 @@ type Limits struct {
 	// PartitionName=DEFAULT lines may hand down, as Extra pairs, to the
 	// lines after them, counted once per receiving line.
 	Inherited int
+	// Pairs is the most key=value pairs a parse keeps as they were
+	// written (Params, Extra, Record pairs, DEFAULT templates), and Records
+	// the most records other than nodes (partition, FrontendName,
+	// DownNodes and NodeSet lines, gres.conf lines, switch and block
+	// lines). A kept pair or a record costs far more memory than its text,
+	// so the input budget alone would let a 64 MiB file of "A=1" lines
+	// take gigabytes.
+	Pairs   int
+	Records int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -63,6 +79,8 @@ func (l Limits) withDefaults() Limits {
 	def(&l.HostBytes, DefaultMaxHostBytes)
 	def(&l.Files, DefaultMaxFiles)
 	def(&l.Inherited, DefaultMaxInherited)
+	def(&l.Pairs, DefaultMaxPairs)
+	def(&l.Records, DefaultMaxRecords)
 	if l.InputBytes <= 0 {
 		l.InputBytes = DefaultMaxInputBytes
 	}
@@ -82,6 +100,7 @@ type budget struct {
 	files                int
 	input                int64
 	inherited            int
+	pairs, records       int
 }
 
 // newBudget starts the budget of one parse by fn (the function's name, for
@@ -148,6 +167,24 @@ func (b *budget) inherit(n int, pos Pos) error {
 		return budgetAt(pos, "DEFAULT lines hand down more than %d pairs (Limits.Inherited)", b.lim.Inherited)
 	}
 	b.inherited += n
+	return nil
+}
+
+// keep counts n pairs kept as written, from the line at pos.
+func (b *budget) keep(n int, pos Pos) error {
+	if n > b.lim.Pairs-b.pairs {
+		return budgetAt(pos, "more than %d key=value pairs kept (Limits.Pairs)", b.lim.Pairs)
+	}
+	b.pairs += n
+	return nil
+}
+
+// record counts one record other than a node, the line at pos.
+func (b *budget) record(pos Pos) error {
+	if b.records >= b.lim.Records {
+		return budgetAt(pos, "more than %d records other than nodes (Limits.Records)", b.lim.Records)
+	}
+	b.records++
 	return nil
 }
 

@@ -68,6 +68,11 @@ func ParseTopologyFile(fsys fs.FS, name string, opts ...Option) (*Topology, erro
 
 func (t *Topology) line(b *budget, l line) error {
 	first := l.pairs[0]
+	if first.is("SwitchName") || first.is("BlockName") {
+		if err := b.record(l.pos); err != nil {
+			return err
+		}
+	}
 	switch {
 	case first.is("SwitchName"):
 		s, err := buildSwitch(b, l.pairs)
@@ -88,6 +93,9 @@ func (t *Topology) line(b *budget, l line) error {
 				}
 				continue
 			}
+			if err := b.keep(1, p.Pos); err != nil {
+				return err
+			}
 			blk.Extra = append(blk.Extra, p)
 		}
 		t.Blocks = append(t.Blocks, blk)
@@ -104,6 +112,9 @@ func (t *Topology) line(b *budget, l line) error {
 					}
 					t.BlockSizes = append(t.BlockSizes, int(v))
 				}
+			}
+			if err := b.keep(1, p.Pos); err != nil {
+				return err
 			}
 			t.Params = append(t.Params, p)
 		}
@@ -129,7 +140,9 @@ func buildSwitch(b *budget, pairs []Pair) (SwitchLine, error) {
 		case "linkspeed":
 			s.LinkSpeed, err = p.int(0, math.MaxInt64)
 		default:
-			s.Extra = append(s.Extra, p)
+			if err = b.keep(1, p.Pos); err == nil {
+				s.Extra = append(s.Extra, p)
+			}
 		}
 		if err != nil {
 			return s, err
