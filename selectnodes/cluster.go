@@ -299,10 +299,17 @@ func (c *Cluster) finishRecords() {
 		}
 		return a.order - b.order
 	})
+	total := 0
 	for r := range c.records {
 		rec := &c.records[r]
 		rec.wlo, rec.whi = rec.nodes[0]/64, rec.nodes[len(rec.nodes)-1]/64+1
-		rec.words = make([]uint64, rec.whi-rec.wlo)
+		total += rec.whi - rec.wlo
+	}
+	slab := make([]uint64, total) // the records' masks, carved in turn (one allocation)
+	for r := range c.records {
+		rec := &c.records[r]
+		n := rec.whi - rec.wlo
+		rec.words, slab = slab[:n:n], slab[n:]
 		for _, i := range rec.nodes {
 			rec.words[i/64-rec.wlo] |= 1 << (uint(i) % 64)
 			c.recOf[i] = int32(r)

@@ -97,10 +97,12 @@ func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts [
 func (c *Cluster) lineRecords(cfg *slurmconf.Config, reordered bool) {
 	c.recOf = make([]int32, len(c.nodes))
 	c.records = make([]record, 0, len(cfg.Nodes))
+	slab := make([]int, len(c.nodes)) // every record's nodes, carved in turn: one allocation, not one per line
 	next := 0
 	for li := range cfg.Nodes {
 		line := &cfg.Nodes[li]
-		rec := record{order: li, nodes: make([]int, len(line.Names))}
+		end := next + len(line.Names)
+		rec := record{order: li, nodes: slab[next:end:end]}
 		for k, name := range line.Names {
 			if reordered {
 				rec.nodes[k] = c.byName[name]

@@ -3,6 +3,7 @@ package slurmconf
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hpcsched/hpcsched/hostlist"
 	"github.com/hpcsched/hpcsched/position"
@@ -123,18 +124,22 @@ func newBudget(fn string, src any, opts []Option) (*budget, error) {
 // (and of the node budget when nodes is set).
 func (b *budget) hosts(p Pair, nodes bool) ([]string, error) {
 	hb := hostlist.Budget{Hosts: hostlist.DefaultLimit, Bytes: hostlist.DefaultByteLimit}
-	which := fmt.Sprintf("%d hosts in one value (hostlist.DefaultLimit)", hostlist.DefaultLimit)
+	const (
+		perValue = iota
+		perParse
+		nodeLimit
+	)
+	which, whichBytes := perValue, perValue // which limit binds, named only in an error
 	if left := b.lim.HostNames - b.names; left < hb.Hosts {
-		hb.Hosts, which = left, fmt.Sprintf("%d host names per parse (Limits.HostNames)", b.lim.HostNames)
+		hb.Hosts, which = left, perParse
 	}
 	if left := b.lim.Nodes - b.nodes; nodes && left < hb.Hosts {
-		hb.Hosts, which = left, fmt.Sprintf("%d nodes (Limits.Nodes)", b.lim.Nodes)
+		hb.Hosts, which = left, nodeLimit
 	}
-	whichBytes := fmt.Sprintf("%d bytes of names in one value (hostlist.DefaultByteLimit)", hostlist.DefaultByteLimit)
 	if left := b.lim.HostBytes - b.nbytes; left < hb.Bytes {
-		hb.Bytes, whichBytes = left, fmt.Sprintf("%d bytes of host names per parse (Limits.HostBytes)", b.lim.HostBytes)
+		hb.Bytes, whichBytes = left, perParse
 	}
-	names, err := expandWithin(p.Value, hb)
+	names, err := b.expand(p.Value, hb)
 	if err != nil {
 		var he *hostlist.Error
 		if !errors.As(err, &he) {
@@ -143,9 +148,16 @@ func (b *budget) hosts(p Pair, nodes bool) ([]string, error) {
 		pos := p.ValuePos.Resolve(he.Pos)
 		switch {
 		case errors.Is(err, hostlist.ErrHostBudget):
-			return nil, budgetAt(pos, "%s: more than %s", p.Key, which)
+			limit := [...]string{
+				fmt.Sprintf("%d hosts in one value (hostlist.DefaultLimit)", hostlist.DefaultLimit),
+				fmt.Sprintf("%d host names per parse (Limits.HostNames)", b.lim.HostNames),
+				fmt.Sprintf("%d nodes (Limits.Nodes)", b.lim.Nodes)}[which]
+			return nil, budgetAt(pos, "%s: more than %s", p.Key, limit)
 		case errors.Is(err, hostlist.ErrByteBudget):
-			return nil, budgetAt(pos, "%s: more than %s", p.Key, whichBytes)
+			limit := [...]string{
+				fmt.Sprintf("%d bytes of names in one value (hostlist.DefaultByteLimit)", hostlist.DefaultByteLimit),
+				fmt.Sprintf("%d bytes of host names per parse (Limits.HostBytes)", b.lim.HostBytes)}[whichBytes]
+			return nil, budgetAt(pos, "%s: more than %s", p.Key, limit)
 		case errors.Is(err, hostlist.ErrBudget):
 			return nil, budgetAt(pos, "%s: %s", p.Key, he.Msg)
 		}
@@ -159,6 +171,15 @@ func (b *budget) hosts(p Pair, nodes bool) ([]string, error) {
 		b.nbytes += len(n)
 	}
 	return names, nil
+}
+
+// expand is expandWithin, with a shortcut for the commonest value of a
+// large file, a single plain name (NodeName=n123): it names itself.
+func (b *budget) expand(v string, hb hostlist.Budget) ([]string, error) {
+	if v != "" && hb.Hosts > 0 && len(v) <= hb.Bytes && !strings.ContainsAny(v, "[], \t\r\n") {
+		return []string{v}, nil
+	}
+	return expandWithin(v, hb)
 }
 
 // inherit counts n pairs handed down by a DEFAULT line.
