@@ -131,6 +131,9 @@ func lexLine(s string, m lineMap) (line, error) {
 		l.include, l.inclPos = name, m.at(col)
 		return l, nil
 	}
+	if n := strings.Count(s, "="); n > 0 {
+		l.pairs = make([]Pair, 0, n) // at most one pair per '=': no regrowth
+	}
 	for i < len(s) {
 		if s[i] == '#' {
 			break
