@@ -50,8 +50,8 @@ var hugeShapes = []struct {
 // parse is outside the timing: see slurmconf's BenchmarkParseConf).
 func BenchmarkFromConfig(b *testing.B) {
 	for _, h := range hugeShapes {
-		cfg := hugeConf(b, h.n, h.shape)
 		b.Run(fmt.Sprintf("nodes=%d/shape=%s", h.n, h.shape), func(b *testing.B) {
+			cfg := hugeConf(b, h.n, h.shape) // built only for the sub-benchmarks asked for
 			b.ReportAllocs()
 			for b.Loop() {
 				c, err := FromConfig(cfg)
@@ -68,12 +68,12 @@ func BenchmarkFromConfig(b *testing.B) {
 // config record per line there are as many node sets as nodes.
 func BenchmarkExplainHuge(b *testing.B) {
 	for _, h := range hugeShapes {
-		c, err := FromConfig(hugeConf(b, h.n, h.shape))
-		if err != nil {
-			b.Fatal(err)
-		}
-		req := &Request{MinNodes: 1}
 		b.Run(fmt.Sprintf("nodes=%d/shape=%s", h.n, h.shape), func(b *testing.B) {
+			c, err := FromConfig(hugeConf(b, h.n, h.shape))
+			if err != nil {
+				b.Fatal(err)
+			}
+			req := &Request{MinNodes: 1}
 			b.ReportAllocs()
 			for b.Loop() {
 				ex := c.Explain(req, RunNow)

@@ -247,12 +247,14 @@ func (c *Cluster) addNode(i int, owned bool) error {
 			return fmt.Errorf("selectnodes: node %s has an invalid GRES %+v", n.Name, g)
 		}
 	}
-	if _, dup := c.byName[n.Name]; dup {
-		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
-	}
 	cpus, ok := n.cpus()
 	if !ok {
 		return fmt.Errorf("selectnodes: node %s has more than MaxNodeCPUs (%d) CPUs", n.Name, MaxNodeCPUs)
+	}
+	before := len(c.byName)
+	c.byName[n.Name] = i // one hash operation, not a lookup then an insert
+	if len(c.byName) == before {
+		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
 	}
 	n.CPUs = cpus
 	c.mostCPUs = max(c.mostCPUs, cpus)
@@ -261,7 +263,6 @@ func (c *Cluster) addNode(i int, owned bool) error {
 		n.Features = slices.Clone(n.Features)
 		n.GRES = slices.Clone(n.GRES)
 	}
-	c.byName[n.Name] = i
 	return nil
 }
 

@@ -97,8 +97,8 @@ func BenchmarkParseConf(b *testing.B) {
 		n     int
 		shape string
 	}{{20000, "gres-types"}, {1000000, "lines"}, {1000000, "ranges"}} {
-		text := hugeConf(c.n, c.shape)
 		b.Run(fmt.Sprintf("nodes=%d/shape=%s", c.n, c.shape), func(b *testing.B) {
+			text := hugeConf(c.n, c.shape)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
