@@ -96,28 +96,41 @@ func (n *node) walkFeatures(f func(*node) bool) bool {
 	return true
 }
 
-// Expr is a parsed constraint expression. The zero value is not usable;
-// get one from Parse. An Expr is immutable and safe for concurrent use.
+// Expr is a parsed constraint expression; get one from Parse. An Expr is
+// immutable and safe for concurrent use.
+//
+// The zero Expr (and a nil *Expr) is the empty expression: no constraint.
+// Every node matches it, String is "", and Features, Alternatives and
+// Counts are nil, so a request holding &Expr{} asks what a request without
+// a constraint asks.
 type Expr struct {
-	root   *node  // a kChain without parentheses
+	root   *node  // a kChain without parentheses; nil in the zero Expr
 	src    string // the text parsed, which node positions refer to
 	legacy bool
 }
 
+// tree is e's syntax tree: an empty chain for the zero Expr.
+func (e *Expr) tree() *node {
+	if e == nil || e.root == nil {
+		return &node{kind: kChain}
+	}
+	return e.root
+}
+
 // String returns the canonical form: ',' written '&', blanks dropped, the
 // rest as written. Parsing it (with the same options) gives an Equal Expr.
-func (e *Expr) String() string { return e.root.String() }
+func (e *Expr) String() string { return e.tree().String() }
 
 // Equal reports whether e and f have the same syntax tree, ignoring
 // positions and whether they were parsed with Legacy.
-func (e *Expr) Equal(f *Expr) bool { return e.root.equal(f.root) }
+func (e *Expr) Equal(f *Expr) bool { return e.tree().equal(f.tree()) }
 
 // Features returns the distinct feature names e mentions, in order of first
 // appearance.
 func (e *Expr) Features() []string {
 	var out []string
 	seen := map[string]bool{}
-	e.root.walkFeatures(func(n *node) bool {
+	e.tree().walkFeatures(func(n *node) bool {
 		if !seen[n.name] {
 			seen[n.name] = true
 			out = append(out, n.name)
@@ -129,7 +142,7 @@ func (e *Expr) Features() []string {
 
 // bracket returns the bracket group (matching OR or counts), if any.
 func (e *Expr) bracket() *node {
-	for _, it := range e.root.items {
+	for _, it := range e.tree().items {
 		if it.kind == kMatchOr || it.kind == kCounts {
 			return it
 		}
@@ -141,7 +154,15 @@ func (e *Expr) bracket() *node {
 // chain. Alternatives and Counts hand them out.
 type Term struct{ n *node }
 
-func (t Term) String() string { return t.n.String() }
+func (t Term) String() string { return t.tree().String() }
+
+// tree is t's syntax tree: an empty chain (no constraint) for the zero Term.
+func (t Term) tree() *node {
+	if t.n == nil {
+		return &node{kind: kChain}
+	}
+	return t.n
+}
 
 // Alternatives returns the matching-OR alternatives ([a|b|c] gives a, b,
 // c), or nil when the expression has none. Every node of a job must satisfy
@@ -172,7 +193,7 @@ func (c Count) String() string { return c.Term.String() + "*" + strconv.Itoa(c.N
 func (e *Expr) Counts() []Count {
 	var out []Count
 	add := func(c *node) { out = append(out, Count{Term{c.items[0]}, c.count}) }
-	for _, it := range e.root.items {
+	for _, it := range e.tree().items {
 		switch it.kind {
 		case kCounted:
 			add(it)
@@ -203,12 +224,13 @@ func (e *Expr) CountsBracketed() bool {
 func (e *Expr) PerNode() string {
 	var b strings.Builder
 	first := true
-	for i, it := range e.root.items {
+	root := e.tree()
+	for i, it := range root.items {
 		if it.kind == kCounted || it.kind == kCounts {
 			continue
 		}
 		if !first {
-			b.WriteByte(e.root.ops[i-1])
+			b.WriteByte(root.ops[i-1])
 		}
 		first = false
 		if it.kind == kMatchOr {
@@ -234,6 +256,10 @@ func (e *Expr) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
 // UnmarshalText parses text written by MarshalText. It accepts the Legacy
 // grammar too, since that is a superset of the modern one.
 func (e *Expr) UnmarshalText(text []byte) error {
+	if len(text) == 0 { // what the zero Expr marshals to
+		*e = Expr{}
+		return nil
+	}
 	p, err := Parse(string(text), Legacy())
 	if err != nil {
 		return err

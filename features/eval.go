@@ -73,13 +73,13 @@ func (e *Expr) Nodes(ix *Index) *bitset.BitSet {
 // evaluating many requests can reuse one set. A plain chain of features
 // evaluates without allocating.
 func (e *Expr) NodesInto(ix *Index, dst *bitset.BitSet) {
-	evalInto(e.root, ix, dst)
+	evalInto(e.tree(), ix, dst)
 }
 
 // Nodes returns the nodes satisfying t.
 func (t Term) Nodes(ix *Index) *bitset.BitSet {
 	dst := bitset.New(ix.n)
-	evalInto(t.n, ix, dst)
+	evalInto(t.tree(), ix, dst)
 	return dst
 }
 
@@ -104,6 +104,10 @@ func evalInto(n *node, ix *Index, dst *bitset.BitSet) {
 			}
 		}
 	case kChain:
+		if len(n.items) == 0 { // the zero Expr: no constraint
+			dst.SetAll()
+			return
+		}
 		evalInto(n.items[0], ix, dst)
 		var tmp *bitset.BitSet
 		for i, it := range n.items[1:] {
@@ -142,10 +146,10 @@ func resize(dst *bitset.BitSet, n uint) {
 
 // Match reports whether a node with the given features satisfies e's
 // per-node part.
-func (e *Expr) Match(nodeFeatures []string) bool { return match(e.root, nodeFeatures) }
+func (e *Expr) Match(nodeFeatures []string) bool { return match(e.tree(), nodeFeatures) }
 
 // Match reports whether a node with the given features satisfies t.
-func (t Term) Match(nodeFeatures []string) bool { return match(t.n, nodeFeatures) }
+func (t Term) Match(nodeFeatures []string) bool { return match(t.tree(), nodeFeatures) }
 
 func match(n *node, fs []string) bool {
 	switch n.kind {
@@ -160,6 +164,9 @@ func match(n *node, fs []string) bool {
 			}
 		}
 		return false
+	}
+	if len(n.items) == 0 { // the zero Expr: no constraint
+		return true
 	}
 	v := match(n.items[0], fs)
 	for i, it := range n.items[1:] {
@@ -191,7 +198,7 @@ func (e *UnknownFeatureError) Position() position.Position { return e.Pos }
 // known rejects, or nil. Index.Has is a ready-made known.
 func (e *Expr) Validate(known func(string) bool) error {
 	var bad *node
-	e.root.walkFeatures(func(n *node) bool {
+	e.tree().walkFeatures(func(n *node) bool {
 		if !known(n.name) {
 			bad = n
 			return false

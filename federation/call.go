@@ -55,7 +55,7 @@ func call[T any](g *Grid, ctx context.Context, m *member, f func(context.Context
 		return zero, fmt.Errorf("%w: %s: %w", ErrMemberDown, m.name, errNotSent)
 	}
 	if g.opts.timeout <= 0 {
-		v, err := f(ctx)
+		v, err := guard(m.name, ctx, f)
 		return v, g.classify(m, err)
 	}
 	cctx, cancel := context.WithTimeout(ctx, g.opts.timeout)
@@ -63,7 +63,7 @@ func call[T any](g *Grid, ctx context.Context, m *member, f func(context.Context
 	done := make(chan result[T], 1)
 	m.inflight.Store(true)
 	go func() {
-		v, err := f(cctx)
+		v, err := guard(m.name, cctx, f)
 		m.inflight.Store(false)
 		done <- result[T]{v, err}
 	}()
@@ -74,6 +74,19 @@ func call[T any](g *Grid, ctx context.Context, m *member, f func(context.Context
 		m.up = false
 		return zero, fmt.Errorf("%w: %s: no answer within %s", ErrMemberDown, m.name, g.opts.timeout)
 	}
+}
+
+// guard runs f, turning a panic of the member into an error that marks it
+// down: the call's outcome is unknown, as after a timeout, and the process
+// (the grid's goroutine included) goes on.
+func guard[T any](name string, ctx context.Context, f func(context.Context) (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var zero T
+			v, err = zero, fmt.Errorf("%w: %s: %w: %v", ErrMemberDown, name, ErrMemberPanicked, r)
+		}
+	}()
+	return f(ctx)
 }
 
 // call0 is call for functions with no result.

@@ -49,8 +49,9 @@
 // # Failures
 //
 // Every member call has a deadline (WithCallTimeout). A member that does
-// not answer in time, or whose transport fails, is down until it answers
-// again: it gets no new jobs, and at most one call to it is outstanding.
+// not answer in time, whose transport fails, or whose method panics (the
+// grid recovers, in its own goroutine too, and the call's error matches
+// ErrMemberPanicked and ErrMemberDown) is down until it answers again: it gets no new jobs, and at most one call to it is outstanding.
 // A job pending on a member that does not answer stays there — the member
 // may still be running its queue, and moving the job without its word
 // could run it twice. Outcomes a lost answer leaves unknown are noted and

@@ -9,6 +9,10 @@ var (
 	// ErrMemberDown: a member did not answer within the call deadline, or
 	// its transport failed. The grid treats it as down until it answers.
 	ErrMemberDown = errors.New("federation: member is down")
+	// ErrMemberPanicked: a member's method panicked. The grid recovers,
+	// treats the member as down (the error also matches ErrMemberDown)
+	// and the call's outcome as unknown, as after a timeout.
+	ErrMemberPanicked = errors.New("federation: member panicked")
 	// ErrUnknownMember: no member has that name.
 	ErrUnknownMember = errors.New("federation: unknown member")
 	// ErrDuplicateMember: a member of that name is already in the grid.

@@ -127,10 +127,18 @@ func WithPeriod(period, minGap time.Duration) Option {
 // stays short however many jobs would gain.
 func WithMaxMoves(n int) Option { return func(o *options) { o.maxMoves = n } }
 
-// New returns an empty grid taking job IDs from ids.
+// New returns an empty grid taking job IDs from ids. A nil ids or Option
+// is a programming error: New panics with a message naming it. (The zero
+// Grid is not usable: make one with New.)
 func New(ids IDSource, opts ...Option) *Grid {
+	if ids == nil {
+		panic("federation.New: ids (IDSource) is nil; use NewMemoryIDs for IDs in process")
+	}
 	o := options{timeout: defaultTimeout, threshold: 5 * time.Minute, period: time.Minute, minGap: 10 * time.Second, maxMoves: 1000}
-	for _, f := range opts {
+	for k, f := range opts {
+		if f == nil {
+			panic(fmt.Sprintf("federation.New: option %d is nil", k))
+		}
 		f(&o)
 	}
 	return &Grid{opts: o, ids: ids, byName: map[string]*member{}, jobs: map[queue.JobID]*record{},
@@ -139,11 +147,19 @@ func New(ids IDSource, opts ...Option) *Grid {
 
 // Add makes m a member. If m does not answer its Info, it joins down and
 // is asked again on every pass. A member that implements Watcher has its
-// events observed (see Observe).
+// events observed (see Observe). A nil m, or one whose Name panics, is
+// refused with an error; one whose Watch panics joins down, unwatched,
+// and Add returns an error matching ErrMemberPanicked.
 func (g *Grid) Add(ctx context.Context, m Member) error {
+	if m == nil {
+		return errors.New("federation: Grid.Add: the member is nil")
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	name := m.Name()
+	name, err := guard("(unnamed)", ctx, func(context.Context) (string, error) { return m.Name(), nil })
+	if err != nil {
+		return err
+	}
 	if _, dup := g.byName[name]; dup || name == "" {
 		return fmt.Errorf("%w: %q", ErrDuplicateMember, name)
 	}
@@ -152,7 +168,14 @@ func (g *Grid) Add(ctx context.Context, m Member) error {
 	g.byName[name] = mb
 	g.refreshInfo(ctx, mb)
 	if w, ok := m.(Watcher); ok {
-		mb.stop = w.Watch(func(e queue.Event) { g.Observe(name, e) })
+		stop, err := guard(name, ctx, func(context.Context) (func(), error) {
+			return w.Watch(func(e queue.Event) { g.Observe(name, e) }), nil
+		})
+		if err != nil {
+			mb.up = false
+			return err
+		}
+		mb.stop = stop
 	}
 	return nil
 }

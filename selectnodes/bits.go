@@ -48,6 +48,17 @@ func countSpan(b *bitset.BitSet, rec *record) int {
 	return n
 }
 
+// countSpanAnd is |a ∩ b ∩ rec|, without building a ∩ b.
+func countSpanAnd(a, b *bitset.BitSet, rec *record) int {
+	rws := rec.words
+	x, y := spanOf(a, rec)[:len(rws)], spanOf(b, rec)[:len(rws)]
+	n := 0
+	for k, rw := range rws {
+		n += bits.OnesCount64(x[k] & y[k] & rw)
+	}
+	return n
+}
+
 // setSpan sets dst's bits in rec to src ∩ rec ∩ mask (mask may be nil).
 func setSpan(dst, src, mask *bitset.BitSet, rec *record) {
 	d, s := dst.Words(), src.Words()

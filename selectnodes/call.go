@@ -102,7 +102,7 @@ func (r *SetReport) removed(filter string, n int, why fmt.Stringer) {
 func (cx *call) candidates(rep *SetReport, rec *record, cand *bitset.BitSet, left int) {
 	if rep != nil {
 		rep.Candidates = left
-		rep.Available = countSpan(cx.job.availNodes.Intersection(cand), rec)
+		rep.Available = countSpanAnd(cx.job.availNodes, cand, rec) // no bitmap per set
 	}
 }
 
@@ -114,11 +114,15 @@ func (cx *call) usableCounts() {
 	}
 	usable := bitset.New(uint(len(cx.c.nodes)))
 	cx.c.usable(cx.job, cx.sets[0].cand, cx.v, RunNow, usable)
+	// one pass over each list: a configuration with a record per node has
+	// as many sets as nodes
+	setOf := make(map[int]*record, len(cx.sets))
 	for _, s := range cx.sets {
-		for k := range cx.ex.Sets {
-			if cx.ex.Sets[k].record == s.Record {
-				cx.ex.Sets[k].Usable = countSpan(usable, s.rec)
-			}
+		setOf[s.Record] = s.rec
+	}
+	for k := range cx.ex.Sets {
+		if rec, ok := setOf[cx.ex.Sets[k].record]; ok {
+			cx.ex.Sets[k].Usable = countSpan(usable, rec)
 		}
 	}
 }

@@ -157,11 +157,23 @@ func WithTopologyConfig(top *slurmconf.Topology, opts ...topology.Option) Option
 }
 
 // New builds a cluster. Node names must be unique and non-empty; partitions
-// must name defined nodes. Nodes with identical configuration form one
+// must name defined nodes; a nil Option is an error matching
+// ErrNilArgument. Nodes with identical configuration form one
 // config record; records are ordered by weight, then first appearance.
 func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
+	return build(slices.Clone(nodes), parts, opts, false, (*Cluster).buildRecords)
+}
+
+// build is New over nodes the cluster keeps as they are. owned says their
+// Features and GRES slices are the cluster's already (FromConfig makes
+// them per line, so they are not copied per node); records groups the
+// nodes into config records.
+func build(nodes []Node, parts []Partition, opts []Option, owned bool, records func(*Cluster)) (*Cluster, error) {
+	if err := nilOption("New", opts); err != nil {
+		return nil, err
+	}
 	c := &Cluster{
-		config: &config{nodes: slices.Clone(nodes), byName: make(map[string]int, len(nodes)), fastSchedule: 1},
+		config: &config{nodes: nodes, byName: make(map[string]int, len(nodes)), fastSchedule: 1},
 		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
 			partIx: map[string]int{}, defPart: -1},
 		jobs: map[JobID]running{}, ends: newEnds(),
@@ -177,7 +189,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	}
 	var errs []error
 	for i := range c.nodes {
-		if err := c.addNode(i); err != nil {
+		if err := c.addNode(i, owned); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -188,7 +200,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	if c.gres, err = buildGres(c.nodes); err != nil {
 		return nil, err
 	}
-	c.buildRecords()
+	records(c)
 	names := make([][]string, len(c.nodes))
 	for i := range c.nodes {
 		names[i] = c.nodes[i].Features
@@ -217,7 +229,7 @@ func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
 	return c, nil
 }
 
-func (c *Cluster) addNode(i int) error {
+func (c *Cluster) addNode(i int, owned bool) error {
 	n := &c.nodes[i]
 	switch {
 	case n.Name == "":
@@ -235,19 +247,22 @@ func (c *Cluster) addNode(i int) error {
 			return fmt.Errorf("selectnodes: node %s has an invalid GRES %+v", n.Name, g)
 		}
 	}
-	if _, dup := c.byName[n.Name]; dup {
-		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
-	}
 	cpus, ok := n.cpus()
 	if !ok {
 		return fmt.Errorf("selectnodes: node %s has more than MaxNodeCPUs (%d) CPUs", n.Name, MaxNodeCPUs)
 	}
+	before := len(c.byName)
+	c.byName[n.Name] = i // one hash operation, not a lookup then an insert
+	if len(c.byName) == before {
+		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
+	}
 	n.CPUs = cpus
 	c.mostCPUs = max(c.mostCPUs, cpus)
 	c.states[i] = n.State
-	n.Features = slices.Clone(n.Features)
-	n.GRES = slices.Clone(n.GRES)
-	c.byName[n.Name] = i
+	if !owned {
+		n.Features = slices.Clone(n.Features)
+		n.GRES = slices.Clone(n.GRES)
+	}
 	return nil
 }
 
@@ -285,10 +300,17 @@ func (c *Cluster) finishRecords() {
 		}
 		return a.order - b.order
 	})
+	total := 0
 	for r := range c.records {
 		rec := &c.records[r]
 		rec.wlo, rec.whi = rec.nodes[0]/64, rec.nodes[len(rec.nodes)-1]/64+1
-		rec.words = make([]uint64, rec.whi-rec.wlo)
+		total += rec.whi - rec.wlo
+	}
+	slab := make([]uint64, total) // the records' masks, carved in turn (one allocation)
+	for r := range c.records {
+		rec := &c.records[r]
+		n := rec.whi - rec.wlo
+		rec.words, slab = slab[:n:n], slab[n:]
 		for _, i := range rec.nodes {
 			rec.words[i/64-rec.wlo] |= 1 << (uint(i) % 64)
 			c.recOf[i] = int32(r)
@@ -325,12 +347,17 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 		return fmt.Errorf("selectnodes: partition %s is defined twice", p.Name)
 	}
 	bits := bitset.New(uint(len(c.nodes)))
+	next := 0 // partitions mostly list nodes in cluster order: try the next one first
 	for _, name := range p.Nodes {
-		i, ok := c.byName[name]
-		if !ok {
-			return fmt.Errorf("selectnodes: partition %s: node %s is not defined", p.Name, name)
+		i := next
+		if i >= len(c.nodes) || c.nodes[i].Name != name {
+			var ok bool
+			if i, ok = c.byName[name]; !ok {
+				return fmt.Errorf("selectnodes: partition %s: node %s is not defined", p.Name, name)
+			}
 		}
 		bits.Set(uint(i))
+		next = i + 1
 	}
 	p.Nodes = slices.Clone(p.Nodes)
 	part := partition{Partition: p, nodes: bits}
@@ -353,6 +380,16 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	return nil
 }
 
+// nilOption refuses a nil Option given to fn.
+func nilOption(fn string, opts []Option) error {
+	for k, o := range opts {
+		if o == nil {
+			return fmt.Errorf("%w: selectnodes.%s: option %d is nil", ErrNilArgument, fn, k)
+		}
+	}
+	return nil
+}
+
 // applyState derives node i's bits in the up and avail bitmaps.
 func (c *Cluster) applyState(i int) {
 	s := c.states[i]
@@ -363,10 +400,13 @@ func (c *Cluster) applyState(i int) {
 // NodeCount is the number of nodes.
 func (c *Cluster) NodeCount() int { return len(c.nodes) }
 
-// Node returns a copy of node i's configuration with its current state.
+// Node returns a copy of node i's configuration with its current state;
+// the copy is the caller's, its Features and GRES included (the nodes of a
+// NodeName line share one list inside the cluster).
 func (c *Cluster) Node(i int) *Node {
 	n := c.nodes[i]
 	n.State = c.states[i]
+	n.Features, n.GRES = slices.Clone(n.Features), slices.Clone(n.GRES)
 	return &n
 }
 

@@ -23,6 +23,9 @@ var (
 	// ErrInvalidRequest: the request names an unknown partition or node,
 	// or holds impossible values.
 	ErrInvalidRequest = errors.New("invalid request")
+	// ErrNilArgument: New or FromConfig was given a nil configuration or
+	// a nil Option.
+	ErrNilArgument = errors.New("selectnodes: nil argument")
 )
 
 // Error is a selection failure: its class, a one-line reason and the

@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hpcsched/hpcsched/hostlist"
@@ -15,23 +16,21 @@ import (
 // and reason, in the order of the first set of each group (weight order).
 func (e *Explanation) Groups() []SetReport {
 	var out []SetReport
+	var parts [][]string // each group's sets' Nodes, merged once at the end
+	index := map[string]int{}
 	for _, s := range e.Sets {
-		k := slices.IndexFunc(out, func(g SetReport) bool {
-			return g.Weight == s.Weight && sameFeatures(g.Features, s.Features)
-		})
-		if k < 0 {
+		key := groupKey(s.Weight, s.Features)
+		k, ok := index[key]
+		if !ok {
 			g := s
 			g.Removed = slices.Clone(s.Removed)
+			index[key] = len(out)
 			out = append(out, g)
+			parts = append(parts, []string{s.Nodes})
 			continue
 		}
 		g := &out[k]
-		names, err := hostlist.Expand(g.Nodes + "," + s.Nodes)
-		if err == nil {
-			g.Nodes = hostlist.Compress(names)
-		} else {
-			g.Nodes += "," + s.Nodes
-		}
+		parts[k] = append(parts[k], s.Nodes)
 		g.Total += s.Total
 		g.Candidates += s.Candidates
 		g.Available += s.Available
@@ -44,15 +43,36 @@ func (e *Explanation) Groups() []SetReport {
 			}
 		}
 	}
+	for k := range out {
+		if len(parts[k]) > 1 {
+			out[k].Nodes = mergeNodes(parts[k])
+		}
+	}
 	return out
 }
 
-// sameFeatures compares feature lists as sets.
-func sameFeatures(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
+// groupKey identifies the sets Slurm merges: equal weight and the same
+// features compared as sets (order aside).
+func groupKey(weight int64, features []string) string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatInt(weight, 10))
+	for _, f := range slices.Sorted(slices.Values(features)) {
+		b.WriteByte(0)
+		b.WriteString(f)
 	}
-	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+	return b.String()
+}
+
+// mergeNodes writes the hostlists of a group's sets as one, in set order:
+// expanded and compressed once, so merging n sets costs their total size,
+// not n times it. A group too large to expand keeps the lists joined.
+func mergeNodes(lists []string) string {
+	joined := strings.Join(lists, ",")
+	names, err := hostlist.Expand(joined)
+	if err != nil {
+		return joined
+	}
+	return hostlist.Compress(names)
 }
 
 // featureList is ", features a,b" for a set's line, or nothing.

@@ -10,7 +10,8 @@ import (
 	"github.com/hpcsched/hpcsched/slurmconf"
 )
 
-// FromConfig builds a cluster from a parsed slurm.conf. Nodes take the
+// FromConfig builds a cluster from a parsed slurm.conf (a nil cfg or
+// Option is an error matching ErrNilArgument). Nodes take the
 // order of their NodeName lines, each line one config record; the
 // selector follows SelectType (select/linear gives Linear, cons_res and
 // cons_tres give ConsRes) and FastSchedule follows the file, unless opts
@@ -19,11 +20,20 @@ import (
 // become 0 (no limit); SelectTypeParameters CR_LLN sets LLN on every
 // partition.
 func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
+	if cfg == nil {
+		return nil, fmt.Errorf("%w: selectnodes.FromConfig: the configuration is nil", ErrNilArgument)
+	}
+	if err := nilOption("FromConfig", opts); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	var nodes []Node
+	nodes := make([]Node, 0, cfg.NodeCount())
 	for _, line := range cfg.Nodes {
+		// one copy of the line's features and GRES, shared by its nodes
+		// (the cluster never writes them)
+		feats := slices.Clone(line.Features)
 		var gres []GRES
 		for _, g := range line.Gres {
 			gres = append(gres, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
@@ -31,7 +41,7 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		for _, name := range line.Names {
 			nodes = append(nodes, Node{Name: name, CPUs: line.CPUs, Boards: line.Boards, Sockets: line.SocketsPerBoard,
 				CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
-				TmpDisk: line.TmpDisk, Weight: line.Weight, Features: line.Features, GRES: gres, State: nodeState(line.State)})
+				TmpDisk: line.TmpDisk, Weight: line.Weight, Features: feats, GRES: gres, State: nodeState(line.State)})
 		}
 	}
 	if compatRequested(opts) {
@@ -75,27 +85,43 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 }
 
 func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts []Option) (*Cluster, error) {
-	c, err := New(nodes, parts, opts...)
+	reordered := compatRequested(opts)
+	c, err := build(nodes, parts, opts, true, func(c *Cluster) { c.lineRecords(cfg, reordered) })
 	if err != nil {
 		return nil, err
 	}
 	c.memConsumable = memoryConsumable(cfg)
-	// Slurm's config records are the NodeName lines, not equal
-	// configurations: rebuild them line by line so the order (and so the
-	// count-feature behaviour of seed 000 §3.3) follows the file.
-	c.records = c.records[:0]
-	for li, line := range cfg.Nodes {
-		rec := record{order: li}
-		for _, name := range line.Names {
-			rec.nodes = append(rec.nodes, c.byName[name])
+	return c, nil
+}
+
+// lineRecords makes each NodeName line a config record: Slurm's config
+// records are the lines, not equal configurations, so the order (and so
+// the count-feature behaviour of seed 000 §3.3) follows the file. Unless
+// the nodes were reordered (compat_order.go), node k of the file is node k
+// of the cluster, and no name is looked up.
+func (c *Cluster) lineRecords(cfg *slurmconf.Config, reordered bool) {
+	c.recOf = make([]int32, len(c.nodes))
+	c.records = make([]record, 0, len(cfg.Nodes))
+	slab := make([]int, len(c.nodes)) // every record's nodes, carved in turn: one allocation, not one per line
+	next := 0
+	for li := range cfg.Nodes {
+		line := &cfg.Nodes[li]
+		end := next + len(line.Names)
+		rec := record{order: li, nodes: slab[next:end:end]}
+		for k, name := range line.Names {
+			if reordered {
+				rec.nodes[k] = c.byName[name]
+			} else {
+				rec.nodes[k] = next + k
+			}
 		}
-		slices.Sort(rec.nodes) // ascending whatever the node order (compat_order.go)
+		next += len(line.Names)
+		slices.Sort(rec.nodes) // ascending whatever the node order
 		n := &c.nodes[rec.nodes[0]]
 		rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
 		c.records = append(c.records, rec)
 	}
 	c.finishRecords()
-	return c, nil
 }
 
 func nodeState(s string) NodeState {

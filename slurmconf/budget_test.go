@@ -81,13 +81,15 @@ func TestIncludeFanOutBudget(t *testing.T) {
 		"etc/a.conf":     {Data: []byte(strings.Repeat("# padding\n", 100))},
 	}
 	_, err = ParseFile(big, "etc/slurm.conf", WithLimits(Limits{InputBytes: 1500}))
-	e = requireBudget(t, err, 3, "input is longer than 1500 bytes (Limits.InputBytes)")
-	assert.Equal(t, "etc/slurm.conf", e.Pos.File)
+	// the budget runs out while the second a.conf is read, at its 46th line
+	// (1500 - 44 bytes of slurm.conf - 1000 of the first a.conf leave 45 lines of 10)
+	e = requireBudget(t, err, 46, "input is longer than 1500 bytes (Limits.InputBytes)")
+	assert.Equal(t, "etc/a.conf", e.Pos.File)
 	_, err = ParseFile(big, "etc/slurm.conf", WithLimits(Limits{InputBytes: 3000}))
 	require.NoError(t, err)
 
 	_, err = Parse(strings.NewReader(strings.Repeat("A=1\n", 100)), WithLimits(Limits{InputBytes: 399}))
-	requireBudget(t, err, 1, "(Limits.InputBytes)")
+	requireBudget(t, err, 100, "(Limits.InputBytes)") // the line that goes over
 }
 
 // defaultLine is a DEFAULT line of about n bytes of distinct unmodelled

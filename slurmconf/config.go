@@ -113,7 +113,11 @@ func (c *Config) PartitionNodes(p *PartitionLine) []string {
 // Include lines are not followed (r has no folder to resolve them in); they
 // are listed in Config.Includes. Use ParseFile to follow them.
 func Parse(r io.Reader, opts ...Option) (*Config, error) {
-	b := newBuilder(newBudget(opts))
+	bud, err := newBudget("Parse", r, opts)
+	if err != nil {
+		return nil, err
+	}
+	b := newBuilder(bud)
 	if err := readAll(b.bud, r, &b.cfg.Includes, b.line); err != nil {
 		return nil, err
 	}
@@ -150,15 +154,27 @@ func (b *builder) line(l line) error {
 	case first.is("PartitionName") && isDefault:
 		return applyAll(b.bud, b.part, l.pairs[1:], true)
 	case first.is("PartitionName"):
+		if err := b.bud.record(l.pos); err != nil {
+			return err
+		}
 		p, err := buildPartition(b.bud, b.part, l.pairs)
 		if err != nil {
 			return err
 		}
 		b.cfg.Partitions = append(b.cfg.Partitions, p)
 	case first.is("FrontendName"), first.is("DownNodes"), first.is("NodeSet"):
+		if err := b.bud.record(l.pos); err != nil {
+			return err
+		}
+		if err := b.bud.keep(len(l.pairs), l.pos); err != nil {
+			return err
+		}
 		b.cfg.Records = append(b.cfg.Records, Record{Kind: first.Key, Name: first.Value, Pairs: l.pairs, Pos: l.pos})
 	default:
 		for _, p := range l.pairs {
+			if err := b.bud.keep(1, p.Pos); err != nil {
+				return err
+			}
 			if err := b.cfg.Scheduling.set(p); err != nil {
 				return err
 			}

@@ -66,12 +66,16 @@ func inherit(b *budget, d *defaultSet, pos Pos) ([]Pair, error) {
 
 // keep files an unmodelled pair: a template keeps it in d, where a later
 // DEFAULT line can override it; a record appends it to its own extra.
-func (d *defaultSet) keep(extra *[]Pair, p Pair, template bool) {
+func (d *defaultSet) keep(b *budget, extra *[]Pair, p Pair, template bool) error {
+	if err := b.keep(1, p.Pos); err != nil {
+		return err
+	}
 	if template {
 		d.add(p)
-		return
+		return nil
 	}
 	*extra = append(*extra, p)
+	return nil
 }
 
 // applier is a record being built, a template or a line.

@@ -30,7 +30,9 @@
 // # Errors
 //
 // Every error is an *Error (position.Error) with the file, line, column and
-// byte offset of the offending text, which position.Of also finds. Parsing
+// byte offset of the offending text, which position.Of also finds, except
+// for a nil io.Reader, fs.FS or Option, which is an error matching
+// ErrNilArgument. The zero Config is an empty configuration. Parsing
 // checks each line; Config.Validate checks what spans lines (duplicate node
 // names, partitions naming undefined nodes) and returns a sorted
 // position.ErrorList, so fragments such as a lone partitions.conf still
@@ -41,7 +43,10 @@
 // Every parser takes Options; WithLimits sets the budgets below (a zero
 // field keeps its default). Each is checked before the memory it protects is
 // allocated, and going beyond one is an *Error wrapping ErrBudget that names
-// the limit and the line:
+// the limit and the line. Files are read line by line, and the input and
+// line-length budgets are held while reading, so an endless input
+// (/dev/zero as a slurm.conf, an Include or a gres.conf) stops at its first
+// over-long line, after at most MaxLineLength bytes:
 //
 //   - Limits.Nodes (DefaultMaxNodes, 1<<20): node names all NodeName lines
 //     define together;
@@ -54,6 +59,11 @@
 //     and bytes read from them or from an io.Reader;
 //   - Limits.Inherited (DefaultMaxInherited, 1<<20): unmodelled pairs that
 //     DEFAULT lines hand down to the lines after them;
+//   - Limits.Pairs (DefaultMaxPairs, 1<<20): pairs kept as written
+//     (Params, Extra, Record pairs, DEFAULT templates), and Limits.Records
+//     (DefaultMaxRecords, 1<<16): records other than nodes (partitions,
+//     FrontendName/DownNodes/NodeSet lines, gres.conf lines, switches and
+//     blocks), since each costs far more memory than its text;
 //   - MaxLineLength (1 MiB) per logical line and MaxIncludeDepth (16).
 //
 // A DEFAULT line updates a template at a cost proportional to its length,

@@ -20,6 +20,10 @@ type Error = position.Error
 // the Limits; test for it with errors.Is. The message names the limit.
 var ErrBudget = errors.New("slurmconf: budget exceeded")
 
+// ErrNilArgument is what the parsers return for a nil io.Reader, fs.FS or
+// Option (errors.Is finds it).
+var ErrNilArgument = errors.New("slurmconf: nil argument")
+
 func errAt(pos Pos, format string, args ...any) *Error {
 	return position.Errorf(pos, format, args...)
 }

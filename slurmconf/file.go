@@ -12,7 +12,11 @@ import (
 // includes (see the package doc for how include names are resolved), within
 // the Limits the options give. Use os.DirFS(dir) to read from disk.
 func ParseFile(fsys fs.FS, name string, opts ...Option) (*Config, error) {
-	b := newBuilder(newBudget(opts))
+	bud, err := newBudget("ParseFile", fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	b := newBuilder(bud)
 	r := includeReader{fsys: fsys, bud: b.bud}
 	if err := r.readRoot(name, b.line); err != nil {
 		return nil, err
@@ -43,33 +47,15 @@ func (r *includeReader) read(name string, from Pos, stack []string, each func(li
 	if err != nil {
 		return errAt(Pos{File: name}, "cannot read: %s", errText(err))
 	}
-	data, err := r.bud.read(f, from)
-	f.Close()
-	if err != nil {
-		var e *Error
-		if errors.As(err, &e) && errors.Is(err, ErrBudget) && from.IsValid() {
-			e.Msg = "Include " + name + ": " + e.Msg
-		}
-		return err
-	}
+	defer f.Close()
 	r.files = append(r.files, name)
-	lines, err := readLines(data, name)
-	if err != nil {
-		return err
-	}
 	stack = append(stack, name)
-	for _, l := range lines {
+	return scanLines(newLineScanner(f, r.bud, name), func(l line) error {
 		if l.include == "" {
-			if err := each(l); err != nil {
-				return err
-			}
-			continue
+			return each(l)
 		}
-		if err := r.include(l, stack, each); err != nil {
-			return err
-		}
-	}
-	return nil
+		return r.include(l, stack, each)
+	})
 }
 
 func (r *includeReader) include(l line, stack []string, each func(line) error) error {

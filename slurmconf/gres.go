@@ -33,7 +33,10 @@ type GresLine struct {
 // followed), within the Limits the options give.
 func ParseGres(r io.Reader, opts ...Option) (*GresConfig, error) {
 	g := &GresConfig{}
-	b := newBudget(opts)
+	b, err := newBudget("ParseGres", r, opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := readAll(b, r, &g.Includes, func(l line) error { return g.line(b, l) }); err != nil {
 		return nil, err
 	}
@@ -44,7 +47,11 @@ func ParseGres(r io.Reader, opts ...Option) (*GresConfig, error) {
 // lines as ParseFile does.
 func ParseGresFile(fsys fs.FS, name string, opts ...Option) (*GresConfig, error) {
 	g := &GresConfig{}
-	r := includeReader{fsys: fsys, bud: newBudget(opts)}
+	bud, err := newBudget("ParseGresFile", fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := includeReader{fsys: fsys, bud: bud}
 	if err := r.readRoot(name, func(l line) error { return g.line(r.bud, l) }); err != nil {
 		return nil, err
 	}
@@ -57,8 +64,14 @@ func (g *GresConfig) line(b *budget, l line) error {
 		hasName = hasName || p.is("Name")
 	}
 	if !hasName {
+		if err := b.keep(len(l.pairs), l.pos); err != nil {
+			return err
+		}
 		g.Params = append(g.Params, l.pairs...)
 		return nil
+	}
+	if err := b.record(l.pos); err != nil {
+		return err
 	}
 	gl := GresLine{Pos: l.pos}
 	countSet := false
@@ -85,7 +98,9 @@ func (g *GresConfig) line(b *budget, l line) error {
 		case "cores":
 			gl.Cores = p.Value
 		default:
-			gl.Extra = append(gl.Extra, p)
+			if err = b.keep(1, p.Pos); err == nil {
+				gl.Extra = append(gl.Extra, p)
+			}
 		}
 		if err != nil {
 			return err

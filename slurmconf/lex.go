@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"bytes"
 	"io"
 	"strings"
 )
@@ -44,24 +45,13 @@ func (p Pair) within(value string, off int) Pair {
 // readAll passes each line of r to each. r has no folder to resolve Include
 // lines in, so they are appended to includes instead of being followed.
 func readAll(b *budget, r io.Reader, includes *[]Pair, each func(line) error) error {
-	data, err := b.read(r, Pos{Line: 1, Column: 1})
-	if err != nil {
-		return err
-	}
-	lines, err := readLines(data, "")
-	if err != nil {
-		return err
-	}
-	for _, l := range lines {
+	return scanLines(newLineScanner(r, b, ""), func(l line) error {
 		if l.include != "" {
 			*includes = append(*includes, Pair{Key: "Include", Value: l.include, Pos: l.pos, ValuePos: l.inclPos})
-			continue
+			return nil
 		}
-		if err := each(l); err != nil {
-			return err
-		}
-	}
-	return nil
+		return each(l)
+	})
 }
 
 // segment is where one physical line starts inside a logical one.
@@ -85,61 +75,47 @@ func (m lineMap) at(i int) Pos {
 	return p
 }
 
-// readLines splits data, the text of file, into logical lines of
-// key=value pairs. A UTF-8 byte order mark at its start is skipped.
-func readLines(data, file string) ([]line, error) {
-	off := 0
-	if strings.HasPrefix(data, bom) {
-		off = len(bom) // the first line's columns still count it, as go/scanner's do
-	}
-	var out []line
-	var joined strings.Builder
+// scanLines joins the physical lines of s at '\' continuations and passes
+// each logical line with key=value pairs or an include to each, as it is
+// read: no more of the input than one logical line is held at a time.
+func scanLines(s *lineScanner, each func(line) error) error {
+	var joined []byte
 	var segs lineMap
 	flush := func() error {
-		l, err := lexLine(joined.String(), segs)
+		l, err := lexLine(string(joined), segs) // the line's values share this one string
+		joined, segs = joined[:0], segs[:0]
+		if err != nil || (len(l.pairs) == 0 && l.include == "") {
+			return err
+		}
+		return each(l)
+	}
+	for {
+		text, pos, err := s.next()
+		if err == io.EOF {
+			break
+		}
 		if err != nil {
 			return err
 		}
-		if len(l.pairs) > 0 || l.include != "" {
-			out = append(out, l)
-		}
-		joined.Reset()
-		segs = nil
-		return nil
-	}
-	for n := 1; off < len(data); n++ {
-		end := strings.IndexByte(data[off:], '\n')
-		next := off + end + 1
-		if end < 0 {
-			end, next = len(data)-off, len(data)
-		}
-		text := strings.TrimSuffix(data[off:off+end], "\r")
-		col := 1
-		if n == 1 {
-			col = off + 1
-		}
-		segs = append(segs, segment{at: joined.Len(), pos: Pos{File: file, Line: n, Column: col, Offset: off}})
-		continued := strings.HasSuffix(text, "\\") && !strings.HasSuffix(text, "\\\\")
+		segs = append(segs, segment{at: len(joined), pos: pos})
+		continued := bytes.HasSuffix(text, []byte(`\`)) && !bytes.HasSuffix(text, []byte(`\\`))
 		if continued {
 			text = text[:len(text)-1]
 		}
-		if joined.Len()+len(text) > MaxLineLength {
-			return nil, budgetAt(segs[0].pos, "line longer than %d bytes (MaxLineLength)", MaxLineLength)
+		if len(joined)+len(text) > MaxLineLength {
+			return budgetAt(segs[0].pos, "line longer than %d bytes (MaxLineLength)", MaxLineLength)
 		}
-		joined.WriteString(text)
-		off = next
+		joined = append(joined, text...)
 		if !continued {
 			if err := flush(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	if segs != nil {
-		if err := flush(); err != nil {
-			return nil, err
-		}
+	if len(segs) > 0 {
+		return flush()
 	}
-	return out, nil
+	return nil
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
@@ -154,6 +130,9 @@ func lexLine(s string, m lineMap) (line, error) {
 		}
 		l.include, l.inclPos = name, m.at(col)
 		return l, nil
+	}
+	if n := strings.Count(s, "="); n > 0 {
+		l.pairs = make([]Pair, 0, n) // at most one pair per '=': no regrowth
 	}
 	for i < len(s) {
 		if s[i] == '#' {
@@ -200,8 +179,14 @@ func lexValue(s string, i int, m lineMap) (string, int, error) {
 		}
 		return s[i+1 : i+1+end], i + end + 2, nil
 	}
-	var b strings.Builder
 	start := i
+	for i < len(s) && !isBlank(s[i]) && s[i] != '#' && s[i] != '\\' {
+		i++
+	}
+	if i == len(s) || s[i] != '\\' {
+		return s[start:i], i, nil // no escape: the value is part of the line
+	}
+	var b strings.Builder
 	for i < len(s) && !isBlank(s[i]) {
 		if s[i] == '#' {
 			break

@@ -3,8 +3,7 @@ package slurmconf
 import (
 	"errors"
 	"fmt"
-	"io"
-	"math"
+	"strings"
 
 	"github.com/hpcsched/hpcsched/hostlist"
 	"github.com/hpcsched/hpcsched/position"
@@ -29,6 +28,13 @@ const (
 	DefaultMaxInputBytes = 64 << 20
 	// DefaultMaxInherited is the default Limits.Inherited.
 	DefaultMaxInherited = 1 << 20
+	// DefaultMaxPairs is the default Limits.Pairs: about 110 MB of pairs,
+	// room for an unmodelled key on every line of a million-node file.
+	DefaultMaxPairs = 1 << 20
+	// DefaultMaxRecords is the default Limits.Records: sites have hundreds
+	// of partitions at most, and gres.conf lines for tens of thousands of
+	// nodes fit.
+	DefaultMaxRecords = 1 << 16
 )
 
 // Limits bounds the work and memory of one parse. Each is checked before
@@ -52,6 +58,15 @@ type Limits struct {
 	// PartitionName=DEFAULT lines may hand down, as Extra pairs, to the
 	// lines after them, counted once per receiving line.
 	Inherited int
+	// Pairs is the most key=value pairs a parse keeps as they were
+	// written (Params, Extra, Record pairs, DEFAULT templates), and Records
+	// the most records other than nodes (partition, FrontendName,
+	// DownNodes and NodeSet lines, gres.conf lines, switch and block
+	// lines). A kept pair or a record costs far more memory than its text,
+	// so the input budget alone would let a 64 MiB file of "A=1" lines
+	// take gigabytes.
+	Pairs   int
+	Records int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -65,6 +80,8 @@ func (l Limits) withDefaults() Limits {
 	def(&l.HostBytes, DefaultMaxHostBytes)
 	def(&l.Files, DefaultMaxFiles)
 	def(&l.Inherited, DefaultMaxInherited)
+	def(&l.Pairs, DefaultMaxPairs)
+	def(&l.Records, DefaultMaxRecords)
 	if l.InputBytes <= 0 {
 		l.InputBytes = DefaultMaxInputBytes
 	}
@@ -84,32 +101,45 @@ type budget struct {
 	files                int
 	input                int64
 	inherited            int
+	pairs, records       int
 }
 
-func newBudget(opts []Option) *budget {
+// newBudget starts the budget of one parse by fn (the function's name, for
+// errors), refusing a nil source (an io.Reader or fs.FS) or a nil option.
+func newBudget(fn string, src any, opts []Option) (*budget, error) {
+	if src == nil {
+		return nil, fmt.Errorf("%w: slurmconf.%s: the source is nil", ErrNilArgument, fn)
+	}
 	var l Limits
-	for _, o := range opts {
+	for k, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%w: slurmconf.%s: option %d is nil", ErrNilArgument, fn, k)
+		}
 		o(&l)
 	}
-	return &budget{lim: l.withDefaults()}
+	return &budget{lim: l.withDefaults()}, nil
 }
 
 // hosts expands a hostlist value within what is left of the host budgets
 // (and of the node budget when nodes is set).
 func (b *budget) hosts(p Pair, nodes bool) ([]string, error) {
 	hb := hostlist.Budget{Hosts: hostlist.DefaultLimit, Bytes: hostlist.DefaultByteLimit}
-	which := fmt.Sprintf("%d hosts in one value (hostlist.DefaultLimit)", hostlist.DefaultLimit)
+	const (
+		perValue = iota
+		perParse
+		nodeLimit
+	)
+	which, whichBytes := perValue, perValue // which limit binds, named only in an error
 	if left := b.lim.HostNames - b.names; left < hb.Hosts {
-		hb.Hosts, which = left, fmt.Sprintf("%d host names per parse (Limits.HostNames)", b.lim.HostNames)
+		hb.Hosts, which = left, perParse
 	}
 	if left := b.lim.Nodes - b.nodes; nodes && left < hb.Hosts {
-		hb.Hosts, which = left, fmt.Sprintf("%d nodes (Limits.Nodes)", b.lim.Nodes)
+		hb.Hosts, which = left, nodeLimit
 	}
-	whichBytes := fmt.Sprintf("%d bytes of names in one value (hostlist.DefaultByteLimit)", hostlist.DefaultByteLimit)
 	if left := b.lim.HostBytes - b.nbytes; left < hb.Bytes {
-		hb.Bytes, whichBytes = left, fmt.Sprintf("%d bytes of host names per parse (Limits.HostBytes)", b.lim.HostBytes)
+		hb.Bytes, whichBytes = left, perParse
 	}
-	names, err := expandWithin(p.Value, hb)
+	names, err := b.expand(p.Value, hb)
 	if err != nil {
 		var he *hostlist.Error
 		if !errors.As(err, &he) {
@@ -118,9 +148,16 @@ func (b *budget) hosts(p Pair, nodes bool) ([]string, error) {
 		pos := p.ValuePos.Resolve(he.Pos)
 		switch {
 		case errors.Is(err, hostlist.ErrHostBudget):
-			return nil, budgetAt(pos, "%s: more than %s", p.Key, which)
+			limit := [...]string{
+				fmt.Sprintf("%d hosts in one value (hostlist.DefaultLimit)", hostlist.DefaultLimit),
+				fmt.Sprintf("%d host names per parse (Limits.HostNames)", b.lim.HostNames),
+				fmt.Sprintf("%d nodes (Limits.Nodes)", b.lim.Nodes)}[which]
+			return nil, budgetAt(pos, "%s: more than %s", p.Key, limit)
 		case errors.Is(err, hostlist.ErrByteBudget):
-			return nil, budgetAt(pos, "%s: more than %s", p.Key, whichBytes)
+			limit := [...]string{
+				fmt.Sprintf("%d bytes of names in one value (hostlist.DefaultByteLimit)", hostlist.DefaultByteLimit),
+				fmt.Sprintf("%d bytes of host names per parse (Limits.HostBytes)", b.lim.HostBytes)}[whichBytes]
+			return nil, budgetAt(pos, "%s: more than %s", p.Key, limit)
 		case errors.Is(err, hostlist.ErrBudget):
 			return nil, budgetAt(pos, "%s: %s", p.Key, he.Msg)
 		}
@@ -136,6 +173,15 @@ func (b *budget) hosts(p Pair, nodes bool) ([]string, error) {
 	return names, nil
 }
 
+// expand is expandWithin, with a shortcut for the commonest value of a
+// large file, a single plain name (NodeName=n123): it names itself.
+func (b *budget) expand(v string, hb hostlist.Budget) ([]string, error) {
+	if v != "" && hb.Hosts > 0 && len(v) <= hb.Bytes && !strings.ContainsAny(v, "[], \t\r\n") {
+		return []string{v}, nil
+	}
+	return expandWithin(v, hb)
+}
+
 // inherit counts n pairs handed down by a DEFAULT line.
 func (b *budget) inherit(n int, pos Pos) error {
 	if n > b.lim.Inherited-b.inherited {
@@ -145,18 +191,32 @@ func (b *budget) inherit(n int, pos Pos) error {
 	return nil
 }
 
-// read reads all of r within what is left of the input budget.
-func (b *budget) read(r io.Reader, pos Pos) (string, error) {
-	left := b.lim.InputBytes - b.input
-	data, err := io.ReadAll(io.LimitReader(r, min(left, math.MaxInt64-1)+1))
-	if err != nil {
-		return "", errAt(pos, "read: %v", err)
+// keep counts n pairs kept as written, from the line at pos.
+func (b *budget) keep(n int, pos Pos) error {
+	if n > b.lim.Pairs-b.pairs {
+		return budgetAt(pos, "more than %d key=value pairs kept (Limits.Pairs)", b.lim.Pairs)
 	}
-	if int64(len(data)) > left {
-		return "", budgetAt(pos, "input is longer than %d bytes (Limits.InputBytes)", b.lim.InputBytes)
+	b.pairs += n
+	return nil
+}
+
+// record counts one record other than a node, the line at pos.
+func (b *budget) record(pos Pos) error {
+	if b.records >= b.lim.Records {
+		return budgetAt(pos, "more than %d records other than nodes (Limits.Records)", b.lim.Records)
 	}
-	b.input += int64(len(data))
-	return string(data), nil
+	b.records++
+	return nil
+}
+
+// take counts n more bytes read at the line at pos, refusing them when
+// they would go past Limits.InputBytes.
+func (b *budget) take(n int, pos Pos) error {
+	if int64(n) > b.lim.InputBytes-b.input {
+		return budgetAt(pos, "input is longer than %d bytes (Limits.InputBytes)", b.lim.InputBytes)
+	}
+	b.input += int64(n)
+	return nil
 }
 
 // expandWithin is hostlist.ExpandBudget, except that a budget used up (0

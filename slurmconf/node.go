@@ -143,7 +143,7 @@ func (s *nodeBuild) apply(b *budget, p Pair, template bool) error {
 	case "state":
 		n.State = strings.ToUpper(p.Value)
 	default:
-		s.extra.keep(&n.Extra, p, template)
+		err = s.extra.keep(b, &n.Extra, p, template)
 	}
 	return err
 }

@@ -174,7 +174,7 @@ func (s *partBuild) apply(b *budget, kv Pair, template bool) error {
 	case "tresbillingweights":
 		p.TRESBillingWeights = kv.Value
 	default:
-		s.extra.keep(&p.Extra, kv, template)
+		err = s.extra.keep(b, &p.Extra, kv, template)
 	}
 	return err
 }

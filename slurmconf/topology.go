@@ -41,7 +41,10 @@ type BlockLine struct {
 // followed).
 func ParseTopology(r io.Reader, opts ...Option) (*Topology, error) {
 	t := &Topology{}
-	b := newBudget(opts)
+	b, err := newBudget("ParseTopology", r, opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := readAll(b, r, &t.Includes, func(l line) error { return t.line(b, l) }); err != nil {
 		return nil, err
 	}
@@ -52,7 +55,11 @@ func ParseTopology(r io.Reader, opts ...Option) (*Topology, error) {
 // Include lines as ParseFile does.
 func ParseTopologyFile(fsys fs.FS, name string, opts ...Option) (*Topology, error) {
 	t := &Topology{}
-	r := includeReader{fsys: fsys, bud: newBudget(opts)}
+	bud, err := newBudget("ParseTopologyFile", fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := includeReader{fsys: fsys, bud: bud}
 	if err := r.readRoot(name, func(l line) error { return t.line(r.bud, l) }); err != nil {
 		return nil, err
 	}
@@ -61,6 +68,11 @@ func ParseTopologyFile(fsys fs.FS, name string, opts ...Option) (*Topology, erro
 
 func (t *Topology) line(b *budget, l line) error {
 	first := l.pairs[0]
+	if first.is("SwitchName") || first.is("BlockName") {
+		if err := b.record(l.pos); err != nil {
+			return err
+		}
+	}
 	switch {
 	case first.is("SwitchName"):
 		s, err := buildSwitch(b, l.pairs)
@@ -81,6 +93,9 @@ func (t *Topology) line(b *budget, l line) error {
 				}
 				continue
 			}
+			if err := b.keep(1, p.Pos); err != nil {
+				return err
+			}
 			blk.Extra = append(blk.Extra, p)
 		}
 		t.Blocks = append(t.Blocks, blk)
@@ -97,6 +112,9 @@ func (t *Topology) line(b *budget, l line) error {
 					}
 					t.BlockSizes = append(t.BlockSizes, int(v))
 				}
+			}
+			if err := b.keep(1, p.Pos); err != nil {
+				return err
 			}
 			t.Params = append(t.Params, p)
 		}
@@ -122,7 +140,9 @@ func buildSwitch(b *budget, pairs []Pair) (SwitchLine, error) {
 		case "linkspeed":
 			s.LinkSpeed, err = p.int(0, math.MaxInt64)
 		default:
-			s.Extra = append(s.Extra, p)
+			if err = b.keep(1, p.Pos); err == nil {
+				s.Extra = append(s.Extra, p)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -12,15 +12,16 @@ import (
 // position (errors.As finds each *Error), or nil.
 func (c *Config) Validate() error {
 	var errs position.ErrorList
-	defined := make(map[string]Pos, c.NodeCount())
+	// name -> its line's index: a small value keeps a million-node map small
+	defined := make(map[string]int32, c.NodeCount())
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		for _, name := range n.Names {
 			if first, dup := defined[name]; dup {
-				errs.Add(n.Pos, fmt.Sprintf("node %s is already defined at %s", name, first))
+				errs.Add(n.Pos, fmt.Sprintf("node %s is already defined at %s", name, c.Nodes[first].Pos))
 				continue
 			}
-			defined[name] = n.Pos
+			defined[name] = int32(i)
 		}
 	}
 	parts := make(map[string]Pos, len(c.Partitions))
@@ -30,13 +31,30 @@ func (c *Config) Validate() error {
 			errs.Add(p.Pos, fmt.Sprintf("partition %s is already defined at %s", p.Name, first))
 		}
 		parts[p.Name] = p.Pos
-		for _, name := range p.Nodes {
-			if _, ok := defined[name]; !ok {
-				errs.Add(p.Pos, fmt.Sprintf("partition %s: node %s is not defined", p.Name, name))
-				break
-			}
+		if name, ok := c.undefined(p.Nodes, defined); !ok {
+			errs.Add(p.Pos, fmt.Sprintf("partition %s: node %s is not defined", p.Name, name))
 		}
 	}
 	errs.Sort()
 	return errs.Err()
+}
+
+// undefined returns the first of names that no node line defines. Names
+// listed in definition order, the usual case, are matched by walking the
+// node lines alongside, without a map lookup each.
+func (c *Config) undefined(names []string, defined map[string]int32) (string, bool) {
+	li, k := 0, 0 // the next defined name: c.Nodes[li].Names[k]
+	for _, name := range names {
+		for li < len(c.Nodes) && k >= len(c.Nodes[li].Names) {
+			li, k = li+1, 0
+		}
+		if li < len(c.Nodes) && c.Nodes[li].Names[k] == name {
+			k++
+			continue
+		}
+		if _, ok := defined[name]; !ok {
+			return name, false
+		}
+	}
+	return "", true
 }
