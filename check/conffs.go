@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -20,6 +21,9 @@ import (
 func ReadConfig(file string, includeDirs ...string) (*slurmconf.Config, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
+		return nil, err
+	}
+	if err := readable(file, abs); err != nil {
 		return nil, err
 	}
 	base := filepath.Base(abs)
@@ -69,4 +73,22 @@ func (f *includeFS) Glob(pattern string) ([]string, error) {
 		out = append(out, m...)
 	}
 	return out, nil
+}
+
+// readable says, naming the path as the caller wrote it, why a file
+// cannot be read (missing, a directory, no permission).
+func readable(file, abs string) error {
+	fh, err := os.Open(abs)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err == nil && st.IsDir() {
+		return fmt.Errorf("%s: is a directory, not a slurm.conf", file)
+	}
+	return nil
 }

@@ -34,6 +34,7 @@ type Site struct {
 	now     time.Time
 	nextID  selectnodes.JobID
 	resv    []reservation
+	gres    map[string]bool // "name" and "name:type" some node has; built on first use
 }
 
 type reservation struct {
