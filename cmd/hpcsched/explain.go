@@ -166,7 +166,7 @@ func (f *explainFlags) load(site *check.Site) error {
 			return usagef("--state: %v", err)
 		}
 		defer fh.Close()
-		if _, err := queue.Restore(fh, site.Cluster); err != nil {
+		if _, err := queue.Restore(&jsonGuard{r: fh}, site.Cluster); err != nil {
 			return usagef("--state %s: %v", f.state, err)
 		}
 	}

@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -242,4 +244,78 @@ func TestOutputToFullDiskFails(t *testing.T) {
 		assert.Equal(t, 2, code, args)
 		assert.Contains(t, errb.String(), "no space left on device", args)
 	}
+}
+
+// --state reads within its budget while reading: /dev/zero, binary data
+// and a file that is all white space end with a usage error at once.
+func TestExplainStateBoundedWhileReading(t *testing.T) {
+	conf := strictConf(t)
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"binary": {'{', 0x01, 0x02},
+		"text":   []byte("not json"),
+		"spaces": []byte(strings.Repeat(" ", maxLeadingSpace+10) + "{}"),
+	}
+	paths := []string{"/dev/zero"}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		paths = append(paths, p)
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			continue // no /dev/zero here
+		}
+		code, out, errOut := runCmd(t, "explain", "--conf", conf, "--state", p, "-N1")
+		assert.Equal(t, 2, code, p)
+		assert.Empty(t, out, p)
+		assert.Contains(t, errOut, "--state "+p, p)
+		assert.Contains(t, errOut, "not a snapshot", p)
+	}
+}
+
+// The guard passes a document through unchanged and counts offsets
+// across reads.
+func TestJSONGuard(t *testing.T) {
+	for _, c := range []struct {
+		in, err string
+	}{
+		{"  \n{\"a\": [1, 2]}\n", ""},
+		{"{\"a\":\t\"b\"}", ""},
+		{"\x00", "byte 0 is 0x00"},
+		{"  [1]", `byte 2 is '['`},
+		{"{\"a\": \"\x1b\"}", "byte 7 is 0x1b"},
+	} {
+		g := &jsonGuard{r: iotest.OneByteReader(strings.NewReader(c.in))}
+		got, err := io.ReadAll(g)
+		if c.err == "" {
+			require.NoError(t, err, c.in)
+			assert.Equal(t, c.in, string(got))
+			continue
+		}
+		require.Error(t, err, c.in)
+		assert.Contains(t, err.Error(), c.err)
+	}
+}
+
+// The default mode says where its answer differs from Slurm 22.05's: a
+// bracketed pair of counted terms solved with shared nodes.
+func TestExplainSaysWhereItDiffersFromSlurm(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "slurm.conf")
+	require.NoError(t, os.WriteFile(path, []byte("NodeName=n[1-2] CPUs=4 Feature=a\nNodeName=n[3-4] CPUs=4 Feature=a,b\n"+
+		"NodeName=n[5-6] CPUs=4 Feature=b\nPartitionName=p Nodes=ALL Default=YES\n"), 0o644))
+	var nodes [2]string
+	for k, compat := range []bool{false, true} {
+		args := []string{"explain", "--conf", path, "-C", "[a*2&b*2]", "--json"}
+		if compat {
+			args = append(args, "--slurm-compat")
+		}
+		code, out, errOut := runCmd(t, args...)
+		require.Equal(t, 0, code, errOut)
+		var got explainJSON
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		nodes[k] = got.Nodes
+		assert.Equal(t, !compat, strings.Contains(strings.Join(got.Reasons, "\n"), "differs from Slurm 22.05"), "compat %v", compat)
+	}
+	assert.NotEqual(t, nodes[0], nodes[1], "the modes answer differently")
 }
