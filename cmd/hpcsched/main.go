@@ -12,7 +12,7 @@ import (
 const usage = `usage: hpcsched <command> [flags]
 
 commands:
-  simulate   replay a workload through the scheduler and print seed-001 Table 4 metrics
+  simulate   replay a workload through the scheduler and print the AUCSCHED3 paper's Table 4 metrics
   explain    say whether a request would run on a slurm.conf, where, or why not
   hostlist   expand, compress or count hostlist expressions
   check      run a table of expected placements against slurm.conf files
