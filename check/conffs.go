@@ -29,7 +29,31 @@ func ReadConfig(file string, includeDirs ...string) (*slurmconf.Config, error) {
 	base := filepath.Base(abs)
 	site, _, _ := strings.Cut(base, ".")
 	fsys := &includeFS{dirs: append([]string{filepath.Dir(abs)}, includeDirs...), site: site}
-	return slurmconf.ParseFile(fsys, base)
+	cfg, err := slurmconf.ParseFile(fsys, base)
+	if err != nil {
+		return nil, wholePath(err, base, file)
+	}
+	return cfg, nil
+}
+
+// pathError is an error whose text names the file as the caller wrote
+// it; errors.Is and errors.As see the error inside.
+type pathError struct {
+	msg string
+	err error
+}
+
+func (e *pathError) Error() string { return e.msg }
+func (e *pathError) Unwrap() error { return e.err }
+
+// wholePath rewrites an error that begins with the file's base name (the
+// name the parser was given) to begin with the path as written:
+// "/dev/zero: input is longer ...", not "zero: ...".
+func wholePath(err error, base, file string) error {
+	if rest, ok := strings.CutPrefix(err.Error(), base); ok && file != base && (rest == "" || rest[0] == ':') {
+		return &pathError{file + rest, err}
+	}
+	return err
 }
 
 // includeFS opens a name in the first folder that has it, trying the

@@ -1,8 +1,10 @@
 package check
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,4 +63,26 @@ func TestAskHonoursBegin(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, a.Err)
 	assert.Equal(t, site.Now().Add(2*60*60e9), a.Start)
+}
+
+// Errors name files as the caller wrote them, and bad input is an error,
+// never a panic.
+func TestBadInputErrors(t *testing.T) {
+	_, err := NewSite(nil, Options{})
+	assert.ErrorContains(t, err, "nil *slurmconf.Config")
+
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.slurm.conf")
+	require.NoError(t, os.WriteFile(bad, []byte("NodeName=n[1-2] CPUs=x\n"), 0o644))
+	_, err = ReadConfig(bad)
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), bad+":"), err.Error())
+	_, err = ReadConfig(filepath.Join(dir, "missing.conf"))
+	assert.ErrorContains(t, err, filepath.Join(dir, "missing.conf")+": no such file")
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+
+	long := strings.Repeat("x", MaxTableBytes+10)
+	_, err = ReadTable(strings.NewReader("a.conf\t-\t-N1\tn1\n"+long), "t.tsv")
+	assert.ErrorContains(t, err, "t.tsv:2:1: ")
+	assert.ErrorContains(t, err, "than MaxTableBytes")
 }
