@@ -319,3 +319,24 @@ func TestExplainSaysWhereItDiffersFromSlurm(t *testing.T) {
 	}
 	assert.NotEqual(t, nodes[0], nodes[1], "the modes answer differently")
 }
+
+// check shows progress only on a terminal: run with stderr a pipe or a
+// file, it prints nothing there; the progress line counts cases.
+func TestCheckProgressOnlyOnATerminal(t *testing.T) {
+	conf := strictConf(t)
+	table := filepath.Join(filepath.Dir(conf), "t.tsv")
+	require.NoError(t, os.WriteFile(table, []byte("slurm.conf\t-\t-N1\tn1\nslurm.conf\t-\t-N2\tn[1-2]\n"), 0o644))
+	code, out, errOut := runCmd(t, "check", table)
+	assert.Equal(t, 0, code, out)
+	assert.Empty(t, errOut)
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	require.NoError(t, err)
+	defer f.Close()
+	p := newProgress(f, 2)
+	assert.Nil(t, p.w, "a regular file is not a terminal")
+	var b strings.Builder
+	p = &progress{w: &b, total: 2}
+	p.show(1, 0)
+	p.done()
+	assert.Equal(t, "\rcheck: 1/2 cases, 0 failed\r\033[K", b.String())
+}
