@@ -1,5 +1,5 @@
 // Package allocation is an allocation ledger for HPC jobs: the Hermes
-// Allocation Data Manager (HADM) of seed 002 (University of Delaware's
+// Allocation Data Manager (HADM) of the HADM paper (University of Delaware's
 // DARWIN cluster) as a library.
 //
 // A project is a workgroup (Unix group name and gid, Slurm account). A
@@ -20,7 +20,7 @@
 // billing (PriorityFlags=MAX_TRES): the largest weighted resource, so one
 // core with half a node's memory bills like half the node's cores.
 //
-// The site factor of seed 002 (f_credit, f_temporal, the power rule and the
+// The site factor of the HADM paper (f_credit, f_temporal, the power rule and the
 // sigmoid) is here as pure functions and as SiteFactors, a snapshot whose
 // Factor method is a queue.Multifactor site factor.
 //

@@ -1,5 +1,5 @@
 // Package auction is AUCSCHED3, the topology-aware auction scheduler of
-// seed 001 (Soner and Özturan, "Topologically Aware Job Scheduling for
+// the AUCSCHED3 paper (Soner and Özturan, "Topologically Aware Job Scheduling for
 // SLURM", section 2), with an integer-programming solver of its own in
 // place of CPLEX. No Slurm or plug-in code was used.
 //

@@ -15,7 +15,7 @@ import (
 func TestFixingKeepsBetterSolutions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	checked := 0
-	for range 300 {
+	for range testLength(120, 300) {
 		p := randomProblem(rng)
 		m := buildModel(p)
 		s := newSolver(context.Background(), m, Options{}.withDefaults(len(p.Jobs), false))

@@ -16,7 +16,7 @@ import (
 func TestBoundsAgainstProvenOptima(t *testing.T) {
 	rounds := 3_000
 	if testing.Short() {
-		rounds = 500
+		rounds = 100
 	}
 	checked := 0
 	for _, w := range tuneWindows(t) {

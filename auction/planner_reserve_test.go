@@ -142,7 +142,11 @@ func TestPlannerReserveHeadWinsWhenItHasABid(t *testing.T) {
 func TestPlannerReserveHeadNeverDelaysTheHead(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 4))
 	reserved := 0
-	for trial := range 12 {
+	trials := 12
+	if testing.Short() { // make test; make test-long runs all
+		trials = 6
+	}
+	for trial := range trials {
 		var cores []int
 		var ends []time.Duration
 		for range 2 + rng.IntN(5) {

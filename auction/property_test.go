@@ -104,7 +104,7 @@ func TestBoundValidWhenStoppedEarly(t *testing.T) {
 func TestAlphaKeepsPriorityOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	sys := System{Nodes: 1024, MaxLevel: 2, MaxGPUs: 3}
-	for range 2000 {
+	for range testLength(300, 2000) {
 		prios := make([]int64, 2+rng.IntN(30))
 		for k := range prios {
 			prios[k] = rng.Int64N(1 << 20)

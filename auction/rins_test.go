@@ -141,6 +141,9 @@ func TestRinsGains(t *testing.T) {
 // three cost steps (3e-4) short; the runs are deterministic, feasible and
 // under their bound.
 func TestEscapesCloseTheLastCostSteps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long (two 4800-round solves): make test-long runs it")
+	}
 	p, err := GenerateWindow(WindowSpec{Jobs: 100, Bids: 15, Seed: 3})
 	require.NoError(t, err)
 	optimum := cbcGenerated(t)["J100_B15_s3"]
@@ -180,7 +183,7 @@ func firstSolution(t *testing.T) (*Problem, *model, *solver, [][]int32) {
 func TestLPAimedReachesTheAim(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 6))
 	reached, missed := 0, 0
-	for trial := range 300 {
+	for trial := range testLength(90, 300) {
 		p, m, s := crowdedSolver(rng)
 		require.NoError(t, p.Validate())
 		randomStart(rng, s)

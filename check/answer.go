@@ -19,8 +19,13 @@ type Answer struct {
 	Nodes     string
 	Names     []string
 	Partition string
-	// Start is when it would start (WillRun; Now for an immediate start).
+	// Start is when it would start (WillRun; Now for an immediate start;
+	// never before Begin).
 	Start time.Time
+	// Begin is the request's --begin when it is after Now (the zero Time
+	// otherwise): the answer is then for the cluster as it will be at
+	// Begin, the running jobs that end before it gone.
+	Begin time.Time
 	// Err is the selection error (a selectnodes class, see Class), nil
 	// when the request was placed.
 	Err         error
@@ -71,7 +76,39 @@ func (s *Site) ask(line string, mode selectnodes.Mode) (*Answer, error) {
 // RunNow the first that places the job wins, for WillRun the earliest
 // start; when none does, the first partition's answer is returned (in
 // compat mode, Slurm's verdict on the list: severalVerdict).
+//
+// A --begin after Now is honoured: the request is answered as WillRun
+// (the running jobs ending at their expected ends) and never starts
+// before it. A partition the cluster lacks is an invalid request, as
+// sbatch refuses it, even when another partition listed would run it.
 func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, error) {
+	begin, err := o.BeginAt(s.now)
+	if err != nil {
+		return nil, err
+	}
+	for _, part := range o.Partitions {
+		if _, ok := s.Cluster.Partition(part); !ok {
+			return &Answer{Partition: part, Start: s.now, Err: &selectnodes.Error{Class: selectnodes.ErrInvalidRequest,
+				Reason: fmt.Sprintf("invalid partition specified: %s", part)}}, nil
+		}
+	}
+	if err := s.knownGRES(o); err != nil {
+		return &Answer{Start: s.now, Err: err}, nil
+	}
+	if !begin.After(s.now) {
+		return s.askAt(o, mode)
+	}
+	a, err := s.askAt(o, selectnodes.WillRun)
+	if err == nil {
+		a.Begin = begin
+		if a.Err == nil && a.Start.Before(begin) {
+			a.Start = begin
+		}
+	}
+	return a, err
+}
+
+func (s *Site) askAt(o *sbatch.Options, mode selectnodes.Mode) (*Answer, error) {
 	var best, busy, last *Answer
 	var lastReq selectnodes.Request
 	var lastPart string
@@ -262,4 +299,37 @@ func (s *Site) reserved(limit time.Duration) *bitset.BitSet {
 		}
 	}
 	return out
+}
+
+// knownGRES refuses, as Slurm does at submission ("Invalid generic
+// resource (gres) specification"), a GRES name or name:type that no node
+// of the cluster has: --gres=gpu:abc on a cluster without GPUs of type
+// abc.
+func (s *Site) knownGRES(o *sbatch.Options) error {
+	asked := slices.Clone(o.GRES)
+	if o.GPUs > 0 || o.GPUsPerNode > 0 {
+		asked = append(asked, selectnodes.GRESRequest{Name: "gpu", Type: o.GPUType})
+	}
+	if len(asked) == 0 {
+		return nil
+	}
+	if s.gres == nil {
+		s.gres = map[string]bool{}
+		for i := range s.Cluster.NodeCount() {
+			for _, g := range s.Cluster.Node(i).GRES {
+				s.gres[g.Name], s.gres[g.Name+":"+g.Type] = true, true
+			}
+		}
+	}
+	for _, g := range asked {
+		key := g.Name
+		if g.Type != "" {
+			key += ":" + g.Type
+		}
+		if !s.gres[key] {
+			return &selectnodes.Error{Class: selectnodes.ErrInvalidRequest,
+				Reason: fmt.Sprintf("invalid generic resource (gres) specification %q: no node has it", key)}
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -22,10 +23,37 @@ func ReadConfig(file string, includeDirs ...string) (*slurmconf.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := readable(file, abs); err != nil {
+		return nil, err
+	}
 	base := filepath.Base(abs)
 	site, _, _ := strings.Cut(base, ".")
 	fsys := &includeFS{dirs: append([]string{filepath.Dir(abs)}, includeDirs...), site: site}
-	return slurmconf.ParseFile(fsys, base)
+	cfg, err := slurmconf.ParseFile(fsys, base)
+	if err != nil {
+		return nil, wholePath(err, base, file)
+	}
+	return cfg, nil
+}
+
+// pathError is an error whose text names the file as the caller wrote
+// it; errors.Is and errors.As see the error inside.
+type pathError struct {
+	msg string
+	err error
+}
+
+func (e *pathError) Error() string { return e.msg }
+func (e *pathError) Unwrap() error { return e.err }
+
+// wholePath rewrites an error that begins with the file's base name (the
+// name the parser was given) to begin with the path as written:
+// "/dev/zero: input is longer ...", not "zero: ...".
+func wholePath(err error, base, file string) error {
+	if rest, ok := strings.CutPrefix(err.Error(), base); ok && file != base && (rest == "" || rest[0] == ':') {
+		return &pathError{file + rest, err}
+	}
+	return err
 }
 
 // includeFS opens a name in the first folder that has it, trying the
@@ -69,4 +97,22 @@ func (f *includeFS) Glob(pattern string) ([]string, error) {
 		out = append(out, m...)
 	}
 	return out, nil
+}
+
+// readable says, naming the path as the caller wrote it, why a file
+// cannot be read (missing, a directory, no permission).
+func readable(file, abs string) error {
+	fh, err := os.Open(abs)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err == nil && st.IsDir() {
+		return fmt.Errorf("%s: is a directory, not a slurm.conf", file)
+	}
+	return nil
 }

@@ -17,13 +17,24 @@ type Result struct {
 	Answer *Answer // nil when the case could not run
 }
 
-// Runner runs cases, reading each configuration once.
+// Runner runs cases, reading each configuration once and building the
+// cluster once per configuration and load (a site answers without
+// changing). The zero Runner reads paths relative to the working
+// directory.
 type Runner struct {
 	// Dir is where conf paths are relative to (the table's folder).
 	Dir     string
 	Options Options
 	confs   map[string]*slurmconf.Config
+	sites   map[siteKey]*Site
 }
+
+// siteKey names a site: a configuration with a load.
+type siteKey struct{ conf, load string }
+
+// maxSites bounds the sites a Runner keeps: a table with more distinct
+// loads than this builds some again rather than hold them all.
+const maxSites = 64
 
 // Run runs one case.
 func (r *Runner) Run(c Case) Result {
@@ -46,19 +57,36 @@ func (r *Runner) Run(c Case) Result {
 }
 
 func (r *Runner) answer(c Case) (*Site, *Answer, error) {
-	cfg, err := r.config(c.Conf)
+	site, err := r.site(c.Conf, c.Load)
 	if err != nil {
-		return nil, nil, err
-	}
-	site, err := NewSite(cfg, r.Options)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := site.applyLoad(c.Load); err != nil {
 		return nil, nil, err
 	}
 	a, err := site.Ask(c.Request)
 	return site, a, err
+}
+
+// site is the configuration with the load, built on first use.
+func (r *Runner) site(conf, load string) (*Site, error) {
+	key := siteKey{conf, load}
+	if site, ok := r.sites[key]; ok {
+		return site, nil
+	}
+	cfg, err := r.config(conf)
+	if err != nil {
+		return nil, err
+	}
+	site, err := NewSite(cfg, r.Options)
+	if err != nil {
+		return nil, err
+	}
+	if err := site.applyLoad(load); err != nil {
+		return nil, err
+	}
+	if r.sites == nil || len(r.sites) >= maxSites {
+		r.sites = map[siteKey]*Site{}
+	}
+	r.sites[key] = site
+	return site, nil
 }
 
 func (r *Runner) config(path string) (*slurmconf.Config, error) {

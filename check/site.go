@@ -1,6 +1,7 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -34,6 +35,7 @@ type Site struct {
 	now     time.Time
 	nextID  selectnodes.JobID
 	resv    []reservation
+	gres    map[string]bool // "name" and "name:type" some node has; built on first use
 }
 
 type reservation struct {
@@ -46,6 +48,9 @@ func defaultNow() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // NewSite builds a site from a parsed configuration, with no load.
 func NewSite(cfg *slurmconf.Config, opts Options) (*Site, error) {
+	if cfg == nil {
+		return nil, errors.New("check: NewSite: nil *slurmconf.Config")
+	}
 	var sopts []selectnodes.Option
 	if opts.SlurmCompat {
 		sopts = append(sopts, selectnodes.WithSlurmCompat())

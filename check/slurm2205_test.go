@@ -26,7 +26,7 @@ func TestSlurm2205Vectors(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, cases, 52)
 	// Lines where compat mode does not yet reproduce Slurm: none since
-	// issue 13 (bracketed terms fill each from its own nodes, required
+	// the rules were corrected (bracketed terms fill each from its own nodes, required
 	// nodes are completed from the first one up then down, nodes are in
 	// name order). The list must stay empty: a gap is a regression.
 	known := map[int]bool{}

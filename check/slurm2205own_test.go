@@ -136,8 +136,8 @@ func TestSlurm2205OwnVectors(t *testing.T) {
 // one before it and replayed first before any rule was changed from it
 // (their first replays are in the folder's README, never edited):
 // validation and hold-out (second round), blind, blind2, blind3, blind4
-// and blind5 (issue 13's third round), blind6 and blind7 (fourth), blind8,
-// blind9 to blind18 (fifth, drawn by blind8/gen.go across the issue's
+// and blind5 (the third round), blind6 and blind7 (fourth), blind8,
+// blind9 to blind18 (fifth, drawn by blind8/gen.go across the whole
 // space), blind19 to blind28 (sixth: the odd ones from its -corner mode,
 // cons_tres on uneven three-level trees, the even ones across the space);
 // probe3 to probe6 hold the placements recorded to find the

@@ -2,6 +2,7 @@ package check
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"github.com/hpcsched/hpcsched/position"
 	"io"
@@ -44,8 +45,8 @@ func ReadTable(r io.Reader, name string) ([]Case, error) {
 	sc := bufio.NewScanner(io.LimitReader(r, MaxTableBytes+1))
 	sc.Buffer(make([]byte, 0, 64<<10), MaxTableBytes+1)
 	var cases []Case
-	read := 0
-	for line := 1; sc.Scan(); line++ {
+	read, line := 0, 1
+	for ; sc.Scan(); line++ {
 		text := sc.Text()
 		read += len(text) + 1
 		if read > MaxTableBytes {
@@ -64,7 +65,10 @@ func ReadTable(r io.Reader, name string) ([]Case, error) {
 		cases = append(cases, c)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &TableError{name, 0, 0, err.Error()}
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &TableError{name, line, 1, "line longer than MaxTableBytes"}
+		}
+		return nil, &TableError{name, line, 1, err.Error()}
 	}
 	return cases, nil
 }

@@ -2,7 +2,7 @@
 // expressions (job feature requirements) over node bitmaps.
 //
 // It models the constraint grammar of modern Slurm (sbatch --constraint) and,
-// with the Legacy option, the grammar of Slurm 2.0 analysed in seed 000
+// with the Legacy option, the grammar of Slurm 2.0 analysed in the Novotný thesis
 // (section 2.4.3, "--constraint", and sections 3.2.3-3.3 on
 // _get_req_features and count features); no Slurm code was used. This
 // package is the grammar and the per-node evaluation; selectnodes solves the

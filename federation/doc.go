@@ -6,11 +6,12 @@
 // (after, afterany, afterok, afternotok, singleton), candidate clusters a
 // user can add and remove, and status of any job by its ID alone.
 //
-// It models seed 004 ("SLURM Grid Scheduling", Slurm User Group 2011):
+// It models the grid-scheduling slides ("SLURM Grid Scheduling", Slurm
+// User Group 2011, Lawrence Livermore National Laboratory):
 // its requirements, and the second of the four designs it compares. No
 // Slurm code was used.
 //
-// # The design: a meta-scheduling elf (seed 004, option 2)
+// # The design: a meta-scheduling elf (the slides' option 2)
 //
 // The Grid is the seed's "elf": a service beside the clusters that hands
 // out grid-wide job IDs (an IDSource: MemoryIDs in process, or

@@ -5,7 +5,7 @@
 //
 // It models the behaviour of Slurm's hostlist functions (hostlist_create,
 // hostlist_ranged_string, "scontrol show hostnames" and "scontrol show
-// hostlist") as described in the SLURM Programmer's Guide (seed 003) and the
+// hostlist") as described in the SLURM Programmer's Guide and the
 // slurm.conf documentation; no Slurm code was used.
 //
 // # Grammar

@@ -11,6 +11,13 @@
 //
 // A failed assertion prints the selection pipeline's explanation (per
 // node set, what each filter removed), so the administrator sees why.
+// Load also reads the topology.conf beside the slurm.conf ("topology.conf"
+// or "<site>.topology.conf"), or the one WithTopology names, so placement
+// is topology-aware as under topology/tree; NoTopology ignores it. A
+// topology.conf naming nodes the slurm.conf lacks, or a node under two
+// leaf switches, stops the test with a message; LenientTopology accepts
+// them as Slurm does (topology.Lenient).
+//
 // RunTable runs a whole table (package check's format) as subtests.
 // It works with any testing.TB and composes with testify.
 package placementtest

@@ -3,7 +3,7 @@
 // external-scheduler mode and state save/restore, over a
 // selectnodes.Cluster.
 //
-// It models seed 000: queueing with FCFS and backfill (§1.2), dependencies
+// It models the Novotný thesis: queueing with FCFS and backfill (§1.2), dependencies
 // (§2.4.3), job states (§3.1.3), Slurm's schedule function — the queue of
 // queues ordered by partition priority then job priority, where a busy
 // partition is locked and its nodes withheld from later jobs (§3.2.1) —,
@@ -12,7 +12,7 @@
 // interface with its hold strategy, STARTJOB and JOBWILLRUN (chapter 5),
 // done right: every change to jobs, nodes and partitions is an Event,
 // including the ones wiki2 never sent (pending-job cancels, updates, node
-// state changes). State save and recovery follows seed 003. No Slurm code
+// state changes). State save and recovery follows the Slurm Programmer's Guide. No Slurm code
 // was used.
 //
 // # Extension points
@@ -153,7 +153,7 @@
 // a job's window cost one intersection per span it covers whole and a
 // pass over the changed words of the slots at its two ends.
 // The profile, its span cache and the per-node reservation index are kept
-// from pass to pass (issue 18's incremental re-planning) and brought up to
+// from pass to pass (incremental re-planning) and brought up to
 // date at the start of each pass from what it is a function of alone:
 // each node's rounded free time, the nodes down or drained, and the
 // standing reservations. Only the nodes whose inputs changed (or that a

@@ -149,7 +149,10 @@ func restoreFrom(t testing.TB, s *Scheduler, conf string, opts ...Option) *Sched
 // restored scheduler, so every restore is checked to the end of the run.
 func TestRestoredSchedulerDecidesIdentically(t *testing.T) {
 	runs, steps := 50, 2000 // 10^5 operations
-	if testing.Short() || os.Getenv("HPCSCHED_LONG") == "" && raceEnabled {
+	switch {
+	case testing.Short(): // make test; make test-long runs it in full
+		runs = 4
+	case os.Getenv("HPCSCHED_LONG") == "" && raceEnabled:
 		runs = 10
 	}
 	for run := 0; run < runs; run++ {

@@ -22,6 +22,7 @@ type Error struct {
 	Offset int
 	Text   string // the argument
 	Msg    string
+	own    bool // about a caller's own flag: no "sbatch:" prefix
 }
 
 // Position is where the problem is (for position.Of): the argument as
@@ -34,9 +35,15 @@ func (e *Error) Position() position.Position {
 	return position.Position{File: file, Line: 1, Column: e.Offset + 1, Offset: e.Offset}
 }
 
+// Error says "sbatch:" first only when the option is one of sbatch's,
+// not a caller's own Flag.
 func (e *Error) Error() string {
-	if e.Arg < 0 {
-		return fmt.Sprintf("sbatch: offset %d: %s", e.Offset, e.Msg)
+	prefix := "sbatch: "
+	if e.own {
+		prefix = ""
 	}
-	return fmt.Sprintf("sbatch: argument %d (%q), offset %d: %s", e.Arg+1, e.Text, e.Offset, e.Msg)
+	if e.Arg < 0 {
+		return fmt.Sprintf("%soffset %d: %s", prefix, e.Offset, e.Msg)
+	}
+	return fmt.Sprintf("%sargument %d (%q), offset %d: %s", prefix, e.Arg+1, e.Text, e.Offset, e.Msg)
 }

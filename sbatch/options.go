@@ -88,17 +88,39 @@ func ParseOperands(args []string, extra ...Flag) (*Options, []string, error) {
 			return nil, nil, &Error{Arg: i, Text: a[:32] + "…", Offset: MaxArgBytes, Msg: "argument longer than MaxArgBytes"}
 		}
 	}
-	found, operands, err := getopt(append(optionTable(), flagOptions(extra)...), args)
+	table := optionTable()
+	found, operands, err := getopt(append(table, flagOptions(extra)...), len(table), args)
 	if err != nil {
 		return nil, nil, err
 	}
 	o := &Options{}
 	for _, occ := range found {
 		if err := occ.opt.set(o, occ.value); err != nil {
-			return nil, nil, &Error{Arg: occ.arg, Text: args[occ.arg], Offset: occ.off, Msg: err.Error()}
+			return nil, nil, &Error{Arg: occ.arg, Text: args[occ.arg], Offset: occ.off, Msg: err.Error(), own: occ.own}
 		}
 	}
+	if err := exclusiveOptions(found, args); err != nil {
+		return nil, nil, err
+	}
 	return o, operands, nil
+}
+
+// exclusiveOptions refuses options sbatch refuses together: --mem and
+// --mem-per-cpu ("mutually exclusive"), naming the later one.
+func exclusiveOptions(found []occurrence, args []string) error {
+	first := ""
+	for _, occ := range found {
+		name := occ.opt.long
+		if occ.own || (name != "mem" && name != "mem-per-cpu") {
+			continue
+		}
+		if first != "" && first != name {
+			return &Error{Arg: occ.arg, Text: args[occ.arg], Offset: occ.off,
+				Msg: "--mem and --mem-per-cpu are mutually exclusive (--" + first + " is given too)"}
+		}
+		first = name
+	}
+	return nil
 }
 
 // ParseFlags reads args against the caller's flags only, by the same
@@ -108,13 +130,13 @@ func ParseFlags(args []string, flags ...Flag) ([]string, error) {
 	if len(args) > MaxArgs {
 		return nil, &Error{Arg: MaxArgs, Msg: "more than MaxArgs arguments"}
 	}
-	found, operands, err := getopt(flagOptions(flags), args)
+	found, operands, err := getopt(flagOptions(flags), 0, args)
 	if err != nil {
 		return nil, err
 	}
 	for _, occ := range found {
 		if err := occ.opt.set(nil, occ.value); err != nil {
-			return nil, &Error{Arg: occ.arg, Text: args[occ.arg], Offset: occ.off, Msg: err.Error()}
+			return nil, &Error{Arg: occ.arg, Text: args[occ.arg], Offset: occ.off, Msg: err.Error(), own: true}
 		}
 	}
 	return operands, nil

@@ -80,13 +80,14 @@ func list(dst *[]string, v string) error {
 
 func setNodes(o *Options, v string) error {
 	lo, hi, isRange := strings.Cut(v, "-")
-	if err := count(&o.MinNodes, lo); err != nil {
-		return err
+	notCount := errors.New(strconv.Quote(v) + " is not a count of nodes (N or MIN-MAX, each from 1 to 16777216)")
+	if count(&o.MinNodes, lo) != nil {
+		return notCount
 	}
 	o.MaxNodes = o.MinNodes
 	if isRange {
-		if err := count(&o.MaxNodes, hi); err != nil {
-			return err
+		if count(&o.MaxNodes, hi) != nil {
+			return notCount
 		}
 		if o.MaxNodes < o.MinNodes {
 			return errors.New("-N " + v + ": the maximum is below the minimum")

@@ -1,7 +1,7 @@
 // Package selectnodes is the cluster model and the node-selection pipeline
 // of Slurm's controller: node bitmaps, config records (node sets),
 // partitions, and select_nodes -> _get_req_features -> _pick_best_nodes ->
-// select_p_job_test, as seed 000 (chapters 2-4) and seed 003 (node
+// select_p_job_test, as the Novotný thesis (chapters 2-4) and the Slurm Programmer's Guide (node
 // selection) describe them. No Slurm code was used.
 //
 // # Model
@@ -9,7 +9,7 @@
 // A Cluster holds Nodes (index order is node order for consecutive
 // selection), their config records (nodes of one configuration, ordered by
 // weight then configuration order), Partitions, and Slurm's global bitmaps
-// (seed 000 §3.1.2): Up (not down), Avail (up and not drained), Idle (no
+// (the Novotný thesis §3.1.2): Up (not down), Avail (up and not drained), Idle (no
 // job) and Share (no exclusive job), plus per-node counters of CPUs,
 // memory, GRES and jobs in use. Allocate and Release keep them exact;
 // CheckInvariants recomputes them from scratch.
@@ -46,7 +46,7 @@
 // SelectNodes(req, mode) runs the stages, one file each in call order:
 //
 //   - select_nodes (selectnodes.go): Resolve (partition, required and
-//     excluded nodes, GRES types, sharing per seed 000 Table 2.1), the
+//     excluded nodes, GRES types, sharing per the Novotný thesis Table 2.1), the
 //     partition checks (state, RootOnly, MaxMemPerNode, access: AllowGroups, AllowAccounts, DenyAccounts, AllowQOS, DenyQOS; MaxTime) and NodeCounts (min,
 //     desired and max nodes with the partition's limits);
 //   - _build_node_list (buildnodes.go): BuildNodeSets, per-record
@@ -59,7 +59,7 @@
 //   - _pick_best_nodes (pickbest.go): PickBestNodes, the matching-OR loop,
 //     accumulating sets in weight order and calling the Selector, then
 //     classifying a failure as node configuration (A), partition or
-//     availability (B) or busy (C) with TestOnly passes (seed 000 §3.2.4).
+//     availability (B) or busy (C) with TestOnly passes (the Novotný thesis §3.2.4).
 //
 // One value per call carries the job, its node sets, counts, load view,
 // mode and the explanation recorder down the stages; nothing is formatted
@@ -72,7 +72,7 @@
 // busy nodes that all have room passes at once instead of node by node.
 //
 // Modes are RunNow, TestOnly (ignore the load) and WillRun (earliest start,
-// releasing running jobs in order of their expected ends, seed 000 §4.3.2).
+// releasing running jobs in order of their expected ends, the Novotný thesis §4.3.2).
 //
 // # Selectors
 //
@@ -95,7 +95,7 @@
 //
 // Slurm satisfies counted feature terms greedily and can reject a request
 // some choice of nodes satisfies, depending on the order of the NodeName
-// lines (seed 000 §3.3). By default ReqFeatures solves the counts exactly
+// lines (the Novotný thesis §3.3). By default ReqFeatures solves the counts exactly
 // and prefers low weight: nodes are grouped into kinds (the terms they
 // satisfy, their CPUs, their weight), cheap bounds decide most requests
 // without search (a term with too few nodes, the node limit, a CPU total

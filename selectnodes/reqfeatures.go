@@ -146,8 +146,11 @@ func (cx *call) exactCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bit
 	if cx.ex != nil {
 		cx.step("counted terms solved exactly: %s", nodeList{c, acc})
 	}
-	if len(counts) > 1 && !job.Req.Features.CountsBracketed() {
+	switch {
+	case len(counts) > 1 && !job.Req.Features.CountsBracketed():
 		cx.defaultDiffers("Slurm satisfies %s term by term, keeping each term's nodes for the next, and may refuse or choose otherwise", termNames(counts))
+	case len(counts) > 1:
+		cx.defaultDiffers("[%s] solved as a whole, a node counting for every term it has; Slurm picks each term's nodes in turn and may take more nodes or others", termNames(counts))
 	}
 	return acc, nil
 }

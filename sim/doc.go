@@ -1,14 +1,14 @@
 // Package sim replays workloads through the library in virtual time: a
 // discrete-event simulator that drives a queue.Scheduler over a
-// selectnodes.Cluster and measures what seed 001 (sections 3-4) measures.
+// selectnodes.Cluster and measures what the AUCSCHED3 paper (sections 3-4) measures.
 //
 // Workloads come from Standard Workload Format traces (ReadSWF: the 18
 // standard fields, ';' headers, -1 for unknown, and the 21-field extended
 // form of the MetaCentrum trace whose PBS spec "1:ppn=64:x86_64:cl_zewura#excl"
 // gives nodes, CPUs per node, node properties, hosts asked for or avoided
-// ("^zewura12.cerit-sc.cz") and exclusivity) or from the seed-001 generator
+// ("^zewura12.cerit-sc.cz") and exclusivity) or from the generator of the AUCSCHED3 paper's workloads
 // (Generate: workloads 1-6 and 5'/6' built from job types A-E, C' and D').
-// Cluster presets are the seed-001 1024-node tree (selectnodes.Seed001), a
+// Cluster presets are the AUCSCHED3 paper's 1024-node tree (selectnodes.Seed001), a
 // cluster sized from an SWF header or a .machines file (whose nodes get
 // the properties the trace's jobs ask for: Trace.SiteProperties,
 // "cl_<group>", "nodecpus<N>"), or any slurm.conf through
@@ -27,7 +27,7 @@
 // head), as Options.Backfill says; optionally also every Options.Interval
 // of virtual time. Jobs the cluster can never run are counted per reason
 // in Result.Unrunnable, never dropped silently. Results carry the metrics
-// of seed 001 Table 4 (mean and standard deviation of the lowest-level
+// of the AUCSCHED3 paper's Table 4 (mean and standard deviation of the lowest-level
 // common switch and of the spread) and the usual ones: utilization as seed
 // 001 defines it (the theoretical run time, core-seconds over the system's
 // cores, divided by the observed one from first submission to last
@@ -50,11 +50,11 @@
 // WriteSVG draws a recorded run — utilization over time (a moving
 // average), jobs waiting over time, the wait and bounded-slowdown CDFs,
 // the switch-level histogram when the cluster has a switch tree (shares of
-// jobs and of job durations, seed 001 Fig. 4), the spread histogram and,
+// jobs and of job durations, the AUCSCHED3 paper's Fig. 4), the spread histogram and,
 // for runs of at most 400 bars, a Gantt chart; WriteSVGLike draws it on
 // the axes of other runs of the workload, so they compare side by side;
-// WriteComparisonSVG draws several runs side by side per workload (seed
-// 001 Fig. 3), each row led by the runs' headline figures. Series are
+// WriteComparisonSVG draws several runs side by side per workload (the AUCSCHED3
+// paper's Fig. 3), each row led by the runs' headline figures. Series are
 // downsampled to a fixed number of points and all text is XML-escaped.
 //
 // Budgets, checked before allocating (errors match ErrBudget and, for

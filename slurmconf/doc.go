@@ -3,7 +3,7 @@
 //
 // It models the file formats documented in the slurm.conf(5),
 // topology.conf(5) and gres.conf(5) manual pages and the node and partition
-// records that seed 000 (chapter 2, "Slurm overview") and seed 003 describe;
+// records that the Novotný thesis (chapter 2, "Slurm overview") and the Slurm Programmer's Guide describe;
 // no Slurm code was used. The records it produces are what selectnodes and
 // topology build clusters and switch trees from.
 //

@@ -1,5 +1,5 @@
 // Package topology models a hierarchical interconnect (Slurm's
-// topology/tree) and places jobs on it, as seed 001 (Soner and Özturan,
+// topology/tree) and places jobs on it, as the AUCSCHED3 paper (Soner and Özturan,
 // "Topologically Aware Job Scheduling for SLURM", sections 1-4) describes:
 // a tree of switches whose leaves connect nodes, the two placement metrics
 // of its Table 4, and Slurm's stated algorithm, "identify the lowest level
@@ -19,7 +19,7 @@
 // node under two leaves with a warning each, as Slurm does. Several roots are allowed; Fit then keeps a job inside
 // one tree unless AllowSpanningTrees is given.
 //
-// # Metrics (seed 001, Table 4)
+// # Metrics (the AUCSCHED3 paper, Table 4)
 //
 // LowestCommonLevel is the level of the lowest switch from which all of a
 // job's nodes can be reached; Spread is the distance from its first to its

@@ -1,5 +1,5 @@
 // Package httpapi serves an allocation.Ledger over HTTP: the REST
-// interface of seed 002's HADM (its Flask "Web API"), with the paths
+// interface of the HADM paper's system (its Flask "Web API"), with the paths
 // /project, /alloc, /job and /failure.
 //
 // GET on a collection lists the objects the caller may see, narrowed by

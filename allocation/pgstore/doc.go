@@ -1,6 +1,6 @@
 // Package pgstore is an allocation.Store in PostgreSQL (15 or newer), for
-// several schedulers or API servers sharing one ledger, as seed 002's HADM
-// keeps its allocation data in PostgreSQL.
+// several schedulers or API servers sharing one ledger, as the HADM paper's
+// system keeps its allocation data in PostgreSQL.
 //
 // Open applies the schema migrations shipped in the package (embedded
 // SQL, each applied once, recorded in hpcsched_schema_migrations, under an

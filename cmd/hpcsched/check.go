@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hpcsched/hpcsched/check"
 	"github.com/hpcsched/hpcsched/sbatch"
@@ -41,7 +42,7 @@ type checkResult struct {
 	Explanation string `json:"explanation,omitempty"`
 }
 
-func checkCmd(args []string, stdout io.Writer) error {
+func checkCmd(args []string, stdout, stderr io.Writer) error {
 	var compat, asJSON, help bool
 	var confDir, record string
 	operands, err := sbatch.ParseFlags(args,
@@ -65,15 +66,20 @@ func checkCmd(args []string, stdout io.Writer) error {
 	}
 	if confDir == "" {
 		confDir = filepath.Dir(operands[0])
+	} else if st, err := os.Stat(confDir); err != nil || !st.IsDir() {
+		return usagef("check: --conf-dir %s is not a directory", confDir)
 	}
 	r := &check.Runner{Dir: confDir, Options: check.Options{SlurmCompat: compat}}
 	out := checkOutput{Results: []checkResult{}}
 	var recorded []string
-	for _, c := range cases {
+	progress := newProgress(stderr, len(cases))
+	for i, c := range cases {
 		res := r.Run(c)
 		recorded = append(recorded, res.Line())
 		out.add(res)
+		progress.show(i+1, out.Failed)
 	}
+	progress.done()
 	if record != "" {
 		if err := writeNew(record, "# recorded by hpcsched check\n"+strings.Join(recorded, "\n")+"\n"); err != nil {
 			return usagef("check: --record: %v", err)
@@ -150,4 +156,37 @@ func writeNew(path, text string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// progress shows how far check is on a terminal (stderr, at most a few
+// times a second); on anything else it says nothing.
+type progress struct {
+	w     io.Writer // nil: not a terminal
+	total int
+	last  time.Time
+}
+
+func newProgress(stderr io.Writer, total int) *progress {
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return &progress{}
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return &progress{}
+	}
+	return &progress{w: stderr, total: total}
+}
+
+func (p *progress) show(done, failed int) {
+	if p.w == nil || time.Since(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	fmt.Fprintf(p.w, "\rcheck: %d/%d cases, %d failed", done, p.total, failed)
+}
+
+func (p *progress) done() {
+	if p.w != nil && !p.last.IsZero() {
+		fmt.Fprint(p.w, "\r\033[K") // clear the progress line
+	}
 }

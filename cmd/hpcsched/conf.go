@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -17,9 +18,12 @@ func topologyOption(path string) (selectnodes.Option, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, usagef("--topology %s: %v", path, errors.Unwrap(err))
+	}
 	top, err := slurmconf.ParseTopologyFile(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, usagef("--topology %s: %v", path, err)
 	}
 	return selectnodes.WithTopologyConfig(top, topology.Lenient()), nil
 }

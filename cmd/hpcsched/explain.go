@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/hpcsched/hpcsched/check"
 	"github.com/hpcsched/hpcsched/queue"
@@ -37,7 +38,12 @@ flags:
                        reservation -o), read at the moment nodes.txt was written
   --json               print the structured explanation as JSON
 
-Exit codes: 0 runnable, 1 not runnable now, 2 bad input.
+--begin TIME answers for then: the running jobs ending before it are gone
+and the answer never starts earlier.
+
+Exit codes: 0 runnable, 1 not runnable now, 2 bad input: bad options, a
+conf that cannot be read, or a request sbatch refuses at submission (an
+unknown partition, node or GRES, a partition the user may not use).
 `
 
 // explainFlags are explain's own flags.
@@ -91,28 +97,38 @@ func explain(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("explain: %v", err)
 	}
-	if ans.Err != nil && selectnodes.ClassName(ans.Err) == "invalid" && ans.Explanation == nil {
+	if ans.Err != nil && selectnodes.ClassName(ans.Err) == "invalid" {
+		// sbatch refuses it at submission: bad input, not a "no"
 		return usagef("explain: %v", ans.Err)
 	}
-	ex := site.Explain(ans)
-	if f.json {
-		out, err := explanationJSON(ans, ex)
-		if err != nil {
-			return err
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false) // constraints hold '&': keep them readable
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprint(stdout, ex.String())
+	if err := printExplanation(stdout, ans, site.Explain(ans), f.json); err != nil {
+		return err
 	}
 	if ans.Err != nil {
 		return errNotRunnable
 	}
 	return nil
+}
+
+// printExplanation writes the answer as text or JSON.
+func printExplanation(w io.Writer, ans *check.Answer, ex *selectnodes.Explanation, asJSON bool) error {
+	if !asJSON {
+		text := ex.String()
+		if !ans.Begin.IsZero() {
+			text += fmt.Sprintf("--begin %s: answered for then (the running jobs ending before it gone); start %s\n",
+				ans.Begin.Format(time.RFC3339), ans.Start.Format(time.RFC3339))
+		}
+		_, err := fmt.Fprint(w, text)
+		return err
+	}
+	out, err := explanationJSON(ans, ex)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // constraints hold '&': keep them readable
+	return enc.Encode(out)
 }
 
 // site builds the cluster with its load.
@@ -159,7 +175,7 @@ func (f *explainFlags) load(site *check.Site) error {
 			return usagef("--state: %v", err)
 		}
 		defer fh.Close()
-		if _, err := queue.Restore(fh, site.Cluster); err != nil {
+		if _, err := queue.Restore(&jsonGuard{r: fh}, site.Cluster); err != nil {
 			return usagef("--state %s: %v", f.state, err)
 		}
 	}
@@ -186,6 +202,12 @@ func explanationJSON(a *check.Answer, ex *selectnodes.Explanation) (map[string]a
 		return nil, err
 	}
 	out["runnable"], out["nodes"], out["class"] = a.Err == nil, a.Nodes, a.Class()
+	if a.Err == nil {
+		out["start"] = a.Start.Format(time.RFC3339)
+	}
+	if !a.Begin.IsZero() {
+		out["begin"] = a.Begin.Format(time.RFC3339)
+	}
 	reasons := []string{}
 	if a.Err != nil {
 		out["reason"] = ex.Reason

@@ -88,16 +88,17 @@ func TestExplainLoads(t *testing.T) {
 	assert.Contains(t, errOut, "old9")
 }
 
+// A partition whose AllowGroups leave the user out is an invalid request.
 func TestExplainPartitionAccess(t *testing.T) {
 	conf := filepath.Join(t.TempDir(), "slurm.conf")
 	require.NoError(t, os.WriteFile(conf, []byte("NodeName=n[1-4] CPUs=8\nPartitionName=open Nodes=ALL Default=YES\n"+
 		"PartitionName=biobank Nodes=n[1-2] AllowGroups=biobank\n"), 0o644))
-	code, out, _ := runCmd(t, "explain", "--conf", conf, "-p", "biobank", "--json")
-	assert.Equal(t, 1, code)
-	var got explainJSON
-	require.NoError(t, json.Unmarshal([]byte(out), &got))
-	assert.Equal(t, "invalid", got.Class)
-	assert.Contains(t, got.Reason, "allows groups biobank")
+	// refused at submission, as sbatch refuses it: bad input, the reason
+	// on stderr
+	code, out, errOut := runCmd(t, "explain", "--conf", conf, "-p", "biobank", "--json")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "allows groups biobank")
 	code, out, _ = runCmd(t, "explain", "--conf", conf, "-p", "biobank", "--gid=biobank", "--uid", "ada", "--json")
 	assert.Equal(t, 0, code, out)
 }

@@ -55,7 +55,7 @@ type gridReport struct {
 func gridSimulate(args []string, stdout io.Writer) error {
 	var (
 		grid, workload, policyName, pin string
-		backfill, asJSON                bool
+		backfill, asJSON, quiet         bool
 		seed                            uint64
 		period, threshold               time.Duration
 		limit                           int
@@ -71,6 +71,7 @@ func gridSimulate(args []string, stdout io.Writer) error {
 	fs.String(&pin, "pin=MODE", "auto", "how the pinned run assigns jobs: roundrobin, partition (an SWF trace's partition field), or auto")
 	fs.Int(&limit, "limit", 0, "replay only the first N jobs")
 	fs.Bool(&asJSON, "json", "print JSON")
+	fs.Bool(&quiet, "q,quiet", "accepted as simulate takes it (the grid shows no progress bar)")
 	if err := fs.NoOperands(args, stdout); err != nil {
 		return err
 	}

@@ -92,6 +92,8 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 		return nil, usagef("simulate: --limit %d: want 0 (all) or a positive count", f.limit)
 	case f.parallel < 1:
 		return nil, usagef("simulate: -j %d: want at least 1", f.parallel)
+	case f.asCSV && f.asJSON:
+		return nil, usagef("simulate: --csv and --json exclude each other")
 	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
 		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
 	}
@@ -170,7 +172,8 @@ func (f *simFlags) variants() ([]variant, error) {
 			v.backfill = m
 		}
 		if _, err := parsePolicy(v.policy); err != nil {
-			return nil, err
+			return nil, usagef("%v; a --compare item is POLICY[+BACKFILL] or a backfill mode alone "+
+				"(backfill, easy, conservative, none), as fcfs,easy,sjf+conservative,%s", err, auctionReserve)
 		}
 		out = append(out, v)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -62,10 +63,14 @@ func TestAuctionFor(t *testing.T) {
 }
 
 func TestSimulateAuctionReserve(t *testing.T) {
-	rows := simulateRows(t, "--workload", "aucsched:1", "--limit", "40", "--compare", "auction,auction+reserve")
+	limit := 40
+	if testing.Short() { // make test; make test-long runs 40
+		limit = 20
+	}
+	rows := simulateRows(t, "--workload", "aucsched:1", "--limit", fmt.Sprint(limit), "--compare", "auction,auction+reserve")
 	require.Len(t, rows, 2)
 	assert.Equal(t, []string{"AUCTION", "AUCTION+RESERVE"}, []string{rows[0].Policy, rows[1].Policy})
 	for _, r := range rows {
-		assert.Equal(t, 40, r.Started, r.Policy)
+		assert.Equal(t, limit, r.Started, r.Policy)
 	}
 }

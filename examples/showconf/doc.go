@@ -4,4 +4,11 @@
 //
 //	go run ./examples/showconf                       # the sample
 //	go run ./examples/showconf placementtest/testdata/site.conf # your own
+//
+// It parses the file with slurmconf.ParseFile, prints one line per node
+// configuration (count, CPUs, memory, weight, features, GRES) and one per
+// partition (nodes, default, time and node limits, sharing, state), the
+// way an administrator would check that hpcsched reads the site as
+// slurmctld does before testing placement with placementtest or
+// "hpcsched check".
 package main

@@ -1,5 +1,5 @@
-// Command benchtable prints the headline table of the hot paths (issue
-// 18), as `make bench` runs it: SelectNodes of one node on 100,000 idle
+// Command benchtable prints the headline table of the hot paths as
+// `make bench` runs it: SelectNodes of one node on 100,000 idle
 // nodes as a ratio to the bitmap floor measured in the same process, a
 // schedule pass, whole-queue backfill, WillRun for 75% of the cluster and
 // the allocations of Allocate + Release. It builds each package's test
