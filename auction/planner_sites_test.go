@@ -187,3 +187,69 @@ func TestPlannerOnRealSites(t *testing.T) {
 		})
 	}
 }
+
+// The auction on two real sites, with their memory accounting: UB CCR's
+// general-compute (DefMemPerCPU=2800) and UNSW abacus (its nodes and
+// partitions in included files, memory per node asked).
+func TestPlannerOnUBCCRAndAbacus(t *testing.T) {
+	dir := shareddata.Dir()
+	if dir == "" {
+		t.Skip("../shared/data not found")
+	}
+	load := func(name string) *selectnodes.Cluster {
+		cfg, err := check.ReadConfig(filepath.Join(dir, "slurm_configs", name))
+		require.NoError(t, err)
+		c, err := selectnodes.FromConfig(cfg)
+		require.NoError(t, err)
+		return c
+	}
+	// two auctions a pass: the bids share cores and GPUs, not memory, so
+	// a winner that does not fit beside an earlier one's memory waits for
+	// the next auction
+	run := func(c *selectnodes.Cluster, reqs ...selectnodes.Request) (*queue.Scheduler, *counting, []string) {
+		pl := &counting{Planner: &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 2}}
+		s := queue.New(c, queue.WithPlanner(pl, 10))
+		var refused []string
+		s.Subscribe(func(e queue.Event) {
+			if e.Kind == queue.EventRefused {
+				refused = append(refused, e.Detail)
+			}
+		})
+		for _, r := range reqs {
+			_, err := s.Submit(queue.Spec{Request: r, TimeLimit: time.Hour}, sitesT0)
+			require.NoError(t, err)
+		}
+		s.Schedule(sitesT0)
+		return s, pl, refused
+	}
+
+	ub := selectnodes.Request{QOS: "general-compute", CPUs: 8, MinNodes: 1, MaxNodes: 1}
+	s, pl, refused := run(load("ubccr_medium_ubhpc.slurm.conf"), ub, ub)
+	assert.Empty(t, refused)
+	assert.Equal(t, 2, pl.starts)
+	for _, j := range s.Jobs() {
+		require.Equal(t, queue.Running, j.State)
+		require.Len(t, j.Placement.Alloc, 1)
+		assert.Equal(t, int64(8*2800), j.Placement.Alloc[0].Memory, "DefMemPerCPU times the CPUs")
+	}
+
+	big := selectnodes.Request{Partition: "Mem256", CPUs: 4, MinNodes: 2, MaxNodes: 2, MinMemoryPerNode: 200_000}
+	s, pl, refused = run(load("unsw_abacus.slurm.conf"), big, big, selectnodes.Request{Partition: "debug", CPUs: 2})
+	assert.Empty(t, refused)
+	assert.Equal(t, 3, pl.starts)
+	jobs := s.Jobs()
+	for _, j := range jobs[:2] {
+		require.Equal(t, queue.Running, j.State)
+		for _, a := range j.Placement.Alloc {
+			assert.Equal(t, int64(200_000), a.Memory)
+		}
+	}
+	assert.Equal(t, "abacusc-2-0", jobs[2].Nodes())
+	used := map[int]int{}
+	for _, j := range jobs[:2] {
+		for _, a := range j.Placement.Alloc {
+			used[a.Node]++
+		}
+	}
+	assert.Len(t, used, 4, "two 200 GB jobs cannot share a 256 GB node")
+}
