@@ -121,6 +121,13 @@ func (c *counting) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 // ends the running job due first. It returns the refusals the queue
 // reported and the jobs still pending when nothing runs.
 func runSchedule(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand.Rand, jobs int) (refused []string, stuck []queue.Job, submitted int) {
+	refused, stuck, submitted, _ = runPasses(t, c, pl, r, jobs, false)
+	return refused, stuck, submitted
+}
+
+// runPasses is runSchedule, with a Backfill after every Schedule when
+// backfill is set; byBackfill counts the jobs Backfill started.
+func runPasses(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand.Rand, jobs int, backfill bool) (refused []string, stuck []queue.Job, submitted, byBackfill int) {
 	s := queue.New(c, queue.WithPlanner(pl, 20))
 	s.Subscribe(func(e queue.Event) {
 		if e.Kind == queue.EventRefused || e.Kind == queue.EventPlanFailed {
@@ -135,6 +142,10 @@ func runSchedule(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand
 	now := sitesT0
 	for step := 0; step < 4*jobs+10; step++ {
 		s.Schedule(now)
+		if backfill {
+			more, _ := s.Backfill(now)
+			byBackfill += len(more)
+		}
 		var running []queue.Job
 		for _, j := range s.Jobs() {
 			if j.State == queue.Running {
@@ -148,7 +159,7 @@ func runSchedule(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand
 		now = first.End
 		require.NoError(t, s.Finish(first.ID, queue.Outcome{}, now))
 	}
-	return refused, s.Pending(), submitted
+	return refused, s.Pending(), submitted, byBackfill
 }
 
 // On every site configuration of the shared data, a mixed workload run

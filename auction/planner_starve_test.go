@@ -79,3 +79,21 @@ func TestPlannerMixedWorkloadEndsWithScheduleAlone(t *testing.T) {
 		}
 	}
 }
+
+// With Backfill after every Schedule, the planner decides first and
+// Backfill fills around it: both start jobs, and every job ends.
+func TestPlannerWithBackfillBothContribute(t *testing.T) {
+	cfg, err := slurmconf.Parse(strings.NewReader(siteConf))
+	require.NoError(t, err)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	c, err := selectnodes.FromConfig(cfg)
+	require.NoError(t, err)
+	pl := &counting{Planner: &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 3}}
+	refused, stuck, n, byBackfill := runPasses(t, c, pl, rand.New(rand.NewPCG(seed, 1)), 150, true)
+	t.Logf("%d jobs: %d started by the auction, %d by Backfill, the rest by Schedule's selection of declined jobs", n, pl.starts, byBackfill)
+	assert.Positive(t, pl.starts)
+	assert.Positive(t, byBackfill)
+	assert.Empty(t, refused)
+	assert.Empty(t, stuck)
+}
