@@ -26,8 +26,8 @@ type squeezer struct {
 	buf     []byte
 	inStr   bool
 	escape  bool
-	token   int // bytes of the current string or bare token
-	space   int // length of the current whitespace run
+	token   int   // bytes of the current string or bare token
+	space   int   // length of the current whitespace run
 	read    int64 // input bytes read
 	out     int64 // bytes passed on
 	cuts    []cut // where the output skipped input bytes, ascending
