@@ -17,7 +17,8 @@ import (
 // availability, and the selector's load filter (idle nodes only for an
 // exclusive job, sharing, memory and GRES free). An Offer reads the
 // cluster it came from: it is valid until that cluster's load changes (a
-// Snapshot's never does). Its methods hand out new values.
+// Snapshot's never does). Its methods hand out new values. The zero
+// Offer offers nothing.
 type Offer struct {
 	c      *Cluster
 	job    *Job
@@ -71,7 +72,12 @@ func (c *Cluster) Offer(req *Request) (*Offer, error) {
 func (s *Snapshot) Offer(req *Request) (*Offer, error) { return s.c.Offer(req) }
 
 // Nodes is the nodes that can take the job now (a new bitmap).
-func (o *Offer) Nodes() *bitset.BitSet { return o.nodes.Clone() }
+func (o *Offer) Nodes() *bitset.BitSet {
+	if o.c == nil {
+		return bitset.New(0)
+	}
+	return o.nodes.Clone()
+}
 
 // Counts is the node counts a layout must meet (NodeCounts: the
 // request's and the partition's limits).
@@ -83,14 +89,19 @@ func (o *Offer) Counts() Counts { return o.counts }
 func (o *Offer) Whole() bool { return o.whole }
 
 // CPUsPerNode is the fewest CPUs the job takes on a node.
-func (o *Offer) CPUsPerNode() int { return o.job.cpusPerNode }
+func (o *Offer) CPUsPerNode() int {
+	if o.job == nil {
+		return 1
+	}
+	return o.job.cpusPerNode
+}
 
 // CPUs is the most CPUs node i gives the job now: its free CPUs (more
 // under oversubscription, never more than the node has), as many as its
 // free memory holds at the job's memory per CPU; a whole node for a
 // whole-node job. 0 for a node not in Nodes.
 func (o *Offer) CPUs(i int) int {
-	if i < 0 || i >= len(o.c.nodes) || !o.nodes.Test(uint(i)) {
+	if o.c == nil || i < 0 || i >= len(o.c.nodes) || !o.nodes.Test(uint(i)) {
 		return 0
 	}
 	return o.cpus(i)
@@ -115,7 +126,7 @@ func (o *Offer) cpus(i int) int {
 // GRES is how many units of the job's GRES request k (in Request.GRES
 // order) are free on node i, of every type the request accepts.
 func (o *Offer) GRES(i, k int) int64 {
-	if i < 0 || i >= len(o.c.nodes) || k < 0 || k >= len(o.job.gres) {
+	if o.c == nil || i < 0 || i >= len(o.c.nodes) || k < 0 || k >= len(o.job.gres) {
 		return 0
 	}
 	return o.c.live().freeGRES(i, &o.job.gres[k])
@@ -125,6 +136,9 @@ func (o *Offer) GRES(i, k int) int64 {
 // ([a|b]), the nodes of Nodes matching each alternative, in order: every
 // node of a layout must match one and the same. nil otherwise.
 func (o *Offer) Alternatives() []*bitset.BitSet {
+	if o.job == nil {
+		return nil
+	}
 	expr := o.job.Req.Features
 	if expr == nil {
 		return nil
@@ -157,6 +171,9 @@ func (o *Offer) matching(t features.Term) *bitset.BitSet {
 // CPU times cpus; none counted on nodes the job holds alone).
 func (o *Offer) Use(i, cpus int, gres ...int64) NodeUse {
 	u := NodeUse{Node: i, CPUs: cpus}
+	if o.c == nil {
+		return u
+	}
 	if !o.owned {
 		u.Memory = max(o.job.Req.MinMemoryPerNode, memFor(o.job, cpus))
 	}

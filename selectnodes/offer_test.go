@@ -141,3 +141,13 @@ func TestOfferMemoryAndExclusive(t *testing.T) {
 	assert.Equal(t, []GRES{{Name: "gpu", Type: "v100", Count: 2}}, g.Use(0, 1, 2).GRES)
 	assert.False(t, g.Nodes().Test(4), "n4 has no GPU")
 }
+
+func TestOfferZeroValue(t *testing.T) {
+	var o Offer
+	assert.Zero(t, o.Nodes().Count())
+	assert.Zero(t, o.CPUs(0))
+	assert.Zero(t, o.GRES(0, 0))
+	assert.Nil(t, o.Alternatives())
+	assert.Equal(t, NodeUse{Node: 2, CPUs: 3}, o.Use(2, 3))
+	assert.Equal(t, 1, o.CPUsPerNode())
+}
