@@ -3,8 +3,6 @@ package auction
 import (
 	"cmp"
 	"slices"
-
-	"github.com/bits-and-blooms/bitset"
 )
 
 // windowsPerRun is how many stretches of one run of eligible nodes become
@@ -23,7 +21,7 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candid
 		stop := min(limit, len(out)+perCount)
 	scan:
 		for _, set := range sets {
-			for _, run := range eligibleRuns(set.nodes, load, g, job.Eligible) {
+			for _, run := range eligibleRuns(&job, set.nodes, load, g) {
 				for _, w := range bestWindows(job, run, load) {
 					key := [4]int{run[w[0]], run[w[1]-1], g, job.Cores}
 					if seen[key] {
@@ -41,13 +39,29 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candid
 	return out
 }
 
-// eligibleRuns splits nodes into runs of nodes with a free core and g free
-// GPUs (and in mask, when not nil).
-func eligibleRuns(nodes []int, load Load, g int, mask *bitset.BitSet) [][]int {
+// room is how many of node n's free cores the job may take: all of them,
+// or as many as its Room allows (none when it takes whole nodes and n's
+// are not all free).
+func (job *WindowJob) room(n int, load Load) int {
+	c := load.CPUs[n]
+	if job.Room == nil {
+		return c
+	}
+	r := job.Room(n)
+	if job.Whole && r > c {
+		return 0
+	}
+	return max(0, min(c, r))
+}
+
+// eligibleRuns splits nodes into runs of nodes with room for a core of
+// the job and g free GPUs (and in job.Eligible, when not nil).
+func eligibleRuns(job *WindowJob, nodes []int, load Load, g int) [][]int {
 	var runs [][]int
 	start := -1
+	mask := job.Eligible
 	for k, n := range nodes {
-		ok := load.CPUs[n] > 0 && load.GPUs[n] >= g && (mask == nil || mask.Test(uint(n)))
+		ok := load.GPUs[n] >= g && (mask == nil || mask.Test(uint(n))) && job.room(n, load) > 0
 		if ok && start < 0 {
 			start = k
 		}
@@ -78,17 +92,17 @@ func bestWindows(job WindowJob, run []int, load Load) [][2]int {
 			if lo == 0 {
 				sum = 0
 				for _, n := range run[:hi] {
-					sum += load.CPUs[n]
+					sum += job.room(n, load)
 				}
 			} else {
-				sum += load.CPUs[run[hi-1]] - load.CPUs[run[lo-1]]
+				sum += job.room(run[hi-1], load) - job.room(run[lo-1], load)
 			}
 		} else {
 			if lo > 0 {
-				sum -= load.CPUs[run[lo-1]]
+				sum -= job.room(run[lo-1], load)
 			}
 			for hi < len(run) && sum < job.Cores {
-				sum += load.CPUs[run[hi]]
+				sum += job.room(run[hi], load)
 				hi++
 			}
 		}
@@ -106,10 +120,23 @@ func bestWindows(job WindowJob, run []int, load Load) [][2]int {
 
 // spread lays the job's cores on nodes: with a node count, one core each
 // first, then filling in order; for type A, filling in order. Each node
-// gets g GPUs.
+// gets g GPUs. A job taking whole nodes takes its room on each.
 func spread(job WindowJob, nodes []int, load Load, g int) []Use {
 	uses := make([]Use, len(nodes))
 	left := job.Cores
+	if job.Whole {
+		for k, n := range nodes {
+			uses[k] = Use{Node: n, GPUs: g, Cores: job.room(n, load)}
+			left -= uses[k].Cores
+		}
+		if job.Nodes == 0 { // type A: the stretch is the fewest whole nodes
+			for k := len(uses) - 1; k > 0 && left+uses[k].Cores <= 0; k-- {
+				left += uses[k].Cores
+				uses = uses[:k]
+			}
+		}
+		return uses
+	}
 	for k, n := range nodes {
 		uses[k] = Use{Node: n, GPUs: g}
 		if job.Nodes > 0 {
@@ -118,7 +145,7 @@ func spread(job WindowJob, nodes []int, load Load, g int) []Use {
 		}
 	}
 	for k, n := range nodes {
-		add := min(left, load.CPUs[n]-uses[k].Cores)
+		add := min(left, job.room(n, load)-uses[k].Cores)
 		uses[k].Cores += add
 		left -= add
 	}

@@ -14,7 +14,7 @@ import (
 // Half of seed 001's 16,384 cores run for another hour. The window's head
 // asks for 12,000 cores: it has no bid now. Behind it, ten two-hour jobs
 // of 32 nodes (512 cores) and one half-hour job of one node. Seed 001's
-// auction starts them all on the free half, and the head waits for the
+// auction (KeepBidless) starts them all on the free half, and the head waits for the
 // two-hour jobs; with ReserveHead it keeps its start in an hour: eight of
 // the two-hour jobs fit beside it, the short one ends before it.
 func ExamplePlanner_reserveHead() {
@@ -38,7 +38,7 @@ func ExamplePlanner_reserveHead() {
 	window = append(window, queue.Job{ID: 99, TimeLimit: 30 * time.Minute,
 		Request: selectnodes.Request{CPUs: 16, MinNodes: 1, MaxNodes: 1}})
 	for _, reserve := range []bool{false, true} {
-		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: len(window), ReserveHead: reserve}
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: len(window), ReserveHead: reserve, KeepBidless: true}
 		ds, err := pl.Plan(context.Background(), c.Snapshot(), window, now)
 		if err != nil {
 			panic(err)

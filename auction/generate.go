@@ -32,6 +32,13 @@ type WindowJob struct {
 	// Eligible, when not nil, limits the job's bids to these nodes (its
 	// partition, the nodes with the memory it needs, ...).
 	Eligible *bitset.BitSet
+	// Room, when not nil, is the most cores the job may take on a node
+	// (what its memory per CPU leaves it, say), within the node's free
+	// cores. Whole makes every bid take exactly that on each of its
+	// nodes (an exclusive job, or a whole-node selector), and the node
+	// only when all of it is free.
+	Room  func(node int) int
+	Whole bool
 }
 
 // BidOptions choose between the paper's AUCSCHED3 (the zero value) and the

@@ -1,7 +1,6 @@
 package auction
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -18,11 +17,15 @@ import (
 // path and byte offset.
 func ReadJSON(r io.Reader) (*Problem, error) {
 	lr := &io.LimitedReader{R: r, N: MaxInputBytes + 1}
-	jr := &jsonReader{dec: json.NewDecoder(bufio.NewReader(lr))}
+	sq := newSqueezer(lr)
+	jr := &jsonReader{dec: newDecoder(sq), sq: sq}
 	p, err := jr.problem()
 	if err != nil {
-		if lr.N <= 0 {
+		switch {
+		case lr.N <= 0:
 			return nil, &Error{Err: ErrBudget, Msg: fmt.Sprintf("input over %d bytes", MaxInputBytes)}
+		case sq.err != nil:
+			return nil, sq.err
 		}
 		return nil, err
 	}
@@ -32,26 +35,33 @@ func ReadJSON(r io.Reader) (*Problem, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if !jr.alpha {
+		return nil, &Error{Path: "alpha", Err: ErrInvalid, Msg: "missing (the objective's cost weight, formula (7)): not taken as 0"}
+	}
 	return p, nil
 }
 
+func newDecoder(r io.Reader) *json.Decoder { return json.NewDecoder(r) }
+
 type jsonReader struct {
 	dec        *json.Decoder
+	sq         *squeezer
 	bids, uses int
+	alpha      bool // the problem gave alpha
 }
 
 func (jr *jsonReader) errorf(path, format string, args ...any) error {
-	return &Error{Path: path, Offset: jr.dec.InputOffset(), Err: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Path: path, Offset: jr.sq.inputOffset(jr.dec.InputOffset()), Err: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (jr *jsonReader) budget(path, format string, args ...any) error {
-	return &Error{Path: path, Offset: jr.dec.InputOffset(), Err: ErrBudget, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Path: path, Offset: jr.sq.inputOffset(jr.dec.InputOffset()), Err: ErrBudget, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (jr *jsonReader) wrap(path string, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return &Error{Path: path, Offset: se.Offset, Err: ErrInvalid, Msg: se.Error()}
+		return &Error{Path: path, Offset: jr.sq.inputOffset(se.Offset), Err: ErrInvalid, Msg: se.Error()}
 	}
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		return jr.errorf(path, "unexpected end of input")
@@ -141,6 +151,7 @@ func (jr *jsonReader) problem() (*Problem, error) {
 		case "params":
 			return jr.decode(key, &p.Params)
 		case "alpha":
+			jr.alpha = true
 			return jr.decode(key, &p.Alpha)
 		case "value_by_cores":
 			return jr.decode(key, &p.ValueByCores)

@@ -317,7 +317,12 @@ func (t *lpTree) integral(U float64) {
 		t.best, t.found = val, true
 		copy(t.bestSel, sel)
 	}
-	if U > t.cut(U) {
+	// The bound may exceed the whole solution's value by the rounding
+	// of its duals: then the solution is the subtree's best. cut alone
+	// is no test here, as it lies below the incumbent by that rounding:
+	// a whole solution tying the incumbent stopped the whole search, and
+	// a 30-job window stayed three jobs short of its optimum.
+	if U > t.cut(U) && U-val > max(t.s.tol, t.s.proofGap)+1e-9*max(1, math.Abs(U)) {
 		t.complete = false // the bound disagrees with its whole solution
 	}
 }

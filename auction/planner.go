@@ -20,12 +20,26 @@ import (
 //
 // A job is bid for when its request is of seed 001's kinds: CPUs in all
 // (or one a node), on exactly MinNodes nodes (MinNodes = MaxNodes) or on
-// any number (MinNodes 0 or 1 and no MaxNodes), at most one CPU a node
-// asked for, and at most a "gpu" GRES range per node. Bids stay on its partition's
-// available nodes that are not excluded and have its memory free. Jobs
-// with features, required nodes, contiguity, other GRES or other node
-// ranges get no bids (they wait for a pass without the planner). The zero
-// value is usable.
+// any number (MinNodes 0 or 1 and no MaxNodes), and at most one GRES
+// request, of GPUs (any type, or one type) on a node count. Bids come from
+// what selectnodes' Offer says each node can give the job under the
+// snapshot's load, so they honour everything the pipeline's own selection
+// does: the partition and its limits, availability, excluded nodes,
+// features (one matching-OR alternative for all of a bid's nodes: the one
+// offering the most CPUs), memory (per node, per CPU, the partition's
+// defaults), --exclusive (whole idle nodes) and GRES types. The winners'
+// layouts are tried in order on the planner's copy of the load before
+// they are returned, so the queue never refuses one; a winner that no
+// longer fits beside the ones before it (the bids share cores and GPUs,
+// not memory) waits for the next pass.
+//
+// The jobs it cannot express it declines, and the queue's own selection
+// places them in the same pass (queue.Decliner): node ranges,
+// --contiguous, required nodes, CPUs per node, counted features, other or
+// several GRES, GPUs without a node count; and, from the snapshot, jobs
+// the pipeline refuses whatever the layout (a partition limit, no node
+// meeting the request), so that the queue gives the reason or fails
+// them. The zero value is usable.
 type Planner struct {
 	Bids BidOptions // the paper's form by default
 	// Budget is the solver's time per auction (0: 100 ms), so a pass of
@@ -74,92 +88,144 @@ type Planner struct {
 	// resources is passed over until the machine happens to drain
 	// (BENCHMARKS.md "Auction: a reservation for the window head").
 	ReserveHead bool
+	// KeepBidless keeps a job the auction has no bid for in the
+	// planner's hands, waiting for a bid, as seed 001's AUCSCHED3 does.
+	// By default (and unless ReserveHead, which handles the head without a
+	// bid itself) such a job is declined, so the queue's own selection
+	// tries it in the same pass: bids come from runs of consecutive
+	// nodes, and a request no run fits (a partition whose nodes
+	// interleave with another's, say) would otherwise never start.
+	KeepBidless bool
 }
 
 var _ queue.Planner = (*Planner)(nil)
 
 // Plan implements queue.Planner.
 func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, now time.Time) ([]queue.Decision, error) {
-	gpu := pl.GPU
-	if gpu == "" {
-		gpu = "gpu"
-	}
+	gpu := pl.gpu()
 	rounds := max(1, pl.Auctions)
 	var out []queue.Decision
 	var head *reservation // ReserveHead's, kept across the rounds
 	for k := 0; k < rounds && len(window) > 0; k++ {
-		won, err := pl.auction(ctx, snap, window, gpu, now, &head)
+		won, declined, err := pl.auction(ctx, snap, window, gpu, now, &head)
 		if err != nil && k > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, won...)
-		if len(won) == 0 || k+1 == rounds {
-			break
+		if k == 0 && len(declined) > 0 {
+			out = append(out, declined...)
+			window = withoutDeclined(window, declined)
 		}
-		if window, err = takeWinners(snap, window, won, now); err != nil {
-			break // a winner the snapshot refuses: the queue will say why
+		won, window = takeWinners(snap, window, won, now)
+		out = append(out, won...)
+		if len(won) == 0 {
+			break
 		}
 	}
 	return out, nil
 }
 
-// takeWinners puts the winners on the snapshot (the planner's own copy of
-// the load), so that the next round bids on what they left, and returns
-// the jobs of window that did not win, in order.
-func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Decision, now time.Time) ([]queue.Job, error) {
-	layout := make(map[queue.JobID][]selectnodes.NodeUse, len(won))
-	for _, d := range won {
-		layout[d.Job] = d.Layout
+// withoutDeclined is window less the jobs declined.
+func withoutDeclined(window []queue.Job, declined []queue.Decision) []queue.Job {
+	gone := make(map[queue.JobID]bool, len(declined))
+	for _, d := range declined {
+		gone[d.Job] = true
 	}
 	var rest []queue.Job
+	for _, j := range window {
+		if !gone[j.ID] {
+			rest = append(rest, j)
+		}
+	}
+	return rest
+}
+
+// Declines implements queue.Decliner: the requests no bid can express.
+func (pl *Planner) Declines(j queue.Job) bool {
+	_, ok := shape(&j.Request, pl.gpu())
+	return !ok
+}
+
+func (pl *Planner) gpu() string {
+	if pl.GPU == "" {
+		return "gpu"
+	}
+	return pl.GPU
+}
+
+// takeWinners puts the winners on the snapshot (the planner's own copy of
+// the load), in order, so that the next round bids on what they left, and
+// returns those it accepted and the jobs of window that did not win, in
+// order. A winner the snapshot refuses (it fits the bids' cores and GPUs
+// but not beside the others' memory, say) is left out: it waits.
+func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Decision, now time.Time) ([]queue.Decision, []queue.Job) {
+	byID := make(map[queue.JobID]*queue.Job, len(window))
 	for k := range window {
-		j := &window[k]
-		uses, ok := layout[j.ID]
-		if !ok {
-			rest = append(rest, *j)
+		byID[window[k].ID] = &window[k]
+	}
+	var ok []queue.Decision
+	taken := map[queue.JobID]bool{}
+	for _, d := range won {
+		j := byID[d.Job]
+		if j == nil {
 			continue
 		}
-		p, err := snap.PlaceExact(&j.Request, uses)
+		p, err := snap.PlaceExact(&j.Request, d.Layout)
 		if err == nil {
 			err = snap.Allocate(j.ID, p, now, now.Add(j.TimeLimit))
 		}
-		if err != nil {
-			return nil, err
+		if err == nil {
+			ok = append(ok, d)
+			taken[j.ID] = true
 		}
 	}
-	return rest, nil
+	var rest []queue.Job
+	for _, j := range window {
+		if !taken[j.ID] {
+			rest = append(rest, j)
+		}
+	}
+	return ok, rest
 }
 
 // auction holds one auction: bids for the window's jobs of the kinds it
-// bids for, on the snapshot's free cores and GPUs, and the winners'
-// decisions. With ReserveHead, *head is the pass's reservation (made here
-// when there is none yet and the head has no bid).
-func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation) ([]queue.Decision, error) {
+// bids for, on what the snapshot's nodes offer each, and the winners'
+// decisions, and the jobs it declines. With ReserveHead, *head is the
+// pass's reservation (made here when there is none yet and the head has
+// no bid).
+func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation) ([]queue.Decision, []queue.Decision, error) {
 	load, tree, err := snapshotLoad(snap, gpu)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	wjobs, byID := pl.windowJobs(snap, window, gpu)
+	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu)
 	if len(wjobs) == 0 {
-		return nil, nil
+		return nil, declined, nil
 	}
 	if pl.ReserveHead {
-		rd := &auctionRound{snap: snap, wjobs: wjobs, byID: byID, load: load, tree: tree, gpu: gpu, now: now}
-		return pl.protectHead(ctx, rd, head)
+		rd := &auctionRound{snap: snap, wjobs: wjobs, byID: byID, offers: offers, load: load, tree: tree, now: now}
+		won, err := pl.protectHead(ctx, rd, head)
+		return won, declined, err
 	}
 	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
 	if err != nil {
-		return nil, fmt.Errorf("auction planner: %w", err)
+		return nil, nil, fmt.Errorf("auction planner: %w", err)
 	}
-	won, _, err := pl.solve(ctx, p, byID, gpu)
-	return won, err
+	if !pl.KeepBidless {
+		for _, j := range p.Jobs {
+			if len(j.Bids) == 0 {
+				declined = append(declined, queue.Decision{Job: byID[j.ID].ID, Decline: true})
+			}
+		}
+	}
+	won, _, err := pl.solve(ctx, p, byID, offers)
+	return won, declined, err
 }
 
 // solve solves the auction and returns its winners' decisions.
-func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, gpu string) ([]queue.Decision, *Solution, error) {
+func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, offers map[int64]*selectnodes.Offer) ([]queue.Decision, *Solution, error) {
 	sol, err := Solve(ctx, p, pl.solveOptions())
 	if err != nil {
 		return nil, nil, fmt.Errorf("auction planner: %w", err)
@@ -167,32 +233,37 @@ func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.
 	var out []queue.Decision
 	for k, i := range sol.Selection {
 		if i >= 0 {
-			job := byID[p.Jobs[k].ID]
-			out = append(out, queue.Decision{Job: job.ID, Layout: bidLayout(&p.Jobs[k].Bids[i], job, gpu)})
+			id := p.Jobs[k].ID
+			out = append(out, queue.Decision{Job: byID[id].ID, Layout: bidLayout(&p.Jobs[k].Bids[i], offers[id])})
 		}
 	}
 	return out, sol, nil
 }
 
 // windowJobs are the window's jobs of the kinds the auction bids for, with
-// their ranks as priorities unless QueuePriorities, and the queue jobs by
-// ID.
-func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string) ([]WindowJob, map[int64]*queue.Job) {
+// their ranks as priorities unless QueuePriorities, the queue jobs and
+// their offers by ID, and the decisions declining the others.
+func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
 	var wjobs []WindowJob
+	var declined []queue.Decision
 	byID := map[int64]*queue.Job{}
+	offers := map[int64]*selectnodes.Offer{}
 	for k := range window {
 		j := &window[k]
-		if w, ok := windowJob(snap, j, gpu); ok {
-			wjobs = append(wjobs, w)
-			byID[w.ID] = j
+		w, o, ok := windowJob(snap, j, gpu)
+		if !ok {
+			declined = append(declined, queue.Decision{Job: j.ID, Decline: true})
+			continue
 		}
+		wjobs = append(wjobs, w)
+		byID[w.ID], offers[w.ID] = j, o
 	}
 	if !pl.QueuePriorities {
 		for k := range wjobs {
 			wjobs[k].Priority = int64(len(wjobs) - k + 1)
 		}
 	}
-	return wjobs, byID
+	return wjobs, byID, offers, declined
 }
 
 // solveOptions is Solve with the time limit Budget says.
@@ -210,14 +281,12 @@ func (pl *Planner) solveOptions() Options {
 }
 
 // bidLayout is a winning bid as the job's per-node layout: the bid's
-// cores and GPUs, and the job's memory per node.
-func bidLayout(bid *Bid, job *queue.Job, gpu string) []selectnodes.NodeUse {
+// cores and GPUs (of the types the node has free), and the memory the
+// pipeline gives that many CPUs (the offer's Use).
+func bidLayout(bid *Bid, o *selectnodes.Offer) []selectnodes.NodeUse {
 	layout := make([]selectnodes.NodeUse, len(bid.Uses))
 	for x, u := range bid.Uses {
-		layout[x] = selectnodes.NodeUse{Node: u.Node, CPUs: u.Cores, Memory: job.Request.MinMemoryPerNode}
-		if u.GPUs > 0 {
-			layout[x].GRES = []selectnodes.GRES{{Name: gpu, Count: int64(u.GPUs)}}
-		}
+		layout[x] = o.Use(u.Node, u.Cores, int64(u.GPUs))
 	}
 	return layout
 }
@@ -254,14 +323,15 @@ func snapshotLoad(snap *selectnodes.Snapshot, gpu string) (Load, *topology.Tree,
 	return load, tree, nil
 }
 
-// windowJob turns a queue job into a bid-generation job, or false when its
-// request is not of a kind the auction bids for.
-func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string) (WindowJob, bool) {
-	r := &j.Request
-	if r.Features != nil || len(r.Required) > 0 || r.Contiguous || len(r.GRES) > 1 || r.MinCPUsPerNode > 1 {
+// shape is the bid job of a request, from the request alone: its cores,
+// node count (0: any number) and GPU range; false when no bid can
+// express it.
+func shape(r *selectnodes.Request, gpu string) (WindowJob, bool) {
+	if len(r.Required) > 0 || r.Contiguous || len(r.GRES) > 1 || r.MinCPUsPerNode > 1 ||
+		(r.Features != nil && len(r.Features.Counts()) > 0) {
 		return WindowJob{}, false
 	}
-	w := WindowJob{ID: int64(j.ID), Priority: j.Priority, Cores: r.CPUs}
+	w := WindowJob{Cores: r.CPUs}
 	switch {
 	case r.MinNodes > 0 && r.MaxNodes == r.MinNodes:
 		w.Nodes = r.MinNodes
@@ -269,46 +339,70 @@ func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string) (WindowJob,
 	default:
 		return WindowJob{}, false
 	}
-	if w.Cores == 0 {
-		w.Cores = max(1, w.Nodes)
-	}
 	if len(r.GRES) == 1 {
 		g := r.GRES[0]
-		if g.Name != gpu || g.Type != "" || w.Nodes == 0 || g.Max > MaxPerNode {
+		if g.Name != gpu || w.Nodes == 0 || g.Max > MaxPerNode || g.Min < 0 || g.Max < g.Min {
 			return WindowJob{}, false
 		}
-		w.GPUsMin, w.GPUsMax = int(g.Min), int(max(g.Min, g.Max))
+		w.GPUsMin, w.GPUsMax = int(g.Min), int(g.Max)
 	}
-	if w.Cores < w.Nodes {
-		return WindowJob{}, false
-	}
-	w.Eligible = jobNodes(snap, r)
 	return w, true
 }
 
-// jobNodes is the partition's available nodes, less exclusions, with the
-// job's memory per node free.
-func jobNodes(snap *selectnodes.Snapshot, r *selectnodes.Request) *bitset.BitSet {
-	part := r.Partition
-	if part == "" {
-		part = snap.DefaultPartition()
-	}
-	nodes, ok := snap.PartitionNodes(part)
+// windowJob turns a queue job into a bid-generation job on what the
+// snapshot offers it, or false when the auction declines it: a request
+// shape no bid expresses, or one the pipeline refuses whatever the layout
+// (Offer's error: the queue's selection then gives the reason).
+func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string) (WindowJob, *selectnodes.Offer, bool) {
+	w, ok := shape(&j.Request, gpu)
 	if !ok {
-		return bitset.New(uint(snap.NodeCount()))
+		return WindowJob{}, nil, false
 	}
-	nodes.InPlaceIntersection(snap.Avail())
-	if r.ExcludeNodes != nil {
-		nodes.InPlaceDifference(r.ExcludeNodes)
+	o, err := snap.Offer(&j.Request)
+	if err != nil {
+		return WindowJob{}, nil, false
 	}
-	for _, name := range r.Excluded {
-		if i, ok := snap.NodeIndex(name); ok {
-			nodes.Clear(uint(i))
+	if n := o.Counts(); w.Nodes == 0 && (n.Min > 1 || n.Max > 0) {
+		if n.Min != n.Max || w.GPUsMax > 0 {
+			return WindowJob{}, nil, false // a partition's node range
 		}
+		w.Nodes = n.Min
 	}
-	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
-		if snap.FreeMemory(int(i)) < r.MinMemoryPerNode {
-			nodes.Clear(i)
+	w.ID, w.Priority = int64(j.ID), j.Priority
+	if w.Cores == 0 {
+		w.Cores = max(1, w.Nodes)
+	}
+	if w.Cores < w.Nodes {
+		return WindowJob{}, nil, false
+	}
+	w.Eligible, w.Room, w.Whole = offerNodes(snap, o, len(j.Request.GRES) == 1 && j.Request.GRES[0].Type != "", gpu), o.CPUs, o.Whole()
+	return w, o, true
+}
+
+// offerNodes is the nodes the offer has for the job: within the
+// matching-OR alternative offering the most CPUs, if the request has one;
+// for a GPU type, only nodes whose free GPUs are all of that type (the
+// auction counts a node's GPUs as one resource).
+func offerNodes(snap *selectnodes.Snapshot, o *selectnodes.Offer, typed bool, gpu string) *bitset.BitSet {
+	nodes := o.Nodes()
+	if alts := o.Alternatives(); alts != nil {
+		best, most := nodes, -1
+		for _, a := range alts {
+			cpus := 0
+			for i, ok := a.NextSet(0); ok; i, ok = a.NextSet(i + 1) {
+				cpus += o.CPUs(int(i))
+			}
+			if cpus > most {
+				best, most = a, cpus
+			}
+		}
+		nodes = best
+	}
+	if typed {
+		for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
+			if o.GRES(int(i), 0) != snap.FreeGRES(int(i), gpu, "") {
+				nodes.Clear(i)
+			}
 		}
 	}
 	return nodes

@@ -55,7 +55,7 @@ func BenchmarkPlannerPassReserve(b *testing.B) {
 	window := append([]queue.Job{head}, benchWindow(99)...)
 	for _, reserve := range []bool{false, true} {
 		b.Run(fmt.Sprintf("nodes=1024/busy=half/window=100/reserve=%v", reserve), func(b *testing.B) {
-			benchPasses(b, &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, ReserveHead: reserve}, c, window, now)
+			benchPasses(b, &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, ReserveHead: reserve, KeepBidless: true}, c, window, now)
 		})
 	}
 }

@@ -24,13 +24,13 @@ type reservation struct {
 
 // auctionRound is what one auction of a pass bids with.
 type auctionRound struct {
-	snap  *selectnodes.Snapshot
-	wjobs []WindowJob
-	byID  map[int64]*queue.Job
-	load  Load
-	tree  *topology.Tree
-	gpu   string
-	now   time.Time
+	snap   *selectnodes.Snapshot
+	wjobs  []WindowJob
+	byID   map[int64]*queue.Job
+	offers map[int64]*selectnodes.Offer
+	load   Load
+	tree   *topology.Tree
+	now    time.Time
 }
 
 // protectHead holds the auction with the head protected: the job
@@ -61,7 +61,7 @@ func (pl *Planner) protectHead(ctx context.Context, rd *auctionRound, head **res
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
-	won, sol, err := pl.solve(ctx, p, rd.byID, rd.gpu)
+	won, sol, err := pl.solve(ctx, p, rd.byID, rd.offers)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (pl *Planner) headFirst(ctx context.Context, rd *auctionRound, p *Problem, 
 		}
 	}
 	job := rd.byID[first.ID]
-	out := []queue.Decision{{Job: job.ID, Layout: bidLayout(&first.Bids[best], job, rd.gpu)}}
+	out := []queue.Decision{{Job: job.ID, Layout: bidLayout(&first.Bids[best], rd.offers[first.ID])}}
 	left := Load{CPUs: slices.Clone(rd.load.CPUs), GPUs: slices.Clone(rd.load.GPUs), MaxGPUs: rd.load.MaxGPUs}
 	for _, u := range first.Bids[best].Uses {
 		left.CPUs[u.Node] -= u.Cores
@@ -141,7 +141,7 @@ func (pl *Planner) headFirst(ctx context.Context, rd *auctionRound, p *Problem, 
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
-	won, _, err := pl.solve(ctx, q, rd.byID, rd.gpu)
+	won, _, err := pl.solve(ctx, q, rd.byID, rd.offers)
 	return append(out, won...), err
 }
 

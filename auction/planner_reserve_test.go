@@ -97,7 +97,7 @@ func TestPlannerReserveHeadKeepsItsStart(t *testing.T) {
 	}
 	var longsWithout int
 	for _, reserve := range []bool{false, true} {
-		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 50, ReserveHead: reserve}
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 50, ReserveHead: reserve, KeepBidless: true}
 		ds, err := pl.Plan(context.Background(), snap.Clone(), window, reserveT0)
 		require.NoError(t, err)
 		assert.False(t, started(ds, head.ID), "reserve %v: the head fits no free resources", reserve)
@@ -125,7 +125,7 @@ func TestPlannerReserveHeadWinsWhenItHasABid(t *testing.T) {
 	}
 	for _, rounds := range []int{1, 10} {
 		for _, reserve := range []bool{false, true} {
-			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: rounds, ReserveHead: reserve}
+			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: rounds, ReserveHead: reserve, KeepBidless: true}
 			ds, err := pl.Plan(context.Background(), snap.Clone(), window, reserveT0)
 			require.NoError(t, err)
 			assert.Equal(t, reserve, started(ds, 1), "auctions %d, reserve %v: the head", rounds, reserve)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -137,6 +138,9 @@ func TestJSONRoundTripAndErrors(t *testing.T) {
 		{`{"nodes":[]} {}`, "data after the problem object"},
 		{`[1]`, `want "{"`},
 		{``, "unexpected end of input"},
+		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[]}`, "alpha: missing"},
+		{`{"alpha":1,"name":"` + strings.Repeat("x", MaxTokenBytes+1) + `"}`, "longer than"},
+		{`{"alpha":1,` + strings.Repeat(" ", 3*squeezeRun) + `"nodes":[}`, fmt.Sprintf("near byte %d", 11+3*squeezeRun+9)},
 	} {
 		_, err := ReadJSON(strings.NewReader(tt.in))
 		require.Error(t, err, tt.in)

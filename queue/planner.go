@@ -4,63 +4,183 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
 // Planner decides a whole window of pending jobs at once, as an auction
 // does, instead of Schedule's one-job-at-a-time loop.
+//
+// The contract: a Planner owns the jobs of its window that it does not
+// decline; every other eligible job is the scheduler's. Each pass,
+// Schedule
+//
+//  1. builds the window: eligible jobs in queue order, up to its size,
+//     leaving out (and not counting) the jobs a Decliner declines;
+//  2. applies the planner's decisions in the order given; a decision the
+//     pipeline refuses starts nothing and is reported as an EventRefused
+//     (payload: the error);
+//  3. hands every declined job (up front, or by a Decision with Decline)
+//     to its own selection, in queue order, with Schedule's rules (a busy
+//     job locks its partition, a job that can never run fails), on what
+//     the planner's starts left.
+//
+// A job of the window that the planner neither starts nor declines waits
+// with reason Resources until a later pass. So no job waits on a planner
+// that cannot express it: the planner declines it and Schedule places it
+// in the same pass. An error from Plan starts nothing this pass (an
+// EventPlanFailed reports it), not even the declined jobs, so the pass is
+// all or nothing.
 type Planner interface {
 	// Plan returns which jobs of window (eligible, in queue order) to
-	// start now and where. snap is a copy of the cluster's load at the
-	// start of the pass: the planner may try placements on it (or on
-	// clones of it) freely; it never sees the live cluster. An error
-	// starts nothing this pass (an EventPlanFailed reports it).
+	// start now and where, and which it declines. snap is a copy of the
+	// cluster's load at the start of the pass: the planner may try
+	// placements on it (or on clones of it) freely; it never sees the
+	// live cluster. window is the planner's own copy.
 	Plan(ctx context.Context, snap *selectnodes.Snapshot, window []Job, now time.Time) ([]Decision, error)
 }
 
-// Decision starts Job. With Layout, on exactly those per-node CPUs,
-// memory and GRES (an auction bid's layout), which the pipeline validates
-// with selectnodes PlaceExact and honours exactly; with Nodes, on exactly
-// those nodes, the pipeline choosing each node's share; with neither,
-// where the pipeline chooses. A decision the pipeline refuses (the job is
-// no longer pending, the layout does not suit the request, or the load
-// changed) starts nothing and is reported as an EventRefused whose
-// payload carries the error (a *selectnodes.Error naming the node and the
-// resource).
-type Decision struct {
-	Job    JobID
-	Nodes  []string
-	Layout []selectnodes.NodeUse
+// Decliner is implemented by a Planner that can tell from a job alone
+// that it will not decide it (a request of a shape it cannot express):
+// such a job takes no place in the window and goes to Schedule's own
+// selection in the same pass. j is the Decliner's own copy.
+type Decliner interface {
+	Declines(j Job) bool
 }
 
-// plan hands the eligible window to the Planner and applies its decisions
-// in the order given.
+// Decision starts Job, or declines it. With Layout, on exactly those
+// per-node CPUs, memory and GRES (an auction bid's layout), which the
+// pipeline validates with selectnodes PlaceExact and honours exactly;
+// with Nodes, on exactly those nodes, the pipeline choosing each node's
+// share; with neither, where the pipeline chooses. Both Nodes and Layout
+// is an error (an EventRefused), never half used. With Decline, the
+// planner gives the job back: Schedule's own selection places it after
+// the planner's starts (Nodes and Layout must then be empty). A decision
+// the pipeline refuses (the job is no longer pending, the layout does not
+// suit the request, or the load changed) starts nothing and is reported
+// as an EventRefused whose payload carries the error (a
+// *selectnodes.Error naming the node and the resource).
+type Decision struct {
+	Job     JobID
+	Nodes   []string
+	Layout  []selectnodes.NodeUse
+	Decline bool
+}
+
+// ErrDecision is the error (in an EventRefused) of a Decision that says
+// two things at once: Nodes and Layout, or Decline with either.
+var ErrDecision = errors.New("queue: a decision gives nodes and a layout, or declines and places")
+
+// plan builds the window, hands it to the Planner, applies its decisions
+// in the order given and then places the jobs it declined.
 func (s *Scheduler) plan(ctx context.Context, now time.Time) []Started {
+	decliner, _ := s.opts.planner.(Decliner)
 	var window []Job
+	var declined []*job
+	inWindow := map[JobID]*job{}
 	for _, j := range s.ordered() {
-		if len(window) == s.opts.plannerWindow {
+		if len(window) == s.opts.plannerWindow && decliner == nil {
 			break
 		}
-		if s.eligible(j, now) {
+		if !s.eligible(j, now) {
+			continue
+		}
+		switch {
+		case decliner != nil && decliner.Declines(j.public()):
+			declined = append(declined, j)
+		case len(window) < s.opts.plannerWindow:
 			window = append(window, j.public())
+			inWindow[j.ID] = j
 		}
 	}
-	if len(window) == 0 {
+	if len(window) == 0 && len(declined) == 0 {
 		return nil
 	}
-	decisions, err := s.opts.planner.Plan(ctx, s.c.Snapshot(), window, now)
-	if err != nil {
-		s.emit(Event{Kind: EventPlanFailed, Time: now, Detail: err.Error(), Payload: &PlanFailedPayload{Err: err}})
-		return nil
+	var decisions []Decision
+	if len(window) > 0 {
+		var err error
+		decisions, err = s.opts.planner.Plan(ctx, s.c.Snapshot(), window, now)
+		if err != nil {
+			s.emit(Event{Kind: EventPlanFailed, Time: now, Detail: err.Error(), Payload: &PlanFailedPayload{Err: err}})
+			return nil
+		}
 	}
 	var out []Started
 	for _, d := range decisions {
-		st, err := s.decide(d, now)
-		if err == nil {
+		if d.Decline && len(d.Nodes) == 0 && len(d.Layout) == 0 {
+			if j, ok := inWindow[d.Job]; ok && j.State == Pending {
+				declined = append(declined, j)
+				delete(inWindow, d.Job)
+			}
+			continue
+		}
+		if st, err := s.decide(d, now); err == nil {
 			out = append(out, st)
 		}
+	}
+	for _, j := range inWindow {
+		if j.State == Pending {
+			j.Reason = ReasonResources // the planner's: it did not start it this pass
+		}
+	}
+	return append(out, s.selectEach(declined, now)...)
+}
+
+// selectEach is Schedule's loop on jobs (in queue order): each gets a
+// RunNow selection; a busy job locks its partition and withholds the
+// partition's nodes from the jobs after it; a job that can never run on
+// this configuration fails.
+func (s *Scheduler) selectEach(jobs []*job, now time.Time) []Started {
+	slices.SortStableFunc(jobs, func(a, b *job) int {
+		switch {
+		case lessKey(a.key, b.key):
+			return -1
+		case lessKey(b.key, a.key):
+			return 1
+		}
+		return 0
+	})
+	var out []Started
+	locked := map[string]bool{}
+	var withheld *bitset.BitSet
+	failed := classFailures{}
+	for _, j := range jobs {
+		if j.State != Pending {
+			continue
+		}
+		if locked[j.Partition] {
+			j.Reason = ReasonPriority
+			continue
+		}
+		if err, seen := failed.lookup(j, len(locked)); seen {
+			s.setFailure(j, err, now)
+			continue
+		}
+		req := j.Request
+		req.ExcludeNodes = withheld
+		p, err := s.c.Try(&req, selectnodes.RunNow)
+		if err == nil {
+			if st, err := s.start(j, p, now); err == nil {
+				out = append(out, st)
+			}
+			continue
+		}
+		if errors.Is(err, selectnodes.ErrBusy) {
+			locked[j.Partition] = true
+			if nodes, ok := s.c.PartitionNodes(j.Partition); ok {
+				if withheld == nil {
+					withheld = nodes
+				} else {
+					withheld.InPlaceUnion(nodes)
+				}
+			}
+		} else {
+			failed.add(j, len(locked), err)
+		}
+		s.setFailure(j, err, now)
 	}
 	return out
 }
@@ -75,6 +195,8 @@ func (s *Scheduler) decide(d Decision, now time.Time) (Started, error) {
 		err = fmt.Errorf("%w %d", ErrUnknownJob, d.Job)
 	case j.State != Pending:
 		err = stateErr(j, "start")
+	case len(d.Nodes) > 0 && len(d.Layout) > 0, d.Decline:
+		err = fmt.Errorf("%w: job %d", ErrDecision, d.Job)
 	}
 	if err != nil {
 		s.emit(Event{Kind: EventRefused, Time: now, Job: d.Job, Detail: err.Error(), Payload: &RefusedPayload{Err: err}})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ import (
 const auctionUsage = `usage: hpcsched auction <subcommand> [flags]
 
 subcommands:
-  solve [--time-limit 1s] [--json] [--seed N] FILE.json[.gz]   solve a window, print the result
+  solve [--time-limit 1s | --work N] [--json] [--seed N] FILE.json[.gz]   solve a window, print the result
   gen --jobs J --bids B --seed S [--ranges]                      write a generated window (JSON)
   lp FILE.json[.gz]                                              write the window as a CPLEX LP file
 `
@@ -42,12 +43,30 @@ func auctionCmd(args []string, stdout, stderr io.Writer) error {
 
 // readProblem reads a window from path, gunzipping names ending in .gz.
 func readProblem(path string) (*auction.Problem, error) {
+	return readProblemContext(context.Background(), path)
+}
+
+// ctxReader fails its reads once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, fmt.Errorf("the time limit ran out while reading: %w", err)
+	}
+	return c.r.Read(p)
+}
+
+// readProblemContext is readProblem, giving up when ctx is done.
+func readProblemContext(ctx context.Context, path string) (*auction.Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	defer f.Close()
-	var r io.Reader = f
+	var r io.Reader = ctxReader{ctx, f}
 	if strings.HasSuffix(path, ".gz") {
 		zr, err := gzip.NewReader(f)
 		if err != nil {
@@ -74,28 +93,53 @@ type solveOutput struct {
 	Stopped   string         `json:"stopped"`
 }
 
+// unsetLimit marks --time-limit as not given.
+const unsetLimit = time.Duration(math.MinInt64)
+
 func auctionSolve(args []string, stdout, stderr io.Writer) error {
 	var (
 		limit  time.Duration
+		work   uint64
 		asJSON bool
 		seed   uint64
 	)
 	fs := newFlagSet("auction solve", "[flags] FILE.json")
-	fs.Duration(&limit, "t,time-limit", time.Second, "stop after this long with the best solution found")
+	fs.Duration(&limit, "t,time-limit", unsetLimit, "stop after this long, reading the file included, with the best solution found (default 1s)")
+	fs.Uint64(&work, "work", 0, "stop after this many branch-and-bound nodes instead of a time: the answer is the same on any machine, however loaded")
 	fs.Bool(&asJSON, "json", "print JSON")
 	fs.Uint64(&seed, "seed", 0, "seed of the local search")
 	operands, err := fs.Parse(args, stdout)
 	if err != nil {
 		return err
 	}
-	if len(operands) != 1 {
-		return usagef("usage: hpcsched auction solve [--time-limit 1s] [--json] FILE.json")
+	const usage = "usage: hpcsched auction solve [--time-limit 1s | --work N] [--json] FILE.json"
+	switch {
+	case len(operands) != 1:
+		return usagef(usage)
+	case limit != unsetLimit && limit <= 0:
+		return usagef("auction solve: --time-limit %v: must be positive", limit)
+	case limit != unsetLimit && work > 0:
+		return usagef("auction solve: --time-limit and --work exclude each other")
+	case work > math.MaxInt64:
+		return usagef("auction solve: --work %d: at most %d", work, int64(math.MaxInt64))
 	}
-	p, err := readProblem(operands[0])
+	ctx := context.Background()
+	opts := auction.Options{Seed: seed}
+	if work > 0 {
+		opts.MaxNodes = int64(work)
+	} else {
+		if limit == unsetLimit {
+			limit = time.Second
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit) // reading counts
+		defer cancel()
+	}
+	p, err := readProblemContext(ctx, operands[0])
 	if err != nil {
 		return err
 	}
-	sol, err := auction.Solve(context.Background(), p, auction.Options{TimeLimit: limit, Seed: seed})
+	sol, err := auction.Solve(ctx, p, opts)
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -42,6 +42,9 @@ func TestAuctionUsageErrors(t *testing.T) {
 		{"auction", "nope"},
 		{"auction", "solve"},
 		{"auction", "solve", "--time-limit", "x", "f.json"},
+		{"auction", "solve", "--time-limit", "0s", "f.json"},
+		{"auction", "solve", "--time-limit", "-1s", "f.json"},
+		{"auction", "solve", "--time-limit", "1s", "--work", "10", "f.json"},
 		{"auction", "solve", "/does/not/exist.json"},
 		{"auction", "gen", "--jobs", "0"},
 		{"auction", "lp"},
@@ -79,4 +82,34 @@ func simulateRows(t *testing.T, args ...string) []row {
 	var rows []row
 	require.NoError(t, json.Unmarshal([]byte(out), &rows), out)
 	return rows
+}
+
+// --work N is a work budget: the answer is byte-identical from run to run
+// (and from machine to machine: no clock is read).
+func TestAuctionSolveWork(t *testing.T) {
+	code, out, errOut := runCmd(t, "auction", "gen", "--jobs", "30", "--bids", "8", "--seed", "5")
+	require.Equal(t, 0, code, errOut)
+	path := filepath.Join(t.TempDir(), "w.json")
+	require.NoError(t, os.WriteFile(path, []byte(out), 0o644))
+	var first string
+	for k := range 3 {
+		code, out, errOut := runCmd(t, "auction", "solve", "--work", "2000", "--json", path)
+		require.Equal(t, 0, code, errOut)
+		if k == 0 {
+			first = out
+		}
+		assert.Equal(t, first, out, "run %d", k)
+	}
+	var got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(first), &got))
+	assert.LessOrEqual(t, got["nodes"].(float64), 2000.0)
+}
+
+func TestAuctionSolveNeedsAlpha(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"nodes":[{"cpus":1,"gpus":0}],"jobs":[{"id":1,"priority":1,"bids":[{"uses":[[0,1,0]],"cost":1}]}]}`), 0o644))
+	code, out, errOut := runCmd(t, "auction", "solve", path)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "alpha: missing")
 }

@@ -24,8 +24,11 @@ const auctionWindow = 100
 // at events, and with one auction a pass what a winner took from the
 // others' bids stayed idle until the next job ended, where Slurm would
 // run its scheduler again within sched_interval.
+//
+// A job without a bid waits for one (KeepBidless), as in the seed: on its
+// workloads every request fits some run of nodes of the idle machine.
 func auctionPlanner() *auction.Planner {
-	return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: auctionWindow}
+	return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: auctionWindow, KeepBidless: true}
 }
 
 // auctionReserve is the policy name of the auction with
