@@ -252,6 +252,10 @@ func family(conf string) string {
 		return "lln"
 	case strings.HasPrefix(conf, "ht_"), strings.HasPrefix(conf, "cpu_"), strings.HasPrefix(conf, "sock_"), strings.HasPrefix(conf, "b3_"):
 		return "cores-sockets-threads"
+	case strings.HasPrefix(conf, "st_topo"):
+		return "topology"
+	case strings.HasPrefix(conf, "st_"):
+		return "states-features-tiers"
 	case strings.HasPrefix(conf, "share_"), strings.HasPrefix(conf, "b2_share"):
 		return "sharing-tiers-layouts"
 	case strings.HasPrefix(conf, "topo"), strings.HasPrefix(conf, "val_topo"), strings.HasPrefix(conf, "t2_topo"),
