@@ -25,7 +25,7 @@ func TestExplainSpellings(t *testing.T) {
 		{"-N 3", "old[1-3]"},
 		{"--nodes=3", "old[1-3]"},
 		{"--nodes 3", "old[1-3]"},
-		{"-N2-3", "old[1-2]"}, // Slurm takes up to the maximum when it can (issue 13); the default takes the minimum
+		{"-N2-3", "old[1-2]"}, // Slurm takes up to the maximum when it can; the default takes the minimum
 		{"-n40", "old[1-3]"},
 		{"--ntasks=40", "old[1-3]"},
 		{"-n4 -c8", "old[1-2]"},

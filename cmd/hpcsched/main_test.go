@@ -30,7 +30,7 @@ func nymfe(t *testing.T, swapped bool) string {
 	return path
 }
 
-// The count-feature example of seed 000 §3.3 through the CLI: Slurm 22.05
+// The count-feature example of the Novotný thesis (§3.3) through the CLI: Slurm 22.05
 // (--slurm-compat) rejects it in one line order and accepts it in the
 // other; the default accepts it in both.
 func TestExplainSection33(t *testing.T) {

@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen draws a blind set of cases for the emulator's record.sh across the
-// whole space issue 13 measures: about a third each cons_tres without a
+// whole space of placement questions: about a third each cons_tres without a
 // tree (CR_Core and CR_Core_Memory), topology/tree (regular and uneven,
 // two and three levels, select/linear and cons_tres) and overlapping
 // partitions with limits (linear and cons_tres); every conf idle and with
