@@ -38,6 +38,11 @@ func mixedSpec(r *rand.Rand, c *selectnodes.Cluster) queue.Spec {
 	p := parts[r.IntN(len(parts))]
 	node := c.Node(mustIndex(c, p.Nodes[r.IntN(len(p.Nodes))]))
 	req := selectnodes.Request{Partition: p.Name}
+	if qs := p.Access.AllowQOS; len(qs) > 0 && !slices.Contains(qs, "ALL") {
+		// A job without a QOS runs as QOS normal, which such a
+		// partition may not allow: ask for one it does.
+		req.QOS = qs[r.IntN(len(qs))]
+	}
 	n := 1 + r.IntN(min(4, len(p.Nodes)))
 	switch r.IntN(3) {
 	case 0:
