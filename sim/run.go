@@ -82,7 +82,8 @@ type Options struct {
 	// when zero).
 	Epoch time.Time
 	// Progress, when set, is told how many jobs have started or were
-	// rejected so far, and the virtual time.
+	// rejected so far, how many the workload has (0 when unknown: a
+	// Source read as it goes), and the virtual time.
 	Progress func(done, total int, now time.Duration)
 	// Queue holds further scheduler options, applied last (plugins such as
 	// an allocation ledger's, a panic handler).

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hpcsched/hpcsched/internal/shareddata"
 	"github.com/hpcsched/hpcsched/sim"
@@ -310,4 +311,16 @@ func TestSimulateSeedsParallel(t *testing.T) {
 	}
 	code, _, _ := runCmd(t, "simulate", "--workload", "aucsched:1", "-j", "0")
 	assert.Equal(t, 2, code)
+}
+
+// The progress line of a trace of unknown length (read as it goes) and of
+// a known one never panics, whatever done is.
+func TestProgressBarUnknownTotal(t *testing.T) {
+	var b strings.Builder
+	start := time.Now().Add(-time.Hour)
+	for _, tc := range []struct{ done, total int }{{5, 0}, {50, 10}, {0, 10}, {10, 10}} {
+		b.Reset()
+		progressBar(&b, "w", start)(tc.done, tc.total, time.Minute)
+		assert.Contains(t, b.String(), fmt.Sprint(tc.done), "%v", tc)
+	}
 }
