@@ -274,3 +274,36 @@ func TestSkippedPassesChangeNothing(t *testing.T) {
 		}
 	}
 }
+
+// What the API hands out is the caller's: a record given to OnRecord
+// (mutated) leaves the result's records alone, and a header from Header
+// leaves the reader's; zero and nil values answer with an error.
+func TestStreamOwnershipAndZeroValues(t *testing.T) {
+	data := syntheticTrace(200)
+	res, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: EASY, Record: true, OnRecord: func(r Record) {
+		for i := range r.Nodes {
+			r.Nodes[i] = -1
+		}
+	}}, 0)
+	for _, r := range res.Records {
+		for _, n := range r.Nodes {
+			require.GreaterOrEqual(t, n, 0, "job %s", r.Name)
+		}
+	}
+	sr, err := NewSWFReader(bytes.NewReader(data), SWFOptions{})
+	require.NoError(t, err)
+	h := sr.Header()
+	h.MaxNodes, h.Partitions[9] = -1, "x"
+	assert.Equal(t, 64, sr.Header().MaxNodes)
+	assert.NotContains(t, sr.Header().Partitions, 9)
+
+	var zero TraceSource
+	_, err = zero.Next()
+	assert.ErrorContains(t, err, "NewTraceSource")
+	var nilWorkload *Workload
+	c, err := sr.Header().ClusterFor(nil, nil)
+	require.NoError(t, err)
+	empty, err := RunSource(c, "none", nilWorkload.Source(), Options{})
+	require.NoError(t, err)
+	assert.Zero(t, empty.Jobs)
+}
