@@ -82,7 +82,8 @@ type Options struct {
 	// when zero).
 	Epoch time.Time
 	// Progress, when set, is told how many jobs have started or were
-	// rejected so far, and the virtual time.
+	// rejected so far, how many the workload has (0 when unknown: a
+	// Source read as it goes), and the virtual time.
 	Progress func(done, total int, now time.Duration)
 	// Queue holds further scheduler options, applied last (plugins such as
 	// an allocation ledger's, a panic handler).
@@ -93,7 +94,7 @@ type Options struct {
 	// OnRecord, when set, is given each job's final record as soon as it
 	// is final: when the job ends, when the scheduler refuses it, or, for
 	// jobs that never ended, at the end of the run. Records arrive in end
-	// order; nothing is kept for it.
+	// order; nothing is kept for it, and each record is the caller's.
 	OnRecord func(Record)
 	// Cluster names the cluster in the result (charts' titles); when
 	// empty, "<nodes> nodes, <cores> cores".
@@ -546,7 +547,11 @@ func (r *runner) ended(id queue.JobID, t time.Time, st queue.State) {
 func (r *runner) emit(rec Record) {
 	r.acc.add(&rec)
 	if r.o.OnRecord != nil {
-		r.o.OnRecord(rec)
+		given := rec
+		if r.o.Record {
+			given.Nodes = slices.Clone(rec.Nodes) // the caller's, not the result's
+		}
+		r.o.OnRecord(given)
 	}
 	if r.o.Record {
 		r.recs = append(r.recs, rec)

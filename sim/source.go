@@ -22,8 +22,14 @@ type Source interface {
 // submitted before the one it follows.
 var ErrOrder = errors.New("jobs out of submit order")
 
-// Source gives the workload's jobs in order, for RunSource.
-func (w *Workload) Source() Source { return &sliceSource{jobs: w.Jobs} }
+// Source gives the workload's jobs in order, for RunSource (a nil
+// workload has none).
+func (w *Workload) Source() Source {
+	if w == nil {
+		return &sliceSource{}
+	}
+	return &sliceSource{jobs: w.Jobs}
+}
 
 type sliceSource struct {
 	jobs []Job
@@ -67,7 +73,8 @@ type heldJob struct {
 	seq  int
 }
 
-// NewTraceSource reads jobs from r for cluster c under conv; limit > 0
+// NewTraceSource reads jobs from r for cluster c under conv (its zero
+// value has neither, and Next says so); limit > 0
 // takes the first limit jobs of the trace (in submit order) and reads no
 // further line.
 func NewTraceSource(r *SWFReader, c *selectnodes.Cluster, conv Conventions, limit int) *TraceSource {
@@ -87,6 +94,9 @@ func (s *TraceSource) Skipped() map[string]int {
 // Next returns the next job in submit order, io.EOF after the last (or
 // after limit jobs), or the reader's error.
 func (s *TraceSource) Next() (Job, error) {
+	if s.r == nil || s.c == nil {
+		return Job{}, errors.New("sim: a TraceSource needs a reader and a cluster (NewTraceSource)")
+	}
 	if s.limit > 0 && s.emitted >= s.limit {
 		return Job{}, io.EOF
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hpcsched/hpcsched/position"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -290,9 +291,14 @@ func NewSWFReader(r io.Reader, opts SWFOptions) (*SWFReader, error) {
 	return s, nil
 }
 
-// Header is the trace's header: sizes, names, queues and partitions, with
-// no jobs. The caller owns it.
-func (s *SWFReader) Header() *Trace { return s.t }
+// Header is the trace's header as read so far (header lines after the
+// first job count too): sizes, names, queues and partitions, with no jobs.
+// Each call returns a new copy, the caller's.
+func (s *SWFReader) Header() *Trace {
+	t := *s.t
+	t.Queues, t.Partitions = maps.Clone(s.t.Queues), maps.Clone(s.t.Partitions)
+	return &t
+}
 
 // Extended reports whether the trace's first job has the 21-field extended
 // form (whose PBS specs name node properties the cluster needs).

@@ -562,8 +562,13 @@ func progressBar(w io.Writer, name string, start time.Time) func(done, total int
 		} else {
 			last = t
 		}
+		if total <= 0 { // a trace read as it goes: its length is unknown
+			fmt.Fprintf(w, "\r%s %d jobs started or rejected, virtual time %s, %s\033[K", name, done, now.Round(time.Second),
+				time.Since(start).Round(time.Second))
+			return
+		}
 		const width = 30
-		n := width * done / max(total, 1)
+		n := width * min(done, total) / total
 		eta := "?"
 		if done > 0 {
 			el := time.Since(start)

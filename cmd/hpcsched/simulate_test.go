@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hpcsched/hpcsched/internal/shareddata"
 	"github.com/hpcsched/hpcsched/sim"
@@ -267,7 +268,7 @@ func TestSimulateSeedsParallel(t *testing.T) {
 	dir := t.TempDir()
 	run := func(j string) (string, string) {
 		out := filepath.Join(dir, "out"+j)
-		code, stdout, errOut := runCmd(t, "simulate", "--workload", "aucsched:1,3", "--limit", "30", "--compare", "fcfs,easy",
+		code, stdout, errOut := runCmd(t, "simulate", "--workload", "aucsched:1,3", "--limit", "20", "--compare", "fcfs,easy",
 			"--seeds", "1-3", "-j", j, "--json", "--out", out)
 		require.Equal(t, 0, code, errOut)
 		return stdout, out
@@ -288,7 +289,7 @@ func TestSimulateSeedsParallel(t *testing.T) {
 	// each row against its three single-seed runs
 	var waits []float64
 	for _, seed := range []string{"1", "2", "3"} {
-		code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "30", "--seed", seed, "--json")
+		code, out, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "20", "--seed", seed, "--json")
 		require.Equal(t, 0, code, errOut)
 		var r []row
 		require.NoError(t, json.Unmarshal([]byte(out), &r))
@@ -300,7 +301,7 @@ func TestSimulateSeedsParallel(t *testing.T) {
 		v += (w - mean) * (w - mean)
 	}
 	assert.Equal(t, []uint64{1, 2, 3}, rows[0].Seeds)
-	assert.Equal(t, 90, rows[0].Jobs, "summed over the seeds")
+	assert.Equal(t, 60, rows[0].Jobs, "summed over the seeds")
 	assert.InDelta(t, mean, rows[0].WaitMean, 1e-9*mean)
 	require.NotNil(t, rows[0].Std)
 	assert.InDelta(t, math.Sqrt(v/3), rows[0].Std.WaitMean, 1e-6)
@@ -310,4 +311,16 @@ func TestSimulateSeedsParallel(t *testing.T) {
 	}
 	code, _, _ := runCmd(t, "simulate", "--workload", "aucsched:1", "-j", "0")
 	assert.Equal(t, 2, code)
+}
+
+// The progress line of a trace of unknown length (read as it goes) and of
+// a known one never panics, whatever done is.
+func TestProgressBarUnknownTotal(t *testing.T) {
+	var b strings.Builder
+	start := time.Now().Add(-time.Hour)
+	for _, tc := range []struct{ done, total int }{{5, 0}, {50, 10}, {0, 10}, {10, 10}} {
+		b.Reset()
+		progressBar(&b, "w", start)(tc.done, tc.total, time.Minute)
+		assert.Contains(t, b.String(), fmt.Sprint(tc.done), "%v", tc)
+	}
 }

@@ -53,11 +53,11 @@ type sweepShard struct {
 }
 
 func sweepCmd(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		return usagef("sweep: want plan, run or merge\n%s", sweepUsage)
+	}
+	if args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprint(stdout, sweepUsage)
-		if len(args) == 0 {
-			return usagef("sweep: want plan, run or merge")
-		}
 		return errHelp
 	}
 	if len(args) < 2 {

@@ -56,3 +56,20 @@ func TestSweepMergeEqualsLocalRun(t *testing.T) {
 	code, _, _ = runCmd(t, append([]string{"sweep", "plan", sweep}, flags...)...)
 	assert.Equal(t, 2, code, "a plan over a used directory")
 }
+
+// Usage errors go to stderr with exit code 2; -h prints the usage on
+// stdout and succeeds.
+func TestSweepUsage(t *testing.T) {
+	code, out, errOut := runCmd(t, "sweep")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "sweep plan DIR")
+	code, out, _ = runCmd(t, "sweep", "-h")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "sweep merge DIR")
+	code, _, _ = runCmd(t, "sweep", "bogus", "x")
+	assert.Equal(t, 2, code)
+	code, _, errOut = runCmd(t, "sweep", "merge", filepath.Join(t.TempDir(), "none"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "sweep plan' first")
+}
