@@ -148,8 +148,12 @@ func allocClient(cmd string, args []string, stdout io.Writer) error {
 	fs.String(&tokenFile, "token-file=FILE", "", "read the bearer token from FILE (default $HPCSCHED_TOKEN)")
 	fs.String(&token, "token=TOKEN", "", "bearer token (visible in ps: prefer --token-file or $HPCSCHED_TOKEN)")
 	fs.String(&account, "account=NAME", "", "only this account")
-	fs.Bool(&all, "all", "balance: inactive allocations too")
-	fs.Bool(&history, "history", "activity: every credit, pre-debit and debit instead of per-user totals")
+	switch cmd { // each command lists only its own flags
+	case "balance":
+		fs.Bool(&all, "all", "inactive allocations too")
+	case "activity":
+		fs.Bool(&history, "history", "every credit, pre-debit and debit instead of per-user totals")
+	}
 	if err := fs.NoOperands(args, stdout); err != nil {
 		return err
 	}

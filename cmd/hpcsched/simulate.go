@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -415,7 +417,7 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 	fsys, base := os.DirFS(filepath.Dir(abs)), filepath.Base(abs)
 	sr, closer, err := sim.OpenSWFReader(fsys, base, sim.SWFOptions{})
 	if err != nil {
-		return nil, usagef("%s: %v", workload, err)
+		return nil, usagef("%s: %v", workload, withoutPath(err))
 	}
 	conv, _ := f.conventions() // checked with the flags
 	ld.name = traceName(workload)
@@ -423,7 +425,7 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 		closer.Close()
 		tr, err := sim.OpenSWF(fsys, base, sim.SWFOptions{})
 		if err != nil {
-			return nil, usagef("%s: %v", workload, err)
+			return nil, usagef("%s: %v", workload, withoutPath(err))
 		}
 		if ld.c == nil {
 			if ld.c, ld.cluster, err = traceCluster(tr, f); err != nil {
@@ -577,4 +579,15 @@ func progressBar(w io.Writer, name string, start time.Time) func(done, total int
 		fmt.Fprintf(w, "\r%s [%s%s] %d/%d jobs, virtual time %s, ETA %s\033[K", name, strings.Repeat("#", n),
 			strings.Repeat(".", width-n), done, total, now.Round(time.Second), eta)
 	}
+}
+
+// withoutPath drops the file-system path of err (the base name inside the
+// trace's folder) so that the message names the workload once, as the
+// user wrote it.
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

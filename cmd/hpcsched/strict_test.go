@@ -193,6 +193,15 @@ func TestOptionErrorText(t *testing.T) {
 	}
 }
 
+// simulate names a missing workload once, as written.
+func TestSimulateMissingWorkloadNamedWhole(t *testing.T) {
+	code, out, errOut := runCmd(t, "simulate", "--workload", "/nonexistent/trace.swf", "-q")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "/nonexistent/trace.swf: no such file or directory")
+	assert.NotContains(t, errOut, "open trace.swf")
+}
+
 // simulate --grid takes -q as simulate does.
 func TestGridAcceptsQuiet(t *testing.T) {
 	f, err := parseSimFlags([]string{"-q"}, nil)
@@ -339,4 +348,17 @@ func TestCheckProgressOnlyOnATerminal(t *testing.T) {
 	p.show(1, 0)
 	p.done()
 	assert.Equal(t, "\rcheck: 1/2 cases, 0 failed\r\033[K", b.String())
+}
+
+// alloc's client commands list only their own flags.
+func TestAllocClientHelpListsOwnFlags(t *testing.T) {
+	for _, c := range []struct{ cmd, own, other string }{
+		{"activity", "--history", "--all"},
+		{"balance", "--all", "--history"},
+	} {
+		code, out, _ := runCmd(t, "alloc", c.cmd, "--help")
+		assert.Equal(t, 0, code, c.cmd)
+		assert.Contains(t, out, c.own, c.cmd)
+		assert.NotContains(t, out, c.other, c.cmd)
+	}
 }
