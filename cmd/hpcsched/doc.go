@@ -10,11 +10,23 @@
 // runs each one). explain takes sbatch's own options (-N3, --nodes=3,
 // -C, -p a,b, --mem=4G, --gres, ...; see package sbatch).
 //
+// simulate also writes every job's record (--jobs FILE.csv, or FILE.swf
+// with the simulated waits filled in), averages generated workloads over
+// seeds (--seeds 1-7, -j N to run them on N cores with the same output),
+// and compares policies (--compare). hpcsched sweep spreads the same runs
+// over a Slurm job array: "sweep plan DIR [simulate flags]" writes
+// DIR/sweep.sbatch (#SBATCH --array=0-K), each task runs "sweep run DIR"
+// and writes one shard, and "sweep merge DIR" prints the table a local run
+// prints.
+//
 // hpcsched alloc serves an allocation ledger's REST API (package
 // allocation/httpapi) until SIGTERM — "alloc serve --listen ADDR --tokens
-// FILE --store FILE" (or --dsn for PostgreSQL) — and prints its tables as a
-// client: "alloc balance", "alloc activity" (per user; --history for every
-// change) and "alloc failures", each with --server URL --token T.
+// FILE --store FILE" (or --dsn for PostgreSQL) — and is its operator's and
+// users' client: "alloc project create", "alloc create", "alloc credit",
+// "alloc job cancel", "alloc usage", "alloc balance", "alloc activity"
+// (per user; --history for every change) and "alloc failures", each with
+// --server URL and the token from --token-file FILE or $HPCSCHED_TOKEN;
+// "alloc check" and "alloc repair" read a damaged ledger file.
 //
 // Exit codes: 0 success, 1 the request is not runnable (explain) or a
 // case does not hold (check), 2 bad input (with a message on stderr,
