@@ -65,12 +65,23 @@ func groupKey(weight int64, features []string) string {
 
 // mergeNodes writes the hostlists of a group's sets as one, in set order:
 // expanded and compressed once, so merging n sets costs their total size,
-// not n times it. A group too large to expand keeps the lists joined.
+// not n times it (a one-name list is its own expansion). A group too large
+// to expand keeps the lists joined.
 func mergeNodes(lists []string) string {
-	joined := strings.Join(lists, ",")
-	names, err := hostlist.Expand(joined)
-	if err != nil {
-		return joined
+	var names []string
+	for _, l := range lists {
+		if !strings.ContainsAny(l, "[,") { // one name, the set of a one-node line
+			names = append(names, l)
+			continue
+		}
+		more, err := hostlist.Expand(l)
+		if err != nil || len(names)+len(more) > hostlist.DefaultLimit {
+			return strings.Join(lists, ",")
+		}
+		names = append(names, more...)
+	}
+	if len(names) > hostlist.DefaultLimit {
+		return strings.Join(lists, ",")
 	}
 	return hostlist.Compress(names)
 }

@@ -132,7 +132,9 @@ func lexLine(s string, m lineMap) (line, error) {
 		return l, nil
 	}
 	if n := strings.Count(s, "="); n > 0 {
-		l.pairs = make([]Pair, 0, n) // at most one pair per '=': no regrowth
+		// at most one pair per '=': no regrowth on ordinary lines, and no
+		// large allocation ahead of the pairs of a line of '=' signs
+		l.pairs = make([]Pair, 0, min(n, 64))
 	}
 	for i < len(s) {
 		if s[i] == '#' {
