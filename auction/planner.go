@@ -106,8 +106,13 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	rounds := max(1, pl.Auctions)
 	var out []queue.Decision
 	var head *reservation // ReserveHead's, kept across the rounds
+	// Each job's offer is asked once a pass: it reads the snapshot's
+	// load as the rounds change it, except for its node set, which only
+	// shrinks in effect (a node the winners filled offers no CPU), and
+	// takeWinners checks every winner anyway.
+	offers := map[queue.JobID]*selectnodes.Offer{}
 	for k := 0; k < rounds && len(window) > 0; k++ {
-		won, declined, err := pl.auction(ctx, snap, window, gpu, now, &head)
+		won, declined, err := pl.auction(ctx, snap, window, gpu, now, &head, offers)
 		if err != nil && k > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
 		}
@@ -195,12 +200,12 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 // decisions, and the jobs it declines. With ReserveHead, *head is the
 // pass's reservation (made here when there is none yet and the head has
 // no bid).
-func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation) ([]queue.Decision, []queue.Decision, error) {
+func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation, cache map[queue.JobID]*selectnodes.Offer) ([]queue.Decision, []queue.Decision, error) {
 	load, tree, err := snapshotLoad(snap, gpu)
 	if err != nil {
 		return nil, nil, err
 	}
-	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu)
+	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache)
 	if len(wjobs) == 0 {
 		return nil, declined, nil
 	}
@@ -243,14 +248,14 @@ func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.
 // windowJobs are the window's jobs of the kinds the auction bids for, with
 // their ranks as priorities unless QueuePriorities, the queue jobs and
 // their offers by ID, and the decisions declining the others.
-func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
+func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string, cache map[queue.JobID]*selectnodes.Offer) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
 	var wjobs []WindowJob
 	var declined []queue.Decision
 	byID := map[int64]*queue.Job{}
 	offers := map[int64]*selectnodes.Offer{}
 	for k := range window {
 		j := &window[k]
-		w, o, ok := windowJob(snap, j, gpu)
+		w, o, ok := windowJob(snap, j, gpu, cache)
 		if !ok {
 			declined = append(declined, queue.Decision{Job: j.ID, Decline: true})
 			continue
@@ -353,14 +358,18 @@ func shape(r *selectnodes.Request, gpu string) (WindowJob, bool) {
 // snapshot offers it, or false when the auction declines it: a request
 // shape no bid expresses, or one the pipeline refuses whatever the layout
 // (Offer's error: the queue's selection then gives the reason).
-func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string) (WindowJob, *selectnodes.Offer, bool) {
+func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[queue.JobID]*selectnodes.Offer) (WindowJob, *selectnodes.Offer, bool) {
 	w, ok := shape(&j.Request, gpu)
 	if !ok {
 		return WindowJob{}, nil, false
 	}
-	o, err := snap.Offer(&j.Request)
-	if err != nil {
-		return WindowJob{}, nil, false
+	o := cache[j.ID]
+	if o == nil {
+		var err error
+		if o, err = snap.Offer(&j.Request); err != nil {
+			return WindowJob{}, nil, false
+		}
+		cache[j.ID] = o
 	}
 	if n := o.Counts(); w.Nodes == 0 && (n.Min > 1 || n.Max > 0) {
 		if n.Min != n.Max || w.GPUsMax > 0 {
@@ -375,8 +384,25 @@ func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string) (WindowJob,
 	if w.Cores < w.Nodes {
 		return WindowJob{}, nil, false
 	}
-	w.Eligible, w.Room, w.Whole = offerNodes(snap, o, len(j.Request.GRES) == 1 && j.Request.GRES[0].Type != "", gpu), o.CPUs, o.Whole()
+	w.Eligible, w.Whole = offerNodes(snap, o, len(j.Request.GRES) == 1 && j.Request.GRES[0].Type != "", gpu), o.Whole()
+	w.Room = roomTable(o, w.Eligible, snap.NodeCount())
 	return w, o, true
+}
+
+// roomTable asks the offer once per node of eligible (dropping those with
+// no CPU to give) and returns the answers as Room: bid generation asks a
+// node's room many times over (a fifth of a planner pass when it asked
+// the offer each time).
+func roomTable(o *selectnodes.Offer, eligible *bitset.BitSet, n int) func(int) int {
+	tab := make([]int32, n)
+	for i, ok := eligible.NextSet(0); ok; i, ok = eligible.NextSet(i + 1) {
+		if c := o.CPUs(int(i)); c > 0 {
+			tab[i] = int32(min(c, MaxPerNode))
+		} else {
+			eligible.Clear(i)
+		}
+	}
+	return func(node int) int { return int(tab[node]) }
 }
 
 // offerNodes is the nodes the offer has for the job: within the

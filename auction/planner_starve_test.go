@@ -70,7 +70,7 @@ func TestPlannerMixedWorkloadEndsWithScheduleAlone(t *testing.T) {
 		require.NoError(t, err)
 		r := rand.New(rand.NewPCG(seed, 1))
 		pl := &counting{Planner: &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 3, ReserveHead: reserve}}
-		refused, stuck, n := runSchedule(t, c, pl, r, 150)
+		refused, stuck, n := runSchedule(t, c, pl, r, workloadSize())
 		t.Logf("reserve %v: %d jobs, %d started by the auction", reserve, n, pl.starts)
 		assert.Greater(t, pl.starts, n/3)
 		assert.Empty(t, refused)
@@ -90,10 +90,19 @@ func TestPlannerWithBackfillBothContribute(t *testing.T) {
 	c, err := selectnodes.FromConfig(cfg)
 	require.NoError(t, err)
 	pl := &counting{Planner: &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 3}}
-	refused, stuck, n, byBackfill := runPasses(t, c, pl, rand.New(rand.NewPCG(seed, 1)), 150, true)
+	refused, stuck, n, byBackfill := runPasses(t, c, pl, rand.New(rand.NewPCG(seed, 1)), workloadSize(), true)
 	t.Logf("%d jobs: %d started by the auction, %d by Backfill, the rest by Schedule's selection of declined jobs", n, pl.starts, byBackfill)
 	assert.Positive(t, pl.starts)
 	assert.Positive(t, byBackfill)
 	assert.Empty(t, refused)
 	assert.Empty(t, stuck)
+}
+
+// workloadSize is the mixed workloads' jobs: 150 (BENCHMARKS.md's
+// figures), 50 under -short.
+func workloadSize() int {
+	if testing.Short() {
+		return 50
+	}
+	return 150
 }

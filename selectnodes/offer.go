@@ -96,7 +96,9 @@ func (o *Offer) CPUsPerNode() int {
 	return o.job.cpusPerNode
 }
 
-// CPUs is the most CPUs node i gives the job now: its free CPUs (more
+// CPUs is the most CPUs node i gives the job under the current load of
+// the cluster or snapshot (placements added since the offer was made
+// count): its free CPUs (more
 // under oversubscription, never more than the node has), as many as its
 // free memory holds at the job's memory per CPU; a whole node for a
 // whole-node job. 0 for a node not in Nodes.
@@ -107,9 +109,20 @@ func (o *Offer) CPUs(i int) int {
 	return o.cpus(i)
 }
 
+// cpus is CPUs under the current load: it checks again what the load
+// filter checked when the offer was made (memory and GRES free, room
+// among sharing jobs, no exclusive holder), so an offer asked once stays
+// right while placements are added to its snapshot.
 func (o *Offer) cpus(i int) int {
 	c, job := o.c, o.job
 	eff := c.effective(i)
+	switch {
+	case c.use.excl[i] > 0,
+		job.Shared && int(c.use.jobs[i]) >= job.MaxShare,
+		!o.owned && eff.RealMemory-c.use.mem[i] < job.Req.MinMemoryPerNode,
+		len(job.gres) > 0 && !c.live().gresFits(i, job):
+		return 0
+	}
 	capacity := eff.CPUs
 	if job.Shared {
 		capacity = satMul(capacity, job.MaxShare)

@@ -151,3 +151,19 @@ func TestOfferZeroValue(t *testing.T) {
 	assert.Equal(t, NodeUse{Node: 2, CPUs: 3}, o.Use(2, 3))
 	assert.Equal(t, 1, o.CPUsPerNode())
 }
+
+// An offer reads the load as placements are added to its snapshot.
+func TestOfferFollowsTheSnapshot(t *testing.T) {
+	c := exactCluster(t)
+	snap := c.Snapshot()
+	req := &Request{CPUs: 2, MinMemoryPerNode: 600}
+	o, err := snap.Offer(req)
+	require.NoError(t, err)
+	require.Equal(t, 8, o.CPUs(0))
+	p, err := snap.PlaceExact(req, []NodeUse{o.Use(0, 2)})
+	require.NoError(t, err)
+	require.NoError(t, snap.Allocate(1, p, t0, t0.Add(time.Hour)))
+	assert.Equal(t, 0, o.CPUs(0), "400 MB left: not the 600 the job needs")
+	assert.Equal(t, 8, o.CPUs(1))
+	assert.Equal(t, 8, c.FreeCPUs(0), "the cluster itself is untouched")
+}
