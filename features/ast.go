@@ -210,14 +210,14 @@ func (e *Expr) Counts() []Count {
 // bracket ([a*1&b*2]) rather than as a chain (a*1&b*2). Slurm 22.05 treats
 // the two differently: it fills each bracketed term from its own nodes,
 // but requires an unbracketed term's picks of every later term, so the
-// answer then depends on the order of the NodeName lines (seed 000 §3.3,
+// answer then depends on the order of the NodeName lines (the Novotný thesis §3.3,
 // ../shared/slurm2205 vectors 1-3 and 43-52).
 func (e *Expr) CountsBracketed() bool {
 	b := e.bracket()
 	return b != nil && b.kind == kCounts
 }
 
-// PerNode returns the per-node part as text, as seed 000 decomposes it: the
+// PerNode returns the per-node part as text, as the Novotný thesis decomposes it: the
 // chain with a matching-OR bracket written as a parenthesised OR and counted
 // terms removed. "A|B&[C|D]|E" gives "A|B&(C|D)|E"; "A&B*1&C*2&D" gives
 // "A&D"; an expression of counts only gives "".

@@ -42,7 +42,7 @@ func ExampleExpr_Counts() {
 }
 
 func ExampleLegacy() {
-	// Slurm 2.0's grammar, decomposed as seed 000 section 2.4.3 does.
+	// Slurm 2.0's grammar, decomposed as the Novotný thesis section 2.4.3 does.
 	for _, s := range []string{"A|B&[C|D]|E", "A&B*1&C*2&D"} {
 		e, err := features.Parse(s, features.Legacy())
 		if err != nil {

@@ -29,7 +29,7 @@ type member struct {
 }
 
 // accepts reports whether the member can take a job of this partition
-// and account (seed 004: only clusters with the partition and, when they
+// and account (the grid-scheduling slides: only clusters with the partition and, when they
 // enforce associations, the account are candidates).
 func (m *member) accepts(partition, account string) bool {
 	if partition != "" && !slices.Contains(m.info.Partitions, partition) {

@@ -13,14 +13,14 @@
 //
 // # The design: a meta-scheduling elf (the slides' option 2)
 //
-// The Grid is the seed's "elf": a service beside the clusters that hands
+// The Grid is the grid-scheduling slides' "elf": a service beside the clusters that hands
 // out grid-wide job IDs (an IDSource: MemoryIDs in process, or
 // allocation/pgstore's JobIDs, a PostgreSQL sequence shared by processes),
 // submits each job to the candidate
 // whose forecast start (Member.Estimate: WillRunSpec, delayed by the work
 // queued there) is soonest, and re-evaluates pending jobs, moving one when
 // another candidate would start it sooner by more than a threshold.
-// Dependencies across clusters are the seed's option B: the grid polls
+// Dependencies across clusters are the slides' option B: the grid polls
 // its jobs' states and keeps a dependent job at the grid, on no member,
 // until its dependency is met.
 //
@@ -40,7 +40,7 @@
 // What it gives up: a job waits in one queue at a time, so a cluster that
 // frees up between passes does not take it until the next pass (events
 // trigger passes early to narrow that); a moved job is submitted anew on
-// the destination and loses its place in the queue it left (the seed's
+// the destination and loses its place in the queue it left (the slides'
 // elf would pass the original submit time; queue.Spec carries none), so
 // moves need a clear gain; forecasts are estimates (running jobs' ends,
 // plus pending work drained at full capacity), not a global schedule as a

@@ -13,7 +13,7 @@ import (
 // answer in time, or whose transport fails, is treated as down.
 //
 // The grid never asks a member to start a job: each member keeps its own
-// scheduling (priorities stay cluster-specific, seed 004), and the grid
+// scheduling (priorities stay cluster-specific, the grid-scheduling slides), and the grid
 // only submits, holds, releases and cancels.
 type Member interface {
 	// Name is the member's name in the grid (unique).

@@ -131,7 +131,7 @@ type Option func(*Cluster)
 // SelectType says for FromConfig.
 func WithSelector(s Selector) Option { return func(c *Cluster) { c.selector = s } }
 
-// WithFastSchedule sets Slurm's FastSchedule (seed 000 §2.3.3):
+// WithFastSchedule sets Slurm's FastSchedule (the Novotný thesis §2.3.3):
 // 1 (the default) checks requests against each config record's baseline and
 // marks nodes that register with less than it down; 2 does the same but
 // keeps such nodes up; 0 checks a record's nodes one by one against what
@@ -140,7 +140,7 @@ func WithFastSchedule(n int) Option { return func(c *Cluster) { c.fastSchedule =
 
 // WithSlurmCompat reproduces Slurm 22.05's node selection where it is
 // known to be wrong: count features are accumulated greedily in expression
-// and weight order (seed 000 §3.3) and a matching OR takes the first
+// and weight order (the Novotný thesis §3.3) and a matching OR takes the first
 // alternative that can be satisfied rather than the cheapest.
 func WithSlurmCompat() Option { return func(c *Cluster) { c.compat = true } }
 

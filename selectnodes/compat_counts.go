@@ -8,7 +8,7 @@ import (
 )
 
 // Slurm 22.05's node counts against a partition's limits, as observed on a
-// real controller (issue 13); used in SlurmCompat mode only.
+// real controller; used in SlurmCompat mode only.
 //
 //   - A job whose maximum node count (-N min-max) exceeds the partition's
 //     MaxNodes is not trimmed to it: it pends (ErrPartConfig), as a job

@@ -14,7 +14,7 @@ import (
 )
 
 // c64 is ../shared/slurm2205/c64.conf with a partition of MaxNodes=4 added
-// (issue 13's partition observations).
+// (the partition observations).
 const c64 = `SelectType=select/linear
 NodeName=n[001-016] CPUs=16 Weight=10 Feature=r1,big
 NodeName=n[017-032] CPUs=16 Weight=1 Feature=r2

@@ -8,7 +8,7 @@ import (
 	"github.com/bits-and-blooms/bitset"
 )
 
-// The error classes of seed 000 §3.1.6, for errors.Is. Every error
+// The error classes of the Novotný thesis §3.1.6, for errors.Is. Every error
 // SelectNodes returns is an *Error wrapping one of them.
 var (
 	// ErrNodeConfig: the job can never run on this node configuration.
@@ -73,7 +73,7 @@ func newError(class error, format string, args ...any) *Error {
 	return &Error{Class: class, Reason: fmt.Sprintf(format, args...)}
 }
 
-// rank orders the classes for seed 000 §3.2.4: once a failure is busy it
+// rank orders the classes for the Novotný thesis §3.2.4: once a failure is busy it
 // stays busy, a partition failure can rise to busy but not fall to a node
 // failure.
 func rank(class error) int {

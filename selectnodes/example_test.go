@@ -11,7 +11,7 @@ import (
 	"github.com/hpcsched/hpcsched/slurmconf"
 )
 
-// The count-feature example of seed 000 §3.3, in both modes.
+// The count-feature example of the Novotný thesis §3.3, in both modes.
 func Example_countFeatures() {
 	cfg, err := slurmconf.Parse(strings.NewReader(`
 NodeName=nymfe[71-72] Feature=A

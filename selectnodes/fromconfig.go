@@ -96,7 +96,7 @@ func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts [
 
 // lineRecords makes each NodeName line a config record: Slurm's config
 // records are the lines, not equal configurations, so the order (and so
-// the count-feature behaviour of seed 000 §3.3) follows the file. Unless
+// the count-feature behaviour of the Novotný thesis §3.3) follows the file. Unless
 // the nodes were reordered (compat_order.go), node k of the file is node k
 // of the cluster, and no name is looked up.
 func (c *Cluster) lineRecords(cfg *slurmconf.Config, reordered bool) {

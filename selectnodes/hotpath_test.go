@@ -14,7 +14,7 @@ import (
 )
 
 // Allocate and Release of a placement a selection returned cost the job's
-// nodes and allocate nothing in the steady state (issue 18), with and
+// nodes and allocate nothing in the steady state, with and
 // without GRES, on both selectors.
 func TestAllocateReleaseAllocatesNothing(t *testing.T) {
 	for _, sel := range []Selector{Linear{}, ConsRes{}} {

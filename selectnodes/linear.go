@@ -7,10 +7,10 @@ import (
 )
 
 // Linear is Slurm's select/linear: jobs get whole nodes. A job that may
-// not share (seed 000 Table 2.1) gets idle nodes and holds them
+// not share (the Novotný thesis Table 2.1) gets idle nodes and holds them
 // exclusively; a job that may share goes to the least loaded nodes first
-// (Min Load First, seed 000 §4.3.2), at most MaxShare jobs per node.
-// Whole-node selection follows seed 003: the one consecutive run that
+// (Min Load First, the Novotný thesis §4.3.2), at most MaxShare jobs per node.
+// Whole-node selection follows the Slurm Programmer's Guide: the one consecutive run that
 // suffices leaving the fewest nodes unused, else the fewest runs, largest
 // first; required nodes first; lowest weight first.
 type Linear struct{}

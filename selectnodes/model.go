@@ -84,7 +84,7 @@ type Resources struct {
 
 // ShareMode is a partition's OverSubscribe (formerly Shared) setting,
 // which with the job's ShareRequest decides whether jobs may share nodes
-// (seed 000, Table 2.1).
+// (the Novotný thesis, Table 2.1).
 type ShareMode uint8
 
 const (
@@ -189,7 +189,7 @@ const (
 	ShareOversubscribe                     // --share / --oversubscribe
 )
 
-// MayShare is Table 2.1 of seed 000: whether a job may share nodes with
+// MayShare is Table 2.1 of the Novotný thesis: whether a job may share nodes with
 // other jobs, given the partition's setting and the job's request (the
 // select/linear rule; ConsRes shares CPUs of a node differently, see
 // ConsRes).

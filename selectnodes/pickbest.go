@@ -14,7 +14,7 @@ import (
 // PickBestNodes is _pick_best_nodes: for each matching-OR alternative (or
 // once when there is none) it accumulates node sets in weight order and
 // calls the selector as soon as enough nodes are available; on failure it
-// classifies the cause as seed 000 §3.2.4 does, using TestOnly passes on
+// classifies the cause as the Novotný thesis §3.2.4 does, using TestOnly passes on
 // all the sets' nodes (ErrNodeConfig) and on their available nodes
 // (ErrPartConfig), else ErrBusy. By default the cheapest alternative (by
 // total weight) wins; with SlurmCompat the first that can be satisfied.
@@ -213,7 +213,7 @@ func (c *Cluster) usable(job *Job, cand *bitset.BitSet, v View, mode Mode, dst *
 	}
 }
 
-// classify tells node, partition and busy failures apart (seed 000
+// classify tells node, partition and busy failures apart (the Novotný thesis
 // §3.2.4, cases A, B and C).
 func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 	return c.classifyIn(nil, job, total, n)

@@ -281,7 +281,7 @@ PartitionName=p Nodes=ALL Default=YES
 }
 
 // "A*4&B*3&C*2" under Slurm's greedy accumulation asks for four nodes
-// that all have A, B and C (seed 000 §3.3).
+// that all have A, B and C (the Novotný thesis §3.3).
 func TestCompatCountsCounterIntuitive(t *testing.T) {
 	conf := `
 NodeName=x[1-4] Feature=A,B,C

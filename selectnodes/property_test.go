@@ -232,7 +232,7 @@ func satisfies(nodes []Node, req *Request, mask int, ok []bool, minN, maxN int) 
 }
 
 // countsClash: the job's and the partition's node limits leave no count,
-// which Slurm reports as a partition error (seed 000 §3.2.2).
+// which Slurm reports as a partition error (the Novotný thesis §3.2.2).
 func countsClash(part Partition, req *Request) bool {
 	minN := max(req.MinNodes, 1, part.MinNodes, len(req.Required))
 	maxN := req.MaxNodes

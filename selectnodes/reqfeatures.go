@@ -15,7 +15,7 @@ import (
 // PickBestNodes as required nodes. By default it solves the counts exactly
 // (it never rejects a request that some choice of nodes satisfies, and
 // prefers low weights); with SlurmCompat it accumulates greedily in
-// expression and weight order, as Slurm does (seed 000 §3.3).
+// expression and weight order, as Slurm does (the Novotný thesis §3.3).
 func (c *Cluster) ReqFeatures(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
 	return (&call{c: c, job: job, sets: sets, n: n, v: c.stageView(mode), mode: mode}).reqFeatures(job, n)
 }
@@ -126,7 +126,7 @@ func (cx *call) greedyCounts(job *Job, n Counts, counts []countTerm) (*bitset.Bi
 
 // exactCounts chooses nodes for the counted terms by solving the covering
 // problem over node kinds exactly, so a satisfiable request is never
-// rejected (the defect of seed 000 §3.3), and cheaply by weight.
+// rejected (the defect of the Novotný thesis §3.3), and cheaply by weight.
 func (cx *call) exactCounts(job *Job, n Counts, counts []countTerm) (*bitset.BitSet, error) {
 	c := cx.c
 	if len(counts) > MaxCountTerms {

@@ -32,7 +32,7 @@ func (m Mode) String() string {
 
 // GRESRequest asks for Min to Max units of a generic resource on every
 // node (gpu:1-3 asks for at least one GPU and takes up to three if free, as
-// seed 001's GPU ranges do). An empty Type matches every type of Name.
+// the AUCSCHED3 paper's GPU ranges do). An empty Type matches every type of Name.
 type GRESRequest struct {
 	Name, Type string
 	Min, Max   int64
@@ -84,7 +84,7 @@ func parseRange(s string) (lo, hi int64, ok bool) {
 	return lo, hi, true
 }
 
-// Request is what a job asks of the nodes (seed 000 §3.1.4 constraints).
+// Request is what a job asks of the nodes (the Novotný thesis §3.1.4 constraints).
 type Request struct {
 	// Partition is the partition name; "" means the default partition.
 	Partition string
@@ -122,7 +122,7 @@ type Request struct {
 	// ExcludeNodes withholds nodes by index: a bitmap of exactly the
 	// cluster's node count (another length is ErrInvalidRequest with a
 	// *BitmapLengthError cause). Unlike Excluded, withheld nodes count as
-	// unavailable, as seed 000 §3.2.1's schedule withholds the nodes of a
+	// unavailable, as the Novotný thesis §3.2.1's schedule withholds the nodes of a
 	// locked partition, so a job needing them is busy, not misconfigured.
 	ExcludeNodes *bitset.BitSet
 	// Contiguous asks for consecutive nodes (by index).
@@ -174,7 +174,7 @@ type Job struct {
 	Req       *Request
 	Part      *Partition
 	partIndex int
-	// Shared: the job may share nodes (seed 000 Table 2.1).
+	// Shared: the job may share nodes (the Novotný thesis Table 2.1).
 	Shared bool
 	// Exclusive: the job takes whole nodes no other job may join.
 	Exclusive bool

@@ -33,7 +33,7 @@ func runsOf(b *bitset.BitSet, lo, n int) []run {
 	return out
 }
 
-// picker chooses whole nodes by the consecutive-node rule of seed 003:
+// picker chooses whole nodes by the consecutive-node rule of the Slurm Programmer's Guide:
 // the single run that suffices and leaves the fewest nodes unused, else
 // runs largest first so the job spans the fewest runs. cpuOf is what each
 // node counts towards the job's CPU total.

@@ -2,7 +2,7 @@ package selectnodes
 
 import "github.com/hpcsched/hpcsched/topology"
 
-// Seed001 builds seed 001's emulated system: 1024 nodes of 16 cores and 3
+// Seed001 builds the AUCSCHED3 paper's emulated system: 1024 nodes of 16 cores and 3
 // GPUs each (node0000 ... node1023, GRES gpu:3) in one default partition
 // "batch", under the switch tree of topology.Seed001 (32 leaves of 32
 // nodes, 4 middle switches, a root), with ConsRes as the selector and

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// willRun is SELECT_MODE_WILL_RUN (seed 000 §4.3.2, SELECTION): when the
+// willRun is SELECT_MODE_WILL_RUN (the Novotný thesis §4.3.2, SELECTION): when the
 // job cannot start now, release the running jobs on a copy of the load in
 // order of their expected ends and find the first end after which it can,
 // and where. Jobs ending at the same moment free their nodes together.

@@ -36,7 +36,7 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkDefaultMerge is issue 11's two long NodeName=DEFAULT lines (7 s
+// BenchmarkDefaultMerge is the two long NodeName=DEFAULT lines (7 s
 // when merging searched the earlier line for every key of the later one)
 // followed by node lines that inherit them.
 func BenchmarkDefaultMerge(b *testing.B) {

@@ -39,7 +39,7 @@ type Scheduling struct {
 	// lower-cased ("age", "fairshare", "jobsize", "partition", "qos"), to its
 	// weight. PriorityWeightTRES is a list and stays in Params.
 	PriorityWeights map[string]int64
-	// FastSchedule is 0, 1 (Slurm's default) or 2; see seed 000 §2.3.3.
+	// FastSchedule is 0, 1 (Slurm's default) or 2; see the Novotný thesis §2.3.3.
 	FastSchedule int
 	GresTypes    []string
 	DefMemPerCPU int64 // MB; 0 when not set

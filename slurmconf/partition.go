@@ -8,7 +8,7 @@ import (
 
 // ShareMode is a partition's OverSubscribe (formerly Shared) setting, which
 // with the job's --exclusive/--share decides whether jobs may share nodes
-// (seed 000, Table 2.1).
+// (the Novotný thesis, Table 2.1).
 type ShareMode int
 
 const (

@@ -111,7 +111,7 @@ func BenchmarkBitmapFloor(b *testing.B) {
 	}
 }
 
-// BenchmarkNewComb builds issue 11's comb tree (a spine of switches, one
+// BenchmarkNewComb builds the comb tree (a spine of switches, one
 // leaf hanging off each): 1.7 GB when every switch kept its own leaf list
 // and span bitmap.
 func BenchmarkNewComb(b *testing.B) {

@@ -2,7 +2,7 @@ package topology
 
 import "github.com/bits-and-blooms/bitset"
 
-// LowestCommonLevel is seed 001's "lowest level common switch": the level
+// LowestCommonLevel is the AUCSCHED3 paper's "lowest level common switch": the level
 // of the lowest switch from which all the nodes can be reached. It reports
 // false for an empty set, a node under no switch, or nodes in different
 // trees (no common switch).
@@ -48,7 +48,7 @@ func (t *Tree) LowestCommonSwitch(nodes *bitset.BitSet) (int, bool) {
 	return lo, true
 }
 
-// Spread is seed 001's spread: the distance from the first to the last of
+// Spread is the AUCSCHED3 paper's spread: the distance from the first to the last of
 // the nodes, by node index (0 for fewer than two nodes).
 func Spread(nodes *bitset.BitSet) int {
 	first, ok := nodes.NextSet(0)

@@ -2,7 +2,7 @@ package topology
 
 import "fmt"
 
-// Seed001 returns the node names and switch tree of seed 001's emulated
+// Seed001 returns the node names and switch tree of the AUCSCHED3 paper's emulated
 // system: 1024 nodes (node0000 ... node1023) under 32 leaf switches of 32
 // nodes (leaf00 ... leaf31), 4 middle switches of 8 leaves (mid0 ... mid3)
 // and one root ("root"), so levels run 0 (leaves) to 2 (root). The seed's

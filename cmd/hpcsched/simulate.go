@@ -447,7 +447,7 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 	return ld, nil
 }
 
-// generated builds seed 001's workload id for the cluster (the seed's
+// generated builds the AUCSCHED3 paper's workload id for the cluster (the paper's
 // 1024-node tree unless --conf).
 func (ld *loaded) generated(id string, seed uint64, f *simFlags) error {
 	if ld.c == nil {

@@ -33,7 +33,7 @@ func auctionPlanner() *auction.Planner {
 
 // auctionReserve is the policy name of the auction with
 // Planner.ReserveHead: backfill's reservation for the window's head,
-// which seed 001's AUCSCHED3 does not have. "+" in the name does not
+// which the AUCSCHED3 paper's algorithm does not have. "+" in the name does not
 // mean a backfill mode, so --compare auction+reserve+easy reads as the
 // policy auction+reserve with EASY backfill.
 const auctionReserve = "auction+reserve"

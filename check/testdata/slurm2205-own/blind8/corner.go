@@ -1,7 +1,7 @@
 //go:build ignore
 
 // corner.go adds gen.go's -corner mode: the corner the hand-written sets
-// of issue 13's third and fourth rounds found hardest and the generator's
+// of the third and fourth rounds found hardest and the generator's
 // whole-space draws reach only now and then. Every conf is cons_tres
 // (CR_Core) on an uneven three-level topology/tree: two to four middle
 // switches holding one to three leaves each (never all the same number),
