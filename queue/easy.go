@@ -176,6 +176,8 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 		return &e.plan
 	}
 	started := e.plan.started[:0]
+	// the old plan's counted list is the next one's buffer (busy fills it)
+	e.countedID = e.plan.counted[:0]
 	e.plan = easyPlan{}
 	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {
@@ -289,7 +291,7 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	for i := range e.until {
 		e.until[i] = idleNode
 	}
-	e.countedID = make([]JobID, 0, len(e.s.active)) // kept by the plan
+	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
 	for id := range e.s.active {
 		a, _, end, ok := c.Allocation(id)
 		if !ok {
