@@ -231,7 +231,11 @@ func (s *Scheduler) admissible(req *selectnodes.Request) error {
 	// A probe settles the usual case, a request that fits an idle cluster,
 	// without building an allocation; only a misfit pays for the classified
 	// (and explained) selection.
+	if s.admittedBefore(req) {
+		return nil
+	}
 	if _, ok := s.c.ProbeNodes(req, selectnodes.TestOnly); ok {
+		s.noteAdmitted(req)
 		return nil
 	}
 	if _, err := s.c.SelectNodes(req, selectnodes.TestOnly); err != nil && neverRuns(err) {
