@@ -123,12 +123,15 @@ func (e *EASY) Backfill(now time.Time) []Started {
 					}
 					freeCPUs -= p.TotalCPUs
 					for _, a := range p.Alloc {
+						was := e.free[a.Node]
 						if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
 							freeNodes--
 						}
-					}
-					if head != nil {
-						outCPUs, outNodes = e.freeOutside(head.nodes)
+						if head != nil && (head.nodes == nil || !head.nodes.Test(uint(a.Node))) {
+							// what freeOutside(head.nodes) would now count differently
+							outCPUs += max(e.free[a.Node], 0) - max(was, 0)
+							outNodes += btoi(e.free[a.Node] > 0) - btoi(was > 0)
+						}
 					}
 				}
 				continue
@@ -219,6 +222,13 @@ func (e *EASY) stillSound() bool {
 		}
 	}
 	return counted == len(e.plan.counted)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func containsSorted(ids []JobID, id JobID) bool {
