@@ -247,43 +247,43 @@ func (s *Scheduler) termState(t depTerm, self *job, now time.Time) depState {
 		}
 		return depMet
 	}
-	var target tombstone
 	if o, ok := s.jobs[t.id]; ok {
-		target = tombstone{start: o.Start, state: o.State}
-	} else if target, ok = s.gone[t.id]; !ok {
-		return depNever
+		return t.against(o.Start, o.State, now)
 	}
-	return t.against(target, now)
+	if g, ok := s.gone[t.id]; ok {
+		return t.against(g.startTime(), g.state, now)
+	}
+	return depNever
 }
 
-// against is the term's state given its target's state and start (a live
+// against is the term's state given its target's start and state (a live
 // job's, or a forgotten one's tombstone).
-func (t depTerm) against(o tombstone, now time.Time) depState {
+func (t depTerm) against(start time.Time, state State, now time.Time) depState {
 	switch t.kind {
 	case depAfter:
 		switch {
-		case o.state == Pending:
+		case state == Pending:
 			return depWaiting
-		case !o.start.IsZero() && now.Before(o.start.Add(t.delay)):
+		case !start.IsZero() && now.Before(start.Add(t.delay)):
 			return depWaiting
 		}
 		return depMet
 	case depAfterAny:
-		if o.state.Terminal() {
+		if state.Terminal() {
 			return depMet
 		}
 	case depAfterOK:
-		if o.state == Complete {
+		if state == Complete {
 			return depMet
 		}
-		if o.state.Terminal() {
+		if state.Terminal() {
 			return depNever
 		}
 	case depAfterNotOK:
-		if o.state.Terminal() && o.state != Complete {
+		if state.Terminal() && state != Complete {
 			return depMet
 		}
-		if o.state == Complete {
+		if state == Complete {
 			return depNever
 		}
 	}

@@ -121,7 +121,9 @@
 // drops one, or WithRetention / WithForgetFinished drop them as they end.
 // A forgotten job leaves a tombstone of its end state and start time:
 // its ID stays in use, and a dependency on it, made before or after,
-// resolves exactly as on the finished job.
+// resolves exactly as on the finished job. A tombstone is 16 bytes with no
+// pointer for the collector to scan; it keeps the start's instant, which
+// Snapshot writes in UTC.
 //
 // # State
 //

@@ -123,12 +123,15 @@ func (e *EASY) Backfill(now time.Time) []Started {
 					}
 					freeCPUs -= p.TotalCPUs
 					for _, a := range p.Alloc {
+						was := e.free[a.Node]
 						if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
 							freeNodes--
 						}
-					}
-					if head != nil {
-						outCPUs, outNodes = e.freeOutside(head.nodes)
+						if head != nil && (head.nodes == nil || !head.nodes.Test(uint(a.Node))) {
+							// what freeOutside(head.nodes) would now count differently
+							outCPUs += max(e.free[a.Node], 0) - max(was, 0)
+							outNodes += btoi(e.free[a.Node] > 0) - btoi(was > 0)
+						}
 					}
 				}
 				continue
@@ -176,6 +179,8 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 		return &e.plan
 	}
 	started := e.plan.started[:0]
+	// the old plan's counted list is the next one's buffer (busy fills it)
+	e.countedID = e.plan.counted[:0]
 	e.plan = easyPlan{}
 	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {
@@ -217,6 +222,13 @@ func (e *EASY) stillSound() bool {
 		}
 	}
 	return counted == len(e.plan.counted)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func containsSorted(ids []JobID, id JobID) bool {
@@ -289,7 +301,7 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	for i := range e.until {
 		e.until[i] = idleNode
 	}
-	e.countedID = make([]JobID, 0, len(e.s.active)) // kept by the plan
+	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
 	for id := range e.s.active {
 		a, _, end, ok := c.Allocation(id)
 		if !ok {

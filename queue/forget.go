@@ -3,6 +3,7 @@ package queue
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -11,10 +12,35 @@ import (
 
 // tombstone is what is left of a forgotten job: what a dependency on it
 // reads (its end state, and its start for after:job+minutes). Its ID
-// stays in use, so no later job takes it.
+// stays in use, so no later job takes it. It is 16 bytes with no pointer
+// (a time.Time holds one), so that a long replay's many tombstones cost
+// the collector nothing to scan: the start is kept as Unix nanoseconds,
+// which every time the scheduler accepts fits (MinYear to MaxYear), and
+// noStart for a job that never started.
 type tombstone struct {
-	start time.Time
+	start int64
 	state State
+}
+
+// noStart is a tombstone's start when the job never started.
+const noStart = math.MinInt64
+
+// newTombstone is the tombstone of a job that ended in state after
+// starting at start (zero when it never started).
+func newTombstone(start time.Time, state State) tombstone {
+	if start.IsZero() {
+		return tombstone{start: noStart, state: state}
+	}
+	return tombstone{start: start.UnixNano(), state: state}
+}
+
+// startTime is the forgotten job's start, in UTC (zero when it never
+// started): the same instant, though not the location it was given in.
+func (t tombstone) startTime() time.Time {
+	if t.start == noStart {
+		return time.Time{}
+	}
+	return time.Unix(0, t.start).UTC()
 }
 
 // finKey orders the retained finished jobs for WithRetention: the one
@@ -78,7 +104,7 @@ func (s *Scheduler) forget(j *job) {
 	if s.gone == nil {
 		s.gone = map[JobID]tombstone{}
 	}
-	s.gone[j.ID] = tombstone{start: j.Start, state: j.State}
+	s.gone[j.ID] = newTombstone(j.Start, j.State)
 	delete(s.jobs, j.ID)
 	if s.finished != nil {
 		s.finished.Delete(finKey{j.End, j.ID})

@@ -301,6 +301,7 @@ func (s *Scheduler) SetNodeStateContext(ctx context.Context, name string, st sel
 	if err := s.c.SetNodeState(name, st); err != nil {
 		return err
 	}
+	s.configChanged()
 	s.saw(now)
 	kind := map[selectnodes.NodeState]EventKind{selectnodes.NodeUp: EventNodeResume,
 		selectnodes.NodeDrain: EventNodeDrain, selectnodes.NodeDown: EventNodeDown}[st]
@@ -336,6 +337,7 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 	if err := s.c.UpdatePartition(p); err != nil {
 		return err
 	}
+	s.configChanged()
 	s.saw(now)
 	s.maxPartPrio = -1
 	for _, id := range s.ids() {

@@ -396,7 +396,7 @@ func (v *validator) forgotten(st *stateFile, byID map[JobID]*job, p *restorePlan
 		if p.gone == nil {
 			p.gone = map[JobID]tombstone{}
 		}
-		p.gone[sf.ID] = tombstone{start: unstamp(sf.Start), state: state}
+		p.gone[sf.ID] = newTombstone(unstamp(sf.Start), state)
 	}
 	return nil
 }

@@ -62,6 +62,7 @@ type Scheduler struct {
 	kept        *keptPlan             // Backfill's profile, kept between passes (derived, never saved)
 	maxPartPrio int                   // the highest partition priority; -1 until known
 	gone        map[JobID]tombstone   // forgotten jobs (Forget, WithRetention)
+	admitted    map[admitKey]struct{} // request shapes that passed the TestOnly probe
 	finished    *btree.BTreeG[finKey] // finished jobs, for WithRetention
 	clock       time.Time             // the latest now accepted; passes never act earlier
 

@@ -235,7 +235,7 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 	}
 	for _, id := range s.forgottenIDs() {
 		t := s.gone[id]
-		st.Forgotten = append(st.Forgotten, stateForgotten{ID: id, State: t.state.String(), Start: stamp(t.start)})
+		st.Forgotten = append(st.Forgotten, stateForgotten{ID: id, State: t.state.String(), Start: stamp(t.startTime())})
 	}
 	return json.NewEncoder(w).Encode(st)
 }

@@ -46,7 +46,11 @@ const (
 // the explanation; so are invalid requests and dependencies naming
 // unknown jobs. Every rejection matches one of ErrInvalidSpec,
 // ErrDuplicateID, ErrLimit, ErrRefused, ErrTime or ErrIDSource (the
-// IDSource failed; its own error is wrapped too).
+// IDSource failed; its own error is wrapped too). The check's pass for a
+// plain request (no features, node lists, withheld nodes, GRES or groups)
+// is remembered per request shape until SetNodeState or UpdatePartition
+// changes the cluster, one more reason the cluster given to New changes
+// only through the Scheduler.
 func (s *Scheduler) Submit(spec Spec, now time.Time) (JobID, error) {
 	return s.SubmitContext(context.Background(), spec, now)
 }
@@ -231,7 +235,11 @@ func (s *Scheduler) admissible(req *selectnodes.Request) error {
 	// A probe settles the usual case, a request that fits an idle cluster,
 	// without building an allocation; only a misfit pays for the classified
 	// (and explained) selection.
+	if s.admittedBefore(req) {
+		return nil
+	}
 	if _, ok := s.c.ProbeNodes(req, selectnodes.TestOnly); ok {
+		s.noteAdmitted(req)
 		return nil
 	}
 	if _, err := s.c.SelectNodes(req, selectnodes.TestOnly); err != nil && neverRuns(err) {

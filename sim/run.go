@@ -501,12 +501,13 @@ func (r *runner) submit(t time.Time) error {
 
 func (r *runner) started(st queue.Started, t time.Time) {
 	lj := r.live[st.Job]
-	job, _ := r.s.Job(st.Job)
+	// the cluster's placement, read only: Scheduler.Job would copy it
+	p, _, _, _ := r.c.Allocation(st.Job)
 	rec := &lj.rec
-	rec.Start, rec.CPUs, rec.State = t, job.Placement.TotalCPUs, queue.Running
-	if n := len(job.Placement.Alloc); n > 0 {
+	rec.Start, rec.CPUs, rec.State = t, p.TotalCPUs, queue.Running
+	if n := len(p.Alloc); n > 0 {
 		rec.Nodes = make([]int, n)
-		for k, a := range job.Placement.Alloc {
+		for k, a := range p.Alloc {
 			rec.Nodes[k] = a.Node
 		}
 	}
@@ -520,7 +521,9 @@ func (r *runner) started(st queue.Started, t time.Time) {
 			rec.Level = l
 		}
 	}
-	if limit := job.TimeLimit; limit > 0 && lj.run >= limit {
+	// rec.TimeLimit is the job's own limit (settled at submit; the
+	// replay never updates a job)
+	if limit := rec.TimeLimit; limit > 0 && lj.run >= limit {
 		r.ends.push(endEvent{at: t.Add(limit), id: st.Job})
 	} else {
 		r.ends.push(endEvent{at: t.Add(lj.run), id: st.Job, out: true})

@@ -1,0 +1,68 @@
+package queue
+
+import "github.com/hpcsched/hpcsched/selectnodes"
+
+// admitKey is every field of a plain request (one with no feature
+// expression, node lists, withheld nodes, GRES or groups): what a TestOnly
+// selection reads of it. A replay submits thousands of jobs of a few
+// shapes; the first of a shape pays for the selection, the rest for a map
+// lookup.
+type admitKey struct {
+	partition, user, account, qos    string
+	minNodes, maxNodes, desiredNodes int
+	cpus, minCPUsPerNode, maxPerSock int
+	minMemory, minTmpDisk, memPerCPU int64
+	wholeMemory, coreTasks, root     bool
+	contiguous, held                 bool
+	maxSwitches                      int
+	share                            selectnodes.ShareRequest
+	timeLimit                        int64
+}
+
+// maxAdmitted bounds the shapes remembered; past it the memo starts over.
+const maxAdmitted = 4096
+
+// plainKey returns req's admitKey, or false when req has a field the key
+// does not hold (such a request is always selected afresh).
+func plainKey(req *selectnodes.Request) (admitKey, bool) {
+	if req.Features != nil || len(req.Required) > 0 || len(req.Excluded) > 0 ||
+		req.ExcludeNodes != nil || len(req.GRES) > 0 || len(req.Groups) > 0 {
+		return admitKey{}, false
+	}
+	return admitKey{
+		partition: req.Partition, user: req.User, account: req.Account, qos: req.QOS,
+		minNodes: req.MinNodes, maxNodes: req.MaxNodes, desiredNodes: req.DesiredNodes,
+		cpus: req.CPUs, minCPUsPerNode: req.MinCPUsPerNode, maxPerSock: req.MaxCPUsPerSocket,
+		minMemory: req.MinMemoryPerNode, minTmpDisk: req.MinTmpDiskPerNode, memPerCPU: req.MemPerCPU,
+		wholeMemory: req.WholeMemory, coreTasks: req.CoreTasks, root: req.Root,
+		contiguous: req.Contiguous, held: req.Held, maxSwitches: req.MaxSwitches,
+		share: req.Share, timeLimit: int64(req.TimeLimit),
+	}, true
+}
+
+// admittedBefore reports whether a request of req's shape passed the
+// TestOnly probe since the cluster's nodes and partitions last changed.
+func (s *Scheduler) admittedBefore(req *selectnodes.Request) bool {
+	k, ok := plainKey(req)
+	if !ok {
+		return false
+	}
+	_, ok = s.admitted[k]
+	return ok
+}
+
+// noteAdmitted remembers that req's shape passed the TestOnly probe.
+func (s *Scheduler) noteAdmitted(req *selectnodes.Request) {
+	k, ok := plainKey(req)
+	if !ok {
+		return
+	}
+	if s.admitted == nil || len(s.admitted) >= maxAdmitted {
+		s.admitted = make(map[admitKey]struct{})
+	}
+	s.admitted[k] = struct{}{}
+}
+
+// configChanged forgets the admitted shapes: a node's state or a
+// partition changed what a TestOnly selection may find.
+func (s *Scheduler) configChanged() { s.admitted = nil }
