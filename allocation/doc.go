@@ -24,6 +24,12 @@
 // sigmoid) is here as pure functions and as SiteFactors, a snapshot whose
 // Factor method is a queue.Multifactor site factor.
 //
+// A site may name its allocation categories and their credit limits
+// (WithCategories). QueuePlugin wires a Ledger into a queue.Scheduler; the
+// job ends it could not record go to a ReleaseQueue, a file the caller
+// retries from (after a restart too), as seed 002's prolog/epilog path
+// keeps its pending queries on disk.
+//
 // # Concurrency and persistence
 //
 // Ledger and its stores are safe for concurrent use — the documented
