@@ -1,0 +1,230 @@
+package allocation_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/allocation"
+	"github.com/hpcsched/hpcsched/allocation/storetest"
+	"github.com/stretchr/testify/require"
+)
+
+// The conformance suite on a file store that archives its completed jobs
+// after every change, in segments of a few records.
+func TestFileStoreArchivingConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) allocation.Store {
+		s, err := allocation.OpenFile(filepath.Join(t.TempDir(), "ledger.json"))
+		require.NoError(t, err)
+		allocation.SetCompactEvery(s, 1)
+		allocation.SetSegmentSize(s, 2048)
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+// runJobs pre-debits and completes jobs first..first+n-1 on l.
+func runJobs(t testing.TB, l *allocation.Ledger, first, n int) {
+	t.Helper()
+	for id := first; id < first+n; id++ {
+		start := allocation.JobStart{Job: allocation.JobID(id), UID: uint32(id % 7), Account: "lab", Partition: "standard",
+			Usage: allocation.Usage{CPUs: 4}, TimeLimit: time.Hour}
+		_, err := l.PreDebitJob(ctx, start, t0)
+		require.NoError(t, err)
+		_, err = l.CompleteJob(ctx, start.Job, time.Duration(id%50+1)*time.Minute, allocation.OutcomeCompleted, t0)
+		require.NoError(t, err)
+	}
+}
+
+// largestFile is the size of the largest file in dir.
+func largestFile(t *testing.T, dir string) (name string, size int64) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		info, err := e.Info()
+		require.NoError(t, err)
+		if info.Size() > size {
+			name, size = e.Name(), info.Size()
+		}
+	}
+	return name, size
+}
+
+// As completed jobs accumulate, no file of the ledger grows past a bound
+// (the snapshot holds the live ledger only, segments are capped), and
+// every completed job is still there after a restart, its balance and
+// history whole.
+func TestFileStoreLargestFileStaysBounded(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	allocation.SetCompactEvery(s, 20)
+	allocation.SetSegmentSize(s, 16<<10)
+	l, a := fixture(t, s, 1<<40)
+	const jobs, bound = 600, 32 << 10 // the old snapshot: about 530 B a job
+	for round := range 3 {
+		runJobs(t, l, 1+round*jobs/3, jobs/3)
+		name, size := largestFile(t, dir)
+		require.LessOrEqual(t, size, int64(bound), "%s after %d jobs", name, (round+1)*jobs/3)
+	}
+	require.Greater(t, allocation.Segments(s), 3)
+	before, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	beforeDebits, err := s.Debits(ctx, a.ID)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	r, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	defer r.Close()
+	after, err := r.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	require.Equal(t, before, after)
+	afterDebits, err := r.Debits(ctx, a.ID)
+	require.NoError(t, err)
+	require.Equal(t, beforeDebits, afterDebits)
+	js, err := r.Jobs(ctx, a.ID)
+	require.NoError(t, err)
+	require.Len(t, js, jobs)
+	for i, j := range js {
+		require.Equal(t, allocation.JobID(i+1), j.ID)
+		require.Equal(t, allocation.Completed, j.Status)
+	}
+	j, err := r.Job(ctx, 17)
+	require.NoError(t, err)
+	require.Equal(t, js[16], j)
+	storetest.CheckConsistent(t, r)
+}
+
+// A completed job that was archived is still the job's record: a repeated
+// pre-debit or completion returns it, a different one is a conflict, and a
+// forget lets the id run again, before and after a restart.
+func TestArchivedJobsKeepTheirRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	allocation.SetCompactEvery(s, 1)
+	l, a := fixture(t, s, 1<<40)
+	runJobs(t, l, 1, 10)
+	require.Positive(t, allocation.Segments(s))
+	for round := range 2 {
+		if round == 1 {
+			s = reopen(t, s, path)
+		}
+		st := s
+		j, err := st.Job(ctx, 3)
+		require.NoError(t, err)
+		b, err := st.Balance(ctx, a.ID)
+		require.NoError(t, err)
+		again, err := st.PreDebit(ctx, allocation.PreDebitRequest{Job: 3, UID: j.UID, Account: "lab", Resource: allocation.CPU, Amount: j.Amount, Rate: j.Rate}, t0)
+		require.NoError(t, err)
+		require.Equal(t, j, again)
+		_, err = st.PreDebit(ctx, allocation.PreDebitRequest{Job: 3, UID: j.UID + 1, Account: "lab", Resource: allocation.CPU, Amount: 1}, t0)
+		require.ErrorIs(t, err, allocation.ErrConflict)
+		done, err := st.Complete(ctx, allocation.Completion{Job: 3, Elapsed: j.Elapsed, Outcome: j.Outcome}, t0)
+		require.NoError(t, err)
+		require.Equal(t, j, done)
+		b2, err := st.Balance(ctx, a.ID)
+		require.NoError(t, err)
+		require.Equal(t, b, b2, "a repeated pre-debit or completion changed the balance")
+	}
+	require.NoError(t, s.Forget(ctx, 3, t0))
+	_, err = s.Job(ctx, 3)
+	require.ErrorIs(t, err, allocation.ErrNotFound)
+	r := reopen(t, s, path)
+	_, err = r.Job(ctx, 3)
+	require.ErrorIs(t, err, allocation.ErrNotFound, "a forget of an archived job was lost on restart")
+	_, err = r.PreDebit(ctx, allocation.PreDebitRequest{Job: 3, UID: 9, Account: "lab", Resource: allocation.CPU, Amount: 5}, t0)
+	require.NoError(t, err)
+	r = reopen(t, r, path)
+	j, err := r.Job(ctx, 3)
+	require.NoError(t, err)
+	require.Equal(t, uint32(9), j.UID)
+	require.Equal(t, allocation.Executing, j.Status)
+	storetest.CheckConsistent(t, r)
+	require.NoError(t, r.Close())
+}
+
+// reopen closes s and opens path again.
+func reopen(t *testing.T, s *allocation.MemStore, path string) *allocation.MemStore {
+	t.Helper()
+	require.NoError(t, s.Close())
+	r, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	allocation.SetCompactEvery(r, 1)
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// historyLedger is a file store at path holding jobs completed jobs, all
+// archived: built in memory a batch at a time, each batch moved to
+// segments by the store's compaction path.
+func historyLedger(t testing.TB, path string, jobs int) {
+	t.Helper()
+	mem := allocation.NewMemStore()
+	l := allocation.New(mem, allocation.WithPartitions(map[string]allocation.Partition{"standard": {Resource: allocation.CPU}}))
+	storetest.Fixture(t, l, "lab", 1001, 1<<50)
+	const batch = 10_000
+	for done := 0; done < jobs; done += batch {
+		runJobs(t, l, done+1, min(batch, jobs-done))
+		require.NoError(t, allocation.ArchiveTo(mem, path))
+	}
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	require.NoError(t, allocation.CopyInto(mem, s))
+	require.NoError(t, s.Close())
+}
+
+// restartBytes is what one OpenFile of path allocates.
+func restartBytes(t testing.TB, path string) uint64 {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := allocation.OpenFile(path)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A restart reads the live ledger, not its history: ten times the
+// completed jobs allocate about the same. HPCSCHED_ALLOC_RESTART_JOBS
+// sets the larger history (say 1000000: about 600 MB of segments and a
+// few minutes to build).
+func TestRestartIsIndependentOfHistory(t *testing.T) {
+	small, large := 2_000, 20_000
+	if testing.Short() {
+		small, large = 500, 5_000
+	}
+	if n, err := strconv.Atoi(os.Getenv("HPCSCHED_ALLOC_RESTART_JOBS")); err == nil && n > large {
+		large = n
+	}
+	var alloc [2]uint64
+	for i, jobs := range []int{small, large} {
+		path := filepath.Join(t.TempDir(), "ledger.json")
+		historyLedger(t, path, jobs)
+		alloc[i] = restartBytes(t, path)
+		r, err := allocation.OpenFile(path)
+		require.NoError(t, err)
+		j, err := r.Job(ctx, allocation.JobID(jobs))
+		require.NoError(t, err, "the last archived job")
+		require.Equal(t, allocation.Completed, j.Status)
+		ds, err := r.Debits(ctx, 1)
+		require.NoError(t, err)
+		var n int64
+		for _, d := range ds {
+			n += d.Jobs
+		}
+		require.Equal(t, int64(jobs), n)
+		require.NoError(t, r.Close())
+		t.Logf("%d completed jobs: restart allocated %d bytes", jobs, alloc[i])
+	}
+	require.Less(t, alloc[1], alloc[0]*3/2+64<<10, fmt.Sprintf("restart allocated %d bytes at %d jobs, %d at %d", alloc[1], large, alloc[0], small))
+}
