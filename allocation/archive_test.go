@@ -228,3 +228,77 @@ func TestRestartIsIndependentOfHistory(t *testing.T) {
 	}
 	require.Less(t, alloc[1], alloc[0]*3/2+64<<10, fmt.Sprintf("restart allocated %d bytes at %d jobs, %d at %d", alloc[1], large, alloc[0], small))
 }
+
+// A damaged segment is refused when read, naming the file, offset and
+// record; CheckFile reports it and RepairFile keeps its intact records
+// (balances unchanged, the damaged file kept beside). A segment cut short
+// is refused at open.
+func TestDamagedSegment(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	allocation.SetCompactEvery(s, 10)
+	allocation.SetSegmentSize(s, 2048)
+	l, a := fixture(t, s, 1<<40)
+	runJobs(t, l, 1, 40)
+	before, err := s.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	segs, err := filepath.Glob(path + ".seg.*")
+	require.NoError(t, err)
+	require.Greater(t, len(segs), 2)
+
+	data, err := os.ReadFile(segs[1])
+	require.NoError(t, err)
+	at := len(data) - 40 // inside the last record
+	data[at] ^= 1
+	require.NoError(t, os.WriteFile(segs[1], data, 0o600))
+	r, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	_, err = r.Jobs(ctx, a.ID)
+	var se *allocation.SegmentError
+	require.ErrorAs(t, err, &se)
+	require.ErrorIs(t, err, allocation.ErrFile)
+	require.Equal(t, segs[1], se.File)
+	require.Positive(t, se.Record)
+	require.Less(t, se.Offset, int64(at))
+	require.Greater(t, se.Offset+int64(len(data))-int64(at), int64(len(data))-int64(at))
+	require.NoError(t, r.Close())
+
+	rep, err := allocation.CheckFile(path)
+	require.NoError(t, err)
+	require.Contains(t, rep.Damage, segs[1])
+	require.Len(t, rep.SegmentDamage, 1)
+	rep, err = allocation.RepairFile(path)
+	require.NoError(t, err)
+	require.Equal(t, []string{segs[1] + ".damaged"}, rep.KeptSegments)
+	lost := 1 // the damaged record, the last of its segment
+	rep, err = allocation.CheckFile(path)
+	require.NoError(t, err)
+	require.Empty(t, rep.Damage)
+
+	r, err = allocation.OpenFile(path)
+	require.NoError(t, err)
+	after, err := r.Balance(ctx, a.ID)
+	require.NoError(t, err)
+	require.Equal(t, before, after)
+	js, err := r.Jobs(ctx, a.ID)
+	require.NoError(t, err)
+	require.Len(t, js, 40-lost)
+	require.NoError(t, r.Close())
+
+	last := segs[len(segs)-1]
+	info, err := os.Stat(last)
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(last, info.Size()-10))
+	_, err = allocation.OpenFile(path)
+	require.ErrorIs(t, err, allocation.ErrFile)
+	require.ErrorContains(t, err, last)
+	rep, err = allocation.RepairFile(path)
+	require.NoError(t, err)
+	require.Len(t, rep.KeptSegments, 1)
+	r, err = allocation.OpenFile(path)
+	require.NoError(t, err)
+	require.NoError(t, r.Close())
+}

@@ -101,15 +101,19 @@ func statSegment(dir string, m segmentMeta) error {
 // intact is the byte offset after the last good record and good how many
 // records precede it (what a repair keeps).
 func scanSegment(dir string, m segmentMeta, f func(archived) bool) (good int, intact int64, err error) {
-	if err := statSegment(dir, m); err != nil {
+	if err := m.checkName(); err != nil {
 		return 0, 0, err
 	}
 	file := filepath.Join(dir, m.Name)
 	fh, err := os.Open(file)
 	if err != nil {
-		return 0, 0, &SegmentError{File: file, Reason: err.Error()}
+		return 0, 0, &SegmentError{File: file, Reason: fmt.Sprintf("listed in the snapshot but cannot be read: %v", err)}
 	}
 	defer fh.Close()
+	info, err := fh.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return 0, 0, &SegmentError{File: file, Reason: "not a regular file"}
+	}
 	crc := crc32.New(castagnoli)
 	r := bufio.NewReaderSize(io.TeeReader(io.LimitReader(fh, m.Size), crc), 1<<16)
 	fail := func(off int64, rec int, format string, args ...any) (int, int64, error) {
@@ -146,6 +150,8 @@ func scanSegment(dir string, m segmentMeta, f func(archived) bool) (good int, in
 		}
 	}
 	switch {
+	case off != m.Size || info.Size() != m.Size:
+		return fail(off, good+1, "%d bytes, the snapshot lists %d: cut short or grown", info.Size(), m.Size)
 	case good != m.Count:
 		return fail(off, good+1, "%d records, the snapshot lists %d", good, m.Count)
 	case crc.Sum32() != m.CRC:

@@ -52,7 +52,18 @@ func printFileReport(w io.Writer, cmd, path string, rep allocation.FileReport) e
 	if rep.SnapshotSeq < 0 {
 		snapshot = "no snapshot"
 	}
-	_, err := fmt.Fprintf(w, "%s: %s; %d intact journal ops after it (last op %d)\n", path, snapshot, rep.Applied, rep.LastSeq)
+	_, err := fmt.Fprintf(w, "%s: %s; %d intact journal ops after it (last op %d); %d archive segments holding %d intact completed jobs\n",
+		path, snapshot, rep.Applied, rep.LastSeq, rep.Segments, rep.ArchivedJobs)
+	for _, d := range rep.SegmentDamage {
+		if err == nil {
+			_, err = fmt.Fprintf(w, "segment damage: %s\n", d)
+		}
+	}
+	for _, k := range rep.KeptSegments {
+		if err == nil {
+			_, err = fmt.Fprintf(w, "a damaged segment's intact records were kept; the damaged file is kept as %s\n", k)
+		}
+	}
 	switch {
 	case err != nil:
 	case rep.Damage == "":
