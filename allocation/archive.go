@@ -28,16 +28,9 @@ func (s *state) archivedJob(id JobID) (Job, bool, error) {
 		if id < m.MinJob || id > m.MaxJob {
 			continue
 		}
-		var found Job
-		ok := false
-		_, _, err := scanSegment(s.dir, m, func(a archived) bool {
-			if a.Job.ID == id {
-				found, ok = a.Job, true
-			}
-			return !ok
-		})
+		j, ok, err := findInSegment(s.dir, m, id)
 		if err != nil || ok {
-			return found, ok, err
+			return j, ok, err
 		}
 	}
 	return Job{}, false, nil

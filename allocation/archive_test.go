@@ -302,3 +302,35 @@ func TestDamagedSegment(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, r.Close())
 }
+
+// A lookup of an archived job bisects its segment: every archived id is
+// found with its own record and an id between two archived ones is not,
+// whether the segment is read in order (small) or bisected (large).
+func TestArchivedJobLookup(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	mem := allocation.NewMemStore()
+	l := allocation.New(mem, allocation.WithPartitions(map[string]allocation.Partition{"standard": {Resource: allocation.CPU}}))
+	storetest.Fixture(t, l, "lab", 1001, 1<<50)
+	const n = 3000 // even ids 2..2n: more than one bisection step
+	for id := 2; id <= 2*n; id += 2 {
+		runJobs(t, l, id, 1)
+	}
+	require.NoError(t, allocation.ArchiveTo(mem, path))
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	require.NoError(t, allocation.CopyInto(mem, s))
+	require.NoError(t, s.Close())
+	r, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	defer r.Close()
+	for id := allocation.JobID(1); id <= 2*n+1; id += 7 {
+		j, err := r.Job(ctx, id)
+		if id%2 == 1 {
+			require.ErrorIs(t, err, allocation.ErrNotFound, "job %d", id)
+			continue
+		}
+		require.NoError(t, err, "job %d", id)
+		require.Equal(t, id, j.ID)
+		require.Equal(t, time.Duration(id%50+1)*time.Minute, j.Elapsed)
+	}
+}
