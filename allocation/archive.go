@@ -37,24 +37,48 @@ func (s *state) archivedJob(id JobID) (Job, bool, error) {
 }
 
 // eachArchived calls f with every archived record that is still the
-// job's record (not shadowed by a live job, a forget or a newer archive),
-// newest segment first.
-func (s *state) eachArchived(f func(archived)) error {
-	seen := map[JobID]bool{}
+// job's record (not shadowed by a live job, a forget or a newer archive
+// of the same id), newest segment first. Only records keep pass are
+// checked for a newer archive, by lookup in the newer segments whose id
+// range holds them, so memory does not grow with the history.
+func (s *state) eachArchived(keep func(archived) bool, f func(archived)) error {
 	for i := len(s.segs) - 1; i >= 0; i-- {
+		var inner error
 		_, _, err := scanSegment(s.dir, s.segs[i], func(a archived) bool {
 			id := a.Job.ID
-			if !seen[id] && !s.forgotten.Has(id) && !s.jobs.Has(Job{ID: id}) {
+			if !keep(a) || s.forgotten.Has(id) || s.jobs.Has(Job{ID: id}) {
+				return true
+			}
+			newer, err := s.archivedAfter(i, id)
+			if inner = err; err != nil {
+				return false
+			}
+			if !newer {
 				f(a)
 			}
-			seen[id] = true
 			return true
 		})
+		if err == nil {
+			err = inner
+		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// archivedAfter reports whether a segment newer than segs[i] holds id.
+func (s *state) archivedAfter(i int, id JobID) (bool, error) {
+	for _, m := range s.segs[i+1:] {
+		if id < m.MinJob || id > m.MaxJob {
+			continue
+		}
+		if _, ok, err := findInSegment(s.dir, m, id); err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
 }
 
 // archivedHistory is the allocation's archived activity; every archived

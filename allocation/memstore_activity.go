@@ -147,11 +147,8 @@ func (m *MemStore) Jobs(_ context.Context, id AllocationID) (js []Job, _ error) 
 		if len(s.segs) == 0 {
 			return nil
 		}
-		err := s.eachArchived(func(a archived) {
-			if a.Job.Allocation == id {
-				js = append(js, a.Job)
-			}
-		})
+		err := s.eachArchived(func(a archived) bool { return a.Job.Allocation == id },
+			func(a archived) { js = append(js, a.Job) })
 		sortJobs(js)
 		return err
 	})
