@@ -19,6 +19,7 @@ import (
 	"github.com/hpcsched/hpcsched/allocation"
 	"github.com/hpcsched/hpcsched/allocation/httpapi"
 	"github.com/hpcsched/hpcsched/sbatch"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 const allocUsage = `usage: hpcsched alloc <command> [flags]
@@ -228,7 +229,18 @@ func storeName(f serveFlags) string {
 	if f.storePath != "" {
 		return "ledger file " + f.storePath
 	}
-	return "PostgreSQL (--dsn)" // the DSN may hold a password: not logged
+	return "PostgreSQL " + pgTarget(f.dsn)
+}
+
+// pgTarget names the database a DSN reaches (host, port, database, as
+// the driver reads the DSN and the PG* variables) and never its user or
+// password; a DSN the driver cannot read is not quoted either.
+func pgTarget(dsn string) string {
+	cfg, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		return "(--dsn, unreadable)"
+	}
+	return fmt.Sprintf("database %q on %s:%d", cfg.Database, cfg.Host, cfg.Port)
 }
 
 func newHTTPServer(h http.Handler) *http.Server {
