@@ -2,6 +2,7 @@ package allocation_test
 
 import (
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -347,4 +348,43 @@ func TestArchivedJobLookup(t *testing.T) {
 		require.Equal(t, id, j.ID)
 		require.Equal(t, time.Duration(id%50+1)*time.Minute, j.Elapsed)
 	}
+}
+
+// A version 2 snapshot (the whole history, no totals) still opens: its
+// balances and per-owner debits are recomputed from its activity, and
+// its next compaction archives its completed jobs.
+func TestVersion2SnapshotOpens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	body := `{"format":"hpcsched-allocation-ledger","version":2,"seq":7,"next":{"project":2,"allocation":2,"activity":5},` +
+		`"projects":[{"id":1,"gname":"lab","gid":1001,"account":"lab"}],` +
+		`"allocations":[{"id":1,"project_id":1,"category":"","resource":"CPU","start":"2026-01-01T00:00:00Z","end":"2027-01-01T00:00:00Z"}],` +
+		`"activity":[{"id":1,"allocation_id":1,"kind":"credit","amount":1000,"time":"2026-01-01T00:00:00Z"},` +
+		`{"id":2,"allocation_id":1,"kind":"predebit","amount":-240,"job_id":5,"uid":7,"time":"2026-01-01T00:00:00Z"},` +
+		`{"id":3,"allocation_id":1,"kind":"release","amount":240,"job_id":5,"uid":7,"time":"2026-01-01T00:00:00Z"},` +
+		`{"id":4,"allocation_id":1,"kind":"debit","amount":-40,"job_id":5,"uid":7,"time":"2026-01-01T00:00:00Z"}],` +
+		`"jobs":[{"job_id":5,"allocation_id":1,"uid":7,"amount":240,"rate":4000000,"status":"completed","started":"2026-01-01T00:00:00Z",` +
+		`"ended":"2026-01-01T00:10:00Z","elapsed":600000000000,"outcome":"completed","debited":40}],"failures":[]}`
+	head := fmt.Sprintf("hpcsched-allocation-ledger 2 %d %08x\n", len(body), crc32.Checksum([]byte(body), crc32.MakeTable(crc32.Castagnoli)))
+	require.NoError(t, os.WriteFile(path, []byte(head+body), 0o600))
+	require.NoError(t, os.WriteFile(path+".journal", []byte("hpcsched-allocation-journal 2 after 7\n"), 0o600))
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	b, err := s.Balance(ctx, 1)
+	require.NoError(t, err)
+	require.Equal(t, allocation.Balance{Allocation: 1, Credits: 1000, Debited: 40, Balance: 960}, b)
+	ds, err := s.Debits(ctx, 1)
+	require.NoError(t, err)
+	require.Equal(t, []allocation.OwnerDebit{{Allocation: 1, UID: 7, Amount: 40, Jobs: 1}}, ds)
+	allocation.SetCompactEvery(s, 1)
+	_, err = s.Credit(ctx, 1, 1, "", t0)
+	require.NoError(t, err)
+	require.Equal(t, 1, allocation.Segments(s))
+	r := reopen(t, s, path)
+	j, err := r.Job(ctx, 5)
+	require.NoError(t, err)
+	require.Equal(t, int64(40), j.Debited)
+	h, err := r.History(ctx, 1)
+	require.NoError(t, err)
+	require.Len(t, h, 5)
+	storetest.CheckConsistent(t, r)
 }
