@@ -18,8 +18,8 @@ import (
 
 	"github.com/hpcsched/hpcsched/allocation"
 	"github.com/hpcsched/hpcsched/allocation/httpapi"
+	"github.com/hpcsched/hpcsched/allocation/pgstore"
 	"github.com/hpcsched/hpcsched/sbatch"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 const allocUsage = `usage: hpcsched alloc <command> [flags]
@@ -229,18 +229,7 @@ func storeName(f serveFlags) string {
 	if f.storePath != "" {
 		return "ledger file " + f.storePath
 	}
-	return "PostgreSQL " + pgTarget(f.dsn)
-}
-
-// pgTarget names the database a DSN reaches (host, port, database, as
-// the driver reads the DSN and the PG* variables) and never its user or
-// password; a DSN the driver cannot read is not quoted either.
-func pgTarget(dsn string) string {
-	cfg, err := pgconn.ParseConfig(dsn)
-	if err != nil {
-		return "(--dsn, unreadable)"
-	}
-	return fmt.Sprintf("database %q on %s:%d", cfg.Database, cfg.Host, cfg.Port)
+	return "PostgreSQL " + pgstore.Target(f.dsn) // never the DSN's user or password
 }
 
 func newHTTPServer(h http.Handler) *http.Server {
