@@ -103,7 +103,9 @@ func (s *state) archivedHistory(id AllocationID) ([]Activity, error) {
 
 // archiveCompleted writes the completed jobs of st, with their activity,
 // into new segments beside path, and returns the state to snapshot: st
-// without them, listing the new segments. st is not changed.
+// without them, listing the new segments. st must be the caller's own
+// clone (made under the write lock: cloning a btree writes to it), as it
+// is changed.
 func archiveCompleted(path string, st *state, limit int64, step func(string) error) (*state, []archived, error) {
 	var done []archived
 	index := map[JobID]int{}
@@ -135,11 +137,11 @@ func archiveCompleted(path string, st *state, limit int64, step func(string) err
 	if err := syncDir(w.dir); err != nil {
 		return nil, nil, err
 	}
-	snap := st.clone()
+	snap := st
 	for _, a := range done {
 		snap.dropArchived(a)
 	}
-	snap.segs = append(slices.Clip(st.segs), w.metas...)
+	snap.segs = append(slices.Clip(snap.segs), w.metas...)
 	return snap, done, nil
 }
 

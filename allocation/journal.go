@@ -151,15 +151,15 @@ type compaction struct {
 }
 
 // startCompaction, under the write lock, starts a compaction once enough
-// ops have accumulated and none is running. The state it snapshots is
-// never changed afterwards (writers change clones), so it is read without
-// the lock.
+// ops have accumulated and none is running. The state it snapshots is a
+// clone no writer sees, so it is read and changed without the lock.
 func (m *MemStore) startCompaction() *compaction {
 	if m.compacting || m.sinceSnapshot < m.compactEvery {
 		return nil
 	}
 	m.compacting = true
-	return &compaction{st: m.st, tail: m.journalSize}
+	// A clone, so the archiving outside the lock has a state of its own.
+	return &compaction{st: m.st.clone(), tail: m.journalSize}
 }
 
 // compact writes c's snapshot without holding the write lock, then, under
