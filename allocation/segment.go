@@ -69,7 +69,11 @@ func (e *SegmentError) Unwrap() error { return ErrFile }
 
 // checkName refuses an index entry that is not a plain file name (a
 // changed snapshot must not make the store read elsewhere).
+// It also bounds what reading the segment may allocate: MaxFileSize.
 func (m segmentMeta) checkName() error {
+	if m.Size < 0 || m.Size > MaxFileSize {
+		return fmt.Errorf("segment %q: size %d is not within 0-%d bytes", m.Name, m.Size, MaxFileSize)
+	}
 	if m.Name == "" || filepath.Base(m.Name) != m.Name || m.Name == "." || m.Name == ".." || strings.ContainsRune(m.Name, os.PathSeparator) {
 		return fmt.Errorf("segment name %q is not a file name", m.Name)
 	}
