@@ -155,3 +155,32 @@ func BenchmarkRestart(b *testing.B) {
 		})
 	}
 }
+
+// Reading the archive of a file store of completed jobs: one archived
+// job (a bisection of its segment) and an allocation's whole history
+// (every segment read through).
+func BenchmarkArchivedReads(b *testing.B) {
+	for _, jobs := range []int{10_000, 100_000} {
+		path := filepath.Join(b.TempDir(), "ledger.json")
+		historyLedger(b, path, jobs)
+		s, err := allocation.OpenFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("completed=%d/job", jobs), func(b *testing.B) {
+			for i := range b.N {
+				if _, err := s.Job(ctx, allocation.JobID(1+(i*7919)%jobs)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("completed=%d/history", jobs), func(b *testing.B) {
+			for range b.N {
+				if _, err := s.History(ctx, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		s.Close()
+	}
+}
