@@ -41,8 +41,11 @@ func (s *state) archivedJob(id JobID) (Job, bool, error) {
 // of the same id), newest segment first. Only records keep pass are
 // checked for a newer archive, by lookup in the newer segments whose id
 // range holds them, so memory does not grow with the history.
-func (s *state) eachArchived(keep func(archived) bool, f func(archived)) error {
+func (s *state) eachArchived(alloc AllocationID, keep func(archived) bool, f func(archived)) error {
 	for i := len(s.segs) - 1; i >= 0; i-- {
+		if !s.segs[i].holds(alloc) {
+			continue
+		}
 		var inner error
 		_, _, err := scanSegment(s.dir, s.segs[i], func(a archived) bool {
 			id := a.Job.ID
@@ -86,6 +89,9 @@ func (s *state) archivedAfter(i int, id JobID) (bool, error) {
 func (s *state) archivedHistory(id AllocationID) ([]Activity, error) {
 	var out []Activity
 	for _, m := range s.segs {
+		if !m.holds(id) {
+			continue
+		}
 		_, _, err := scanSegment(s.dir, m, func(a archived) bool {
 			for _, act := range a.Activity {
 				if act.Allocation == id {

@@ -433,3 +433,42 @@ func TestArchivingFailureLosesNothing(t *testing.T) {
 		})
 	}
 }
+
+// An allocation's history and jobs read only the segments that hold it:
+// a damaged segment of another allocation does not stand in the way.
+func TestArchiveReadsOnlyTheAllocationsSegments(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	allocation.SetCompactEvery(s, 4)
+	allocation.SetSegmentSize(s, 1024)
+	l, a := fixture(t, s, 1<<40)
+	b := storetest.Fixture(t, l, "other", 1002, 1<<40)
+	runJobs(t, l, 1, 20) // allocation a's jobs, archived first
+	for id := allocation.JobID(100); id < 110; id++ {
+		start := allocation.JobStart{Job: id, Account: "other", Partition: "standard", Usage: allocation.Usage{CPUs: 1}, TimeLimit: time.Hour}
+		_, err := l.PreDebitJob(ctx, start, t0)
+		require.NoError(t, err)
+		_, err = l.CompleteJob(ctx, id, time.Minute, allocation.OutcomeCompleted, t0)
+		require.NoError(t, err)
+	}
+	require.NoError(t, s.Close())
+	segs, err := filepath.Glob(path + ".seg.*")
+	require.NoError(t, err)
+	data, err := os.ReadFile(segs[0])
+	require.NoError(t, err)
+	data[len(data)-20] ^= 1
+	require.NoError(t, os.WriteFile(segs[0], data, 0o600))
+
+	r, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	defer r.Close()
+	_, err = r.History(ctx, a.ID)
+	require.ErrorIs(t, err, allocation.ErrFile, "allocation a's first segment is damaged")
+	h, err := r.History(ctx, b.ID)
+	require.NoError(t, err)
+	require.Len(t, h, 1+3*10)
+	js, err := r.Jobs(ctx, b.ID)
+	require.NoError(t, err)
+	require.Len(t, js, 10)
+}

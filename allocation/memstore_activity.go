@@ -147,7 +147,7 @@ func (m *MemStore) Jobs(_ context.Context, id AllocationID) (js []Job, _ error) 
 		if len(s.segs) == 0 {
 			return nil
 		}
-		err := s.eachArchived(func(a archived) bool { return a.Job.Allocation == id },
+		err := s.eachArchived(id, func(a archived) bool { return a.Job.Allocation == id },
 			func(a archived) { js = append(js, a.Job) })
 		sortJobs(js)
 		return err

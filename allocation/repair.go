@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,6 +48,7 @@ type segmentFix struct {
 	index, good    int
 	intact         int64
 	minJob, maxJob JobID
+	allocs         map[AllocationID]bool
 }
 
 // CheckFile reads the ledger at path as OpenFile would and reports what
@@ -148,9 +150,10 @@ func salvage(path string) (*MemStore, FileReport, error) {
 func checkArchive(s *state, rep *FileReport) {
 	rep.Segments = len(s.segs)
 	for i, meta := range s.segs {
-		fix := segmentFix{index: i, minJob: ^JobID(0)}
+		fix := segmentFix{index: i, minJob: ^JobID(0), allocs: map[AllocationID]bool{}}
 		good, intact, err := scanSegment(s.dir, meta, func(a archived) bool {
 			fix.minJob, fix.maxJob = min(fix.minJob, a.Job.ID), max(fix.maxJob, a.Job.ID)
+			allocationsOf(a, fix.allocs)
 			return true
 		})
 		rep.ArchivedJobs += good
@@ -212,7 +215,8 @@ func (m *MemStore) repairSegments(rep *FileReport) error {
 			return err
 		}
 		segs[fix.index] = segmentMeta{Name: meta.Name, Count: fix.good, Size: fix.intact,
-			CRC: crc32.Checksum(prefix, castagnoli), MinJob: fix.minJob, MaxJob: fix.maxJob}
+			CRC: crc32.Checksum(prefix, castagnoli), MinJob: fix.minJob, MaxJob: fix.maxJob,
+			Allocations: slices.Sorted(maps.Keys(fix.allocs))}
 	}
 	m.st.segs = nil
 	for i, meta := range segs {

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -41,6 +43,27 @@ type segmentMeta struct {
 	CRC    uint32 `json:"crc"` // CRC-32C of the whole file
 	MinJob JobID  `json:"min_job"`
 	MaxJob JobID  `json:"max_job"`
+	// Allocations are those the segment's jobs and activity belong to,
+	// sorted, so reading one allocation's history skips the segments
+	// without it (nil: not known, every reader reads the segment).
+	Allocations []AllocationID `json:"allocations,omitempty"`
+}
+
+// holds reports whether the segment may hold records of allocation id.
+func (m segmentMeta) holds(id AllocationID) bool {
+	if m.Allocations == nil {
+		return true
+	}
+	_, found := slices.BinarySearch(m.Allocations, id)
+	return found
+}
+
+// allocationsOf adds the allocations of a's job and activity to set.
+func allocationsOf(a archived, set map[AllocationID]bool) {
+	set[a.Job.Allocation] = true
+	for _, act := range a.Activity {
+		set[act.Allocation] = true
+	}
 }
 
 // archived is one segment record: a completed job and its activity.
@@ -174,6 +197,7 @@ type segmentWriter struct {
 	metas     []segmentMeta
 	buf       []byte
 	cur       segmentMeta
+	allocs    map[AllocationID]bool
 }
 
 func (w *segmentWriter) add(a archived) error {
@@ -193,6 +217,10 @@ func (w *segmentWriter) add(a archived) error {
 		w.next++
 	}
 	w.buf = append(w.buf, line...)
+	if w.allocs == nil {
+		w.allocs = map[AllocationID]bool{}
+	}
+	allocationsOf(a, w.allocs)
 	w.cur.Count++
 	w.cur.MinJob, w.cur.MaxJob = min(w.cur.MinJob, a.Job.ID), max(w.cur.MaxJob, a.Job.ID)
 	return nil
@@ -206,6 +234,8 @@ func (w *segmentWriter) flush() error {
 		return nil
 	}
 	w.cur.Size, w.cur.CRC = int64(len(w.buf)), crc32.Checksum(w.buf, castagnoli)
+	w.cur.Allocations = slices.Sorted(maps.Keys(w.allocs))
+	clear(w.allocs)
 	if err := writeDurably(w.dir, w.cur.Name, w.buf, w.step); err != nil {
 		return fmt.Errorf("allocation: segment %s: %w", filepath.Join(w.dir, w.cur.Name), err)
 	}
