@@ -70,7 +70,7 @@ func printFileReport(w io.Writer, cmd, path string, rep allocation.FileReport) e
 		_, err = fmt.Fprintln(w, "no damage found")
 	case cmd == "check":
 		_, err = fmt.Fprintf(w, "damage: %s\n%d bytes of journal follow the intact records\n"+
-			"`hpcsched alloc repair --store %s` keeps the intact part and the damaged journal beside it\n", rep.Damage, rep.LostBytes, path)
+			"`hpcsched alloc repair --store %s` keeps the intact part and the damaged files beside it\n", rep.Damage, rep.LostBytes, path)
 	default:
 		_, err = fmt.Fprintf(w, "repaired: %s\nkept ops 1-%d; %d bytes dropped", rep.Damage, rep.LastSeq, rep.LostBytes)
 		if err == nil && rep.Kept != "" {
