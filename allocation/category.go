@@ -62,7 +62,7 @@ func (l *Ledger) CreateAllocation(ctx context.Context, a Allocation) (Allocation
 	if err := l.checkCategory(a); err != nil {
 		return Allocation{}, err
 	}
-	return l.Store.CreateAllocation(ctx, a)
+	return l.store("CreateAllocation").CreateAllocation(ctx, a)
 }
 
 // UpdateAllocation is the Store's, refusing an unknown category when
@@ -71,18 +71,19 @@ func (l *Ledger) UpdateAllocation(ctx context.Context, a Allocation) (Allocation
 	if err := l.checkCategory(a); err != nil {
 		return Allocation{}, err
 	}
-	return l.Store.UpdateAllocation(ctx, a)
+	return l.store("UpdateAllocation").UpdateAllocation(ctx, a)
 }
 
 // Credit is the Store's, refusing a credit past the category's limit when
 // categories are enforced.
 func (l *Ledger) Credit(ctx context.Context, id AllocationID, amount int64, comment string, now time.Time) (Activity, error) {
+	store := l.store("Credit")
 	if l.categories != nil && amount > 0 {
-		a, err := l.Store.Allocation(ctx, id)
+		a, err := store.Allocation(ctx, id)
 		if err != nil {
 			return Activity{}, err
 		}
-		b, err := l.Store.Balance(ctx, id)
+		b, err := store.Balance(ctx, id)
 		if err != nil {
 			return Activity{}, err
 		}
@@ -92,7 +93,7 @@ func (l *Ledger) Credit(ctx context.Context, id AllocationID, amount int64, comm
 				amount, id, b.Credits+amount, a.Category, c.MaxCredit)
 		}
 	}
-	return l.Store.Credit(ctx, id, amount, comment, now)
+	return store.Credit(ctx, id, amount, comment, now)
 }
 
 // ParseCategories reads "name=max,name=max" (max in SU, 0 for no limit),

@@ -24,6 +24,12 @@
 // sigmoid) is here as pure functions and as SiteFactors, a snapshot whose
 // Factor method is a queue.Multifactor site factor.
 //
+// A site may name its allocation categories and their credit limits
+// (WithCategories). QueuePlugin wires a Ledger into a queue.Scheduler; the
+// job ends it could not record go to a ReleaseQueue, a file the caller
+// retries from (after a restart too), as seed 002's prolog/epilog path
+// keeps its pending queries on disk.
+//
 // # Concurrency and persistence
 //
 // Ledger and its stores are safe for concurrent use — the documented
@@ -40,14 +46,23 @@
 // the last op the snapshot includes, then one "LENGTH CRC JSON" line per
 // op). Every change is appended to the journal and fsynced before it is
 // acknowledged (a failed append is cut back, so an unacknowledged change
-// is never replayed); every DefaultCompactEvery changes the whole state is
-// written as a snapshot atomically (temporary file, fsync, rename, fsync
-// of the directory) and a new journal started the same way. Opening
-// replays the journal over the snapshot, skipping what the snapshot
-// includes. Damage is refused, never skipped: a record cut short or
-// changed, ops missing, a journal or snapshot deleted, or a snapshot older
-// than its journal gives a *JournalError (file, offset, record) or
-// ErrFile; CheckFile reports what is intact and RepairFile keeps it. A
+// is never replayed); every DefaultCompactEvery changes the completed
+// jobs, with their activity, are moved into append-only segment files
+// (PATH.seg.NNNNNN, each at most DefaultSegmentSize, "LENGTH CRC JSON"
+// records in job id order, never changed once written), and the live
+// state (projects, allocations, credits, executing jobs, balances and
+// per-owner debits, the segments' index) is written as a snapshot
+// atomically (temporary file, fsync, rename, fsync of the directory) and
+// a new journal started the same way. Opening reads the snapshot and
+// replays the journal over it, skipping what the snapshot includes; it
+// reads no segment, so restart time, memory and the largest file follow
+// the live ledger, not its history. A completed job is found by bisecting
+// the segment whose id range holds it; Jobs and History read segments
+// record by record. Damage is refused, never skipped: a record cut short
+// or changed, ops missing, a journal, snapshot or segment deleted or cut,
+// or a snapshot older than its journal gives a *JournalError or
+// *SegmentError (file, offset, record) or ErrFile; CheckFile reports what
+// is intact (every segment read through) and RepairFile keeps it. A
 // ledger file is held by one store at a time (an exclusive flock; a second
 // gets a *LockedError naming the holder). allocation/pgstore is the store
 // several servers share.

@@ -1,5 +1,7 @@
 package allocation
 
+import "path/filepath"
+
 // SetFailAt makes m's persistence fail at the named step ("write", "sync",
 // "close", "rename", "syncdir"), as a crash there would; nil clears it.
 func SetFailAt(m *MemStore, f func(step string) error) { m.failAt = f }
@@ -34,4 +36,32 @@ func WriteLockFree(m *MemStore) bool {
 		return true
 	}
 	return false
+}
+
+// SetSegmentSize sets the size at which m's compactions start a new
+// segment file.
+func SetSegmentSize(m *MemStore, n int64) { m.segmentSize = n }
+
+// ArchiveTo moves the completed jobs of m, an in-memory store, into
+// segments beside path by the file store's compaction path, so tests
+// build long histories in memory, a batch at a time; CopyInto then
+// writes m's snapshot to the file store at path.
+func ArchiveTo(m *MemStore, path string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.st.clone()
+	st.dir = filepath.Dir(path)
+	snap, _, err := archiveCompleted(path, st, DefaultSegmentSize, m.step)
+	if err != nil {
+		return err
+	}
+	m.st = snap
+	return nil
+}
+
+// Segments is how many segment files m's snapshot lists.
+func Segments(m *MemStore) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.st.segs)
 }

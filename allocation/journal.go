@@ -151,15 +151,15 @@ type compaction struct {
 }
 
 // startCompaction, under the write lock, starts a compaction once enough
-// ops have accumulated and none is running. The state it snapshots is
-// never changed afterwards (writers change clones), so it is read without
-// the lock.
+// ops have accumulated and none is running. The state it snapshots is a
+// clone no writer sees, so it is read and changed without the lock.
 func (m *MemStore) startCompaction() *compaction {
 	if m.compacting || m.sinceSnapshot < m.compactEvery {
 		return nil
 	}
 	m.compacting = true
-	return &compaction{st: m.st, tail: m.journalSize}
+	// A clone, so the archiving outside the lock has a state of its own.
+	return &compaction{st: m.st.clone(), tail: m.journalSize}
 }
 
 // compact writes c's snapshot without holding the write lock, then, under
@@ -169,15 +169,32 @@ func (m *MemStore) startCompaction() *compaction {
 // nothing: the old snapshot and journal stay whole until each rename, and
 // replay skips the ops a snapshot includes. A failure is retried after
 // the next change.
+//
+// The completed jobs of c's state are first archived into new segments
+// (see segment.go); the snapshot lists them and no longer holds the jobs.
+// Once it is written, the live state drops what was archived.
 func (m *MemStore) compact(c *compaction) {
-	err := m.persist(c.st)
+	snap, done, err := archiveCompleted(m.path, c.st, m.segmentLimit(), m.step)
+	if err == nil {
+		err = m.persist(snap)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.compacting = false
 	if err != nil || m.journal == nil {
 		return
 	}
+	if len(done) > 0 {
+		m.st = m.st.afterArchive(snap, done)
+	}
 	m.swapJournal(c)
+}
+
+func (m *MemStore) segmentLimit() int64 {
+	if m.segmentSize > 0 {
+		return m.segmentSize
+	}
+	return DefaultSegmentSize
 }
 
 // swapJournal writes header(c's seq) + the old journal's records after

@@ -47,9 +47,7 @@ func encodeRecord(o *op) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	line := fmt.Appendf(nil, "%d %08x ", len(body), crc32.Checksum(body, castagnoli))
-	line = append(line, body...)
-	return append(line, '\n'), nil
+	return encodeLine(body), nil
 }
 
 func journalHeader(after int64) []byte {
@@ -74,23 +72,10 @@ func decodeRecord(line []byte, legacy bool) (op, error) {
 	var o op
 	body := line
 	if !legacy {
-		lenText, rest, ok1 := bytes.Cut(line, []byte(" "))
-		crcText, rest, ok2 := bytes.Cut(rest, []byte(" "))
-		n, err := strconv.Atoi(string(lenText))
-		if !ok1 || !ok2 || err != nil || len(crcText) != 8 {
-			return o, fmt.Errorf("not a \"LENGTH CRC JSON\" record")
+		var err error
+		if body, err = checkLine(line); err != nil {
+			return o, err
 		}
-		if n != len(rest) {
-			return o, fmt.Errorf("length %d, but %d bytes follow", n, len(rest))
-		}
-		want, err := strconv.ParseUint(string(crcText), 16, 32)
-		if err != nil {
-			return o, fmt.Errorf("checksum %q is not hexadecimal", crcText)
-		}
-		if got := crc32.Checksum(rest, castagnoli); got != uint32(want) {
-			return o, fmt.Errorf("checksum %08x, the record's bytes give %08x: it was changed", want, got)
-		}
-		body = rest
 	} else if len(body) == 0 || body[0] != '{' {
 		return o, fmt.Errorf("not a version 1 record")
 	}
@@ -100,4 +85,33 @@ func decodeRecord(line []byte, legacy bool) (op, error) {
 		return o, fmt.Errorf("JSON: %v", err)
 	}
 	return o, nil
+}
+
+// encodeLine frames body as a "LENGTH CRC JSON" line.
+func encodeLine(body []byte) []byte {
+	line := fmt.Appendf(nil, "%d %08x ", len(body), crc32.Checksum(body, castagnoli))
+	line = append(line, body...)
+	return append(line, '\n')
+}
+
+// checkLine checks a "LENGTH CRC JSON" line (without its newline) and
+// returns its JSON.
+func checkLine(line []byte) ([]byte, error) {
+	lenText, rest, ok1 := bytes.Cut(line, []byte(" "))
+	crcText, rest, ok2 := bytes.Cut(rest, []byte(" "))
+	n, err := strconv.Atoi(string(lenText))
+	if !ok1 || !ok2 || err != nil || len(crcText) != 8 {
+		return nil, fmt.Errorf("not a \"LENGTH CRC JSON\" record")
+	}
+	if n != len(rest) {
+		return nil, fmt.Errorf("length %d, but %d bytes follow", n, len(rest))
+	}
+	want, err := strconv.ParseUint(string(crcText), 16, 32)
+	if err != nil {
+		return nil, fmt.Errorf("checksum %q is not hexadecimal", crcText)
+	}
+	if got := crc32.Checksum(rest, castagnoli); got != uint32(want) {
+		return nil, fmt.Errorf("checksum %08x, the record's bytes give %08x: it was changed", want, got)
+	}
+	return rest, nil
 }

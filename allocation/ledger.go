@@ -11,8 +11,9 @@ import (
 // Ledger is the allocation ledger: a Store plus the partitions' billing
 // rules. It adds job-level operations (SU from a job's request) and the
 // site factor. Safe for concurrent use when its Store is (every shipped
-// Store is). Make one with New: the zero Ledger has no Store, and the
-// Store methods it promotes panic on the nil interface.
+// Store is). Make one with New: a Ledger without a Store (the zero
+// Ledger) panics in any method that needs it, with a message naming the
+// method and New.
 type Ledger struct {
 	Store
 	partitions map[string]Partition

@@ -59,6 +59,7 @@ func TestPreDebitNeedsLimitPartitionAndAllocation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			j := ok
 			tc.edit(&j)
+			// A job start is refused before the Store: the zero Ledger bills no partition.
 			_, err := l.PreDebitJob(ctx, j, tc.at)
 			require.ErrorIs(t, err, tc.want)
 		})
@@ -140,4 +141,26 @@ func TestZeroValues(t *testing.T) {
 	real, err := l.SiteFactors(ctx, nil, t0)
 	require.NoError(t, err)
 	require.Zero(t, real.Factor(nil, t0))
+}
+
+// A Ledger made without New panics naming the method and New, not with a
+// bare nil dereference.
+func TestZeroLedgerPanicsNamingNew(t *testing.T) {
+	var l allocation.Ledger
+	for name, call := range map[string]func(){
+		"Balances":      func() { l.Balances(ctx) },
+		"Credit":        func() { l.Credit(ctx, 1, 1, "", t0) },
+		"CreateProject": func() { l.CreateProject(ctx, allocation.Project{}) },
+		"Projects":      func() { l.SiteFactors(ctx, nil, t0) },
+		"CompleteJob":   func() { l.CompleteJob(ctx, 1, time.Minute, allocation.OutcomeCompleted, t0) },
+	} {
+		want := "allocation: Ledger." + name + " on a Ledger without a Store: use allocation.New"
+		if name == "CompleteJob" {
+			want = "allocation: Ledger.Complete on a Ledger without a Store: use allocation.New"
+		}
+		require.PanicsWithValue(t, want, call, name)
+	}
+	// A job start is refused before the Store: the zero Ledger bills no partition.
+	_, err := l.PreDebitJob(ctx, allocation.JobStart{Job: 1, TimeLimit: time.Hour, Partition: "p"}, t0)
+	require.ErrorIs(t, err, allocation.ErrInvalid)
 }

@@ -179,7 +179,7 @@ func (s *state) credit(id AllocationID, amount int64, comment string, now time.T
 func (s *state) forget(id JobID, now time.Time) error {
 	j, ok := s.jobs.Get(Job{ID: id})
 	if !ok {
-		return nil
+		return s.forgetArchived(id)
 	}
 	if j.Status == Executing {
 		if _, err := s.apply(Activity{Allocation: j.Allocation, Kind: KindRelease, Amount: j.Amount, Job: j.ID, UID: j.UID,
@@ -188,5 +188,17 @@ func (s *state) forget(id JobID, now time.Time) error {
 		}
 	}
 	s.deleteJob(j)
-	return nil
+	return s.forgetArchived(id)
+}
+
+// forgetArchived hides the job's archived record, if any, from now on.
+func (s *state) forgetArchived(id JobID) error {
+	if len(s.segs) == 0 || s.forgotten.Has(id) {
+		return nil
+	}
+	_, ok, err := s.archivedJob(id)
+	if ok {
+		s.forgotten.ReplaceOrInsert(id)
+	}
+	return err
 }

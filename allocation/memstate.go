@@ -26,6 +26,12 @@ type state struct {
 	next      nextIDs
 	activityN int64 // number of activity records
 	seq       int64 // the last journal op applied
+	// The archive (see segment.go): the directory of the segments, their
+	// index (never changed in place: a compaction appends to a copy), and
+	// the archived jobs forgotten since they were archived.
+	dir       string
+	segs      []segmentMeta
+	forgotten *btree.BTreeG[JobID]
 }
 
 type nextIDs struct {
@@ -57,7 +63,8 @@ func newState() *state {
 		debits: btree.NewG(degree, func(a, b OwnerDebit) bool {
 			return cmp.Or(cmp.Compare(a.Allocation, b.Allocation), cmp.Compare(a.UID, b.UID)) < 0
 		}),
-		next: nextIDs{1, 1, 1},
+		forgotten: btree.NewOrderedG[JobID](degree),
+		next:      nextIDs{1, 1, 1},
 	}
 }
 
@@ -68,6 +75,7 @@ func (s *state) clone() *state {
 	c.activity, c.jobs, c.failures = s.activity.Clone(), s.jobs.Clone(), s.failures.Clone()
 	c.byAlloc = s.byAlloc.Clone()
 	c.balances, c.debits = s.balances.Clone(), s.debits.Clone()
+	c.forgotten = s.forgotten.Clone()
 	return &c
 }
 

@@ -23,7 +23,8 @@ type MemStore struct {
 	journalSize   int64
 	sinceSnapshot int
 	compactEvery  int
-	compacting    bool // a compaction is writing a snapshot
+	segmentSize   int64 // the size at which a compaction starts a new segment
+	compacting    bool  // a compaction is writing a snapshot
 	// broken is set when the journal could not be restored after a failed
 	// append; every later write returns it.
 	broken error
@@ -158,11 +159,8 @@ func (m *MemStore) putAllocation(ctx context.Context, a Allocation) (Allocation,
 }
 
 func (s *state) hasActivity(id AllocationID) bool {
-	found := false
-	s.activity.AscendGreaterOrEqual(Activity{Allocation: id}, func(a Activity) bool {
-		found = a.Allocation == id
-		return false
-	})
+	// Every activity, archived or live, made a balance record.
+	_, found := s.balances.Get(Balance{Allocation: id})
 	return found
 }
 

@@ -27,7 +27,11 @@ func (m *MemStore) PreDebit(ctx context.Context, r PreDebitRequest, now time.Tim
 
 // preDebit checks and records a pre-debit; a refusal keeps its failure.
 func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
-	if j, ok := s.jobs.Get(Job{ID: r.Job}); ok {
+	j, ok, err := s.job(r.Job)
+	if err != nil {
+		return Job{}, false, err
+	}
+	if ok {
 		if !SamePreDebit(j, r) {
 			return Job{}, false, fmt.Errorf("%w: job %d was pre-debited with other values", ErrConflict, r.Job)
 		}
@@ -51,7 +55,7 @@ func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
 	if _, err := s.apply(Activity{Allocation: a.ID, Kind: KindPreDebit, Amount: -r.Amount, Job: r.Job, UID: r.UID, Time: now, Comment: r.Comment}); err != nil {
 		return Job{}, false, err
 	}
-	j := Job{ID: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Rate: r.Rate, Status: Executing, Started: now}
+	j = Job{ID: r.Job, Allocation: a.ID, UID: r.UID, Amount: r.Amount, Rate: r.Rate, Status: Executing, Started: now}
 	s.putJob(j)
 	return j, false, nil
 }
@@ -74,7 +78,10 @@ func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (J
 }
 
 func (s *state) complete(c Completion, now time.Time) (Job, error) {
-	j, ok := s.jobs.Get(Job{ID: c.Job})
+	j, ok, err := s.job(c.Job)
+	if err != nil {
+		return Job{}, err
+	}
 	if !ok {
 		return Job{}, fmt.Errorf("%w: job %d has no pre-debit", ErrNotFound, c.Job)
 	}
@@ -118,10 +125,11 @@ func (m *MemStore) Forget(ctx context.Context, id JobID, now time.Time) error {
 func (m *MemStore) Job(_ context.Context, id JobID) (j Job, err error) {
 	err = m.read(func(s *state) error {
 		var ok bool
-		if j, ok = s.jobs.Get(Job{ID: id}); !ok {
+		var err error
+		if j, ok, err = s.job(id); err == nil && !ok {
 			return fmt.Errorf("%w: job %d", ErrNotFound, id)
 		}
-		return nil
+		return err
 	})
 	return j, err
 }
@@ -136,7 +144,13 @@ func (m *MemStore) Jobs(_ context.Context, id AllocationID) (js []Job, _ error) 
 			js = append(js, j)
 			return true
 		})
-		return nil
+		if len(s.segs) == 0 {
+			return nil
+		}
+		err := s.eachArchived(id, func(a archived) bool { return a.Job.Allocation == id },
+			func(a archived) { js = append(js, a.Job) })
+		sortJobs(js)
+		return err
 	})
 }
 
@@ -182,7 +196,13 @@ func (m *MemStore) History(_ context.Context, id AllocationID) (as []Activity, _
 			as = append(as, a)
 			return true
 		})
-		return nil
+		if len(s.segs) == 0 {
+			return nil
+		}
+		old, err := s.archivedHistory(id)
+		as = append(as, old...)
+		sortActivity(as)
+		return err
 	})
 }
 

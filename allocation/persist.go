@@ -15,7 +15,7 @@ import (
 // versions rather than misreading them.
 const (
 	FileFormat  = "hpcsched-allocation-ledger"
-	FileVersion = 2
+	FileVersion = 3
 	// MaxFileSize is the largest ledger file Open reads (checked before
 	// reading it).
 	MaxFileSize = 1 << 30
@@ -47,19 +47,25 @@ func (e *LockedError) Error() string {
 // Unwrap makes a *LockedError match ErrLocked.
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
-// fileImage is the versioned JSON format. Balances and per-owner debits
-// are not stored: Open recomputes them from the activity, so a file can
-// never carry a balance that disagrees with its history.
+// fileImage is the versioned JSON format. Version 3 holds the live
+// ledger: the activity and jobs not archived into segments, the segments'
+// index, and the balances and per-owner debits (which the archived
+// history no longer held in memory sums to). Versions 1 and 2 hold the
+// whole history and no totals: Open recomputes them from the activity.
 type fileImage struct {
-	Format      string       `json:"format"`
-	Version     int          `json:"version"`
-	Seq         int64        `json:"seq"` // the last journal op the snapshot includes
-	Next        nextIDs      `json:"next"`
-	Projects    []Project    `json:"projects"`
-	Allocations []Allocation `json:"allocations"`
-	Activity    []Activity   `json:"activity"`
-	Jobs        []Job        `json:"jobs"`
-	Failures    []Failure    `json:"failures"`
+	Format      string        `json:"format"`
+	Version     int           `json:"version"`
+	Seq         int64         `json:"seq"` // the last journal op the snapshot includes
+	Next        nextIDs       `json:"next"`
+	Segments    []segmentMeta `json:"segments"`
+	Forgotten   []JobID       `json:"forgotten"` // archived jobs forgotten since
+	Balances    []Balance     `json:"balances"`
+	Debits      []OwnerDebit  `json:"debits"`
+	Projects    []Project     `json:"projects"`
+	Allocations []Allocation  `json:"allocations"`
+	Activity    []Activity    `json:"activity"`
+	Jobs        []Job         `json:"jobs"`
+	Failures    []Failure     `json:"failures"`
 }
 
 // OpenFile is a MemStore persisted to path: the snapshot at path (an
@@ -94,7 +100,7 @@ func openFile(path string, locked bool) (_ *MemStore, err error) {
 			lock.Close()
 		}
 	}()
-	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery, lock: lock}
+	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery, segmentSize: DefaultSegmentSize, lock: lock}
 	st, err := readSnapshot(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -102,11 +108,26 @@ func openFile(path string, locked bool) (_ *MemStore, err error) {
 		return nil, fmt.Errorf("%w: %v", ErrFile, err)
 	default:
 		m.st = st
+		if err := checkSegments(m.st); err != nil {
+			return nil, err
+		}
 	}
+	m.st.dir = filepath.Dir(path)
 	if err := m.openJournal(err == nil); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// checkSegments checks that every segment the snapshot lists is there
+// with its size (its records are checked when read, and by CheckFile).
+func checkSegments(s *state) error {
+	for _, m := range s.segs {
+		if err := statSegment(s.dir, m); err != nil {
+			return fmt.Errorf("%w: %v", ErrFile, err)
+		}
+	}
+	return nil
 }
 
 // readLimited reads a regular file of at most MaxFileSize bytes: its size
@@ -151,6 +172,7 @@ func snapshotHeader(body []byte) []byte {
 func encodeState(s *state) ([]byte, error) {
 	img := fileImage{
 		Format: FileFormat, Version: FileVersion, Seq: s.seq, Next: s.next,
+		Segments: s.segs, Forgotten: all(s.forgotten), Balances: all(s.balances), Debits: all(s.debits),
 		Projects: all(s.projects), Allocations: all(s.allocs), Activity: all(s.activity),
 		Jobs: all(s.jobs), Failures: all(s.failures),
 	}

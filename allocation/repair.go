@@ -3,8 +3,13 @@ package allocation
 import (
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 )
 
 // FileReport is what CheckFile or RepairFile found in a ledger's files.
@@ -21,6 +26,29 @@ type FileReport struct {
 	LostBytes int64  `json:"lost_bytes"`
 	// Kept names the file RepairFile moved the damaged journal to.
 	Kept string `json:"kept,omitempty"`
+	// Segments is how many segment files the snapshot lists and
+	// ArchivedJobs how many intact records they hold; SegmentDamage names
+	// each damaged segment (file, offset, record), the first of them in
+	// Damage too when the journal is whole. RepairFile rewrites a damaged
+	// segment with its intact records, keeping the damaged file beside
+	// (KeptSegments); balances do not change (the snapshot holds them),
+	// only the history of the lost records is gone.
+	Segments      int      `json:"segments"`
+	ArchivedJobs  int      `json:"archived_jobs"`
+	SegmentDamage []string `json:"segment_damage,omitempty"`
+	KeptSegments  []string `json:"kept_segments,omitempty"`
+
+	journalDamaged bool
+	fixes          []segmentFix
+}
+
+// segmentFix is what a repair keeps of a damaged segment: its first good
+// records, intact bytes, and their job id range.
+type segmentFix struct {
+	index, good    int
+	intact         int64
+	minJob, maxJob JobID
+	allocs         map[AllocationID]bool
 }
 
 // CheckFile reads the ledger at path as OpenFile would and reports what
@@ -52,7 +80,10 @@ func RepairFile(path string) (FileReport, error) {
 	if rep.SnapshotSeq < 0 && rep.LastSeq == 0 && rep.LostBytes > 0 {
 		return rep, fmt.Errorf("%w: snapshot %s is missing and its journal does not start the ledger: restore the snapshot from a backup", ErrFile, path)
 	}
-	if _, serr := os.Stat(m.journalPath()); serr == nil {
+	if err := m.repairSegments(&rep); err != nil {
+		return rep, err
+	}
+	if _, serr := os.Stat(m.journalPath()); serr == nil && (rep.journalDamaged || len(rep.fixes) == 0) {
 		rep.Kept = fmt.Sprintf("%s.damaged-%d", m.journalPath(), rep.LastSeq)
 		if err := os.Rename(m.journalPath(), rep.Kept); err != nil {
 			return rep, err
@@ -76,6 +107,7 @@ func salvage(path string) (*MemStore, FileReport, error) {
 		return nil, rep, err
 	}
 	m := &MemStore{st: newState(), path: path, compactEvery: DefaultCompactEvery, lock: lock}
+	m.st.dir = filepath.Dir(path)
 	st, err := readSnapshot(path)
 	snapshot := err == nil
 	switch {
@@ -101,6 +133,7 @@ func salvage(path string) (*MemStore, FileReport, error) {
 		switch {
 		case errors.As(err, &je):
 			rep.Damage, rep.LostBytes = je.Error(), int64(len(journal))-je.Offset
+			rep.journalDamaged = true
 			rep.Applied = int(m.st.seq - max(rep.SnapshotSeq, 0))
 		case err != nil:
 			return m, rep, err
@@ -109,5 +142,87 @@ func salvage(path string) (*MemStore, FileReport, error) {
 		}
 	}
 	rep.LastSeq = m.st.seq
+	checkArchive(m.st, &rep)
 	return m, rep, nil
+}
+
+// checkArchive reads every segment through, record by record.
+func checkArchive(s *state, rep *FileReport) {
+	rep.Segments = len(s.segs)
+	for i, meta := range s.segs {
+		fix := segmentFix{index: i, minJob: ^JobID(0), allocs: map[AllocationID]bool{}}
+		good, intact, err := scanSegment(s.dir, meta, func(a archived) bool {
+			fix.minJob, fix.maxJob = min(fix.minJob, a.Job.ID), max(fix.maxJob, a.Job.ID)
+			allocationsOf(a, fix.allocs)
+			return true
+		})
+		rep.ArchivedJobs += good
+		if err == nil {
+			continue
+		}
+		fix.good, fix.intact = good, intact
+		rep.fixes = append(rep.fixes, fix)
+		rep.SegmentDamage = append(rep.SegmentDamage, err.Error())
+		if rep.Damage == "" {
+			rep.Damage = err.Error()
+		}
+	}
+}
+
+// readPrefix reads the first n bytes of file.
+func readPrefix(file string, n int64) ([]byte, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	_, err = io.ReadFull(f, buf)
+	return buf, err
+}
+
+// repairSegments rewrites each damaged segment with its intact records
+// (dropping it from the index when none is), the damaged file kept
+// beside; the state's index then lists what was kept.
+func (m *MemStore) repairSegments(rep *FileReport) error {
+	if len(rep.fixes) == 0 {
+		return nil
+	}
+	segs := slices.Clone(m.st.segs)
+	drop := map[int]bool{}
+	for _, fix := range rep.fixes {
+		meta := segs[fix.index]
+		file := filepath.Join(m.st.dir, meta.Name)
+		prefix, err := readPrefix(file, fix.intact)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Lstat(file); err == nil {
+			kept := file + ".damaged"
+			if err := os.Rename(file, kept); err != nil {
+				return err
+			}
+			rep.KeptSegments = append(rep.KeptSegments, kept)
+		}
+		if fix.good == 0 {
+			drop[fix.index] = true
+			continue
+		}
+		if err := writeDurably(m.st.dir, meta.Name, prefix, m.step); err != nil {
+			return err
+		}
+		segs[fix.index] = segmentMeta{Name: meta.Name, Count: fix.good, Size: fix.intact,
+			CRC: crc32.Checksum(prefix, castagnoli), MinJob: fix.minJob, MaxJob: fix.maxJob,
+			Allocations: slices.Sorted(maps.Keys(fix.allocs))}
+	}
+	m.st.segs = nil
+	for i, meta := range segs {
+		if !drop[i] {
+			m.st.segs = append(m.st.segs, meta)
+		}
+	}
+	return syncDir(m.st.dir)
 }

@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // readSnapshot streams the snapshot at path into a state: the file's size
@@ -36,6 +37,7 @@ func readSnapshot(path string) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", errSnapshot, path, err)
 	}
+	s.dir = filepath.Dir(path)
 	return s, nil
 }
 
@@ -67,8 +69,8 @@ func decodeSnapshot(r *bufio.Reader, size int64) (*state, error) {
 		return nil, fmt.Errorf("the first line %.80q is not %q", line, FileFormat+" VERSION LENGTH CRC")
 	}
 	switch {
-	case version != FileVersion:
-		return nil, fmt.Errorf("version %d, want %d", version, FileVersion)
+	case version != FileVersion && version != 2:
+		return nil, fmt.Errorf("version %d, want 2 or %d", version, FileVersion)
 	case n != size-int64(len(line)):
 		return nil, fmt.Errorf("the header gives %d bytes but %d follow: cut short or grown", n, size-int64(len(line)))
 	}
@@ -122,7 +124,18 @@ func decodeImage(dec *json.Decoder) (*state, error) {
 		case "allocations":
 			err = eachRecord(dec, func(a Allocation) error { s.allocs.ReplaceOrInsert(a); s.periods.ReplaceOrInsert(a); return nil })
 		case "jobs":
-			err = eachRecord(dec, s.loadJob)
+			err = eachRecord(dec, func(j Job) error { s.putJob(j); return nil })
+		case "segments":
+			err = eachRecord(dec, func(m segmentMeta) error {
+				s.segs = append(s.segs, m)
+				return m.checkName()
+			})
+		case "forgotten":
+			err = eachRecord(dec, func(id JobID) error { s.forgotten.ReplaceOrInsert(id); return nil })
+		case "balances":
+			err = eachRecord(dec, func(b Balance) error { s.balances.ReplaceOrInsert(b); return nil })
+		case "debits":
+			err = eachRecord(dec, func(d OwnerDebit) error { s.debits.ReplaceOrInsert(d); return nil })
 		case "failures":
 			err = eachRecord(dec, func(f Failure) error {
 				f.Attempt = max(f.Attempt, 1) // written before refusals were retried
@@ -131,9 +144,9 @@ func decodeImage(dec *json.Decoder) (*state, error) {
 			})
 		case "activity":
 			err = eachRecord(dec, func(a Activity) error {
-				s.next.Activity = a.ID // apply numbers it; keep the stored id
-				_, err := s.apply(a)
-				return err
+				s.activity.ReplaceOrInsert(a)
+				s.activityN++
+				return nil
 			})
 		default:
 			return nil, fmt.Errorf("unknown field %q", key)
@@ -148,16 +161,46 @@ func decodeImage(dec *json.Decoder) (*state, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("data after the image")
 	}
-	if format != FileFormat || (version != FileVersion && version != 1) {
+	if format != FileFormat || version < 1 || version > FileVersion {
 		return nil, fmt.Errorf("format %q version %d, want %q version %d", format, version, FileFormat, FileVersion)
 	}
 	s.next = next
+	if version < 3 {
+		return s, s.recomputeTotals()
+	}
 	return s, nil
 }
 
-// loadJob adds a stored job and its share of the per-owner debits.
-func (s *state) loadJob(j Job) error {
-	s.putJob(j)
+// recomputeTotals derives the balances and per-owner debits of a version
+// 1 or 2 image, which holds the whole history and no totals.
+func (s *state) recomputeTotals() error {
+	live := s.activity
+	s.activity, s.activityN = live.Clone(), 0
+	s.activity.Clear(false)
+	next := s.next.Activity
+	var err error
+	live.Ascend(func(a Activity) bool {
+		s.next.Activity = a.ID // apply numbers it; keep the stored id
+		if _, err = s.apply(a); err != nil {
+			err = fmt.Errorf("activity %d: %v", a.ID, err)
+		}
+		return err == nil
+	})
+	s.next.Activity = next
+	if err != nil {
+		return err
+	}
+	s.jobs.Ascend(func(j Job) bool {
+		if err = s.addDebit(j); err != nil {
+			err = fmt.Errorf("job %d: %v", j.ID, err)
+		}
+		return err == nil
+	})
+	return err
+}
+
+// addDebit adds a completed job to the per-owner debits.
+func (s *state) addDebit(j Job) error {
 	if j.Status != Completed {
 		return nil
 	}

@@ -11,7 +11,15 @@
 // be computed from the elapsed time): 201, or 402 Payment Required with
 // the failure recorded when the balance is short. PUT /job/{job_id} is
 // the completion (elapsed seconds, outcome, optionally the actual
-// amount). Retrying either changes nothing.
+// amount). Retrying either changes nothing. DELETE /job/{job_id}
+// returns the pre-debit of a job that never started (204; 409 for a
+// completed job). GET /sitefactor?account=&partition= is the site factor
+// of the account's jobs in the partition; GET /audit (superusers) the
+// audit records when the server keeps them (SetAudit).
+//
+// Every list is paged by ID: ?limit= (DefaultPage when absent, at most
+// MaxPage) and ?after= (the last ID of the previous page); when more
+// follow, the X-Next-After header gives the next page's cursor.
 //
 // # Roles
 //
@@ -20,9 +28,12 @@
 // act as another user, which only narrows what it sees; a standard user
 // reads the projects whose gid it is in, their allocations, activity and
 // failures, and its own jobs. Errors: 401 without valid credentials, 403
-// for a standard user reading another project or anyone but a superuser
-// writing, 400 for malformed JSON, unknown fields or bad values (the body
-// names the field), 404, 409 for overlaps and conflicting retries.
+// for anyone but a superuser writing, 400 for malformed JSON, unknown
+// fields or bad values (the body names the field), 404 for a record that
+// does not exist or that the caller may not see (the two are answered
+// alike, so IDs reveal nothing), 409 for overlaps and conflicting
+// retries, 500 for a failure of the store, whose text the caller is not
+// shown (SetAccessLog receives it).
 //
 // # Authentication
 //
@@ -36,5 +47,7 @@
 // change here: pass it to New.
 //
 // The handler reads the time through the now function it is given (the
-// server passes time.Now); it starts no goroutines.
+// server passes time.Now); it starts no goroutines. Every change it makes
+// is recorded by the AuditLog given to SetAudit (who, when, what) before
+// its answer is sent; SetAccessLog receives one AccessRecord per request.
 package httpapi

@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"fmt"
 	"log"
 	"os"
 	"time"
@@ -23,4 +24,10 @@ func ExampleOpen() {
 	_, err = ledger.PreDebitJob(ctx, allocation.JobStart{Job: 42, UID: 1001, Account: "it_css", Partition: "standard",
 		Usage: allocation.Usage{CPUs: 8}, TimeLimit: time.Hour}, time.Now())
 	log.Println(err) // nil, *allocation.InsufficientError or allocation.ErrNoAllocation
+}
+
+// A server logs which database it uses without the DSN's credentials.
+func ExampleTarget() {
+	fmt.Println(pgstore.Target("postgres://alice:s3cret@db.example:5433/ledger"))
+	// Output: database "ledger" on db.example:5433
 }

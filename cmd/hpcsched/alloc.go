@@ -18,6 +18,7 @@ import (
 
 	"github.com/hpcsched/hpcsched/allocation"
 	"github.com/hpcsched/hpcsched/allocation/httpapi"
+	"github.com/hpcsched/hpcsched/allocation/pgstore"
 	"github.com/hpcsched/hpcsched/sbatch"
 )
 
@@ -228,7 +229,7 @@ func storeName(f serveFlags) string {
 	if f.storePath != "" {
 		return "ledger file " + f.storePath
 	}
-	return "PostgreSQL (--dsn)" // the DSN may hold a password: not logged
+	return "PostgreSQL " + pgstore.Target(f.dsn) // never the DSN's user or password
 }
 
 func newHTTPServer(h http.Handler) *http.Server {

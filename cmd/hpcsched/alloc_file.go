@@ -52,14 +52,25 @@ func printFileReport(w io.Writer, cmd, path string, rep allocation.FileReport) e
 	if rep.SnapshotSeq < 0 {
 		snapshot = "no snapshot"
 	}
-	_, err := fmt.Fprintf(w, "%s: %s; %d intact journal ops after it (last op %d)\n", path, snapshot, rep.Applied, rep.LastSeq)
+	_, err := fmt.Fprintf(w, "%s: %s; %d intact journal ops after it (last op %d); %d archive segments holding %d intact completed jobs\n",
+		path, snapshot, rep.Applied, rep.LastSeq, rep.Segments, rep.ArchivedJobs)
+	for _, d := range rep.SegmentDamage {
+		if err == nil {
+			_, err = fmt.Fprintf(w, "segment damage: %s\n", d)
+		}
+	}
+	for _, k := range rep.KeptSegments {
+		if err == nil {
+			_, err = fmt.Fprintf(w, "a damaged segment's intact records were kept; the damaged file is kept as %s\n", k)
+		}
+	}
 	switch {
 	case err != nil:
 	case rep.Damage == "":
 		_, err = fmt.Fprintln(w, "no damage found")
 	case cmd == "check":
 		_, err = fmt.Fprintf(w, "damage: %s\n%d bytes of journal follow the intact records\n"+
-			"`hpcsched alloc repair --store %s` keeps the intact part and the damaged journal beside it\n", rep.Damage, rep.LostBytes, path)
+			"`hpcsched alloc repair --store %s` keeps the intact part and the damaged files beside it\n", rep.Damage, rep.LostBytes, path)
 	default:
 		_, err = fmt.Fprintf(w, "repaired: %s\nkept ops 1-%d; %d bytes dropped", rep.Damage, rep.LastSeq, rep.LostBytes)
 		if err == nil && rep.Kept != "" {

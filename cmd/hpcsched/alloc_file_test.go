@@ -46,3 +46,21 @@ func TestAllocCheckAndRepair(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, `"last_seq":2`)
 }
+
+// serve's startup line names the PostgreSQL host, port and database, never
+// the user or password, whichever form the DSN takes.
+func TestStoreNameHidesCredentials(t *testing.T) {
+	for _, dsn := range []string{
+		"postgres://alice:s3cret@db.example:5433/ledger?sslmode=disable",
+		"host=db.example port=5433 user=alice password=s3cret dbname=ledger sslmode=disable",
+	} {
+		got := storeName(serveFlags{dsn: dsn})
+		require.Contains(t, got, "db.example:5433")
+		require.Contains(t, got, `"ledger"`)
+		require.NotContains(t, got, "alice")
+		require.NotContains(t, got, "s3cret")
+	}
+	got := storeName(serveFlags{dsn: "postgres://alice:s3cret@[bad"})
+	require.NotContains(t, got, "s3cret")
+	require.NotContains(t, got, "alice")
+}
