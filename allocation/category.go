@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Category is an allocation category's limit (seed 002: "a single
+// Category is an allocation category's limit (the HADM paper: "a single
 // category determining resource limit range and purpose"): the most
 // credit an allocation of the category may be granted in total, in SU (0:
 // no limit). A site names its categories (startup, research, education,

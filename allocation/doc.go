@@ -27,7 +27,7 @@
 // A site may name its allocation categories and their credit limits
 // (WithCategories). QueuePlugin wires a Ledger into a queue.Scheduler; the
 // job ends it could not record go to a ReleaseQueue, a file the caller
-// retries from (after a restart too), as seed 002's prolog/epilog path
+// retries from (after a restart too), as the HADM paper's prolog/epilog path
 // keeps its pending queries on disk.
 //
 // # Concurrency and persistence

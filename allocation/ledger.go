@@ -61,7 +61,7 @@ type JobStart struct {
 	Account   string
 	Partition string
 	Usage     Usage
-	// TimeLimit is required: the pre-debit is the SU over it (seed 002's
+	// TimeLimit is required: the pre-debit is the SU over it (the HADM paper's
 	// mandate that every job carries a finite limit).
 	TimeLimit time.Duration
 	Comment   string
@@ -163,7 +163,7 @@ func (l *Ledger) SiteFactors(ctx context.Context, shape Shape, now time.Time) (*
 }
 
 // SiteFactor is the site factor of an account's jobs in a partition, with
-// the two inputs it combines (seed 002's f_credit and f_temporal).
+// the two inputs it combines (the HADM paper's f_credit and f_temporal).
 type SiteFactor struct {
 	Account   string   `json:"account"`
 	Partition string   `json:"partition"`

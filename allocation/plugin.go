@@ -11,7 +11,7 @@ import (
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
-// QueuePlugin connects a Ledger to a queue.Scheduler as seed 002's Slurm
+// QueuePlugin connects a Ledger to a queue.Scheduler as the HADM paper's Slurm
 // plugins connect HADM to slurmctld: Admit is the job-submit filter,
 // Reserve the prolog's pre-debit, Unreserve returns a pre-debit whose
 // start did not happen, and Release the epilog's completion. Register it
@@ -59,10 +59,10 @@ var (
 // Name is the plugin's name in the scheduler's reasons: "allocation".
 func (*QueuePlugin) Name() string { return "allocation" }
 
-// Admit is the submit filter of seed 002: a finite time limit (the
+// Admit is the submit filter of the HADM paper: a finite time limit (the
 // pre-debit is cores x limit), exactly one partition with a billing rule,
 // the account defaulted to the workgroup and matching it, and --time-min
-// defaulted to the time limit (seed 002's filter does the same).
+// defaulted to the time limit (the HADM paper's filter does the same).
 func (p *QueuePlugin) Admit(_ context.Context, spec *queue.Spec, _ time.Time) *queue.Status {
 	if p.Ledger == nil {
 		return queue.NewStatus(queue.Refuse, errNoLedger.Error())

@@ -27,7 +27,7 @@ type PendingRelease struct {
 	LastError string    `json:"last_error,omitempty"`
 }
 
-// ReleaseQueue is seed 002's asynchronous epilog path made durable: job
+// ReleaseQueue is the HADM paper's asynchronous epilog path made durable: job
 // ends that failed to reach the ledger (a database down, a network
 // error) are kept in a file, fsynced before Add returns, and retried by
 // Retry — after a restart too, since OpenReleaseQueue reads the file

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// FCredit is seed 002's f_credit = 1 - used/granted, clamped to [0, 1];
+// FCredit is the HADM paper's f_credit = 1 - used/granted, clamped to [0, 1];
 // an allocation granted nothing scores 0.
 func FCredit(used, granted int64) float64 {
 	if granted <= 0 {
@@ -14,7 +14,7 @@ func FCredit(used, granted int64) float64 {
 	return clamp01(1 - float64(used)/float64(granted))
 }
 
-// FTemporal is seed 002's f_temporal = 1 - untilExpiry/longest, where
+// FTemporal is the HADM paper's f_temporal = 1 - untilExpiry/longest, where
 // longest is the longest time to expiry over all active allocations; it
 // approaches 1 as the allocation nears its end. Clamped to [0, 1]; 0 when
 // longest is not positive.
@@ -30,7 +30,7 @@ type Shape interface {
 	Combine(fCredit, fTemporal float64) float64
 }
 
-// PowerRule is seed 002's asymmetric power rule f_c^NCredit x
+// PowerRule is the HADM paper's asymmetric power rule f_c^NCredit x
 // f_t^NTemporal; NCredit = NTemporal = 1 is the plain product. Exponents
 // are non-negative (a negative one is treated as 0).
 type PowerRule struct {
@@ -42,7 +42,7 @@ func (p PowerRule) Combine(fc, ft float64) float64 {
 	return clamp01(power(clamp01(fc), p.NCredit) * power(clamp01(ft), p.NTemporal))
 }
 
-// power is x^n with the integer cases seed 002 suggests done without Pow.
+// power is x^n with the integer cases the HADM paper suggests done without Pow.
 func power(x, n float64) float64 {
 	switch {
 	case n <= 0:
@@ -55,7 +55,7 @@ func power(x, n float64) float64 {
 	return math.Pow(x, n)
 }
 
-// Sigmoid is seed 002's normalised logistic function with transition rate
+// Sigmoid is the HADM paper's normalised logistic function with transition rate
 // L >= 0 and midpoint X0 in [0, 1]:
 //
 //	S(x) = (e^(Lx) - 1)(e^L + e^(L X0)) / ((e^L - 1)(e^(Lx) + e^(L X0)))
@@ -80,7 +80,7 @@ func (s Sigmoid) At(x float64) float64 {
 	return clamp01(num / den)
 }
 
-// SigmoidPair is seed 002's sigmoid site factor S_c(f_c) x S_t(f_t), each
+// SigmoidPair is the HADM paper's sigmoid site factor S_c(f_c) x S_t(f_t), each
 // factor with its own L and X0 (Figure 6: Credit{5, 0.25}, Temporal{50,
 // 0.75}).
 type SigmoidPair struct {

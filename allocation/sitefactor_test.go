@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// seedSigmoid is seed 002's closed form, evaluated directly.
+// seedSigmoid is the HADM paper's closed form, evaluated directly.
 func seedSigmoid(x, l, x0 float64) float64 {
 	return (math.Exp(l*x) - 1) * (math.Exp(l) + math.Exp(l*x0)) / ((math.Exp(l) - 1) * (math.Exp(l*x) + math.Exp(l*x0)))
 }

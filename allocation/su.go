@@ -8,7 +8,7 @@ import (
 
 // micro is the fixed-point scale of billing rates and weights: rates are
 // kept in millionths of a core (or GPU) so MAX_TRES weights such as
-// 0.03125 are exact and SU stay integers (seed 002 avoids floating-point
+// 0.03125 are exact and SU stay integers (the HADM paper avoids floating-point
 // balances for the sake of an exact zero).
 const micro = 1_000_000
 

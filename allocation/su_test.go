@@ -16,7 +16,7 @@ func TestServiceUnitsRoundUpCoreMinutes(t *testing.T) {
 		want    int64
 	}{
 		{1, 0, 0},
-		{1, 55 * time.Second, 1}, // seed 002: 55 core-seconds bill one core-minute
+		{1, 55 * time.Second, 1}, // the HADM paper: 55 core-seconds bill one core-minute
 		{1, 60 * time.Second, 1},
 		{1, 61 * time.Second, 2},
 		{1, 1500 * time.Millisecond, 1}, // partial seconds count as a second

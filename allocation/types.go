@@ -8,7 +8,7 @@ import (
 // Resource is an allocation's resource type; a partition bills one.
 type Resource string
 
-// The resource types: CPU cores and GPU devices (seed 002's traditional
+// The resource types: CPU cores and GPU devices (the HADM paper's traditional
 // CPU and GPGPU coprocessor allocations).
 const (
 	CPU Resource = "CPU"
@@ -162,7 +162,7 @@ type Balance struct {
 	Balance    int64        `json:"balance"`
 }
 
-// Used is the credit consumed (debited and pending), seed 002's C_used.
+// Used is the credit consumed (debited and pending), the HADM paper's C_used.
 func (b Balance) Used() int64 { return b.Debited + b.Pending }
 
 // OwnerDebit is the SU debited to one allocation by one user (HADM's

@@ -25,7 +25,7 @@ type reservation struct {
 	nodes *bitset.BitSet
 }
 
-// Backfill is conservative backfilling (seed 000 §1.2.1) over a
+// Backfill is conservative backfilling (the Novotný thesis §1.2.1) over a
 // time-indexed profile of whole nodes, as Slurm's backfill plans: running
 // jobs hold their nodes until their time limits end, and so does every
 // standing reservation during its interval. In queue order each eligible

@@ -57,7 +57,7 @@ func BenchmarkSchedule(b *testing.B) {
 // nodes behind 5,000 running ones filling 10,000 nodes, from scratch; and
 // the same pass bounded by WithBackfillSelections. With HPCSCHED_LONG set,
 // also 100,000 pending jobs behind 50,000 running ones on 100,000 nodes
-// (issue 18: under 10 s), whose setup alone takes a while.
+// (under 10 s), whose setup alone takes a while.
 func BenchmarkBackfill(b *testing.B) {
 	type scale struct{ nodes, budget int }
 	scales := []scale{{10000, 0}, {10000, 1000}}
@@ -125,7 +125,7 @@ func BenchmarkSubmitFinish(b *testing.B) {
 	}
 }
 
-// BenchmarkReplanAfterEnd is issue 18's event loop: 2,000 exclusive
+// BenchmarkReplanAfterEnd is the event loop: 2,000 exclusive
 // one-node jobs on 1,024 nodes, a schedule pass and whole-queue
 // conservative backfill after every job end (jobs end by seeded run
 // times shorter than their limits, so reservations move).

@@ -11,7 +11,7 @@ import (
 )
 
 // EASY is EASY backfilling (Lifka's "aggressive" backfill, as the KTH SP2
-// and the ANL SP ran it; seed 000 §1.2.1 contrasts it with the
+// and the ANL SP ran it; the Novotný thesis §1.2.1 contrasts it with the
 // conservative Backfill). Only the queue head is protected: walking the
 // queue in order, jobs start while they fit; the first eligible job that
 // does not fit is the head and gets a reservation — its shadow time (the

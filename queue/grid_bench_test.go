@@ -7,7 +7,7 @@ import (
 )
 
 // gridSizes are the queue lengths and cluster sizes of the scale grids
-// (issue 18: "keep the scale tables (P x N grids with fitted exponents)
+// ("keep the scale tables (P x N grids with fitted exponents)
 // up to date"); `make bench-grid` runs both grids and fits t ~ P^a x N^b.
 var gridSizes = []int{1000, 3000, 10000}
 

@@ -11,7 +11,7 @@ import (
 // cluster.
 type JobID = selectnodes.JobID
 
-// State is a job state (seed 000 §3.1.3).
+// State is a job state (the Novotný thesis §3.1.3).
 type State uint8
 
 const (

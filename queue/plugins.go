@@ -111,7 +111,7 @@ type JobEnd struct {
 	Outcome Outcome
 	// Elapsed is the time the job ran, suspended time excluded.
 	Elapsed time.Duration
-	// NodeFailure: a node failure ended it (bill nothing, seed 002).
+	// NodeFailure: a node failure ended it (bill nothing, the HADM paper).
 	NodeFailure bool
 }
 

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Policy is the schedule plugin's say (seed 000 §4.2): a job's priority,
+// Policy is the schedule plugin's say (the Novotný thesis §4.2): a job's priority,
 // which with its partition's priority orders the queue.
 type Policy interface {
 	// Priority returns a job's priority (higher runs first), at least 1.
@@ -64,7 +64,7 @@ type Multifactor struct {
 	// FavorSmall makes small jobs score high on job size.
 	FavorSmall bool
 	// SiteFactor, when set, supplies the site factor (e.g. allocation
-	// balance and time left, seed 002's f_credit and f_temporal), clamped
+	// balance and time left, the HADM paper's f_credit and f_temporal), clamped
 	// to [0, 1]. It is called when a priority is computed: at submit, at
 	// updates, and for every pending job once per pass (or once per
 	// WithRecalcInterval when one is set) — never while the queue is

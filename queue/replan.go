@@ -9,7 +9,7 @@ import (
 )
 
 // keptPlan is Backfill's availability profile and reservation index kept
-// from one pass to the next (issue 18's incremental re-planning), so a
+// from one pass to the next (the incremental re-planning), so a
 // pass after a single event does not rebuild what the event left alone.
 //
 // The profile a pass starts from must equal the one buildProfile would

@@ -60,7 +60,7 @@ func (s *Scheduler) recalc(now time.Time) {
 	}
 }
 
-// Schedule is Slurm's schedule (seed 000 §3.2.1): eligible pending jobs in
+// Schedule is Slurm's schedule (the Novotný thesis §3.2.1): eligible pending jobs in
 // order of partition priority, job priority and submit order; each gets a
 // RunNow selection. A busy job locks its partition and withholds the
 // partition's nodes from the jobs after it; a job that can never run on

@@ -203,7 +203,7 @@ func (d *duration) UnmarshalText(b []byte) error {
 	return err
 }
 
-// Snapshot writes the scheduler's whole state (seed 003's state save) in
+// Snapshot writes the scheduler's whole state (the Slurm Programmer's Guide's state save) in
 // the documented format of version StateVersion: jobs, queue order, ID,
 // submit, allocation and event counters, node states, partitions and
 // Backfill's reservations. Restore over a cluster built from the same

@@ -8,7 +8,7 @@ import (
 
 // BenchmarkStateSaveRestore saves and restores a scheduler of 10,000 nodes
 // with about 10,000 pending and 600 running jobs: what a controller pays
-// to checkpoint, and a backup to take over (seed 003).
+// to checkpoint, and a backup to take over (the Slurm Programmer's Guide).
 func BenchmarkStateSaveRestore(b *testing.B) {
 	s := benchScheduler(b, 10000)
 	fill(b, s, 10620, t0)

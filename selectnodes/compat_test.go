@@ -48,7 +48,7 @@ func constraint(t *testing.T, s string) *features.Expr {
 }
 
 // Each case is an answer observed on a real Slurm 22.05.8 (the vector or
-// issue 13 observation cited), and what the default mode answers instead.
+// the recorded observation cited), and what the default mode answers instead.
 func TestSlurmCompatObservedRules(t *testing.T) {
 	for _, tc := range []struct {
 		name, why      string
@@ -66,19 +66,19 @@ func TestSlurmCompatObservedRules(t *testing.T) {
 		{name: "unbracketed terms: the rest below the first required node", why: "slurm2205 vector 51",
 			req: selectnodes.Request{MinNodes: 3, MaxNodes: 3}, constraint: "r3*1&ib*2",
 			compat: "n[032-034]", deflt: "n[033-035]", defaultDiffers: "Slurm satisfies r3*1&ib*2 term by term"},
-		{name: "a node range takes up to its maximum", why: "issue 13: -N3-5 allocates the maximum when it can",
+		{name: "a node range takes up to its maximum", why: "Slurm 22.05: -N3-5 allocates the maximum when it can",
 			req:    selectnodes.Request{MinNodes: 3, MaxNodes: 5},
 			compat: "n[017-021]", deflt: "n[017-019]", defaultDiffers: "Slurm takes up to 5"},
-		{name: "a maximum above the partition's MaxNodes pends", why: "issue 13: pends with PartitionConfig, not trimmed",
+		{name: "a maximum above the partition's MaxNodes pends", why: "Slurm 22.05: pends with PartitionConfig, not trimmed",
 			req:    selectnodes.Request{Partition: "low", MinNodes: 3, MaxNodes: 5},
 			compat: "part_config", deflt: "n[017-019]", defaultDiffers: "trimmed to partition low MaxNodes 4"},
 		{name: "a minimum above MaxNodes pends in both modes", why: "slurm2205 README, PartitionConfig",
 			req:    selectnodes.Request{Partition: "low", MinNodes: 5, MaxNodes: 5},
 			compat: "part_config", deflt: "part_config"},
-		{name: "no maximum: the partition's applies", why: "issue 13: -p low -n80 (MaxNodes=4) runs",
+		{name: "no maximum: the partition's applies", why: "Slurm 22.05: -p low -n80 (MaxNodes=4) runs",
 			req:    selectnodes.Request{Partition: "low", CPUs: 64},
 			compat: "n[017-020]", deflt: "n[017-020]"},
-		{name: "matching OR: the first alternative that works", why: "slurm2205 vector 21; issue 13",
+		{name: "matching OR: the first alternative that works", why: "slurm2205 vector 21",
 			req: selectnodes.Request{MinNodes: 4, MaxNodes: 4}, constraint: "[r1|r3]",
 			compat: "n[001-004]", deflt: "n[033-036]", defaultDiffers: "Slurm takes the first listed that can run, r1"},
 	} {

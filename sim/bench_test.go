@@ -66,7 +66,7 @@ func BenchmarkReplay(b *testing.B) {
 	})
 }
 
-// BenchmarkReplayEASY is the KTH-SP2 replay with EASY backfill (issue 17:
+// BenchmarkReplayEASY is the KTH-SP2 replay with EASY backfill (goal:
 // under a second).
 func BenchmarkReplayEASY(b *testing.B) {
 	b.Run("trace=KTH-SP2/jobs=28476/nodes=100/easy", func(b *testing.B) {

@@ -474,7 +474,7 @@ func drawCDF(s *svgWriter, runs []*Result, sc scale, x, y, w, h float64) {
 }
 
 // drawLevels: one bar group per level; with one run, the shares of jobs
-// and of job durations (seed 001 Fig. 4 a and b), else the share of jobs
+// and of job durations (the AUCSCHED3 paper Fig. 4 a and b), else the share of jobs
 // per run.
 func drawLevels(s *svgWriter, runs []*Result, _ scale, x, y, w, h float64) {
 	var series [][]float64
@@ -537,7 +537,7 @@ func drawSpreadHistogram(s *svgWriter, runs []*Result, sc scale, x, y, w, h floa
 }
 
 // drawSpreadPerPolicy: a bar per run at the mean spread, with a whisker of
-// one standard deviation (seed 001 Fig. 3 b).
+// one standard deviation (the AUCSCHED3 paper Fig. 3 b).
 func drawSpreadPerPolicy(s *svgWriter, runs []*Result, _ scale, x, y, w, h float64) {
 	top := 1.0
 	for _, r := range runs {

@@ -14,7 +14,7 @@ func FuzzReadSWF(f *testing.F) {
 	f.Add("0 1356996147 0 56011 64 1 1024 64 86400 1 1 62 1 1 -1 1 1 1 {1} q_1d 1:ppn=1+3:ppn=2:x86_64#excl\n")
 	f.Add("; MaxNodes: x\n1 2 3\n")
 	f.Add("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 -1 -1 1 -1 -1\n")
-	// issue 11's inputs: budgets, non-finite and huge fields, overflowing PBS counts
+	// the inputs: budgets, non-finite and huge fields, overflowing PBS counts
 	f.Add("; MaxNodes: 2000000000\n; MaxProcs: 2000000000\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 -1 -1 1 -1 -1\n")
 	f.Add("1 0 0 NaN 1 -1 -1 1 1 -1 1 1 1 -1 -1 1 -1 -1\n1 0 0 1e300 1 -1 -1 Inf 1 -1 1 1 1 -1 -1 1 -1 -1\n")
 	f.Add("0 1356996147 0 10 64 1 1024 64 86400 1 1 62 1 1 -1 1 1 1 {1} q 9223372036854775807+9223372036854775807\n")

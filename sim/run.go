@@ -22,7 +22,7 @@ const (
 	// NoBackfill runs the scheduling pass (strict order per partition) only.
 	NoBackfill BackfillMode = iota
 	// Conservative is queue.Scheduler.Backfill: every job considered keeps
-	// a reservation, so no start delays an earlier job (seed 000 §1.2.1).
+	// a reservation, so no start delays an earlier job (the Novotný thesis §1.2.1).
 	Conservative
 	// EASY is queue.EASY: only the queue head keeps a
 	// reservation, as on the KTH SP2.
@@ -131,7 +131,7 @@ type Record struct {
 	State         queue.State
 	Nodes         []int // node indices
 	CPUs          int   // allocated
-	Cores         int   // requested (seed 001 utilization)
+	Cores         int   // requested (the AUCSCHED3 paper's utilization)
 	// Level is the lowest-level common switch of the job's nodes (-1
 	// without a switch tree or before it starts); Spread the distance
 	// from its first node to its last (0 before it starts).
@@ -590,14 +590,14 @@ func (r *runner) finish() {
 	}
 }
 
-// Metrics are a run's measures (seed 001 Table 4 and the usual ones).
+// Metrics are a run's measures (the AUCSCHED3 paper Table 4 and the usual ones).
 type Metrics struct {
 	// LowestCommonLevel and Spread are the means and standard deviations
 	// over started jobs; LevelKnown is false without a switch tree.
 	LevelMean, LevelStd   float64
 	LevelKnown            bool
 	SpreadMean, SpreadStd float64
-	// Utilization is seed 001's: core-seconds asked for over the system's
+	// Utilization is the AUCSCHED3 paper's: core-seconds asked for over the system's
 	// cores, divided by the time from first submission to last end.
 	Utilization float64
 	// BusyFraction is allocated core-seconds over cores times makespan.

@@ -18,7 +18,7 @@ type Job struct {
 	Submit time.Duration // since the workload's start
 	Run    time.Duration // how long it actually runs (it is killed at its time limit)
 	Spec   queue.Spec
-	// Cores is what the job asked for, for seed 001's utilization.
+	// Cores is what the job asked for, for the AUCSCHED3 paper's utilization.
 	Cores int
 }
 

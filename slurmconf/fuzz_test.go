@@ -13,7 +13,7 @@ var fuzzSeeds = []string{
 	"SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Switches=s0 LinkSpeed=10\nBlockName=b Nodes=n1\nBlockSizes=1,2\n",
 	"NodeName=a Name=gpu Type=v100 Count=4G File=/dev/nvidia[0-3]\nAutoDetect=off\n",
 	"X=\"unterminated\n", "=\n", "NodeName=tux[5-3]\n",
-	// issue 11
+	// budgets: huge counts, long lines
 	"\uFEFFNodeName=n1 CPUs=4\n",
 	"NodeName=n1 Boards=1073741824 SocketsPerBoard=1073741824\n",
 	"NodeName=n1 Gres=gpu:9223372036854775807,gpu:2\n",

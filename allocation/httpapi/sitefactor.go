@@ -8,7 +8,7 @@ import (
 )
 
 // siteFactor is GET /sitefactor?account=A&partition=P: the site factor of
-// the account's jobs in the partition now (seed 002's f_credit, f_temporal
+// the account's jobs in the partition now (the HADM paper's f_credit, f_temporal
 // and their power-rule product), for callers who may see the account's
 // project. 404 when the partition bills nothing or no allocation is active.
 func (h *Handler) siteFactor(r *request) (int, any, error) {

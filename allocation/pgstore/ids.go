@@ -9,7 +9,7 @@ import (
 
 // JobIDs hands out job IDs from the database's sequence hpcsched_job_ids,
 // so several schedulers — a federation's members, or controllers in
-// several processes — share one ID space (seed 004's grid-unique IDs). A
+// several processes — share one ID space (the grid-scheduling slides' grid-unique IDs). A
 // sequence never returns a value twice, even across crashes; values a
 // failed submission drew are skipped, as Slurm's job IDs may be.
 type JobIDs struct{ s *Store }

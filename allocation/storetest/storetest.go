@@ -1,5 +1,5 @@
 // Package storetest is the conformance suite every allocation.Store must
-// pass: seed 002's ledger rules (no overlapping allocations, pre-debits
+// pass: the HADM paper's ledger rules (no overlapping allocations, pre-debits
 // that never overdraw, completion billing, idempotent retries, the
 // straddling job, the concurrent race HADM met) checked against a store.
 // allocation's MemStore and allocation/pgstore run it; a third-party store

@@ -65,7 +65,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.procs, "procs=requested|allocated", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
 	fs.String(&f.conf, "conf=FILE", "", "simulate on this slurm.conf instead of the preset cluster")
 	fs.String(&f.topo, "topology=FILE", "", "topology.conf for --conf")
-	fs.String(&f.policy, "policy=NAME", "fcfs", "fcfs, sjf, ljf, multifactor, auction (AUCSCHED3 on each window) or auction+reserve (with a reservation for the window's head, not in seed 001)")
+	fs.String(&f.policy, "policy=NAME", "fcfs", "fcfs, sjf, ljf, multifactor, auction (AUCSCHED3 on each window) or auction+reserve (with a reservation for the window's head, not in the AUCSCHED3 paper)")
 	fs.Optional("backfill", "MODE", "backfill after every pass: bare --backfill is conservative; --backfill=easy|conservative|none", f.backfill.Set)
 	fs.String(&f.compare, "compare=LIST", "", "run each workload under several policies, e.g. fcfs,backfill or fcfs,easy,conservative,sjf+easy")
 	fs.Bool(&f.both, "both", "the same as --compare fcfs,backfill (with --policy for both)")

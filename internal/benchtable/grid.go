@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// The scale grids of issue 18: a benchmark run at several queue lengths
+// The scale grids: a benchmark run at several queue lengths
 // P and cluster sizes N (sub-benchmarks named pending=P/nodes=N), and the
 // growth fitted to them as t = c * P^a * N^b. A schedule pass takes
 // microseconds to milliseconds, so it runs more times per figure.

@@ -149,7 +149,7 @@ func median(xs []float64) float64 {
 }
 
 func printTable(w io.Writer, selRuns [][]result, rest []result) {
-	fmt.Fprintln(w, "| headline | figure | goal (issue 18) |")
+	fmt.Fprintln(w, "| headline | figure | goal |")
 	fmt.Fprintln(w, "| --- | ---: | --- |")
 	for _, r := range selRuns[0] {
 		if !strings.HasPrefix(r.Name, "BenchmarkSelectNodes/") {
