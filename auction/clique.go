@@ -212,9 +212,13 @@ func (m *model) addCliques(cliques [][]int32) {
 		slices.Sort(jobs)
 		m.resJobs = append(m.resJobs, slices.Compact(jobs))
 	}
+	uses := len(m.useRes)
+	for _, e := range extra {
+		uses += len(e)
+	}
 	start := make([]int32, 1, len(m.useStart))
-	var res, amt []int32
-	var amtF []float64
+	res, amt := make([]int32, 0, uses), make([]int32, 0, uses)
+	amtF := make([]float64, 0, uses)
 	for b := range int32(len(m.value)) {
 		res = append(res, m.res(b)...)
 		amt = append(amt, m.amt(b)...)

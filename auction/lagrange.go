@@ -71,6 +71,12 @@ func (s *solver) lagrangeRepairing(jobs []int32, resid []int32, lb float64, iter
 		for k, bs := range bids {
 			pick, pv := int32(-1), 0.0
 			for _, b := range bs {
+				// Prices and uses are not negative, so a bid's reduced
+				// value is at most its value: one worth no more than
+				// the pick cannot beat it.
+				if m.value[b] <= pv {
+					continue
+				}
 				if v := s.reduced(b); v > pv {
 					pick, pv = b, v
 				}

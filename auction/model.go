@@ -45,12 +45,14 @@ func buildModel(p *Problem) *model {
 	jobMax := make([]int32, len(capacity))
 	touched := []int{}
 	positive := 0 // bids worth something
+	uses := 0     // their uses at most, before half cliques
 	for j := range p.Jobs {
 		for i := range p.Jobs[j].Bids {
 			if p.Value(j, i) <= 0 {
 				continue
 			}
 			positive++
+			uses += 2 * len(p.Jobs[j].Bids[i].Uses)
 			for _, u := range p.Jobs[j].Bids[i].Uses {
 				for k, a := range [2]int{coreRes(u.Node), gpuRes(u.Node)} {
 					amt := int32(u.Cores)
@@ -76,7 +78,8 @@ func buildModel(p *Problem) *model {
 		touched = touched[:0]
 	}
 	compact := make([]int32, len(capacity))
-	m := &model{}
+	m := &model{value: make([]float64, 0, positive), origBid: make([]int32, 0, positive),
+		jobOf: make([]int32, 0, positive), useStart: make([]int32, 0, positive+1)}
 	for r := range capacity {
 		compact[r] = -1
 		if demand[r] > int64(capacity[r]) {
@@ -98,10 +101,15 @@ func buildModel(p *Problem) *model {
 			m.capacity = append(m.capacity, 1)
 		}
 	}
+	if !useConflicts {
+		uses *= 2 // a half-clique row per use at most
+	}
+	m.useRes, m.useAmt, m.useAmtF = make([]int32, 0, uses), make([]int32, 0, uses), make([]float64, 0, uses)
 	m.resJobs = make([][]int32, len(m.capacity))
 	m.useStart = append(m.useStart, 0)
+	seen := make([]int32, len(m.capacity)) // 1 + the last model job that listed the resource
 	for j := range p.Jobs {
-		m.addJob(p, j, compact, clique, capacity)
+		m.addJob(p, j, compact, clique, capacity, seen)
 	}
 	if useConflicts {
 		m.addCliques(m.conflictCliques())
@@ -109,7 +117,10 @@ func buildModel(p *Problem) *model {
 	return m
 }
 
-func (m *model) addJob(p *Problem, j int, compact, clique, capacity []int32) {
+// addJob adds job j's bids worth something; seen is addJob's scratch, one
+// entry per compact resource, kept across calls (a map per job was a
+// tenth of a planner pass).
+func (m *model) addJob(p *Problem, j int, compact, clique, capacity, seen []int32) {
 	mj := mjob{orig: j, first: int32(len(m.value))}
 	k := int32(len(m.jobs))
 	for i := range p.Jobs[j].Bids {
@@ -131,11 +142,10 @@ func (m *model) addJob(p *Problem, j int, compact, clique, capacity []int32) {
 	if mj.end == mj.first {
 		return // no bid worth anything: the job is never chosen
 	}
-	seen := map[int32]bool{}
 	for b := mj.first; b < mj.end; b++ {
 		for _, r := range m.res(b) {
-			if !seen[r] {
-				seen[r] = true
+			if seen[r] != k+1 {
+				seen[r] = k + 1
 				m.resJobs[r] = append(m.resJobs[r], k)
 			}
 		}

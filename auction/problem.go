@@ -187,6 +187,9 @@ func (p *Problem) Validate() error {
 		}
 	}
 	seen := make(map[int64]int, len(p.Jobs))
+	// used[n] is 1 + the number of the last bid with a use on node n
+	// (counted over the problem): one slice, not a map per bid.
+	used := make([]uint32, len(p.Nodes))
 	bids, uses := 0, 0
 	for j := range p.Jobs {
 		job := &p.Jobs[j]
@@ -206,7 +209,7 @@ func (p *Problem) Validate() error {
 			if uses > MaxUses {
 				return &Error{Path: fmt.Sprintf("jobs[%d].bids[%d].uses", j, i), Err: ErrBudget, Msg: fmt.Sprintf("uses over the budget of %d", MaxUses)}
 			}
-			if err := p.validateBid(j, i); err != nil {
+			if err := p.validateBid(j, i, used, uint32(bids-len(job.Bids)+i+1)); err != nil {
 				return err
 			}
 		}
@@ -214,7 +217,7 @@ func (p *Problem) Validate() error {
 	return nil
 }
 
-func (p *Problem) validateBid(j, i int) error {
+func (p *Problem) validateBid(j, i int, used []uint32, stamp uint32) error {
 	b := &p.Jobs[j].Bids[i]
 	// paths are formatted only for an error: validation runs on every
 	// problem a planner builds, most of which are fine
@@ -228,17 +231,16 @@ func (p *Problem) validateBid(j, i int) error {
 	if b.Level < 0 {
 		return &Error{Path: path() + ".level", Err: ErrInvalid, Msg: fmt.Sprintf("negative level %d", b.Level)}
 	}
-	used := make(map[int]struct{}, len(b.Uses))
 	total := 0
 	for k, u := range b.Uses {
 		up := func() string { return fmt.Sprintf("%s.uses[%d]", path(), k) }
 		if u.Node < 0 || u.Node >= len(p.Nodes) {
 			return &Error{Path: up(), Err: ErrInvalid, Msg: fmt.Sprintf("unknown node %d (%d nodes)", u.Node, len(p.Nodes))}
 		}
-		if _, dup := used[u.Node]; dup {
+		if used[u.Node] == stamp {
 			return &Error{Path: up(), Err: ErrInvalid, Msg: fmt.Sprintf("node %d used twice in one bid", u.Node)}
 		}
-		used[u.Node] = struct{}{}
+		used[u.Node] = stamp
 		nd := p.Nodes[u.Node]
 		if u.Cores < 0 || u.GPUs < 0 || u.Cores+u.GPUs == 0 {
 			return &Error{Path: up(), Err: ErrInvalid, Msg: fmt.Sprintf("use of %d cores, %d GPUs on node %d: must be positive", u.Cores, u.GPUs, u.Node)}
