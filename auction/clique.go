@@ -79,7 +79,7 @@ type bidUse struct{ bid, amt int32 }
 // overfills marks in adj the pairs of us (largest amount first) that
 // overfill capacity c together. A bid's partners are a prefix of us (the
 // amounts above c minus its own), so a resource many big bids share (the
-// whole nodes of seed 001's jobs, every pair set once per node they
+// whole nodes of the AUCSCHED3 paper's jobs, every pair set once per node they
 // share) is cheaper as rows ORed with a growing prefix set than pair by
 // pair; the cheaper way is chosen per resource, the result is the same.
 func overfills(adj bitrows, us []bidUse, c int32, acc []uint64) {

@@ -75,7 +75,7 @@ func TestOverfillsMarksExactlyTheOverfillingPairs(t *testing.T) {
 		var us []bidUse
 		for b := range int32(n) {
 			if rng.IntN(3) > 0 {
-				amt := c // a whole node, as seed 001's jobs mostly take
+				amt := c // a whole node, as the AUCSCHED3 paper's jobs mostly take
 				switch {
 				case trial%4 == 0: // at most half the resource: no pair overfills
 					amt = max(1, c/2)

@@ -11,7 +11,7 @@ import (
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
-// Half of seed 001's 16,384 cores run for another hour. The window's head
+// Half of the AUCSCHED3 paper's 16,384 cores run for another hour. The window's head
 // asks for 12,000 cores: it has no bid now. Behind it, ten two-hour jobs
 // of 32 nodes (512 cores) and one half-hour job of one node. Seed 001's
 // auction (KeepBidless) starts them all on the free half, and the head waits for the

@@ -31,7 +31,7 @@ func ExampleSolve() {
 	// Output: [0 1] 16 true
 }
 
-// Bids for a window on seed 001's system with every node idle: leaf
+// Bids for a window on the AUCSCHED3 paper's system with every node idle: leaf
 // bids first, least contended first (leaf 0 is wanted by both jobs'
 // candidates, so the first bids go elsewhere).
 func ExampleGenerateBids() {

@@ -19,7 +19,7 @@ type Load struct {
 	MaxGPUs int
 }
 
-// WindowJob is a pending job as bid generation sees it (seed 001, Table 2):
+// WindowJob is a pending job as bid generation sees it (the AUCSCHED3 paper, Table 2):
 // Cores cores (x), on exactly Nodes nodes (y; 0 for type A, any nodes), with
 // GPUsMin..GPUsMax GPUs on each node (0..0 for none; 1..3 and 2..3 are the
 // ranges of job types C' and D').

@@ -18,7 +18,7 @@ import (
 // winning bids (queue.Decision.Layout), each node also getting the job's
 // memory per node.
 //
-// A job is bid for when its request is of seed 001's kinds: CPUs in all
+// A job is bid for when its request is of the AUCSCHED3 paper's kinds: CPUs in all
 // (or one a node), on exactly MinNodes nodes (MinNodes = MaxNodes) or on
 // any number (MinNodes 0 or 1 and no MaxNodes), and at most one GRES
 // request, of GPUs (any type, or one type) on a node count. Bids come from
@@ -67,12 +67,12 @@ type Planner struct {
 	// nothing.
 	// Every job bids on the free resources of the pass, so a pass of
 	// one auction leaves what a winner's bid took from a loser's bids
-	// idle until the next event: on seed 001's workloads that is often
+	// idle until the next event: on the AUCSCHED3 paper's workloads that is often
 	// for a whole job's run, while a pass of the schedule loop tries
 	// each job on what the jobs before it left.
 	Auctions int
 	// ReserveHead protects the window's head as EASY backfill does. It is
-	// NOT in seed 001's AUCSCHED3, which has no reservations: it is what
+	// NOT in the AUCSCHED3 paper's algorithm, which has no reservations: it is what
 	// Slurm's backfill would add beside the plug-in. The head is the first
 	// job of the window (queue order) not started in the pass. When it
 	// has bids but loses (one big bid can lose to several small ones), it
@@ -89,7 +89,7 @@ type Planner struct {
 	// (BENCHMARKS.md "Auction: a reservation for the window head").
 	ReserveHead bool
 	// KeepBidless keeps a job the auction has no bid for in the
-	// planner's hands, waiting for a bid, as seed 001's AUCSCHED3 does.
+	// planner's hands, waiting for a bid, as the AUCSCHED3 paper's algorithm does.
 	// By default (and unless ReserveHead, which handles the head without a
 	// bid itself) such a job is declined, so the queue's own selection
 	// tries it in the same pass: bids come from runs of consecutive

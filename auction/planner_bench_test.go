@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkPlannerPass: one scheduler pass of the planner as a replay
-// runs it (ReplayOptions) on seed 001's idle 1,024-node system with a
+// runs it (ReplayOptions) on the AUCSCHED3 paper's idle 1,024-node system with a
 // window of 100 jobs asking about three times its cores: one auction (the
 // paper's form) against auctions until one starts nothing (what
 // `simulate --policy auction` runs). The snapshot copy each pass needs is
@@ -74,7 +74,7 @@ func benchPasses(b *testing.B, pl *auction.Planner, c *selectnodes.Cluster, wind
 	b.ReportMetric(float64(started), "started")
 }
 
-// benchWindow is n jobs of seed 001's kinds, drawn with a fixed seed:
+// benchWindow is n jobs of the AUCSCHED3 paper's kinds, drawn with a fixed seed:
 // cores on any nodes, or whole nodes with 1-2 GPUs each.
 func benchWindow(n int) []queue.Job {
 	rng := rand.New(rand.NewPCG(1, 2))

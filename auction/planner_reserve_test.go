@@ -15,7 +15,7 @@ import (
 
 var reserveT0 = time.Date(2026, 11, 27, 6, 0, 0, 0, time.UTC)
 
-// busySnapshot is seed 001's machine with running jobs of the given
+// busySnapshot is the AUCSCHED3 paper's machine with running jobs of the given
 // cores (on any nodes), each ending after its duration.
 func busySnapshot(t *testing.T, cores []int, ends []time.Duration) *selectnodes.Snapshot {
 	t.Helper()

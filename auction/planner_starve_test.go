@@ -16,7 +16,7 @@ import (
 
 // Three jobs the auction cannot bid for (a node range, --contiguous, CPUs
 // per node) at the head of a window of 3 do not hold back the plain
-// 16-core job behind them on seed 001's idle machine: the planner
+// 16-core job behind them on the AUCSCHED3 paper's idle machine: the planner
 // declines them, so they take no place in its window, and all four start
 // in the first pass.
 func TestPlannerDeclinedKindsDoNotBlockTheWindow(t *testing.T) {

@@ -47,7 +47,7 @@ type Job struct {
 }
 
 // Problem is one winner-determination problem: node capacities and a
-// window of jobs with bids. The objective is seed 001's (1):
+// window of jobs with bids. The objective is the AUCSCHED3 paper's (1):
 // sum over chosen bids of (P_j - Alpha*C_ji), or, with ValueByCores (the
 // AUCSCHED3 plug-in's form), (P_j - Alpha*C_ji) times the bid's cores.
 type Problem struct {

@@ -8,14 +8,14 @@ import (
 	"github.com/hpcsched/hpcsched/topology"
 )
 
-// WindowSpec describes a synthetic window on seed 001's system (1,024
+// WindowSpec describes a synthetic window on the AUCSCHED3 paper's system (1,024
 // nodes of 16 cores and 3 GPUs, 32 leaves, 4 middle switches, a root).
 type WindowSpec struct {
 	Jobs int    // jobs in the window
 	Bids int    // bids per job at most (BidOptions.MaxBids)
 	Seed uint64 // everything random comes from it
 	// Ranges gives type C and D jobs the GPU ranges 1-3 and 2-3 (workload
-	// 5' of seed 001) instead of 1 and 2.
+	// 5' of the AUCSCHED3 paper) instead of 1 and 2.
 	Ranges bool
 }
 
