@@ -126,15 +126,7 @@ func (s *Scheduler) plan(ctx context.Context, now time.Time) []Started {
 			j.Reason = ReasonResources // the planner's: it did not start it this pass
 		}
 	}
-	return append(out, s.selectEach(declined, now)...)
-}
-
-// selectEach is Schedule's loop on jobs (in queue order): each gets a
-// RunNow selection; a busy job locks its partition and withholds the
-// partition's nodes from the jobs after it; a job that can never run on
-// this configuration fails.
-func (s *Scheduler) selectEach(jobs []*job, now time.Time) []Started {
-	slices.SortStableFunc(jobs, func(a, b *job) int {
+	slices.SortStableFunc(declined, func(a, b *job) int { // queue order
 		switch {
 		case lessKey(a.key, b.key):
 			return -1
@@ -143,12 +135,21 @@ func (s *Scheduler) selectEach(jobs []*job, now time.Time) []Started {
 		}
 		return 0
 	})
+	pending := func(j *job) bool { return j.State == Pending }
+	return append(out, s.selectEach(declined, pending, now)...)
+}
+
+// selectEach is Schedule's loop on jobs (in queue order): each gets a
+// RunNow selection; a busy job locks its partition and withholds the
+// partition's nodes from the jobs after it; a job that can never run on
+// this configuration fails.
+func (s *Scheduler) selectEach(jobs []*job, ready func(*job) bool, now time.Time) []Started {
 	var out []Started
 	locked := map[string]bool{}
 	var withheld *bitset.BitSet
 	failed := classFailures{}
 	for _, j := range jobs {
-		if j.State != Pending {
+		if !ready(j) {
 			continue
 		}
 		if locked[j.Partition] {
@@ -156,12 +157,12 @@ func (s *Scheduler) selectEach(jobs []*job, now time.Time) []Started {
 			continue
 		}
 		if err, seen := failed.lookup(j, len(locked)); seen {
-			s.setFailure(j, err, now)
+			s.setFailure(j, err, now) // its class already failed this pass, for a reason load cannot change
 			continue
 		}
 		req := j.Request
 		req.ExcludeNodes = withheld
-		p, err := s.c.Try(&req, selectnodes.RunNow)
+		p, err := s.c.Try(&req, selectnodes.RunNow) // Explain(id) gives the why on demand
 		if err == nil {
 			if st, err := s.start(j, p, now); err == nil {
 				out = append(out, st)

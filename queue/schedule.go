@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
@@ -83,46 +82,8 @@ func (s *Scheduler) ScheduleContext(ctx context.Context, now time.Time) []Starte
 	if s.opts.planner != nil {
 		return s.plan(ctx, now)
 	}
-	var out []Started
-	locked := map[string]bool{}
-	var withheld *bitset.BitSet
-	failed := classFailures{}
-	for _, j := range s.ordered() {
-		if !s.eligible(j, now) {
-			continue
-		}
-		if locked[j.Partition] {
-			j.Reason = ReasonPriority
-			continue
-		}
-		if err, seen := failed.lookup(j, len(locked)); seen {
-			s.setFailure(j, err, now) // its class already failed this pass, for a reason load cannot change
-			continue
-		}
-		req := j.Request
-		req.ExcludeNodes = withheld
-		p, err := s.c.Try(&req, selectnodes.RunNow) // Explain(id) gives the why on demand
-		if err == nil {
-			if st, err := s.start(j, p, now); err == nil {
-				out = append(out, st)
-			}
-			continue
-		}
-		if errors.Is(err, selectnodes.ErrBusy) {
-			locked[j.Partition] = true
-			if nodes, ok := s.c.PartitionNodes(j.Partition); ok {
-				if withheld == nil {
-					withheld = nodes
-				} else {
-					withheld.InPlaceUnion(nodes)
-				}
-			}
-		} else {
-			failed.add(j, len(locked), err)
-		}
-		s.setFailure(j, err, now)
-	}
-	return out
+	eligible := func(j *job) bool { return s.eligible(j, now) } // checked as the pass reaches it: starts may satisfy dependencies
+	return s.selectEach(s.ordered(), eligible, now)
 }
 
 // ordered is the pending queue as a slice, so jobs may leave it while it
