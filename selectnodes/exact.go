@@ -39,20 +39,7 @@ type NodeUse struct {
 //
 // Errors are *Error values whose Reason names the node and the resource.
 func (c *Cluster) PlaceExact(req *Request, uses []NodeUse) (*Placement, error) {
-	if req == nil {
-		return nil, newError(ErrInvalidRequest, "no request")
-	}
-	job, err := c.Resolve(req)
-	if err != nil {
-		return nil, err
-	}
-	if req.Held {
-		return nil, newError(ErrHeld, "the job has priority 0")
-	}
-	if err := c.checkPartition(job); err != nil {
-		return nil, err
-	}
-	n, err := c.NodeCounts(job)
+	job, n, err := c.resolveExact(req)
 	if err != nil {
 		return nil, err
 	}
@@ -270,4 +257,29 @@ func (c *Cluster) exactLoad(job *Job, p *Placement) error {
 		}
 	}
 	return nil
+}
+
+// resolveExact is what PlaceExact and Offer check before looking at any
+// node, so that both refuse a request for the same reasons: the request
+// resolved, not held, its partition willing and its node counts
+// satisfiable.
+func (c *Cluster) resolveExact(req *Request) (*Job, Counts, error) {
+	if req == nil {
+		return nil, Counts{}, newError(ErrInvalidRequest, "no request")
+	}
+	job, err := c.Resolve(req)
+	if err != nil {
+		return nil, Counts{}, err
+	}
+	if req.Held {
+		return nil, Counts{}, newError(ErrHeld, "the job has priority 0")
+	}
+	if err := c.checkPartition(job); err != nil {
+		return nil, Counts{}, err
+	}
+	n, err := c.NodeCounts(job)
+	if err != nil {
+		return nil, Counts{}, err
+	}
+	return job, n, nil
 }

@@ -34,20 +34,7 @@ type Offer struct {
 // limits, access) or node counts it cannot meet, or no node meeting
 // its per-node constraints (ErrNodeConfig).
 func (c *Cluster) Offer(req *Request) (*Offer, error) {
-	if req == nil {
-		return nil, newError(ErrInvalidRequest, "no request")
-	}
-	job, err := c.Resolve(req)
-	if err != nil {
-		return nil, err
-	}
-	if req.Held {
-		return nil, newError(ErrHeld, "the job has priority 0")
-	}
-	if err := c.checkPartition(job); err != nil {
-		return nil, err
-	}
-	n, err := c.NodeCounts(job)
+	job, n, err := c.resolveExact(req)
 	if err != nil {
 		return nil, err
 	}
