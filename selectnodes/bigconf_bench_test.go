@@ -5,36 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/hugeconf"
 	"github.com/hpcsched/hpcsched/slurmconf"
 )
 
-// hugeConf is slurmconf's benchmark configuration of n nodes: "lines" (a
-// NodeName line per node), "gres-types" (a line per node, each with a GRES
-// type of its own) or "ranges" (one line of ranges of at most 65,536
-// nodes, as Slurm allows); a partition of every node by ALL and one by
-// name.
+// hugeConf parses hugeconf's configuration of n nodes in the given shape.
 func hugeConf(tb testing.TB, n int, shape string) *slurmconf.Config {
-	var b strings.Builder
-	b.WriteString("ClusterName=huge\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nGresTypes=gpu\n")
-	var parts []string
-	for lo := 1; lo <= n; lo += 65536 {
-		parts = append(parts, fmt.Sprintf("%d-%d", lo, min(n, lo+65535)))
-	}
-	ranges := "n[" + strings.Join(parts, ",") + "]"
-	switch shape {
-	case "lines":
-		for i := 1; i <= n; i++ {
-			fmt.Fprintf(&b, "NodeName=n%d CPUs=64 RealMemory=256000\n", i)
-		}
-	case "gres-types":
-		for i := 1; i <= n; i++ {
-			fmt.Fprintf(&b, "NodeName=n%d CPUs=64 RealMemory=256000 Gres=gpu:t%d:4\n", i, i)
-		}
-	case "ranges":
-		fmt.Fprintf(&b, "NodeName=%s CPUs=64 RealMemory=256000 Gres=gpu:4\n", ranges)
-	}
-	fmt.Fprintf(&b, "PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE\nPartitionName=named Nodes=%s\n", ranges)
-	cfg, err := slurmconf.Parse(strings.NewReader(b.String()))
+	cfg, err := slurmconf.Parse(strings.NewReader(hugeconf.Text(n, shape)))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/hpcsched/hpcsched/internal/hugeconf"
 )
 
 // bigConf writes a slurm.conf of nodes nodes in lines of 100, with typed GRES
@@ -55,40 +57,6 @@ func BenchmarkDefaultMerge(b *testing.B) {
 	}
 }
 
-// hugeConf is a configuration of n nodes in one of three shapes:
-// "lines" (a NodeName line per node), "gres-types" (a NodeName line per
-// node, each with a GRES type of its own) or "ranges" (one NodeName line
-// of ranges of at most hostlist.MaxRangeSize nodes, the most one range
-// may name, as in Slurm); a partition of every node by ALL and one by
-// name.
-func hugeConf(n int, shape string) string {
-	var b strings.Builder
-	b.WriteString("ClusterName=huge\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nGresTypes=gpu\n")
-	switch shape {
-	case "lines":
-		for i := 1; i <= n; i++ {
-			fmt.Fprintf(&b, "NodeName=n%d CPUs=64 RealMemory=256000\n", i)
-		}
-	case "gres-types":
-		for i := 1; i <= n; i++ {
-			fmt.Fprintf(&b, "NodeName=n%d CPUs=64 RealMemory=256000 Gres=gpu:t%d:4\n", i, i)
-		}
-	case "ranges":
-		fmt.Fprintf(&b, "NodeName=%s CPUs=64 RealMemory=256000 Gres=gpu:4\n", hugeRanges(n))
-	}
-	fmt.Fprintf(&b, "PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE\nPartitionName=named Nodes=%s\n", hugeRanges(n))
-	return b.String()
-}
-
-// hugeRanges names n[1-n] as ranges of at most 65,536 nodes.
-func hugeRanges(n int) string {
-	var parts []string
-	for lo := 1; lo <= n; lo += 65536 {
-		parts = append(parts, fmt.Sprintf("%d-%d", lo, min(n, lo+65535)))
-	}
-	return "n[" + strings.Join(parts, ",") + "]"
-}
-
 // BenchmarkParseConf parses the huge configurations that used to take
 // seconds to minutes: a million nodes as lines or as ranges, and 20,000
 // nodes each with a GRES type of its own.
@@ -98,7 +66,7 @@ func BenchmarkParseConf(b *testing.B) {
 		shape string
 	}{{20000, "gres-types"}, {1000000, "lines"}, {1000000, "ranges"}} {
 		b.Run(fmt.Sprintf("nodes=%d/shape=%s", c.n, c.shape), func(b *testing.B) {
-			text := hugeConf(c.n, c.shape)
+			text := hugeconf.Text(c.n, c.shape)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
