@@ -13,9 +13,12 @@ type field struct {
 // may hold spaces (a node's Reason= is free text): a word that does not
 // start a new Key= pair continues the value before it.
 func splitPairs(line string) ([]field, int) {
-	var out []field
+	// one allocation a line: at most a pair a word (a node line has ~40)
+	out := make([]field, 0, min(strings.Count(line, "=")+1, 256))
 	col := 1
-	for _, w := range strings.Split(line, " ") {
+	for rest, more := line, true; more; {
+		var w string
+		w, rest, more = strings.Cut(rest, " ")
 		switch k, v, ok := strings.Cut(w, "="); {
 		case w == "":
 		case ok && isKey(k):
