@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/hpcsched/hpcsched/federation"
@@ -25,7 +26,7 @@ func simulateOrGrid(args []string, stdout, stderr io.Writer) error {
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && name == "grid" {
-			return gridSimulate(args, stdout)
+			return gridSimulate(args, stdout, stderr)
 		}
 	}
 	return simulate(args, stdout, stderr)
@@ -52,13 +53,13 @@ type gridReport struct {
 	Note string `json:"note,omitempty"`
 }
 
-func gridSimulate(args []string, stdout io.Writer) error {
+func gridSimulate(args []string, stdout, stderr io.Writer) error {
 	var (
-		grid, workload, policyName, pin string
-		backfill, asJSON, quiet         bool
-		seed                            uint64
-		period, threshold               time.Duration
-		limit                           int
+		grid, workload, policyName, pin   string
+		backfill, asJSON, quiet, progress bool
+		seed                              uint64
+		period, threshold                 time.Duration
+		limit                             int
 	)
 	fs := newFlagSet("simulate --grid", "[flags]")
 	fs.String(&grid, "grid=CONFS", "", "slurm.conf files of the grid's members, comma-separated")
@@ -71,7 +72,8 @@ func gridSimulate(args []string, stdout io.Writer) error {
 	fs.String(&pin, "pin=MODE", "auto", "how the pinned run assigns jobs: roundrobin, partition (an SWF trace's partition field), or auto")
 	fs.Int(&limit, "limit", 0, "replay only the first N jobs")
 	fs.Bool(&asJSON, "json", "print JSON")
-	fs.Bool(&quiet, "q,quiet", "accepted as simulate takes it (the grid shows no progress bar)")
+	fs.Bool(&quiet, "q,quiet", "no progress on stderr")
+	fs.Bool(&progress, "progress", "say which replay runs on stderr even when it is not a terminal")
 	if err := fs.NoOperands(args, stdout); err != nil {
 		return err
 	}
@@ -91,26 +93,60 @@ func gridSimulate(args []string, stdout io.Writer) error {
 		w.Jobs = w.Jobs[:limit]
 	}
 	o := federation.ReplayOptions{Backfill: backfill, Policy: policy, Period: period, Threshold: threshold, Pin: pinFn}
-	g, err := federation.Replay(members, w, o, federation.GridMode)
-	if err != nil {
-		return err
-	}
-	p, err := federation.Replay(members, w, o, federation.PinnedMode)
-	if err != nil {
-		return err
-	}
-	rep := gridReport{Workload: w.Name, Pin: pinName, Grid: side(g), Pinned: side(p)}
+	rep := gridReport{Workload: w.Name, Pin: pinName}
 	for _, m := range members {
 		rep.Members = append(rep.Members, m.Name)
 	}
-	rep.Note = completedNote(g, p)
+	table := newGridTable(stdout, rep, len(w.Jobs))
+	if asJSON {
+		table = nil
+	}
+	status := gridStatus(stderr, quiet, progress)
+	var results [2]*federation.ReplayResult
+	for k, mode := range []federation.Mode{federation.GridMode, federation.PinnedMode} {
+		status("replaying %d jobs in %s mode", len(w.Jobs), mode)
+		r, err := federation.Replay(members, w, o, mode)
+		status("")
+		if err != nil {
+			return err
+		}
+		results[k] = r
+		if err := table.add(string(mode), side(r)); err != nil {
+			return err
+		}
+	}
+	rep.Grid, rep.Pinned = side(results[0]), side(results[1])
+	rep.Note = completedNote(results[0], results[1])
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	writeGridTable(stdout, rep)
+	if rep.Note != "" {
+		fmt.Fprintln(stdout, "Note:", rep.Note)
+	}
 	return nil
+}
+
+// gridStatus shows which replay runs, on stderr when it is a terminal
+// (or with --progress), redrawn in place ("" clears it).
+func gridStatus(stderr io.Writer, quiet, progress bool) func(format string, args ...any) {
+	if quiet || !(progress || isTerminal(stderr)) {
+		return func(string, ...any) {}
+	}
+	if !isTerminal(stderr) {
+		return func(format string, args ...any) {
+			if format != "" {
+				fmt.Fprintf(stderr, "simulate --grid: "+format+"\n", args...)
+			}
+		}
+	}
+	return func(format string, args ...any) {
+		fmt.Fprintf(stderr, "\r\033[K")
+		if format != "" {
+			fmt.Fprintf(stderr, "simulate --grid: "+format, args...)
+		}
+	}
 }
 
 func side(r *federation.ReplayResult) gridSide {
@@ -225,28 +261,51 @@ func gridWorkload(workload string, members []federation.ClusterSpec, seed uint64
 	}, "partition", nil
 }
 
-func writeGridTable(w io.Writer, r gridReport) {
-	fmt.Fprintf(w, "Workload %s on %s (pinned run: %s)\n", r.Workload, strings.Join(r.Members, ", "), r.Pin)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "Mode\tJobs\tCompleted\tRejected\tStuck\tMean wait (s)\tMoves\tRan on")
-	for _, row := range []struct {
-		name string
-		s    gridSide
-	}{{"grid", r.Grid}, {"pinned", r.Pinned}} {
-		names := make([]string, 0, len(row.s.PerMember))
-		for n := range row.s.PerMember {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		var per []string
-		for _, n := range names {
-			per = append(per, fmt.Sprintf("%s=%d", n, row.s.PerMember[n]))
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.0f\t%d\t%s\n", row.name, row.s.Jobs, row.s.Completed, row.s.Rejected,
-			row.s.Stuck, row.s.MeanWait, row.s.Moves, strings.Join(per, " "))
+// gridTable prints the grid's table a line at a time, as each replay
+// ends. Its columns are as wide as their headings (and the workload's
+// job count): text/tabwriter's widths unless a count or the mean wait
+// outgrows its heading, which then pushes its own line only.
+type gridTable struct {
+	w       io.Writer
+	widths  []int
+	started bool
+	rep     gridReport
+}
+
+var gridHead = []string{"Mode", "Jobs", "Completed", "Rejected", "Stuck", "Mean wait (s)", "Moves", "Ran on"}
+
+func newGridTable(w io.Writer, rep gridReport, jobs int) *gridTable {
+	t := &gridTable{w: w, rep: rep, widths: make([]int, len(gridHead))}
+	for i, h := range gridHead {
+		t.widths[i] = len(h)
 	}
-	tw.Flush()
-	if r.Note != "" {
-		fmt.Fprintln(w, "Note:", r.Note)
+	t.widths[0] = len("pinned")
+	t.widths[1] = max(t.widths[1], len(strconv.Itoa(jobs))) // both lines
+	return t
+}
+
+// add prints the title and heading first, then one mode's line.
+func (t *gridTable) add(mode string, s gridSide) error {
+	if t == nil {
+		return nil
 	}
+	var b strings.Builder
+	if !t.started {
+		fmt.Fprintf(&b, "Workload %s on %s (pinned run: %s)\n", t.rep.Workload, strings.Join(t.rep.Members, ", "), t.rep.Pin)
+		t.line(&b, gridHead)
+		t.started = true
+	}
+	names := slices.Sorted(maps.Keys(s.PerMember))
+	per := make([]string, len(names))
+	for i, n := range names {
+		per[i] = fmt.Sprintf("%s=%d", n, s.PerMember[n])
+	}
+	t.line(&b, []string{mode, strconv.Itoa(s.Jobs), strconv.Itoa(s.Completed), strconv.Itoa(s.Rejected),
+		strconv.Itoa(s.Stuck), fmt.Sprintf("%.0f", s.MeanWait), strconv.Itoa(s.Moves), strings.Join(per, " ")})
+	_, err := io.WriteString(t.w, b.String())
+	return err
+}
+
+func (t *gridTable) line(b *strings.Builder, cells []string) {
+	(&rowPrinter{widths: t.widths}).line(b, cells)
 }

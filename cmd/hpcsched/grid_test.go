@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"text/tabwriter"
 
 	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -75,4 +77,34 @@ func TestSimulateGridSWFPartitions(t *testing.T) {
 	require.Equal(t, "partition", rep.Pin)
 	require.Equal(t, 150, rep.Grid.Jobs)
 	require.Equal(t, rep.Grid.Jobs, rep.Pinned.Jobs)
+}
+
+// The grid's table, printed a line per replay as each ends, is what
+// text/tabwriter makes of the whole table when the mean waits and moves
+// fit their headings.
+func TestGridTableStreamsTabwriterLines(t *testing.T) {
+	rep := gridReport{Workload: "w", Members: []string{"a", "b"}, Pin: "roundrobin"}
+	for _, jobs := range []int{7, 12000, 1234567} {
+		sides := []gridSide{
+			{Jobs: jobs, Completed: jobs, MeanWait: 1954, Moves: 3, PerMember: map[string]int{"b": 2, "a": 1}},
+			{Jobs: jobs, Completed: jobs / 2, Rejected: jobs / 3, Stuck: jobs % 7, MeanWait: 12, PerMember: map[string]int{"a": 3}},
+		}
+		var got strings.Builder
+		table := newGridTable(&got, rep, jobs)
+		require.NoError(t, table.add("grid", sides[0]))
+		lines := strings.Count(got.String(), "\n")
+		require.NoError(t, table.add("pinned", sides[1]))
+		assert.Equal(t, 3, lines, "title, heading and the grid's line before the pinned replay")
+
+		var want strings.Builder
+		fmt.Fprintf(&want, "Workload w on a, b (pinned run: roundrobin)\n")
+		tw := tabwriter.NewWriter(&want, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(gridHead, "\t"))
+		for k, s := range sides {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.0f\t%d\t%s\n", []string{"grid", "pinned"}[k], s.Jobs, s.Completed,
+				s.Rejected, s.Stuck, s.MeanWait, s.Moves, map[int]string{0: "a=1 b=2", 1: "a=3"}[k])
+		}
+		tw.Flush()
+		assert.Equal(t, want.String(), got.String(), "%d jobs", jobs)
+	}
 }

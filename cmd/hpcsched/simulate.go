@@ -49,10 +49,13 @@ type simFlags struct {
 	ledger                                                           *ledgerFile
 	backfill                                                         backfillFlag
 	both, asCSV, asJSON, quiet, force, timing                        bool
+	progress                                                         bool
 	depth, limit, runs, parallel                                     int
 	seeds                                                            []uint64
 	seed                                                             uint64
 	interval                                                         time.Duration
+	// runner replays one cell: runOne, or a stand-in in tests.
+	runner func(cl cell, progress func(done, total int, now time.Duration)) (*sim.Result, row, error)
 }
 
 func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
@@ -81,7 +84,8 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.out, "out=DIR", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
 	fs.String(&f.jobs, "jobs=FILE", "", "write every job's record to FILE.csv (id, submit, start, end, nodes, cores, wait, bounded slowdown, end) or FILE.swf (the trace with the simulated waits); with several runs, one file each, named after the run")
 	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write")
-	fs.Bool(&f.quiet, "q,quiet", "no progress bar")
+	fs.Bool(&f.quiet, "q,quiet", "no progress on stderr")
+	fs.Bool(&f.progress, "progress", "report each run on stderr as it ends even when stderr is not a terminal (on a terminal, progress is shown unless -q)")
 	fs.Bool(&f.timing, "timing", "add the wall-clock time and jobs per second to each row (without it, identical runs print identical bytes)")
 	fs.String(&f.ledgerPath, "ledger=FILE", "", "an allocation ledger (JSON: projects, credits, users) every start must pay for")
 	if err := fs.NoOperands(args, stdout); err != nil {
@@ -96,6 +100,8 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 		return nil, usagef("simulate: -j %d: want at least 1", f.parallel)
 	case f.asCSV && f.asJSON:
 		return nil, usagef("simulate: --csv and --json exclude each other")
+	case f.quiet && f.progress:
+		return nil, usagef("simulate: --quiet and --progress exclude each other")
 	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
 		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
 	}
@@ -220,11 +226,21 @@ func simulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return f.simulate(stdout, stderr)
+}
+
+// simulate runs the planned cells, printing each row as it is made.
+func (f *simFlags) simulate(stdout, stderr io.Writer) error {
 	cells, err := f.plan()
 	if err != nil {
 		return err
 	}
-	return f.report(cells, f.runCells(cells, stderr), stdout, stderr)
+	if err := f.checkInputs(cells); err != nil {
+		return err
+	}
+	col := newCollector(f, cells, stdout)
+	f.runCells(cells, col, newBoard(f, cells, stderr))
+	return col.finish(stderr)
 }
 
 // plan checks the flags that combine and lists the runs, in output order.
@@ -245,34 +261,62 @@ func (f *simFlags) plan() ([]cell, error) {
 	return cells, nil
 }
 
-// report makes the rows of the runs' outcomes (one per workload and
-// variant, over the seeds), writes --svg/--out and prints them; the first
-// failed run (in cell order) is the error.
+// report makes the rows of outcomes already known (a sweep's shards),
+// writes --svg/--out and prints them, as a local run would.
 func (f *simFlags) report(cells []cell, outs []cellOut, stdout, stderr io.Writer) error {
-	var rows []row
-	var results []*sim.Result
-	for i := 0; i < len(outs); {
-		k := i
-		for ; k < len(outs) && cells[k].group == cells[i].group; k++ {
-			if outs[k].err != nil {
-				return outs[k].err
-			}
+	col := newCollector(f, cells, stdout)
+	for i, o := range outs {
+		if !col.put(i, o) {
+			break
 		}
-		group := make([]row, 0, k-i)
-		for _, o := range outs[i:k] {
-			group = append(group, o.row)
-		}
-		rows, results = append(rows, aggregate(group)), append(results, outs[i].res)
-		i = k
 	}
-	if err := f.writeFiles(results, rows); err != nil {
-		return err
-	}
-	return f.print(stdout, stderr, rows)
+	return col.finish(stderr)
 }
 
-// runOne loads a workload and replays it under one variant.
-func (f *simFlags) runOne(cl cell, stderr io.Writer) (_ *sim.Result, _ row, err error) {
+// checkInputs finds, before any run, the mistakes that would otherwise
+// end a long comparison late: a trace that cannot be opened, and an
+// output file that exists without --force.
+func (f *simFlags) checkInputs(cells []cell) error {
+	for _, c := range cells {
+		if c.seeded {
+			continue
+		}
+		if st, err := os.Stat(c.workload); err != nil {
+			return usagef("simulate: --workload: %v", err)
+		} else if st.IsDir() {
+			return usagef("simulate: --workload %s is a directory", c.workload)
+		}
+	}
+	if f.force {
+		return nil
+	}
+	var paths []string
+	if f.svg != "" {
+		paths = append(paths, f.svg)
+	}
+	if f.out != "" {
+		for _, c := range cells {
+			if c.first {
+				res := &sim.Result{Workload: cellName(c.workload), Policy: strings.ToUpper(c.variant.policy), Backfill: c.variant.backfill}
+				paths = append(paths, filepath.Join(f.out, fileName(res)))
+			}
+		}
+		if cells[len(cells)-1].group > 0 {
+			paths = append(paths, filepath.Join(f.out, "comparison.svg"))
+		}
+		paths = append(paths, filepath.Join(f.out, "results.json"), filepath.Join(f.out, "results.csv"))
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			return usagef("simulate: %s exists; remove it or pass --force", p)
+		}
+	}
+	return nil
+}
+
+// runOne loads a workload and replays it under one variant; progress,
+// when not nil, hears how the replay goes.
+func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Duration)) (_ *sim.Result, _ row, err error) {
 	wl, v := cl.workload, cl.variant
 	ld, err := load(wl, cl.seed, f)
 	if err != nil {
@@ -311,18 +355,13 @@ func (f *simFlags) runOne(cl cell, stderr io.Writer) (_ *sim.Result, _ row, err 
 		}
 		opts.Queue = append(opts.Queue, opt)
 	}
-	bar := !f.quiet && f.parallel == 1 && isTerminal(stderr)
 	start := time.Now()
 	tune := memTuner()
 	opts.Progress = func(done, total int, now time.Duration) { tune(done) }
-	if bar {
-		draw := progressBar(stderr, ld.name+" "+v.String(), start)
-		opts.Progress = func(done, total int, now time.Duration) { tune(done); draw(done, total, now) }
+	if progress != nil {
+		opts.Progress = func(done, total int, now time.Duration) { tune(done); progress(done, total, now) }
 	}
 	res, err := sim.RunSource(ld.c, ld.name, ld.src, opts)
-	if bar {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
 	if err != nil {
 		return nil, row{}, err
 	}
@@ -552,33 +591,6 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// progressBar draws jobs done, virtual time and an ETA, at most ten
-// times a second.
-func progressBar(w io.Writer, name string, start time.Time) func(done, total int, now time.Duration) {
-	var last time.Time
-	return func(done, total int, now time.Duration) {
-		if t := time.Now(); t.Sub(last) < 100*time.Millisecond && done < total {
-			return
-		} else {
-			last = t
-		}
-		if total <= 0 { // a trace read as it goes: its length is unknown
-			fmt.Fprintf(w, "\r%s %d jobs started or rejected, virtual time %s, %s\033[K", name, done, now.Round(time.Second),
-				time.Since(start).Round(time.Second))
-			return
-		}
-		const width = 30
-		n := width * min(done, total) / total
-		eta := "?"
-		if done > 0 {
-			el := time.Since(start)
-			eta = (time.Duration(float64(el) * float64(total-done) / float64(done))).Round(time.Second).String()
-		}
-		fmt.Fprintf(w, "\r%s [%s%s] %d/%d jobs, virtual time %s, ETA %s\033[K", name, strings.Repeat("#", n),
-			strings.Repeat(".", width-n), done, total, now.Round(time.Second), eta)
-	}
 }
 
 // withoutPath drops the file-system path of err (the base name inside the

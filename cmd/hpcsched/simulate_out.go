@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/hpcsched/hpcsched/hostlist"
@@ -105,30 +104,6 @@ func (r row) label() string {
 	return r.Policy
 }
 
-// print writes the rows as a table, JSON or CSV; the jobs that could not
-// run are explained after the table (on stderr for JSON and CSV, whose
-// rows carry them too).
-func (f *simFlags) print(stdout, stderr io.Writer, rows []row) error {
-	var err error
-	notes := stdout
-	switch {
-	case f.asJSON:
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err, notes = enc.Encode(rows), stderr
-	case f.asCSV:
-		err, notes = writeCSV(stdout, rows, f.timing), stderr
-	default:
-		writeTable(stdout, rows, f.timing)
-	}
-	if err != nil {
-		return err
-	}
-	writeNotes(notes, rows)
-	writeLedgerNotes(notes, rows)
-	return nil
-}
-
 // writeNotes explains, per run, the jobs that never ran and the trace jobs
 // left out, by reason.
 func writeNotes(w io.Writer, rows []row) {
@@ -164,52 +139,36 @@ func reasons(m map[string]int) string {
 	return strings.Join(parts, "; ")
 }
 
-// writeTable prints the rows for people; timing adds the wall-clock
-// throughput (the only column that differs between identical runs).
-func writeTable(w io.Writer, rows []row, timing bool) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	head := "Workload\tPolicy\tAvg. lowest level common switch\tAvg. spread\tUtilization (%)\tBusy (%)\tWait mean/median/p95 (s)\tBounded slowdown\tMakespan (s)\tJobs (started/rejected/stuck)"
-	if timing {
-		head += "\tJobs/s"
-	}
-	fmt.Fprintln(tw, head)
-	for _, r := range rows {
-		level := "-"
-		if r.LevelKnown {
-			level = fmt.Sprintf("%.2f ± %.2f", *r.LevelMean, *r.LevelStd)
-		}
-		util, wait, bsld := fmt.Sprintf("%.0f", r.Utilization), fmt.Sprintf("%.0f", r.WaitMean), fmt.Sprintf("%.2f", r.BoundedSlowdown)
-		if r.Std != nil { // over the seeds
-			util += fmt.Sprintf(" ± %.1f", r.Std.Utilization)
-			wait += fmt.Sprintf(" ± %.0f", r.Std.WaitMean)
-			bsld += fmt.Sprintf(" ± %.2f", r.Std.BoundedSlowdown)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f ± %.1f\t%s\t%.0f\t%s / %.0f / %.0f\t%s\t%.0f\t%d (%d/%d/%d)",
-			r.Workload, r.label(), level, r.SpreadMean, r.SpreadStd, util, r.Busy, wait, r.WaitMedian, r.WaitP95,
-			bsld, r.Makespan, r.Jobs, r.Started, r.Rejected, r.Stuck)
-		if timing {
-			fmt.Fprintf(tw, "\t%.0f", r.JobsPerSecond)
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
-}
-
 // writeCSV writes the rows as CSV: an unknown switch level is empty, and
 // the wall-clock columns come only with timing.
 func writeCSV(w io.Writer, rows []row, timing bool) error {
 	cw := csv.NewWriter(w)
+	seeded := slices.ContainsFunc(rows, func(r row) bool { return r.Std != nil })
+	_ = cw.Write(csvHead(seeded, timing))
+	for _, r := range rows {
+		_ = cw.Write(csvRecord(r, seeded, timing))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvHead is the CSV's first line; seeded adds the columns of rows that
+// are means over seeds.
+func csvHead(seeded, timing bool) []string {
 	head := []string{"workload", "cluster", "policy", "backfill", "jobs", "started", "rejected", "stuck", "level_mean", "level_std",
 		"spread_mean", "spread_std", "utilization_pct", "busy_pct", "wait_mean_s", "wait_median_s", "wait_p95_s",
 		"bounded_slowdown", "makespan_s", "unrunnable"}
-	seeded := slices.ContainsFunc(rows, func(r row) bool { return r.Std != nil })
 	if seeded {
 		head = append(head, "seeds", "utilization_std_pct", "wait_mean_std_s", "bounded_slowdown_std", "makespan_std_s")
 	}
 	if timing {
 		head = append(head, "wall_s", "jobs_per_wall_second")
 	}
-	_ = cw.Write(head)
+	return head
+}
+
+// csvRecord is one row's CSV record under csvHead(seeded, timing).
+func csvRecord(r row, seeded, timing bool) []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 	opt := func(x *float64) string {
 		if x == nil {
@@ -217,29 +176,25 @@ func writeCSV(w io.Writer, rows []row, timing bool) error {
 		}
 		return f(*x)
 	}
-	for _, r := range rows {
-		rec := []string{r.Workload, r.Cluster, r.Policy, r.Backfill, strconv.Itoa(r.Jobs), strconv.Itoa(r.Started),
-			strconv.Itoa(r.Rejected), strconv.Itoa(r.Stuck), opt(r.LevelMean), opt(r.LevelStd), f(r.SpreadMean), f(r.SpreadStd),
-			f(r.Utilization), f(r.Busy), f(r.WaitMean), f(r.WaitMedian), f(r.WaitP95), f(r.BoundedSlowdown), f(r.Makespan),
-			reasons(r.Unrunnable)}
-		if seeded {
-			var sd rowStd
-			if r.Std != nil {
-				sd = *r.Std
-			}
-			seeds := make([]string, len(r.Seeds))
-			for i, s := range r.Seeds {
-				seeds[i] = strconv.FormatUint(s, 10)
-			}
-			rec = append(rec, strings.Join(seeds, " "), f(sd.Utilization), f(sd.WaitMean), f(sd.BoundedSlowdown), f(sd.Makespan))
+	rec := []string{r.Workload, r.Cluster, r.Policy, r.Backfill, strconv.Itoa(r.Jobs), strconv.Itoa(r.Started),
+		strconv.Itoa(r.Rejected), strconv.Itoa(r.Stuck), opt(r.LevelMean), opt(r.LevelStd), f(r.SpreadMean), f(r.SpreadStd),
+		f(r.Utilization), f(r.Busy), f(r.WaitMean), f(r.WaitMedian), f(r.WaitP95), f(r.BoundedSlowdown), f(r.Makespan),
+		reasons(r.Unrunnable)}
+	if seeded {
+		var sd rowStd
+		if r.Std != nil {
+			sd = *r.Std
 		}
-		if timing {
-			rec = append(rec, f(r.WallSeconds), f(r.JobsPerSecond))
+		seeds := make([]string, len(r.Seeds))
+		for i, s := range r.Seeds {
+			seeds[i] = strconv.FormatUint(s, 10)
 		}
-		_ = cw.Write(rec)
+		rec = append(rec, strings.Join(seeds, " "), f(sd.Utilization), f(sd.WaitMean), f(sd.BoundedSlowdown), f(sd.Makespan))
 	}
-	cw.Flush()
-	return cw.Error()
+	if timing {
+		rec = append(rec, f(r.WallSeconds), f(r.JobsPerSecond))
+	}
+	return rec
 }
 
 // fileName is "<workload>-<policy>[-backfill|-easy].svg", safe as a file

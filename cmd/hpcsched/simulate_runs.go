@@ -1,12 +1,11 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hpcsched/hpcsched/sim"
@@ -84,45 +83,34 @@ func (f *simFlags) cells(wls []string, vs []variant) []cell {
 	return out
 }
 
-// runCells runs the cells on f.parallel goroutines; the results are in
-// cell order whatever order they finish in. Unless --quiet, a line on
-// stderr reports each run as it finishes (when there are several).
-func (f *simFlags) runCells(cells []cell, stderr io.Writer) []cellOut {
-	outs := make([]cellOut, len(cells))
-	var mu sync.Mutex
-	done := 0
-	report := func(i int) {
-		if f.quiet || len(cells) == 1 {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		done++
-		o, c := outs[i], cells[i]
-		name := c.workload + " " + c.variant.String()
-		if c.seeded && len(f.seeds) > 1 {
-			name += fmt.Sprintf(" seed %d", c.seed)
-		}
-		if o.err != nil {
-			fmt.Fprintf(stderr, "[%d/%d] %s: %v\n", done, len(cells), name, o.err)
-			return
-		}
-		fmt.Fprintf(stderr, "[%d/%d] %s: utilization %.1f%%, mean wait %.0f s (%.1f s)\n", done, len(cells), name,
-			o.row.Utilization, o.row.WaitMean, o.wall.Seconds())
+// runCells runs the cells on f.parallel goroutines and hands each
+// outcome to the collector as it ends, which prints the rows it
+// completes; the board shows progress on stderr. No run starts once the
+// collector says the rest are not worth running.
+func (f *simFlags) runCells(cells []cell, col *collector, board *runBoard) {
+	runner := f.runner
+	if runner == nil {
+		runner = f.runOne
 	}
+	var stop atomic.Bool
 	run := func(i int) {
 		start := time.Now()
-		res, r, err := f.runOne(cells[i], stderr)
-		outs[i] = cellOut{res: res, row: r, err: err, wall: time.Since(start)}
-		report(i)
+		res, r, err := runner(cells[i], board.begin(i))
+		o := cellOut{res: res, row: r, err: err, wall: time.Since(start)}
+		board.end(i, o, func() {
+			if !col.put(i, o) {
+				stop.Store(true)
+			}
+		})
 	}
+	defer board.close()
 	if f.parallel <= 1 {
 		for i := range cells {
-			if run(i); outs[i].err != nil {
-				break
+			if run(i); stop.Load() {
+				return
 			}
 		}
-		return outs
+		return
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -135,12 +123,11 @@ func (f *simFlags) runCells(cells []cell, stderr io.Writer) []cellOut {
 			}
 		}()
 	}
-	for i := range cells {
+	for i := 0; i < len(cells) && !stop.Load(); i++ {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return outs
 }
 
 // aggregate makes one row of a group's runs (one per seed): each measure

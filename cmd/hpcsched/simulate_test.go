@@ -320,7 +320,7 @@ func TestProgressBarUnknownTotal(t *testing.T) {
 	start := time.Now().Add(-time.Hour)
 	for _, tc := range []struct{ done, total int }{{5, 0}, {50, 10}, {0, 10}, {10, 10}} {
 		b.Reset()
-		progressBar(&b, "w", start)(tc.done, tc.total, time.Minute)
+		b.WriteString(barText("w", tc.done, tc.total, time.Minute, time.Since(start)))
 		assert.Contains(t, b.String(), fmt.Sprint(tc.done), "%v", tc)
 	}
 }

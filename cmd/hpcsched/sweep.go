@@ -178,7 +178,7 @@ func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 		return usagef("sweep run: task %q: want 0-%d (--task or SLURM_ARRAY_TASK_ID)", task, len(cells)-1)
 	}
 	f.quiet, f.parallel = true, 1
-	res, r, err := f.runOne(cells[i], stderr)
+	res, r, err := f.runOne(cells[i], nil)
 	shard := sweepShard{Task: i, Row: r}
 	if err != nil {
 		shard.Error = err.Error()

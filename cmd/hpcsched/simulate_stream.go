@@ -1,0 +1,249 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hpcsched/hpcsched/sim"
+)
+
+// rowPrinter prints simulate's rows on stdout as they come, in order: the
+// table and CSV one row at a time (a long comparison shows its first rows
+// while the others still run), JSON as one document at the end (so that
+// an error leaves no half-written JSON). The table's columns cannot be
+// fitted to rows not yet run, so each is as wide as its heading, the
+// longest workload or policy name, or a reserve for the measures that
+// outgrow their heading; a wider value pushes only its own row.
+type rowPrinter struct {
+	w              io.Writer
+	asCSV, asJSON  bool
+	timing, seeded bool
+	widths         []int
+	started        bool
+	err            error
+}
+
+// tableHead is the table's heading, one cell per column.
+var tableHead = []string{"Workload", "Policy", "Avg. lowest level common switch", "Avg. spread", "Utilization (%)",
+	"Busy (%)", "Wait mean/median/p95 (s)", "Bounded slowdown", "Makespan (s)", "Jobs (started/rejected/stuck)"}
+
+// Reserved widths of the measures that can be wider than their heading:
+// "560.8 ± 310.8" and, over seeds, "19576 ± 1032 / 19647 / 37241".
+const (
+	spreadReserve     = 13
+	seededWaitReserve = 28
+)
+
+func newRowPrinter(f *simFlags, cells []cell, w io.Writer) *rowPrinter {
+	p := &rowPrinter{w: w, asCSV: f.asCSV, asJSON: f.asJSON, timing: f.timing, seeded: seededCells(cells)}
+	head := tableHead
+	if p.timing {
+		head = append(head[:len(head):len(head)], "Jobs/s")
+	}
+	p.widths = make([]int, len(head))
+	for i, h := range head {
+		p.widths[i] = utf8.RuneCountInString(h)
+	}
+	for _, c := range cells {
+		p.widths[0] = max(p.widths[0], utf8.RuneCountInString(cellName(c.workload)))
+		p.widths[1] = max(p.widths[1], utf8.RuneCountInString(c.variant.label()))
+	}
+	p.widths[3] = max(p.widths[3], spreadReserve)
+	if p.seeded {
+		p.widths[6] = max(p.widths[6], seededWaitReserve)
+	}
+	return p
+}
+
+// seededCells says whether some row is a mean over seeds (a group of
+// several runs), which adds the CSV's standard-deviation columns.
+func seededCells(cells []cell) bool {
+	for i := 1; i < len(cells); i++ {
+		if cells[i].group == cells[i-1].group {
+			return true
+		}
+	}
+	return false
+}
+
+// cellName is the name a run's row gives its workload: a generated
+// workload's spec ("aucsched:5'"), a trace's file name without its
+// extensions.
+func cellName(workload string) string {
+	if strings.HasPrefix(workload, "aucsched:") {
+		return workload
+	}
+	return traceName(workload)
+}
+
+// label is the policy column of a variant's row.
+func (v variant) label() string {
+	return row{Policy: strings.ToUpper(v.policy), Backfill: v.backfill.String()}.label()
+}
+
+// add prints one row (the heading first); JSON rows wait for finish.
+func (p *rowPrinter) add(r row) error {
+	if p.asJSON || p.err != nil {
+		return p.err
+	}
+	if p.asCSV {
+		cw := csv.NewWriter(p.w)
+		if !p.started {
+			_ = cw.Write(csvHead(p.seeded, p.timing))
+		}
+		_ = cw.Write(csvRecord(r, p.seeded, p.timing))
+		cw.Flush()
+		p.err = cw.Error()
+	} else {
+		var b strings.Builder
+		if !p.started {
+			head := tableHead
+			if p.timing {
+				head = append(head[:len(head):len(head)], "Jobs/s")
+			}
+			p.line(&b, head)
+		}
+		p.line(&b, tableCells(r, p.timing))
+		_, p.err = io.WriteString(p.w, b.String())
+	}
+	p.started = true
+	return p.err
+}
+
+// finish prints the JSON document of every row.
+func (p *rowPrinter) finish(rows []row) error {
+	if p.err != nil || !p.asJSON {
+		return p.err
+	}
+	enc := json.NewEncoder(p.w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
+}
+
+// line writes cells padded as text/tabwriter would with padding 2 and
+// the printer's widths; a cell wider than its column pushes the cells
+// after it only until a later column has room to catch up.
+func (p *rowPrinter) line(b *strings.Builder, cells []string) {
+	at, end := 0, 0
+	for i, c := range cells {
+		b.WriteString(c)
+		at += utf8.RuneCountInString(c)
+		if i == len(cells)-1 {
+			break
+		}
+		end += p.widths[i] + 2
+		pad := max(end-at, 2)
+		b.WriteString(strings.Repeat(" ", pad))
+		at += pad
+	}
+	b.WriteByte('\n')
+}
+
+// tableCells is a row's cells in the table.
+func tableCells(r row, timing bool) []string {
+	level := "-"
+	if r.LevelKnown {
+		level = fmt.Sprintf("%.2f ± %.2f", *r.LevelMean, *r.LevelStd)
+	}
+	util, wait, bsld := fmt.Sprintf("%.0f", r.Utilization), fmt.Sprintf("%.0f", r.WaitMean), fmt.Sprintf("%.2f", r.BoundedSlowdown)
+	if r.Std != nil { // over the seeds
+		util += fmt.Sprintf(" ± %.1f", r.Std.Utilization)
+		wait += fmt.Sprintf(" ± %.0f", r.Std.WaitMean)
+		bsld += fmt.Sprintf(" ± %.2f", r.Std.BoundedSlowdown)
+	}
+	cells := []string{r.Workload, r.label(), level, fmt.Sprintf("%.1f ± %.1f", r.SpreadMean, r.SpreadStd), util,
+		fmt.Sprintf("%.0f", r.Busy), fmt.Sprintf("%s / %.0f / %.0f", wait, r.WaitMedian, r.WaitP95), bsld,
+		fmt.Sprintf("%.0f", r.Makespan), fmt.Sprintf("%d (%d/%d/%d)", r.Jobs, r.Started, r.Rejected, r.Stuck)}
+	if timing {
+		cells = append(cells, fmt.Sprintf("%.0f", r.JobsPerSecond))
+	}
+	return cells
+}
+
+// collector turns the runs' outcomes, arriving in any order, into rows
+// in cell order: a row is made and printed as soon as its runs and every
+// run before them are in. The first failed run in cell order is the
+// error, and no row after it is printed.
+type collector struct {
+	f       *simFlags
+	cells   []cell
+	outs    []cellOut
+	have    []bool
+	next    int // the first cell not yet made into a row
+	rows    []row
+	results []*sim.Result // each group's first run, for the charts
+	printer *rowPrinter
+	err     error
+}
+
+func newCollector(f *simFlags, cells []cell, stdout io.Writer) *collector {
+	return &collector{f: f, cells: cells, outs: make([]cellOut, len(cells)), have: make([]bool, len(cells)),
+		printer: newRowPrinter(f, cells, stdout)}
+}
+
+// put takes cell i's outcome and prints the rows it completes; it
+// returns false once the runs left are not worth starting (a run failed,
+// or stdout cannot be written).
+func (c *collector) put(i int, o cellOut) bool {
+	c.outs[i], c.have[i] = o, true
+	if o.err != nil && c.err == nil {
+		return false // an earlier run may still fail first; no later one matters
+	}
+	for c.err == nil && c.next < len(c.cells) {
+		k, end := c.next, c.next
+		for ; end < len(c.cells) && c.cells[end].group == c.cells[k].group; end++ {
+			if !c.have[end] {
+				return true
+			}
+		}
+		group := make([]row, 0, end-k)
+		for _, o := range c.outs[k:end] {
+			if o.err != nil {
+				c.err = o.err
+				return false
+			}
+			group = append(group, o.row)
+		}
+		r := aggregate(group)
+		c.rows, c.results = append(c.rows, r), append(c.results, c.outs[k].res)
+		clear(c.outs[k:end]) // the results of a group's other runs are not kept
+		c.next = end
+		if err := c.printer.add(r); err != nil {
+			c.err = err
+		}
+	}
+	return c.err == nil
+}
+
+// finish writes --svg and --out and the JSON document, then explains
+// the jobs that never ran (after the table; on stderr for JSON and CSV).
+func (c *collector) finish(stderr io.Writer) error {
+	if c.err != nil {
+		return c.err
+	}
+	for i := c.next; i < len(c.cells); i++ {
+		if c.have[i] && c.outs[i].err != nil {
+			return c.outs[i].err
+		}
+	}
+	if c.next < len(c.cells) {
+		return fmt.Errorf("simulate: %d of %d runs did not run", len(c.cells)-c.next, len(c.cells))
+	}
+	if err := c.f.writeFiles(c.results, c.rows); err != nil {
+		return err
+	}
+	if err := c.printer.finish(c.rows); err != nil {
+		return err
+	}
+	notes := c.printer.w
+	if c.f.asJSON || c.f.asCSV {
+		notes = stderr
+	}
+	writeNotes(notes, c.rows)
+	writeLedgerNotes(notes, c.rows)
+	return nil
+}
