@@ -12,8 +12,10 @@ the first that does not fit gets a reservation at its shadow time, and a
 later job starts now if it ends (by its estimate) before the shadow time or
 uses no more than the processors the head leaves spare then.
 
-Usage: python3 easy.py TRACE.swf [--limit N]
+Usage: python3 easy.py TRACE.swf [--limit N] [--starts FILE]
 Prints: jobs, mean wait (s), bounded slowdown (tau 10 s), utilization (%).
+--starts writes each job's "id submit start" (seconds), in submit order,
+to compare per job with `hpcsched simulate --jobs`.
 """
 import heapq
 import sys
@@ -44,7 +46,7 @@ def read(path, limit):
             est = float(f_[8])
             if est <= 0:
                 est = max(60.0, -(-run // 60) * 60)
-            jobs.append((submit, min(run, est), est, max(procs, 1)))
+            jobs.append((submit, min(run, est), est, max(procs, 1), f_[0]))
     jobs.sort(key=lambda j: j[0])
     if limit:
         jobs = jobs[:limit]
@@ -59,7 +61,7 @@ def easy(jobs, capacity):
 
     def begin(i, now):
         nonlocal free
-        submit, run, est, procs = jobs[i]
+        submit, run, est, procs, _ = jobs[i]
         start[i] = now
         free -= procs
         heapq.heappush(running, (now + run, now + est, procs))
@@ -85,10 +87,11 @@ def easy(jobs, capacity):
         need = jobs[queue[0]][3]
         avail, shadow = free, float("inf")
         for _, est_end, procs in sorted(running, key=lambda r: r[1]):
+            if avail >= need and est_end > shadow:
+                break  # every job ending at the shadow time is counted
             avail += procs
-            if avail >= need:
+            if avail >= need and shadow == float("inf"):
                 shadow = est_end
-                break
         extra = avail - need
         kept = queue[:1]
         for i in queue[1:]:
@@ -104,18 +107,29 @@ def easy(jobs, capacity):
     return start
 
 
+def option(args, name):
+    """Removes --name VALUE from args and returns VALUE (None without it)."""
+    if name not in args:
+        return None
+    k = args.index(name)
+    value = args[k + 1]
+    del args[k : k + 2]
+    return value
+
+
 def main():
     args = sys.argv[1:]
-    limit = 0
-    if "--limit" in args:
-        k = args.index("--limit")
-        limit = int(args[k + 1])
-        del args[k : k + 2]
+    limit = int(option(args, "--limit") or 0)
+    starts = option(args, "--starts")
     jobs, capacity = read(args[0], limit)
     start = easy(jobs, capacity)
+    if starts:
+        with open(starts, "w") as out:
+            for job, s in zip(jobs, start):
+                out.write(f"{job[4]} {job[0]:.3f} {s:.3f}\n")
     wait = bsld = work = 0.0
     first, last = float("inf"), 0.0
-    for (submit, run, est, procs), s in zip(jobs, start):
+    for (submit, run, est, procs, _), s in zip(jobs, start):
         w = s - submit
         wait += w
         bsld += max(1.0, (w + run) / max(run, 10.0))
