@@ -160,6 +160,9 @@ func (f *simFlags) variants() ([]variant, error) {
 	}
 	var out []variant
 	for _, item := range strings.Split(spec, ",") {
+		if strings.TrimSpace(item) == "" {
+			return nil, usagef("simulate: --compare %q: an empty item (want POLICY[+BACKFILL] items, comma-separated)", spec)
+		}
 		pol, bf := splitVariant(item)
 		if m, err := sim.ParseBackfillMode(pol); err == nil || pol == "backfill" {
 			pol, bf = f.policy, pol // "backfill", "easy": the --policy with that backfill
@@ -285,6 +288,11 @@ func (f *simFlags) checkInputs(cells []cell) error {
 			return usagef("simulate: --workload: %v", err)
 		} else if st.IsDir() {
 			return usagef("simulate: --workload %s is a directory", c.workload)
+		}
+	}
+	if f.out != "" {
+		if st, err := os.Stat(f.out); err == nil && !st.IsDir() {
+			return usagef("simulate: --out %s is not a directory", f.out)
 		}
 	}
 	if f.force {

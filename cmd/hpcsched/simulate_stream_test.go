@@ -283,3 +283,21 @@ func TestSimulateStreamedOutputsEqual(t *testing.T) {
 	assert.Equal(t, tables[0], tables[1])
 	assert.Equal(t, 5, strings.Count(tables[0], "\n"))
 }
+
+// Mistakes a hurried user makes are refused before the first run, with
+// nothing on stdout: an --out that is a file, an empty --compare item.
+func TestSimulateRefusesBeforeRunning(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "results")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	for _, args := range [][]string{
+		{"--out", file},
+		{"--compare", "fcfs,"},
+		{"--compare", ","},
+		{"--workload", "aucsched:1," + filepath.Join(t.TempDir(), "missing.swf")},
+		{"--workload", t.TempDir()},
+	} {
+		code, out, errOut := runCmd(t, append([]string{"simulate", "--limit", "5"}, args...)...)
+		assert.Equal(t, 2, code, "%v: %s", args, errOut)
+		assert.Empty(t, out, "%v", args)
+	}
+}

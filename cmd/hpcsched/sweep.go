@@ -137,9 +137,11 @@ exec %s sweep run %s
 
 // readSweep reads a plan and lists its runs again from its flags.
 func readSweep(dir string, stdout io.Writer) (*simFlags, []cell, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
-	if err != nil {
+	data, err := readBounded(filepath.Join(dir, "sweep.json"), maxPlanBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, usagef("sweep: %v (run 'hpcsched sweep plan' first)", err)
+	} else if err != nil {
+		return nil, nil, usagef("sweep: %v", err)
 	}
 	var plan sweepPlan
 	if err := json.Unmarshal(data, &plan); err != nil {
@@ -207,12 +209,12 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 	outs := make([]cellOut, len(cells))
 	var missing []string
 	for i := range cells {
-		data, err := os.ReadFile(filepath.Join(dir, "shards", strconv.Itoa(i)+".json"))
+		data, err := readBounded(filepath.Join(dir, "shards", strconv.Itoa(i)+".json"), maxShardBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			missing = append(missing, strconv.Itoa(i))
 			continue
 		} else if err != nil {
-			return err
+			return fmt.Errorf("sweep merge: shard %d: %w", i, err)
 		}
 		var sh sweepShard
 		if err := json.Unmarshal(data, &sh); err != nil || sh.Task != i {
@@ -228,6 +230,38 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 			len(missing), len(cells), strings.Join(missing, ","), strings.Join(missing, ","))
 	}
 	return f.report(cells, outs, stdout, stderr)
+}
+
+// The budgets of a sweep's files, checked while reading: a plan lists
+// its runs (about 100 bytes each), a shard holds one run's row and, for
+// a group's first run, its result with the per-job records its charts
+// draw (a few hundred bytes a job).
+const (
+	maxPlanBytes  = 64 << 20
+	maxShardBytes = 1 << 30
+)
+
+// readBounded reads a regular file of at most limit bytes; a device, a
+// pipe or a longer file is an error before more than limit bytes are read.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: longer than %d bytes", path, limit)
+	}
+	return data, nil
 }
 
 // shellQuote quotes s for bash.

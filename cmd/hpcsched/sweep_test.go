@@ -73,3 +73,39 @@ func TestSweepUsage(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "sweep plan' first")
 }
+
+// A sweep's files that are devices or endless (a plan or a shard linked
+// to /dev/zero) are refused without being read to the end.
+func TestSweepRefusesEndlessFiles(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	dir := filepath.Join(t.TempDir(), "sweep")
+	code, _, errOut := runCmd(t, "sweep", "plan", dir, "--workload", "aucsched:1", "--limit", "10", "--compare", "fcfs,easy")
+	require.Equal(t, 0, code, errOut)
+	code, _, errOut = runCmd(t, "sweep", "run", dir, "--task", "0")
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, os.Symlink("/dev/zero", filepath.Join(dir, "shards", "1.json")))
+	code, _, errOut = runCmd(t, "sweep", "merge", dir)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "shard 1")
+	assert.Contains(t, errOut, "not a regular file")
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "sweep.json")))
+	require.NoError(t, os.Symlink("/dev/zero", filepath.Join(dir, "sweep.json")))
+	for _, args := range [][]string{{"sweep", "merge", dir}, {"sweep", "run", dir, "--task", "0"}} {
+		code, _, errOut = runCmd(t, args...)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.Contains(t, errOut, "not a regular file", "%v", args)
+	}
+}
+
+func TestReadBoundedChecksWhileReading(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.json")
+	require.NoError(t, os.WriteFile(path, []byte("0123456789"), 0o644))
+	data, err := readBounded(path, 10)
+	require.NoError(t, err)
+	assert.Equal(t, "0123456789", string(data))
+	_, err = readBounded(path, 9)
+	assert.ErrorContains(t, err, "longer than 9 bytes")
+}
