@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -32,7 +33,8 @@ var tableHead = []string{"Workload", "Policy", "Avg. lowest level common switch"
 	"Busy (%)", "Wait mean/median/p95 (s)", "Bounded slowdown", "Makespan (s)", "Jobs (started/rejected/stuck)"}
 
 // Reserved widths of the measures that can be wider than their heading:
-// "560.8 ± 310.8" and, over seeds, "19576 ± 1032 / 19647 / 37241".
+// a generated workload's spread ("560.8 ± 310.8") and, over seeds, its
+// waits ("19576 ± 1032 / 19647 / 37241").
 const (
 	spreadReserve     = 13
 	seededWaitReserve = 28
@@ -52,7 +54,11 @@ func newRowPrinter(f *simFlags, cells []cell, w io.Writer) *rowPrinter {
 		p.widths[0] = max(p.widths[0], utf8.RuneCountInString(cellName(c.workload)))
 		p.widths[1] = max(p.widths[1], utf8.RuneCountInString(c.variant.label()))
 	}
-	p.widths[3] = max(p.widths[3], spreadReserve)
+	if slices.ContainsFunc(cells, func(c cell) bool { return c.seeded }) {
+		// generated workloads run on a switch tree of 1,024 nodes, whose
+		// spreads have three digits; a trace's cluster is smaller as a rule
+		p.widths[3] = max(p.widths[3], spreadReserve)
+	}
 	if p.seeded {
 		p.widths[6] = max(p.widths[6], seededWaitReserve)
 	}

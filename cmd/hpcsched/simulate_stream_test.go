@@ -93,9 +93,10 @@ func TestStreamedTableMatchesTabwriter(t *testing.T) {
 		for g := 0; g < 1+rng.IntN(5); g++ {
 			v := variant{policy: []string{"fcfs", "sjf", "multifactor"}[rng.IntN(3)], backfill: sim.BackfillMode(rng.IntN(3))}
 			wl := []string{"aucsched:1", "aucsched:5'", "/x/KTH-SP2-1996-2.1-cln.swf"}[rng.IntN(3)]
-			cells = append(cells, cell{workload: wl, variant: v, group: g})
+			gen := strings.HasPrefix(wl, "aucsched:")
+			cells = append(cells, cell{workload: wl, variant: v, group: g, seeded: gen})
 			if seeded {
-				cells = append(cells, cell{workload: wl, variant: v, group: g})
+				cells = append(cells, cell{workload: wl, variant: v, group: g, seeded: gen})
 			}
 			rows = append(rows, randomRow(rng, cellName(wl), v, seeded))
 		}
