@@ -21,7 +21,9 @@ import heapq
 import sys
 
 
-def read(path, limit):
+def read(path, limit, ids=False):
+    """The trace's jobs as (submit, run, estimate, processors, id), the id
+    only when asked for (it costs memory), and the capacity."""
     jobs, capacity, nodes = [], 0, 0
     with open(path) as f:
         for line in f:
@@ -46,7 +48,7 @@ def read(path, limit):
             est = float(f_[8])
             if est <= 0:
                 est = max(60.0, -(-run // 60) * 60)
-            jobs.append((submit, min(run, est), est, max(procs, 1), f_[0]))
+            jobs.append((submit, min(run, est), est, max(procs, 1), f_[0] if ids else None))
     jobs.sort(key=lambda j: j[0])
     if limit:
         jobs = jobs[:limit]
@@ -121,7 +123,7 @@ def main():
     args = sys.argv[1:]
     limit = int(option(args, "--limit") or 0)
     starts = option(args, "--starts")
-    jobs, capacity = read(args[0], limit)
+    jobs, capacity = read(args[0], limit, ids=bool(starts))
     start = easy(jobs, capacity)
     if starts:
         with open(starts, "w") as out:
