@@ -98,6 +98,15 @@ func sweepPlanCmd(dir string, simArgs []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("sweep plan: this program's path: %w", err)
 	}
+	// the tasks run where the plan was made, so that relative paths in
+	// the flags (traces, --conf, --jobs) name the same files
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("sweep plan: the working directory: %w", err)
+	}
+	if strings.ContainsAny(cwd+abs, "\n\r") {
+		return usagef("sweep plan: a path with a line break cannot go in an #SBATCH line: %q", cwd+" "+abs)
+	}
 	plan := sweepPlan{Args: append([]string{}, simArgs...)}
 	for _, c := range cells {
 		r := sweepRun{Workload: c.workload, Variant: c.variant.String()}
@@ -125,9 +134,10 @@ func sweepPlanCmd(dir string, simArgs []string, stdout io.Writer) error {
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task=1
 #SBATCH --output=%s/%%A_%%a.out
+#SBATCH --chdir=%s
 exec %s sweep run %s
 `, len(cells), shellJoin(simArgs), shellQuote(filepath.Join(abs, "sweep.sbatch")), shellQuote(exe), shellQuote(abs),
-		len(cells)-1, filepath.Join(abs, "logs"), shellQuote(exe), shellQuote(abs))
+		len(cells)-1, filepath.Join(abs, "logs"), cwd, shellQuote(exe), shellQuote(abs))
 	if err := os.WriteFile(filepath.Join(abs, "sweep.sbatch"), []byte(script), 0o755); err != nil {
 		return err
 	}

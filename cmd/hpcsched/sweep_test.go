@@ -27,6 +27,9 @@ func TestSweepMergeEqualsLocalRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(script), "#SBATCH --array=0-7\n")
 	assert.Regexp(t, regexp.MustCompile(`(?m)^exec \S+ sweep run `), string(script))
+	cwd, err := os.Getwd()
+	require.NoError(t, err)
+	assert.Contains(t, string(script), "\n#SBATCH --chdir="+cwd+"\n", "tasks resolve relative paths as the plan did")
 
 	code, _, errOut = runCmd(t, "sweep", "merge", sweep)
 	assert.NotEqual(t, 0, code)
