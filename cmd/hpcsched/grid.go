@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hpcsched/hpcsched/federation"
@@ -59,7 +60,7 @@ func gridSimulate(args []string, stdout, stderr io.Writer) error {
 		backfill, asJSON, quiet, progress bool
 		seed                              uint64
 		period, threshold                 time.Duration
-		limit                             int
+		limit, parallel                   int
 	)
 	fs := newFlagSet("simulate --grid", "[flags]")
 	fs.String(&grid, "grid=CONFS", "", "slurm.conf files of the grid's members, comma-separated")
@@ -71,11 +72,15 @@ func gridSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.Duration(&threshold, "threshold", 5*time.Minute, "how much sooner another member must start a job to move it")
 	fs.String(&pin, "pin=MODE", "auto", "how the pinned run assigns jobs: roundrobin, partition (an SWF trace's partition field), or auto")
 	fs.Int(&limit, "limit", 0, "replay only the first N jobs")
+	fs.Int(&parallel, "j,jobs-parallel", 1, "2 runs the grid and the pinned replay at once (the output is the same as with -j 1)")
 	fs.Bool(&asJSON, "json", "print JSON")
 	fs.Bool(&quiet, "q,quiet", "no progress on stderr")
 	fs.Bool(&progress, "progress", "say which replay runs on stderr even when it is not a terminal")
 	if err := fs.NoOperands(args, stdout); err != nil {
 		return err
+	}
+	if parallel < 1 {
+		return usagef("simulate --grid: -j %d: want at least 1", parallel)
 	}
 	policy, err := parsePolicy(policyName)
 	if err != nil {
@@ -102,18 +107,9 @@ func gridSimulate(args []string, stdout, stderr io.Writer) error {
 		table = nil
 	}
 	status := gridStatus(stderr, quiet, progress)
-	var results [2]*federation.ReplayResult
-	for k, mode := range []federation.Mode{federation.GridMode, federation.PinnedMode} {
-		status("replaying %d jobs in %s mode", len(w.Jobs), mode)
-		r, err := federation.Replay(members, w, o, mode)
-		status("")
-		if err != nil {
-			return err
-		}
-		results[k] = r
-		if err := table.add(string(mode), side(r)); err != nil {
-			return err
-		}
+	results, err := replayModes(members, w, o, parallel, status, table)
+	if err != nil {
+		return err
 	}
 	rep.Grid, rep.Pinned = side(results[0]), side(results[1])
 	rep.Note = completedNote(results[0], results[1])
@@ -126,6 +122,59 @@ func gridSimulate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "Note:", rep.Note)
 	}
 	return nil
+}
+
+// replayModes replays w in grid mode, then pinned, or both at once when
+// parallel > 1; each mode's line is printed as soon as it and the lines
+// before it are done.
+func replayModes(members []federation.ClusterSpec, w *sim.Workload, o federation.ReplayOptions, parallel int,
+	status func(string, ...any), table *gridTable) ([2]*federation.ReplayResult, error) {
+	modes := [2]federation.Mode{federation.GridMode, federation.PinnedMode}
+	var results [2]*federation.ReplayResult
+	var errs [2]error
+	if parallel > 1 {
+		status("replaying %d jobs in grid and pinned mode at once", len(w.Jobs))
+		var wg sync.WaitGroup
+		done := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+		for k := range modes {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer close(done[k])
+				results[k], errs[k] = federation.Replay(members, w, o, modes[k])
+			}()
+		}
+		for k := range modes {
+			<-done[k]
+			status("")
+			err := errs[k]
+			if err == nil {
+				err = table.add(string(modes[k]), side(results[k]))
+			}
+			if err != nil {
+				wg.Wait() // the other replay's result is written before it is returned
+				return results, err
+			}
+			select {
+			case <-done[1]:
+			default:
+				status("replaying %d jobs in pinned mode", len(w.Jobs))
+			}
+		}
+		return results, nil
+	}
+	for k, mode := range modes {
+		status("replaying %d jobs in %s mode", len(w.Jobs), mode)
+		results[k], errs[k] = federation.Replay(members, w, o, mode)
+		status("")
+		if errs[k] != nil {
+			return results, errs[k]
+		}
+		if err := table.add(string(mode), side(results[k])); err != nil {
+			return results, err
+		}
+	}
+	return results, nil
 }
 
 // gridStatus shows which replay runs, on stderr when it is a terminal

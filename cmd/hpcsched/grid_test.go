@@ -108,3 +108,22 @@ func TestGridTableStreamsTabwriterLines(t *testing.T) {
 		assert.Equal(t, want.String(), got.String(), "%d jobs", jobs)
 	}
 }
+
+// -j 2 replays the grid and the pinned run at once and prints the same
+// bytes as -j 1 (table and JSON).
+func TestSimulateGridParallelSameOutput(t *testing.T) {
+	confs := gridConfs(t, 4, 8)
+	for _, format := range [][]string{nil, {"--json"}} {
+		var outs []string
+		for _, j := range []string{"1", "2"} {
+			args := append([]string{"simulate", "--grid", confs, "--workload", "aucsched:1", "--limit", "40", "-j", j}, format...)
+			code, out, errOut := runCmd(t, args...)
+			require.Equal(t, 0, code, errOut)
+			outs = append(outs, out)
+		}
+		assert.Equal(t, outs[0], outs[1], "%v", format)
+		assert.Contains(t, outs[0], "pinned")
+	}
+	code, _, _ := runCmd(t, "simulate", "--grid", confs, "-j", "0")
+	assert.Equal(t, 2, code)
+}
