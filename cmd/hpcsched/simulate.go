@@ -280,14 +280,26 @@ func (f *simFlags) report(cells []cell, outs []cellOut, stdout, stderr io.Writer
 // end a long comparison late: a trace that cannot be opened, and an
 // output file that exists without --force.
 func (f *simFlags) checkInputs(cells []cell) error {
+	runs := map[string]int{}
+	for _, c := range cells {
+		runs[c.workload]++
+	}
 	for _, c := range cells {
 		if c.seeded {
 			continue
 		}
-		if st, err := os.Stat(c.workload); err != nil {
+		st, err := os.Stat(c.workload)
+		switch {
+		case err != nil && c.workload == "-":
+			return usagef("simulate: --workload -: a trace on stdin is --workload /dev/stdin")
+		case err != nil:
 			return usagef("simulate: --workload: %v", err)
-		} else if st.IsDir() {
+		case st.IsDir():
 			return usagef("simulate: --workload %s is a directory", c.workload)
+		case !st.Mode().IsRegular() && runs[c.workload] > 1:
+			// a pipe or a device is read once: the second run would see nothing
+			return usagef("simulate: --workload %s is not a file and can be read once, not for %d runs; save it to a file first",
+				c.workload, runs[c.workload])
 		}
 	}
 	if f.out != "" {

@@ -174,17 +174,21 @@ func tabwriterTable(rows []row, timing bool) string {
 	return b.String()
 }
 
-// failAfter is a stdout that takes n writes, then fails like a closed pipe.
+// failAfter is a stdout that takes n writes, then fails like a closed
+// pipe; failed is closed at the first failure.
 type failAfter struct {
-	mu sync.Mutex
-	n  int
-	b  bytes.Buffer
+	mu     sync.Mutex
+	n      int
+	b      bytes.Buffer
+	failed chan struct{}
+	once   sync.Once
 }
 
 func (w *failAfter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.n == 0 {
+		w.once.Do(func() { close(w.failed) })
 		return 0, errors.New("broken pipe")
 	}
 	w.n--
@@ -198,11 +202,14 @@ func TestSimulateStopsWhenStdoutFails(t *testing.T) {
 		f, err := parseSimFlags([]string{"--workload", "aucsched:1,2,3,4", "--compare", "fcfs,easy,sjf", "-j", j}, io.Discard)
 		require.NoError(t, err)
 		var runs atomic.Int32
+		w := &failAfter{n: 1, failed: make(chan struct{})}
 		f.runner = func(cl cell, _ func(int, int, time.Duration)) (*sim.Result, row, error) {
 			runs.Add(1)
+			if cl.group >= 2 {
+				<-w.failed // runs 0 and 1 end first: row 2 is the write that fails
+			}
 			return &sim.Result{}, fakeRow(cl), nil
 		}
-		w := &failAfter{n: 1}
 		err = f.simulate(w, io.Discard)
 		require.Error(t, err, "-j %s", j)
 		assert.Contains(t, err.Error(), "broken pipe")
@@ -252,7 +259,8 @@ func TestRunBoardClearsBeforeRows(t *testing.T) {
 	board := &runBoard{w: &b, live: true, names: []string{"a fcfs", "b fcfs"}, running: map[int]*runState{}, start: time.Now()}
 	p0, p1 := board.begin(0), board.begin(1)
 	p0(5, 10, time.Minute)
-	p1(3, 0, 0) // within 100 ms of the last draw: not drawn
+	board.drawn = time.Now().Add(time.Hour) // as if drawn a moment ago
+	p1(3, 0, 0)                             // within 100 ms of the last draw: not drawn
 	assert.Equal(t, 1, strings.Count(b.String(), "\r"))
 	assert.Contains(t, b.String(), "0/2 runs done")
 	assert.Contains(t, b.String(), "a fcfs 50%, b fcfs loading")
@@ -296,6 +304,8 @@ func TestSimulateRefusesBeforeRunning(t *testing.T) {
 		{"--compare", ","},
 		{"--workload", "aucsched:1," + filepath.Join(t.TempDir(), "missing.swf")},
 		{"--workload", t.TempDir()},
+		{"--workload", "-"},
+		{"--workload", "/dev/null", "--compare", "fcfs,easy"}, // read once, wanted twice
 	} {
 		code, out, errOut := runCmd(t, append([]string{"simulate", "--limit", "5"}, args...)...)
 		assert.Equal(t, 2, code, "%v: %s", args, errOut)
