@@ -280,6 +280,15 @@ func (f *simFlags) report(cells []cell, outs []cellOut, stdout, stderr io.Writer
 // end a long comparison late: a trace that cannot be opened, and an
 // output file that exists without --force.
 func (f *simFlags) checkInputs(cells []cell) error {
+	if err := checkTraces(cells); err != nil {
+		return err
+	}
+	return f.checkOutputs(cells)
+}
+
+// checkTraces checks that every trace is a file, or a pipe or device
+// that only one run reads.
+func checkTraces(cells []cell) error {
 	runs := map[string]int{}
 	for _, c := range cells {
 		runs[c.workload]++
@@ -302,6 +311,12 @@ func (f *simFlags) checkInputs(cells []cell) error {
 				c.workload, runs[c.workload])
 		}
 	}
+	return nil
+}
+
+// checkOutputs refuses an --out that is not a directory and, without
+// --force, files of --svg and --out that exist.
+func (f *simFlags) checkOutputs(cells []cell) error {
 	if f.out != "" {
 		if st, err := os.Stat(f.out); err == nil && !st.IsDir() {
 			return usagef("simulate: --out %s is not a directory", f.out)
