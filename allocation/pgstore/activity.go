@@ -67,10 +67,11 @@ func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount i
 	return act, clean(overflow(err))
 }
 
-// PreDebit is one call of the hpcsched_predebit function (one round trip,
-// one transaction): it locks the active allocation's balances row, so
-// pre-debits of one allocation are serialised and those of different
-// allocations run in parallel.
+// PreDebit is one statement (preDebitSQL: one round trip, one
+// transaction) when the balance covers the job, else one call of the
+// hpcsched_predebit function; either locks the active allocation's
+// balances row, so pre-debits of one allocation are serialised and those
+// of different allocations run in parallel.
 // PreDebit records a job's maximum SU against the allocation active at now, or records a Failure and returns an *InsufficientError; see Store.PreDebit for retries.
 func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now time.Time) (allocation.Job, error) {
 	if err := r.Validate(); err != nil {
@@ -83,9 +84,14 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
 	var result string
 	var alloc, bal *int64
+	args := []any{key, int64(r.UID), r.Account, string(r.Resource), r.Amount, r.Rate, r.Comment, now}
 	for range 2 { // a pre-debit of the same job id on another allocation may commit first
-		err = s.pool.QueryRow(ctx, "SELECT result, alloc, bal FROM hpcsched_predebit($1, $2, $3, $4, $5, $6, $7, $8)",
-			key, int64(r.UID), r.Account, string(r.Resource), r.Amount, r.Rate, r.Comment, now).Scan(&result, &alloc, &bal)
+		result = "ok"
+		err = s.pool.QueryRow(ctx, preDebitSQL, args...).Scan(&alloc, &bal)
+		if errors.Is(err, pgx.ErrNoRows) {
+			err = s.pool.QueryRow(ctx, "SELECT result, alloc, bal FROM hpcsched_predebit($1, $2, $3, $4, $5, $6, $7, $8)",
+				args...).Scan(&result, &alloc, &bal)
+		}
 		if pgCode(err) != uniqueViolation {
 			break
 		}
@@ -112,9 +118,9 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 		Status: allocation.Executing, Started: now}, nil
 }
 
-// Complete is one call of hpcsched_complete (one round trip, one
-// transaction), which locks the job's row and then its allocation's
-// balances row.
+// Complete is one statement (completeSQL: one round trip, one
+// transaction) for an executing job, else one call of hpcsched_complete;
+// either locks the job's row and then its allocation's balances row.
 // Complete resolves a job's pre-debit into its actual debit (see ActualDebit); a repeated completion returns the recorded job, a different one ErrConflict.
 func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.Time) (allocation.Job, error) {
 	key, err := jobKey(c.Job)
@@ -126,11 +132,16 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 		return allocation.Job{}, err
 	}
 	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
+	rows, _ := s.pool.Query(ctx, completeSQL, key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
+	j, err := pgx.CollectExactlyOneRow(rows, scanJob)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return j, clean(overflow(err))
+	}
 	var result string
-	rows, _ := s.pool.Query(ctx, "SELECT $1::bigint, COALESCE(o_allocation, 0), COALESCE(o_uid, 0), COALESCE(o_amount, 0), COALESCE(o_rate, 0),"+
+	rows, _ = s.pool.Query(ctx, "SELECT $1::bigint, COALESCE(o_allocation, 0), COALESCE(o_uid, 0), COALESCE(o_amount, 0), COALESCE(o_rate, 0),"+
 		" COALESCE(o_status, ''), COALESCE(o_started, 'epoch'), o_ended, COALESCE(o_elapsed, 0), COALESCE(o_outcome, ''), COALESCE(o_debited, 0), result"+
 		" FROM hpcsched_complete($1, $2, $3, $4, $5)", key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
-	j, err := pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (allocation.Job, error) {
+	j, err = pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (allocation.Job, error) {
 		return scanJobAnd(row, &result)
 	})
 	switch {

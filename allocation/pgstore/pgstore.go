@@ -120,6 +120,7 @@ const (
 	uniqueViolation     = "23505"
 	exclusionViolation  = "23P01"
 	foreignKeyViolation = "23503"
+	restrictViolation   = "23001" // an allocation in use (migration 004's trigger)
 )
 
 // jobKey is a job id as the bigint column holds it.

@@ -120,6 +120,8 @@ func (s *Store) putAllocation(ctx context.Context, a allocation.Allocation) (all
 		err = s.updateAllocation(ctx, a)
 	}
 	switch pgCode(err) {
+	case restrictViolation:
+		return allocation.Allocation{}, fmt.Errorf("%w: allocation %d has activity; its project and resource are fixed", allocation.ErrConflict, a.ID)
 	case exclusionViolation:
 		rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+` FROM allocations WHERE project_id = $1 AND resource = $2
 			AND allocation_id <> $3 AND tstzrange(start_date, end_date) && tstzrange($4, $5) ORDER BY start_date LIMIT 1`,
@@ -162,7 +164,7 @@ func (s *Store) updateAllocation(ctx context.Context, a allocation.Allocation) e
 func (s *Store) DeleteAllocation(ctx context.Context, id allocation.AllocationID) error {
 	tag, err := s.pool.Exec(ctx, "DELETE FROM allocations WHERE allocation_id = $1", id)
 	switch {
-	case pgCode(err) == foreignKeyViolation:
+	case pgCode(err) == foreignKeyViolation, pgCode(err) == restrictViolation:
 		return fmt.Errorf("%w: allocation %d has activity", allocation.ErrConflict, id)
 	case err != nil:
 		return clean(err)
