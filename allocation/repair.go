@@ -27,7 +27,7 @@ type FileReport struct {
 	// Kept names the file RepairFile moved the damaged journal to.
 	Kept string `json:"kept,omitempty"`
 	// Segments is how many segment files the snapshot lists and
-	// ArchivedJobs how many intact records they hold; SegmentDamage names
+	// ArchivedJobs how many jobs their intact records hold; SegmentDamage names
 	// each damaged segment (file, offset, record), the first of them in
 	// Damage too when the journal is whole. RepairFile rewrites a damaged
 	// segment with its intact records, keeping the damaged file beside
@@ -49,6 +49,7 @@ type segmentFix struct {
 	intact         int64
 	minJob, maxJob JobID
 	allocs         map[AllocationID]bool
+	failures       int
 }
 
 // CheckFile reads the ledger at path as OpenFile would and reports what
@@ -154,9 +155,12 @@ func checkArchive(s *state, rep *FileReport) {
 		good, intact, err := scanSegment(s.dir, meta, func(a archived) bool {
 			fix.minJob, fix.maxJob = min(fix.minJob, a.Job.ID), max(fix.maxJob, a.Job.ID)
 			allocationsOf(a, fix.allocs)
+			fix.failures += len(a.Failures)
+			if a.hasJob() {
+				rep.ArchivedJobs++
+			}
 			return true
 		})
-		rep.ArchivedJobs += good
 		if err == nil {
 			continue
 		}
@@ -216,7 +220,7 @@ func (m *MemStore) repairSegments(rep *FileReport) error {
 		}
 		segs[fix.index] = segmentMeta{Name: meta.Name, Count: fix.good, Size: fix.intact,
 			CRC: crc32.Checksum(prefix, castagnoli), MinJob: fix.minJob, MaxJob: fix.maxJob,
-			Allocations: slices.Sorted(maps.Keys(fix.allocs))}
+			Allocations: slices.Sorted(maps.Keys(fix.allocs)), Failures: fix.failures} // no index: read through
 	}
 	m.st.segs = nil
 	for i, meta := range segs {
