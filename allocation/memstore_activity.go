@@ -83,6 +83,11 @@ func (s *state) lastFailure(id JobID) (Failure, error) {
 
 // Complete resolves a job's pre-debit into its actual debit (see ActualDebit); a repeated completion returns the recorded job, a different one ErrConflict.
 func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (Job, error) {
+	// The completion's own checks first, on a job that has a rate: a
+	// malformed completion is invalid whether or not the job is known.
+	if _, err := ActualDebit(Job{Rate: 1}, c); err != nil {
+		return Job{}, err
+	}
 	return result[Job](m.write(ctx, &op{Kind: opComplete, Completion: &c, Now: now.UTC()}))
 }
 
