@@ -38,9 +38,19 @@ func (s *state) archivedJob(id JobID) (Job, bool, error) {
 	return Job{}, false, nil
 }
 
-// archivedIn is job id's record in segs[i], if it has one.
+// archivedIn is job id's record in segs[i] when the segment's range of
+// archived jobs holds id.
 func (s *state) archivedIn(i int, id JobID) (archived, bool, error) {
 	if m := s.segs[i]; id >= m.MinJob && id <= m.MaxJob {
+		return findInSegment(s.dir, m, id)
+	}
+	return archived{}, false, nil
+}
+
+// refusedIn is job id's record in segs[i] when the segment's range of
+// refused jobs holds id.
+func (s *state) refusedIn(i int, id JobID) (archived, bool, error) {
+	if m := s.segs[i]; m.Failures > 0 && id >= m.MinRefused && id <= m.MaxRefused {
 		return findInSegment(s.dir, m, id)
 	}
 	return archived{}, false, nil
@@ -51,10 +61,7 @@ func (s *state) archivedIn(i int, id JobID) (archived, bool, error) {
 // A compaction archives every refusal, so the live ones are newer.
 func (s *state) lastArchivedFailure(id JobID) (Failure, error) {
 	for i := len(s.segs) - 1; i >= 0; i-- {
-		if s.segs[i].Failures == 0 {
-			continue
-		}
-		a, ok, err := s.archivedIn(i, id)
+		a, ok, err := s.refusedIn(i, id)
 		if err != nil {
 			return Failure{}, err
 		}

@@ -50,3 +50,28 @@ func TestVersion1SegmentsAreReadThrough(t *testing.T) {
 	var se *SegmentError
 	require.ErrorAs(t, err, &se)
 }
+
+// A segment's index entry keeps the archived jobs' id range apart from
+// the refused jobs': a job refused long ago, archived with today's jobs,
+// does not make every job lookup in between bisect the segment.
+func TestRefusalsKeepTheirOwnIDRange(t *testing.T) {
+	w := &segmentWriter{dir: t.TempDir(), base: "s", limit: 1 << 20, next: 1, step: func(string) error { return nil }}
+	require.NoError(t, w.add(archived{Job: Job{ID: 5}, Failures: []Failure{{Job: 5, Attempt: 1, Allocation: 1}, {Job: 5, Attempt: 2, Allocation: 1}}}))
+	require.NoError(t, w.add(archived{Job: Job{ID: 100, Allocation: 1, Status: Completed}, Failures: []Failure{{Job: 100, Attempt: 1, Allocation: 1}}}))
+	require.NoError(t, w.add(archived{Job: Job{ID: 101, Allocation: 2, Status: Completed}}))
+	require.NoError(t, w.flush())
+	m := w.metas[0]
+	require.Equal(t, [6]int64{100, 101, 5, 100, 3, 3}, [6]int64{int64(m.MinJob), int64(m.MaxJob), int64(m.MinRefused), int64(m.MaxRefused), int64(m.Failures), int64(m.Count)})
+	s := &state{dir: w.dir, segs: w.metas}
+	for id, want := range map[JobID]int64{5: 2, 100: 1, 101: 0, 50: 0} {
+		f, err := s.lastArchivedFailure(id)
+		require.NoError(t, err)
+		require.Equal(t, want, f.Attempt, "job %d", id)
+	}
+	s.forgotten, s.jobs = newState().forgotten, newState().jobs
+	for id, want := range map[JobID]bool{5: false, 100: true, 101: true, 50: false} {
+		_, ok, err := s.job(id)
+		require.NoError(t, err)
+		require.Equal(t, want, ok, "job %d", id)
+	}
+}

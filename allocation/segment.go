@@ -49,9 +49,9 @@ type segmentMeta struct {
 	Name   string `json:"name"` // beside the snapshot
 	Count  int    `json:"count"`
 	Size   int64  `json:"size"`
-	CRC    uint32 `json:"crc"` // CRC-32C of the whole file
-	MinJob JobID  `json:"min_job"`
-	MaxJob JobID  `json:"max_job"`
+	CRC    uint32 `json:"crc"`     // CRC-32C of the whole file
+	MinJob JobID  `json:"min_job"` // the archived jobs' id range (a job lookup bisects
+	MaxJob JobID  `json:"max_job"` // only the segments whose range holds the id)
 	// Allocations are those the segment's jobs and activity belong to,
 	// sorted, so reading one allocation's history skips the segments
 	// without it (nil: not known, every reader reads the segment).
@@ -60,8 +60,33 @@ type segmentMeta struct {
 	// follows the records (0: none, every reader reads every record).
 	Index int64 `json:"index,omitempty"`
 	// Failures is how many refusals the records hold (Failures reads only
-	// the segments that have some).
-	Failures int `json:"failures,omitempty"`
+	// the segments that have some), MinRefused and MaxRefused the id range
+	// of the jobs they refused: kept apart from the archived jobs' range,
+	// so a refused job that waits long does not widen it.
+	Failures   int   `json:"failures,omitempty"`
+	MinRefused JobID `json:"min_refused,omitempty"`
+	MaxRefused JobID `json:"max_refused,omitempty"`
+}
+
+// note counts record a in the segment's index entry: its job and
+// refusal id ranges, records and refusals (job ids are at least 1, so a
+// zero maximum means none yet).
+func (m *segmentMeta) note(a archived) {
+	id := a.Job.ID
+	if a.hasJob() {
+		if m.MaxJob == 0 {
+			m.MinJob = id
+		}
+		m.MinJob, m.MaxJob = min(m.MinJob, id), max(m.MaxJob, id)
+	}
+	if len(a.Failures) > 0 {
+		if m.Failures == 0 {
+			m.MinRefused = id
+		}
+		m.MinRefused, m.MaxRefused = min(m.MinRefused, id), max(m.MaxRefused, id)
+		m.Failures += len(a.Failures)
+	}
+	m.Count++
 }
 
 // recordsEnd is the byte offset after the last record.
@@ -282,7 +307,7 @@ func (w *segmentWriter) add(a archived) error {
 	}
 	if w.cur.Count == 0 {
 		w.buf = append(w.buf[:0], segmentMagic...)
-		w.cur = segmentMeta{Name: fmt.Sprintf("%s.seg.%06d", w.base, w.next), MinJob: a.Job.ID, MaxJob: a.Job.ID}
+		w.cur = segmentMeta{Name: fmt.Sprintf("%s.seg.%06d", w.base, w.next)}
 		w.next++
 	}
 	if w.allocs == nil {
@@ -294,9 +319,7 @@ func (w *segmentWriter) add(a archived) error {
 		w.index[id] = append(w.index[id], int64(len(w.buf)))
 	}
 	w.buf = append(w.buf, line...)
-	w.cur.Count++
-	w.cur.Failures += len(a.Failures)
-	w.cur.MinJob, w.cur.MaxJob = min(w.cur.MinJob, a.Job.ID), max(w.cur.MaxJob, a.Job.ID)
+	w.cur.note(a)
 	return nil
 }
 
