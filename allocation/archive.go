@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/google/btree"
 )
 
 // job is the job's record: the live one, else the newest archived one
@@ -21,19 +23,68 @@ func (s *state) job(id JobID) (Job, bool, error) {
 }
 
 // archivedJob looks for id in the segments whose id range holds it, the
-// newest first (a job forgotten and run again is archived twice).
+// newest first (a job forgotten and run again is archived twice; a record
+// of refusals only is passed over).
 func (s *state) archivedJob(id JobID) (Job, bool, error) {
 	for i := len(s.segs) - 1; i >= 0; i-- {
-		m := s.segs[i]
-		if id < m.MinJob || id > m.MaxJob {
-			continue
+		a, ok, err := s.archivedIn(i, id)
+		if err != nil {
+			return Job{}, false, err
 		}
-		j, ok, err := findInSegment(s.dir, m, id)
-		if err != nil || ok {
-			return j, ok, err
+		if ok && a.hasJob() {
+			return a.Job, true, nil
 		}
 	}
 	return Job{}, false, nil
+}
+
+// archivedIn is job id's record in segs[i] when the segment's range of
+// archived jobs holds id.
+func (s *state) archivedIn(i int, id JobID) (archived, bool, error) {
+	if m := s.segs[i]; id >= m.MinJob && id <= m.MaxJob {
+		return findInSegment(s.dir, m, id)
+	}
+	return archived{}, false, nil
+}
+
+// refusedIn is job id's record in segs[i] when the segment's range of
+// refused jobs holds id.
+func (s *state) refusedIn(i int, id JobID) (archived, bool, error) {
+	if m := s.segs[i]; m.Failures > 0 && id >= m.MinRefused && id <= m.MaxRefused {
+		return findInSegment(s.dir, m, id)
+	}
+	return archived{}, false, nil
+}
+
+// lastArchivedFailure is job id's latest archived refusal (Attempt 0 when
+// none): the last of the newest segment whose record of id has refusals.
+// A compaction archives every refusal, so the live ones are newer.
+func (s *state) lastArchivedFailure(id JobID) (Failure, error) {
+	for i := len(s.segs) - 1; i >= 0; i-- {
+		a, ok, err := s.refusedIn(i, id)
+		if err != nil {
+			return Failure{}, err
+		}
+		if ok && len(a.Failures) > 0 {
+			return a.Failures[len(a.Failures)-1], nil
+		}
+	}
+	return Failure{}, nil
+}
+
+// archivedFailures is every archived refusal, read from the segments that
+// hold some.
+func (s *state) archivedFailures() ([]Failure, error) {
+	var out []Failure
+	for _, m := range s.segs {
+		if m.Failures == 0 {
+			continue
+		}
+		if _, _, err := scanSegment(s.dir, m, func(a archived) bool { out = append(out, a.Failures...); return true }); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // eachArchived calls f with every archived record that is still the
@@ -47,9 +98,9 @@ func (s *state) eachArchived(alloc AllocationID, keep func(archived) bool, f fun
 			continue
 		}
 		var inner error
-		_, _, err := scanSegment(s.dir, s.segs[i], func(a archived) bool {
+		err := recordsOf(s.dir, s.segs[i], alloc, func(a archived) bool {
 			id := a.Job.ID
-			if !keep(a) || s.forgotten.Has(id) || s.jobs.Has(Job{ID: id}) {
+			if !a.hasJob() || !keep(a) || s.forgotten.Has(id) || s.jobs.Has(Job{ID: id}) {
 				return true
 			}
 			newer, err := s.archivedAfter(i, id)
@@ -71,13 +122,12 @@ func (s *state) eachArchived(alloc AllocationID, keep func(archived) bool, f fun
 	return nil
 }
 
-// archivedAfter reports whether a segment newer than segs[i] holds id.
+// archivedAfter reports whether a segment newer than segs[i] holds job
+// id's record.
 func (s *state) archivedAfter(i int, id JobID) (bool, error) {
-	for _, m := range s.segs[i+1:] {
-		if id < m.MinJob || id > m.MaxJob {
-			continue
-		}
-		if _, ok, err := findInSegment(s.dir, m, id); err != nil || ok {
+	for k := i + 1; k < len(s.segs); k++ {
+		a, ok, err := s.archivedIn(k, id)
+		if err != nil || (ok && a.hasJob()) {
 			return ok, err
 		}
 	}
@@ -92,7 +142,7 @@ func (s *state) archivedHistory(id AllocationID) ([]Activity, error) {
 		if !m.holds(id) {
 			continue
 		}
-		_, _, err := scanSegment(s.dir, m, func(a archived) bool {
+		err := recordsOf(s.dir, m, id, func(a archived) bool {
 			for _, act := range a.Activity {
 				if act.Allocation == id {
 					out = append(out, act)
@@ -108,10 +158,10 @@ func (s *state) archivedHistory(id AllocationID) ([]Activity, error) {
 }
 
 // archiveCompleted writes the completed jobs of st, with their activity,
-// into new segments beside path, and returns the state to snapshot: st
-// without them, listing the new segments. st must be the caller's own
-// clone (made under the write lock: cloning a btree writes to it), as it
-// is changed.
+// and every refusal into new segments beside path, and returns the state
+// to snapshot: st without them, listing the new segments. st must be the
+// caller's own clone (made under the write lock: cloning a btree writes
+// to it), as it is changed.
 func archiveCompleted(path string, st *state, limit int64, step func(string) error) (*state, []archived, error) {
 	var done []archived
 	index := map[JobID]int{}
@@ -122,15 +172,16 @@ func archiveCompleted(path string, st *state, limit int64, step func(string) err
 		}
 		return true
 	})
-	if len(done) == 0 {
-		return st, nil, nil
-	}
 	st.activity.Ascend(func(a Activity) bool {
 		if i, ok := index[a.Job]; ok && a.Job != 0 {
 			done[i].Activity = append(done[i].Activity, a)
 		}
 		return true
 	})
+	done = withFailures(done, index, st.failures)
+	if len(done) == 0 {
+		return st, nil, nil
+	}
 	w := &segmentWriter{dir: filepath.Dir(path), base: filepath.Base(path), limit: limit, next: nextSegment(st.segs), step: step}
 	for _, a := range done {
 		if err := w.add(a); err != nil {
@@ -164,13 +215,44 @@ func nextSegment(segs []segmentMeta) int {
 	return n
 }
 
-// dropArchived removes an archived job and its activity from the live
-// tables; the archive is now its record, so an older forget no longer
-// applies.
+// withFailures adds every refusal to the records of done (index: their
+// positions by job): to its job's record when that job is archived too,
+// else to a record of the job's refusals only; the records stay in job
+// id order.
+func withFailures(done []archived, index map[JobID]int, failures *btree.BTreeG[Failure]) []archived {
+	n := len(done)
+	failures.Ascend(func(f Failure) bool { // by job, then attempt
+		if i, ok := index[f.Job]; ok {
+			done[i].Failures = append(done[i].Failures, f)
+		} else if last := len(done) - 1; last >= n && done[last].Job.ID == f.Job {
+			done[last].Failures = append(done[last].Failures, f)
+		} else {
+			done = append(done, archived{Job: Job{ID: f.Job}, Failures: []Failure{f}})
+		}
+		return true
+	})
+	if len(done) > n {
+		slices.SortFunc(done, func(a, b archived) int { return cmp.Compare(a.Job.ID, b.Job.ID) })
+	}
+	return done
+}
+
+// dropArchived removes an archived job, its activity and its refusals
+// from the live tables; the archive is now its record, so an older forget
+// no longer applies.
 func (s *state) dropArchived(a archived) {
-	s.deleteJob(a.Job)
+	if a.hasJob() {
+		s.deleteJob(a.Job)
+		s.forgotten.Delete(a.Job.ID)
+	}
 	s.dropActivity(a.Activity)
-	s.forgotten.Delete(a.Job.ID)
+	s.dropFailures(a.Failures)
+}
+
+func (s *state) dropFailures(fs []Failure) {
+	for _, f := range fs {
+		s.failures.Delete(f)
+	}
 }
 
 // afterArchive is the live state once snap (which archived done) is
@@ -179,6 +261,10 @@ func (s *state) dropArchived(a archived) {
 func (s *state) afterArchive(snap *state, done []archived) *state {
 	next := s.clone()
 	for _, a := range done {
+		next.dropFailures(a.Failures) // refusals made meanwhile are newer attempts
+		if !a.hasJob() {
+			continue
+		}
 		live, ok := next.jobs.Get(Job{ID: a.Job.ID})
 		switch {
 		case ok && live == a.Job:

@@ -1,6 +1,7 @@
 package allocation_test
 
 import (
+	"bytes"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -266,7 +267,8 @@ func TestDamagedSegment(t *testing.T) {
 
 	data, err := os.ReadFile(segs[1])
 	require.NoError(t, err)
-	at := len(data) - 40 // inside the last record
+	index := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1 // the allocation index, the last line
+	at := index - 40                                           // inside the last record
 	data[at] ^= 1
 	require.NoError(t, os.WriteFile(segs[1], data, 0o600))
 	r, err := allocation.OpenFile(path)
@@ -276,14 +278,14 @@ func TestDamagedSegment(t *testing.T) {
 	require.ErrorAs(t, err, &se)
 	require.ErrorIs(t, err, allocation.ErrFile)
 	require.Equal(t, segs[1], se.File)
-	require.Positive(t, se.Record)
-	require.Less(t, se.Offset, int64(at))
+	require.Less(t, se.Offset, int64(at)) // the damaged record's start (read through the index: not counted)
 	require.Greater(t, se.Offset+int64(len(data))-int64(at), int64(len(data))-int64(at))
 	require.NoError(t, r.Close())
 
 	rep, err := allocation.CheckFile(path)
 	require.NoError(t, err)
 	require.Contains(t, rep.Damage, segs[1])
+	require.Regexp(t, `record [1-9][0-9]* at byte offset `+strconv.FormatInt(se.Offset, 10), rep.Damage) // read through: counted
 	require.Len(t, rep.SegmentDamage, 1)
 	rep, err = allocation.RepairFile(path)
 	require.NoError(t, err)

@@ -184,3 +184,66 @@ func BenchmarkArchivedReads(b *testing.B) {
 		s.Close()
 	}
 }
+
+// sharedHistory is a file store at path holding jobs completed jobs spread
+// round-robin over projects allocations (so every segment holds records of
+// each), all archived by the store's compaction path, a batch at a time.
+func sharedHistory(b *testing.B, path string, projects, jobs int) {
+	b.Helper()
+	mem := allocation.NewMemStore()
+	l := ledgerAt(b, mem, projects, 0)
+	const batch = 10_000
+	for done := 0; done < jobs; done += batch {
+		for j := done; j < min(done+batch, jobs); j++ {
+			start := allocation.JobStart{Job: allocation.JobID(j + 1), Account: fmt.Sprint("p", j%projects), Partition: "standard",
+				Usage: allocation.Usage{CPUs: 4}, TimeLimit: time.Hour}
+			if _, err := l.PreDebitJob(ctx, start, t0); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := l.CompleteJob(ctx, start.Job, 10*time.Minute, allocation.OutcomeCompleted, t0); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := allocation.ArchiveTo(mem, path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s, err := allocation.OpenFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if err := allocation.CopyInto(mem, s); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// One allocation's archived history and jobs when its records share the
+// segments with those of allocations-1 others: read through each
+// segment's allocation index, its own records only.
+func BenchmarkAllocationHistory(b *testing.B) {
+	const projects = 100
+	for _, jobs := range []int{10_000, 100_000} {
+		path := filepath.Join(b.TempDir(), "ledger.json")
+		sharedHistory(b, path, projects, jobs)
+		s, err := allocation.OpenFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("allocations=%d/completed=%d/history", projects, jobs), func(b *testing.B) {
+			for range b.N {
+				if h, err := s.History(ctx, 7); err != nil || len(h) != 1+3*jobs/projects {
+					b.Fatal(len(h), err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("allocations=%d/completed=%d/jobs", projects, jobs), func(b *testing.B) {
+			for range b.N {
+				if js, err := s.Jobs(ctx, 7); err != nil || len(js) != jobs/projects {
+					b.Fatal(len(js), err)
+				}
+			}
+		})
+		s.Close()
+	}
+}

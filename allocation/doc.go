@@ -47,9 +47,10 @@
 // op). Every change is appended to the journal and fsynced before it is
 // acknowledged (a failed append is cut back, so an unacknowledged change
 // is never replayed); every DefaultCompactEvery changes the completed
-// jobs, with their activity, are moved into append-only segment files
-// (PATH.seg.NNNNNN, each at most DefaultSegmentSize, "LENGTH CRC JSON"
-// records in job id order, never changed once written), and the live
+// jobs, with their activity, and the refusals are moved into append-only
+// segment files (PATH.seg.NNNNNN, each at most DefaultSegmentSize,
+// "LENGTH CRC JSON" records in job id order and a last line indexing them
+// by allocation, never changed once written), and the live
 // state (projects, allocations, credits, executing jobs, balances and
 // per-owner debits, the segments' index) is written as a snapshot
 // atomically (temporary file, fsync, rename, fsync of the directory) and
@@ -57,8 +58,10 @@
 // replays the journal over it, skipping what the snapshot includes; it
 // reads no segment, so restart time, memory and the largest file follow
 // the live ledger, not its history. A completed job is found by bisecting
-// the segment whose id range holds it; Jobs and History read segments
-// record by record. Damage is refused, never skipped: a record cut short
+// the segment whose id range holds it (a job's last refusal too); Jobs
+// and History read, record by record, only the allocation's own records,
+// through each segment's index; Failures reads the segments holding
+// refusals. Damage is refused, never skipped: a record cut short
 // or changed, ops missing, a journal, snapshot or segment deleted or cut,
 // or a snapshot older than its journal gives a *JournalError or
 // *SegmentError (file, offset, record) or ErrFile; CheckFile reports what

@@ -1,8 +1,10 @@
 package allocation
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -44,7 +46,10 @@ func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
 	b, _ := s.balances.Get(Balance{Allocation: a.ID})
 	if r.Amount > b.Balance {
 		refused := &InsufficientError{Job: r.Job, Allocation: a.ID, Amount: r.Amount, Balance: b.Balance}
-		last, _ := s.lastFailure(r.Job)
+		last, err := s.lastFailure(r.Job)
+		if err != nil {
+			return Job{}, false, err
+		}
 		if last.Attempt > 0 && last.Allocation == a.ID && last.Amount == r.Amount && last.Balance == b.Balance {
 			return Job{}, false, refused // a retry against the same balance: nothing new to record
 		}
@@ -60,8 +65,9 @@ func (s *state) preDebit(r PreDebitRequest, now time.Time) (Job, bool, error) {
 	return j, false, nil
 }
 
-// lastFailure is the job's latest refusal (Attempt 0 when none).
-func (s *state) lastFailure(id JobID) (Failure, bool) {
+// lastFailure is the job's latest refusal (Attempt 0 when none): a live
+// one, else an archived one.
+func (s *state) lastFailure(id JobID) (Failure, error) {
 	var last Failure
 	s.failures.DescendLessOrEqual(Failure{Job: id, Attempt: 1<<63 - 1}, func(f Failure) bool {
 		if f.Job == id {
@@ -69,11 +75,19 @@ func (s *state) lastFailure(id JobID) (Failure, bool) {
 		}
 		return false
 	})
-	return last, last.Attempt > 0
+	if last.Attempt > 0 {
+		return last, nil
+	}
+	return s.lastArchivedFailure(id)
 }
 
 // Complete resolves a job's pre-debit into its actual debit (see ActualDebit); a repeated completion returns the recorded job, a different one ErrConflict.
 func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (Job, error) {
+	// The completion's own checks first, on a job that has a rate: a
+	// malformed completion is invalid whether or not the job is known.
+	if _, err := ActualDebit(Job{Rate: 1}, c); err != nil {
+		return Job{}, err
+	}
 	return result[Job](m.write(ctx, &op{Kind: opComplete, Completion: &c, Now: now.UTC()}))
 }
 
@@ -155,8 +169,17 @@ func (m *MemStore) Jobs(_ context.Context, id AllocationID) (js []Job, _ error) 
 }
 
 // Failures lists every refusal, by job and attempt; the slice is the caller's.
+// A file store reads the archived ones from the segments that hold some.
 func (m *MemStore) Failures(context.Context) (fs []Failure, _ error) {
-	return fs, m.read(func(s *state) error { fs = all(s.failures); return nil })
+	return fs, m.read(func(s *state) error {
+		old, err := s.archivedFailures()
+		if err != nil {
+			return err
+		}
+		fs = append(old, all(s.failures)...)
+		slices.SortFunc(fs, func(a, b Failure) int { return cmp.Or(cmp.Compare(a.Job, b.Job), cmp.Compare(a.Attempt, b.Attempt)) })
+		return nil
+	})
 }
 
 // Balance is an allocation's standing (ErrNotFound for an unknown allocation).

@@ -15,7 +15,7 @@ import (
 // versions rather than misreading them.
 const (
 	FileFormat  = "hpcsched-allocation-ledger"
-	FileVersion = 3
+	FileVersion = 4
 	// MaxFileSize is the largest ledger file Open reads (checked before
 	// reading it).
 	MaxFileSize = 1 << 30
@@ -48,10 +48,13 @@ func (e *LockedError) Error() string {
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
 // fileImage is the versioned JSON format. Version 3 holds the live
-// ledger: the activity and jobs not archived into segments, the segments'
-// index, and the balances and per-owner debits (which the archived
-// history no longer held in memory sums to). Versions 1 and 2 hold the
-// whole history and no totals: Open recomputes them from the activity.
+// ledger: the activity, jobs and refusals not archived into segments, the
+// segments' index, and the balances and per-owner debits (which the
+// archived history no longer held in memory sums to). Version 4 is the
+// same, its segments also holding refusals and an allocation index (a
+// version 3 ledger's segments are read as they are). Versions 1 and 2
+// hold the whole history and no totals: Open recomputes them from the
+// activity.
 type fileImage struct {
 	Format      string        `json:"format"`
 	Version     int           `json:"version"`

@@ -63,12 +63,23 @@ func FuzzReplay(f *testing.F) {
 
 // Any segment file is read through or refused with a *SegmentError whose
 // offset lies in the file; a lookup by bisection agrees with reading it
-// through on every id both find, and never panics.
+// through on every id both find; reading an allocation's records through
+// an index at any offset finds records of the file or refuses; nothing
+// panics.
 func FuzzSegment(f *testing.F) {
 	rec := encodeLine([]byte(`{"job":{"job_id":3,"allocation_id":1,"uid":0,"amount":4,"status":"completed","started":"2026-01-01T00:00:00Z","debited":2},"activity":[]}`))
-	f.Add(append([]byte(segmentMagic), rec...), uint64(3))
-	f.Add([]byte(segmentMagic+"5 00000000 {}\n"), uint64(1))
-	f.Fuzz(func(t *testing.T, data []byte, id uint64) {
+	f.Add(append([]byte(segmentMagic), rec...), uint64(3), uint64(0))
+	f.Add([]byte(segmentMagic+"5 00000000 {}\n"), uint64(1), uint64(0))
+	w := &segmentWriter{dir: f.TempDir(), base: "s", limit: 1 << 20, next: 1, step: func(string) error { return nil }}
+	for id := JobID(1); id <= 3; id++ {
+		require.NoError(f, w.add(archived{Job: Job{ID: id, Allocation: AllocationID(id % 2), Status: Completed},
+			Failures: []Failure{{Job: id, Attempt: 1, Allocation: 1}}}))
+	}
+	require.NoError(f, w.flush())
+	written, err := os.ReadFile(filepath.Join(w.dir, w.metas[0].Name))
+	require.NoError(f, err)
+	f.Add(written, uint64(2), uint64(w.metas[0].Index))
+	f.Fuzz(func(t *testing.T, data []byte, id, index uint64) {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "s.seg.000001"), data, 0o600))
 		m := segmentMeta{Name: "s.seg.000001", Size: int64(len(data)), Count: -1}
@@ -77,7 +88,13 @@ func FuzzSegment(f *testing.F) {
 		var se *SegmentError
 		require.ErrorAs(t, err, &se) // the count never matches -1
 		require.LessOrEqual(t, se.Offset, int64(len(data)))
-		j, ok, err := findInSegment(dir, m, JobID(id))
+		m.Index = int64(index % uint64(len(data)+1))
+		if err := recordsOf(dir, m, 1, func(a archived) bool { return true }); err != nil {
+			require.ErrorAs(t, err, &se)
+		}
+		m.Index = 0
+		a, ok, err := findInSegment(dir, m, JobID(id))
+		j := a.Job
 		if err != nil {
 			require.ErrorAs(t, err, &se)
 			return

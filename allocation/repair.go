@@ -27,7 +27,7 @@ type FileReport struct {
 	// Kept names the file RepairFile moved the damaged journal to.
 	Kept string `json:"kept,omitempty"`
 	// Segments is how many segment files the snapshot lists and
-	// ArchivedJobs how many intact records they hold; SegmentDamage names
+	// ArchivedJobs how many jobs their intact records hold; SegmentDamage names
 	// each damaged segment (file, offset, record), the first of them in
 	// Damage too when the journal is whole. RepairFile rewrites a damaged
 	// segment with its intact records, keeping the damaged file beside
@@ -45,10 +45,10 @@ type FileReport struct {
 // segmentFix is what a repair keeps of a damaged segment: its first good
 // records, intact bytes, and their job id range.
 type segmentFix struct {
-	index, good    int
-	intact         int64
-	minJob, maxJob JobID
-	allocs         map[AllocationID]bool
+	index, good int
+	intact      int64
+	meta        segmentMeta // the intact records' ranges and counts
+	allocs      map[AllocationID]bool
 }
 
 // CheckFile reads the ledger at path as OpenFile would and reports what
@@ -150,13 +150,15 @@ func salvage(path string) (*MemStore, FileReport, error) {
 func checkArchive(s *state, rep *FileReport) {
 	rep.Segments = len(s.segs)
 	for i, meta := range s.segs {
-		fix := segmentFix{index: i, minJob: ^JobID(0), allocs: map[AllocationID]bool{}}
+		fix := segmentFix{index: i, allocs: map[AllocationID]bool{}}
 		good, intact, err := scanSegment(s.dir, meta, func(a archived) bool {
-			fix.minJob, fix.maxJob = min(fix.minJob, a.Job.ID), max(fix.maxJob, a.Job.ID)
+			fix.meta.note(a)
 			allocationsOf(a, fix.allocs)
+			if a.hasJob() {
+				rep.ArchivedJobs++
+			}
 			return true
 		})
-		rep.ArchivedJobs += good
 		if err == nil {
 			continue
 		}
@@ -215,8 +217,9 @@ func (m *MemStore) repairSegments(rep *FileReport) error {
 			return err
 		}
 		segs[fix.index] = segmentMeta{Name: meta.Name, Count: fix.good, Size: fix.intact,
-			CRC: crc32.Checksum(prefix, castagnoli), MinJob: fix.minJob, MaxJob: fix.maxJob,
-			Allocations: slices.Sorted(maps.Keys(fix.allocs))}
+			CRC: crc32.Checksum(prefix, castagnoli), MinJob: fix.meta.MinJob, MaxJob: fix.meta.MaxJob,
+			Failures: fix.meta.Failures, MinRefused: fix.meta.MinRefused, MaxRefused: fix.meta.MaxRefused,
+			Allocations: slices.Sorted(maps.Keys(fix.allocs))} // no index: read through
 	}
 	m.st.segs = nil
 	for i, meta := range segs {

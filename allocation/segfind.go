@@ -2,8 +2,6 @@ package allocation
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -18,31 +16,33 @@ import (
 // bisectTail is the span below which a lookup reads records in order.
 const bisectTail = 16 << 10
 
-// findInSegment is the archived record of job id in the segment, if any.
-// Records it reads are checked (length, checksum); damage is a
-// *SegmentError with its offset (Record 0: a lookup does not count them).
-func findInSegment(dir string, m segmentMeta, id JobID) (Job, bool, error) {
+// findInSegment is the archived record of job id in the segment, if any
+// (a segment holds at most one per job). Records it reads are checked
+// (length, checksum); damage is a *SegmentError with its offset (Record
+// 0: a lookup does not count them).
+func findInSegment(dir string, m segmentMeta, id JobID) (archived, bool, error) {
+	var none archived
 	if err := m.checkName(); err != nil {
-		return Job{}, false, err
+		return none, false, err
 	}
 	file := filepath.Join(dir, m.Name)
 	f, err := os.Open(file)
 	if err != nil {
-		return Job{}, false, &SegmentError{File: file, Reason: fmt.Sprintf("listed in the snapshot but cannot be read: %v", err)}
+		return none, false, &SegmentError{File: file, Reason: fmt.Sprintf("listed in the snapshot but cannot be read: %v", err)}
 	}
 	defer f.Close()
-	seg := segReader{f: f, file: file, size: m.Size}
-	lo, hi := int64(len(segmentMagic)), m.Size // the record sought starts in [lo, hi)
+	seg := segReader{f: f, file: file, size: m.recordsEnd()}
+	lo, hi := int64(len(segmentMagic)), seg.size // the record sought starts in [lo, hi)
 	for hi-lo > bisectTail {
 		mid := lo + (hi-lo)/2
 		start, end, a, err := seg.recordFrom(mid)
 		switch {
 		case err != nil:
-			return Job{}, false, err
+			return none, false, err
 		case start >= hi:
 			hi = mid
 		case a.Job.ID == id:
-			return a.Job, true, nil
+			return a, true, nil
 		case a.Job.ID < id:
 			lo = end
 		default:
@@ -53,15 +53,15 @@ func findInSegment(dir string, m segmentMeta, id JobID) (Job, bool, error) {
 		start, end, a, err := seg.recordFrom(lo)
 		switch {
 		case err != nil:
-			return Job{}, false, err
+			return none, false, err
 		case start >= hi || a.Job.ID > id:
-			return Job{}, false, nil
+			return none, false, nil
 		case a.Job.ID == id:
-			return a.Job, true, nil
+			return a, true, nil
 		}
 		lo = end
 	}
-	return Job{}, false, nil
+	return none, false, nil
 }
 
 type segReader struct {
@@ -86,14 +86,8 @@ func (s segReader) recordFrom(off int64) (start, end int64, a archived, err erro
 	if err != nil {
 		return fail("cut short (%d bytes, no end of line)", len(line))
 	}
-	body, err := checkLine(line[:len(line)-1])
-	if err != nil {
+	if a, err = decodeArchived(line); err != nil {
 		return fail("%v", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return fail("JSON: %v", err)
 	}
 	return start, start + int64(len(line)), a, nil
 }

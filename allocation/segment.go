@@ -22,14 +22,23 @@ import (
 //
 //	hpcsched-allocation-segment 1
 //
-// and each archived job is one "LENGTH CRC JSON" line, as in the journal.
+// and each archived job is one "LENGTH CRC JSON" line, as in the journal,
+// with the refusals it met (a job refused and not completed when archived
+// has a record of its refusals only). The last line, also "LENGTH CRC
+// JSON", is the segment's allocation index: for each allocation, the byte
+// offsets of the records that hold it, so one allocation's history reads
+// its own records and no others. (Version 1 segments, and segments a
+// repair cut short, have no index: readers read them through.)
 // The snapshot keeps an index (name, records, size, CRC-32C of the file,
 // job id range) and the balances and per-owner debits, so opening a store
 // reads the snapshot and journal only: restart time and memory follow the
 // live ledger (projects, allocations, executing jobs, credits), not its
 // history. A completed job, History and Jobs read the segments when asked,
 // one record at a time.
-const segmentMagic = "hpcsched-allocation-segment 1\n"
+const (
+	segmentMagic   = "hpcsched-allocation-segment 2\n"
+	segmentMagicV1 = "hpcsched-allocation-segment 1\n" // no index, no refusals
+)
 
 // DefaultSegmentSize is the size at which a file store starts a new
 // segment file (a single record larger than it gets a segment of its own).
@@ -40,13 +49,52 @@ type segmentMeta struct {
 	Name   string `json:"name"` // beside the snapshot
 	Count  int    `json:"count"`
 	Size   int64  `json:"size"`
-	CRC    uint32 `json:"crc"` // CRC-32C of the whole file
-	MinJob JobID  `json:"min_job"`
-	MaxJob JobID  `json:"max_job"`
+	CRC    uint32 `json:"crc"`     // CRC-32C of the whole file
+	MinJob JobID  `json:"min_job"` // the archived jobs' id range (a job lookup bisects
+	MaxJob JobID  `json:"max_job"` // only the segments whose range holds the id)
 	// Allocations are those the segment's jobs and activity belong to,
 	// sorted, so reading one allocation's history skips the segments
 	// without it (nil: not known, every reader reads the segment).
 	Allocations []AllocationID `json:"allocations,omitempty"`
+	// Index is the byte offset of the allocation index line, which
+	// follows the records (0: none, every reader reads every record).
+	Index int64 `json:"index,omitempty"`
+	// Failures is how many refusals the records hold (Failures reads only
+	// the segments that have some), MinRefused and MaxRefused the id range
+	// of the jobs they refused: kept apart from the archived jobs' range,
+	// so a refused job that waits long does not widen it.
+	Failures   int   `json:"failures,omitempty"`
+	MinRefused JobID `json:"min_refused,omitempty"`
+	MaxRefused JobID `json:"max_refused,omitempty"`
+}
+
+// note counts record a in the segment's index entry: its job and
+// refusal id ranges, records and refusals (job ids are at least 1, so a
+// zero maximum means none yet).
+func (m *segmentMeta) note(a archived) {
+	id := a.Job.ID
+	if a.hasJob() {
+		if m.MaxJob == 0 {
+			m.MinJob = id
+		}
+		m.MinJob, m.MaxJob = min(m.MinJob, id), max(m.MaxJob, id)
+	}
+	if len(a.Failures) > 0 {
+		if m.Failures == 0 {
+			m.MinRefused = id
+		}
+		m.MinRefused, m.MaxRefused = min(m.MinRefused, id), max(m.MaxRefused, id)
+		m.Failures += len(a.Failures)
+	}
+	m.Count++
+}
+
+// recordsEnd is the byte offset after the last record.
+func (m segmentMeta) recordsEnd() int64 {
+	if m.Index > 0 {
+		return m.Index
+	}
+	return m.Size
 }
 
 // holds reports whether the segment may hold records of allocation id.
@@ -58,19 +106,32 @@ func (m segmentMeta) holds(id AllocationID) bool {
 	return found
 }
 
-// allocationsOf adds the allocations of a's job and activity to set.
+// allocationsOf adds the allocations of a's job, activity and refusals
+// to set.
 func allocationsOf(a archived, set map[AllocationID]bool) {
-	set[a.Job.Allocation] = true
+	if a.hasJob() {
+		set[a.Job.Allocation] = true
+	}
 	for _, act := range a.Activity {
 		set[act.Allocation] = true
 	}
+	for _, f := range a.Failures {
+		set[f.Allocation] = true
+	}
 }
 
-// archived is one segment record: a completed job and its activity.
+// archived is one segment record: a completed job, its activity and the
+// refusals it met before it ran; or, for a job refused and not completed
+// when it was archived, its refusals only (Job holds only the ID).
 type archived struct {
 	Job      Job        `json:"job"`
 	Activity []Activity `json:"activity"`
+	Failures []Failure  `json:"failures,omitempty"`
 }
+
+// hasJob reports whether the record holds the job's record, not only its
+// refusals.
+func (a archived) hasJob() bool { return a.Job.Status == Completed }
 
 // SegmentError is damage found in a segment file: the file, the byte
 // offset and number (1 for the first) of the record, and what is wrong.
@@ -147,12 +208,20 @@ func scanSegment(dir string, m segmentMeta, f func(archived) bool) (good int, in
 		return good, intact, &SegmentError{File: file, Offset: off, Record: rec, Reason: fmt.Sprintf(format, args...)}
 	}
 	head, err := r.ReadString('\n')
-	if err != nil || head != segmentMagic {
-		return fail(0, 0, "the first line is not %q", strings.TrimSpace(segmentMagic))
+	if err := checkSegmentHead(head, err, m); err != nil {
+		return fail(0, 0, "%v", err)
 	}
 	off := int64(len(head))
 	intact = off
 	for rec := 1; ; rec++ {
+		if off == m.Index { // the allocation index: checked, not passed on
+			n, err := readIndexLine(r, m)
+			if err != nil {
+				return fail(off, rec, "allocation index: %v", err)
+			}
+			off += n
+			break
+		}
 		line, err := r.ReadBytes('\n')
 		if err == io.EOF && len(line) == 0 {
 			break
@@ -160,17 +229,14 @@ func scanSegment(dir string, m segmentMeta, f func(archived) bool) (good int, in
 		if err != nil {
 			return fail(off, rec, "cut short (%d bytes, no end of line)", len(line))
 		}
-		body, err := checkLine(line[:len(line)-1])
+		a, err := decodeArchived(line)
 		if err != nil {
 			return fail(off, rec, "%v", err)
 		}
-		var a archived
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&a); err != nil {
-			return fail(off, rec, "JSON: %v", err)
-		}
 		off += int64(len(line))
+		if m.Index > 0 && off > m.Index {
+			return fail(off-int64(len(line)), rec, "runs past the allocation index at byte %d", m.Index)
+		}
 		good, intact = rec, off
 		if !f(a) {
 			return good, intact, nil
@@ -187,6 +253,33 @@ func scanSegment(dir string, m segmentMeta, f func(archived) bool) (good int, in
 	return good, intact, nil
 }
 
+// checkSegmentHead checks a segment's first line: version 2, or version 1
+// (which has no index).
+func checkSegmentHead(head string, err error, m segmentMeta) error {
+	switch {
+	case err == nil && head == segmentMagic:
+		return nil
+	case err == nil && head == segmentMagicV1 && m.Index == 0:
+		return nil
+	}
+	return fmt.Errorf("the first line is not %q", strings.TrimSpace(segmentMagic))
+}
+
+// decodeArchived checks and decodes one segment record line (with its newline).
+func decodeArchived(line []byte) (archived, error) {
+	var a archived
+	body, err := checkLine(line[:len(line)-1])
+	if err != nil {
+		return a, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return a, fmt.Errorf("JSON: %v", err)
+	}
+	return a, nil
+}
+
 // segmentWriter writes archived records into new segment files of at most
 // limit bytes each, numbered after the last one the snapshot lists.
 type segmentWriter struct {
@@ -197,7 +290,8 @@ type segmentWriter struct {
 	metas     []segmentMeta
 	buf       []byte
 	cur       segmentMeta
-	allocs    map[AllocationID]bool
+	index     map[AllocationID][]int64 // the current segment's records by allocation
+	allocs    map[AllocationID]bool    // one record's allocations
 }
 
 func (w *segmentWriter) add(a archived) error {
@@ -213,16 +307,19 @@ func (w *segmentWriter) add(a archived) error {
 	}
 	if w.cur.Count == 0 {
 		w.buf = append(w.buf[:0], segmentMagic...)
-		w.cur = segmentMeta{Name: fmt.Sprintf("%s.seg.%06d", w.base, w.next), MinJob: a.Job.ID, MaxJob: a.Job.ID}
+		w.cur = segmentMeta{Name: fmt.Sprintf("%s.seg.%06d", w.base, w.next)}
 		w.next++
 	}
-	w.buf = append(w.buf, line...)
 	if w.allocs == nil {
-		w.allocs = map[AllocationID]bool{}
+		w.allocs, w.index = map[AllocationID]bool{}, map[AllocationID][]int64{}
 	}
+	clear(w.allocs)
 	allocationsOf(a, w.allocs)
-	w.cur.Count++
-	w.cur.MinJob, w.cur.MaxJob = min(w.cur.MinJob, a.Job.ID), max(w.cur.MaxJob, a.Job.ID)
+	for id := range w.allocs {
+		w.index[id] = append(w.index[id], int64(len(w.buf)))
+	}
+	w.buf = append(w.buf, line...)
+	w.cur.note(a)
 	return nil
 }
 
@@ -233,9 +330,19 @@ func (w *segmentWriter) flush() error {
 	if w.cur.Count == 0 {
 		return nil
 	}
+	w.cur.Allocations = slices.Sorted(maps.Keys(w.index))
+	idx := segmentIndex{Allocations: make([]indexEntry, 0, len(w.index))}
+	for _, id := range w.cur.Allocations {
+		idx.Allocations = append(idx.Allocations, indexEntry{Allocation: id, Offsets: w.index[id]})
+	}
+	clear(w.index)
+	body, err := json.Marshal(idx)
+	if err != nil {
+		return err
+	}
+	w.cur.Index = int64(len(w.buf))
+	w.buf = append(w.buf, encodeLine(body)...)
 	w.cur.Size, w.cur.CRC = int64(len(w.buf)), crc32.Checksum(w.buf, castagnoli)
-	w.cur.Allocations = slices.Sorted(maps.Keys(w.allocs))
-	clear(w.allocs)
 	if err := writeDurably(w.dir, w.cur.Name, w.buf, w.step); err != nil {
 		return fmt.Errorf("allocation: segment %s: %w", filepath.Join(w.dir, w.cur.Name), err)
 	}

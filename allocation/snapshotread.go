@@ -69,8 +69,8 @@ func decodeSnapshot(r *bufio.Reader, size int64) (*state, error) {
 		return nil, fmt.Errorf("the first line %.80q is not %q", line, FileFormat+" VERSION LENGTH CRC")
 	}
 	switch {
-	case version != FileVersion && version != 2:
-		return nil, fmt.Errorf("version %d, want 2 or %d", version, FileVersion)
+	case version < 2 || version > FileVersion:
+		return nil, fmt.Errorf("version %d, want 2 to %d", version, FileVersion)
 	case n != size-int64(len(line)):
 		return nil, fmt.Errorf("the header gives %d bytes but %d follow: cut short or grown", n, size-int64(len(line)))
 	}

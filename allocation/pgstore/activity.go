@@ -50,6 +50,9 @@ func overflow(err error) error {
 // and the activity row inserted together.
 // Credit adds amount (positive) SU to an allocation, recorded as a credit activity with the comment.
 func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount int64, comment string, now time.Time) (allocation.Activity, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Activity{}, err
+	}
 	if amount <= 0 {
 		return allocation.Activity{}, &allocation.FieldError{Field: "amount", Reason: fmt.Sprintf("%d is not positive", amount)}
 	}
@@ -67,12 +70,16 @@ func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount i
 	return act, clean(overflow(err))
 }
 
-// PreDebit is one call of the hpcsched_predebit function (one round trip,
-// one transaction): it locks the active allocation's balances row, so
-// pre-debits of one allocation are serialised and those of different
-// allocations run in parallel.
+// PreDebit is one statement (preDebitSQL: one round trip, one
+// transaction) when the balance covers the job, else one call of the
+// hpcsched_predebit function; either locks the active allocation's
+// balances row, so pre-debits of one allocation are serialised and those
+// of different allocations run in parallel.
 // PreDebit records a job's maximum SU against the allocation active at now, or records a Failure and returns an *InsufficientError; see Store.PreDebit for retries.
 func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now time.Time) (allocation.Job, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Job{}, err
+	}
 	if err := r.Validate(); err != nil {
 		return allocation.Job{}, err
 	}
@@ -83,9 +90,14 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
 	var result string
 	var alloc, bal *int64
+	args := []any{key, int64(r.UID), r.Account, string(r.Resource), r.Amount, r.Rate, r.Comment, now}
 	for range 2 { // a pre-debit of the same job id on another allocation may commit first
-		err = s.pool.QueryRow(ctx, "SELECT result, alloc, bal FROM hpcsched_predebit($1, $2, $3, $4, $5, $6, $7, $8)",
-			key, int64(r.UID), r.Account, string(r.Resource), r.Amount, r.Rate, r.Comment, now).Scan(&result, &alloc, &bal)
+		result = "ok"
+		err = s.pool.QueryRow(ctx, preDebitSQL, args...).Scan(&alloc, &bal)
+		if errors.Is(err, pgx.ErrNoRows) {
+			err = s.pool.QueryRow(ctx, "SELECT result, alloc, bal FROM hpcsched_predebit($1, $2, $3, $4, $5, $6, $7, $8)",
+				args...).Scan(&result, &alloc, &bal)
+		}
 		if pgCode(err) != uniqueViolation {
 			break
 		}
@@ -112,11 +124,14 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 		Status: allocation.Executing, Started: now}, nil
 }
 
-// Complete is one call of hpcsched_complete (one round trip, one
-// transaction), which locks the job's row and then its allocation's
-// balances row.
+// Complete is one statement (completeSQL: one round trip, one
+// transaction) for an executing job, else one call of hpcsched_complete;
+// either locks the job's row and then its allocation's balances row.
 // Complete resolves a job's pre-debit into its actual debit (see ActualDebit); a repeated completion returns the recorded job, a different one ErrConflict.
 func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.Time) (allocation.Job, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Job{}, err
+	}
 	key, err := jobKey(c.Job)
 	if err != nil {
 		return allocation.Job{}, err
@@ -126,11 +141,16 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 		return allocation.Job{}, err
 	}
 	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
+	rows, _ := s.pool.Query(ctx, completeSQL, key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
+	j, err := pgx.CollectExactlyOneRow(rows, scanJob)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return j, clean(overflow(err))
+	}
 	var result string
-	rows, _ := s.pool.Query(ctx, "SELECT $1::bigint, COALESCE(o_allocation, 0), COALESCE(o_uid, 0), COALESCE(o_amount, 0), COALESCE(o_rate, 0),"+
+	rows, _ = s.pool.Query(ctx, "SELECT $1::bigint, COALESCE(o_allocation, 0), COALESCE(o_uid, 0), COALESCE(o_amount, 0), COALESCE(o_rate, 0),"+
 		" COALESCE(o_status, ''), COALESCE(o_started, 'epoch'), o_ended, COALESCE(o_elapsed, 0), COALESCE(o_outcome, ''), COALESCE(o_debited, 0), result"+
 		" FROM hpcsched_complete($1, $2, $3, $4, $5)", key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
-	j, err := pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (allocation.Job, error) {
+	j, err = pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (allocation.Job, error) {
 		return scanJobAnd(row, &result)
 	})
 	switch {
@@ -148,6 +168,9 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 
 // Forget drops a job's record: an executing pre-debit is returned in full, a completed job keeps its debit. Unknown jobs are ignored.
 func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) error {
+	if err := s.opened(); err != nil {
+		return err
+	}
 	key, err := jobKey(id)
 	if err != nil {
 		return err
@@ -200,6 +223,9 @@ func jobIn(ctx context.Context, q querier, key int64) (allocation.Job, error) {
 
 // Job is the job's pre-debit record (ErrNotFound when none).
 func (s *Store) Job(ctx context.Context, id allocation.JobID) (allocation.Job, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Job{}, err
+	}
 	key, err := jobKey(id)
 	if err != nil {
 		return allocation.Job{}, err
@@ -209,12 +235,18 @@ func (s *Store) Job(ctx context.Context, id allocation.JobID) (allocation.Job, e
 
 // Jobs lists the jobs pre-debited against an allocation, by job ID; the slice is the caller's.
 func (s *Store) Jobs(ctx context.Context, id allocation.AllocationID) ([]allocation.Job, error) {
+	if err := s.opened(); err != nil {
+		return nil, err
+	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+jobCols+" FROM jobs WHERE allocation_id = $1 ORDER BY job_id", id)
 	return cleaned(pgx.CollectRows(rows, scanJob))
 }
 
 // Failures lists every refusal, by job and attempt; the slice is the caller's.
 func (s *Store) Failures(ctx context.Context) ([]allocation.Failure, error) {
+	if err := s.opened(); err != nil {
+		return nil, err
+	}
 	rows, _ := s.pool.Query(ctx, "SELECT job_id, attempt, allocation_id, uid, amount, balance, at FROM failures ORDER BY job_id, attempt")
 	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Failure, error) {
 		var f allocation.Failure
@@ -236,6 +268,9 @@ func scanBalance(row pgx.CollectableRow) (allocation.Balance, error) {
 
 // Balance is an allocation's standing (ErrNotFound for an unknown allocation).
 func (s *Store) Balance(ctx context.Context, id allocation.AllocationID) (allocation.Balance, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Balance{}, err
+	}
 	rows, _ := s.pool.Query(ctx, balanceSelect+" WHERE a.allocation_id = $1", id)
 	b, err := pgx.CollectExactlyOneRow(rows, scanBalance)
 	return b, clean(notFound(err, "allocation", id))
@@ -243,12 +278,18 @@ func (s *Store) Balance(ctx context.Context, id allocation.AllocationID) (alloca
 
 // Balances lists every allocation's balance, zero ones included, by allocation ID.
 func (s *Store) Balances(ctx context.Context) ([]allocation.Balance, error) {
+	if err := s.opened(); err != nil {
+		return nil, err
+	}
 	rows, _ := s.pool.Query(ctx, balanceSelect+" ORDER BY a.allocation_id")
 	return cleaned(pgx.CollectRows(rows, scanBalance))
 }
 
 // History is the allocation's activity in order; the slice is the caller's.
 func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allocation.Activity, error) {
+	if err := s.opened(); err != nil {
+		return nil, err
+	}
 	rows, _ := s.pool.Query(ctx, `SELECT activity_id, allocation_id, kind, amount, job_id, uid, at, comment
 		FROM activity WHERE allocation_id = $1 ORDER BY activity_id`, id)
 	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Activity, error) {
@@ -262,6 +303,9 @@ func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allo
 
 // Debits is the SU debited to the allocation per owner uid, by uid.
 func (s *Store) Debits(ctx context.Context, id allocation.AllocationID) ([]allocation.OwnerDebit, error) {
+	if err := s.opened(); err != nil {
+		return nil, err
+	}
 	rows, _ := s.pool.Query(ctx, "SELECT allocation_id, uid, amount, jobs FROM debits WHERE allocation_id = $1 ORDER BY uid", id)
 	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
 		var d allocation.OwnerDebit

@@ -14,11 +14,23 @@
 // allocation, in this process or any other, so concurrent pre-debits never
 // overdraw, while operations on different allocations proceed in parallel
 // (HADM's global lock serialised them all). Credit, pre-debit and
-// completion are one statement each (the latter two are PL/pgSQL
-// functions the migrations install), so one round trip each. A completion
-// locks the job's row before the balances row; nothing locks them in the
-// other order, so they cannot deadlock. A CHECK (balance >= 0) backs this
-// up.
+// completion are one statement each, so one round trip each: the usual
+// pre-debit (the balance covers it) and completion (of an executing job)
+// are single statements of data-modifying CTEs, prepared once per
+// connection; the other cases (no allocation, a retry, a refusal) are
+// PL/pgSQL functions the migrations install (hpcsched_predebit,
+// hpcsched_complete), which the store calls when the first statement
+// returns no row. A completion locks the job's row before the balances row
+// and the owner's debits row after it; nothing locks them in another
+// order, so they cannot deadlock. A CHECK (balance >= 0) backs this up.
+//
+// The activity and jobs tables, which every job writes, carry no foreign
+// key: a key check is a trigger and a tuple lock per row (four a pre-debit
+// and completion). Their writers all hold the allocation's balances row
+// lock, and a trigger on allocations, taking that lock, refuses to delete
+// an allocation with activity or jobs or to move it to another project or
+// resource, for any writer. Activity has one index, its primary key
+// (allocation, id), which History reads.
 //
 // Errors other than the ledger's own (allocation.ErrNotFound and the
 // rest) are *DatabaseError, matching ErrDatabase: their message names the

@@ -21,6 +21,9 @@ func (s *Store) JobIDs() *JobIDs { return &JobIDs{s} }
 
 // NextJobID implements queue.IDSource.
 func (j *JobIDs) NextJobID(ctx context.Context) (queue.JobID, error) {
+	if err := j.s.opened(); err != nil {
+		return 0, err
+	}
 	var id int64
 	if err := j.s.pool.QueryRow(ctx, "SELECT nextval('hpcsched_job_ids')").Scan(&id); err != nil {
 		return 0, fmt.Errorf("pgstore: next job ID: %w", err)

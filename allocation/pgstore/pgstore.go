@@ -48,7 +48,22 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 }
 
 // Close closes the pool.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	if s != nil && s.pool != nil {
+		s.pool.Close()
+	}
+}
+
+// ErrNotOpen: a Store not made by Open (the zero Store, or nil) was used.
+var ErrNotOpen = errors.New("pgstore: the store was not made by Open")
+
+// opened refuses a Store not made by Open.
+func (s *Store) opened() error {
+	if s == nil || s.pool == nil {
+		return ErrNotOpen
+	}
+	return nil
+}
 
 // Migrations is the number of shipped migrations (the schema version).
 func Migrations() int {
@@ -120,6 +135,7 @@ const (
 	uniqueViolation     = "23505"
 	exclusionViolation  = "23P01"
 	foreignKeyViolation = "23503"
+	restrictViolation   = "23001" // an allocation in use (migration 004's trigger)
 )
 
 // jobKey is a job id as the bigint column holds it.

@@ -13,6 +13,9 @@ import (
 
 // CreateProject adds a project; its ID is assigned and returned. An account another project has is refused (ErrConflict).
 func (s *Store) CreateProject(ctx context.Context, p allocation.Project) (allocation.Project, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Project{}, err
+	}
 	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
 	if err := p.Validate(); err != nil {
 		return allocation.Project{}, err
@@ -27,6 +30,9 @@ func (s *Store) CreateProject(ctx context.Context, p allocation.Project) (alloca
 
 // UpdateProject replaces the project with p.ID (ErrNotFound when none); an account another project has is refused (ErrConflict).
 func (s *Store) UpdateProject(ctx context.Context, p allocation.Project) (allocation.Project, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Project{}, err
+	}
 	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
 	if err := p.Validate(); err != nil {
 		return allocation.Project{}, err
@@ -46,6 +52,9 @@ func (s *Store) UpdateProject(ctx context.Context, p allocation.Project) (alloca
 
 // DeleteProject removes a project without allocations (ErrConflict otherwise, ErrNotFound when none).
 func (s *Store) DeleteProject(ctx context.Context, id allocation.ProjectID) error {
+	if err := s.opened(); err != nil {
+		return err
+	}
 	tag, err := s.pool.Exec(ctx, "DELETE FROM projects WHERE project_id = $1", id)
 	switch {
 	case pgCode(err) == foreignKeyViolation:
@@ -70,6 +79,9 @@ func scanProject(row pgx.CollectableRow) (allocation.Project, error) {
 
 // Project is the project with this ID (ErrNotFound when none).
 func (s *Store) Project(ctx context.Context, id allocation.ProjectID) (allocation.Project, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Project{}, err
+	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+projectCols+" FROM projects WHERE project_id = $1", id)
 	p, err := pgx.CollectExactlyOneRow(rows, scanProject)
 	return p, clean(notFound(err, "project", id))
@@ -77,6 +89,9 @@ func (s *Store) Project(ctx context.Context, id allocation.ProjectID) (allocatio
 
 // Projects lists every project by ID; the slice is the caller's.
 func (s *Store) Projects(ctx context.Context) ([]allocation.Project, error) {
+	if err := s.opened(); err != nil {
+		return nil, err
+	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+projectCols+" FROM projects ORDER BY project_id")
 	return cleaned(pgx.CollectRows(rows, scanProject))
 }
@@ -92,12 +107,18 @@ func scanAlloc(row pgx.CollectableRow) (allocation.Allocation, error) {
 
 // CreateAllocation adds an allocation (a.ID is ignored and assigned); an overlap with another of its project and resource is an *OverlapError.
 func (s *Store) CreateAllocation(ctx context.Context, a allocation.Allocation) (allocation.Allocation, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Allocation{}, err
+	}
 	a.ID = 0
 	return s.putAllocation(ctx, a)
 }
 
 // UpdateAllocation replaces the allocation with a.ID; its project and resource are fixed once it has activity (ErrConflict); overlaps are an *OverlapError.
 func (s *Store) UpdateAllocation(ctx context.Context, a allocation.Allocation) (allocation.Allocation, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Allocation{}, err
+	}
 	if a.ID <= 0 {
 		return allocation.Allocation{}, &allocation.FieldError{Field: "id", Reason: "missing"}
 	}
@@ -120,6 +141,8 @@ func (s *Store) putAllocation(ctx context.Context, a allocation.Allocation) (all
 		err = s.updateAllocation(ctx, a)
 	}
 	switch pgCode(err) {
+	case restrictViolation:
+		return allocation.Allocation{}, fmt.Errorf("%w: allocation %d has activity; its project and resource are fixed", allocation.ErrConflict, a.ID)
 	case exclusionViolation:
 		rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+` FROM allocations WHERE project_id = $1 AND resource = $2
 			AND allocation_id <> $3 AND tstzrange(start_date, end_date) && tstzrange($4, $5) ORDER BY start_date LIMIT 1`,
@@ -160,9 +183,12 @@ func (s *Store) updateAllocation(ctx context.Context, a allocation.Allocation) e
 
 // DeleteAllocation removes an allocation without activity (ErrConflict otherwise, ErrNotFound when none).
 func (s *Store) DeleteAllocation(ctx context.Context, id allocation.AllocationID) error {
+	if err := s.opened(); err != nil {
+		return err
+	}
 	tag, err := s.pool.Exec(ctx, "DELETE FROM allocations WHERE allocation_id = $1", id)
 	switch {
-	case pgCode(err) == foreignKeyViolation:
+	case pgCode(err) == foreignKeyViolation, pgCode(err) == restrictViolation:
 		return fmt.Errorf("%w: allocation %d has activity", allocation.ErrConflict, id)
 	case err != nil:
 		return clean(err)
@@ -174,6 +200,9 @@ func (s *Store) DeleteAllocation(ctx context.Context, id allocation.AllocationID
 
 // Allocation is the allocation with this ID (ErrNotFound when none).
 func (s *Store) Allocation(ctx context.Context, id allocation.AllocationID) (allocation.Allocation, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Allocation{}, err
+	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+" FROM allocations WHERE allocation_id = $1", id)
 	a, err := pgx.CollectExactlyOneRow(rows, scanAlloc)
 	return a, clean(notFound(err, "allocation", id))
@@ -181,12 +210,18 @@ func (s *Store) Allocation(ctx context.Context, id allocation.AllocationID) (all
 
 // Allocations lists every allocation by ID; the slice is the caller's.
 func (s *Store) Allocations(ctx context.Context) ([]allocation.Allocation, error) {
+	if err := s.opened(); err != nil {
+		return nil, err
+	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+" FROM allocations ORDER BY allocation_id")
 	return cleaned(pgx.CollectRows(rows, scanAlloc))
 }
 
 // ActiveAllocation is the allocation of the account's project and resource r whose period holds t (ErrNoAllocation when none).
 func (s *Store) ActiveAllocation(ctx context.Context, account string, r allocation.Resource, t time.Time) (allocation.Allocation, error) {
+	if err := s.opened(); err != nil {
+		return allocation.Allocation{}, err
+	}
 	return cleaned(activeAllocation(ctx, s.pool, account, r, t))
 }
 

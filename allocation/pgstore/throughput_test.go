@@ -24,7 +24,13 @@ import (
 // from it.
 const ThroughputEnv = "HPCSCHED_PG_THROUGHPUT"
 
-const throughputClients = 16
+const (
+	throughputClients = 16
+	// The three measurements take turns in this many slices of the span
+	// each, so a change of the machine's load (it is shared) falls on all
+	// three alike and the ratios stay comparable.
+	throughputRounds = 10
+)
 
 func TestThroughput(t *testing.T) {
 	span, err := time.ParseDuration(os.Getenv(ThroughputEnv))
@@ -32,20 +38,43 @@ func TestThroughput(t *testing.T) {
 		t.Skipf("set %s to a duration (e.g. 5s) to measure", ThroughputEnv)
 	}
 	dsn := withPoolSize(freshDB(t), throughputClients)
-	plain := plainRate(t, dsn, span)
-	one := pairRate(t, []string{dsn}, span)
-	two := pairRate(t, []string{withPoolSize(dsn, throughputClients/2), withPoolSize(dsn, throughputClients/2)}, span)
-	t.Logf("%d clients, %s each: plain INSERT+UPDATE %.0f tx/s; pre-debit+complete pairs %.0f/s on one server, %.0f/s on two (%.2f, %.2f of plain)",
-		throughputClients, span, plain, one, two, one/plain, two/plain)
+	plain := newPlain(t, dsn)
+	one := newPairs(t, []string{dsn})
+	two := newPairs(t, []string{withPoolSize(dsn, throughputClients/2), withPoolSize(dsn, throughputClients/2)})
+	var rates [3]meter
+	for r := range throughputRounds {
+		for i, op := range []func(int) error{plain, one, two} {
+			rates[i].add(run(t, span/throughputRounds, op))
+		}
+		t.Logf("round %d: plain %.0f tx/s, pairs %.0f/s on one server, %.0f/s on two", r+1, rates[0].last, rates[1].last, rates[2].last)
+	}
+	p, o, w := rates[0].perSecond(), rates[1].perSecond(), rates[2].perSecond()
+	t.Logf("%d clients, %s each in %d turns: plain INSERT+UPDATE %.0f tx/s; pre-debit+complete pairs %.0f/s on one server, %.0f/s on two (%.2f, %.2f of plain)",
+		throughputClients, span, throughputRounds, p, o, w, o/p, w/p)
 }
+
+// meter sums the calls and seconds of several runs.
+type meter struct {
+	calls   int64
+	seconds float64
+	last    float64 // the last run's calls per second
+}
+
+func (m *meter) add(calls int64, seconds float64) {
+	m.calls += calls
+	m.seconds += seconds
+	m.last = float64(calls) / seconds
+}
+
+func (m *meter) perSecond() float64 { return float64(m.calls) / m.seconds }
 
 func withPoolSize(dsn string, n int) string {
 	return fmt.Sprintf("%s&pool_max_conns=%d", dsn, n)
 }
 
-// run calls op from throughputClients goroutines for span and returns the
-// calls per second.
-func run(t *testing.T, span time.Duration, op func(client, i int) error) float64 {
+// run calls op from throughputClients goroutines, each with its own client
+// number, for span and returns the calls made and the seconds taken.
+func run(t *testing.T, span time.Duration, op func(client int) error) (int64, float64) {
 	var done atomic.Int64
 	var wg sync.WaitGroup
 	stop := time.Now().Add(span)
@@ -54,8 +83,8 @@ func run(t *testing.T, span time.Duration, op func(client, i int) error) float64
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := 0; time.Now().Before(stop); i++ {
-				if err := op(c, i); err != nil {
+			for time.Now().Before(stop) {
+				if err := op(c); err != nil {
 					t.Error(err)
 					return
 				}
@@ -64,58 +93,60 @@ func run(t *testing.T, span time.Duration, op func(client, i int) error) float64
 		}()
 	}
 	wg.Wait()
-	return float64(done.Load()) / time.Since(start).Seconds()
+	return done.Load(), time.Since(start).Seconds()
 }
 
-// plainRate is the INSERT+UPDATE transactions per second: each client
-// inserts a row and bumps its own counter, the least a pre-debit does.
-func plainRate(t *testing.T, dsn string, span time.Duration) float64 {
+// newPlain is one INSERT+UPDATE transaction of a client: it inserts a row
+// and bumps its own counter, the least a pre-debit does.
+func newPlain(t *testing.T, dsn string) func(client int) error {
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, dsn)
 	require.NoError(t, err)
-	defer pool.Close()
+	t.Cleanup(pool.Close)
 	_, err = pool.Exec(ctx, `CREATE TABLE plain_rows (id bigserial PRIMARY KEY, client int, n int);
 		CREATE TABLE plain_counts (client int PRIMARY KEY, n bigint NOT NULL);
 		INSERT INTO plain_counts SELECT g, 0 FROM generate_series(0, 63) g`)
 	require.NoError(t, err)
-	return run(t, span, func(c, i int) error {
+	var next [throughputClients]int // each client's own: no two goroutines share one
+	return func(c int) error {
+		next[c]++
 		return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, "INSERT INTO plain_rows (client, n) VALUES ($1, $2)", c, i); err != nil {
+			if _, err := tx.Exec(ctx, "INSERT INTO plain_rows (client, n) VALUES ($1, $2)", c, next[c]); err != nil {
 				return err
 			}
 			_, err := tx.Exec(ctx, "UPDATE plain_counts SET n = n + 1 WHERE client = $1", c)
 			return err
 		})
-	})
+	}
 }
 
-// pairRate is the pre-debit+complete pairs per second through one store
-// per dsn (one server each), the clients spread over them.
-func pairRate(t *testing.T, dsns []string, span time.Duration) float64 {
+// newPairs is one pre-debit and its completion by a client, through one
+// store per dsn (one server each), the clients spread over them, each
+// client on an allocation of its own.
+func newPairs(t *testing.T, dsns []string) func(client int) error {
 	ctx := context.Background()
 	var stores []*Store
 	for _, d := range dsns {
-		s, err := Open(ctx, d)
-		require.NoError(t, err)
-		defer s.Close()
-		stores = append(stores, s)
+		stores = append(stores, open(t, d))
 	}
 	base := jobBase.Add(1) << 40
-	for c := range throughputClients {
-		account := fmt.Sprintf("tp%d_%d", base>>40, c)
-		storetest.Fixture(t, stores[0], account, uint32(c), 1<<50)
+	var accounts [throughputClients]string
+	for c := range accounts {
+		accounts[c] = fmt.Sprintf("tp%d_%d", base>>40, c)
+		storetest.Fixture(t, stores[0], accounts[c], uint32(c), 1<<50)
 	}
-	return run(t, span, func(c, i int) error {
+	var next [throughputClients]int64
+	return func(c int) error {
 		s := stores[c%len(stores)]
-		id := allocation.JobID(base + int64(c)<<32 + int64(i))
-		account := fmt.Sprintf("tp%d_%d", base>>40, c)
-		if _, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: id, UID: 1, Account: account, Resource: allocation.CPU,
+		next[c]++
+		id := allocation.JobID(base + int64(c)<<32 + next[c])
+		if _, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: id, UID: 1, Account: accounts[c], Resource: allocation.CPU,
 			Amount: 60, Rate: 1_000_000}, storetest.T0); err != nil {
 			return err
 		}
 		_, err := s.Complete(ctx, allocation.Completion{Job: id, Elapsed: time.Minute, Outcome: allocation.OutcomeCompleted}, storetest.T0)
 		return err
-	})
+	}
 }
 
 var jobBase atomic.Int64

@@ -34,6 +34,7 @@ func Run(t *testing.T, open Open) {
 		{"Overlap", testOverlap},
 		{"InsufficientBalance", testInsufficient},
 		{"Completion", testCompletion},
+		{"BadCompletion", testBadCompletion},
 		{"Retries", testRetries},
 		{"Straddle", testStraddle},
 		{"Deletes", testDeletes},
@@ -219,6 +220,26 @@ func testInsufficient(t *testing.T, s allocation.Store) {
 	_, err = s.Job(ctx, allocation.MaxJobID)
 	must(t, err)
 	CheckConsistent(t, s)
+}
+
+// A malformed completion is ErrInvalid on every store, whether or not the
+// job is known: the completion is checked before the job is looked up.
+func testBadCompletion(t *testing.T, s allocation.Store) {
+	Fixture(t, s, "lab", 1001, 1000)
+	_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: 1, Account: "lab", Resource: allocation.CPU, Amount: 10, Rate: 1_000_000}, T0)
+	must(t, err)
+	negative := int64(-1)
+	for _, job := range []allocation.JobID{1, 2} { // known, unknown
+		for _, c := range []allocation.Completion{
+			{Job: job},
+			{Job: job, Elapsed: -time.Second, Outcome: allocation.OutcomeCompleted},
+			{Job: job, Elapsed: time.Second, Outcome: "exploded"},
+			{Job: job, Elapsed: time.Second, Outcome: allocation.OutcomeCompleted, Amount: &negative},
+		} {
+			_, err := s.Complete(ctx, c, T0)
+			mustBe(t, err, allocation.ErrInvalid)
+		}
+	}
 }
 
 func testCompletion(t *testing.T, s allocation.Store) {

@@ -141,13 +141,14 @@ func readTokenFile(path string) (string, error) {
 
 func allocClient(cmd string, args []string, stdout io.Writer) error {
 	var server, token, tokenFile, account string
-	var all, history bool
+	var all, history, asJSON bool
 	fs := newFlagSet("alloc "+cmd, "[flags]")
 	fs.String(&server, "server=URL", envOr("HPCSCHED_ALLOC_SERVER", "http://127.0.0.1:8080"), "API base URL ($HPCSCHED_ALLOC_SERVER)")
 	// the environment's token is read after parsing, never shown as a default
 	fs.String(&tokenFile, "token-file=FILE", "", "read the bearer token from FILE (default $HPCSCHED_TOKEN)")
 	fs.String(&token, "token=TOKEN", "", "bearer token (visible in ps: prefer --token-file or $HPCSCHED_TOKEN)")
 	fs.String(&account, "account=NAME", "", "only this account")
+	fs.Bool(&asJSON, "json", "print the rows as a JSON array instead of a table")
 	switch cmd { // each command lists only its own flags
 	case "balance":
 		fs.Bool(&all, "all", "inactive allocations too")
@@ -173,21 +174,43 @@ func allocClient(cmd string, args []string, stdout io.Writer) error {
 	if err := api.get("/alloc?"+q.Encode(), &allocs); err != nil {
 		return err
 	}
-	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	var rows any
+	var print func(io.Writer)
 	switch {
 	case cmd == "balance":
-		printBalances(w, allocs)
+		if allocs == nil {
+			allocs = []httpapi.AllocView{}
+		}
+		rows, print = allocs, func(w io.Writer) { printBalances(w, allocs) }
 	case cmd == "activity" && history:
-		err = printHistory(w, api, allocs)
+		var hist []historyRow
+		hist, err = fetchHistory(api, allocs)
+		rows, print = hist, func(w io.Writer) { printHistory(w, hist) }
 	case cmd == "activity":
-		err = printUsage(w, api, allocs)
+		var use []debitRow
+		use, err = fetchUsage(api, allocs)
+		rows, print = use, func(w io.Writer) { printUsage(w, use) }
 	default:
-		err = printFailures(w, api, allocs)
+		var fails []failureRow
+		fails, err = fetchFailures(api, allocs)
+		rows, print = fails, func(w io.Writer) { printFailures(w, fails) }
 	}
 	if err != nil {
 		return err
 	}
+	if asJSON {
+		return writeJSONRows(stdout, rows)
+	}
+	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	print(w)
 	return w.Flush()
+}
+
+// writeJSONRows prints rows (a slice, not nil) as a JSON array.
+func writeJSONRows(w io.Writer, rows any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
 }
 
 func envOr(name, def string) string {
@@ -207,51 +230,91 @@ func printBalances(w io.Writer, allocs []httpapi.AllocView) {
 	}
 }
 
-func printUsage(w io.Writer, api allocAPI, allocs []httpapi.AllocView) error {
-	fmt.Fprintln(w, "ALLOC\tACCOUNT\tRESOURCE\tUID\tJOBS\tSU")
+// debitRow is one owner's debits against an allocation.
+type debitRow struct {
+	Account  string              `json:"account"`
+	Resource allocation.Resource `json:"resource"`
+	allocation.OwnerDebit
+}
+
+func fetchUsage(api allocAPI, allocs []httpapi.AllocView) ([]debitRow, error) {
+	rows := []debitRow{}
 	for _, a := range allocs {
 		var ds []allocation.OwnerDebit
 		if err := api.get(fmt.Sprintf("/alloc/%d/debits", a.ID), &ds); err != nil {
-			return err
+			return nil, err
 		}
 		for _, d := range ds {
-			fmt.Fprintf(w, "%d\t%s\t%s\t%d\t%d\t%d\n", a.ID, a.Account, a.Resource, d.UID, d.Jobs, d.Amount)
+			rows = append(rows, debitRow{Account: a.Account, Resource: a.Resource, OwnerDebit: d})
 		}
 	}
-	return nil
+	return rows, nil
 }
 
-func printHistory(w io.Writer, api allocAPI, allocs []httpapi.AllocView) error {
-	fmt.Fprintln(w, "ALLOC\tACCOUNT\tTIME\tKIND\tAMOUNT\tJOB\tUID\tCOMMENT")
+func printUsage(w io.Writer, rows []debitRow) {
+	fmt.Fprintln(w, "ALLOC\tACCOUNT\tRESOURCE\tUID\tJOBS\tSU")
+	for _, d := range rows {
+		fmt.Fprintf(w, "%d\t%s\t%s\t%d\t%d\t%d\n", d.Allocation, d.Account, d.Resource, d.UID, d.Jobs, d.Amount)
+	}
+}
+
+// historyRow is one activity record of an allocation.
+type historyRow struct {
+	Account string `json:"account"`
+	allocation.Activity
+}
+
+func fetchHistory(api allocAPI, allocs []httpapi.AllocView) ([]historyRow, error) {
+	rows := []historyRow{}
 	for _, a := range allocs {
 		var hist []allocation.Activity
 		if err := api.get(fmt.Sprintf("/alloc/%d/activity", a.ID), &hist); err != nil {
-			return err
+			return nil, err
 		}
 		for _, h := range hist {
-			fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%+d\t%d\t%d\t%s\n", a.ID, a.Account, h.Time.Format(time.RFC3339), h.Kind, h.Amount, h.Job, h.UID, h.Comment)
+			rows = append(rows, historyRow{Account: a.Account, Activity: h})
 		}
 	}
-	return nil
+	return rows, nil
 }
 
-func printFailures(w io.Writer, api allocAPI, allocs []httpapi.AllocView) error {
+func printHistory(w io.Writer, rows []historyRow) {
+	fmt.Fprintln(w, "ALLOC\tACCOUNT\tTIME\tKIND\tAMOUNT\tJOB\tUID\tCOMMENT")
+	for _, h := range rows {
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%+d\t%d\t%d\t%s\n", h.Allocation, h.Account, h.Time.Format(time.RFC3339), h.Kind, h.Amount, h.Job, h.UID, h.Comment)
+	}
+}
+
+// failureRow is one refusal, with the account and resource of its
+// allocation.
+type failureRow struct {
+	Account  string              `json:"account"`
+	Resource allocation.Resource `json:"resource"`
+	allocation.Failure
+}
+
+func fetchFailures(api allocAPI, allocs []httpapi.AllocView) ([]failureRow, error) {
 	var fs []allocation.Failure
 	if err := api.get("/failure", &fs); err != nil {
-		return err
+		return nil, err
 	}
 	byID := map[allocation.AllocationID]httpapi.AllocView{}
 	for _, a := range allocs {
 		byID[a.ID] = a
 	}
-	fmt.Fprintln(w, "JOB\tUID\tACCOUNT\tALLOC\tTIME\tWHY")
+	rows := []failureRow{}
 	for _, f := range fs {
-		a, ok := byID[f.Allocation]
-		if !ok { // another account's, or filtered out by --account
-			continue
+		if a, ok := byID[f.Allocation]; ok { // else another account's, or filtered out by --account
+			rows = append(rows, failureRow{Account: a.Account, Resource: a.Resource, Failure: f})
 		}
-		fmt.Fprintf(w, "%d\t%d\t%s\t%d\t%s\tneeded %d SU, %s allocation %d had %d\n", f.Job, f.UID, a.Account,
-			f.Allocation, f.Time.Format(time.RFC3339), f.Amount, a.Resource, f.Allocation, f.Balance)
 	}
-	return nil
+	return rows, nil
+}
+
+func printFailures(w io.Writer, rows []failureRow) {
+	fmt.Fprintln(w, "JOB\tUID\tACCOUNT\tALLOC\tTIME\tWHY")
+	for _, f := range rows {
+		fmt.Fprintf(w, "%d\t%d\t%s\t%d\t%s\tneeded %d SU, %s allocation %d had %d\n", f.Job, f.UID, f.Account,
+			f.Allocation, f.Time.Format(time.RFC3339), f.Amount, f.Resource, f.Allocation, f.Balance)
+	}
 }

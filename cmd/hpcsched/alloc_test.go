@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -87,6 +89,18 @@ func TestAllocServeAndTables(t *testing.T) {
 	code, out, errOut = runCmd(t, "alloc", "failures", "--server", url, "--token", "user-tok")
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, lines(out)[1], "needed 90 SU, CPU allocation 1 had 80")
+	for cmd, want := range map[string]string{ // --json: the same rows as a JSON array
+		"failures":                 `[{"account":"lab","resource":"CPU","job_id":2,"attempt":1,"allocation_id":1,"uid":500,"amount":90,"balance":80`,
+		"activity":                 `[{"account":"lab","resource":"CPU","allocation_id":1,"uid":500,"amount":20,"jobs":1}]`,
+		"activity --history":       `[{"account":"lab","id":1,"allocation_id":1,"kind":"credit","amount":100`,
+		"balance --account nobody": `[]`,
+	} {
+		code, out, errOut = runCmd(t, append(append([]string{"alloc"}, strings.Fields(cmd)...), "--json", "--server", url, "--token", "user-tok")...)
+		require.Equal(t, 0, code, errOut)
+		var compact bytes.Buffer
+		require.NoError(t, json.Compact(&compact, []byte(out)), out)
+		require.True(t, strings.HasPrefix(compact.String(), want), "%s --json: %s", cmd, compact.String())
+	}
 
 	code, out, errOut = runCmd(t, "alloc", "usage", "--from", "2000-01-01", "--to", "2200-01-01", "--server", url, "--token", "user-tok")
 	require.Equal(t, 0, code, errOut)
