@@ -143,6 +143,7 @@ type restorePlan struct {
 	jobs       []*job
 	resv       map[JobID]reservation
 	gone       map[JobID]tombstone
+	bare       bareIDs
 }
 
 // apply brings the cluster to the saved state and fills s; on a placement
@@ -205,6 +206,10 @@ func (p *restorePlan) apply(s *Scheduler) error {
 		for id := range p.gone {
 			s.maxID = max(s.maxID, id)
 		}
+	}
+	s.bare = p.bare
+	if runs := p.st.ForgottenIDs; len(runs) > 0 {
+		s.maxID = max(s.maxID, runs[len(runs)-1].Last)
 	}
 	for _, j := range p.jobs {
 		if j.State.Terminal() {
@@ -281,6 +286,9 @@ func (v *validator) state(st *stateFile) (*restorePlan, error) {
 		p.jobs = append(p.jobs, j)
 	}
 	if err := v.forgotten(st, byID, p); err != nil {
+		return nil, err
+	}
+	if err := v.forgottenIDs(st, p); err != nil {
 		return nil, err
 	}
 	for i, sr := range st.Reservations {
@@ -397,6 +405,34 @@ func (v *validator) forgotten(st *stateFile, byID map[JobID]*job, p *restorePlan
 			p.gone = map[JobID]tombstone{}
 		}
 		p.gone[sf.ID] = newTombstone(unstamp(sf.Start), state)
+	}
+	return nil
+}
+
+// forgottenIDs checks the runs of jobs forgotten without a tombstone:
+// ascending, disjoint, without 0, and naming no saved or forgotten job.
+func (v *validator) forgottenIDs(st *stateFile, p *restorePlan) error {
+	for i, r := range st.ForgottenIDs {
+		path := fmt.Sprintf("forgotten_ids[%d]", i)
+		switch {
+		case r.First == 0:
+			return restoreErr(path+".first", "0 is not a job ID")
+		case r.Last < r.First:
+			return restoreErr(path+".last", "run ends at %d, before its first ID %d", r.Last, r.First)
+		case i > 0 && r.First <= st.ForgottenIDs[i-1].Last:
+			return restoreErr(path+".first", "runs must ascend without overlapping: %d follows %d", r.First, st.ForgottenIDs[i-1].Last)
+		}
+		p.bare.insertRun(idRange{lo: r.First, hi: r.Last})
+	}
+	for _, j := range p.jobs {
+		if p.bare.has(j.ID) {
+			return restoreErr("forgotten_ids", "job %d is both saved and forgotten", j.ID)
+		}
+	}
+	for _, sf := range st.Forgotten {
+		if p.bare.has(sf.ID) {
+			return restoreErr("forgotten_ids", "job %d has a tombstone and is forgotten without one", sf.ID)
+		}
 	}
 	return nil
 }
