@@ -460,8 +460,7 @@ func (r *runner) step(t time.Time) error {
 		started = r.s.Schedule(t)
 	case Conservative:
 		started = r.s.Schedule(t)
-		more, _ := r.s.Backfill(t)
-		started = append(started, more...)
+		started = append(started, r.s.BackfillStarts(t)...)
 	case EASY:
 		// EASY's pass starts the jobs in order itself, until the head
 		if r.o.Planner != nil {
