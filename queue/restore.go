@@ -9,7 +9,6 @@ import (
 	"github.com/hpcsched/hpcsched/position"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -124,7 +123,7 @@ func decodeWithin(r io.Reader, limit int64) (*stateFile, error) {
 		if errors.As(err, &te) {
 			return nil, &RestoreError{Path: te.Field, Offset: -1, Msg: te.Error()}
 		}
-		if !errors.Is(err, io.EOF) && !isJSONError(err) {
+		if cr.err != nil { // the reader failed, not the bytes
 			return nil, readErr(err)
 		}
 		return nil, restoreErr("", "%v", err)
@@ -494,6 +493,7 @@ type budgetReader struct {
 	r    io.Reader
 	left int64
 	read int64
+	err  error // the reader's own error (not io.EOF), to tell it from a verdict on the bytes
 }
 
 func (b *budgetReader) Read(p []byte) (int, error) {
@@ -511,6 +511,9 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
 	b.read += int64(n)
+	if err != nil && !errors.Is(err, io.EOF) {
+		b.err = err
+	}
 	return n, err
 }
 
@@ -535,11 +538,4 @@ func readErr(err error) error {
 		return restoreErr("", "state larger than MaxStateBytes (%d bytes)", MaxStateBytes)
 	}
 	return fmt.Errorf("queue: restore: reading state: %w", err)
-}
-
-// isJSONError reports whether err is the decoder's verdict on the bytes.
-func isJSONError(err error) bool {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	return errors.As(err, &se) || errors.As(err, &te) || strings.HasPrefix(err.Error(), "json: ")
 }
