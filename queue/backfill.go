@@ -47,9 +47,23 @@ func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Started, []Reservation) {
 	s.lock(ctx)
 	defer s.unlock()
+	return s.backfill(now), s.reservations()
+}
+
+// BackfillStarts is Backfill without the list of standing reservations
+// (Reservations gives it when wanted): the same pass, which a replay
+// reading only the starts runs without copying every reservation.
+func (s *Scheduler) BackfillStarts(now time.Time) []Started {
+	s.lock(context.Background())
+	defer s.unlock()
+	return s.backfill(now)
+}
+
+// backfill is one pass of Backfill under the lock.
+func (s *Scheduler) backfill(now time.Time) []Started {
 	now, ok := s.passTime(now)
 	if !ok {
-		return nil, s.reservations()
+		return nil
 	}
 	s.recalc(now)
 	for id := range s.resv {
@@ -79,7 +93,7 @@ func (s *Scheduler) BackfillContext(ctx context.Context, now time.Time) ([]Start
 		considered++
 		b.plan(j)
 	}
-	return b.started, s.reservations()
+	return b.started
 }
 
 // bfRun is one Backfill pass's state.

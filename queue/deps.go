@@ -192,6 +192,20 @@ func depKindName(k depKind) string {
 	return [...]string{"after", "afterany", "afterok", "afternotok", "singleton"}[k]
 }
 
+// namesJobs reports whether the dependency names a job (any term but
+// singleton), without listing them.
+func (d *Dependency) namesJobs() bool {
+	if d == nil {
+		return false
+	}
+	for _, t := range d.terms {
+		if t.kind != depSingleton {
+			return true
+		}
+	}
+	return false
+}
+
 // targets lists the job IDs the dependency names.
 func (d *Dependency) targets() []JobID {
 	var ids []JobID

@@ -123,7 +123,10 @@
 // its ID stays in use, and a dependency on it, made before or after,
 // resolves exactly as on the finished job. A tombstone is 16 bytes with no
 // pointer for the collector to scan; it keeps the start's instant, which
-// Snapshot writes in UTC.
+// Snapshot writes in UTC. WithoutTombstones keeps, while no job has named
+// another in a dependency, only the forgotten IDs as runs of consecutive
+// IDs (a few runs for a queue whose jobs end roughly in order, whatever
+// their number); a dependency given later on such a job is refused.
 //
 // # State
 //

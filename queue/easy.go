@@ -48,6 +48,8 @@ type EASY struct {
 	freedBy   []int
 	idle      *bitset.BitSet
 	exclude   *bitset.BitSet
+	found     *bitset.BitSet // the nodes of the last probe that fit
+	fewest    *bitset.BitSet // a probe's nodes, until it fits
 	countedID []JobID
 }
 
@@ -258,31 +260,33 @@ func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID
 	// the count bound: no start before enough nodes are free
 	idleCount := int(e.idle.Count())
 	bound, _ := smallestTrue(0, len(ends), func(k int) bool { return freedBy[k]+idleCount >= need })
-	var nodes *bitset.BitSet
-	probed := -1
+	probed := -1 // the k of e.found
 	k, ok := smallestTrue(bound, len(ends), func(k int) bool {
-		nodes, probed = e.probeAfter(j, ends, k, -1), k
-		return nodes != nil
+		if e.probeAfter(j, ends, k, -1) {
+			probed = k
+			return true
+		}
+		return false
 	})
 	if ok && probed != k {
-		nodes = e.probeAfter(j, ends, k, -1)
+		e.probeAfter(j, ends, k, -1)
 	}
-	if !ok || k == 0 {
-		// k == 0: it fits on the idle nodes as wholes but not under the
-		// current load (shared nodes): hold those nodes from now
-		return now, nodes, e.countedID, ok
+	if !ok {
+		return now, nil, e.countedID, false
+	}
+	if k == 0 {
+		// it fits on the idle nodes as wholes but not under the current
+		// load (shared nodes): hold those nodes from now
+		return now, e.found.Clone(), e.countedID, true
 	}
 	// Prefer the freed nodes: allow only as many idle ones as the count
 	// bound says the head needs beyond them. One probe; when the
 	// selection needs more (features, topology), keep the nodes found.
 	least := max(0, need-freedBy[k])
-	if nodes == nil || int(nodes.IntersectionCardinality(e.idle)) <= least {
-		return now.Add(ends[k-1]), nodes, e.countedID, true // already the fewest idle nodes
+	if int(e.found.IntersectionCardinality(e.idle)) > least {
+		e.probeAfter(j, ends, k, least) // found stays as it was when this fails
 	}
-	if fewest := e.probeAfter(j, ends, k, least); fewest != nil {
-		nodes = fewest
-	}
-	return now.Add(ends[k-1]), nodes, e.countedID, true
+	return now.Add(ends[k-1]), e.found.Clone(), e.countedID, true
 }
 
 // idleNode marks an idle node in EASY.until.
@@ -315,6 +319,7 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	}
 	if e.idle == nil || e.idle.Len() != uint(n) {
 		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
+		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
 	}
 	e.idle.ClearAll()
 	ends = e.ends[:0]
@@ -339,8 +344,9 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 // probeAfter selects j's nodes among those free after the first k
 // distinct ends — the idle ones, all of them when idleAllowed < 0, else
 // only the first idleAllowed, and the busy ones freed by then — ignoring
-// the load (the nodes are free by then), or returns nil.
-func (e *EASY) probeAfter(j *job, ends []time.Duration, k, idleAllowed int) *bitset.BitSet {
+// the load (the nodes are free by then), into e.found; it reports false,
+// leaving e.found as it was, when j does not fit there.
+func (e *EASY) probeAfter(j *job, ends []time.Duration, k, idleAllowed int) bool {
 	x := e.exclude
 	x.ClearAll()
 	for i, t := range e.until {
@@ -357,10 +363,11 @@ func (e *EASY) probeAfter(j *job, ends []time.Duration, k, idleAllowed int) *bit
 	}
 	e.req = j.Request
 	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, x)
-	if p, ok := e.s.c.ProbeNodes(&e.req, selectnodes.TestOnly); ok {
-		return p.NodeSet()
+	if !e.s.c.ProbeInto(&e.req, selectnodes.TestOnly, e.fewest) {
+		return false
 	}
-	return nil
+	e.found, e.fewest = e.fewest, e.found
+	return true
 }
 
 // smallestTrue finds the smallest k in [lo, hi] with f(k), for f

@@ -101,10 +101,14 @@ func (s *Scheduler) Forget(id JobID) error {
 
 // forget replaces terminal job j by its tombstone.
 func (s *Scheduler) forget(j *job) {
-	if s.gone == nil {
-		s.gone = map[JobID]tombstone{}
+	if s.opts.noTombstones && s.depJobs == 0 {
+		s.bare.add(j.ID)
+	} else {
+		if s.gone == nil {
+			s.gone = map[JobID]tombstone{}
+		}
+		s.gone[j.ID] = newTombstone(j.Start, j.State)
 	}
-	s.gone[j.ID] = newTombstone(j.Start, j.State)
 	delete(s.jobs, j.ID)
 	if s.finished != nil {
 		s.finished.Delete(finKey{j.End, j.ID})
@@ -153,8 +157,10 @@ func (s *Scheduler) idUsed(id JobID) bool {
 	if _, ok := s.jobs[id]; ok {
 		return true
 	}
-	_, ok := s.gone[id]
-	return ok
+	if _, ok := s.gone[id]; ok {
+		return true
+	}
+	return s.bare.has(id)
 }
 
 // forgottenIDs lists the forgotten jobs' IDs, ascending.

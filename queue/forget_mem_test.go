@@ -37,14 +37,16 @@ func liveHeap() uint64 {
 }
 
 // BenchmarkJobMemory measures the heap a finished job costs: kept (the
-// default), and forgotten (WithForgetFinished: a tombstone). It reports
+// default), forgotten (WithForgetFinished: a tombstone), and forgotten
+// without a tombstone (WithoutTombstones: a run of IDs). It reports
 // bytes per finished job; the time per op is not the point.
 func BenchmarkJobMemory(b *testing.B) {
 	const n = 100000
 	for _, mode := range []struct {
 		name string
 		opts []Option
-	}{{"retained", nil}, {"forgotten", []Option{WithForgetFinished()}}} {
+	}{{"retained", nil}, {"forgotten", []Option{WithForgetFinished()}},
+		{"forgotten-without-tombstones", []Option{WithForgetFinished(), WithoutTombstones()}}} {
 		b.Run(fmt.Sprintf("jobs=%d/%s", n, mode.name), func(b *testing.B) {
 			var perJob float64
 			for b.Loop() {

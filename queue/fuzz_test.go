@@ -53,6 +53,25 @@ func FuzzRestore(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes())
+	// jobs forgotten without tombstones: runs of IDs
+	bare := New(cluster(f, conf), WithForgetFinished(), WithoutTombstones())
+	for i := range 6 {
+		id := submit(f, bare, Spec{Request: selectnodes.Request{CPUs: 1 + i}, TimeLimit: time.Hour}, at(0))
+		if i%3 != 1 {
+			bare.Schedule(at(1))
+			if err := bare.Finish(id, Outcome{}, at(2)); err != nil {
+				f.Fatal(err)
+			}
+		}
+	}
+	buf.Reset()
+	if err := bare.Snapshot(&buf); err != nil {
+		f.Fatal(err)
+	}
+	if !bytes.Contains(buf.Bytes(), []byte(`"forgotten_ids"`)) {
+		f.Fatal("the seed has no forgotten_ids")
+	}
+	f.Add(buf.Bytes())
 	f.Add([]byte(`{"version":2,"next_id":1,"seq":0,"event_seq":0,"partitions":[],"jobs":[]}`))
 	base, err := json.Marshal(consistencyState(f))
 	if err != nil {

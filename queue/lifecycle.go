@@ -265,6 +265,9 @@ func (s *Scheduler) checkCycle(id JobID, d *Dependency) error {
 			if _, forgotten := s.gone[t]; forgotten {
 				continue // finished: it depends on nothing any more
 			}
+			if s.bare.has(t) {
+				return forgottenBare(t)
+			}
 			return invalid("dependency on unknown job %d", t)
 		}
 		stack = append(stack, o.deps.targets()...)

@@ -9,7 +9,6 @@ import (
 	"github.com/hpcsched/hpcsched/position"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -124,7 +123,7 @@ func decodeWithin(r io.Reader, limit int64) (*stateFile, error) {
 		if errors.As(err, &te) {
 			return nil, &RestoreError{Path: te.Field, Offset: -1, Msg: te.Error()}
 		}
-		if !errors.Is(err, io.EOF) && !isJSONError(err) {
+		if cr.err != nil { // the reader failed, not the bytes
 			return nil, readErr(err)
 		}
 		return nil, restoreErr("", "%v", err)
@@ -143,6 +142,7 @@ type restorePlan struct {
 	jobs       []*job
 	resv       map[JobID]reservation
 	gone       map[JobID]tombstone
+	bare       bareIDs
 }
 
 // apply brings the cluster to the saved state and fills s; on a placement
@@ -205,6 +205,10 @@ func (p *restorePlan) apply(s *Scheduler) error {
 		for id := range p.gone {
 			s.maxID = max(s.maxID, id)
 		}
+	}
+	s.bare = p.bare
+	if runs := p.st.ForgottenIDs; len(runs) > 0 {
+		s.maxID = max(s.maxID, runs[len(runs)-1].Last)
 	}
 	for _, j := range p.jobs {
 		if j.State.Terminal() {
@@ -281,6 +285,9 @@ func (v *validator) state(st *stateFile) (*restorePlan, error) {
 		p.jobs = append(p.jobs, j)
 	}
 	if err := v.forgotten(st, byID, p); err != nil {
+		return nil, err
+	}
+	if err := v.forgottenIDs(st, p); err != nil {
 		return nil, err
 	}
 	for i, sr := range st.Reservations {
@@ -401,6 +408,34 @@ func (v *validator) forgotten(st *stateFile, byID map[JobID]*job, p *restorePlan
 	return nil
 }
 
+// forgottenIDs checks the runs of jobs forgotten without a tombstone:
+// ascending, disjoint, without 0, and naming no saved or forgotten job.
+func (v *validator) forgottenIDs(st *stateFile, p *restorePlan) error {
+	for i, r := range st.ForgottenIDs {
+		path := fmt.Sprintf("forgotten_ids[%d]", i)
+		switch {
+		case r.First == 0:
+			return restoreErr(path+".first", "0 is not a job ID")
+		case r.Last < r.First:
+			return restoreErr(path+".last", "run ends at %d, before its first ID %d", r.Last, r.First)
+		case i > 0 && r.First <= st.ForgottenIDs[i-1].Last:
+			return restoreErr(path+".first", "runs must ascend without overlapping: %d follows %d", r.First, st.ForgottenIDs[i-1].Last)
+		}
+		p.bare.insertRun(idRange{lo: r.First, hi: r.Last})
+	}
+	for _, j := range p.jobs {
+		if p.bare.has(j.ID) {
+			return restoreErr("forgotten_ids", "job %d is both saved and forgotten", j.ID)
+		}
+	}
+	for _, sf := range st.Forgotten {
+		if p.bare.has(sf.ID) {
+			return restoreErr("forgotten_ids", "job %d has a tombstone and is forgotten without one", sf.ID)
+		}
+	}
+	return nil
+}
+
 func (p *restorePlan) forgottenTwice(id JobID) bool {
 	_, ok := p.gone[id]
 	return ok
@@ -458,6 +493,7 @@ type budgetReader struct {
 	r    io.Reader
 	left int64
 	read int64
+	err  error // the reader's own error (not io.EOF), to tell it from a verdict on the bytes
 }
 
 func (b *budgetReader) Read(p []byte) (int, error) {
@@ -475,6 +511,9 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
 	b.read += int64(n)
+	if err != nil && !errors.Is(err, io.EOF) {
+		b.err = err
+	}
 	return n, err
 }
 
@@ -499,11 +538,4 @@ func readErr(err error) error {
 		return restoreErr("", "state larger than MaxStateBytes (%d bytes)", MaxStateBytes)
 	}
 	return fmt.Errorf("queue: restore: reading state: %w", err)
-}
-
-// isJSONError reports whether err is the decoder's verdict on the bytes.
-func isJSONError(err error) bool {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	return errors.As(err, &se) || errors.As(err, &te) || strings.HasPrefix(err.Error(), "json: ")
 }

@@ -62,6 +62,8 @@ type Scheduler struct {
 	kept        *keptPlan             // Backfill's profile, kept between passes (derived, never saved)
 	maxPartPrio int                   // the highest partition priority; -1 until known
 	gone        map[JobID]tombstone   // forgotten jobs (Forget, WithRetention)
+	bare        bareIDs               // forgotten jobs without a tombstone (WithoutTombstones)
+	depJobs     int                   // jobs that were given a dependency on another job
 	admitted    map[admitKey]struct{} // request shapes that passed the TestOnly probe
 	finished    *btree.BTreeG[finKey] // finished jobs, for WithRetention
 	clock       time.Time             // the latest now accepted; passes never act earlier
@@ -93,6 +95,7 @@ type options struct {
 	bfWindow      time.Duration
 	bfResolution  time.Duration
 	retain        int // WithRetention's count; 0 keeps all, retainNone none
+	noTombstones  bool
 }
 
 // Option configures New (and Restore).

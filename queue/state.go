@@ -48,6 +48,9 @@ const MaxStateBytes = 1 << 30
 //	               state (COMPLETE, CANCELLED, FAILED, TIMEOUT, NODE_FAIL)
 //	               and start time a dependency on them reads; omitted
 //	               when none
+//	forgotten_ids  [{first, last}] — jobs forgotten without a tombstone
+//	               (WithoutTombstones): runs of consecutive IDs that stay
+//	               in use, ascending and disjoint; omitted when none
 //
 // A request is {partition, min_nodes, max_nodes, desired_nodes, cpus,
 // min_cpus_per_node, min_memory_mb, min_tmp_disk_mb, mem_per_cpu_mb,
@@ -69,6 +72,13 @@ type stateFile struct {
 	Jobs         []stateJob         `json:"jobs"`
 	Reservations []stateReservation `json:"reservations,omitempty"`
 	Forgotten    []stateForgotten   `json:"forgotten,omitempty"`
+	ForgottenIDs []stateIDRun       `json:"forgotten_ids,omitempty"`
+}
+
+// stateIDRun is a run of IDs of jobs forgotten without a tombstone.
+type stateIDRun struct {
+	First JobID `json:"first"`
+	Last  JobID `json:"last"`
 }
 
 // stateForgotten is a forgotten job's tombstone.
@@ -236,6 +246,9 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 	for _, id := range s.forgottenIDs() {
 		t := s.gone[id]
 		st.Forgotten = append(st.Forgotten, stateForgotten{ID: id, State: t.state.String(), Start: stamp(t.startTime())})
+	}
+	for _, r := range s.bare.runs() {
+		st.ForgottenIDs = append(st.ForgottenIDs, stateIDRun{First: r.lo, Last: r.hi})
 	}
 	return json.NewEncoder(w).Encode(st)
 }

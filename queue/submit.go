@@ -170,6 +170,9 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 		if t == id {
 			return nil, invalid("job %d would depend on itself", id)
 		}
+		if s.bare.has(t) {
+			return nil, forgottenBare(t)
+		}
 		if !s.idUsed(t) {
 			return nil, invalid("dependency on unknown job %d", t)
 		}
@@ -201,6 +204,9 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 func (s *Scheduler) add(j *job) {
 	s.jobs[j.ID] = j
 	s.maxID = max(s.maxID, j.ID)
+	if j.deps.namesJobs() {
+		s.depJobs++
+	}
 	if s.byUserName != nil {
 		key := userName(j)
 		s.byUserName[key] = append(s.byUserName[key], j)

@@ -160,6 +160,9 @@ func (s *Scheduler) updated(j *job, u *Update) (job, []string, error) {
 			return next, nil, err
 		}
 		next.deps, next.Dependency = d, *u.Dependency
+		if d.namesJobs() {
+			s.depJobs++ // before any Forget can drop a target's tombstone
+		}
 		fields = append(fields, "Dependency")
 	}
 	if u.Begin != nil {

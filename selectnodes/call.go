@@ -23,6 +23,10 @@ type call struct {
 	quick bool         // Probe: a failure is ErrBusy, without classification
 	// nodesOnly: ProbeNodes, a placement without its Alloc
 	nodesOnly bool
+	// into: ProbeInto, the chosen nodes written here and no Placement
+	// built (jobTest returns probed, empty)
+	into   *bitset.BitSet
+	probed Placement
 	// decideOnly: only whether the job fits matters (WillRun's search),
 	// so a successful selection returns an empty Placement, unbuilt
 	decideOnly bool

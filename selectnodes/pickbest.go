@@ -200,6 +200,13 @@ func (cx *call) jobTest(job *Job, avail *bitset.BitSet, n Counts) (*Placement, b
 	if cx.decideOnly {
 		return &Placement{}, true, nil
 	}
+	if cx.into != nil {
+		if err := cx.v.choiceInto(ch, avail, cx.into); err != nil {
+			cx.into.ClearAll()
+			return nil, false, err
+		}
+		return &cx.probed, true, nil
+	}
 	p, err := cx.v.placement(job, ch, avail, cx.nodesOnly)
 	return p, err == nil, err
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/hostlist"
 )
 
@@ -108,6 +109,7 @@ type callOptions struct {
 	ex               *Explanation
 	quick, nodesOnly bool
 	memo             *countsMemo
+	into             *bitset.BitSet // ProbeInto's destination
 }
 
 func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement, countsMemo, error) {
@@ -121,7 +123,7 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 	if err != nil {
 		return nil, countsMemo{}, err
 	}
-	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, v: c.live()}
+	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, into: opts.into, v: c.live()}
 	cx.v.ex = ex
 	cx.v.sc = sc
 	if memo != nil {

@@ -41,7 +41,10 @@
 // by up to ReorderWindow back in order) when its submit time comes, and a
 // job that ends leaves the scheduler (queue.Scheduler.Forget) and the run,
 // leaving its sums (the waits are kept, 8 bytes a job, for the median and
-// 95th percentile). Options.OnRecord receives each job's final record as
+// 95th percentile). When no job of the source has a dependency (a
+// trace's, or a Workload's without one) the scheduler keeps no tombstone
+// of an ended job either, only its ID in a run of consecutive IDs
+// (queue.WithoutTombstones). Options.OnRecord receives each job's final record as
 // it is final; Options.Record keeps them all (charts). A pass on a cluster
 // without a free CPU is skipped under Schedule alone and EASY (it could
 // start nothing, and those passes keep nothing the skipped one would have

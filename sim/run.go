@@ -314,6 +314,10 @@ func newRunner(c *selectnodes.Cluster, name string, src Source, total int, o Opt
 	if o.Planner != nil {
 		qopts = append(qopts, queue.WithPlanner(o.Planner, o.Window))
 	}
+	if namesNoJob(src) {
+		// no job can name an ended one: its ID is all the queue keeps
+		qopts = append(qopts, queue.WithoutTombstones())
+	}
 	qopts = append(qopts, o.Queue...)
 	o.Policy = policy
 	res := &Result{Workload: name, Cluster: o.Cluster, Policy: strings.TrimPrefix(fmt.Sprintf("%T", policy), "queue."),
@@ -327,6 +331,24 @@ func newRunner(c *selectnodes.Cluster, name string, src Source, total int, o Opt
 	s := queue.New(c, qopts...)
 	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), src: src, total: total, epoch: epoch, res: res,
 		tree: c.Topology(), live: map[queue.JobID]*liveJob{}, nodes: c.NodeCount()}
+}
+
+// namesNoJob reports whether no job src will give has a dependency: a
+// trace's jobs have none, a Workload's are looked at; of another Source
+// nothing is known.
+func namesNoJob(src Source) bool {
+	switch s := src.(type) {
+	case *TraceSource:
+		return true
+	case *sliceSource:
+		for _, j := range s.jobs[s.i:] {
+			if j.Spec.Dependency != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // peek reads the next job to submit.
@@ -438,8 +460,7 @@ func (r *runner) step(t time.Time) error {
 		started = r.s.Schedule(t)
 	case Conservative:
 		started = r.s.Schedule(t)
-		more, _ := r.s.Backfill(t)
-		started = append(started, more...)
+		started = append(started, r.s.BackfillStarts(t)...)
 	case EASY:
 		// EASY's pass starts the jobs in order itself, until the head
 		if r.o.Planner != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hpcsched/hpcsched/internal/shareddata"
 	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -131,9 +132,10 @@ func TestRunSourceMatchesRun(t *testing.T) {
 }
 
 // The replay holds the jobs queued and running, not the trace: ten times
-// the jobs cost at most a few hundred bytes more a job (the scheduler's
-// tombstone of each forgotten job) where every finished job was kept
-// before (about 3.4 KB each).
+// the jobs cost a few bytes more a job (the waits, 8 bytes each, for the
+// median and 95th percentile; the scheduler keeps no tombstone of a trace
+// job), where a tombstone cost about 60 bytes and every finished job kept
+// about 3.4 KB before.
 func TestReplayMemoryPerJob(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's shadow memory")
@@ -156,7 +158,7 @@ func TestReplayMemoryPerJob(t *testing.T) {
 	one, ten := live(2), live(20)
 	perJob := (float64(ten) - float64(one)) / 18000
 	t.Logf("live heap: %d B for 2,000 jobs, %d B for 20,000: %.0f B a job more", one, ten, perJob)
-	assert.Less(t, perJob, 400.0, "bytes a job")
+	assert.Less(t, perJob, 24.0, "bytes a job")
 }
 
 // countingReader counts the bytes read from r.
@@ -314,4 +316,40 @@ func TestStreamOwnershipAndZeroValues(t *testing.T) {
 	empty, err := RunSource(c, "none", nilWorkload.Source(), Options{})
 	require.NoError(t, err)
 	assert.Zero(t, empty.Jobs)
+}
+
+// A Workload whose jobs name none in a dependency replays without
+// tombstones; one with a dependency keeps them, and the dependency holds.
+func TestReplayTombstonesOnlyForDependencies(t *testing.T) {
+	assert.True(t, namesNoJob(&TraceSource{}))
+	plain := &sliceSource{jobs: []Job{{}, {}}}
+	assert.True(t, namesNoJob(plain))
+	withDep := &sliceSource{jobs: []Job{{}, {Spec: queue.Spec{Dependency: "afterok:1"}}}}
+	assert.False(t, namesNoJob(withDep))
+	withDep.i = 2 // the job with the dependency is read already
+	assert.True(t, namesNoJob(withDep))
+	var other Source = (*Workload)(nil).Source()
+	assert.True(t, namesNoJob(other))
+	assert.False(t, namesNoJob(struct{ Source }{plain}), "an unknown Source may name jobs")
+}
+
+// A dependency on a job that ended long before still holds in a replay:
+// the Workload names a job, so the scheduler keeps tombstones.
+func TestReplayDependencyOnEndedJob(t *testing.T) {
+	sr, err := NewSWFReader(bytes.NewReader(syntheticTrace(1)), SWFOptions{})
+	require.NoError(t, err)
+	c, err := sr.Header().ClusterFor(nil, nil)
+	require.NoError(t, err)
+	spec := func(dep string) queue.Spec {
+		return queue.Spec{Request: selectnodes.Request{CPUs: 1}, TimeLimit: time.Hour, Dependency: dep}
+	}
+	w := &Workload{Name: "deps", Jobs: []Job{
+		{Submit: 0, Run: time.Minute, Spec: spec(""), Cores: 1},
+		{Submit: time.Hour, Run: time.Minute, Spec: spec(""), Cores: 1},
+		{Submit: 2 * time.Hour, Run: time.Minute, Spec: spec("afterok:1"), Cores: 1},
+	}}
+	res, err := Run(c, w, Options{Backfill: EASY, Record: true})
+	require.NoError(t, err)
+	require.Len(t, res.Records, 3)
+	assert.Equal(t, 3, res.Started)
 }
