@@ -12,16 +12,18 @@ import (
 // position (errors.As finds each *Error), or nil.
 func (c *Config) Validate() error {
 	var errs position.ErrorList
-	// name -> its line's index: a small value keeps a million-node map small
-	defined := make(map[string]int32, c.NodeCount())
+	// name -> its NodeLine and place there: a small value keeps a
+	// million-node map small
+	defined := make(map[string]nameAt, c.NodeCount())
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
-		for _, name := range n.Names {
+		for k, name := range n.Names {
 			if first, dup := defined[name]; dup {
-				errs.Add(n.Pos, fmt.Sprintf("node %s is already defined at %s", name, c.Nodes[first].Pos))
+				errs.Add(n.NamePos(k), fmt.Sprintf("node %s is already defined at %s", name,
+					c.Nodes[first.line].NamePos(int(first.k))))
 				continue
 			}
-			defined[name] = int32(i)
+			defined[name] = nameAt{int32(i), int32(k)}
 		}
 	}
 	parts := make(map[string]Pos, len(c.Partitions))
@@ -39,10 +41,13 @@ func (c *Config) Validate() error {
 	return errs.Err()
 }
 
+// nameAt is where a node name is defined: c.Nodes[line].Names[k].
+type nameAt struct{ line, k int32 }
+
 // undefined returns the first of names that no node line defines. Names
 // listed in definition order, the usual case, are matched by walking the
 // node lines alongside, without a map lookup each.
-func (c *Config) undefined(names []string, defined map[string]int32) (string, bool) {
+func (c *Config) undefined(names []string, defined map[string]nameAt) (string, bool) {
 	li, k := 0, 0 // the next defined name: c.Nodes[li].Names[k]
 	for _, name := range names {
 		for li < len(c.Nodes) && k >= len(c.Nodes[li].Names) {
