@@ -29,28 +29,30 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	nodes := make([]Node, 0, cfg.NodeCount())
-	for _, line := range cfg.Nodes {
-		// one copy of the line's features and GRES, shared by its nodes
-		// (the cluster never writes them)
-		feats := slices.Clone(line.Features)
-		var gres []GRES
+	nodes := make([]node, 0, cfg.NodeCount())
+	confs := make([]nodeConf, len(cfg.Nodes)) // one configuration per line, shared by its nodes
+	for li := range cfg.Nodes {
+		line := &cfg.Nodes[li]
+		conf := &confs[li]
+		*conf = nodeConf{CPUs: line.CPUs, Boards: line.Boards, Sockets: line.SocketsPerBoard,
+			CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
+			TmpDisk: line.TmpDisk, Weight: line.Weight, Features: slices.Clone(line.Features), State: nodeState(line.State)}
 		for _, g := range line.Gres {
-			gres = append(gres, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
+			conf.GRES = append(conf.GRES, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
 		}
 		for _, name := range line.Names {
-			nodes = append(nodes, Node{Name: name, CPUs: line.CPUs, Boards: line.Boards, Sockets: line.SocketsPerBoard,
-				CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
-				TmpDisk: line.TmpDisk, Weight: line.Weight, Features: feats, GRES: gres, State: nodeState(line.State)})
+			nodes = append(nodes, node{Name: name, nodeConf: conf})
 		}
 	}
 	if compatRequested(opts) {
 		slurmNodeOrder(nodes) // compat_order.go
 	}
 	var parts []Partition
+	var owned []bool
+	var all []string // every node, for the partitions of Nodes=ALL
 	for i := range cfg.Partitions {
 		p := &cfg.Partitions[i]
-		part := Partition{Name: p.Name, Nodes: cfg.PartitionNodes(p), Default: p.Default, MinNodes: p.MinNodes,
+		part := Partition{Name: p.Name, Nodes: p.Nodes, Default: p.Default, MinNodes: p.MinNodes,
 			MaxNodes: max(p.MaxNodes, 0), Priority: p.PriorityTier, RootOnly: p.RootOnly, Sharing: sharingOf(p.Sharing),
 			Hidden: p.Hidden, MaxMemPerNode: maxMemPerNode(p), MaxCPUsPerNode: p.MaxCPUsPerNode,
 			LLN: p.LLN || leastLoaded(cfg), Access: Access{AllowGroups: p.AllowGroups,
@@ -70,7 +72,13 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		case "INACTIVE":
 			part.State = PartitionInactive
 		}
-		parts = append(parts, part)
+		if p.AllNodes { // a list made here is the cluster's; cfg's stay the caller's
+			if all == nil {
+				all = cfg.PartitionNodes(p)
+			}
+			part.Nodes = all
+		}
+		parts, owned = append(parts, part), append(owned, p.AllNodes)
 	}
 	base := []Option{WithFastSchedule(cfg.FastSchedule)}
 	switch t := strings.ToLower(cfg.SelectType); {
@@ -81,12 +89,12 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	default:
 		return nil, fmt.Errorf("selectnodes: SelectType %s is not modelled (select/linear, select/cons_res and select/cons_tres are)", cfg.SelectType)
 	}
-	return newForConfig(cfg, nodes, parts, append(base, opts...))
+	return newForConfig(cfg, nodes, parts, owned, append(base, opts...))
 }
 
-func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts []Option) (*Cluster, error) {
+func newForConfig(cfg *slurmconf.Config, nodes []node, parts []Partition, owned []bool, opts []Option) (*Cluster, error) {
 	reordered := compatRequested(opts)
-	c, err := build(nodes, parts, opts, true, func(c *Cluster) { c.lineRecords(cfg, reordered) })
+	c, err := build(nodes, parts, owned, opts, func(c *Cluster) { c.lineRecords(cfg, reordered) })
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +118,7 @@ func (c *Cluster) lineRecords(cfg *slurmconf.Config, reordered bool) {
 		rec := record{order: li, nodes: slab[next:end:end]}
 		for k, name := range line.Names {
 			if reordered {
-				rec.nodes[k] = c.byName[name]
+				rec.nodes[k], _ = c.NodeIndex(name)
 			} else {
 				rec.nodes[k] = next + k
 			}

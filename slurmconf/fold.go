@@ -3,6 +3,7 @@ package slurmconf
 import (
 	"math"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -22,22 +23,38 @@ type foldedLine struct {
 	first, line, column, offset int32
 }
 
+// foldChunk is how many foldedLines a chunk of NodeLine.folded holds:
+// chunks that fill up are kept, not copied into a larger slice.
+const foldChunk = 4096
+
+// foldedAt is the j-th line folded into n.
+func (n *NodeLine) foldedAt(j int) foldedLine { return n.folded[j/foldChunk][j%foldChunk] }
+
+// foldedCount is the number of lines folded into n.
+func (n *NodeLine) foldedCount() int {
+	if len(n.folded) == 0 {
+		return 0
+	}
+	return (len(n.folded)-1)*foldChunk + len(n.folded[len(n.folded)-1])
+}
+
 // NamePos is where the line defining Names[k] starts (the line's Pos when
 // no line was folded into n). It is Pos for a k out of range.
 func (n *NodeLine) NamePos(k int) Pos {
-	i, found := slices.BinarySearchFunc(n.folded, k, func(f foldedLine, k int) int { return int(f.first) - k })
-	if !found {
-		i--
-	}
-	if i < 0 || k >= len(n.Names) {
+	if k < 0 || k >= len(n.Names) {
 		return n.Pos
 	}
-	f := n.folded[i]
+	// the last folded line starting at or before k, if any
+	j := sort.Search(n.foldedCount(), func(j int) bool { return int(n.foldedAt(j).first) > k }) - 1
+	if j < 0 {
+		return n.Pos
+	}
+	f := n.foldedAt(j)
 	return Pos{File: n.Pos.File, Line: int(f.line), Column: int(f.column), Offset: int(f.offset)}
 }
 
 // Lines is the number of NodeName lines folded into n (1 when none was).
-func (n *NodeLine) Lines() int { return 1 + len(n.folded) }
+func (n *NodeLine) Lines() int { return 1 + n.foldedCount() }
 
 // sameConfig reports whether a and b differ at most in their names,
 // addresses and positions. Extra pairs must match position and all, so
@@ -62,10 +79,13 @@ func (a *nameArena) fold(last, n *NodeLine) bool {
 			return false
 		}
 	}
-	if len(last.folded) == cap(last.folded) {
-		last.folded = slices.Grow(last.folded, max(len(last.folded), 16))
+	if k := len(last.folded) - 1; k < 0 || len(last.folded[k]) == foldChunk {
+		// the first chunk grows as append grows it, so few folded lines
+		// cost little; the next ones start full size
+		last.folded = append(last.folded, make([]foldedLine, 0, min(len(last.folded), 1)*foldChunk))
 	}
-	last.folded = append(last.folded, foldedLine{first: int32(first), line: int32(n.Pos.Line),
+	k := len(last.folded) - 1
+	last.folded[k] = append(last.folded[k], foldedLine{first: int32(first), line: int32(n.Pos.Line),
 		column: int32(n.Pos.Column), offset: int32(n.Pos.Offset)})
 	last.Names = a.appendAll(last.Names, n.Names)
 	if n.Addrs != nil {

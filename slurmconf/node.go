@@ -29,7 +29,7 @@ type NodeLine struct {
 	State           string // upper case; UNKNOWN when not given
 	Extra           []Pair // keys not modelled above, kept in order
 	Pos             Pos    // where the (first) line starts
-	folded          []foldedLine
+	folded          [][]foldedLine // in chunks of foldChunk (fold.go)
 }
 
 // Sockets is the total number of sockets of each node.
