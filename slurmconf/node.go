@@ -26,9 +26,9 @@ type NodeLine struct {
 	Weight          int64 // lower is preferred; Slurm's default is 1
 	Features        []string
 	Gres            []Gres
-	State           string // upper case; UNKNOWN when not given
-	Extra           []Pair // keys not modelled above, kept in order
-	Pos             Pos    // where the (first) line starts
+	State           string         // upper case; UNKNOWN when not given
+	Extra           []Pair         // keys not modelled above, kept in order
+	Pos             Pos            // where the (first) line starts
 	folded          [][]foldedLine // in chunks of foldChunk (fold.go)
 }
 
