@@ -3,6 +3,7 @@ package slurmconf
 import (
 	"fmt"
 	"hash/maphash"
+	"slices"
 
 	"github.com/hpcsched/hpcsched/position"
 )
@@ -13,11 +14,13 @@ import (
 // position (errors.As finds each *Error), or nil.
 func (c *Config) Validate() error {
 	var errs position.ErrorList
-	defined := newNameSet(c.NodeCount())
+	defined := newNameSet(c)
+	ordinal := 0
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		for k, name := range n.Names {
-			if first, dup := defined.add(c, nameAt{int32(i), int32(k)}); dup {
+			ordinal++
+			if first, dup := defined.add(c, ordinal-1, nameAt{int32(i), int32(k)}); dup {
 				errs.Add(n.NamePos(k), fmt.Sprintf("node %s is already defined at %s", name,
 					c.Nodes[first.line].NamePos(int(first.k))))
 			}
@@ -44,44 +47,76 @@ type nameAt struct{ line, k int32 }
 func (c *Config) nameAt(a nameAt) string { return c.Nodes[a.line].Names[a.k] }
 
 // nameSet finds where a node name is defined. It is an open-addressing
-// hash table of nameAt (8 bytes a slot, at most half full) over the
-// Config's own names: a million names cost 16 MB, where a map costs about
-// 50 MB. The seed is random per set, so crafted names cannot make lookups
-// collide.
+// hash table (8 bytes a slot, at most half full) over the Config's own
+// names: a million names cost 16 MB, where a map costs about 50 MB. A slot
+// holds the name's ordinal (its place among all names) and 32 bits of its
+// hash, so a probe past another name rarely reads that name. The seed is
+// random per set, so crafted names cannot make lookups collide.
 type nameSet struct {
-	seed  maphash.Seed
-	slots []uint64 // line+1 in the high half, k in the low; 0 is empty
-	mask  uint64
+	seed   maphash.Seed
+	slots  []uint64 // ordinal+1 in the low half, the hash's top half above; 0 is empty
+	mask   uint64
+	starts []int // starts[line] is the ordinal of c.Nodes[line].Names[0]
 }
 
-func newNameSet(n int) nameSet {
+func newNameSet(c *Config) nameSet {
+	s := nameSet{seed: maphash.MakeSeed(), starts: make([]int, len(c.Nodes))}
+	n := 0
+	for i := range c.Nodes {
+		s.starts[i] = n
+		n += len(c.Nodes[i].Names)
+	}
 	size := 16
 	for size < 2*n {
 		size *= 2
 	}
-	return nameSet{seed: maphash.MakeSeed(), slots: make([]uint64, size), mask: uint64(size - 1)}
+	s.slots, s.mask = make([]uint64, size), uint64(size-1)
+	return s
+}
+
+// at is where the name of the given ordinal is defined.
+func (s *nameSet) at(ordinal int) nameAt {
+	line, found := slices.BinarySearch(s.starts, ordinal)
+	if !found {
+		line--
+	}
+	for line+1 < len(s.starts) && s.starts[line+1] == ordinal { // skip lines without names
+		line++
+	}
+	return nameAt{int32(line), int32(ordinal - s.starts[line])}
 }
 
 // find returns the slot where name is, or the empty slot where it would
-// go, and whether it is there.
+// go, where the name is defined and whether it is.
 func (s *nameSet) find(c *Config, name string) (int, nameAt, bool) {
-	for i := maphash.String(s.seed, name) & s.mask; ; i = (i + 1) & s.mask {
+	return s.findHashed(c, name, maphash.String(s.seed, name))
+}
+
+// findHashed is find given the name's hash.
+func (s *nameSet) findHashed(c *Config, name string, h uint64) (int, nameAt, bool) {
+	tag := h &^ (1<<32 - 1)
+	for i := h & s.mask; ; i = (i + 1) & s.mask {
 		v := s.slots[i]
 		if v == 0 {
 			return int(i), nameAt{}, false
 		}
-		at := nameAt{int32(v>>32) - 1, int32(uint32(v))}
-		if c.nameAt(at) == name {
+		if v&^(1<<32-1) != tag {
+			continue
+		}
+		if at := s.at(int(uint32(v)) - 1); c.nameAt(at) == name {
 			return int(i), at, true
 		}
 	}
 }
 
-// add records the name at a, or returns where it was defined first.
-func (s *nameSet) add(c *Config, a nameAt) (nameAt, bool) {
-	i, first, dup := s.find(c, c.nameAt(a))
+// add records the name of the given ordinal, defined at a, or returns
+// where it was defined first.
+func (s *nameSet) add(c *Config, ordinal int, a nameAt) (nameAt, bool) {
+	name := c.nameAt(a)
+	h := maphash.String(s.seed, name)
+	i, first, dup := s.findHashed(c, name, h)
 	if !dup {
-		s.slots[i] = uint64(a.line+1)<<32 | uint64(uint32(a.k))
+		s.slots[i] = h&^(1<<32-1) | uint64(uint32(ordinal+1))
 	}
 	return first, dup
 }
