@@ -67,9 +67,6 @@ func (x *nameIndex) add(nodes []node, i int) bool {
 
 // NodeIndex returns the index of the named node.
 func (c *Cluster) NodeIndex(name string) (int, bool) {
-	if len(c.byName.slots) == 0 {
-		return 0, false
-	}
 	_, i, _ := c.byName.find(c.nodes, name)
 	return max(i, 0), i >= 0
 }
