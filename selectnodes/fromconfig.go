@@ -12,7 +12,9 @@ import (
 
 // FromConfig builds a cluster from a parsed slurm.conf (a nil cfg or
 // Option is an error matching ErrNilArgument). Nodes take the
-// order of their NodeName lines, each line one config record; the
+// order of their NodeName lines, each slurmconf.NodeLine one config record
+// (with WithSlurmCompat each line of the file, as Slurm 22.05 makes them;
+// see lineRecords); the
 // selector follows SelectType (select/linear gives Linear, cons_res and
 // cons_tres give ConsRes) and FastSchedule follows the file, unless opts
 // say otherwise. Node states DOWN and FUTURE become NodeDown, DRAIN
@@ -102,34 +104,62 @@ func newForConfig(cfg *slurmconf.Config, nodes []node, parts []Partition, owned 
 	return c, nil
 }
 
-// lineRecords makes each NodeName line a config record: Slurm's config
+// lineRecords makes config records of the NodeName lines: Slurm's config
 // records are the lines, not equal configurations, so the order (and so
-// the count-feature behaviour of the Novotný thesis §3.3) follows the file. Unless
-// the nodes were reordered (compat_order.go), node k of the file is node k
-// of the cluster, and no name is looked up.
-func (c *Cluster) lineRecords(cfg *slurmconf.Config, reordered bool) {
+// the count-feature behaviour of the Novotný thesis §3.3) follows the file.
+// With SlurmCompat (compat) each line of the file is a record, as in Slurm
+// 22.05: a node set per line, which decides where _pick_best_nodes first
+// calls the selector. Otherwise each slurmconf.NodeLine is one: lines that
+// slurmconf folded (consecutive, configured alike) make one record, so a
+// file with a line per node is selected from as the same nodes written as
+// ranges. Unless the nodes were reordered (compat_order.go), node k of the
+// file is node k of the cluster, and no name is looked up.
+func (c *Cluster) lineRecords(cfg *slurmconf.Config, compat bool) {
 	c.recOf = make([]int32, len(c.nodes))
-	c.records = make([]record, 0, len(cfg.Nodes))
+	count := len(cfg.Nodes)
+	if compat {
+		count = 0
+		for li := range cfg.Nodes {
+			count += cfg.Nodes[li].Lines()
+		}
+	}
+	c.records = make([]record, 0, count)
 	slab := make([]int, len(c.nodes)) // every record's nodes, carved in turn: one allocation, not one per line
 	next := 0
 	for li := range cfg.Nodes {
 		line := &cfg.Nodes[li]
-		end := next + len(line.Names)
-		rec := record{order: li, nodes: slab[next:end:end]}
-		for k, name := range line.Names {
-			if reordered {
-				rec.nodes[k], _ = c.NodeIndex(name)
-			} else {
-				rec.nodes[k] = next + k
-			}
+		lines := 1
+		if compat {
+			lines = line.Lines()
 		}
-		next += len(line.Names)
-		slices.Sort(rec.nodes) // ascending whatever the node order
-		n := &c.nodes[rec.nodes[0]]
-		rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
-		c.records = append(c.records, rec)
+		for j := range lines {
+			names := line.Names
+			if compat {
+				names = names[line.LineStart(j):line.LineStart(j+1)]
+			}
+			c.records = append(c.records, c.lineRecord(names, slab[next:next+len(names):next+len(names)], next, compat))
+			next += len(names)
+		}
 	}
 	c.finishRecords()
+}
+
+// lineRecord is the record of the nodes names, which are nodes first.. of
+// the file, in nodes (carved for it); reordered says the nodes are not in
+// file order.
+func (c *Cluster) lineRecord(names []string, nodes []int, first int, reordered bool) record {
+	rec := record{order: len(c.records), nodes: nodes}
+	for k, name := range names {
+		if reordered {
+			rec.nodes[k], _ = c.NodeIndex(name)
+		} else {
+			rec.nodes[k] = first + k
+		}
+	}
+	slices.Sort(rec.nodes) // ascending whatever the node order
+	n := &c.nodes[rec.nodes[0]]
+	rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
+	return rec
 }
 
 func nodeState(s string) NodeState {

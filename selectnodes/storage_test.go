@@ -126,7 +126,66 @@ func TestFoldedLinesMakeOneNodeSet(t *testing.T) {
 	require.NoError(t, err)
 	ex := c.Explain(&selectnodes.Request{MinNodes: 1}, selectnodes.RunNow)
 	require.NotNil(t, ex.Placement)
-	require.Len(t, ex.Sets, 2)
+	require.Equal(t, 2, len(ex.Sets))
 	assert.Equal(t, "n[1-300]", ex.Sets[0].Nodes)
 	assert.Equal(t, "n301", ex.Sets[1].Nodes)
+}
+
+// With SlurmCompat each NodeName line is a config record, as in Slurm
+// 22.05, folded or not: the 300 one-node lines are 300 node sets.
+func TestCompatKeepsARecordPerLine(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&b, "NodeName=n%d CPUs=4 Feature=a\n", i)
+	}
+	b.WriteString("PartitionName=p Nodes=ALL Default=YES\n")
+	cfg, err := slurmconf.Parse(strings.NewReader(b.String()))
+	require.NoError(t, err)
+	c, err := selectnodes.FromConfig(cfg, selectnodes.WithSlurmCompat())
+	require.NoError(t, err)
+	ex := c.Explain(&selectnodes.Request{MinNodes: 1}, selectnodes.RunNow)
+	require.NotNil(t, ex.Placement)
+	assert.Equal(t, 300, len(ex.Sets))
+	assert.Equal(t, "n1", ex.Placement.Hostlist())
+}
+
+// In the default mode a file with a line per node and the same nodes
+// written as ranges give the same answers: lines configured alike are one
+// config record either way. Drawn at random: node counts, CPUs, weights
+// and requests.
+func TestLinesAndRangesAnswerAlike(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 2))
+	for round := range 30 {
+		var lines, ranges strings.Builder
+		next := 1
+		for g := range 1 + r.IntN(5) {
+			n, cpus, weight := 1+r.IntN(6), 2<<r.IntN(3), 1+r.IntN(2)
+			fmt.Fprintf(&ranges, "NodeName=n[%d-%d] CPUs=%d Weight=%d Feature=f%d\n", next, next+n-1, cpus, weight, g%2)
+			for k := range n {
+				fmt.Fprintf(&lines, "NodeName=n%d CPUs=%d Weight=%d Feature=f%d\n", next+k, cpus, weight, g%2)
+			}
+			next += n
+		}
+		tail := "SelectType=select/" + []string{"linear", "cons_tres"}[round%2] + "\nPartitionName=p Nodes=ALL Default=YES\n"
+		answer := func(text string, req *selectnodes.Request) string {
+			cfg, err := slurmconf.Parse(strings.NewReader(text + tail))
+			require.NoError(t, err)
+			c, err := selectnodes.FromConfig(cfg)
+			require.NoError(t, err)
+			p, err := c.SelectNodes(req, selectnodes.RunNow)
+			if err != nil {
+				return selectnodes.ClassName(err)
+			}
+			return p.Hostlist()
+		}
+		for range 5 {
+			req := &selectnodes.Request{MinNodes: 1 + r.IntN(next), CPUs: r.IntN(4 * next)}
+			if r.IntN(3) == 0 {
+				req.Features, _ = features.Parse("f1")
+			}
+			assert.Equal(t, answer(ranges.String(), req), answer(lines.String(), req), "round %d %+v\n%s", round, req, ranges.String())
+		}
+	}
 }

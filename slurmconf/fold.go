@@ -1,6 +1,7 @@
 package slurmconf
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -55,6 +56,23 @@ func (n *NodeLine) NamePos(k int) Pos {
 
 // Lines is the number of NodeName lines folded into n (1 when none was).
 func (n *NodeLine) Lines() int { return 1 + n.foldedCount() }
+
+// LineStart is the index in Names of the first name of the j-th line
+// folded into n (0 for the first line; len(Names) for j = Lines()), so
+// line j named Names[LineStart(j):LineStart(j+1)]. Slurm makes each line a
+// config record of its own; a consumer that must do the same splits n
+// with it. It panics for j outside 0..Lines().
+func (n *NodeLine) LineStart(j int) int {
+	switch {
+	case j == 0:
+		return 0
+	case j == n.Lines():
+		return len(n.Names)
+	case j < 0 || j > n.Lines():
+		panic(fmt.Sprintf("slurmconf: NodeLine.LineStart(%d) of a NodeLine of %d lines", j, n.Lines()))
+	}
+	return int(n.foldedAt(j - 1).first)
+}
 
 // sameConfig reports whether a and b differ at most in their names,
 // addresses and positions. Extra pairs must match position and all, so

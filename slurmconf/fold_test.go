@@ -29,6 +29,13 @@ func TestFoldIdenticalLines(t *testing.T) {
 	for k := range n.Names {
 		assert.Equal(t, want[k], n.NamePos(k), "name %d", k)
 	}
+	for j, want := range []int{0, 1, 3, 4} {
+		assert.Equal(t, want, n.LineStart(j), "line %d", j)
+	}
+	assert.Panics(t, func() { n.LineStart(4) })
+	assert.Panics(t, func() { n.LineStart(-1) })
+	assert.Equal(t, 0, (&NodeLine{}).LineStart(0))
+	assert.Equal(t, 0, (&NodeLine{}).LineStart(1), "a NodeLine of no name is one line of none")
 	assert.Equal(t, n.Pos, n.NamePos(-1))
 	assert.Equal(t, n.Pos, n.NamePos(4))
 	c2 := parse(t, "NodeName=DEFAULT X=1\nNodeName=n1\nNodeName=n2\n")
