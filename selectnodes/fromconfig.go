@@ -137,6 +137,9 @@ func (c *Cluster) lineRecords(cfg *slurmconf.Config, compat bool) {
 			if compat {
 				names = names[line.LineStart(j):line.LineStart(j+1)]
 			}
+			if len(names) == 0 {
+				continue // a Config made by hand may hold a line of no node: no record
+			}
 			c.records = append(c.records, c.lineRecord(names, slab[next:next+len(names):next+len(names)], next, compat))
 			next += len(names)
 		}

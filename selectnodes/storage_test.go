@@ -189,3 +189,18 @@ func TestLinesAndRangesAnswerAlike(t *testing.T) {
 		}
 	}
 }
+
+// A Config made by hand may hold a NodeLine of no name (slurmconf never
+// makes one): it gives no node and no config record, not a panic.
+func TestFromConfigSkipsANodeLineOfNoName(t *testing.T) {
+	cfg := &slurmconf.Config{Nodes: []slurmconf.NodeLine{{}, {Names: []string{"a"}, CPUs: 1}, {}},
+		Partitions: []slurmconf.PartitionLine{{Name: "p", AllNodes: true, Default: true}}}
+	for _, opts := range [][]selectnodes.Option{nil, {selectnodes.WithSlurmCompat()}} {
+		c, err := selectnodes.FromConfig(cfg, opts...)
+		require.NoError(t, err)
+		assert.Equal(t, 1, c.NodeCount())
+		p, err := c.SelectNodes(&selectnodes.Request{MinNodes: 1}, selectnodes.RunNow)
+		require.NoError(t, err)
+		assert.Equal(t, "a", p.Hostlist())
+	}
+}
