@@ -31,21 +31,7 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	nodes := make([]node, 0, cfg.NodeCount())
-	confs := make([]nodeConf, len(cfg.Nodes)) // one configuration per line, shared by its nodes
-	for li := range cfg.Nodes {
-		line := &cfg.Nodes[li]
-		conf := &confs[li]
-		*conf = nodeConf{CPUs: line.CPUs, Boards: line.Boards, Sockets: line.SocketsPerBoard,
-			CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
-			TmpDisk: line.TmpDisk, Weight: line.Weight, Features: slices.Clone(line.Features), State: nodeState(line.State)}
-		for _, g := range line.Gres {
-			conf.GRES = append(conf.GRES, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
-		}
-		for _, name := range line.Names {
-			nodes = append(nodes, node{Name: name, nodeConf: conf})
-		}
-	}
+	nodes := configNodes(cfg)
 	if compatRequested(opts) {
 		slurmNodeOrder(nodes) // compat_order.go
 	}
@@ -92,6 +78,28 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		return nil, fmt.Errorf("selectnodes: SelectType %s is not modelled (select/linear, select/cons_res and select/cons_tres are)", cfg.SelectType)
 	}
 	return newForConfig(cfg, nodes, parts, owned, append(base, opts...))
+}
+
+// configNodes makes the nodes of cfg's NodeName lines, in file order: one
+// configuration per line (its own copy of the line's features and GRES),
+// which the line's nodes share.
+func configNodes(cfg *slurmconf.Config) []node {
+	nodes := make([]node, 0, cfg.NodeCount())
+	confs := make([]nodeConf, len(cfg.Nodes)) // one configuration per line, shared by its nodes
+	for li := range cfg.Nodes {
+		line := &cfg.Nodes[li]
+		conf := &confs[li]
+		*conf = nodeConf{CPUs: line.CPUs, Boards: line.Boards, Sockets: line.SocketsPerBoard,
+			CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
+			TmpDisk: line.TmpDisk, Weight: line.Weight, Features: slices.Clone(line.Features), State: nodeState(line.State)}
+		for _, g := range line.Gres {
+			conf.GRES = append(conf.GRES, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
+		}
+		for _, name := range line.Names {
+			nodes = append(nodes, node{Name: name, nodeConf: conf})
+		}
+	}
+	return nodes
 }
 
 func newForConfig(cfg *slurmconf.Config, nodes []node, parts []Partition, owned []bool, opts []Option) (*Cluster, error) {
