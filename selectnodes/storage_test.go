@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -203,4 +204,35 @@ func TestFromConfigSkipsANodeLineOfNoName(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "a", p.Hostlist())
 	}
+}
+
+// The load of no job is made at its first use; two snapshots asking for it
+// at once (TestOnly) from two goroutines get one, without a race (run with
+// -race), and the answers of a loaded cluster.
+func TestEmptyLoadMadeOnceUnderSnapshots(t *testing.T) {
+	cfg, err := slurmconf.Parse(strings.NewReader("NodeName=n[1-8] CPUs=4\nPartitionName=p Nodes=ALL Default=YES\n"))
+	require.NoError(t, err)
+	c, err := selectnodes.FromConfig(cfg)
+	require.NoError(t, err)
+	busy, err := c.SelectNodes(&selectnodes.Request{MinNodes: 8}, selectnodes.RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(1, busy, time.Time{}, time.Time{}))
+	snaps := []*selectnodes.Snapshot{c.Snapshot(), c.Snapshot()}
+	got := make([]string, len(snaps))
+	done := make(chan int)
+	for k := range snaps {
+		go func() {
+			p, err := snaps[k].SelectNodes(&selectnodes.Request{MinNodes: 2}, selectnodes.TestOnly)
+			if err == nil {
+				got[k] = p.Hostlist()
+			}
+			done <- k
+		}()
+	}
+	for range snaps {
+		<-done
+	}
+	assert.Equal(t, []string{"n[1-2]", "n[1-2]"}, got, "TestOnly ignores the load")
+	_, err = c.SelectNodes(&selectnodes.Request{MinNodes: 2}, selectnodes.RunNow)
+	assert.Error(t, err, "every node is busy")
 }
