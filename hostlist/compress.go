@@ -47,45 +47,53 @@ func fits(v uint64, width, w int) bool {
 // names into one range, so its output always parses; an output naming more
 // than DefaultLimit hosts needs ExpandLimit.
 func Compress(hosts []string) string {
+	return CompressFunc(len(hosts), func(i int) string { return hosts[i] })
+}
+
+// CompressFunc is Compress over the n names name(0) ... name(n-1), for
+// callers that keep names elsewhere than in a []string: a million names
+// need not be copied into one to be compressed. name is called in order,
+// a few times per name at most.
+func CompressFunc(n int, name func(i int) string) string {
 	var b strings.Builder
-	for i := 0; i < len(hosts); {
-		h := splitName(hosts[i])
+	for i := 0; i < n; {
+		h := splitName(name(i))
 		if b.Len() > 0 {
 			b.WriteByte(',')
 		}
 		if !h.numeric {
-			b.WriteString(hosts[i])
+			b.WriteString(name(i))
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(hosts) {
-			n := splitName(hosts[j])
-			if !n.numeric || n.prefix != h.prefix || n.suffix != h.suffix {
+		for j < n {
+			next := splitName(name(j))
+			if !next.numeric || next.prefix != h.prefix || next.suffix != h.suffix {
 				break
 			}
 			j++
 		}
-		writeGroup(&b, h, hosts[i:j])
+		writeGroup(&b, h, func(k int) string { return name(i + k) }, j-i)
 		i = j
 	}
 	return b.String()
 }
 
 // writeGroup writes names that share a prefix and suffix.
-func writeGroup(b *strings.Builder, first hostName, names []string) {
-	if len(names) == 1 {
-		b.WriteString(names[0])
+func writeGroup(b *strings.Builder, first hostName, name func(int) string, count int) {
+	if count == 1 {
+		b.WriteString(name(0))
 		return
 	}
 	b.WriteString(first.prefix)
 	b.WriteByte('[')
-	for i := 0; i < len(names); {
-		lo := splitName(names[i])
+	for i := 0; i < count; {
+		lo := splitName(name(i))
 		hi := lo.num
 		j := i + 1
-		for j < len(names) && hi-lo.num+1 < MaxRangeSize {
-			n := splitName(names[j])
+		for j < count && hi-lo.num+1 < MaxRangeSize {
+			n := splitName(name(j))
 			if n.num != hi+1 || !fits(n.num, lo.width, n.width) {
 				break
 			}
@@ -95,7 +103,8 @@ func writeGroup(b *strings.Builder, first hostName, names []string) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(names[i][len(lo.prefix) : len(names[i])-len(lo.suffix)])
+		s := name(i)
+		b.WriteString(s[len(lo.prefix) : len(s)-len(lo.suffix)])
 		if hi != lo.num {
 			b.WriteByte('-')
 			var scratch [24]byte

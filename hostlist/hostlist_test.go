@@ -213,3 +213,18 @@ func TestCompressRoundTripProperty(t *testing.T) {
 		assert.ElementsMatch(t, hosts, backSorted)
 	}
 }
+
+// CompressFunc reads names through a function, within 0..n-1 only, and
+// writes what Compress writes for the same names.
+func TestCompressFunc(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 500; i++ {
+		hosts := randomHosts(r)
+		padded := append(append([]string{"before"}, hosts...), "after")
+		got := CompressFunc(len(hosts), func(k int) string {
+			require.True(t, k >= 0 && k < len(hosts), "name(%d) of %d", k, len(hosts))
+			return padded[k+1]
+		})
+		assert.Equal(t, Compress(hosts), got)
+	}
+}

@@ -123,12 +123,10 @@ func (c *Cluster) recordsFit(job *Job, part *partition) bool {
 	return true
 }
 
-func (c *Cluster) namesOf(idx []int) []string {
-	out := make([]string, len(idx))
-	for k, i := range idx {
-		out[k] = c.nodes[i].Name
-	}
-	return out
+// hostlistOf is the names of nodes idx as a hostlist expression, without
+// a list of a million names to build it from.
+func (c *Cluster) hostlistOf(idx []int) string {
+	return hostlist.CompressFunc(len(idx), func(k int) string { return c.nodes[idx[k]].Name })
 }
 
 // misfit is why a configuration fails a per-node constraint, formatted

@@ -86,7 +86,7 @@ func (cx *call) setReport(rec *record, r, inPart int) *SetReport {
 	if cx.ex.Sets == nil { // a report per record at most: sized once, not regrown
 		cx.ex.Sets = make([]SetReport, 0, len(cx.c.records))
 	}
-	cx.ex.Sets = append(cx.ex.Sets, SetReport{Nodes: hostlist.Compress(cx.c.namesOf(rec.nodes)), Weight: rec.weight,
+	cx.ex.Sets = append(cx.ex.Sets, SetReport{Nodes: cx.c.hostlistOf(rec.nodes), Weight: rec.weight,
 		Features: rec.features, Total: len(rec.nodes), record: r})
 	rep := &cx.ex.Sets[len(cx.ex.Sets)-1]
 	rep.removed("partition", len(rec.nodes)-inPart, nil)

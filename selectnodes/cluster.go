@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -46,14 +47,17 @@ type partition struct {
 // config records, the feature index, the GRES keys and capacities, the
 // selector and the topology. The live cluster and every snapshot share it.
 type config struct {
-	nodes   []Node // State is the state given to New; the live one is status.states
-	byName  map[string]int
+	nodes   []node // State is the state given to New; the live one is status.states
+	byName  nameIndex
 	records []record // ordered by weight, then configuration order
 	recOf   []int32  // node -> record
 	ix      *features.Index
 	gres    gresTable
 
-	empty *usage // no load at all, for TestOnly and classification
+	// empty is no load at all, for TestOnly and classification: made at
+	// its first use (a million nodes' zero load is 30 MB), atomically, as
+	// snapshots share config
+	empty atomic.Pointer[usage]
 
 	selector     Selector
 	fastSchedule int
@@ -71,7 +75,7 @@ type config struct {
 // snapshot costs nothing here.
 type status struct {
 	states    []NodeState
-	reported  []Resources
+	reported  []Resources // nil until a node registers
 	up, avail *bitset.BitSet
 	parts     []partition
 	partIx    map[string]int
@@ -161,20 +165,41 @@ func WithTopologyConfig(top *slurmconf.Topology, opts ...topology.Option) Option
 // ErrNilArgument. Nodes with identical configuration form one
 // config record; records are ordered by weight, then first appearance.
 func New(nodes []Node, parts []Partition, opts ...Option) (*Cluster, error) {
-	return build(slices.Clone(nodes), parts, opts, false, (*Cluster).buildRecords)
+	return build(sharedConfs(nodes), parts, nil, opts, (*Cluster).buildRecords)
 }
 
-// build is New over nodes the cluster keeps as they are. owned says their
-// Features and GRES slices are the cluster's already (FromConfig makes
-// them per line, so they are not copied per node); records groups the
-// nodes into config records.
-func build(nodes []Node, parts []Partition, opts []Option, owned bool, records func(*Cluster)) (*Cluster, error) {
+// sharedConfs turns nodes into the cluster's own: consecutive nodes
+// configured alike share one configuration, which has its own copy of
+// their Features and GRES.
+func sharedConfs(nodes []Node) []node {
+	out := make([]node, len(nodes))
+	var last *nodeConf
+	for i := range nodes {
+		conf := confOf(&nodes[i])
+		if last == nil || !last.equal(&conf) {
+			own := conf
+			own.Features, own.GRES = slices.Clone(conf.Features), slices.Clone(conf.GRES)
+			last = &own
+		}
+		out[i] = node{Name: nodes[i].Name, nodeConf: last}
+	}
+	return out
+}
+
+// build is New over nodes the cluster keeps as they are, their
+// configurations included (FromConfig makes one per NodeName line), and
+// over the node lists of parts[k] with ownedParts[k] set, which are the
+// cluster's already; records groups the nodes into config records.
+func build(nodes []node, parts []Partition, ownedParts []bool, opts []Option, records func(*Cluster)) (*Cluster, error) {
 	if err := nilOption("New", opts); err != nil {
 		return nil, err
 	}
+	if len(nodes) >= math.MaxInt32 {
+		return nil, fmt.Errorf("selectnodes: %d nodes are more than %d", len(nodes), math.MaxInt32-1)
+	}
 	c := &Cluster{
-		config: &config{nodes: nodes, byName: make(map[string]int, len(nodes)), fastSchedule: 1},
-		status: &status{states: make([]NodeState, len(nodes)), reported: make([]Resources, len(nodes)),
+		config: &config{nodes: nodes, byName: newNameIndex(len(nodes)), fastSchedule: 1},
+		status: &status{states: make([]NodeState, len(nodes)),
 			partIx: map[string]int{}, defPart: -1},
 		jobs: map[JobID]running{}, ends: newEnds(),
 	}
@@ -188,8 +213,14 @@ func build(nodes []Node, parts []Partition, opts []Option, owned bool, records f
 		return nil, fmt.Errorf("selectnodes: FastSchedule %d is not 0, 1 or 2", c.fastSchedule)
 	}
 	var errs []error
+	var conf *nodeConf
+	var problem string // conf's, checked once for the nodes sharing it
 	for i := range c.nodes {
-		if err := c.addNode(i, owned); err != nil {
+		if c.nodes[i].nodeConf != conf {
+			conf = c.nodes[i].nodeConf
+			problem = c.addConf(conf)
+		}
+		if err := c.addNode(i, problem); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -201,13 +232,14 @@ func build(nodes []Node, parts []Partition, opts []Option, owned bool, records f
 		return nil, err
 	}
 	records(c)
-	names := make([][]string, len(c.nodes))
+	c.ix = features.NewIndex(len(c.nodes))
 	for i := range c.nodes {
-		names[i] = c.nodes[i].Features
+		if fs := c.nodes[i].Features; len(fs) > 0 {
+			c.ix.Add(i, fs...)
+		}
 	}
-	c.ix = features.IndexNodes(names)
-	for _, p := range parts {
-		if err := c.setPartition(p, -1); err != nil {
+	for k, p := range parts {
+		if err := c.addPartition(p, -1, k < len(ownedParts) && ownedParts[k]); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -224,59 +256,70 @@ func build(nodes []Node, parts []Partition, opts []Option, owned bool, records f
 		return nil, err
 	}
 	c.use = c.newLoad()
-	empty := c.newLoad()
-	c.empty = &empty
 	return c, nil
 }
 
-func (c *Cluster) addNode(i int, owned bool) error {
+// addNode checks node i, whose configuration has the given problem ("" for
+// none), and indexes it.
+func (c *Cluster) addNode(i int, problem string) error {
 	n := &c.nodes[i]
 	switch {
 	case n.Name == "":
 		return fmt.Errorf("selectnodes: node %d has no name", i)
 	case strings.ContainsAny(n.Name, ",[] \t"):
 		return fmt.Errorf("selectnodes: node name %q holds a hostlist separator", n.Name)
+	case problem != "":
+		return fmt.Errorf("selectnodes: node %s %s", n.Name, problem)
+	case !c.byName.add(c.nodes, i):
+		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
+	}
+	c.states[i] = n.State
+	return nil
+}
+
+// addConf checks a configuration, completing its CPU count, and says what
+// is wrong with it ("" when nothing is).
+func (c *Cluster) addConf(n *nodeConf) string {
+	switch {
 	case n.CPUs < 0 || n.Boards < 0 || n.Sockets < 0 || n.CoresPerSocket < 0 || n.Threads < 0 ||
 		n.RealMemory < 0 || n.TmpDisk < 0 || n.Weight < 0:
-		return fmt.Errorf("selectnodes: node %s has a negative CPU, board, socket, core, thread, memory, disk or weight value", n.Name)
+		return "has a negative CPU, board, socket, core, thread, memory, disk or weight value"
 	case n.State > NodeDown:
-		return fmt.Errorf("selectnodes: node %s has unknown state %d", n.Name, n.State)
+		return fmt.Sprintf("has unknown state %d", n.State)
 	}
 	for _, g := range n.GRES {
 		if g.Name == "" || g.Count < 0 {
-			return fmt.Errorf("selectnodes: node %s has an invalid GRES %+v", n.Name, g)
+			return fmt.Sprintf("has an invalid GRES %+v", g)
 		}
 	}
 	cpus, ok := n.cpus()
 	if !ok {
-		return fmt.Errorf("selectnodes: node %s has more than MaxNodeCPUs (%d) CPUs", n.Name, MaxNodeCPUs)
-	}
-	before := len(c.byName)
-	c.byName[n.Name] = i // one hash operation, not a lookup then an insert
-	if len(c.byName) == before {
-		return fmt.Errorf("selectnodes: node %s is defined twice", n.Name)
+		return fmt.Sprintf("has more than MaxNodeCPUs (%d) CPUs", MaxNodeCPUs)
 	}
 	n.CPUs = cpus
 	c.mostCPUs = max(c.mostCPUs, cpus)
-	c.states[i] = n.State
-	if !owned {
-		n.Features = slices.Clone(n.Features)
-		n.GRES = slices.Clone(n.GRES)
-	}
-	return nil
+	return ""
 }
 
-func configKey(n *Node) string {
+func configKey(n *node) string {
 	return fmt.Sprintf("%d|%d|%d|%d|%q|%v", n.CPUs, n.RealMemory, n.TmpDisk, n.Weight, n.Features, n.GRES)
 }
 
 func (c *Cluster) buildRecords() {
 	byKey := map[string]int{}
 	c.recOf = make([]int32, len(c.nodes))
+	var last *nodeConf
+	r := 0
 	for i := range c.nodes {
 		n := &c.nodes[i]
+		if n.nodeConf == last { // nodes sharing a configuration share its record
+			c.records[r].nodes = append(c.records[r].nodes, i)
+			continue
+		}
+		last = n.nodeConf
 		k := configKey(n)
-		r, ok := byKey[k]
+		var ok bool
+		r, ok = byKey[k]
 		if !ok {
 			r = len(c.records)
 			byKey[k] = r
@@ -330,7 +373,13 @@ func (p *partition) countRecords(records []record) {
 }
 
 // setPartition adds p, or replaces partition at (when at >= 0).
-func (c *Cluster) setPartition(p Partition, at int) error {
+func (c *Cluster) setPartition(p Partition, at int) error { return c.addPartition(p, at, false) }
+
+// addPartition is setPartition; owned says p.Nodes is the cluster's
+// already, else it is copied. A list equal to another partition's is
+// shared with it (partitions over every node are common, and a million
+// names cost 16 MB a copy): the lists are read only.
+func (c *Cluster) addPartition(p Partition, at int, owned bool) error {
 	if p.Name == "" {
 		return errors.New("selectnodes: a partition has no name")
 	}
@@ -346,21 +395,43 @@ func (c *Cluster) setPartition(p Partition, at int) error {
 	if i, dup := c.partIx[p.Name]; dup && i != at {
 		return fmt.Errorf("selectnodes: partition %s is defined twice", p.Name)
 	}
+	if k := c.partitionListed(p.Nodes); k >= 0 {
+		p.Nodes = c.parts[k].Nodes
+		return c.putPartition(partition{Partition: p, nodes: c.parts[k].nodes.Clone()}, at)
+	}
+	if !owned {
+		p.Nodes = slices.Clone(p.Nodes)
+	}
 	bits := bitset.New(uint(len(c.nodes)))
 	next := 0 // partitions mostly list nodes in cluster order: try the next one first
-	for _, name := range p.Nodes {
+	for k, name := range p.Nodes {
 		i := next
 		if i >= len(c.nodes) || c.nodes[i].Name != name {
 			var ok bool
-			if i, ok = c.byName[name]; !ok {
+			if i, ok = c.NodeIndex(name); !ok {
 				return fmt.Errorf("selectnodes: partition %s: node %s is not defined", p.Name, name)
 			}
 		}
 		bits.Set(uint(i))
+		p.Nodes[k] = c.nodes[i].Name // the cluster's copy: the list keeps no bytes of its own
 		next = i + 1
 	}
-	p.Nodes = slices.Clone(p.Nodes)
-	part := partition{Partition: p, nodes: bits}
+	return c.putPartition(partition{Partition: p, nodes: bits}, at)
+}
+
+// partitionListed is a partition whose node list is names, or -1.
+func (c *Cluster) partitionListed(names []string) int {
+	for k := range c.parts {
+		if len(names) > 0 && slices.Equal(c.parts[k].Nodes, names) {
+			return k
+		}
+	}
+	return -1
+}
+
+// putPartition adds part, or puts it in place of partition at (when at >= 0).
+func (c *Cluster) putPartition(part partition, at int) error {
+	p := &part.Partition
 	part.countRecords(c.records)
 	if at < 0 {
 		at = len(c.parts)
@@ -390,6 +461,16 @@ func nilOption(fn string, opts []Option) error {
 	return nil
 }
 
+// emptyLoad is the load of no job (config.empty).
+func (c *Cluster) emptyLoad() *usage {
+	if u := c.empty.Load(); u != nil {
+		return u
+	}
+	u := c.newLoad()
+	c.empty.CompareAndSwap(nil, &u)
+	return c.empty.Load()
+}
+
 // applyState derives node i's bits in the up and avail bitmaps.
 func (c *Cluster) applyState(i int) {
 	s := c.states[i]
@@ -404,7 +485,7 @@ func (c *Cluster) NodeCount() int { return len(c.nodes) }
 // the copy is the caller's, its Features and GRES included (the nodes of a
 // NodeName line share one list inside the cluster).
 func (c *Cluster) Node(i int) *Node {
-	n := c.nodes[i]
+	n := c.nodes[i].public()
 	n.State = c.states[i]
 	n.Features, n.GRES = slices.Clone(n.Features), slices.Clone(n.GRES)
 	return &n
@@ -425,13 +506,9 @@ func (c *Cluster) MostNodeCPUs() int {
 // State returns node i's current state.
 func (c *Cluster) State(i int) NodeState { return c.states[i] }
 
-// NodeIndex returns the index of the named node.
-func (c *Cluster) NodeIndex(name string) (int, bool) {
-	i, ok := c.byName[name]
-	return i, ok
-}
-
-// Partition returns the named partition's settings.
+// Partition returns the named partition's settings. Its Nodes list is
+// the cluster's, shared with other partitions listing the same nodes:
+// read it, do not write it.
 func (c *Cluster) Partition(name string) (Partition, bool) {
 	i, ok := c.partIx[name]
 	if !ok {
@@ -440,7 +517,8 @@ func (c *Cluster) Partition(name string) (Partition, bool) {
 	return c.parts[i].Partition, true
 }
 
-// Partitions returns every partition, in definition order.
+// Partitions returns every partition, in definition order; their Nodes
+// lists are read only, as Partition's are.
 func (c *Cluster) Partitions() []Partition {
 	out := make([]Partition, len(c.parts))
 	for i := range c.parts {
@@ -501,7 +579,7 @@ func (c *Cluster) Names(nodes *bitset.BitSet) []string {
 func (c *Cluster) NodeSet(names []string) (*bitset.BitSet, error) {
 	b := bitset.New(uint(len(c.nodes)))
 	for _, n := range names {
-		i, ok := c.byName[n]
+		i, ok := c.NodeIndex(n)
 		if !ok {
 			return nil, fmt.Errorf("selectnodes: unknown node %q", n)
 		}

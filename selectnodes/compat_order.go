@@ -30,7 +30,7 @@ func compatRequested(opts []Option) bool {
 
 // slurmNodeOrder sorts nodes by name, naturally (tux9 before tux10), as
 // hostlist.Sort does; equal names keep their order (New rejects them).
-func slurmNodeOrder(nodes []Node) {
+func slurmNodeOrder(nodes []node) {
 	names := make([]string, len(nodes))
 	for i := range nodes {
 		names[i] = nodes[i].Name
@@ -42,5 +42,5 @@ func slurmNodeOrder(nodes []Node) {
 			rank[n] = k
 		}
 	}
-	slices.SortStableFunc(nodes, func(a, b Node) int { return rank[a.Name] - rank[b.Name] })
+	slices.SortStableFunc(nodes, func(a, b node) int { return rank[a.Name] - rank[b.Name] })
 }

@@ -12,7 +12,17 @@
 // (the Novotný thesis §3.1.2): Up (not down), Avail (up and not drained), Idle (no
 // job) and Share (no exclusive job), plus per-node counters of CPUs,
 // memory, GRES and jobs in use. Allocate and Release keep them exact;
-// CheckInvariants recomputes them from scratch.
+// CheckInvariants recomputes them from scratch. FromConfig makes a config
+// record of each slurmconf.NodeLine, so consecutive lines configured alike
+// are one record and a file with a line per node is selected from as its
+// ranges would be; with WithSlurmCompat each NodeName line is a record, as
+// in Slurm 22.05.
+//
+// Nodes of one record share their configuration inside the cluster, a
+// million nodes costing about 24 bytes each: Node returns a copy, which is
+// the caller's. Partition and Partitions return the cluster's node lists,
+// shared between partitions listing the same nodes: read them, do not
+// write them.
 //
 // The cluster is split three ways. Its configuration (nodes, records,
 // feature index, GRES capacities, selector, topology) never changes after

@@ -12,7 +12,9 @@ import (
 
 // FromConfig builds a cluster from a parsed slurm.conf (a nil cfg or
 // Option is an error matching ErrNilArgument). Nodes take the
-// order of their NodeName lines, each line one config record; the
+// order of their NodeName lines, each slurmconf.NodeLine one config record
+// (with WithSlurmCompat each line of the file, as Slurm 22.05 makes them;
+// see lineRecords); the
 // selector follows SelectType (select/linear gives Linear, cons_res and
 // cons_tres give ConsRes) and FastSchedule follows the file, unless opts
 // say otherwise. Node states DOWN and FUTURE become NodeDown, DRAIN
@@ -29,28 +31,16 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	nodes := make([]Node, 0, cfg.NodeCount())
-	for _, line := range cfg.Nodes {
-		// one copy of the line's features and GRES, shared by its nodes
-		// (the cluster never writes them)
-		feats := slices.Clone(line.Features)
-		var gres []GRES
-		for _, g := range line.Gres {
-			gres = append(gres, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
-		}
-		for _, name := range line.Names {
-			nodes = append(nodes, Node{Name: name, CPUs: line.CPUs, Boards: line.Boards, Sockets: line.SocketsPerBoard,
-				CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
-				TmpDisk: line.TmpDisk, Weight: line.Weight, Features: feats, GRES: gres, State: nodeState(line.State)})
-		}
-	}
+	nodes := configNodes(cfg)
 	if compatRequested(opts) {
 		slurmNodeOrder(nodes) // compat_order.go
 	}
 	var parts []Partition
+	var owned []bool
+	var all []string // every node, for the partitions of Nodes=ALL
 	for i := range cfg.Partitions {
 		p := &cfg.Partitions[i]
-		part := Partition{Name: p.Name, Nodes: cfg.PartitionNodes(p), Default: p.Default, MinNodes: p.MinNodes,
+		part := Partition{Name: p.Name, Nodes: p.Nodes, Default: p.Default, MinNodes: p.MinNodes,
 			MaxNodes: max(p.MaxNodes, 0), Priority: p.PriorityTier, RootOnly: p.RootOnly, Sharing: sharingOf(p.Sharing),
 			Hidden: p.Hidden, MaxMemPerNode: maxMemPerNode(p), MaxCPUsPerNode: p.MaxCPUsPerNode,
 			LLN: p.LLN || leastLoaded(cfg), Access: Access{AllowGroups: p.AllowGroups,
@@ -70,7 +60,13 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		case "INACTIVE":
 			part.State = PartitionInactive
 		}
-		parts = append(parts, part)
+		if p.AllNodes { // a list made here is the cluster's; cfg's stay the caller's
+			if all == nil {
+				all = cfg.PartitionNodes(p)
+			}
+			part.Nodes = all
+		}
+		parts, owned = append(parts, part), append(owned, p.AllNodes)
 	}
 	base := []Option{WithFastSchedule(cfg.FastSchedule)}
 	switch t := strings.ToLower(cfg.SelectType); {
@@ -81,12 +77,34 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	default:
 		return nil, fmt.Errorf("selectnodes: SelectType %s is not modelled (select/linear, select/cons_res and select/cons_tres are)", cfg.SelectType)
 	}
-	return newForConfig(cfg, nodes, parts, append(base, opts...))
+	return newForConfig(cfg, nodes, parts, owned, append(base, opts...))
 }
 
-func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts []Option) (*Cluster, error) {
+// configNodes makes the nodes of cfg's NodeName lines, in file order: one
+// configuration per line (its own copy of the line's features and GRES),
+// which the line's nodes share.
+func configNodes(cfg *slurmconf.Config) []node {
+	nodes := make([]node, 0, cfg.NodeCount())
+	confs := make([]nodeConf, len(cfg.Nodes)) // one configuration per line, shared by its nodes
+	for li := range cfg.Nodes {
+		line := &cfg.Nodes[li]
+		conf := &confs[li]
+		*conf = nodeConf{CPUs: line.CPUs, Boards: line.Boards, Sockets: line.SocketsPerBoard,
+			CoresPerSocket: line.CoresPerSocket, Threads: line.ThreadsPerCore, RealMemory: line.RealMemory,
+			TmpDisk: line.TmpDisk, Weight: line.Weight, Features: slices.Clone(line.Features), State: nodeState(line.State)}
+		for _, g := range line.Gres {
+			conf.GRES = append(conf.GRES, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
+		}
+		for _, name := range line.Names {
+			nodes = append(nodes, node{Name: name, nodeConf: conf})
+		}
+	}
+	return nodes
+}
+
+func newForConfig(cfg *slurmconf.Config, nodes []node, parts []Partition, owned []bool, opts []Option) (*Cluster, error) {
 	reordered := compatRequested(opts)
-	c, err := build(nodes, parts, opts, true, func(c *Cluster) { c.lineRecords(cfg, reordered) })
+	c, err := build(nodes, parts, owned, opts, func(c *Cluster) { c.lineRecords(cfg, reordered) })
 	if err != nil {
 		return nil, err
 	}
@@ -94,34 +112,65 @@ func newForConfig(cfg *slurmconf.Config, nodes []Node, parts []Partition, opts [
 	return c, nil
 }
 
-// lineRecords makes each NodeName line a config record: Slurm's config
+// lineRecords makes config records of the NodeName lines: Slurm's config
 // records are the lines, not equal configurations, so the order (and so
-// the count-feature behaviour of the Novotný thesis §3.3) follows the file. Unless
-// the nodes were reordered (compat_order.go), node k of the file is node k
-// of the cluster, and no name is looked up.
-func (c *Cluster) lineRecords(cfg *slurmconf.Config, reordered bool) {
+// the count-feature behaviour of the Novotný thesis §3.3) follows the file.
+// With SlurmCompat (compat) each line of the file is a record, as in Slurm
+// 22.05: a node set per line, which decides where _pick_best_nodes first
+// calls the selector. Otherwise each slurmconf.NodeLine is one: lines that
+// slurmconf folded (consecutive, configured alike) make one record, so a
+// file with a line per node is selected from as the same nodes written as
+// ranges. Unless the nodes were reordered (compat_order.go), node k of the
+// file is node k of the cluster, and no name is looked up.
+func (c *Cluster) lineRecords(cfg *slurmconf.Config, compat bool) {
 	c.recOf = make([]int32, len(c.nodes))
-	c.records = make([]record, 0, len(cfg.Nodes))
+	count := len(cfg.Nodes)
+	if compat {
+		count = 0
+		for li := range cfg.Nodes {
+			count += cfg.Nodes[li].Lines()
+		}
+	}
+	c.records = make([]record, 0, count)
 	slab := make([]int, len(c.nodes)) // every record's nodes, carved in turn: one allocation, not one per line
 	next := 0
 	for li := range cfg.Nodes {
 		line := &cfg.Nodes[li]
-		end := next + len(line.Names)
-		rec := record{order: li, nodes: slab[next:end:end]}
-		for k, name := range line.Names {
-			if reordered {
-				rec.nodes[k] = c.byName[name]
-			} else {
-				rec.nodes[k] = next + k
-			}
+		lines := 1
+		if compat {
+			lines = line.Lines()
 		}
-		next += len(line.Names)
-		slices.Sort(rec.nodes) // ascending whatever the node order
-		n := &c.nodes[rec.nodes[0]]
-		rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
-		c.records = append(c.records, rec)
+		for j := range lines {
+			names := line.Names
+			if compat {
+				names = names[line.LineStart(j):line.LineStart(j+1)]
+			}
+			if len(names) == 0 {
+				continue // a Config made by hand may hold a line of no node: no record
+			}
+			c.records = append(c.records, c.lineRecord(names, slab[next:next+len(names):next+len(names)], next, compat))
+			next += len(names)
+		}
 	}
 	c.finishRecords()
+}
+
+// lineRecord is the record of the nodes names, which are nodes first.. of
+// the file, in nodes (carved for it); reordered says the nodes are not in
+// file order.
+func (c *Cluster) lineRecord(names []string, nodes []int, first int, reordered bool) record {
+	rec := record{order: len(c.records), nodes: nodes}
+	for k, name := range names {
+		if reordered {
+			rec.nodes[k], _ = c.NodeIndex(name)
+		} else {
+			rec.nodes[k] = first + k
+		}
+	}
+	slices.Sort(rec.nodes) // ascending whatever the node order
+	n := &c.nodes[rec.nodes[0]]
+	rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
+	return rec
 }
 
 func nodeState(s string) NodeState {

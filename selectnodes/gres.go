@@ -21,8 +21,13 @@ type gresTable struct {
 	cap   []int64 // slot -> capacity
 }
 
-func buildGres(nodes []Node) (gresTable, error) {
-	t := gresTable{keyIx: map[gresKey]int{}, off: make([]int, len(nodes)+1)}
+func buildGres(nodes []node) (gresTable, error) {
+	slots := 0 // at most; sized once, as a million nodes' slots regrown cost 50 MB
+	for i := range nodes {
+		slots += len(nodes[i].GRES)
+	}
+	t := gresTable{keyIx: map[gresKey]int{}, off: make([]int, len(nodes)+1), key: make([]int32, 0, slots),
+		cap: make([]int64, 0, slots)}
 	for i := range nodes {
 		lo := len(t.key)
 		for _, g := range nodes[i].GRES {

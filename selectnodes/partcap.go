@@ -40,8 +40,7 @@ func (c *Cluster) reloadPartLoads() {
 		fresh.applyPart(c.jobs[id].p, 1)
 	}
 	c.use.part = fresh.part
-	empty := c.newLoad()
-	c.empty = &empty
+	c.empty.Store(nil) // made again, with the new tables, when next needed
 }
 
 // applyPart adds (sign 1) or removes (sign -1) a placement's CPUs from its

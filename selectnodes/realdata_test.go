@@ -60,3 +60,19 @@ func TestRealConfigFeatures(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ml-gpu[01-03]", p.Hostlist())
 }
+
+// Slurm 22.05 makes every NodeName line a config record and calls
+// select/linear at the first node set that gives enough nodes: on a site
+// writing a line per node, -N20 takes the first twenty nodes of the file,
+// folded lines or not (the default mode, whose records are the folded
+// lines, may choose among all of them).
+func TestCompatLinearStopsAtTheFirstLinesThatSuffice(t *testing.T) {
+	fsys := shareddata.SiteConfigs(t)
+	cfg, err := slurmconf.ParseFile(fsys, "imperial_biomedia/slurm.conf")
+	require.NoError(t, err)
+	c, err := FromConfig(cfg, WithSlurmCompat(), WithSelector(Linear{}))
+	require.NoError(t, err)
+	p, err := c.SelectNodes(&Request{MinNodes: 20}, RunNow)
+	require.NoError(t, err)
+	assert.Equal(t, "biomedia[01-02,05-10],roc[01-12]", p.Hostlist())
+}

@@ -178,7 +178,7 @@ func (cx *call) selectNodes() (*Placement, error) {
 func (c *Cluster) live() View { return View{c: c, u: &c.use} }
 
 // none is a view of the cluster without load, for TestOnly.
-func (c *Cluster) none() View { return View{c: c, u: c.empty} }
+func (c *Cluster) none() View { return View{c: c, u: c.emptyLoad()} }
 
 // viewFor is the load a stage sees in mode: none for TestOnly, else the
 // current one.

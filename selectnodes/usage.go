@@ -281,7 +281,7 @@ func (c *Cluster) FreeMemory(i int) int64 { return c.effective(i).RealMemory - c
 // Avail, NodeDrain out of Avail, NodeUp (resume) puts it back. Jobs on the
 // node keep their allocation; ending them is the caller's decision.
 func (c *Cluster) SetNodeState(name string, s NodeState) error {
-	i, ok := c.byName[name]
+	i, ok := c.NodeIndex(name)
 	if !ok {
 		return fmt.Errorf("selectnodes: unknown node %q", name)
 	}
@@ -299,7 +299,7 @@ func (c *Cluster) SetNodeState(name string, s NodeState) error {
 // configured is set down, as Slurm does; under 2 it stays up. It returns
 // whether the node was set down.
 func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
-	i, ok := c.byName[name]
+	i, ok := c.NodeIndex(name)
 	if !ok {
 		return false, fmt.Errorf("selectnodes: unknown node %q", name)
 	}
@@ -307,6 +307,9 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 		return false, fmt.Errorf("selectnodes: node %s reported negative resources or more than MaxNodeCPUs CPUs", name)
 	}
 	c.own()
+	if c.reported == nil { // made at the first registration: most clusters have none
+		c.reported = make([]Resources, len(c.nodes))
+	}
 	c.reported[i] = r
 	c.caps[i/64] = c.capOf(i / 64)
 	c.mostReported = max(c.mostReported, r.CPUs)
@@ -324,7 +327,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 // reported under FastSchedule 0, else its configuration.
 func (c *Cluster) effective(i int) Resources {
 	n := &c.nodes[i]
-	if c.fastSchedule == 0 && c.reported[i] != (Resources{}) {
+	if c.fastSchedule == 0 && c.reported != nil && c.reported[i] != (Resources{}) {
 		return c.reported[i]
 	}
 	return Resources{CPUs: n.CPUs, RealMemory: n.RealMemory, TmpDisk: n.TmpDisk}

@@ -131,6 +131,8 @@ type builder struct {
 	bud  *budget
 	node *nodeBuild
 	part *partBuild
+	// names holds the names of node lines folded into the one before
+	names nameArena
 }
 
 func newBuilder(bud *budget) *builder {
@@ -150,6 +152,9 @@ func (b *builder) line(l line) error {
 		n, err := buildNode(b.bud, b.node, l.pairs)
 		if err != nil {
 			return err
+		}
+		if k := len(b.cfg.Nodes) - 1; k >= 0 && b.names.fold(&b.cfg.Nodes[k], &n) {
+			return nil
 		}
 		if len(b.cfg.Nodes) == cap(b.cfg.Nodes) {
 			// double: append grows a large slice by a quarter, which copies
@@ -175,7 +180,7 @@ func (b *builder) line(l line) error {
 		if err := b.bud.keep(len(l.pairs), l.pos); err != nil {
 			return err
 		}
-		b.cfg.Records = append(b.cfg.Records, Record{Kind: first.Key, Name: first.Value, Pairs: l.pairs, Pos: l.pos})
+		b.cfg.Records = append(b.cfg.Records, Record{Kind: first.Key, Name: first.Value, Pairs: slices.Clone(l.pairs), Pos: l.pos})
 	default:
 		for _, p := range l.pairs {
 			if err := b.bud.keep(1, p.Pos); err != nil {

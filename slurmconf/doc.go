@@ -24,6 +24,12 @@
 //   - Slurm time values (60, 30:00, 02:00:00, 7-0, 1-00:00:00, INFINITE) as
 //     time.Duration, with Unlimited for INFINITE/UNLIMITED.
 //
+// Consecutive NodeName lines of one file that differ only in NodeName and
+// NodeAddr are folded into one NodeLine, their names appended in order:
+// a file with a line per node costs one record, as a range would.
+// NodeLine.NamePos gives the line each name was written on, and errors
+// about a name use it.
+//
 // Keys the package does not model are kept, in order, in Config.Params or a
 // record's Extra pairs: nothing in the file is lost and none of it is fatal.
 //

@@ -19,6 +19,25 @@ var fuzzSeeds = []string{
 	"NodeName=n1 Gres=gpu:9223372036854775807,gpu:2\n",
 	"NodeName=DEFAULT A=1 B=2 CPUs=2\nNodeName=DEFAULT A=3 Sockets=2\nNodeName=n[1-2] A=4\nPartitionName=DEFAULT X=1\nPartitionName=p Nodes=n[1-2]\n",
 	"NodeName=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx[0-1023][0-1023]\n",
+	// folded lines
+	"NodeName=n1 CPUs=2\n NodeName=n[2-3] CPUs=2 # c\nNodeName=DEFAULT A=1\nNodeName=n4 CPUs=2\nNodeName=n5 CPUs=2\nNodeName=n1 CPUs=2\n",
+}
+
+// checkFolded requires the lines folded into n to start, in order, at a
+// name of theirs, on lines of the input that name NodeName.
+func checkFolded(t *testing.T, input string, n *NodeLine) {
+	prevStart, prevLine := 0, 0
+	for j := range n.Lines() {
+		start, end := n.LineStart(j), n.LineStart(j+1)
+		pos := n.NamePos(start)
+		if start >= end || (j > 0 && (start <= prevStart || pos.Line <= prevLine)) {
+			t.Fatalf("line %d of %d: names [%d, %d) at %v after [%d, ...) at line %d", j, n.Lines(), start, end, pos, prevStart, prevLine)
+		}
+		if pos.Offset < 0 || pos.Offset+len("NodeName") > len(input) || !strings.EqualFold(input[pos.Offset:pos.Offset+len("NodeName")], "NodeName") {
+			t.Fatalf("line %d of %d starts at %v, which is not a NodeName", j, n.Lines(), pos)
+		}
+		prevStart, prevLine = start, pos.Line
+	}
 }
 
 // checkErr requires err to be nil or a positioned *Error inside the input.
@@ -52,6 +71,7 @@ func FuzzParse(f *testing.F) {
 				if c.Nodes[i].CPUs < 0 || len(c.Nodes[i].Names) == 0 {
 					t.Fatalf("bad node line %+v", c.Nodes[i])
 				}
+				checkFolded(t, input, &c.Nodes[i])
 				sums := map[string]int64{} // per GRES name, over its types
 				for _, g := range c.Nodes[i].Gres {
 					if g.Count < 0 || sums[g.Name] > math.MaxInt64-g.Count {

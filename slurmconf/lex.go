@@ -3,6 +3,7 @@ package slurmconf
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -78,12 +79,15 @@ func (m lineMap) at(i int) Pos {
 // scanLines joins the physical lines of s at '\' continuations and passes
 // each logical line with key=value pairs or an include to each, as it is
 // read: no more of the input than one logical line is held at a time.
+// The pairs of a line are valid until each returns: a consumer keeping
+// them copies them (a million-line file then allocates no pairs per line).
 func scanLines(s *lineScanner, each func(line) error) error {
 	var joined []byte
 	var segs lineMap
+	var pairs []Pair // reused from line to line: each must not keep l.pairs
 	flush := func() error {
-		l, err := lexLine(string(joined), segs) // the line's values share this one string
-		joined, segs = joined[:0], segs[:0]
+		l, err := lexLine(string(joined), segs, pairs[:0]) // the line's values share this one string
+		joined, segs, pairs = joined[:0], segs[:0], l.pairs
 		if err != nil || (len(l.pairs) == 0 && l.include == "") {
 			return err
 		}
@@ -120,9 +124,10 @@ func scanLines(s *lineScanner, each func(line) error) error {
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
-// lexLine reads "key = value key2="quoted value" # comment".
-func lexLine(s string, m lineMap) (line, error) {
-	l := line{pos: m.at(0)}
+// lexLine reads "key = value key2="quoted value" # comment", appending the
+// pairs to dst.
+func lexLine(s string, m lineMap, dst []Pair) (line, error) {
+	l := line{pos: m.at(0), pairs: dst}
 	i := skipBlanks(s, 0)
 	if name, col, ok := includeDirective(s, i); ok {
 		if name == "" {
@@ -134,7 +139,7 @@ func lexLine(s string, m lineMap) (line, error) {
 	if n := strings.Count(s, "="); n > 0 {
 		// at most one pair per '=': no regrowth on ordinary lines, and no
 		// large allocation ahead of the pairs of a line of '=' signs
-		l.pairs = make([]Pair, 0, min(n, 64))
+		l.pairs = slices.Grow(l.pairs, min(n, 64))
 	}
 	for i < len(s) {
 		if s[i] == '#' {

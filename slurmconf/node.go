@@ -7,9 +7,11 @@ import (
 
 // NodeLine is one NodeName= line (with the DEFAULT values in force where
 // it stands): the nodes it names share one configuration, Slurm's config
-// record and, for selection, one node set.
+// record and, for selection, one node set. Consecutive lines of a file that
+// differ only in NodeName and NodeAddr are folded into one NodeLine (see
+// NamePos and Lines), so a file with a line per node costs one record.
 type NodeLine struct {
-	Names []string // NodeName expanded, in order
+	Names []string // NodeName expanded, in order (of every line folded in)
 	Addrs []string // NodeAddr expanded; nil when not given
 	// CPUs is the number of CPUs Slurm schedules: CPUs=, else the old Procs=,
 	// else Boards*SocketsPerBoard*CoresPerSocket*ThreadsPerCore.
@@ -24,9 +26,10 @@ type NodeLine struct {
 	Weight          int64 // lower is preferred; Slurm's default is 1
 	Features        []string
 	Gres            []Gres
-	State           string // upper case; UNKNOWN when not given
-	Extra           []Pair // keys not modelled above, kept in order
-	Pos             Pos
+	State           string         // upper case; UNKNOWN when not given
+	Extra           []Pair         // keys not modelled above, kept in order
+	Pos             Pos            // where the (first) line starts
+	folded          [][]foldedLine // in chunks of foldChunk (fold.go)
 }
 
 // Sockets is the total number of sockets of each node.
@@ -97,8 +100,10 @@ func buildNode(b *budget, tmpl *nodeBuild, pairs []Pair) (NodeLine, error) {
 	if s.n.Extra, err = inherit(b, &tmpl.extra, s.n.Pos); err != nil {
 		return s.n, err
 	}
-	if err := applyAll(b, &s, pairs[1:], false); err != nil {
-		return s.n, err
+	for _, p := range pairs[1:] { // not applyAll: through an interface, s would escape to the heap
+		if err := s.apply(b, p, false); err != nil {
+			return s.n, err
+		}
 	}
 	if s.n.Addrs != nil && len(s.n.Addrs) != len(s.n.Names) {
 		return s.n, errAt(s.addrPos, "NodeAddr names %d addresses for %d nodes", len(s.n.Addrs), len(s.n.Names))

@@ -35,8 +35,12 @@ func run(out *os.File, path string) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
+	lines := 0 // lines configured alike are folded into one NodeLine: count the file's
+	for i := range cfg.Nodes {
+		lines += cfg.Nodes[i].Lines()
+	}
 	fmt.Fprintf(out, "cluster %q: %d nodes in %d node lines, %d partitions; %s, %s\n\n",
-		cfg.ClusterName, cfg.NodeCount(), len(cfg.Nodes), len(cfg.Partitions), orNone(cfg.SelectType), orNone(cfg.SchedulerType))
+		cfg.ClusterName, cfg.NodeCount(), lines, len(cfg.Partitions), orNone(cfg.SelectType), orNone(cfg.SchedulerType))
 
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NODES\tCOUNT\tCPUS\tMEMORY(MB)\tWEIGHT\tFEATURES\tGRES")

@@ -1,0 +1,150 @@
+package slurmconf
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Consecutive NodeName lines of one file that differ only in their names
+// (and NodeAddr) are folded into one NodeLine, their names appended in file
+// order. A site writing one line per node (NodeName=n1 CPUs=64, NodeName=n2
+// CPUs=64, ...) then costs one NodeLine, not one per node: a million such
+// lines took over a gigabyte as separate records. Folding loses nothing:
+// NamePos gives the line each name came from, and lines differing in any
+// other value (Weight, Features, State, an unmodelled key, ...) stay apart.
+
+// foldedLine is where a line folded into a NodeLine starts: Names[first:]
+// up to the next foldedLine's first are its names. The fields are 32-bit
+// to keep a million folded lines at 16 bytes each; a line whose position
+// does not fit is not folded.
+type foldedLine struct {
+	first, line, column, offset int32
+}
+
+// foldChunk is how many foldedLines a chunk of NodeLine.folded holds:
+// chunks that fill up are kept, not copied into a larger slice.
+const foldChunk = 4096
+
+// foldedAt is the j-th line folded into n.
+func (n *NodeLine) foldedAt(j int) foldedLine { return n.folded[j/foldChunk][j%foldChunk] }
+
+// foldedCount is the number of lines folded into n.
+func (n *NodeLine) foldedCount() int {
+	if len(n.folded) == 0 {
+		return 0
+	}
+	return (len(n.folded)-1)*foldChunk + len(n.folded[len(n.folded)-1])
+}
+
+// NamePos is where the line defining Names[k] starts (the line's Pos when
+// no line was folded into n). It is Pos for a k out of range.
+func (n *NodeLine) NamePos(k int) Pos {
+	if k < 0 || k >= len(n.Names) {
+		return n.Pos
+	}
+	// the last folded line starting at or before k, if any
+	j := sort.Search(n.foldedCount(), func(j int) bool { return int(n.foldedAt(j).first) > k }) - 1
+	if j < 0 {
+		return n.Pos
+	}
+	f := n.foldedAt(j)
+	return Pos{File: n.Pos.File, Line: int(f.line), Column: int(f.column), Offset: int(f.offset)}
+}
+
+// Lines is the number of NodeName lines folded into n (1 when none was).
+func (n *NodeLine) Lines() int { return 1 + n.foldedCount() }
+
+// LineStart is the index in Names of the first name of the j-th line
+// folded into n (0 for the first line; len(Names) for j = Lines()), so
+// line j named Names[LineStart(j):LineStart(j+1)]. Slurm makes each line a
+// config record of its own; a consumer that must do the same splits n
+// with it. It panics for j outside 0..Lines().
+func (n *NodeLine) LineStart(j int) int {
+	switch {
+	case j == 0:
+		return 0
+	case j == n.Lines():
+		return len(n.Names)
+	case j < 0 || j > n.Lines():
+		panic(fmt.Sprintf("slurmconf: NodeLine.LineStart(%d) of a NodeLine of %d lines", j, n.Lines()))
+	}
+	return int(n.foldedAt(j - 1).first)
+}
+
+// sameConfig reports whether a and b differ at most in their names,
+// addresses and positions. Extra pairs must match position and all, so
+// only pairs both inherit from one DEFAULT line fold.
+func sameConfig(a, b *NodeLine) bool {
+	return a.CPUs == b.CPUs && a.Procs == b.Procs && a.Boards == b.Boards && a.SocketsPerBoard == b.SocketsPerBoard &&
+		a.CoresPerSocket == b.CoresPerSocket && a.ThreadsPerCore == b.ThreadsPerCore && a.RealMemory == b.RealMemory &&
+		a.TmpDisk == b.TmpDisk && a.Weight == b.Weight && a.State == b.State && (a.Addrs == nil) == (b.Addrs == nil) &&
+		slices.Equal(a.Features, b.Features) && slices.Equal(a.Gres, b.Gres) && slices.Equal(a.Extra, b.Extra)
+}
+
+// fold appends n to last when they share a configuration and file and
+// n's position fits a foldedLine, reporting whether it did. The names are
+// copied into the arena, so the text of n's line is not kept alive by them.
+func (a *nameArena) fold(last, n *NodeLine) bool {
+	if last.Pos.File != n.Pos.File || !sameConfig(last, n) {
+		return false
+	}
+	first := len(last.Names)
+	for _, v := range []int{first, n.Pos.Line, n.Pos.Column, n.Pos.Offset} {
+		if v < 0 || v > math.MaxInt32-len(n.Names) {
+			return false
+		}
+	}
+	if k := len(last.folded) - 1; k < 0 || len(last.folded[k]) == foldChunk {
+		// the first chunk grows as append grows it, so few folded lines
+		// cost little; the next ones start full size
+		last.folded = append(last.folded, make([]foldedLine, 0, min(len(last.folded), 1)*foldChunk))
+	}
+	k := len(last.folded) - 1
+	last.folded[k] = append(last.folded[k], foldedLine{first: int32(first), line: int32(n.Pos.Line),
+		column: int32(n.Pos.Column), offset: int32(n.Pos.Offset)})
+	last.Names = a.appendAll(last.Names, n.Names)
+	if n.Addrs != nil {
+		last.Addrs = a.appendAll(last.Addrs, n.Addrs)
+	}
+	return true
+}
+
+// nameArena copies short strings into shared blocks, so a million node
+// names cost their bytes and not a million small allocations, nor the
+// lines they were cut from.
+type nameArena struct {
+	block strings.Builder
+}
+
+const arenaBlock = 64 << 10
+
+// appendAll appends copies of names to dst, doubling dst when it is full
+// (append grows a large slice by a quarter, copying it many times over).
+func (a *nameArena) appendAll(dst, names []string) []string {
+	if need := len(dst) + len(names); need > cap(dst) {
+		dst = slices.Grow(dst, max(need, 2*len(dst))-len(dst))
+	}
+	for _, s := range names {
+		dst = append(dst, a.copy(s))
+	}
+	return dst
+}
+
+// copy returns s as a substring of the current block. Bytes written to a
+// strings.Builder never change, so the substrings stay valid and immutable
+// when the block is later left for a new one.
+func (a *nameArena) copy(s string) string {
+	if len(s) > arenaBlock/4 {
+		return strings.Clone(s)
+	}
+	if a.block.Len()+len(s) > a.block.Cap() {
+		a.block = strings.Builder{}
+		a.block.Grow(arenaBlock)
+	}
+	a.block.WriteString(s)
+	all := a.block.String()
+	return all[len(all)-len(s):]
+}
