@@ -85,6 +85,7 @@ type solver struct {
 	budget   int64
 	rng      *rand.Rand
 	carry    *lpCarry // what a proof attempt's LP search leaves the next (lp_carry.go)
+	trace    *searchTrace
 }
 
 // Solve finds a selection of bids of p of maximum objective (1) under
@@ -98,6 +99,12 @@ type solver struct {
 // opts.TimeLimit or when its budgets run out, with the best it has; it is
 // deterministic for the same input and options unless stopped by time.
 func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
+	return solve(ctx, p, opts, nil)
+}
+
+// solve is Solve, with a trace of the exact searches when tr is not nil
+// (trace.go).
+func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Solution, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -110,6 +117,7 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 	}
 	m := buildModel(p)
 	s := newSolver(ctx, m, opts)
+	s.trace = tr
 	comps := m.components()
 	bounds := make([]float64, len(comps))
 	s.initial(comps, bounds, opts.PricingSteps)
