@@ -35,13 +35,13 @@ func TestAimedSearchKeepsTheBoundValid(t *testing.T) {
 			if carry.aimed[all[0]] != nil {
 				resumed++
 			}
-			floor := s.valueOf(all) + aimFloor*(bounds[0]-s.valueOf(all))
+			floor := s.valueOf(all) + aimFloors[0]*(bounds[0]-s.valueOf(all))
 			done = s.aimedSearch(all, 0, bounds, pivots, carry)
 			require.GreaterOrEqual(t, bounds[0], opt-1e-6, "trial %d, call %d: bound below the optimum", trial, call)
 			sol := s.solution(p, []float64{0}, false, 0) // panics if infeasible
 			require.True(t, p.Feasible(sol.Selection), "trial %d", trial)
 			if pivots == math.MaxInt32 && call == 0 && opt > floor+s.proofGap+1e-6 {
-				require.True(t, done, "trial %d: budgets to spare, optimum above the floor", trial)
+				require.True(t, done, "trial %d: budgets to spare, optimum above the first floor", trial)
 			}
 		}
 		if done {

@@ -24,6 +24,7 @@ type lpCarry struct {
 type lpOpened struct {
 	nodes [][]lpFix
 	best  float64
+	rung  int // an aimed search's floor, as an index in aimFloors
 }
 
 // lpFix is a branching decision: the model bid taken (up) or left out.
