@@ -72,3 +72,18 @@ func TestAimedSearchSolvesAPlantedWindow(t *testing.T) {
 	require.GreaterOrEqual(t, sol.Objective, planted-1e-9)
 	require.Empty(t, tr.Violations)
 }
+
+// An infinite tolerance is taken as unset: it made every solution, even
+// the empty one, "optimal".
+func TestSolveIgnoresAnInfiniteTolerance(t *testing.T) {
+	p, err := GenerateWindow(WindowSpec{Jobs: 30, Bids: 8, Seed: 7})
+	require.NoError(t, err)
+	want, err := Solve(context.Background(), p, Options{MaxNodes: 20_000})
+	require.NoError(t, err)
+	for _, tol := range []float64{math.Inf(1), math.NaN(), 1e300} {
+		got, err := Solve(context.Background(), p, Options{MaxNodes: 20_000, Tolerance: tol})
+		require.NoError(t, err)
+		require.Equal(t, want.Selection, got.Selection, "tolerance %g", tol)
+		require.Equal(t, want.Optimal, got.Optimal)
+	}
+}

@@ -32,7 +32,8 @@ type Options struct {
 	// Seed drives the local search's choices.
 	Seed uint64
 	// Tolerance: a solution must beat the incumbent by more than this to
-	// count, and the optimum is proven within it (0: 1e-6).
+	// count, and the optimum is proven within it (0, NaN, or not below
+	// 1e12: 1e-6; an infinite one proved an empty selection optimal).
 	Tolerance float64
 }
 
@@ -47,6 +48,9 @@ type Solution struct {
 	Rounds    int       // local-search rounds run
 	Stopped   string    // "optimal", "budget", "time" or "cancelled"
 }
+
+// maxTolerance: Options.Tolerance from here on is taken as unset.
+const maxTolerance = 1e12
 
 // lagrangeIters is the subgradient steps spent on each group's bound by
 // default.
@@ -198,7 +202,7 @@ func (o Options) withDefaults(jobs int, timed bool) Options {
 	if o.ExactJobs <= 0 {
 		o.ExactJobs = 60
 	}
-	if o.Tolerance <= 0 || math.IsNaN(o.Tolerance) {
+	if !(o.Tolerance > 0 && o.Tolerance < maxTolerance) { // NaN and +Inf too
 		o.Tolerance = 1e-6
 	}
 	return o
