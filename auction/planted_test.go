@@ -110,7 +110,7 @@ func TestPlantedWindowsAgainstCBC(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, p.Feasible(sol.Selection))
 	assert.Empty(t, tr.Violations, "a rule cut off the planted packing")
-	t.Logf("ours %.4f (bound %.4f, optimal %v, %d nodes); LP search %+v", sol.Objective, sol.Bound, sol.Optimal, sol.Nodes, tr)
+	t.Logf("ours %.4f (bound %.4f, optimal %v, %d nodes); %v", sol.Objective, sol.Bound, sol.Optimal, sol.Nodes, &tr)
 	assert.True(t, sol.Optimal, "not solved exactly")
 	planted, err := p.Evaluate(packing)
 	require.NoError(t, err)

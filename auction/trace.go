@@ -19,7 +19,6 @@ type searchTrace struct {
 	LPFixedRC  int64 // bids fixed by the LP's reduced costs
 	LPFixedSB  int64 // bids fixed by strong branching (one child cut)
 	MaxDepth   int   // deepest branching path
-	BBNodes    int64 // the Lagrangian search's nodes (prove's searches)
 	BBBound    int64 // its nodes pruned by bound
 	LPSearches int   // LP searches (proof attempts)
 	LPComplete int   // LP searches that completed
@@ -176,4 +175,10 @@ func (t *bb) tracedPrune(d int) {
 		}
 	}
 	t.s.violated("the Lagrangian search pruned by bound", t.jobs, t.best)
+}
+
+// String is the trace's counts (the witness left out).
+func (tr *searchTrace) String() string {
+	return fmt.Sprintf("LP: %d searches (%d complete), %d nodes (bound %d, ray %d, strong %d, whole %d), fixed %d by reduced cost and %d by strong branching, depth %d; Lagrangian: %d pruned; fixing: %d bids out, %d must-jobs; %d violations",
+		tr.LPSearches, tr.LPComplete, tr.LPNodes, tr.LPBound, tr.LPRay, tr.LPStrong, tr.LPIntegral, tr.LPFixedRC, tr.LPFixedSB, tr.MaxDepth, tr.BBBound, tr.FixedOut, tr.MustJobs, len(tr.Violations))
 }
