@@ -51,6 +51,12 @@
 // better solution takes, jobs every better solution takes), re-priced,
 // and searched exactly, first on a bounded budget after a short local
 // search, then with what remains; a completed search proves the optimum.
+// While a group's bound leaves room for one more job of the chosen jobs'
+// mean value, each proof attempt first runs an aimed LP search
+// (lp_aim.go): the value to beat is raised most of the way to the bound
+// (0.999, then 0.99, then 0.9 of it), so the cut prunes every node whose
+// LP cannot reach it; what it finds above it is a better incumbent, and a
+// search that completes without one lowers the bound to it.
 // The exact search of a whole group is first an LP branch and bound
 // (lp_simplex.go, lp_tree.go: a bounded dual simplex of our own over the
 // clique model, rows added as its solution overfills them, warm-started

@@ -59,10 +59,12 @@ func (s *solver) fixGroup(jobs []int32, inc float64) int {
 		top := tops[k]
 		if L-top <= inc+s.proofGap {
 			s.must[j] = true
+			s.tracedMust(j, jobs, inc)
 		}
 		for b := mj.first; b < mj.end; b++ {
 			if !s.out[b] && s.sel[j] != b && L-top+s.reduced(b) <= inc+s.proofGap {
 				s.out[b] = true
+				s.tracedOut(b, jobs, inc)
 				n++
 			}
 		}

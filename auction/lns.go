@@ -209,9 +209,10 @@ func (s *solver) solveExactly(jobs []int32, pricing int, limit int64) (complete,
 }
 
 // prove runs the exact searches on each group of at most exact jobs whose
-// bound is above its value, smallest first, within the budgets: the LP
-// branch and bound (lp_tree.go) first, lpPivotBudget(perGroup) pivots,
-// then the Lagrangian one (search.go), perGroup nodes. It tightens
+// bound is above its value, smallest first, within the budgets: while the
+// bound leaves room for one more job, an aimed LP search (lp_aim.go),
+// then the LP branch and bound (lp_tree.go), lpPivotBudget(perGroup)
+// pivots each, then the Lagrangian one (search.go), perGroup nodes. It tightens
 // bounds[c] to the group's optimum when the search completes, and reports
 // whether every group is then proven.
 func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup int64) bool {
@@ -233,7 +234,13 @@ func (s *solver) prove(comps [][]int32, bounds []float64, exact int, perGroup in
 		}
 		s.fixing = true // only better solutions are wanted here
 		left := max(0, s.budget-s.nodes)
-		complete, root := s.lpSearch(jobs, left, min(lpPivotBudget(perGroup), left/lpPivotShare), s.carried(), 0)
+		pivots := min(lpPivotBudget(perGroup), left/lpPivotShare)
+		if s.roomForAJob(jobs, bounds[c]) && s.aimedSearch(jobs, c, bounds, pivots, s.carried()) {
+			s.fixing = false
+			continue
+		}
+		left = max(0, s.budget-s.nodes)
+		complete, root := s.lpSearch(jobs, left, min(pivots, left/lpPivotShare), s.carried(), 0)
 		bounds[c] = min(bounds[c], max(root, s.valueOf(jobs)))
 		if !complete {
 			complete, _ = s.solveExactly(jobs, 0, perGroup)

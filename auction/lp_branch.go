@@ -74,15 +74,18 @@ func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, float64, b
 			t.learn(c, 1, U-up, 1-cd.x)
 			dCut, uCut := down <= t.cut(down), up <= t.cut(up)
 			if dCut && uCut {
+				t.traced(pruneStrong)
 				return -1, U, true
 			}
 			if dCut || uCut {
+				held := t.witnessHeld()
 				*undo = append(*undo, boundChange{c, lp.lo[c], lp.up[c]})
 				if dCut {
 					lp.lo[c] = 1
 				} else {
 					lp.up[c] = 0
 				}
+				t.tracedFix("strong branching's fixing", held)
 				fixed = true
 				break
 			}
@@ -96,10 +99,15 @@ func (t *lpTree) strongBranch(U float64, undo *[]boundChange) (int32, float64, b
 		}
 		st := lp.solve(lp.pivots + t.pivots)
 		if st == lpInfeasible {
-			return -1, U, t.rayPrunes() || t.giveUp()
+			if t.rayPrunes() {
+				t.traced(pruneRay)
+				return -1, U, true
+			}
+			return -1, U, t.giveUp()
 		}
 		U = lp.bound(lp.prices(), t.rc)
 		if U <= t.cut(U) {
+			t.traced(pruneBound)
 			return -1, U, true
 		}
 		if st != lpOptimal {

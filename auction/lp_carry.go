@@ -15,6 +15,8 @@ import "slices"
 type lpCarry struct {
 	pc   pseudoCosts         // per model bid
 	open map[int32]*lpOpened // by the group's first job
+	// aimed: an aimed search's open nodes (lp_aim.go), best its floor
+	aimed map[int32]*lpOpened
 }
 
 // lpOpened is a stopped search's open nodes and the value it proved
@@ -22,6 +24,7 @@ type lpCarry struct {
 type lpOpened struct {
 	nodes [][]lpFix
 	best  float64
+	rung  int // an aimed search's floor, as an index in aimFloors
 }
 
 // lpFix is a branching decision: the model bid taken (up) or left out.
@@ -33,7 +36,7 @@ type lpFix struct {
 // carried is the solver's carry between proof attempts, made on first use.
 func (s *solver) carried() *lpCarry {
 	if s.carry == nil {
-		s.carry = &lpCarry{open: map[int32]*lpOpened{}}
+		s.carry = &lpCarry{open: map[int32]*lpOpened{}, aimed: map[int32]*lpOpened{}}
 		for dir := range 2 {
 			s.carry.pc.sum[dir] = make([]float64, len(s.m.value))
 			s.carry.pc.cnt[dir] = make([]int32, len(s.m.value))

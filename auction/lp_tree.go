@@ -42,6 +42,9 @@ type lpTree struct {
 	// aim > 0: after the root, only solutions that gain at least aim of
 	// the root bound's lead over the incumbent count (rins.go's deep escape)
 	aim float64
+	// proof: a proof attempt's search of a whole group (prove), which the
+	// trace checks
+	proof bool
 }
 
 // lpPivotShare: see lpPivotBudget.
@@ -102,12 +105,18 @@ func (s *solver) lpSearch(jobs []int32, limit, maxPivots int64, carry *lpCarry, 
 	cur := s.valueOf(jobs)
 	old := s.release(jobs)
 	t := s.newLPTree(jobs, limit, maxPivots)
-	t.best, t.aim = cur, aim
+	t.best, t.aim, t.proof = cur, aim, carry != nil
+	if s.trace != nil && t.proof {
+		s.trace.LPSearches++
+	}
 	t.loadCosts(carry)
 	t.search(s.resumable(jobs, carry, cur))
 	t.saveCosts(carry)
 	s.keepOpen(jobs, carry, t)
 	s.nodes += t.nodes
+	if s.trace != nil && t.proof && t.complete && !t.lp.trouble {
+		s.trace.LPComplete++
+	}
 	if t.found {
 		s.reinstate(jobs, t.bestSel)
 	} else {
@@ -157,11 +166,17 @@ func (t *lpTree) node() {
 		t.complete = false
 		return
 	}
+	if tr := t.s.trace; tr != nil && t.proof {
+		tr.LPNodes++
+		tr.MaxDepth = max(tr.MaxDepth, len(t.path))
+	}
 	lp := t.lp
 	st := lp.solve(min(t.maxPivots, lp.pivots+t.pivots))
 	if st == lpInfeasible {
 		if !t.rayPrunes() {
 			t.complete = false
+		} else {
+			t.traced(pruneRay)
 		}
 		return
 	}
@@ -177,6 +192,7 @@ func (t *lpTree) node() {
 		t.rowsKept = len(lp.rhs)
 	}
 	if U <= t.cut(U) {
+		t.traced(pruneBound)
 		return
 	}
 	if st != lpOptimal {
@@ -190,6 +206,9 @@ func (t *lpTree) node() {
 		return
 	}
 	if c < 0 {
+		if t.s.trace != nil && t.proof {
+			t.s.trace.LPIntegral++
+		}
 		t.integral(U)
 		return
 	}
@@ -244,6 +263,7 @@ func (t *lpTree) fixByReducedCost(U float64) []boundChange {
 	lp := t.lp
 	var undo []boundChange
 	cut := t.cut(U)
+	held := t.witnessHeld()
 	for c, rc := range t.rc {
 		if lp.lo[c] == lp.up[c] {
 			continue
@@ -255,6 +275,11 @@ func (t *lpTree) fixByReducedCost(U float64) []boundChange {
 		case rc > 0 && U-rc <= cut:
 			undo = append(undo, boundChange{int32(c), lp.lo[c], lp.up[c]})
 			lp.lo[c] = lp.up[c]
+		default:
+			continue
+		}
+		if t.tracedFix("the LP's reduced-cost fixing", held) {
+			held = false
 		}
 	}
 	return undo

@@ -177,6 +177,7 @@ func (t *bb) dfs(d int, val, z float64) {
 		return
 	}
 	if !t.promising(d, z-t.credit) {
+		t.tracedPrune(d)
 		return
 	}
 	m, resid := t.s.m, t.s.resid

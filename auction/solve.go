@@ -32,7 +32,8 @@ type Options struct {
 	// Seed drives the local search's choices.
 	Seed uint64
 	// Tolerance: a solution must beat the incumbent by more than this to
-	// count, and the optimum is proven within it (0: 1e-6).
+	// count, and the optimum is proven within it (0, NaN, or not below
+	// 1e12: 1e-6; an infinite one proved an empty selection optimal).
 	Tolerance float64
 }
 
@@ -47,6 +48,9 @@ type Solution struct {
 	Rounds    int       // local-search rounds run
 	Stopped   string    // "optimal", "budget", "time" or "cancelled"
 }
+
+// maxTolerance: Options.Tolerance from here on is taken as unset.
+const maxTolerance = 1e12
 
 // lagrangeIters is the subgradient steps spent on each group's bound by
 // default.
@@ -85,6 +89,7 @@ type solver struct {
 	budget   int64
 	rng      *rand.Rand
 	carry    *lpCarry // what a proof attempt's LP search leaves the next (lp_carry.go)
+	trace    *searchTrace
 }
 
 // Solve finds a selection of bids of p of maximum objective (1) under
@@ -98,6 +103,12 @@ type solver struct {
 // opts.TimeLimit or when its budgets run out, with the best it has; it is
 // deterministic for the same input and options unless stopped by time.
 func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
+	return solve(ctx, p, opts, nil)
+}
+
+// solve is Solve, with a trace of the exact searches when tr is not nil
+// (trace.go).
+func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Solution, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -110,6 +121,7 @@ func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
 	}
 	m := buildModel(p)
 	s := newSolver(ctx, m, opts)
+	s.trace = tr
 	comps := m.components()
 	bounds := make([]float64, len(comps))
 	s.initial(comps, bounds, opts.PricingSteps)
@@ -190,7 +202,7 @@ func (o Options) withDefaults(jobs int, timed bool) Options {
 	if o.ExactJobs <= 0 {
 		o.ExactJobs = 60
 	}
-	if o.Tolerance <= 0 || math.IsNaN(o.Tolerance) {
+	if !(o.Tolerance > 0 && o.Tolerance < maxTolerance) { // NaN and +Inf too
 		o.Tolerance = 1e-6
 	}
 	return o
