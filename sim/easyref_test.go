@@ -21,7 +21,7 @@ import (
 // An independent EASY simulator, sharing no code with package queue or
 // with this package's reader: processors as one counted resource, the
 // classic shadow-time/extra-processors rule (Lifka 1995; Mu'alem and
-// Feitelson 2001). Conventions (the issue's, each a field so other traces
+// Feitelson 2001). Conventions (the replay's defaults, each a field so other traces
 // can change them): capacity from the MaxProcs header; requested processors
 // (field 8, else allocated, field 5); the requested time (field 9) as the
 // estimate, else the run time rounded up to a minute; a job runs for
@@ -144,12 +144,17 @@ func refEASY(jobs []refJob, capacity int, conv refConventions) refResult {
 		// the head's shadow time and the extra processors then
 		ends := slices.Clone(running)
 		slices.SortFunc(ends, func(a, b refRunning) int { return cmp.Compare(a.estEnd, b.estEnd) })
+		// Every job ending at the shadow time frees its processors then,
+		// so the extra processors count all of them, not only those up to
+		// the first end that suffices.
 		avail, shadow := free, math.Inf(1)
 		for _, r := range ends {
-			avail += r.procs
-			if avail >= jobs[queue[0]].procs {
-				shadow = r.estEnd
+			if avail >= jobs[queue[0]].procs && r.estEnd > shadow {
 				break
+			}
+			avail += r.procs
+			if avail >= jobs[queue[0]].procs && math.IsInf(shadow, 1) {
+				shadow = r.estEnd
 			}
 		}
 		extra := avail - jobs[queue[0]].procs
@@ -184,7 +189,7 @@ func refEASY(jobs []refJob, capacity int, conv refConventions) refResult {
 // TestEASYAgreesWithIndependentSimulation replays KTH-SP2 (which ran EASY)
 // with our EASY backfill and with refEASY, and wants them within 2% on mean
 // wait and bounded slowdown and 0.5 points on utilization, under the
-// issue's conventions and with perfect estimates. Under the race detector
+// replay's default conventions and with perfect estimates. Under the race detector
 // or -short the first 5,000 jobs stand for the whole trace.
 func TestEASYAgreesWithIndependentSimulation(t *testing.T) {
 	dir := shareddata.Require(t, "traces")
