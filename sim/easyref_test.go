@@ -233,3 +233,18 @@ func TestEASYAgreesWithIndependentSimulation(t *testing.T) {
 		})
 	}
 }
+
+// TestRefEASYCountsEveryJobEndingAtTheShadowTime: two running jobs end
+// together at the head's shadow time; both free their processors then, so
+// a long job that fits in what the head leaves of them backfills at once.
+// Counting only the first end that suffices held it until the head started.
+func TestRefEASYCountsEveryJobEndingAtTheShadowTime(t *testing.T) {
+	jobs := []refJob{
+		{submit: 0, run: 100, est: 100, procs: 2},
+		{submit: 0, run: 100, est: 100, procs: 2},
+		{submit: 1, run: 10, est: 10, procs: 3}, // the head at t=1
+		{submit: 1, run: 500, est: 500, procs: 2},
+	}
+	got := refEASY(jobs, 6, refConventions{KillAtLimit: true, Tau: 10})
+	assert.InDelta(t, 99.0/4, got.waitMean, 1e-9, "only the head waits (99 s)")
+}
