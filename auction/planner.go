@@ -3,6 +3,7 @@ package auction
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -232,8 +233,16 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 // solve solves the auction and returns its winners' decisions. The
 // solver gets the problem with its nodes merged where no constraint
 // tells them apart (mergeNodes): the same selections, feasible alike, of
-// the same objective, in a fraction of the uses.
+// the same objective, in a fraction of the uses. Without a bid there is
+// nothing to solve (the last auction of every pass).
 func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, offers map[int64]*selectnodes.Offer) ([]queue.Decision, *Solution, error) {
+	if !slices.ContainsFunc(p.Jobs, func(j Job) bool { return len(j.Bids) > 0 }) {
+		none := make(Selection, len(p.Jobs))
+		for k := range none {
+			none[k] = -1
+		}
+		return nil, &Solution{Selection: none, Optimal: true, Stopped: "optimal"}, nil
+	}
 	q := p
 	if m := mergeNodes(p); m != nil {
 		q = m
