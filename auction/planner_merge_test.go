@@ -53,7 +53,11 @@ func TestMergeNodesSameSelections(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 7))
-	for w := range 6 {
+	windows := 6
+	if testing.Short() {
+		windows = 2
+	}
+	for w := range windows {
 		p, err := GenerateWindow(WindowSpec{Jobs: 20 + rng.IntN(80), Bids: 1 + rng.IntN(15), Seed: rng.Uint64(), Ranges: w%2 == 1})
 		require.NoError(t, err)
 		before := deepClone(p)
