@@ -14,21 +14,25 @@ const windowsPerRun = 3
 // nodeset (enough free GPUs, at least one free core) gives its
 // best-fitting stretches.
 func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candidate {
+	if job.Eligible != nil && job.Eligible.None() {
+		return nil // no node: no run
+	}
 	var out []candidate
 	seen := map[[4]int]bool{}
+	room := job.rooms(load)
 	perCount := (limit + job.GPUsMax - job.GPUsMin) / (job.GPUsMax - job.GPUsMin + 1) // each GPU count its share
 	for g := job.GPUsMax; g >= job.GPUsMin; g-- {
 		stop := min(limit, len(out)+perCount)
 	scan:
 		for _, set := range sets {
-			for _, run := range eligibleRuns(&job, set.nodes, load, g) {
-				for _, w := range bestWindows(job, run, load) {
+			for _, run := range eligibleRuns(&job, set.nodes, load, room, g) {
+				for _, w := range bestWindows(job, run, room) {
 					key := [4]int{run[w[0]], run[w[1]-1], g, job.Cores}
 					if seen[key] {
 						continue
 					}
 					seen[key] = true
-					out = append(out, candidate{uses: spread(job, run[w[0]:w[1]], load, g), level: set.level, gpus: g})
+					out = append(out, candidate{uses: spread(job, run[w[0]:w[1]], room, g), level: set.level, gpus: g})
 					if len(out) >= stop {
 						break scan
 					}
@@ -54,14 +58,31 @@ func (job *WindowJob) room(n int, load Load) int {
 	return max(0, min(c, r))
 }
 
+// rooms is room for every node the job may use (0 for the others): bid
+// generation reads a node's room many times over (in the runs of each
+// switch level, each GPU count, each stretch).
+func (job *WindowJob) rooms(load Load) []int {
+	room := make([]int, len(load.CPUs))
+	if job.Eligible == nil {
+		for n := range room {
+			room[n] = job.room(n, load)
+		}
+		return room
+	}
+	for u, ok := job.Eligible.NextSet(0); ok && int(u) < len(room); u, ok = job.Eligible.NextSet(u + 1) {
+		room[u] = job.room(int(u), load)
+	}
+	return room
+}
+
 // eligibleRuns splits nodes into runs of nodes with room for a core of
 // the job and g free GPUs (and in job.Eligible, when not nil).
-func eligibleRuns(job *WindowJob, nodes []int, load Load, g int) [][]int {
+func eligibleRuns(job *WindowJob, nodes []int, load Load, room []int, g int) [][]int {
 	var runs [][]int
 	start := -1
 	mask := job.Eligible
 	for k, n := range nodes {
-		ok := load.GPUs[n] >= g && (mask == nil || mask.Test(uint(n))) && job.room(n, load) > 0
+		ok := load.GPUs[n] >= g && (mask == nil || mask.Test(uint(n))) && room[n] > 0
 		if ok && start < 0 {
 			start = k
 		}
@@ -78,8 +99,8 @@ func eligibleRuns(job *WindowJob, nodes []int, load Load, g int) [][]int {
 
 // bestWindows returns [start, end) stretches of run that can hold the job
 // (exactly job.Nodes nodes, or any number for type A), the windowsPerRun
-// with the fewest spare cores.
-func bestWindows(job WindowJob, run []int, load Load) [][2]int {
+// with the fewest spare cores; room is the job's room on each node.
+func bestWindows(job WindowJob, run []int, room []int) [][2]int {
 	type win struct{ lo, hi, spare int }
 	var wins []win
 	sum, hi := 0, 0
@@ -92,17 +113,17 @@ func bestWindows(job WindowJob, run []int, load Load) [][2]int {
 			if lo == 0 {
 				sum = 0
 				for _, n := range run[:hi] {
-					sum += job.room(n, load)
+					sum += room[n]
 				}
 			} else {
-				sum += job.room(run[hi-1], load) - job.room(run[lo-1], load)
+				sum += room[run[hi-1]] - room[run[lo-1]]
 			}
 		} else {
 			if lo > 0 {
-				sum -= job.room(run[lo-1], load)
+				sum -= room[run[lo-1]]
 			}
 			for hi < len(run) && sum < job.Cores {
-				sum += job.room(run[hi], load)
+				sum += room[run[hi]]
 				hi++
 			}
 		}
@@ -121,12 +142,12 @@ func bestWindows(job WindowJob, run []int, load Load) [][2]int {
 // spread lays the job's cores on nodes: with a node count, one core each
 // first, then filling in order; for type A, filling in order. Each node
 // gets g GPUs. A job taking whole nodes takes its room on each.
-func spread(job WindowJob, nodes []int, load Load, g int) []Use {
+func spread(job WindowJob, nodes []int, room []int, g int) []Use {
 	uses := make([]Use, len(nodes))
 	left := job.Cores
 	if job.Whole {
 		for k, n := range nodes {
-			uses[k] = Use{Node: n, GPUs: g, Cores: job.room(n, load)}
+			uses[k] = Use{Node: n, GPUs: g, Cores: room[n]}
 			left -= uses[k].Cores
 		}
 		if job.Nodes == 0 { // type A: the stretch is the fewest whole nodes
@@ -145,7 +166,7 @@ func spread(job WindowJob, nodes []int, load Load, g int) []Use {
 		}
 	}
 	for k, n := range nodes {
-		add := min(left, job.room(n, load)-uses[k].Cores)
+		add := min(left, room[n]-uses[k].Cores)
 		uses[k].Cores += add
 		left -= add
 	}

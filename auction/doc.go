@@ -75,11 +75,13 @@
 //
 // Planner is a queue.Planner: each pass it bids for the window on what
 // selectnodes' Offer says each node can give each job under the
-// snapshot's load, solves within its Budget and starts the winners on
-// exactly their bids' cores and GPUs (queue.Decision.Layout), with the
-// memory the pipeline gives those cores. The jobs it cannot express it
-// declines (queue.Decliner, queue.Decision.Decline), and the queue's own
-// selection places them in the same pass.
+// snapshot's load, solves within its Budget (nodes every bid uses alike
+// merged into one, which changes no selection's feasibility or value)
+// and starts the winners on exactly their bids' cores and GPUs
+// (queue.Decision.Layout), with the memory the pipeline gives those
+// cores. The jobs it cannot express it declines (queue.Decliner,
+// queue.Decision.Decline), and the queue's own selection places them in
+// the same pass.
 // With Auctions > 1 the jobs that did not win bid again, within the same
 // pass, on what the winners left, until an auction starts nothing (the
 // paper runs one auction a pass; Slurm would run the plug-in again within

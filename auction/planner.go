@@ -3,6 +3,7 @@ package auction
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -205,7 +206,7 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 	if err != nil {
 		return nil, nil, err
 	}
-	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache)
+	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache, newRunLimits(load))
 	if len(wjobs) == 0 {
 		return nil, declined, nil
 	}
@@ -229,9 +230,24 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 	return won, declined, err
 }
 
-// solve solves the auction and returns its winners' decisions.
+// solve solves the auction and returns its winners' decisions. The
+// solver gets the problem with its nodes merged where no constraint
+// tells them apart (mergeNodes): the same selections, feasible alike, of
+// the same objective, in a fraction of the uses. Without a bid there is
+// nothing to solve (the last auction of every pass).
 func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, offers map[int64]*selectnodes.Offer) ([]queue.Decision, *Solution, error) {
-	sol, err := Solve(ctx, p, pl.solveOptions())
+	if !slices.ContainsFunc(p.Jobs, func(j Job) bool { return len(j.Bids) > 0 }) {
+		none := make(Selection, len(p.Jobs))
+		for k := range none {
+			none[k] = -1
+		}
+		return nil, &Solution{Selection: none, Optimal: true, Stopped: "optimal"}, nil
+	}
+	q := p
+	if m := mergeNodes(p); m != nil {
+		q = m
+	}
+	sol, err := Solve(ctx, q, pl.solveOptions())
 	if err != nil {
 		return nil, nil, fmt.Errorf("auction planner: %w", err)
 	}
@@ -248,14 +264,14 @@ func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.
 // windowJobs are the window's jobs of the kinds the auction bids for, with
 // their ranks as priorities unless QueuePriorities, the queue jobs and
 // their offers by ID, and the decisions declining the others.
-func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string, cache map[queue.JobID]*selectnodes.Offer) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
+func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string, cache map[queue.JobID]*selectnodes.Offer, rl *runLimits) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
 	var wjobs []WindowJob
 	var declined []queue.Decision
 	byID := map[int64]*queue.Job{}
 	offers := map[int64]*selectnodes.Offer{}
 	for k := range window {
 		j := &window[k]
-		w, o, ok := windowJob(snap, j, gpu, cache)
+		w, o, ok := windowJob(snap, j, gpu, cache, rl)
 		if !ok {
 			declined = append(declined, queue.Decision{Job: j.ID, Decline: true})
 			continue
@@ -357,8 +373,10 @@ func shape(r *selectnodes.Request, gpu string) (WindowJob, bool) {
 // windowJob turns a queue job into a bid-generation job on what the
 // snapshot offers it, or false when the auction declines it: a request
 // shape no bid expresses, or one the pipeline refuses whatever the layout
-// (Offer's error: the queue's selection then gives the reason).
-func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[queue.JobID]*selectnodes.Offer) (WindowJob, *selectnodes.Offer, bool) {
+// (Offer's error: the queue's selection then gives the reason). A job
+// that no run of the load can hold (rl) gets no eligible node, and so
+// no bid, without its nodes being asked.
+func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[queue.JobID]*selectnodes.Offer, rl *runLimits) (WindowJob, *selectnodes.Offer, bool) {
 	w, ok := shape(&j.Request, gpu)
 	if !ok {
 		return WindowJob{}, nil, false
@@ -383,6 +401,10 @@ func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[q
 	}
 	if w.Cores < w.Nodes {
 		return WindowJob{}, nil, false
+	}
+	if !rl.mayBid(w) {
+		w.Eligible, w.Whole = bitset.New(0), o.Whole() // no run holds it: no node need be asked
+		return w, o, true
 	}
 	w.Eligible, w.Whole = offerNodes(snap, o, len(j.Request.GRES) == 1 && j.Request.GRES[0].Type != "", gpu), o.Whole()
 	w.Room = roomTable(o, w.Eligible, snap.NodeCount())
