@@ -3,6 +3,7 @@ package allocation
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -100,7 +101,7 @@ func recordsOf(dir string, m segmentMeta, id AllocationID, f func(archived) bool
 	if err != nil {
 		return err
 	}
-	i, found := slices.BinarySearchFunc(idx.Allocations, id, func(e indexEntry, id AllocationID) int { return cmpInt(int64(e.Allocation), int64(id)) })
+	i, found := slices.BinarySearchFunc(idx.Allocations, id, func(e indexEntry, id AllocationID) int { return cmp.Compare(int64(e.Allocation), int64(id)) })
 	if !found {
 		return nil
 	}
@@ -127,14 +128,4 @@ func recordsOf(dir string, m segmentMeta, id AllocationID, f func(archived) bool
 		}
 	}
 	return nil
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -234,7 +235,7 @@ func (k *keptPlan) targets(now time.Time) []slotTime {
 	}
 	k.added = k.added[:0]
 	if len(out) > kept {
-		slices.SortStableFunc(out[kept:], func(a, b slotTime) int { return cmpInt64(a.at, b.at) })
+		slices.SortStableFunc(out[kept:], func(a, b slotTime) int { return cmp.Compare(a.at, b.at) })
 		tail := slices.CompactFunc(out[kept:], func(a, b slotTime) bool { return a.at == b.at })
 		out = mergeSlotTimes(out[:kept], tail)
 	}
@@ -346,14 +347,4 @@ func (s *Scheduler) holdUntil(out []int64, id JobID, now time.Time, memo *rounde
 		out[a.Node] = max(out[a.Node], at)
 	}
 	return len(p.Alloc)
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
