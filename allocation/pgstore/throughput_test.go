@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,6 +25,13 @@ import (
 // from it.
 const ThroughputEnv = "HPCSCHED_PG_THROUGHPUT"
 
+// ThroughputPoolEnv, set to a number, gives each server its own pool of
+// that many connections, as separate `hpcsched alloc serve` processes
+// have (pgxpool's default is 4): one server is one such pool, two servers
+// two. Unset, one server has a pool of 16 and two share 16 between them,
+// so the two measurements differ only in how the clients are spread.
+const ThroughputPoolEnv = "HPCSCHED_PG_THROUGHPUT_POOL"
+
 const (
 	throughputClients = 16
 	// The three measurements take turns in this many slices of the span
@@ -37,10 +45,21 @@ func TestThroughput(t *testing.T) {
 	if err != nil || span <= 0 {
 		t.Skipf("set %s to a duration (e.g. 5s) to measure", ThroughputEnv)
 	}
-	dsn := withPoolSize(freshDB(t), throughputClients)
+	base := freshDB(t)
+	dsn := withPoolSize(base, throughputClients)
 	plain := newPlain(t, dsn)
-	one := newPairs(t, []string{dsn})
-	two := newPairs(t, []string{withPoolSize(dsn, throughputClients/2), withPoolSize(dsn, throughputClients/2)})
+	// pgx reads the first of repeated DSN parameters, so each pool size is
+	// set once on the bare DSN.
+	oneDSN, twoDSN := dsn, withPoolSize(base, throughputClients/2)
+	if v := os.Getenv(ThroughputPoolEnv); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > throughputClients {
+			t.Fatalf("%s=%q: want a pool size of 1-%d", ThroughputPoolEnv, v, throughputClients)
+		}
+		oneDSN, twoDSN = withPoolSize(base, n), withPoolSize(base, n)
+	}
+	one := newPairs(t, []string{oneDSN})
+	two := newPairs(t, []string{twoDSN, twoDSN})
 	var rates [3]meter
 	for r := range throughputRounds {
 		for i, op := range []func(int) error{plain, one, two} {
