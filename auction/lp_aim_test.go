@@ -22,10 +22,7 @@ func TestAimedSearchKeepsTheBoundValid(t *testing.T) {
 		p, m, s := crowdedSolver(rng)
 		require.NoError(t, p.Validate())
 		randomStart(rng, s)
-		all := make([]int32, len(m.jobs))
-		for j := range all {
-			all[j] = int32(j)
-		}
+		all := everyJob(len(m.jobs))
 		opt := windowOptimum(s, all)
 		bounds := []float64{opt + rng.Float64()*opt}
 		pivots := []int64{20, 60, math.MaxInt32}[trial%3]

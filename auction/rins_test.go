@@ -187,10 +187,7 @@ func TestLPAimedReachesTheAim(t *testing.T) {
 		p, m, s := crowdedSolver(rng)
 		require.NoError(t, p.Validate())
 		randomStart(rng, s)
-		all := make([]int32, len(m.jobs))
-		for j := range all {
-			all[j] = int32(j)
-		}
+		all := everyJob(len(m.jobs))
 		aim := []float64{0.25, 0.5, 0.9}[trial%3]
 		before, opt := s.valueOf(all), windowOptimum(s, all)
 		_, root := s.lpSearch(all, math.MaxInt32, math.MaxInt32, nil, aim)
@@ -210,4 +207,13 @@ func TestLPAimedReachesTheAim(t *testing.T) {
 	require.Positive(t, reached)
 	require.Positive(t, missed)
 	t.Logf("optimum reached %d times, aim above it %d times", reached, missed)
+}
+
+// everyJob is the indices 0..n-1: a whole window's jobs.
+func everyJob(n int) []int32 {
+	all := make([]int32, n)
+	for j := range all {
+		all[j] = int32(j)
+	}
+	return all
 }
