@@ -21,7 +21,7 @@ func hugeConf(tb testing.TB, n int, shape string) *slurmconf.Config {
 var hugeShapes = []struct {
 	n     int
 	shape string
-}{{20000, "gres-types"}, {1000000, "lines"}, {1000000, "ranges"}}
+}{{20000, "gres-types"}, {1000000, "lines"}, {1000000, "interleaved"}, {1000000, "ranges"}}
 
 // BenchmarkFromConfig builds clusters from the huge configurations (the
 // parse is outside the timing: see slurmconf's BenchmarkParseConf).

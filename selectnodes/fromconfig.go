@@ -80,12 +80,12 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	return newForConfig(cfg, nodes, parts, owned, append(base, opts...))
 }
 
-// configNodes makes the nodes of cfg's NodeName lines, in file order: one
-// configuration per line (its own copy of the line's features and GRES),
-// which the line's nodes share.
+// configNodes makes the nodes of cfg's NodeName lines, in file order
+// (slurmconf.Config.NodeOrder): one configuration per NodeLine (its own
+// copy of the line's features and GRES), which the line's nodes share.
 func configNodes(cfg *slurmconf.Config) []node {
 	nodes := make([]node, 0, cfg.NodeCount())
-	confs := make([]nodeConf, len(cfg.Nodes)) // one configuration per line, shared by its nodes
+	confs := make([]nodeConf, len(cfg.Nodes)) // one configuration per NodeLine, shared by its nodes
 	for li := range cfg.Nodes {
 		line := &cfg.Nodes[li]
 		conf := &confs[li]
@@ -95,9 +95,9 @@ func configNodes(cfg *slurmconf.Config) []node {
 		for _, g := range line.Gres {
 			conf.GRES = append(conf.GRES, GRES{Name: g.Name, Type: g.Type, Count: g.Count})
 		}
-		for _, name := range line.Names {
-			nodes = append(nodes, node{Name: name, nodeConf: conf})
-		}
+	}
+	for li, k := range cfg.NodeOrder() {
+		nodes = append(nodes, node{Name: cfg.Nodes[li].Names[k], nodeConf: &confs[li]})
 	}
 	return nodes
 }
@@ -115,59 +115,81 @@ func newForConfig(cfg *slurmconf.Config, nodes []node, parts []Partition, owned 
 // lineRecords makes config records of the NodeName lines: Slurm's config
 // records are the lines, not equal configurations, so the order (and so
 // the count-feature behaviour of the Novotný thesis §3.3) follows the file.
-// With SlurmCompat (compat) each line of the file is a record, as in Slurm
-// 22.05: a node set per line, which decides where _pick_best_nodes first
-// calls the selector. Otherwise each slurmconf.NodeLine is one: lines that
-// slurmconf folded (consecutive, configured alike) make one record, so a
-// file with a line per node is selected from as the same nodes written as
-// ranges. Unless the nodes were reordered (compat_order.go), node k of the
-// file is node k of the cluster, and no name is looked up.
+// With SlurmCompat (compat) each line of the file is a record, in file
+// order, as in Slurm 22.05: a node set per line, which decides where
+// _pick_best_nodes first calls the selector. Otherwise each
+// slurmconf.NodeLine is one: the lines slurmconf grouped (configured
+// alike, wherever they stand) make one record, so a file with a line per
+// node is selected from as the same nodes written as ranges. Unless the
+// nodes were reordered (compat_order.go), node k of the file is node k of
+// the cluster, and no name is looked up.
 func (c *Cluster) lineRecords(cfg *slurmconf.Config, compat bool) {
 	c.recOf = make([]int32, len(c.nodes))
-	count := len(cfg.Nodes)
-	if compat {
-		count = 0
-		for li := range cfg.Nodes {
-			count += cfg.Nodes[li].Lines()
-		}
-	}
-	c.records = make([]record, 0, count)
 	slab := make([]int, len(c.nodes)) // every record's nodes, carved in turn: one allocation, not one per line
-	next := 0
-	for li := range cfg.Nodes {
-		line := &cfg.Nodes[li]
-		lines := 1
-		if compat {
-			lines = line.Lines()
-		}
-		for j := range lines {
-			names := line.Names
-			if compat {
-				names = names[line.LineStart(j):line.LineStart(j+1)]
-			}
-			if len(names) == 0 {
-				continue // a Config made by hand may hold a line of no node: no record
-			}
-			c.records = append(c.records, c.lineRecord(names, slab[next:next+len(names):next+len(names)], next, compat))
-			next += len(names)
-		}
+	if compat {
+		c.fileLineRecords(cfg, slab)
+	} else {
+		c.configRecords(cfg, slab)
 	}
 	c.finishRecords()
 }
 
-// lineRecord is the record of the nodes names, which are nodes first.. of
-// the file, in nodes (carved for it); reordered says the nodes are not in
-// file order.
-func (c *Cluster) lineRecord(names []string, nodes []int, first int, reordered bool) record {
-	rec := record{order: len(c.records), nodes: nodes}
-	for k, name := range names {
-		if reordered {
-			rec.nodes[k], _ = c.NodeIndex(name)
-		} else {
-			rec.nodes[k] = first + k
+// configRecords makes a record of each NodeLine, its nodes carved from
+// slab; the nodes are in file order.
+func (c *Cluster) configRecords(cfg *slurmconf.Config, slab []int) {
+	lists := make([][]int, len(cfg.Nodes))
+	for li := range cfg.Nodes {
+		n := len(cfg.Nodes[li].Names)
+		lists[li], slab = slab[:0:n], slab[n:]
+	}
+	at := 0
+	for li := range cfg.NodeOrder() {
+		lists[li] = append(lists[li], at) // ascending: the order is the nodes'
+		at++
+	}
+	c.records = make([]record, 0, len(cfg.Nodes))
+	for _, nodes := range lists {
+		if len(nodes) > 0 { // a Config made by hand may hold a line of no node: no record
+			c.records = append(c.records, c.newRecord(nodes))
 		}
 	}
-	slices.Sort(rec.nodes) // ascending whatever the node order
+}
+
+// fileLineRecords makes a record of each line of the file, in file order,
+// its nodes carved from slab; the nodes were reordered (compat_order.go),
+// so each is found by name.
+func (c *Cluster) fileLineRecords(cfg *slurmconf.Config, slab []int) {
+	count := 0
+	for li := range cfg.Nodes {
+		count += cfg.Nodes[li].Lines()
+	}
+	c.records = make([]record, 0, count)
+	nextLine := make([]int, len(cfg.Nodes)) // per NodeLine, the first of its lines not begun
+	lo, hi := 0, 0                          // slab[lo:hi] holds the nodes of the line being read
+	for li, k := range cfg.NodeOrder() {
+		line := &cfg.Nodes[li]
+		begins := false // k is the first name of one of line's lines
+		for nextLine[li] < line.Lines() && line.LineStart(nextLine[li]) <= k {
+			nextLine[li]++
+			begins = true
+		}
+		if begins && hi > lo {
+			c.records = append(c.records, c.newRecord(slab[lo:hi:hi]))
+			lo = hi
+		}
+		slab[hi], _ = c.NodeIndex(line.Names[k])
+		hi++
+	}
+	if hi > lo {
+		c.records = append(c.records, c.newRecord(slab[lo:hi:hi]))
+	}
+}
+
+// newRecord is the record of nodes (carved for it, sorted here), which
+// share a configuration; its order is its place among the records.
+func (c *Cluster) newRecord(nodes []int) record {
+	slices.Sort(nodes) // ascending whatever the node order
+	rec := record{order: len(c.records), nodes: nodes}
 	n := &c.nodes[rec.nodes[0]]
 	rec.weight, rec.features, rec.cpus, rec.mem, rec.tmp = n.Weight, n.Features, n.CPUs, n.RealMemory, n.TmpDisk
 	return rec

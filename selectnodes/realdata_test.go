@@ -53,7 +53,17 @@ func TestRealConfigFeatures(t *testing.T) {
 	p, err := c.SelectNodes(&Request{MinNodes: 2, Features: mustExpr(t, "GPU_SKU:V100&CPU_FRQ:2.10GHz"),
 		GRES: []GRESRequest{{Name: "gpu", Type: "v100", Min: 4, Max: 4}}}, RunNow)
 	require.NoError(t, err)
-	assert.Equal(t, "nu-gpu[01-02]", p.Hostlist(), "weight 127, the lowest, then node order")
+	// the three V100 lines (nu-gpu[01-03], cryoem-gpu50, ocio-gpu[50-51];
+	// weight 127207, the lowest) are configured alike: one record, whose
+	// best-fitting run of free nodes is ocio-gpu[50-51]; Slurm 22.05 makes
+	// each line a node set and takes the first that suffices
+	assert.Equal(t, "ocio-gpu[50-51]", p.Hostlist(), "one record of the alike lines, best fit")
+	compat, err := FromConfig(cfg, WithSlurmCompat())
+	require.NoError(t, err)
+	p, err = compat.SelectNodes(&Request{MinNodes: 2, Features: mustExpr(t, "GPU_SKU:V100&CPU_FRQ:2.10GHz"),
+		GRES: []GRESRequest{{Name: "gpu", Type: "v100", Min: 4, Max: 4}}}, RunNow)
+	require.NoError(t, err)
+	assert.Equal(t, "nu-gpu[01-02]", p.Hostlist(), "a node set per line, the first that suffices")
 	_, err = c.SelectNodes(&Request{Features: mustExpr(t, "GPU_SKU:V100"), GRES: []GRESRequest{{Name: "gpu", Min: 5, Max: 5}}}, TestOnly)
 	assert.ErrorIs(t, err, ErrNodeConfig)
 	p, err = c.SelectNodes(&Request{Partition: "ml", MinNodes: 3, Features: mustExpr(t, "[GPU_SKU:RTX2080TI|GPU_SKU:V100]")}, RunNow)

@@ -64,7 +64,7 @@ func BenchmarkParseConf(b *testing.B) {
 	for _, c := range []struct {
 		n     int
 		shape string
-	}{{20000, "gres-types"}, {1000000, "lines"}, {1000000, "ranges"}} {
+	}{{20000, "gres-types"}, {1000000, "lines"}, {1000000, "interleaved"}, {1000000, "ranges"}} {
 		b.Run(fmt.Sprintf("nodes=%d/shape=%s", c.n, c.shape), func(b *testing.B) {
 			text := hugeconf.Text(c.n, c.shape)
 			b.ReportAllocs()

@@ -98,16 +98,13 @@ func (c *Config) NodeCount() int {
 }
 
 // PartitionNodes returns the nodes of p, resolving Nodes=ALL to every node
-// defined, in definition order.
+// defined, in definition order (NodeNames, a new slice); otherwise it is
+// p.Nodes itself.
 func (c *Config) PartitionNodes(p *PartitionLine) []string {
 	if !p.AllNodes {
 		return p.Nodes
 	}
-	all := make([]string, 0, c.NodeCount())
-	for i := range c.Nodes {
-		all = append(all, c.Nodes[i].Names...)
-	}
-	return all
+	return c.NodeNames()
 }
 
 // Parse reads a slurm.conf from r, within the Limits the options give.
@@ -131,13 +128,15 @@ type builder struct {
 	bud  *budget
 	node *nodeBuild
 	part *partBuild
-	// names holds the names of node lines folded into the one before
+	// names holds the names of node lines folded into an earlier one
 	names nameArena
+	// groups finds the NodeLine of a configuration read before
+	groups nodeGroups
 }
 
 func newBuilder(bud *budget) *builder {
 	return &builder{cfg: &Config{Scheduling: Scheduling{FastSchedule: 1}}, bud: bud,
-		node: newNodeTemplate(), part: newPartTemplate()}
+		node: newNodeTemplate(), part: newPartTemplate(), groups: newNodeGroups()}
 }
 
 func (b *builder) line(l line) error {
@@ -153,15 +152,7 @@ func (b *builder) line(l line) error {
 		if err != nil {
 			return err
 		}
-		if k := len(b.cfg.Nodes) - 1; k >= 0 && b.names.fold(&b.cfg.Nodes[k], &n) {
-			return nil
-		}
-		if len(b.cfg.Nodes) == cap(b.cfg.Nodes) {
-			// double: append grows a large slice by a quarter, which copies
-			// a million 248-byte lines about five times over
-			b.cfg.Nodes = slices.Grow(b.cfg.Nodes, max(len(b.cfg.Nodes), 16))
-		}
-		b.cfg.Nodes = append(b.cfg.Nodes, n)
+		b.groups.add(b.cfg, &b.names, &n)
 	case first.is("PartitionName") && isDefault:
 		return applyAll(b.bud, b.part, l.pairs[1:], true)
 	case first.is("PartitionName"):

@@ -1,27 +1,32 @@
 package slurmconf
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 )
 
-// Consecutive NodeName lines of one file that differ only in their names
-// (and NodeAddr) are folded into one NodeLine, their names appended in file
-// order. A site writing one line per node (NodeName=n1 CPUs=64, NodeName=n2
-// CPUs=64, ...) then costs one NodeLine, not one per node: a million such
-// lines took over a gigabyte as separate records. Folding loses nothing:
-// NamePos gives the line each name came from, and lines differing in any
+// NodeName lines of one file that differ only in their names (and
+// NodeAddr) are grouped into one NodeLine, their names appended in file
+// order, whether the lines are neighbours or not. A site writing one line
+// per node (NodeName=n1 CPUs=64, NodeName=n2 CPUs=64, ...) then costs one
+// NodeLine, not one per node, and so does one alternating two kinds of
+// node: a NodeLine is a configuration, as Slurm's config records are meant
+// to be. Grouping loses nothing: NamePos gives the line each name came
+// from, Config.NodeOrder the order of the file, and lines differing in any
 // other value (Weight, Features, State, an unmodelled key, ...) stay apart.
 
 // foldedLine is where a line folded into a NodeLine starts: Names[first:]
-// up to the next foldedLine's first are its names. The fields are 32-bit
-// to keep a million folded lines at 16 bytes each; a line whose position
-// does not fit is not folded.
+// up to the next foldedLine's first are its names, and ord is the place of
+// its first name among all the names of the file (NodeOrder). The fields
+// are 32-bit to keep a million folded lines at 20 bytes each; a line whose
+// position does not fit is not folded.
 type foldedLine struct {
-	first, line, column, offset int32
+	first, ord, line, column, offset int32
 }
 
 // foldChunk is how many foldedLines a chunk of NodeLine.folded holds:
@@ -84,15 +89,16 @@ func sameConfig(a, b *NodeLine) bool {
 		slices.Equal(a.Features, b.Features) && slices.Equal(a.Gres, b.Gres) && slices.Equal(a.Extra, b.Extra)
 }
 
-// fold appends n to last when they share a configuration and file and
-// n's position fits a foldedLine, reporting whether it did. The names are
-// copied into the arena, so the text of n's line is not kept alive by them.
-func (a *nameArena) fold(last, n *NodeLine) bool {
+// fold appends n, whose first name is the ord-th of the file, to last
+// when they share a configuration and file and n's position fits a
+// foldedLine, reporting whether it did. The names are copied into the
+// arena, so the text of n's line is not kept alive by them.
+func (a *nameArena) fold(last, n *NodeLine, ord int) bool {
 	if last.Pos.File != n.Pos.File || !sameConfig(last, n) {
 		return false
 	}
 	first := len(last.Names)
-	for _, v := range []int{first, n.Pos.Line, n.Pos.Column, n.Pos.Offset} {
+	for _, v := range []int{first, ord, n.Pos.Line, n.Pos.Column, n.Pos.Offset} {
 		if v < 0 || v > math.MaxInt32-len(n.Names) {
 			return false
 		}
@@ -103,7 +109,7 @@ func (a *nameArena) fold(last, n *NodeLine) bool {
 		last.folded = append(last.folded, make([]foldedLine, 0, min(len(last.folded), 1)*foldChunk))
 	}
 	k := len(last.folded) - 1
-	last.folded[k] = append(last.folded[k], foldedLine{first: int32(first), line: int32(n.Pos.Line),
+	last.folded[k] = append(last.folded[k], foldedLine{first: int32(first), ord: int32(ord), line: int32(n.Pos.Line),
 		column: int32(n.Pos.Column), offset: int32(n.Pos.Offset)})
 	last.Names = a.appendAll(last.Names, n.Names)
 	if n.Addrs != nil {
@@ -147,4 +153,87 @@ func (a *nameArena) copy(s string) string {
 	a.block.WriteString(s)
 	all := a.block.String()
 	return all[len(all)-len(s):]
+}
+
+// nodeGroups finds the NodeLine a new line joins: the one the line before
+// joined (a file of ranges or of alike neighbours never hashes), else one
+// of the lines whose configuration hashes alike.
+type nodeGroups struct {
+	seed    maphash.Seed
+	byHash  map[uint64][]int32 // configuration hash -> indices in Config.Nodes
+	last    int                // the NodeLine the last node line went to, -1 before any
+	ordinal int                // names read so far: the next line's first name's place
+}
+
+func newNodeGroups() nodeGroups {
+	return nodeGroups{seed: maphash.MakeSeed(), byHash: map[uint64][]int32{}, last: -1}
+}
+
+// add puts the node line n into cfg: into the NodeLine of its
+// configuration when there is one (and n fits its position table), else
+// as a NodeLine of its own.
+func (g *nodeGroups) add(cfg *Config, names *nameArena, n *NodeLine) {
+	ord := g.ordinal
+	g.ordinal += len(n.Names)
+	if g.last >= 0 && names.fold(&cfg.Nodes[g.last], n, ord) {
+		return
+	}
+	h := configHash(g.seed, n)
+	for _, k := range g.byHash[h] {
+		if int(k) != g.last && names.fold(&cfg.Nodes[k], n, ord) {
+			g.last = int(k)
+			return
+		}
+	}
+	if len(cfg.Nodes) == cap(cfg.Nodes) {
+		// double: append grows a large slice by a quarter, copying every
+		// 256-byte NodeLine about five times over
+		cfg.Nodes = slices.Grow(cfg.Nodes, max(len(cfg.Nodes), 16))
+	}
+	n.ord = ord
+	cfg.Nodes = append(cfg.Nodes, *n)
+	g.last = len(cfg.Nodes) - 1
+	if g.last <= math.MaxInt32 {
+		g.byHash[h] = append(g.byHash[h], int32(g.last))
+	}
+}
+
+// configHash hashes what sameConfig compares (and the file), so that lines
+// sameConfig would fold hash alike.
+func configHash(seed maphash.Seed, n *NodeLine) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var buf [8]byte
+	num := func(v int64) {
+		binary.LittleEndian.PutUint64(buf[:], uint64(v))
+		h.Write(buf[:])
+	}
+	str := func(s string) {
+		num(int64(len(s)))
+		h.WriteString(s)
+	}
+	for _, v := range []int64{int64(n.CPUs), int64(n.Procs), int64(n.Boards), int64(n.SocketsPerBoard),
+		int64(n.CoresPerSocket), int64(n.ThreadsPerCore), n.RealMemory, n.TmpDisk, n.Weight,
+		int64(len(n.Features)), int64(len(n.Gres)), int64(len(n.Extra))} {
+		num(v)
+	}
+	if n.Addrs != nil {
+		num(1)
+	}
+	str(n.State)
+	str(n.Pos.File)
+	for _, f := range n.Features {
+		str(f)
+	}
+	for _, r := range n.Gres {
+		str(r.Name)
+		str(r.Type)
+		num(r.Count)
+	}
+	for _, p := range n.Extra {
+		str(p.Key)
+		str(p.Value)
+		num(int64(p.Pos.Offset))
+	}
+	return h.Sum64()
 }

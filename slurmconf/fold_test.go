@@ -2,7 +2,9 @@ package slurmconf
 
 import (
 	"errors"
+	"hash/maphash"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -79,11 +81,14 @@ func TestFoldKeepsDifferentLines(t *testing.T) {
 
 // sameConfig must compare every field of NodeLine but the names, the
 // addresses and the positions: a field added later without it would fold
-// lines that differ in it.
+// lines that differ in it. Grouping must then keep such lines apart even
+// when another configuration stands between them, and put lines differing
+// only in names, addresses and positions together: their hashes agree.
 func TestFoldComparesEveryField(t *testing.T) {
 	a := NodeLine{Names: []string{"a"}, CPUs: 1, Boards: 1, Features: []string{"f"}, Gres: []Gres{{Name: "gpu", Count: 1}},
 		State: "UNKNOWN", Extra: []Pair{{Key: "X", Value: "1"}}}
-	skip := map[string]bool{"Names": true, "Addrs": true, "Pos": true, "folded": true}
+	other := NodeLine{Names: []string{"o"}, CPUs: 7}
+	skip := map[string]bool{"Names": true, "Addrs": true, "Pos": true, "ord": true, "folded": true}
 	typ := reflect.TypeOf(a)
 	for i := range typ.NumField() {
 		f := typ.Field(i)
@@ -91,6 +96,7 @@ func TestFoldComparesEveryField(t *testing.T) {
 			continue
 		}
 		b := a
+		b.Names = []string{"b"}
 		v := reflect.ValueOf(&b).Elem().Field(i)
 		switch v.Kind() {
 		case reflect.Int, reflect.Int64:
@@ -103,12 +109,36 @@ func TestFoldComparesEveryField(t *testing.T) {
 			t.Fatalf("field %s of kind %s: teach this test to change it", f.Name, v.Kind())
 		}
 		assert.False(t, sameConfig(&a, &b), "lines differing in %s would fold", f.Name)
+		cfg := groupLines(a, other, b)
+		assert.Len(t, cfg.Nodes, 3, "lines differing in %s would be grouped", f.Name)
 	}
 	b := a
-	b.Names, b.Pos = []string{"b"}, Pos{Line: 9}
+	b.Names, b.Pos, b.ord = []string{"b"}, Pos{Line: 9, Column: 3, Offset: 70}, 5
 	assert.True(t, sameConfig(&a, &b))
+	seed := maphash.MakeSeed()
+	assert.Equal(t, configHash(seed, &a), configHash(seed, &b), "lines that fold must hash alike")
+	cfg := groupLines(a, other, b)
+	require.Len(t, cfg.Nodes, 2, "lines differing only in names are grouped across another line")
+	assert.Equal(t, []string{"a", "b"}, cfg.Nodes[0].Names)
+	assert.Equal(t, []string{"a", "o", "b"}, cfg.NodeNames())
 	b.Addrs = []string{"h"}
 	assert.False(t, sameConfig(&a, &b), "one line with NodeAddr, one without")
+	assert.Len(t, groupLines(a, other, b).Nodes, 3)
+	b = a
+	b.Names, b.Pos.File = []string{"b"}, "other.conf"
+	assert.Len(t, groupLines(a, other, b).Nodes, 3, "lines of two files are not grouped")
+}
+
+// groupLines adds copies of lines to a Config as the parser does.
+func groupLines(lines ...NodeLine) *Config {
+	cfg := &Config{}
+	var names nameArena
+	g := newNodeGroups()
+	for _, n := range lines {
+		n.Names = slices.Clone(n.Names)
+		g.add(cfg, &names, &n)
+	}
+	return cfg
 }
 
 // Addresses fold with their names, and a name defined twice is reported at
@@ -131,7 +161,8 @@ func TestFoldAddrsAndErrors(t *testing.T) {
 }
 
 // Lines of two files are never folded: a NodeLine's names all come from
-// the file its Pos names.
+// the file its Pos names. Lines of one file are, across an Include, and
+// the order of the files is kept.
 func TestFoldStaysInOneFile(t *testing.T) {
 	fsys := fstest.MapFS{
 		"slurm.conf": {Data: []byte("NodeName=n1 CPUs=2\nInclude more.conf\nNodeName=n3 CPUs=2\n")},
@@ -139,10 +170,13 @@ func TestFoldStaysInOneFile(t *testing.T) {
 	}
 	c, err := ParseFile(fsys, "slurm.conf")
 	require.NoError(t, err)
-	require.Len(t, c.Nodes, 3)
-	for k, want := range []string{"slurm.conf", "more.conf", "slurm.conf"} {
+	require.Len(t, c.Nodes, 2)
+	for k, want := range []string{"slurm.conf", "more.conf"} {
 		assert.Equal(t, want, c.Nodes[k].Pos.File)
 	}
+	assert.Equal(t, []string{"n1", "n3"}, c.Nodes[0].Names)
+	assert.Equal(t, Pos{File: "slurm.conf", Line: 3, Column: 1, Offset: 37}, c.Nodes[0].NamePos(1))
+	assert.Equal(t, []string{"n1", "n2", "n3"}, c.NodeNames())
 }
 
 // Folding does not share anything between two parses of one text, and

@@ -5,11 +5,14 @@ import (
 	"strings"
 )
 
-// NodeLine is one NodeName= line (with the DEFAULT values in force where
-// it stands): the nodes it names share one configuration, Slurm's config
-// record and, for selection, one node set. Consecutive lines of a file that
-// differ only in NodeName and NodeAddr are folded into one NodeLine (see
-// NamePos and Lines), so a file with a line per node costs one record.
+// NodeLine is one configuration of nodes: a NodeName= line (with the
+// DEFAULT values in force where it stands) and every other line of the same
+// file that differs from it only in NodeName and NodeAddr, wherever it
+// stands, folded in (see NamePos, Lines and LineStart). Its nodes share one
+// configuration, a config record and, for selection, one node set, so a
+// file with a line per node costs a record per kind of node. Names lists
+// the names of its lines in file order; Config.NodeOrder interleaves the
+// NodeLines' names back into the order of the file.
 type NodeLine struct {
 	Names []string // NodeName expanded, in order (of every line folded in)
 	Addrs []string // NodeAddr expanded; nil when not given
@@ -29,6 +32,7 @@ type NodeLine struct {
 	State           string         // upper case; UNKNOWN when not given
 	Extra           []Pair         // keys not modelled above, kept in order
 	Pos             Pos            // where the (first) line starts
+	ord             int            // the place of Names[0] among the file's names (order.go)
 	folded          [][]foldedLine // in chunks of foldChunk (fold.go)
 }
 

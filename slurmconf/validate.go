@@ -15,13 +15,12 @@ import (
 func (c *Config) Validate() error {
 	var errs position.ErrorList
 	defined := newNameSet(c)
-	ordinal := 0
-	for i := range c.Nodes {
-		n := &c.Nodes[i]
-		for k, name := range n.Names {
-			ordinal++
-			if first, dup := defined.add(c, ordinal-1, nameAt{int32(i), int32(k)}); dup {
-				errs.Add(n.NamePos(k), fmt.Sprintf("node %s is already defined at %s", name,
+	order := c.segments()
+	for _, s := range order { // in file order, so that the first definition is the one kept
+		n := &c.Nodes[s.line]
+		for k := s.first; k < s.first+s.count; k++ {
+			if first, dup := defined.add(c, defined.starts[s.line]+k, nameAt{int32(s.line), int32(k)}); dup {
+				errs.Add(n.NamePos(k), fmt.Sprintf("node %s is already defined at %s", n.Names[k],
 					c.Nodes[first.line].NamePos(int(first.k))))
 			}
 		}
@@ -33,7 +32,7 @@ func (c *Config) Validate() error {
 			errs.Add(p.Pos, fmt.Sprintf("partition %s is already defined at %s", p.Name, first))
 		}
 		parts[p.Name] = p.Pos
-		if name, ok := c.undefined(p.Nodes, &defined); !ok {
+		if name, ok := c.undefined(p.Nodes, order, &defined); !ok {
 			errs.Add(p.Pos, fmt.Sprintf("partition %s: node %s is not defined", p.Name, name))
 		}
 	}
@@ -109,7 +108,8 @@ func (s *nameSet) findHashed(c *Config, name string, h uint64) (int, nameAt, boo
 	}
 }
 
-// add records the name of the given ordinal, defined at a, or returns
+// add records the name of the given ordinal (its place in Nodes then
+// Names order), defined at a, or returns
 // where it was defined first.
 func (s *nameSet) add(c *Config, ordinal int, a nameAt) (nameAt, bool) {
 	name := c.nameAt(a)
@@ -122,15 +122,15 @@ func (s *nameSet) add(c *Config, ordinal int, a nameAt) (nameAt, bool) {
 }
 
 // undefined returns the first of names that no node line defines. Names
-// listed in definition order, the usual case, are matched by walking the
-// node lines alongside, without a map lookup each.
-func (c *Config) undefined(names []string, defined *nameSet) (string, bool) {
-	li, k := 0, 0 // the next defined name: c.Nodes[li].Names[k]
+// listed in definition order (order, the file's), the usual case, are
+// matched by walking the definitions alongside, without a map lookup each.
+func (c *Config) undefined(names []string, order []nameRun, defined *nameSet) (string, bool) {
+	si, k := 0, 0 // the next defined name: the k-th of order[si]
 	for _, name := range names {
-		for li < len(c.Nodes) && k >= len(c.Nodes[li].Names) {
-			li, k = li+1, 0
+		for si < len(order) && k >= order[si].count {
+			si, k = si+1, 0
 		}
-		if li < len(c.Nodes) && c.Nodes[li].Names[k] == name {
+		if si < len(order) && c.Nodes[order[si].line].Names[order[si].first+k] == name {
 			k++
 			continue
 		}
