@@ -15,11 +15,11 @@ import (
 func (c *Config) Validate() error {
 	var errs position.ErrorList
 	defined := newNameSet(c)
-	order := c.segments()
+	order := c.runs()
 	for _, s := range order { // in file order, so that the first definition is the one kept
 		n := &c.Nodes[s.line]
-		for k := s.first; k < s.first+s.count; k++ {
-			if first, dup := defined.add(c, defined.starts[s.line]+k, nameAt{int32(s.line), int32(k)}); dup {
+		for k := int(s.first); k < int(s.first+s.count); k++ {
+			if first, dup := defined.add(c, defined.starts[s.line]+k, nameAt{s.line, int32(k)}); dup {
 				errs.Add(n.NamePos(k), fmt.Sprintf("node %s is already defined at %s", n.Names[k],
 					c.Nodes[first.line].NamePos(int(first.k))))
 			}
@@ -127,10 +127,10 @@ func (s *nameSet) add(c *Config, ordinal int, a nameAt) (nameAt, bool) {
 func (c *Config) undefined(names []string, order []nameRun, defined *nameSet) (string, bool) {
 	si, k := 0, 0 // the next defined name: the k-th of order[si]
 	for _, name := range names {
-		for si < len(order) && k >= order[si].count {
+		for si < len(order) && k >= int(order[si].count) {
 			si, k = si+1, 0
 		}
-		if si < len(order) && c.Nodes[order[si].line].Names[order[si].first+k] == name {
+		if si < len(order) && c.Nodes[order[si].line].Names[int(order[si].first)+k] == name {
 			k++
 			continue
 		}
