@@ -28,16 +28,37 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	if err := nilOption("FromConfig", opts); err != nil {
 		return nil, err
 	}
-	if err := cfg.Validate(); err != nil {
+	c, err := fromConfig(cfg, opts)
+	if err != nil {
+		// New finds every problem Validate does (names defined twice,
+		// partitions naming undefined nodes or defined twice), so a
+		// configuration that builds is valid: Validate, which costs a
+		// second name table, runs only now, for its positioned errors
+		if verr := cfg.Validate(); verr != nil {
+			return nil, verr
+		}
 		return nil, err
 	}
-	nodes := configNodes(cfg)
+	return c, nil
+}
+
+// fromConfig is FromConfig but for Validate's positioned errors.
+func fromConfig(cfg *slurmconf.Config, opts []Option) (*Cluster, error) {
+	nodes, confs := configNodes(cfg)
+	var all []string // every node in file order, for the partitions of Nodes=ALL
+	for i := range cfg.Partitions {
+		if cfg.Partitions[i].AllNodes && all == nil { // a list made here is the cluster's; cfg's stay the caller's
+			all = make([]string, len(nodes))
+			for k := range nodes {
+				all[k] = nodes[k].Name
+			}
+		}
+	}
 	if compatRequested(opts) {
 		slurmNodeOrder(nodes) // compat_order.go
 	}
 	var parts []Partition
 	var owned []bool
-	var all []string // every node, for the partitions of Nodes=ALL
 	for i := range cfg.Partitions {
 		p := &cfg.Partitions[i]
 		part := Partition{Name: p.Name, Nodes: p.Nodes, Default: p.Default, MinNodes: p.MinNodes,
@@ -60,10 +81,7 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 		case "INACTIVE":
 			part.State = PartitionInactive
 		}
-		if p.AllNodes { // a list made here is the cluster's; cfg's stay the caller's
-			if all == nil {
-				all = cfg.PartitionNodes(p)
-			}
+		if p.AllNodes {
 			part.Nodes = all
 		}
 		parts, owned = append(parts, part), append(owned, p.AllNodes)
@@ -77,15 +95,16 @@ func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	default:
 		return nil, fmt.Errorf("selectnodes: SelectType %s is not modelled (select/linear, select/cons_res and select/cons_tres are)", cfg.SelectType)
 	}
-	return newForConfig(cfg, nodes, parts, owned, append(base, opts...))
+	return newForConfig(cfg, nodes, confs, parts, owned, append(base, opts...))
 }
 
 // configNodes makes the nodes of cfg's NodeName lines, in file order
 // (slurmconf.Config.NodeOrder): one configuration per NodeLine (its own
-// copy of the line's features and GRES), which the line's nodes share.
-func configNodes(cfg *slurmconf.Config) []node {
-	nodes := make([]node, 0, cfg.NodeCount())
-	confs := make([]nodeConf, len(cfg.Nodes)) // one configuration per NodeLine, shared by its nodes
+// copy of the line's features and GRES), which the line's nodes share;
+// confs[i] is cfg.Nodes[i]'s.
+func configNodes(cfg *slurmconf.Config) (nodes []node, confs []nodeConf) {
+	nodes = make([]node, 0, cfg.NodeCount())
+	confs = make([]nodeConf, len(cfg.Nodes)) // one configuration per NodeLine, shared by its nodes
 	for li := range cfg.Nodes {
 		line := &cfg.Nodes[li]
 		conf := &confs[li]
@@ -99,12 +118,12 @@ func configNodes(cfg *slurmconf.Config) []node {
 	for li, k := range cfg.NodeOrder() {
 		nodes = append(nodes, node{Name: cfg.Nodes[li].Names[k], nodeConf: &confs[li]})
 	}
-	return nodes
+	return nodes, confs
 }
 
-func newForConfig(cfg *slurmconf.Config, nodes []node, parts []Partition, owned []bool, opts []Option) (*Cluster, error) {
+func newForConfig(cfg *slurmconf.Config, nodes []node, confs []nodeConf, parts []Partition, owned []bool, opts []Option) (*Cluster, error) {
 	reordered := compatRequested(opts)
-	c, err := build(nodes, parts, owned, opts, func(c *Cluster) { c.lineRecords(cfg, reordered) })
+	c, err := build(nodes, parts, owned, opts, func(c *Cluster) { c.lineRecords(cfg, confs, reordered) })
 	if err != nil {
 		return nil, err
 	}
@@ -123,35 +142,48 @@ func newForConfig(cfg *slurmconf.Config, nodes []node, parts []Partition, owned 
 // node is selected from as the same nodes written as ranges. Unless the
 // nodes were reordered (compat_order.go), node k of the file is node k of
 // the cluster, and no name is looked up.
-func (c *Cluster) lineRecords(cfg *slurmconf.Config, compat bool) {
+func (c *Cluster) lineRecords(cfg *slurmconf.Config, confs []nodeConf, compat bool) {
 	c.recOf = make([]int32, len(c.nodes))
 	slab := make([]int, len(c.nodes)) // every record's nodes, carved in turn: one allocation, not one per line
 	if compat {
 		c.fileLineRecords(cfg, slab)
 	} else {
-		c.configRecords(cfg, slab)
+		c.configRecords(confs, slab)
 	}
 	c.finishRecords()
 }
 
-// configRecords makes a record of each NodeLine, its nodes carved from
-// slab; the nodes are in file order.
-func (c *Cluster) configRecords(cfg *slurmconf.Config, slab []int) {
-	lists := make([][]int, len(cfg.Nodes))
-	for li := range cfg.Nodes {
-		n := len(cfg.Nodes[li].Names)
-		lists[li], slab = slab[:0:n], slab[n:]
+// configRecords makes a record of each configuration (NodeLine), its
+// nodes carved from slab, in the order of confs.
+func (c *Cluster) configRecords(confs []nodeConf, slab []int) {
+	index := make(map[*nodeConf]int, len(confs))
+	for k := range confs {
+		index[&confs[k]] = k
 	}
-	at := 0
-	for li := range cfg.NodeOrder() {
-		lists[li] = append(lists[li], at) // ascending: the order is the nodes'
-		at++
+	counts := make([]int, len(confs))
+	c.eachConf(index, func(k, _ int) { counts[k]++ })
+	lists := make([][]int, len(confs))
+	for k, n := range counts {
+		lists[k], slab = slab[:0:n], slab[n:]
 	}
-	c.records = make([]record, 0, len(cfg.Nodes))
+	c.eachConf(index, func(k, i int) { lists[k] = append(lists[k], i) }) // ascending
+	c.records = make([]record, 0, len(confs))
 	for _, nodes := range lists {
 		if len(nodes) > 0 { // a Config made by hand may hold a line of no node: no record
 			c.records = append(c.records, c.newRecord(nodes))
 		}
+	}
+}
+
+// eachConf calls fn with each node's configuration's index and the node.
+func (c *Cluster) eachConf(index map[*nodeConf]int, fn func(k, i int)) {
+	var last *nodeConf
+	k := 0
+	for i := range c.nodes {
+		if conf := c.nodes[i].nodeConf; conf != last {
+			last, k = conf, index[conf]
+		}
+		fn(k, i)
 	}
 }
 

@@ -191,6 +191,9 @@ func (g *nodeGroups) add(cfg *Config, names *nameArena, n *NodeLine) {
 		cfg.Nodes = slices.Grow(cfg.Nodes, max(len(cfg.Nodes), 16))
 	}
 	n.ord = ord
+	// the lists may be shared with other lines (lastValues, a DEFAULT
+	// line's): a NodeLine has its own
+	n.Features, n.Gres = slices.Clone(n.Features), slices.Clone(n.Gres)
 	cfg.Nodes = append(cfg.Nodes, *n)
 	g.last = len(cfg.Nodes) - 1
 	if g.last <= math.MaxInt32 {

@@ -80,18 +80,33 @@ type nodeBuild struct {
 	sockets int
 	addrPos Pos        // where NodeAddr was given, for the count check
 	extra   defaultSet // a template's unmodelled pairs
+	last    *lastValues
+}
+
+// lastValues is the Feature= and Gres= values read last and what they
+// gave: a file writing one line per node repeats the same few values, and
+// reading each again cost most of the time and garbage of such a file. The
+// lists are shared by the lines that gave them, which is why a line that
+// becomes a NodeLine of its own gets copies (nodeGroups.add).
+type lastValues struct {
+	features     string
+	featureList  []string
+	gres         string
+	gresList     []Gres
+	haveFeatures bool
+	haveGres     bool
 }
 
 func newNodeTemplate() *nodeBuild {
 	return &nodeBuild{n: NodeLine{Boards: 1, SocketsPerBoard: 1, CoresPerSocket: 1, ThreadsPerCore: 1,
-		RealMemory: 1, Weight: 1, State: "UNKNOWN"}}
+		RealMemory: 1, Weight: 1, State: "UNKNOWN"}, last: &lastValues{}}
 }
 
 // buildNode builds the node line pairs from the template in force. Slices
 // the template holds (Features, Gres, Addrs) are shared, not copied, so a
 // long DEFAULT line costs its size once, not once per node line.
 func buildNode(b *budget, tmpl *nodeBuild, pairs []Pair) (NodeLine, error) {
-	s := nodeBuild{n: tmpl.n, cpus: tmpl.cpus, sockets: tmpl.sockets, addrPos: tmpl.addrPos}
+	s := nodeBuild{n: tmpl.n, cpus: tmpl.cpus, sockets: tmpl.sockets, addrPos: tmpl.addrPos, last: tmpl.last}
 	s.n.Pos = pairs[0].Pos
 	names, err := b.hosts(pairs[0], true)
 	if err != nil {
@@ -120,7 +135,9 @@ func buildNode(b *budget, tmpl *nodeBuild, pairs []Pair) (NodeLine, error) {
 func (s *nodeBuild) apply(b *budget, p Pair, template bool) error {
 	n := &s.n
 	var err error
-	switch strings.ToLower(p.Key) {
+	var lower [len("socketsperboard")]byte
+	switch string(lowerKey(p.Key, &lower)) { // no allocation, as ToLower's would be for every pair
+
 	case "nodeaddr":
 		n.Addrs, err = b.hosts(p, false)
 		s.addrPos = p.ValuePos
@@ -146,9 +163,18 @@ func (s *nodeBuild) apply(b *budget, p Pair, template bool) error {
 	case "weight":
 		n.Weight, err = p.int(0, math.MaxUint32)
 	case "feature", "features":
-		n.Features = p.list()
+		if l := s.last; l.haveFeatures && l.features == p.Value {
+			n.Features = l.featureList
+		} else {
+			n.Features = p.list()
+			l.features, l.featureList, l.haveFeatures = p.Value, n.Features, true
+		}
 	case "gres":
-		n.Gres, err = parseGresList(p)
+		if l := s.last; l.haveGres && l.gres == p.Value {
+			n.Gres = l.gresList
+		} else if n.Gres, err = parseGresList(p); err == nil {
+			l.gres, l.gresList, l.haveGres = p.Value, n.Gres, true
+		}
 	case "state":
 		n.State = strings.ToUpper(p.Value)
 	default:
@@ -285,4 +311,21 @@ func splitOutsideParens(s string) []part {
 		}
 	}
 	return append(out, part{s[start:], start})
+}
+
+// lowerKey is key in lower case (ASCII), written into buf; a key longer
+// than buf gives nil, which matches none of the keys apply names (the
+// longest is SocketsPerBoard).
+func lowerKey(key string, buf *[len("socketsperboard")]byte) []byte {
+	if len(key) > len(buf) {
+		return nil
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return buf[:len(key)]
 }
