@@ -22,19 +22,42 @@ import (
 
 // foldedLine is where a line folded into a NodeLine starts: Names[first:]
 // up to the next foldedLine's first are its names, and ord is the place of
-// its first name among all the names of the file (NodeOrder). The fields
-// are 32-bit to keep a million folded lines at 20 bytes each; a line whose
-// position does not fit is not folded.
+// its first name among all the names of the file (NodeOrder). It is kept
+// as a packedLine.
 type foldedLine struct {
 	first, ord, line, column, offset int32
 }
 
-// foldChunk is how many foldedLines a chunk of NodeLine.folded holds:
-// chunks that fill up are kept, not copied into a larger slice.
+// packedLine is a foldedLine as a NodeLine keeps it, in 12 bytes: its
+// first is NodeLine.lead plus its index while every line folded names one
+// node (a file written a line per node), and NodeLine.firsts holds it
+// otherwise. A line whose position does not fit is not folded.
+type packedLine struct {
+	ord     int32
+	lineCol uint32 // line<<columnBits | column
+	offset  int32
+}
+
+// columnBits is the bits of packedLine.lineCol that hold the column: a
+// NodeName line starts within its first 127 bytes, and a file has fewer
+// than 2^25 lines, or the line is not folded.
+const columnBits = 7
+
+// foldChunk is how many packedLines a chunk of NodeLine.folded (and of
+// NodeLine.firsts) holds: chunks that fill up are kept, not copied into a
+// larger slice.
 const foldChunk = 4096
 
 // foldedAt is the j-th line folded into n.
-func (n *NodeLine) foldedAt(j int) foldedLine { return n.folded[j/foldChunk][j%foldChunk] }
+func (n *NodeLine) foldedAt(j int) foldedLine {
+	p := n.folded[j/foldChunk][j%foldChunk]
+	first := int32(n.lead + j)
+	if n.firsts != nil {
+		first = n.firsts[j/foldChunk][j%foldChunk]
+	}
+	return foldedLine{first: first, ord: p.ord, line: int32(p.lineCol >> columnBits),
+		column: int32(p.lineCol & (1<<columnBits - 1)), offset: p.offset}
+}
 
 // foldedCount is the number of lines folded into n.
 func (n *NodeLine) foldedCount() int {
@@ -98,19 +121,42 @@ func (a *nameArena) fold(last, n *NodeLine, ord int) bool {
 		return false
 	}
 	first := len(last.Names)
-	for _, v := range []int{first, ord, n.Pos.Line, n.Pos.Column, n.Pos.Offset} {
+	for _, v := range []int{first, ord, n.Pos.Offset} {
 		if v < 0 || v > math.MaxInt32-len(n.Names) {
 			return false
+		}
+	}
+	if n.Pos.Line < 0 || n.Pos.Line >= 1<<(32-columnBits) || n.Pos.Column < 0 || n.Pos.Column >= 1<<columnBits {
+		return false
+	}
+	count := last.foldedCount()
+	if count == 0 {
+		last.lead = first
+	}
+	if last.firsts == nil && first != last.lead+count {
+		last.firsts = make([][]int32, len(last.folded)) // the lines before named one node each
+		for k := range last.folded {
+			last.firsts[k] = make([]int32, len(last.folded[k]), cap(last.folded[k]))
+			for i := range last.firsts[k] {
+				last.firsts[k][i] = int32(last.lead + k*foldChunk + i)
+			}
 		}
 	}
 	if k := len(last.folded) - 1; k < 0 || len(last.folded[k]) == foldChunk {
 		// the first chunk grows as append grows it, so few folded lines
 		// cost little; the next ones start full size
-		last.folded = append(last.folded, make([]foldedLine, 0, min(len(last.folded), 1)*foldChunk))
+		size := min(len(last.folded), 1) * foldChunk
+		last.folded = append(last.folded, make([]packedLine, 0, size))
+		if last.firsts != nil {
+			last.firsts = append(last.firsts, make([]int32, 0, size))
+		}
 	}
 	k := len(last.folded) - 1
-	last.folded[k] = append(last.folded[k], foldedLine{first: int32(first), ord: int32(ord), line: int32(n.Pos.Line),
-		column: int32(n.Pos.Column), offset: int32(n.Pos.Offset)})
+	last.folded[k] = append(last.folded[k], packedLine{ord: int32(ord),
+		lineCol: uint32(n.Pos.Line)<<columnBits | uint32(n.Pos.Column), offset: int32(n.Pos.Offset)})
+	if last.firsts != nil {
+		last.firsts[k] = append(last.firsts[k], int32(first))
+	}
 	last.Names = a.appendAll(last.Names, n.Names)
 	if n.Addrs != nil {
 		last.Addrs = a.appendAll(last.Addrs, n.Addrs)

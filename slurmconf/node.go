@@ -33,7 +33,9 @@ type NodeLine struct {
 	Extra           []Pair         // keys not modelled above, kept in order
 	Pos             Pos            // where the (first) line starts
 	ord             int            // the place of Names[0] among the file's names (order.go)
-	folded          [][]foldedLine // in chunks of foldChunk (fold.go)
+	lead            int            // the names of the first line, when lines are folded in
+	folded          [][]packedLine // the lines folded in, in chunks of foldChunk (fold.go)
+	firsts          [][]int32      // their first names' indices, unless implied by lead
 }
 
 // Sockets is the total number of sockets of each node.
