@@ -21,6 +21,29 @@ var fuzzSeeds = []string{
 	"NodeName=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx[0-1023][0-1023]\n",
 	// folded lines
 	"NodeName=n1 CPUs=2\n NodeName=n[2-3] CPUs=2 # c\nNodeName=DEFAULT A=1\nNodeName=n4 CPUs=2\nNodeName=n5 CPUs=2\nNodeName=n1 CPUs=2\n",
+	// grouped lines, not neighbours
+	"NodeName=g1 CPUs=8 Feature=gpu\nNodeName=c[1-2] CPUs=4\nNodeName=g2 CPUs=8 Feature=gpu\nNodeName=c3 CPUs=4\nNodeName=g[3-4] CPUs=8 Feature=gpu\nPartitionName=p Nodes=ALL\n",
+}
+
+// checkOrder requires a parsed Config's recorded order to hold (no
+// fallback), to list every name once, and to follow the text.
+func checkOrder(t *testing.T, c *Config) {
+	if _, ok := c.recordedOrder(); !ok {
+		t.Fatalf("the recorded order of a parsed Config does not tile its names")
+	}
+	prev := -1
+	count := 0
+	for i, k := range c.NodeOrder() {
+		count++
+		off := c.Nodes[i].NamePos(k).Offset
+		if off < prev {
+			t.Fatalf("name %s at offset %d comes after one at %d", c.Nodes[i].Names[k], off, prev)
+		}
+		prev = off
+	}
+	if count != c.NodeCount() {
+		t.Fatalf("NodeOrder gave %d names of %d", count, c.NodeCount())
+	}
 }
 
 // checkFolded requires the lines folded into n to start, in order, at a
@@ -67,6 +90,7 @@ func FuzzParse(f *testing.F) {
 		checkErr(t, input, err)
 		if err == nil {
 			_ = c.Validate()
+			checkOrder(t, c)
 			for i := range c.Nodes {
 				if c.Nodes[i].CPUs < 0 || len(c.Nodes[i].Names) == 0 {
 					t.Fatalf("bad node line %+v", c.Nodes[i])

@@ -121,3 +121,14 @@ func TestGroupInterleavedKinds(t *testing.T) {
 	assert.Equal(t, want, c.NodeNames())
 	require.NoError(t, c.Validate())
 }
+
+// A line whose position does not fit a folded line's table (NodeName past
+// column 127) is a NodeLine of its own, still in the file's order.
+func TestGroupFarColumnStaysApart(t *testing.T) {
+	c := parse(t, "NodeName=a1 CPUs=2\nNodeName=b1 CPUs=4\n"+strings.Repeat(" ", 130)+"NodeName=a2 CPUs=2\nNodeName=a3 CPUs=2\n")
+	require.Len(t, c.Nodes, 3)
+	assert.Equal(t, []string{"a1"}, c.Nodes[0].Names)
+	assert.Equal(t, []string{"a2", "a3"}, c.Nodes[2].Names, "the next line joins the line before it")
+	assert.Equal(t, Pos{Line: 3, Column: 131, Offset: 168}, c.Nodes[2].Pos)
+	assert.Equal(t, []string{"a1", "b1", "a2", "a3"}, c.NodeNames())
+}
