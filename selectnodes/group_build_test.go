@@ -197,7 +197,7 @@ func TestFromConfigGroupsAlikeLines(t *testing.T) {
 func TestFromConfigPositionedErrors(t *testing.T) {
 	for text, want := range map[string]string{
 		"NodeName=n1 CPUs=2\nNodeName=m1 CPUs=4\nNodeName=n[2,1] CPUs=2\n":         "3:1: node n1 is already defined at 1:1",
-		"NodeName=n1 CPUs=2\nPartitionName=p Nodes=n[1-2]\n":                      "2:1: partition p: node n2 is not defined",
+		"NodeName=n1 CPUs=2\nPartitionName=p Nodes=n[1-2]\n":                       "2:1: partition p: node n2 is not defined",
 		"NodeName=n1 CPUs=2\nPartitionName=p Nodes=n1\nPartitionName=p Nodes=n1\n": "3:1: partition p is already defined at 2:1",
 	} {
 		cfg, err := slurmconf.Parse(strings.NewReader(text))
