@@ -85,23 +85,27 @@ type nodeBuild struct {
 	last    *lastValues
 }
 
-// lastValues is the Feature= and Gres= values read last and what they
-// gave: a file writing one line per node repeats the same few values, and
-// reading each again cost most of the time and garbage of such a file. The
-// lists are shared by the lines that gave them, which is why a line that
-// becomes a NodeLine of its own gets copies (nodeGroups.add).
+// lastValues holds the Feature= and Gres= values read before and what they
+// gave: a file writing one line per node repeats a few values, and reading
+// each again cost most of the time and garbage of such a file. At most
+// maxKeptValues of each are kept (the first ones), so the cache costs no
+// more than a few lines' worth. The lists are shared by the lines that gave
+// them, which is why a line that becomes a NodeLine of its own gets copies
+// (nodeGroups.add).
 type lastValues struct {
-	features     string
-	featureList  []string
-	gres         string
-	gresList     []Gres
-	haveFeatures bool
-	haveGres     bool
+	features map[string][]string
+	gres     map[string][]Gres
 }
+
+const (
+	maxKeptValues = 256
+	maxKeptBytes  = 4096 // a longer value is read each time
+)
 
 func newNodeTemplate() *nodeBuild {
 	return &nodeBuild{n: NodeLine{Boards: 1, SocketsPerBoard: 1, CoresPerSocket: 1, ThreadsPerCore: 1,
-		RealMemory: 1, Weight: 1, State: "UNKNOWN"}, last: &lastValues{}}
+		RealMemory: 1, Weight: 1, State: "UNKNOWN"},
+		last: &lastValues{features: map[string][]string{}, gres: map[string][]Gres{}}}
 }
 
 // buildNode builds the node line pairs from the template in force. Slices
@@ -165,17 +169,27 @@ func (s *nodeBuild) apply(b *budget, p Pair, template bool) error {
 	case "weight":
 		n.Weight, err = p.int(0, math.MaxUint32)
 	case "feature", "features":
-		if l := s.last; l.haveFeatures && l.features == p.Value {
-			n.Features = l.featureList
-		} else {
+		var ok bool
+		if n.Features, ok = s.last.features[p.Value]; !ok {
+			keep := len(s.last.features) < maxKeptValues && len(p.Value) <= maxKeptBytes
+			if keep { // the strings kept must not hold the whole line
+				p.Value = strings.Clone(p.Value)
+			}
 			n.Features = p.list()
-			l.features, l.featureList, l.haveFeatures = p.Value, n.Features, true
+			if keep {
+				s.last.features[p.Value] = n.Features
+			}
 		}
 	case "gres":
-		if l := s.last; l.haveGres && l.gres == p.Value {
-			n.Gres = l.gresList
-		} else if n.Gres, err = parseGresList(p); err == nil {
-			l.gres, l.gresList, l.haveGres = p.Value, n.Gres, true
+		var ok bool
+		if n.Gres, ok = s.last.gres[p.Value]; !ok {
+			keep := len(s.last.gres) < maxKeptValues && len(p.Value) <= maxKeptBytes
+			if keep {
+				p.Value = strings.Clone(p.Value)
+			}
+			if n.Gres, err = parseGresList(p); err == nil && keep {
+				s.last.gres[p.Value] = n.Gres
+			}
 		}
 	case "state":
 		n.State = strings.ToUpper(p.Value)
