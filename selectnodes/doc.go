@@ -12,11 +12,12 @@
 // (the Novotný thesis §3.1.2): Up (not down), Avail (up and not drained), Idle (no
 // job) and Share (no exclusive job), plus per-node counters of CPUs,
 // memory, GRES and jobs in use. Allocate and Release keep them exact;
-// CheckInvariants recomputes them from scratch. FromConfig makes a config
-// record of each slurmconf.NodeLine, so consecutive lines configured alike
-// are one record and a file with a line per node is selected from as its
-// ranges would be; with WithSlurmCompat each NodeName line is a record, as
-// in Slurm 22.05.
+// CheckInvariants recomputes them from scratch. FromConfig numbers the
+// nodes in the order of the file (slurmconf.Config.NodeOrder) and makes a
+// config record of each slurmconf.NodeLine, so the lines configured alike
+// are one record wherever they stand and a file with a line per node is
+// selected from as its ranges would be; with WithSlurmCompat each NodeName
+// line is a record, in file order, as in Slurm 22.05.
 //
 // Nodes of one record share their configuration inside the cluster, a
 // million nodes costing about 24 bytes each: Node returns a copy, which is

@@ -11,10 +11,11 @@ import (
 )
 
 // FromConfig builds a cluster from a parsed slurm.conf (a nil cfg or
-// Option is an error matching ErrNilArgument). Nodes take the
-// order of their NodeName lines, each slurmconf.NodeLine one config record
-// (with WithSlurmCompat each line of the file, as Slurm 22.05 makes them;
-// see lineRecords); the
+// Option is an error matching ErrNilArgument). Nodes take the order of the
+// file (cfg.NodeOrder), each slurmconf.NodeLine (the lines configured
+// alike) one config record (with WithSlurmCompat each line of the file, as
+// Slurm 22.05 makes them; see lineRecords). A configuration Validate
+// refuses gives Validate's errors. The
 // selector follows SelectType (select/linear gives Linear, cons_res and
 // cons_tres give ConsRes) and FastSchedule follows the file, unless opts
 // say otherwise. Node states DOWN and FUTURE become NodeDown, DRAIN

@@ -24,11 +24,16 @@
 //   - Slurm time values (60, 30:00, 02:00:00, 7-0, 1-00:00:00, INFINITE) as
 //     time.Duration, with Unlimited for INFINITE/UNLIMITED.
 //
-// Consecutive NodeName lines of one file that differ only in NodeName and
-// NodeAddr are folded into one NodeLine, their names appended in order:
-// a file with a line per node costs one record, as a range would.
-// NodeLine.NamePos gives the line each name was written on, and errors
-// about a name use it.
+// NodeName lines of one file that differ only in NodeName and NodeAddr are
+// grouped into one NodeLine, their names appended in file order, whether
+// the lines stand together or not: a NodeLine is a configuration, and a
+// file with a line per node costs a record per kind of node, as ranges
+// would. NodeLine.NamePos gives the line each name was written on (errors
+// about a name use it), LineStart where each line's names start, and
+// Config.NodeOrder and Config.NodeNames the names in the order of the file,
+// which is Slurm's node order and no longer Nodes then Names. A Config made
+// or changed by hand (names added or removed, lines copied) has no
+// recorded order that fits it: NodeOrder is then Nodes then Names order.
 //
 // Keys the package does not model are kept, in order, in Config.Params or a
 // record's Extra pairs: nothing in the file is lost and none of it is fatal.
@@ -73,9 +78,9 @@
 //   - MaxLineLength (1 MiB) per logical line and MaxIncludeDepth (16).
 //
 // A DEFAULT line updates a template at a cost proportional to its length,
-// and the lines after it copy the template, sharing its slices (Features,
-// Gres, NodeAddr, partition Nodes and account lists): treat them as read
-// only. CPU counts (Boards*SocketsPerBoard*CoresPerSocket*ThreadsPerCore)
+// and the lines after it copy the template, sharing its slices (NodeAddr,
+// partition Nodes and account lists): treat them as read only. Each
+// NodeLine has its own Features and Gres. CPU counts (Boards*SocketsPerBoard*CoresPerSocket*ThreadsPerCore)
 // must fit an int32, and the GRES counts of a node are summed per name and
 // type with overflow checks, so consumers can add them without overflow.
 package slurmconf
