@@ -32,8 +32,8 @@
 // about a name use it), LineStart where each line's names start, and
 // Config.NodeOrder and Config.NodeNames the names in the order of the file,
 // which is Slurm's node order and no longer Nodes then Names. A Config made
-// or changed by hand (names added or removed, lines copied) has no
-// recorded order that fits it: NodeOrder is then Nodes then Names order.
+// or changed by hand so that the recorded order no longer fits it (names
+// removed, lines copied) gives Nodes then Names order.
 //
 // Keys the package does not model are kept, in order, in Config.Params or a
 // record's Extra pairs: nothing in the file is lost and none of it is fatal.

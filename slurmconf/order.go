@@ -118,10 +118,12 @@ func (w orderWalk) walk(c *Config, fn func(line, first, count int) bool) bool {
 // the index of its NodeLine in Nodes and its index in that line's Names:
 // for i, k := range cfg.NodeOrder() reads cfg.Nodes[i].Names[k]. This is
 // Slurm's node order (a node's index), which NodeLines, grouping the lines
-// configured alike, do not keep. For a Config not made by Parse or
-// ParseFile, or whose NodeLines were changed since (names added or
-// removed, lines copied), it is the order of Nodes, then of each line's
-// Names. Working out the order costs 4 bytes a name while it lasts.
+// configured alike, do not keep. Names appended to a NodeLine count as
+// written on its last line. For a Config not made by Parse or ParseFile,
+// or whose NodeLines were changed so that the recorded places no longer fit
+// their names (names removed, lines copied or dropped), it is the order of
+// Nodes, then of each line's Names. Working out the order costs 4 bytes a
+// name while it lasts; NodeOrder only reads the Config.
 func (c *Config) NodeOrder() iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		c.fileOrder(func(line, first, count int) bool {
