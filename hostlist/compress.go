@@ -58,6 +58,7 @@ func CompressFunc(n int, name func(i int) string) string {
 	var b strings.Builder
 	for i := 0; i < n; {
 		h := splitName(name(i))
+		roomFor(&b, len(h.prefix)+len(h.suffix)+2*maxDigits+4)
 		if b.Len() > 0 {
 			b.WriteByte(',')
 		}
@@ -80,6 +81,15 @@ func CompressFunc(n int, name func(i int) string) string {
 	return b.String()
 }
 
+// roomFor makes room for n more bytes in b, doubling it when it is full:
+// a Builder grows as append does, by a quarter once large, and a hostlist
+// of a million runs written so costs five times its size in copies.
+func roomFor(b *strings.Builder, n int) {
+	if b.Cap()-b.Len() < n {
+		b.Grow(max(n, b.Len()))
+	}
+}
+
 // writeGroup writes names that share a prefix and suffix.
 func writeGroup(b *strings.Builder, first hostName, name func(int) string, count int) {
 	if count == 1 {
@@ -100,6 +110,7 @@ func writeGroup(b *strings.Builder, first hostName, name func(int) string, count
 			hi = n.num
 			j++
 		}
+		roomFor(b, len(lo.prefix)+len(lo.suffix)+2*maxDigits+4)
 		if i > 0 {
 			b.WriteByte(',')
 		}
