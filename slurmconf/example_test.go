@@ -83,3 +83,35 @@ func ExampleParseDuration() {
 	// 7-0 = 7-00:00:00
 	// INFINITE = UNLIMITED
 }
+
+// Lines configured alike are one NodeLine wherever they stand; NodeOrder
+// and NodeNames give the nodes in the order of the file.
+func ExampleConfig_NodeOrder() {
+	conf := `
+NodeName=gpu1 CPUs=64 Feature=gpu
+NodeName=cpu[1-2] CPUs=128
+NodeName=gpu2 CPUs=64 Feature=gpu
+NodeName=cpu3 CPUs=128
+`
+	c, err := slurmconf.Parse(strings.NewReader(conf))
+	if err != nil {
+		panic(err)
+	}
+	for _, n := range c.Nodes {
+		fmt.Println(hostlist.Compress(n.Names), n.CPUs, n.Lines(), "lines")
+	}
+	fmt.Println(c.NodeNames())
+	for i, k := range c.NodeOrder() {
+		n := &c.Nodes[i]
+		fmt.Println(n.Names[k], "line", n.NamePos(k).Line)
+	}
+	// Output:
+	// gpu[1-2] 64 2 lines
+	// cpu[1-3] 128 2 lines
+	// [gpu1 cpu1 cpu2 gpu2 cpu3]
+	// gpu1 line 2
+	// cpu1 line 3
+	// cpu2 line 3
+	// gpu2 line 4
+	// cpu3 line 5
+}
