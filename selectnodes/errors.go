@@ -120,6 +120,9 @@ type Explanation struct {
 	Class     error // nil when a placement was found
 	Reason    string
 	Placement *Placement
+	// c is the cluster that made the explanation, for merging node sets
+	// by index (nil for one built by hand).
+	c *Cluster
 }
 
 // SetReport is one node set (config record) seen by a request.

@@ -16,9 +16,9 @@ import (
 // and reason, in the order of the first set of each group (weight order).
 func (e *Explanation) Groups() []SetReport {
 	var out []SetReport
-	var parts [][]string // each group's sets' Nodes, merged once at the end
+	var parts [][]int // each group's sets (indices into e.Sets), merged once at the end
 	index := map[string]int{}
-	for _, s := range e.Sets {
+	for i, s := range e.Sets {
 		key := groupKey(s.Weight, s.Features)
 		k, ok := index[key]
 		if !ok {
@@ -26,11 +26,11 @@ func (e *Explanation) Groups() []SetReport {
 			g.Removed = slices.Clone(s.Removed)
 			index[key] = len(out)
 			out = append(out, g)
-			parts = append(parts, []string{s.Nodes})
+			parts = append(parts, []int{i})
 			continue
 		}
 		g := &out[k]
-		parts[k] = append(parts[k], s.Nodes)
+		parts[k] = append(parts[k], i)
 		g.Total += s.Total
 		g.Candidates += s.Candidates
 		g.Available += s.Available
@@ -45,10 +45,36 @@ func (e *Explanation) Groups() []SetReport {
 	}
 	for k := range out {
 		if len(parts[k]) > 1 {
-			out[k].Nodes = mergeNodes(parts[k])
+			out[k].Nodes = e.mergeSets(parts[k])
 		}
 	}
 	return out
+}
+
+// mergeSets writes the nodes of the sets e.Sets[i], i in sets, as one
+// hostlist in set order. An explanation made by a cluster merges the
+// records' node indices and compresses their names once, never holding
+// the names as strings: the sets of a million scattered nodes are a few
+// MB of hostlist but hundreds of MB as separate names. One built or edited
+// by hand merges its hostlists.
+func (e *Explanation) mergeSets(sets []int) string {
+	var idx []int
+	for _, i := range sets {
+		s := e.Sets[i]
+		if e.c == nil || s.record < 0 || s.record >= len(e.c.records) || len(e.c.records[s.record].nodes) != s.Total {
+			idx = nil
+			break
+		}
+		idx = append(idx, e.c.records[s.record].nodes...)
+	}
+	if idx != nil {
+		return e.c.hostlistOf(idx)
+	}
+	lists := make([]string, len(sets))
+	for k, i := range sets {
+		lists[k] = e.Sets[i].Nodes
+	}
+	return mergeHostlists(lists)
 }
 
 // groupKey identifies the sets Slurm merges: equal weight and the same
@@ -63,11 +89,11 @@ func groupKey(weight int64, features []string) string {
 	return b.String()
 }
 
-// mergeNodes writes the hostlists of a group's sets as one, in set order:
+// mergeHostlists writes the hostlists of a group's sets as one, in set order:
 // expanded and compressed once, so merging n sets costs their total size,
 // not n times it (a one-name list is its own expansion). A group too large
 // to expand keeps the lists joined.
-func mergeNodes(lists []string) string {
+func mergeHostlists(lists []string) string {
 	var names []string
 	for _, l := range lists {
 		if !strings.ContainsAny(l, "[,") { // one name, the set of a one-node line

@@ -83,7 +83,7 @@ func (c *Cluster) Explain(req *Request, mode Mode) *Explanation {
 }
 
 func (c *Cluster) explain(req *Request, mode Mode, memo *countsMemo) *Explanation {
-	ex := &Explanation{Mode: mode}
+	ex := &Explanation{Mode: mode, c: c}
 	p, _, err := c.run(req, mode, ex, false, memo)
 	ex.Placement = p
 	if err != nil {
