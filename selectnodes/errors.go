@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/bits-and-blooms/bitset"
@@ -151,25 +152,52 @@ type Removal struct {
 // String renders the explanation for people.
 func (e *Explanation) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "partition %s, mode %s, %s\n", e.Partition, e.Mode, e.Counts)
+	e.WriteTo(&b)
+	return b.String()
+}
+
+// WriteTo writes the explanation as String renders it, without building
+// it in memory first (the node sets of a huge cluster can be megabytes of
+// hostlist). It returns the bytes written and the first write error.
+func (e *Explanation) WriteTo(w io.Writer) (int64, error) {
+	cw := &countingWriter{w: w}
+	fmt.Fprintf(cw, "partition %s, mode %s, %s\n", e.Partition, e.Mode, e.Counts)
 	for _, s := range e.Groups() {
-		fmt.Fprintf(&b, "  node set %s (weight %d%s, %d nodes): %d candidates, %d available, %d usable now",
+		fmt.Fprintf(cw, "  node set %s (weight %d%s, %d nodes): %d candidates, %d available, %d usable now",
 			s.Nodes, s.Weight, featureList(s.Features), s.Total, s.Candidates, s.Available, s.Usable)
 		for _, r := range s.Removed {
-			fmt.Fprintf(&b, "; %s removed %d", r.Filter, r.Count)
+			fmt.Fprintf(cw, "; %s removed %d", r.Filter, r.Count)
 			if r.Why != "" {
-				fmt.Fprintf(&b, " (%s)", r.Why)
+				fmt.Fprintf(cw, " (%s)", r.Why)
 			}
 		}
-		b.WriteByte('\n')
+		io.WriteString(cw, "\n")
 	}
 	for _, s := range e.Steps {
-		fmt.Fprintf(&b, "  %s\n", s)
+		fmt.Fprintf(cw, "  %s\n", s)
 	}
 	if e.Class != nil {
-		fmt.Fprintf(&b, "result: %s (%s): %s\n", ClassName(e.Class), e.Class, e.Reason)
+		fmt.Fprintf(cw, "result: %s (%s): %s\n", ClassName(e.Class), e.Class, e.Reason)
 	} else if e.Placement != nil {
-		fmt.Fprintf(&b, "result: runnable on %s\n", e.Placement.Hostlist())
+		fmt.Fprintf(cw, "result: runnable on %s\n", e.Placement.Hostlist())
 	}
-	return b.String()
+	return cw.n, cw.err
+}
+
+// countingWriter counts what reaches w and keeps the first error, after
+// which it writes nothing more.
+type countingWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	c.err = err
+	return n, err
 }

@@ -1,6 +1,7 @@
 package selectnodes_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -90,4 +91,40 @@ func TestGroupsMergeScatteredSetsByIndex(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "m1", names[0], "an edited set is merged as written")
 	assert.Len(t, names, 1+ex.Sets[1].Total+ex.Sets[2].Total)
+}
+
+// WriteTo writes what String returns, counts it, and stops at the first
+// write error.
+func TestExplanationWriteTo(t *testing.T) {
+	cfg, err := slurmconf.Parse(strings.NewReader("NodeName=n[1-4] CPUs=4\nPartitionName=p Nodes=ALL Default=YES\n"))
+	require.NoError(t, err)
+	c, err := selectnodes.FromConfig(cfg)
+	require.NoError(t, err)
+	for _, req := range []*selectnodes.Request{{MinNodes: 2}, {MinNodes: 9}} {
+		ex := c.Explain(req, selectnodes.RunNow)
+		var b strings.Builder
+		n, err := ex.WriteTo(&b)
+		require.NoError(t, err)
+		assert.Equal(t, ex.String(), b.String())
+		assert.Equal(t, int64(b.Len()), n)
+		fw := &failingWriter{room: 10}
+		n, err = ex.WriteTo(fw)
+		assert.ErrorIs(t, err, errFull)
+		assert.Equal(t, int64(10), n)
+	}
+}
+
+var errFull = errors.New("no room")
+
+// failingWriter takes room bytes, then refuses.
+type failingWriter struct{ room int }
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if len(p) <= f.room {
+		f.room -= len(p)
+		return len(p), nil
+	}
+	n := f.room
+	f.room = 0
+	return n, errFull
 }

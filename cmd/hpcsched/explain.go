@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -113,13 +114,15 @@ func explain(args []string, stdout io.Writer) error {
 // printExplanation writes the answer as text or JSON.
 func printExplanation(w io.Writer, ans *check.Answer, ex *selectnodes.Explanation, asJSON bool) error {
 	if !asJSON {
-		text := ex.String()
+		bw := bufio.NewWriter(w)
+		if _, err := ex.WriteTo(bw); err != nil {
+			return err
+		}
 		if !ans.Begin.IsZero() {
-			text += fmt.Sprintf("--begin %s: answered for then (the running jobs ending before it gone); start %s\n",
+			fmt.Fprintf(bw, "--begin %s: answered for then (the running jobs ending before it gone); start %s\n",
 				ans.Begin.Format(time.RFC3339), ans.Start.Format(time.RFC3339))
 		}
-		_, err := fmt.Fprint(w, text)
-		return err
+		return bw.Flush()
 	}
 	out, err := explanationJSON(ans, ex)
 	if err != nil {
