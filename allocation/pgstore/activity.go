@@ -331,11 +331,12 @@ func (s *Store) Debits(ctx context.Context, id allocation.AllocationID) ([]alloc
 		return nil, err
 	}
 	rows, _ := s.pool.Query(ctx, debitsSQL, id)
-	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
+	ds, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
 		var d allocation.OwnerDebit
 		var uid int64
 		err := row.Scan(&d.Allocation, &uid, &d.Amount, &d.Jobs)
 		d.UID = uint32(uid)
 		return d, err
-	}))
+	})
+	return ds, clean(overflow(err)) // a total beyond bigint
 }
