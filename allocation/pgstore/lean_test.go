@@ -163,3 +163,47 @@ func TestUpgradeFromSchema4(t *testing.T) {
 	require.Len(t, h, len(before)+2+3) // job 4's release and debit; job 6's pre-debit, release and debit
 	storetest.CheckConsistent(t, s)
 }
+
+// The same jobs on PostgreSQL and in memory give the same history and
+// per-owner debits: a pre-debit of 0 SU and its release of 0 included, a
+// node failure's release without a debit, and the debit of a completed job
+// whose record was dropped.
+func TestHistoryAndDebitsMatchMemStore(t *testing.T) {
+	ctx := context.Background()
+	zero := int64(0)
+	jobs := []struct {
+		amount int64
+		c      allocation.Completion
+	}{
+		{0, allocation.Completion{Job: 1, Elapsed: time.Minute, Outcome: allocation.OutcomeCompleted, Amount: &zero}},
+		{100, allocation.Completion{Job: 2, Elapsed: 30 * time.Second, Outcome: allocation.OutcomeCompleted}},
+		{50, allocation.Completion{Job: 3, Elapsed: time.Hour, Outcome: allocation.OutcomeNodeFail}},
+		{40, allocation.Completion{Job: 4, Elapsed: time.Hour, Outcome: allocation.OutcomeCompleted}},
+	}
+	type result struct {
+		history []allocation.Activity
+		debits  []allocation.OwnerDebit
+	}
+	replay := func(s allocation.Store) result {
+		a := storetest.Fixture(t, s, "lab", 1001, 1000)
+		for i, j := range jobs {
+			_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: j.c.Job, UID: uint32(7 + i%2), Account: "lab", Resource: allocation.CPU, Amount: j.amount, Rate: 1_000_000}, storetest.T0)
+			require.NoError(t, err)
+			_, err = s.Complete(ctx, j.c, storetest.T0.Add(time.Minute))
+			require.NoError(t, err)
+		}
+		require.NoError(t, s.Forget(ctx, 4, storetest.T0.Add(time.Hour)))
+		h, err := s.History(ctx, a.ID)
+		require.NoError(t, err)
+		for i := range h {
+			h[i].ID, h[i].Allocation = 0, 0 // the stores number their own
+		}
+		ds, err := s.Debits(ctx, a.ID)
+		require.NoError(t, err)
+		for i := range ds {
+			ds[i].Allocation = 0
+		}
+		return result{h, ds}
+	}
+	require.Equal(t, replay(allocation.NewMemStore()), replay(open(t, freshDB(t))))
+}
