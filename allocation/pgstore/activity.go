@@ -184,6 +184,15 @@ func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) 
 		if err != nil {
 			return err
 		}
+		if j.Status == allocation.Completed {
+			// Debits sums the completed jobs; the dropped one's debit stays.
+			_, err := tx.Exec(ctx, `INSERT INTO debits AS d (allocation_id, uid, amount, jobs) VALUES ($1, $2, $3, 1)
+				ON CONFLICT (allocation_id, uid) DO UPDATE SET amount = d.amount + EXCLUDED.amount, jobs = d.jobs + 1`,
+				j.Allocation, int64(j.UID), j.Debited)
+			if err != nil {
+				return overflow(err)
+			}
+		}
 		if j.Status == allocation.Executing {
 			if _, err := tx.Exec(ctx, "SELECT 1 FROM balances WHERE allocation_id = $1 FOR UPDATE", j.Allocation); err != nil {
 				return err
@@ -285,13 +294,18 @@ func (s *Store) Balances(ctx context.Context) ([]allocation.Balance, error) {
 	return cleaned(pgx.CollectRows(rows, scanBalance))
 }
 
+// historySQL lists an allocation's activity by id, a completion's row
+// (its release, and its debit when debit_id is set) as two entries.
+const historySQL = `SELECT h.id, a.allocation_id, h.kind, h.amount, a.job_id, a.uid, a.at, h.comment
+	FROM activity a, LATERAL (VALUES (a.activity_id, a.kind, a.amount, a.comment), (a.debit_id, 'debit', a.debit, '')) h(id, kind, amount, comment)
+	WHERE a.allocation_id = $1 AND h.id IS NOT NULL ORDER BY h.id`
+
 // History is the allocation's activity in order; the slice is the caller's.
 func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allocation.Activity, error) {
 	if err := s.opened(); err != nil {
 		return nil, err
 	}
-	rows, _ := s.pool.Query(ctx, `SELECT activity_id, allocation_id, kind, amount, job_id, uid, at, comment
-		FROM activity WHERE allocation_id = $1 ORDER BY activity_id`, id)
+	rows, _ := s.pool.Query(ctx, historySQL, id)
 	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.Activity, error) {
 		var a allocation.Activity
 		var job, uid int64
@@ -301,17 +315,28 @@ func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allo
 	}))
 }
 
+// debitsSQL sums an allocation's debits per owner: its completed jobs
+// and, in the debits table, those of completed jobs whose records were
+// dropped. It reads every completed job of the allocation (through
+// jobs_by_allocation), which keeps the completion from writing a row per
+// owner.
+const debitsSQL = `SELECT $1::bigint, uid, sum(amount)::bigint, sum(jobs)::bigint FROM (
+		SELECT uid, debited AS amount, 1 AS jobs FROM jobs WHERE allocation_id = $1 AND status = 'completed'
+		UNION ALL SELECT uid, amount, jobs FROM debits WHERE allocation_id = $1
+	) d GROUP BY uid ORDER BY uid`
+
 // Debits is the SU debited to the allocation per owner uid, by uid.
 func (s *Store) Debits(ctx context.Context, id allocation.AllocationID) ([]allocation.OwnerDebit, error) {
 	if err := s.opened(); err != nil {
 		return nil, err
 	}
-	rows, _ := s.pool.Query(ctx, "SELECT allocation_id, uid, amount, jobs FROM debits WHERE allocation_id = $1 ORDER BY uid", id)
-	return cleaned(pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
+	rows, _ := s.pool.Query(ctx, debitsSQL, id)
+	ds, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (allocation.OwnerDebit, error) {
 		var d allocation.OwnerDebit
 		var uid int64
 		err := row.Scan(&d.Allocation, &uid, &d.Amount, &d.Jobs)
 		d.UID = uint32(uid)
 		return d, err
-	}))
+	})
+	return ds, clean(overflow(err)) // a total beyond bigint
 }

@@ -20,9 +20,18 @@
 // connection; the other cases (no allocation, a retry, a refusal) are
 // PL/pgSQL functions the migrations install (hpcsched_predebit,
 // hpcsched_complete), which the store calls when the first statement
-// returns no row. A completion locks the job's row before the balances row
-// and the owner's debits row after it; nothing locks them in another
-// order, so they cannot deadlock. A CHECK (balance >= 0) backs this up.
+// returns no row. A completion locks the job's row before the balances
+// row; nothing locks them in another order, so they cannot deadlock. A
+// CHECK (balance >= 0) backs this up.
+//
+// A job writes few rows: its pre-debit a jobs row and an activity row; its
+// completion updates the jobs row (kept on its page, a HOT update: the
+// table leaves room for it) and writes one activity row carrying both its
+// release and its debit, which History shows as two entries with their
+// own ids. The per-owner debits are not written by a completion but summed
+// from the allocation's completed jobs when read (Debits), plus the
+// debits table, which keeps those of completed jobs whose records were
+// dropped (Forget).
 //
 // The activity and jobs tables, which every job writes, carry no foreign
 // key: a key check is a trigger and a tuple lock per row (four a pre-debit

@@ -9,8 +9,9 @@ package pgstore
 //
 // Each takes its locks in the order the functions do: a pre-debit the
 // allocation's balances row; a completion the job's row, then the balances
-// row, then the owner's debits row (the activity and debits rows are made
-// from the balances update's row, so they are written under its lock).
+// row (the activity row is made from the balances update's row, so it is
+// written under its lock). A completion writes one activity row carrying
+// its release and its debit (migration 005), which History shows as two.
 
 // preDebitSQL takes $5 SU from the balance of the allocation the account
 // ($3) has for resource $4 at $8 when the balance covers it and job $1 has
@@ -35,7 +36,8 @@ SELECT b.allocation_id, b.was FROM b`
 // completeSQL completes executing job $1 (elapsed $2 ns, outcome $3, SU
 // $4 or NULL for the rate's, at $5) when its actual debit can be computed,
 // as allocation.ActualDebit does, and returns the job as jobCols; no row
-// otherwise.
+// otherwise. The release's id is drawn before the debit's: the select
+// list is evaluated left to right.
 const completeSQL = `WITH u AS (
 	UPDATE jobs SET status = 'completed', ended = $5::timestamptz, elapsed_ns = $2::bigint, outcome = $3::text,
 		debited = CASE WHEN $3::text = 'node_fail' THEN 0
@@ -49,12 +51,9 @@ const completeSQL = `WITH u AS (
 	FROM u WHERE b.allocation_id = u.allocation_id
 	RETURNING b.allocation_id
 ), act AS (
-	INSERT INTO activity (allocation_id, kind, amount, job_id, uid, at, comment)
-	SELECT b.allocation_id, v.k, v.a, $1::bigint, u.uid, $5::timestamptz, ''
-	FROM b, u, LATERAL (VALUES (1, 'release', u.amount), (2, 'debit', -u.debited)) v(n, k, a)
-	WHERE v.a <> 0 ORDER BY v.n
-), d AS (
-	INSERT INTO debits AS d (allocation_id, uid, amount, jobs) SELECT b.allocation_id, u.uid, u.debited, 1 FROM b, u
-	ON CONFLICT (allocation_id, uid) DO UPDATE SET amount = d.amount + EXCLUDED.amount, jobs = d.jobs + 1
+	INSERT INTO activity (activity_id, debit_id, allocation_id, kind, amount, job_id, uid, at, comment, debit)
+	SELECT nextval('activity_activity_id_seq'), CASE WHEN u.debited <> 0 THEN nextval('activity_activity_id_seq') END,
+		b.allocation_id, 'release', u.amount, $1::bigint, u.uid, $5::timestamptz, '', nullif(-u.debited, 0)
+	FROM b, u
 )
 SELECT ` + jobCols + ` FROM u`
