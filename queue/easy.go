@@ -51,6 +51,8 @@ type EASY struct {
 	found     *bitset.BitSet // the nodes of the last probe that fit
 	fewest    *bitset.BitSet // a probe's nodes, until it fits
 	countedID []JobID
+	lazyNext  easyLazy // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
+	noCounted bool     // tests: plan every head by probes
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -65,6 +67,9 @@ type easyPlan struct {
 	// so that a start EASY did not make shows without a scan.
 	started  []JobID
 	allocSeq uint64
+	// lazy: a counted plan's nodes are chosen when a job first needs them
+	// (nodes is nil until then; easy_counted.go)
+	lazy easyLazy
 }
 
 // NewEASY returns EASY backfilling for s.
@@ -108,6 +113,10 @@ func (e *EASY) Backfill(now time.Time) []Started {
 		cpus, nodes := j.Request.CPUs, j.Request.MinNodes
 		fits := cpus <= freeCPUs && nodes <= freeNodes
 		avoid := fits && head != nil && j.expectedEnd(now).After(head.shadow)
+		if avoid && head.lazy.pending {
+			e.chooseNodes(head)
+			outCPUs, outNodes = e.freeOutside(head.nodes)
+		}
 		if avoid {
 			// it must keep off the head's nodes: the same bounds outside them
 			fits = cpus <= outCPUs && max(nodes, 1) <= outNodes
@@ -129,7 +138,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 						if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
 							freeNodes--
 						}
-						if head != nil && (head.nodes == nil || !head.nodes.Test(uint(a.Node))) {
+						if head != nil && !head.lazy.pending && !head.nodes.Test(uint(a.Node)) {
 							// what freeOutside(head.nodes) would now count differently
 							outCPUs += max(e.free[a.Node], 0) - max(was, 0)
 							outNodes += btoi(e.free[a.Node] > 0) - btoi(was > 0)
@@ -141,7 +150,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 		}
 		j.Reason = ReasonResources
 		if head == nil {
-			if head = e.headPlan(j, now); head != nil {
+			if head = e.headPlan(j, now); head != nil && !head.lazy.pending {
 				outCPUs, outNodes = e.freeOutside(head.nodes)
 			}
 		}
@@ -183,6 +192,7 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 	started := e.plan.started[:0]
 	// the old plan's counted list is the next one's buffer (busy fills it)
 	e.countedID = e.plan.counted[:0]
+	e.lazyNext = easyLazy{until: e.plan.lazy.until[:0]} // and its node ends
 	e.plan = easyPlan{}
 	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {
@@ -191,7 +201,9 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 		}
 		return nil
 	}
-	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted, started: started, allocSeq: e.s.allocSeq}
+	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted, started: started, allocSeq: e.s.allocSeq,
+		lazy: e.lazyNext}
+	e.lazyNext = easyLazy{}
 	return &e.plan
 }
 
@@ -260,6 +272,9 @@ func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID
 	// the count bound: no start before enough nodes are free
 	idleCount := int(e.idle.Count())
 	bound, _ := smallestTrue(0, len(ends), func(k int) bool { return freedBy[k]+idleCount >= need })
+	if at, ok := e.countedShadow(j, now, ends, freedBy, bound, need); ok {
+		return at, nil, e.countedID, true
+	}
 	probed := -1 // the k of e.found
 	k, ok := smallestTrue(bound, len(ends), func(k int) bool {
 		if e.probeAfter(j, ends, k, -1) {
@@ -347,27 +362,11 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 // the load (the nodes are free by then), into e.found; it reports false,
 // leaving e.found as it was, when j does not fit there.
 func (e *EASY) probeAfter(j *job, ends []time.Duration, k, idleAllowed int) bool {
-	x := e.exclude
-	x.ClearAll()
-	for i, t := range e.until {
-		switch {
-		case t == idleNode:
-			if idleAllowed == 0 {
-				x.Set(uint(i))
-			} else if idleAllowed > 0 {
-				idleAllowed--
-			}
-		case k == 0 || t > ends[k-1]:
-			x.Set(uint(i))
-		}
+	threshold := idleNode // below every busy node's end: none is free
+	if k > 0 {
+		threshold = ends[k-1]
 	}
-	e.req = j.Request
-	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, x)
-	if !e.s.c.ProbeInto(&e.req, selectnodes.TestOnly, e.fewest) {
-		return false
-	}
-	e.found, e.fewest = e.fewest, e.found
-	return true
+	return e.probeUntil(&j.Request, e.until, threshold, idleAllowed)
 }
 
 // smallestTrue finds the smallest k in [lo, hi] with f(k), for f
