@@ -85,6 +85,27 @@ func (e *EASY) Backfill(now time.Time) []Started {
 	s := e.s
 	s.lock(context.Background())
 	defer s.unlock()
+	return e.pass(now, nil)
+}
+
+// BackfillIDs is Backfill for a caller that needs only which jobs started
+// (a replay): it appends their IDs to dst and returns it, and builds no
+// hostlist for a start unless a subscriber receives its event. dst is the
+// caller's.
+func (e *EASY) BackfillIDs(now time.Time, dst []JobID) []JobID {
+	s := e.s
+	s.lock(context.Background())
+	defer s.unlock()
+	s.quietStarts = true
+	defer func() { s.quietStarts = false }()
+	e.pass(now, func(st Started) { dst = append(dst, st.Job) })
+	return dst
+}
+
+// pass is one EASY pass, under the lock. It returns the jobs it started,
+// or, when each is given, hands them to it and returns nil.
+func (e *EASY) pass(now time.Time, each func(Started)) []Started {
+	s := e.s
 	now, ok := s.passTime(now)
 	if !ok {
 		return nil
@@ -128,7 +149,11 @@ func (e *EASY) Backfill(now time.Time) []Started {
 			}
 			if p, ok := s.c.Probe(&e.req, selectnodes.RunNow); ok {
 				if st, err := s.start(j, p, now); err == nil {
-					started = append(started, st)
+					if each != nil {
+						each(st)
+					} else {
+						started = append(started, st)
+					}
 					if e.plan.head != 0 {
 						e.plan.started = append(e.plan.started, j.ID)
 					}
