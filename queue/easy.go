@@ -113,10 +113,7 @@ func (e *EASY) pass(now time.Time, each func(Started)) []Started {
 	s.recalc(now)
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
-	e.free = slices.Grow(e.free[:0], s.c.NodeCount())
-	for i := 0; i < s.c.NodeCount(); i++ {
-		e.free = append(e.free, s.c.FreeCPUs(i))
-	}
+	e.free = s.c.AppendFreeCPUs(e.free[:0])
 	freeCPUs, freeNodes := e.freeOutside(nil)
 	var started []Started
 	var head *easyPlan
@@ -346,31 +343,31 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 		e.until[i] = idleNode
 	}
 	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
-	for id := range e.s.active {
-		a, _, end, ok := c.Allocation(id)
-		if !ok {
-			continue // not expected: start and end keep active and the cluster alike
-		}
+	// from the latest end down: a node's first end seen is its last one,
+	// and the ends come out in order without a sort
+	ends = e.ends[:0]
+	c.DescendAllocations(func(id selectnodes.JobID, end time.Time, p *selectnodes.Placement) bool {
 		e.countedID = append(e.countedID, id)
 		at := max(end.Sub(now), idleNode+1)
-		for _, na := range a.Alloc {
-			e.until[na.Node] = max(e.until[na.Node], at)
+		for _, na := range p.Alloc {
+			if e.until[na.Node] == idleNode {
+				e.until[na.Node] = at
+				ends = append(ends, at)
+			}
 		}
-	}
+		return true
+	})
+	slices.Reverse(ends)
 	if e.idle == nil || e.idle.Len() != uint(n) {
 		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
 		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
 	}
 	e.idle.ClearAll()
-	ends = e.ends[:0]
 	for i, t := range e.until {
 		if t == idleNode {
 			e.idle.Set(uint(i))
-		} else {
-			ends = append(ends, t)
 		}
 	}
-	slices.Sort(ends)
 	freedBy = append(e.freedBy[:0], 0)
 	for i, t := range ends {
 		if i+1 == len(ends) || ends[i+1] != t {

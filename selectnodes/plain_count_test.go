@@ -137,3 +137,49 @@ func TestCountedNeedRefusesWhatIsNotACount(t *testing.T) {
 	require.False(t, ok, "a drained node")
 	require.NotPanics(t, func() { plain.CountedNeed(nil) })
 }
+
+// The bulk reads agree with the per-node and per-job ones.
+func TestBulkLoadReads(t *testing.T) {
+	c := plainClusterOf(t, 5, 4)
+	p, err := c.SelectNodes(&Request{MinNodes: 2}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(1, p, time.Unix(0, 0), time.Unix(100, 0)))
+	p, err = c.SelectNodes(&Request{CPUs: 3}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(2, p, time.Unix(0, 0), time.Unix(50, 0)))
+	p, err = c.SelectNodes(&Request{CPUs: 1}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(3, p, time.Unix(0, 0), time.Unix(50, 0)))
+	free := c.AppendFreeCPUs([]int{-7})
+	require.Len(t, free, 6)
+	require.Equal(t, -7, free[0])
+	for i := range 5 {
+		require.Equal(t, c.FreeCPUs(i), free[i+1])
+	}
+	var ids []JobID
+	c.DescendAllocations(func(id JobID, end time.Time, p *Placement) bool {
+		q, _, e, ok := c.Allocation(id)
+		require.True(t, ok)
+		require.Equal(t, e, end)
+		require.Equal(t, q.Hostlist(), p.Hostlist())
+		ids = append(ids, id)
+		return true
+	})
+	require.Equal(t, []JobID{1, 3, 2}, ids, "latest end first, equal ends by descending ID")
+	n := 0
+	c.DescendAllocations(func(JobID, time.Time, *Placement) bool { n++; return false })
+	require.Equal(t, 1, n, "stops when told")
+}
+
+func plainClusterOf(t *testing.T, n, cpus int) *Cluster {
+	t.Helper()
+	part := Partition{Name: "p", Default: true}
+	var nodes []Node
+	for i := range n {
+		nodes = append(nodes, Node{Name: fmt.Sprintf("n%d", i), CPUs: cpus})
+		part.Nodes = append(part.Nodes, nodes[i].Name)
+	}
+	c, err := New(nodes, []Partition{part}, WithSelector(ConsRes{}))
+	require.NoError(t, err)
+	return c
+}
