@@ -83,6 +83,9 @@ func NewEASY(s *Scheduler) *EASY {
 // Backfill runs one EASY pass at now and returns the jobs it started.
 func (e *EASY) Backfill(now time.Time) []Started {
 	s := e.s
+	if s == nil {
+		panic("queue.EASY: the zero EASY is not usable: create it with NewEASY")
+	}
 	s.lock(context.Background())
 	defer s.unlock()
 	return e.pass(now, nil)
@@ -94,6 +97,9 @@ func (e *EASY) Backfill(now time.Time) []Started {
 // caller's.
 func (e *EASY) BackfillIDs(now time.Time, dst []JobID) []JobID {
 	s := e.s
+	if s == nil {
+		panic("queue.EASY: the zero EASY is not usable: create it with NewEASY")
+	}
 	s.lock(context.Background())
 	defer s.unlock()
 	s.quietStarts = true

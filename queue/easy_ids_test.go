@@ -50,3 +50,9 @@ func TestEASYBackfillIDsStartsAsBackfill(t *testing.T) {
 	}
 	require.False(t, quiet.quietStarts, "the pass leaves the scheduler as it was")
 }
+
+func TestZeroEASYPanicsSayingSo(t *testing.T) {
+	var e EASY
+	require.PanicsWithValue(t, "queue.EASY: the zero EASY is not usable: create it with NewEASY", func() { e.Backfill(at(0)) })
+	require.PanicsWithValue(t, "queue.EASY: the zero EASY is not usable: create it with NewEASY", func() { e.BackfillIDs(at(0), nil) })
+}
