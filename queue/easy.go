@@ -51,6 +51,8 @@ type EASY struct {
 	found     *bitset.BitSet // the nodes of the last probe that fit
 	fewest    *bitset.BitSet // a probe's nodes, until it fits
 	countedID []JobID
+	lazyNext  easyLazy // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
+	noCounted bool     // tests: plan every head by probes
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -65,6 +67,9 @@ type easyPlan struct {
 	// so that a start EASY did not make shows without a scan.
 	started  []JobID
 	allocSeq uint64
+	// lazy: a counted plan's nodes are chosen when a job first needs them
+	// (nodes is nil until then; easy_counted.go)
+	lazy easyLazy
 }
 
 // NewEASY returns EASY backfilling for s.
@@ -78,8 +83,35 @@ func NewEASY(s *Scheduler) *EASY {
 // Backfill runs one EASY pass at now and returns the jobs it started.
 func (e *EASY) Backfill(now time.Time) []Started {
 	s := e.s
+	if s == nil {
+		panic("queue.EASY: the zero EASY is not usable: create it with NewEASY")
+	}
 	s.lock(context.Background())
 	defer s.unlock()
+	return e.pass(now, nil)
+}
+
+// BackfillIDs is Backfill for a caller that needs only which jobs started
+// (a replay): it appends their IDs to dst and returns it, and builds no
+// hostlist for a start unless a subscriber receives its event. dst is the
+// caller's.
+func (e *EASY) BackfillIDs(now time.Time, dst []JobID) []JobID {
+	s := e.s
+	if s == nil {
+		panic("queue.EASY: the zero EASY is not usable: create it with NewEASY")
+	}
+	s.lock(context.Background())
+	defer s.unlock()
+	s.quietStarts = true
+	defer func() { s.quietStarts = false }()
+	e.pass(now, func(st Started) { dst = append(dst, st.Job) })
+	return dst
+}
+
+// pass is one EASY pass, under the lock. It returns the jobs it started,
+// or, when each is given, hands them to it and returns nil.
+func (e *EASY) pass(now time.Time, each func(Started)) []Started {
+	s := e.s
 	now, ok := s.passTime(now)
 	if !ok {
 		return nil
@@ -87,10 +119,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 	s.recalc(now)
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
-	e.free = slices.Grow(e.free[:0], s.c.NodeCount())
-	for i := 0; i < s.c.NodeCount(); i++ {
-		e.free = append(e.free, s.c.FreeCPUs(i))
-	}
+	e.free = s.c.AppendFreeCPUs(e.free[:0])
 	freeCPUs, freeNodes := e.freeOutside(nil)
 	var started []Started
 	var head *easyPlan
@@ -108,6 +137,10 @@ func (e *EASY) Backfill(now time.Time) []Started {
 		cpus, nodes := j.Request.CPUs, j.Request.MinNodes
 		fits := cpus <= freeCPUs && nodes <= freeNodes
 		avoid := fits && head != nil && j.expectedEnd(now).After(head.shadow)
+		if avoid && head.lazy.pending {
+			e.chooseNodes(head)
+			outCPUs, outNodes = e.freeOutside(head.nodes)
+		}
 		if avoid {
 			// it must keep off the head's nodes: the same bounds outside them
 			fits = cpus <= outCPUs && max(nodes, 1) <= outNodes
@@ -119,7 +152,11 @@ func (e *EASY) Backfill(now time.Time) []Started {
 			}
 			if p, ok := s.c.Probe(&e.req, selectnodes.RunNow); ok {
 				if st, err := s.start(j, p, now); err == nil {
-					started = append(started, st)
+					if each != nil {
+						each(st)
+					} else {
+						started = append(started, st)
+					}
 					if e.plan.head != 0 {
 						e.plan.started = append(e.plan.started, j.ID)
 					}
@@ -129,7 +166,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 						if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
 							freeNodes--
 						}
-						if head != nil && (head.nodes == nil || !head.nodes.Test(uint(a.Node))) {
+						if head != nil && !head.lazy.pending && !head.nodes.Test(uint(a.Node)) {
 							// what freeOutside(head.nodes) would now count differently
 							outCPUs += max(e.free[a.Node], 0) - max(was, 0)
 							outNodes += btoi(e.free[a.Node] > 0) - btoi(was > 0)
@@ -141,7 +178,7 @@ func (e *EASY) Backfill(now time.Time) []Started {
 		}
 		j.Reason = ReasonResources
 		if head == nil {
-			if head = e.headPlan(j, now); head != nil {
+			if head = e.headPlan(j, now); head != nil && !head.lazy.pending {
 				outCPUs, outNodes = e.freeOutside(head.nodes)
 			}
 		}
@@ -183,6 +220,7 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 	started := e.plan.started[:0]
 	// the old plan's counted list is the next one's buffer (busy fills it)
 	e.countedID = e.plan.counted[:0]
+	e.lazyNext = easyLazy{until: e.plan.lazy.until[:0]} // and its node ends
 	e.plan = easyPlan{}
 	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {
@@ -191,7 +229,9 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 		}
 		return nil
 	}
-	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted, started: started, allocSeq: e.s.allocSeq}
+	e.plan = easyPlan{head: j.ID, shadow: shadow, nodes: nodes, counted: counted, started: started, allocSeq: e.s.allocSeq,
+		lazy: e.lazyNext}
+	e.lazyNext = easyLazy{}
 	return &e.plan
 }
 
@@ -260,6 +300,9 @@ func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID
 	// the count bound: no start before enough nodes are free
 	idleCount := int(e.idle.Count())
 	bound, _ := smallestTrue(0, len(ends), func(k int) bool { return freedBy[k]+idleCount >= need })
+	if at, ok := e.countedShadow(j, now, ends, freedBy, bound, need); ok {
+		return at, nil, e.countedID, true
+	}
 	probed := -1 // the k of e.found
 	k, ok := smallestTrue(bound, len(ends), func(k int) bool {
 		if e.probeAfter(j, ends, k, -1) {
@@ -306,31 +349,31 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 		e.until[i] = idleNode
 	}
 	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
-	for id := range e.s.active {
-		a, _, end, ok := c.Allocation(id)
-		if !ok {
-			continue // not expected: start and end keep active and the cluster alike
-		}
+	// from the latest end down: a node's first end seen is its last one,
+	// and the ends come out in order without a sort
+	ends = e.ends[:0]
+	c.DescendAllocations(func(id selectnodes.JobID, end time.Time, p *selectnodes.Placement) bool {
 		e.countedID = append(e.countedID, id)
 		at := max(end.Sub(now), idleNode+1)
-		for _, na := range a.Alloc {
-			e.until[na.Node] = max(e.until[na.Node], at)
+		for _, na := range p.Alloc {
+			if e.until[na.Node] == idleNode {
+				e.until[na.Node] = at
+				ends = append(ends, at)
+			}
 		}
-	}
+		return true
+	})
+	slices.Reverse(ends)
 	if e.idle == nil || e.idle.Len() != uint(n) {
 		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
 		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
 	}
 	e.idle.ClearAll()
-	ends = e.ends[:0]
 	for i, t := range e.until {
 		if t == idleNode {
 			e.idle.Set(uint(i))
-		} else {
-			ends = append(ends, t)
 		}
 	}
-	slices.Sort(ends)
 	freedBy = append(e.freedBy[:0], 0)
 	for i, t := range ends {
 		if i+1 == len(ends) || ends[i+1] != t {
@@ -347,27 +390,11 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 // the load (the nodes are free by then), into e.found; it reports false,
 // leaving e.found as it was, when j does not fit there.
 func (e *EASY) probeAfter(j *job, ends []time.Duration, k, idleAllowed int) bool {
-	x := e.exclude
-	x.ClearAll()
-	for i, t := range e.until {
-		switch {
-		case t == idleNode:
-			if idleAllowed == 0 {
-				x.Set(uint(i))
-			} else if idleAllowed > 0 {
-				idleAllowed--
-			}
-		case k == 0 || t > ends[k-1]:
-			x.Set(uint(i))
-		}
+	threshold := idleNode // below every busy node's end: none is free
+	if k > 0 {
+		threshold = ends[k-1]
 	}
-	e.req = j.Request
-	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, x)
-	if !e.s.c.ProbeInto(&e.req, selectnodes.TestOnly, e.fewest) {
-		return false
-	}
-	e.found, e.fewest = e.fewest, e.found
-	return true
+	return e.probeUntil(&j.Request, e.until, threshold, idleAllowed)
 }
 
 // smallestTrue finds the smallest k in [lo, hi] with f(k), for f

@@ -75,6 +75,9 @@ type Scheduler struct {
 	outbox     []Event
 	eventSeq   uint64
 	delivering bool
+	// quietStarts: the caller of this pass reads no hostlist (EASY.BackfillIDs),
+	// so a start builds one only for a subscriber
+	quietStarts bool
 }
 
 type options struct {

@@ -43,7 +43,10 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 	if j.TimeLimit <= 0 {
 		j.End = time.Time{}
 	}
-	hosts := alloc.Hostlist()
+	hosts := ""
+	if !s.quietStarts || len(s.subs) > 0 || s.delivering { // emit drops the event otherwise
+		hosts = alloc.Hostlist()
+	}
 	s.jobEventWith(EventStart, j, now, hosts, &StartPayload{Placement: alloc})
 	return Started{Job: j.ID, Nodes: hosts}, nil
 }

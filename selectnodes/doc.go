@@ -145,7 +145,11 @@
 // walks the running jobs in an index by expected end that Allocate,
 // Release and SetAllocationEnd keep, finds the first end after which
 // enough nodes are free by counts, and makes one selection there (more
-// only when that one fails). The explicit limits, each checked before
+// only when that one fails). For planners that count before they select,
+// CountedNeed says when a request's fit on a plain cluster, ignoring the
+// load, is a node count (and the count), and AppendFreeCPUs and
+// DescendAllocations read every node's free CPUs and the running
+// allocations by expected end in one call. The explicit limits, each checked before
 // anything is computed from it:
 //
 //   - a node has at most MaxNodeCPUs CPUs, configured or as the product of

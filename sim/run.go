@@ -224,6 +224,7 @@ type runner struct {
 	c      *selectnodes.Cluster
 	s      *queue.Scheduler
 	easy   *queue.EASY
+	ids    []queue.JobID // a pass's started jobs (EASY), reused
 	src    Source
 	total  int // jobs in the workload, 0 when unknown
 	epoch  time.Time
@@ -466,10 +467,18 @@ func (r *runner) step(t time.Time) error {
 		if r.o.Planner != nil {
 			started = r.s.Schedule(t)
 		}
-		started = append(started, r.easy.Backfill(t)...)
+		for _, st := range started {
+			r.started(st.Job, t)
+		}
+		// only the IDs: no hostlist built per start
+		r.ids = r.easy.BackfillIDs(t, r.ids[:0])
+		for _, id := range r.ids {
+			r.started(id, t)
+		}
+		return nil
 	}
 	for _, st := range started {
-		r.started(st, t)
+		r.started(st.Job, t)
 	}
 	return nil
 }
@@ -520,10 +529,10 @@ func (r *runner) submit(t time.Time) error {
 	return nil
 }
 
-func (r *runner) started(st queue.Started, t time.Time) {
-	lj := r.live[st.Job]
+func (r *runner) started(id queue.JobID, t time.Time) {
+	lj := r.live[id]
 	// the cluster's placement, read only: Scheduler.Job would copy it
-	p, _, _, _ := r.c.Allocation(st.Job)
+	p, _, _, _ := r.c.Allocation(id)
 	rec := &lj.rec
 	rec.Start, rec.CPUs, rec.State = t, p.TotalCPUs, queue.Running
 	if n := len(p.Alloc); n > 0 {
@@ -545,9 +554,9 @@ func (r *runner) started(st queue.Started, t time.Time) {
 	// rec.TimeLimit is the job's own limit (settled at submit; the
 	// replay never updates a job)
 	if limit := rec.TimeLimit; limit > 0 && lj.run >= limit {
-		r.ends.push(endEvent{at: t.Add(limit), id: st.Job})
+		r.ends.push(endEvent{at: t.Add(limit), id: id})
 	} else {
-		r.ends.push(endEvent{at: t.Add(lj.run), id: st.Job, out: true})
+		r.ends.push(endEvent{at: t.Add(lj.run), id: id, out: true})
 	}
 	r.pend--
 	r.res.Started++

@@ -1,0 +1,119 @@
+package queue
+
+import (
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// A counted head plan. When the head's request fits the idle cluster and
+// selectnodes.Cluster.CountedNeed says that fitting it on free nodes is a
+// count, the shadow time is the count bound itself (the probes would find
+// the same k), and the head's nodes matter only to a later job that runs
+// past the shadow time and must keep off them. So the plan keeps what the
+// node choice is a function of — each node's last end when it was made,
+// the k-th end and how many idle nodes the head may take — and the
+// selection runs when such a job first comes, in that pass or a later
+// one, on the same inputs: the nodes are those the eager plan would have
+// chosen. Most plans are replaced before any job needs their nodes.
+//
+// The nodes are chosen ignoring the load, on the nodes' states as they are
+// when chosen: a node drained or resumed while no job runs on it, between
+// the plan and the choice, may be chosen differently than a plan made at
+// once would have (no running job changes, so the plan is kept either way).
+
+// easyLazy is what a counted plan keeps to choose the head's nodes later.
+type easyLazy struct {
+	pending   bool
+	req       selectnodes.Request // the head's, when planned (nothing in it is withheld)
+	until     []time.Duration     // per node, its last end when planned; idleNode when idle
+	threshold time.Duration       // the k-th distinct end: nodes free by then count
+	least     int                 // idle nodes the head may take beyond the freed ones
+}
+
+// countedShadow returns the head's shadow time by counting, and records
+// in e.lazyNext what choosing its nodes needs, when the counted path holds
+// for j: its request fits the idle cluster, its need is the count bound's,
+// and the bound needs some running job to end (k > 0).
+func (e *EASY) countedShadow(j *job, now time.Time, ends []time.Duration, freedBy []int, k, need int) (time.Time, bool) {
+	if e.noCounted || k <= 0 || k > len(ends) {
+		return time.Time{}, false
+	}
+	if n, ok := e.s.c.CountedNeed(&j.Request); !ok || n != need || !e.fitsIdle(&j.Request) {
+		return time.Time{}, false
+	}
+	e.lazyNext = easyLazy{pending: true, req: j.Request, until: append(e.lazyNext.until[:0], e.until...),
+		threshold: ends[k-1], least: max(0, need-freedBy[k])}
+	return now.Add(ends[k-1]), true
+}
+
+// fitsIdle reports whether req fits the idle cluster, from the admission
+// memo when Submit saw its shape, else by one probe (remembered).
+func (e *EASY) fitsIdle(req *selectnodes.Request) bool {
+	s := e.s
+	if s.admittedBefore(req) {
+		return true
+	}
+	if s.c.ProbeInto(req, selectnodes.TestOnly, e.fewest) {
+		s.noteAdmitted(req)
+		return true
+	}
+	return false
+}
+
+// chooseNodes chooses a counted plan's nodes as shadow would have when
+// the plan was made: the nodes free by the threshold, then, when that
+// choice takes more idle nodes than it needs, the choice among the freed
+// nodes and only as many idle ones.
+func (e *EASY) chooseNodes(p *easyPlan) {
+	lz := &p.lazy
+	if !e.probeUntil(&lz.req, lz.until, lz.threshold, -1) {
+		// not expected (the count said it fits): hold every node, so no
+		// job may run past the shadow time
+		n := uint(len(lz.until))
+		p.nodes = bitset.New(n).Complement()
+		lz.pending = false
+		return
+	}
+	idle := 0
+	for i, ok := e.found.NextSet(0); ok; i, ok = e.found.NextSet(i + 1) {
+		if lz.until[i] == idleNode {
+			idle++
+		}
+	}
+	if idle > lz.least {
+		e.probeUntil(&lz.req, lz.until, lz.threshold, lz.least) // found stays as it was when this fails
+	}
+	p.nodes = e.found.Clone()
+	lz.pending = false
+}
+
+// probeUntil selects req's nodes among those free by threshold under the
+// per-node ends until — the idle ones, all of them when idleAllowed < 0,
+// else only the first idleAllowed, and the busy ones ending by threshold —
+// ignoring the load, into e.found; it reports false, leaving e.found as it
+// was, when req does not fit there.
+func (e *EASY) probeUntil(req *selectnodes.Request, until []time.Duration, threshold time.Duration, idleAllowed int) bool {
+	x := e.exclude
+	x.ClearAll()
+	for i, t := range until {
+		switch {
+		case t == idleNode:
+			if idleAllowed == 0 {
+				x.Set(uint(i))
+			} else if idleAllowed > 0 {
+				idleAllowed--
+			}
+		case t > threshold:
+			x.Set(uint(i))
+		}
+	}
+	e.req = *req
+	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, x)
+	if !e.s.c.ProbeInto(&e.req, selectnodes.TestOnly, e.fewest) {
+		return false
+	}
+	e.found, e.fewest = e.fewest, e.found
+	return true
+}

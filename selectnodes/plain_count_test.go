@@ -1,0 +1,188 @@
+package selectnodes
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/stretchr/testify/require"
+)
+
+// plainCluster makes 1-130 nodes of the same CPUs (weights, features,
+// GRES and memory vary: a plain request reads none of them) under Linear
+// or ConsRes, in one partition.
+func plainCluster(t *testing.T, r *rand.Rand) *Cluster {
+	t.Helper()
+	cpus := []int{1, 2, 4, 72}[r.IntN(4)]
+	nodes := make([]Node, 1+r.IntN(130))
+	part := Partition{Name: "p", Default: true, Sharing: Sharing{Mode: []ShareMode{ShareNo, ShareYes, ShareForce, ShareExclusive}[r.IntN(4)]}}
+	for i := range nodes {
+		nodes[i] = Node{Name: fmt.Sprintf("n%03d", i), CPUs: cpus, RealMemory: int64(100 * (1 + r.IntN(2))), Weight: int64(r.IntN(3))}
+		if r.IntN(3) == 0 {
+			nodes[i].Features = []string{"a"}
+		}
+		if r.IntN(4) == 0 {
+			nodes[i].GRES = []GRES{{Name: "gpu", Count: 2}}
+		}
+		part.Nodes = append(part.Nodes, nodes[i].Name)
+	}
+	if r.IntN(4) == 0 {
+		part.MaxNodes = 1 + r.IntN(len(nodes)+2)
+	}
+	sel := []Selector{Linear{}, ConsRes{}}[r.IntN(2)]
+	c, err := New(nodes, []Partition{part}, WithSelector(sel))
+	require.NoError(t, err)
+	return c
+}
+
+func plainRequestFor(r *rand.Rand, n int) Request {
+	req := Request{MinNodes: r.IntN(n + 2), CPUs: r.IntN(2 * n * 4)}
+	if r.IntN(3) == 0 {
+		req.MaxNodes = req.MinNodes + r.IntN(4)
+	}
+	if r.IntN(4) == 0 {
+		req.DesiredNodes = r.IntN(n + 2)
+	}
+	req.Share = []ShareRequest{ShareDefault, ShareOversubscribe, ShareExclusiveJob}[r.IntN(3)]
+	if r.IntN(2) == 0 {
+		req.TimeLimit = time.Hour
+	}
+	return req
+}
+
+// On a plain cluster, a plain request that fits the idle cluster fits
+// with any nodes withheld exactly when CountedNeed nodes are left.
+func TestCountedNeedIsTheSelectionsCount(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 7))
+	checked, rounds := 0, 300
+	if testing.Short() {
+		rounds = 100
+	}
+	for range rounds {
+		c := plainCluster(t, r)
+		n := c.NodeCount()
+		dst := bitset.New(uint(n))
+		for range 20 {
+			req := plainRequestFor(r, n)
+			need, ok := c.CountedNeed(&req)
+			if !ok || !c.ProbeInto(&req, TestOnly, dst) {
+				continue
+			}
+			for range 12 {
+				x := bitset.New(uint(n))
+				left := n
+				// around the boundary most of the time
+				target := max(0, min(n, need-1+r.IntN(3)))
+				if r.IntN(4) == 0 {
+					target = r.IntN(n + 1)
+				}
+				for _, i := range r.Perm(n)[:n-target] {
+					x.Set(uint(i))
+					left--
+				}
+				q := req
+				q.ExcludeNodes = x
+				got := c.ProbeInto(&q, TestOnly, dst)
+				require.Equal(t, left >= need, got, "seed %d: %d nodes of %d CPUs, %T, request %+v: %d left, need %d",
+					seed, n, c.MostNodeCPUs(), c.Selector(), req, left, need)
+				checked++
+			}
+		}
+	}
+	require.Greater(t, checked, 15*rounds, "too few plain cases checked")
+}
+
+// CountedNeed refuses what is not a count: mixed node sizes, nodes not
+// available, node lists, per-node minimums.
+func TestCountedNeedRefusesWhatIsNotACount(t *testing.T) {
+	mk := func(cpus []int, states []NodeState) *Cluster {
+		var nodes []Node
+		part := Partition{Name: "p", Default: true}
+		for i, c := range cpus {
+			nodes = append(nodes, Node{Name: fmt.Sprintf("n%d", i), CPUs: c, State: states[i]})
+			part.Nodes = append(part.Nodes, nodes[i].Name)
+		}
+		c, err := New(nodes, []Partition{part})
+		require.NoError(t, err)
+		return c
+	}
+	plain := mk([]int{4, 4, 4}, []NodeState{NodeUp, NodeUp, NodeUp})
+	need, ok := plain.CountedNeed(&Request{CPUs: 9})
+	require.True(t, ok)
+	require.Equal(t, 3, need)
+	need, ok = plain.CountedNeed(&Request{MinNodes: 2, CPUs: 1})
+	require.True(t, ok)
+	require.Equal(t, 2, need)
+	_, ok = plain.CountedNeed(&Request{MinNodes: 3, MaxNodes: 2})
+	require.False(t, ok, "min above max")
+	_, ok = plain.CountedNeed(&Request{CPUs: 9, MaxNodes: 2})
+	require.False(t, ok, "needs more nodes than it allows")
+	for name, req := range map[string]Request{
+		"per-node CPUs": {MinCPUsPerNode: 2},
+		"node list":     {Required: []string{"n0"}},
+		"withheld":      {ExcludeNodes: bitset.New(3)},
+		"contiguous":    {Contiguous: true},
+		"memory":        {MemPerCPU: 1},
+		"GRES":          {GRES: []GRESRequest{{Name: "gpu", Min: 1, Max: 1}}},
+		"held":          {Held: true},
+		"partition":     {Partition: "nope"},
+	} {
+		_, ok := plain.CountedNeed(&req)
+		require.False(t, ok, name)
+	}
+	_, ok = mk([]int{4, 2, 4}, []NodeState{NodeUp, NodeUp, NodeUp}).CountedNeed(&Request{CPUs: 6})
+	require.False(t, ok, "mixed node sizes")
+	_, ok = mk([]int{4, 4, 4}, []NodeState{NodeUp, NodeDrain, NodeUp}).CountedNeed(&Request{CPUs: 6})
+	require.False(t, ok, "a drained node")
+	require.NotPanics(t, func() { plain.CountedNeed(nil) })
+}
+
+// The bulk reads agree with the per-node and per-job ones.
+func TestBulkLoadReads(t *testing.T) {
+	c := plainClusterOf(t, 5, 4)
+	p, err := c.SelectNodes(&Request{MinNodes: 2}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(1, p, time.Unix(0, 0), time.Unix(100, 0)))
+	p, err = c.SelectNodes(&Request{CPUs: 3}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(2, p, time.Unix(0, 0), time.Unix(50, 0)))
+	p, err = c.SelectNodes(&Request{CPUs: 1}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(3, p, time.Unix(0, 0), time.Unix(50, 0)))
+	free := c.AppendFreeCPUs([]int{-7})
+	require.Len(t, free, 6)
+	require.Equal(t, -7, free[0])
+	for i := range 5 {
+		require.Equal(t, c.FreeCPUs(i), free[i+1])
+	}
+	var ids []JobID
+	c.DescendAllocations(func(id JobID, end time.Time, p *Placement) bool {
+		q, _, e, ok := c.Allocation(id)
+		require.True(t, ok)
+		require.Equal(t, e, end)
+		require.Equal(t, q.Hostlist(), p.Hostlist())
+		ids = append(ids, id)
+		return true
+	})
+	require.Equal(t, []JobID{1, 3, 2}, ids, "latest end first, equal ends by descending ID")
+	n := 0
+	c.DescendAllocations(func(JobID, time.Time, *Placement) bool { n++; return false })
+	require.Equal(t, 1, n, "stops when told")
+}
+
+func plainClusterOf(t *testing.T, n, cpus int) *Cluster {
+	t.Helper()
+	part := Partition{Name: "p", Default: true}
+	var nodes []Node
+	for i := range n {
+		nodes = append(nodes, Node{Name: fmt.Sprintf("n%d", i), CPUs: cpus})
+		part.Nodes = append(part.Nodes, nodes[i].Name)
+	}
+	c, err := New(nodes, []Partition{part}, WithSelector(ConsRes{}))
+	require.NoError(t, err)
+	return c
+}

@@ -1,0 +1,32 @@
+package selectnodes
+
+import "time"
+
+// Load read in bulk, for planners that look at every node or every running
+// job on each pass (queue's EASY): one call instead of one per node or job.
+
+// AppendFreeCPUs appends each node's free CPUs (FreeCPUs, in node order)
+// to dst and returns it. dst is the caller's.
+func (c *Cluster) AppendFreeCPUs(dst []int) []int {
+	if c.fastSchedule != 0 || c.reported == nil {
+		// the configured CPUs: no node's report to look up
+		for i := range c.nodes {
+			dst = append(dst, c.nodes[i].CPUs-c.use.cpus[i])
+		}
+		return dst
+	}
+	for i := range c.nodes {
+		dst = append(dst, c.FreeCPUs(i))
+	}
+	return dst
+}
+
+// DescendAllocations calls fn for each running allocation from the latest
+// expected end to the earliest (equal ends by descending job ID), until fn
+// returns false. The Placement is the cluster's: read it during the call,
+// do not change or keep it. fn must not change the cluster.
+func (c *Cluster) DescendAllocations(fn func(job JobID, end time.Time, p *Placement) bool) {
+	c.ends.Descend(func(k endKey) bool {
+		return fn(k.id, k.end, c.jobs[k.id].p)
+	})
+}
