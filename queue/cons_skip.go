@@ -76,13 +76,13 @@ type skipLog struct {
 	seq     uint64
 	floor   uint64 // certificates from before floor are void
 	entries []skipEntry
-	certs   map[JobID]skipCert
+	certs   map[JobID]*skipCert
 	parts   map[string]partSig // the partitions as the last pass saw them
 	cpus    []int              // each node's free CPUs as the last pass left them
 }
 
 func newSkipLog() *skipLog {
-	return &skipLog{certs: map[JobID]skipCert{}, parts: map[string]partSig{}}
+	return &skipLog{certs: map[JobID]*skipCert{}, parts: map[string]partSig{}}
 }
 
 func (l *skipLog) add(e skipEntry) {
@@ -237,11 +237,10 @@ func (b *bfRun) keep(j *job) bool {
 	}
 	b.checkPartition(j.Partition)
 	from := maxTime(b.now, r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond)))
-	if !b.skip.holds(b.pr, &c, later(from, d).UnixNano()) {
+	if !b.skip.holds(b.pr, c, later(from, d).UnixNano()) {
 		return false
 	}
 	c.seq = b.skip.seq
-	b.skip.certs[j.ID] = c
 	return true
 }
 
@@ -263,7 +262,7 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		return // starts past the window were never tried
 	}
 	b.checkPartition(j.Partition)
-	b.skip.certs[j.ID] = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
+	b.skip.certs[j.ID] = &skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
 		key: k, mostCPUs: b.s.maxNodeCPUs()}
 }
 
