@@ -74,11 +74,12 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	pr, resvAt := s.planProfile(now)
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
-	freeCPUs, open := s.freeNow()
+	skip := s.kept.skip
+	freeCPUs, open := s.freeNow(skip)
 	n := uint(s.c.NodeCount())
 	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
 		freeCPUs: freeCPUs, open: open, excl: bitset.New(n),
-		pass: &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}}
+		pass: &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}, skip: skip}
 	considered := 0
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
@@ -109,9 +110,12 @@ type bfRun struct {
 	pass       *bfPass
 	selections int // counted against WithBackfillSelections
 	started    []Started
+	skip       *skipLog // nil when the certificates are off
+	partsSeen  []string // the partitions checkPartition compared this pass
 }
 
-// plan starts eligible job j now or gives it the earliest reservation.
+// plan starts eligible job j now or gives it the earliest reservation,
+// unless its standing reservation stands without a plan (keep).
 //
 // Its standing reservation is given back to the profile first (the job
 // must not plan around itself) but kept in the index and the books until
@@ -119,9 +123,36 @@ type bfRun struct {
 // usual outcome, the same reservation again, then costs one give and one
 // take.
 func (b *bfRun) plan(j *job) {
+	if b.keep(j) {
+		j.Reason = ReasonResources
+		return
+	}
+	old, hadOld := b.s.resv[j.ID]
+	reached := b.replan(j, old, hadOld)
+	if b.skip == nil {
+		return
+	}
+	// log what changed in the profile for the certificates of others
+	cur, has := b.s.resv[j.ID]
+	same := hadOld && has && sameResv(old, cur)
+	if hadOld && !same {
+		b.s.freedRun(b.skip, b.pr, old.nodes, old.Start.UnixNano(), old.End.UnixNano())
+	}
+	if has && !same {
+		b.skip.taken(cur.nodes, cur.Start.UnixNano(), cur.End.UnixNano())
+	}
+	if has {
+		b.certify(j, cur, reached)
+	} else {
+		b.skip.forget(j.ID)
+	}
+}
+
+// replan is plan in full; it reports whether the start-now attempt
+// reached a start.
+func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool) {
 	s, now, pr := b.s, b.now, b.pr
 	end := j.expectedEnd(now)
-	old, hadOld := s.resv[j.ID]
 	if hadOld {
 		pr.give(old.nodes, old.Start, old.End)
 	}
@@ -138,7 +169,7 @@ func (b *bfRun) plan(j *job) {
 	if p, _ := s.c.Partition(j.Partition); p.MaxTime > 0 && j.TimeLimit > p.MaxTime {
 		dropOld() // it can start nowhere until its limit or the partition's changes
 		j.Reason = ReasonPartitionTimeLimit
-		return
+		return false
 	}
 	// start now, away from every node a reservation needs before end
 	if j.Request.CPUs <= b.freeCPUs {
@@ -146,7 +177,7 @@ func (b *bfRun) plan(j *job) {
 		// so a budget stops where it always did
 		b.selections++
 	}
-	if j.Request.CPUs <= b.freeCPUs && s.mayStartNow(j, b.open, nil) {
+	if j.Request.CPUs <= b.freeCPUs && s.mayStartNow(j, b.open, nil) && b.mayStartAway(j, end, old, held) {
 		dropOld()
 		b.resvAt.before(end, b.excl)
 		if p, ok := s.probeNow(j, b.open, b.excl); ok {
@@ -155,13 +186,18 @@ func (b *bfRun) plan(j *job) {
 				b.started = append(b.started, st)
 				b.freeCPUs -= p.TotalCPUs
 				s.fill(b.open, p)
+				b.noteCPUs(p)
 				nodes := p.NodeSet()
 				pr.take(nodes, now, end)
 				b.kept.dirty.InPlaceUnion(nodes)
+				if b.skip != nil {
+					b.skip.taken(nodes, b.nowAt, end.UnixNano())
+				}
 			}
 			if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
-				return
+				return true
 			}
+			reachedStart = true
 		}
 	}
 	var prev *reservation
@@ -173,32 +209,68 @@ func (b *bfRun) plan(j *job) {
 	if err != nil {
 		dropOld()
 		s.setFailure(j, err, now) // Resources when busy; a partition limit keeps its own reason
-		return
+		return reachedStart
 	}
 	r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
 	j.Reason = ReasonResources
 	if held && sameResv(old, r) {
 		s.resv[j.ID] = r
 		pr.take(r.nodes, r.Start, r.End)
-		return
+		return reachedStart
 	}
 	dropOld()
 	s.resv[j.ID] = r
 	b.kept.hold(j.ID, r, b.nowAt)
 	pr.take(r.nodes, r.Start, r.End)
 	b.resvAt.add(j.ID, r)
+	return reachedStart
+}
+
+// mayStartAway reports whether j might start now away from the nodes
+// other reservations need before end, as far as counts tell, before its
+// own reservation (old, while held) leaves the index: the nodes with a
+// free CPU outside every reservation's, plus those of its own, must be
+// enough. A job that cannot start so keeps its reservation in the books
+// untouched instead of giving it up and taking it again.
+func (b *bfRun) mayStartAway(j *job, end time.Time, old reservation, held bool) bool {
+	if b.open == nil {
+		return true
+	}
+	b.resvAt.before(end, b.excl)
+	n := int(b.open.DifferenceCardinality(b.excl))
+	if held && old.Start.Before(end) {
+		n += int(b.open.IntersectionCardinality(old.nodes))
+	}
+	return n >= b.s.minNodes(j)
 }
 
 // freeNow counts the free CPUs and returns the nodes with a free CPU, or
 // nil when a partition oversubscribes CPUs (a node without a free CPU may
-// still take a job there).
-func (s *Scheduler) freeNow() (cpus int, open *bitset.BitSet) {
+// still take a job there). A node with more free CPUs than the change log
+// last saw is logged as room freed now.
+func (s *Scheduler) freeNow(skip *skipLog) (cpus int, open *bitset.BitSet) {
 	open = bitset.New(uint(s.c.NodeCount()))
+	var last []int
+	if skip != nil {
+		skip.cpus = grownKeep(skip.cpus, s.c.NodeCount())
+		last = skip.cpus
+	}
+	var rose []int
 	for i := 0; i < s.c.NodeCount(); i++ {
-		if f := s.c.FreeCPUs(i); f > 0 {
+		f := s.c.FreeCPUs(i)
+		if f > 0 {
 			cpus += f
 			open.Set(uint(i))
 		}
+		if last != nil && f > last[i] {
+			rose = append(rose, i)
+		}
+		if last != nil {
+			last[i] = f
+		}
+	}
+	if len(rose) > 0 {
+		s.cpusFreed(skip, rose)
 	}
 	for _, p := range s.c.Partitions() {
 		if m := p.Sharing.Mode; (m == selectnodes.ShareYes || m == selectnodes.ShareForce) && p.Sharing.Count != 1 {

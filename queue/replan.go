@@ -55,6 +55,10 @@ type keptPlan struct {
 	buf    bfBuffers  // the initial profile's storage, owned
 	bounds []slotTime // targets' buffer
 	spare  []int64    // freeFrom's other buffer
+	// skip is the change log and the jobs' certificates that let a pass
+	// keep a reservation without a plan (see cons_skip.go); it lives and
+	// dies with this profile.
+	skip *skipLog
 }
 
 // slotTime is a slot boundary: the instant, and the time.Time value a
@@ -89,7 +93,7 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 	nowAt := now.UnixNano()
 	k := s.kept
 	if k == nil || len(k.freeFrom) != n || nowAt < k.pr.at[0] { // (time ran backwards)
-		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]refCount{}}
+		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]refCount{}, skip: newSkipLog()}
 		k.pr, k.idx = s.buildProfile(now, &k.buf)
 		k.freeFrom, k.never = s.freeFrom(now, nil)
 		k.resv = make(map[JobID]reservation, len(s.resv))
@@ -116,12 +120,14 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		delete(k.refs, at)
 	}
 	freeFrom, never := s.freeFrom(now, k.spare)
+	ch := inputChanges{nowAt: nowAt}
 	for i := range freeFrom {
 		a, b := k.freeFrom[i], freeFrom[i]
 		wasNever, isNever := k.never.Test(uint(i)), never.Test(uint(i))
 		if a == b && wasNever == isNever {
 			continue
 		}
+		ch.node(i, a, b, wasNever, isNever)
 		if wasNever != isNever || a > nowAt || b > nowAt {
 			k.dirty.Set(uint(i))
 		}
@@ -133,11 +139,13 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		}
 	}
 	k.freeFrom, k.never, k.spare = freeFrom, never, k.freeFrom
-	s.syncResv(k, nowAt)
+	k.skip.prune(nowAt, s.resv)
+	s.syncResv(k, nowAt, &ch)
 	moved := k.pr.regrid(now, k.targets(now))
 	words := k.pr.recolumn(k.dirty, freeFrom, never, s.resv, nowAt)
 	k.dirty.ClearAll()
 	k.pr.refreshBlocks(nowAt, moved, words)
+	ch.log(s, k.skip, k.pr, n) // on the profile as it now is
 	return k.pr, k.idx
 }
 
@@ -260,10 +268,18 @@ func mergeSlotTimes(a, b []slotTime) []slotTime {
 
 // syncResv brings the kept reservations and index to s.resv: a
 // reservation removed, changed or added outside a pass (a start, a
-// cancel, a hold, a start clamped to now) dirties its nodes.
-func (s *Scheduler) syncResv(k *keptPlan, nowAt int64) {
+// cancel, a hold, a start clamped to now) dirties its nodes. Each change
+// but a clamp to now (which changes nothing from now on) goes to the
+// change log.
+func (s *Scheduler) syncResv(k *keptPlan, nowAt int64, ch *inputChanges) {
+	var clamped []JobID
 	for id, r := range k.resv {
 		if cur, ok := s.resv[id]; !ok || !sameResv(r, cur) {
+			if ok && clampedToNow(r, cur, nowAt) {
+				clamped = append(clamped, id)
+			} else {
+				ch.runs = append(ch.runs, freedRun{r.nodes, r.Start.UnixNano(), r.End.UnixNano()})
+			}
 			k.dirty.InPlaceUnion(r.nodes)
 			k.idx.remove(id)
 			k.release(id, nowAt)
@@ -271,11 +287,20 @@ func (s *Scheduler) syncResv(k *keptPlan, nowAt int64) {
 	}
 	for id, r := range s.resv { // the order of adds does not matter
 		if _, ok := k.resv[id]; !ok {
+			if !slices.Contains(clamped, id) {
+				k.skip.taken(r.nodes, r.Start.UnixNano(), r.End.UnixNano())
+			}
 			k.dirty.InPlaceUnion(r.nodes)
 			k.idx.add(id, r)
 			k.hold(id, r, nowAt)
 		}
 	}
+}
+
+// clampedToNow reports whether cur is r with its start, due by now, moved
+// to now: the same nodes from now to the same end.
+func clampedToNow(r, cur reservation, nowAt int64) bool {
+	return r.nodes == cur.nodes && r.End.Equal(cur.End) && r.Start.UnixNano() <= nowAt && cur.Start.UnixNano() == nowAt
 }
 
 func sameResv(a, b reservation) bool {

@@ -1,0 +1,203 @@
+package queue
+
+import (
+	"math"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// A window can only become feasible through a node that became free
+// somewhere in it and is now free throughout it. So a freed entry also
+// records the longest free run, on the profile as it stands once the
+// room is freed, of any node it freed: a job longer than that cannot use
+// the room (later takes only shorten the runs; a later free is an entry
+// of its own, measured on the profile that already holds this one).
+
+// maxRunNodes is how many nodes a freed entry measures runs for; a
+// larger one counts as an unbounded run (measuring costs a walk of each
+// node's column).
+const maxRunNodes = 64
+
+// freedRun logs nodes freed over [from, to) (the profile pr already
+// holding the change). A node running jobs with CPUs to spare may take a
+// job now beside them wherever no reservation holds it, which the
+// profile's whole-node runs do not show: its run counts as unbounded.
+func (s *Scheduler) freedRun(l *skipLog, pr *profile, nodes *bitset.BitSet, from, to int64) {
+	run := time.Duration(math.MaxInt64)
+	if c := nodes.Count(); c > 0 && c <= maxRunNodes {
+		run = 0
+		for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
+			if s.c.JobsOn(int(i)) > 0 && s.c.FreeCPUs(int(i)) > 0 {
+				run = math.MaxInt64
+				break
+			}
+			run = max(run, pr.longestRun(i, from, to))
+		}
+	}
+	l.add(skipEntry{freed: true, from: from, to: to, run: run, nodes: nodes})
+}
+
+// freedNow logs nodes left without jobs now, whose columns are free from
+// now on at least until what held them would have ended: their runs are
+// the ones holding now, and the room they gained lies somewhere after it.
+func (s *Scheduler) freedNow(l *skipLog, pr *profile, nodes *bitset.BitSet) {
+	now := pr.at[0]
+	s.freedRun(l, pr, nodes, now, now+1)
+	l.entries[len(l.entries)-1].to = math.MaxInt64
+}
+
+// ownRun is the longest free run, as the job holding r sees the profile
+// (r given back), that a node of both e and r has meeting e's interval;
+// 0 when they share no node. (The run e measured had r in place, which
+// cuts the runs of r's nodes short.)
+func ownRun(pr *profile, e *skipEntry, r *reservation) time.Duration {
+	if e.nodes.IntersectionCardinality(r.nodes) == 0 {
+		return 0
+	}
+	var run time.Duration
+	for i, ok := e.nodes.NextSet(0); ok; i, ok = e.nodes.NextSet(i + 1) {
+		if r.nodes.Test(i) {
+			run = max(run, pr.longestRunBut(i, e.from, e.to, r))
+		}
+	}
+	return run
+}
+
+// longestRun is the length of the longest run of slots in which node n
+// is free that meets [from, to) (math.MaxInt64 when one has no end).
+func (p *profile) longestRun(n uint, from, to int64) time.Duration {
+	return p.longestRunBut(n, from, to, nil)
+}
+
+// longestRunBut is longestRun with n free over r's interval as well
+// (r nil for none).
+func (p *profile) longestRunBut(n uint, from, to int64, r *reservation) time.Duration {
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	if r != nil {
+		lo, hi = r.Start.UnixNano(), r.End.UnixNano()
+	}
+	free := func(s int) bool { return (p.at[s] >= lo && p.at[s] < hi) || p.free[s].Test(n) }
+	i := 0
+	if from > p.at[0] {
+		i, _ = p.find(time.Unix(0, from))
+		if i == len(p.at) || p.at[i] > from {
+			i-- // the slot holding from
+		}
+	}
+	for i > 0 && free(i) && free(i-1) {
+		i-- // back to the start of the run holding from
+	}
+	var best time.Duration
+	runStart := -1
+	for s := i; s < len(p.at); s++ {
+		if free(s) {
+			if runStart < 0 {
+				if p.at[s] >= to {
+					break // runs from here on miss [from, to)
+				}
+				runStart = s
+			}
+			continue
+		}
+		if runStart >= 0 {
+			best = max(best, time.Duration(p.at[s]-p.at[runStart]))
+			runStart = -1
+		}
+		if p.at[s] >= to {
+			break
+		}
+	}
+	if runStart >= 0 {
+		return math.MaxInt64 // free to the end of the profile
+	}
+	return best
+}
+
+// freedRun is nodes freed over [from, to), to be measured once the
+// profile holds every change of the pass's start.
+type freedRun struct {
+	nodes    *bitset.BitSet
+	from, to int64
+}
+
+// inputChanges gathers how the profile's inputs moved between two passes
+// (nodes' rounded free times, nodes that can never be used, reservations
+// given up outside a pass), for the change log.
+type inputChanges struct {
+	nowAt      int64
+	freed      []int // nodes free earlier than before
+	from, to   int64 // over which, together
+	anyFreed   bool  // a node came back: room everywhere
+	grew, down []int // nodes held longer; nodes lost
+	grewTo     int64
+	runs       []freedRun
+}
+
+// node notes that node i's rounded free time went from a to b (each taken
+// as now when not after it) and whether it could never be used.
+func (c *inputChanges) node(i int, a, b int64, wasNever, isNever bool) {
+	switch {
+	case wasNever && !isNever:
+		c.anyFreed = true
+	case isNever && !wasNever:
+		c.down = append(c.down, i)
+	case !isNever:
+		a, b = max(a, c.nowAt), max(b, c.nowAt)
+		if b < a {
+			if len(c.freed) == 0 {
+				c.from, c.to = b, a
+			}
+			c.from, c.to = min(c.from, b), max(c.to, a)
+			c.freed = append(c.freed, i)
+		} else if b > a {
+			c.grew = append(c.grew, i)
+			c.grewTo = max(c.grewTo, b)
+		}
+	}
+}
+
+// log writes the changes to l (n nodes), measuring runs on pr.
+func (c *inputChanges) log(s *Scheduler, l *skipLog, pr *profile, n int) {
+	if c.anyFreed {
+		l.freed(math.MinInt64)
+	}
+	if len(c.freed) > 0 {
+		s.freedRun(l, pr, nodeSet(n, c.freed), c.from, c.to)
+	}
+	for _, r := range c.runs {
+		s.freedRun(l, pr, r.nodes, r.from, r.to)
+	}
+	if len(c.grew) > 0 {
+		l.taken(nodeSet(n, c.grew), math.MinInt64, c.grewTo)
+	}
+	if len(c.down) > 0 {
+		l.taken(nodeSet(n, c.down), math.MinInt64, math.MaxInt64)
+	}
+}
+
+func nodeSet(n int, nodes []int) *bitset.BitSet {
+	b := bitset.New(uint(n))
+	for _, i := range nodes {
+		b.Set(uint(i))
+	}
+	return b
+}
+
+// cpusFreed logs nodes with more free CPUs than the last pass left. A
+// node left without jobs is free in the profile from now to its next
+// reservation, and a start now there is a window like any other; a node
+// still running jobs may take a job now beside them, however long its
+// free run in the profile (which counts whole nodes), so it counts as
+// room everywhere.
+func (s *Scheduler) cpusFreed(l *skipLog, nodes []int) {
+	empty := make([]int, 0, len(nodes))
+	for _, i := range nodes {
+		if s.c.JobsOn(i) > 0 {
+			l.freed(math.MinInt64)
+			return
+		}
+		empty = append(empty, i)
+	}
+	s.freedNow(l, s.kept.pr, nodeSet(s.c.NodeCount(), empty))
+}

@@ -1,0 +1,292 @@
+package queue
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/selectnodes"
+)
+
+// Incremental conservative backfill (Mu'alem and Feitelson's
+// observation, made exact for this planner): a job's reservation can only
+// move when the profile it was planned on gained room before the end of
+// the windows its plan looked at, or lost room under the reservation
+// itself. Everything else that happens between two passes — jobs
+// submitted behind it, jobs started elsewhere, reservations taken on
+// other nodes or later, time passing — leaves its plan as a full plan
+// would leave it: the same reservation, kept.
+//
+// So each change to the profile is written to a log as it is made:
+//
+//   - "freed": room that appeared, from some instant on (a job ending
+//     early, a node coming back, a reservation given back or moved, a
+//     partition changed);
+//   - "taken": room that went, on some nodes over some interval (a job
+//     started, a reservation taken, a node going down).
+//
+// A job planned in full leaves a certificate: its reservation, what its
+// plan read of the job (time limit, partition, request), and the log's
+// position. At the next pass, if nothing freed since then starts before
+// the last instant any window its plan tried reaches, and nothing taken
+// since then touches its reservation, a full plan would try the same
+// starts on a profile with no more room in them (a start it found
+// impossible stays impossible: feasibility of a plain request is monotone
+// in the free nodes), find its reservation still free, and keep it; the
+// start-now attempt likewise fails again. The job then keeps its
+// reservation without a plan, and its certificate moves up to the
+// present.
+//
+// The shortcut is taken only where the monotonicity holds and can be
+// stated: plain requests (no features, node lists, GRES or groups) on a
+// cluster without a topology, no selection budget (a budget counts the
+// selections a full plan makes), and a start-now attempt that never
+// reached a start (a ReservePlugin may answer differently next time).
+
+// maxSkipLog bounds the change log; past it the log starts over and every
+// certificate written before is void.
+const maxSkipLog = 4096
+
+// skipEntry is one change to the profile: room freed from `from` on, on
+// nodes (nil for any) none of which has a free run longer than run, or
+// nodes taken over [from, to).
+type skipEntry struct {
+	seq      uint64
+	freed    bool
+	from, to int64
+	run      time.Duration
+	nodes    *bitset.BitSet
+}
+
+// skipCert is what a full plan of a job read and decided.
+type skipCert struct {
+	seq       uint64
+	resv      reservation
+	d         time.Duration
+	timeLimit time.Duration
+	key       admitKey
+	mostCPUs  int
+}
+
+// skipLog is the change log and the certificates. It belongs to a kept
+// profile: a profile built afresh starts a new one, so every certificate
+// of the old one is void.
+type skipLog struct {
+	seq     uint64
+	floor   uint64 // certificates from before floor are void
+	entries []skipEntry
+	certs   map[JobID]*skipCert
+	parts   map[string]partSig // the partitions as the last pass saw them
+	cpus    []int              // each node's free CPUs as the last pass left them
+}
+
+func newSkipLog() *skipLog {
+	return &skipLog{certs: map[JobID]*skipCert{}, parts: map[string]partSig{}}
+}
+
+func (l *skipLog) add(e skipEntry) {
+	l.seq++
+	e.seq = l.seq
+	if len(l.entries) >= maxSkipLog {
+		l.entries = l.entries[:0]
+		l.floor = l.seq
+	}
+	l.entries = append(l.entries, e)
+}
+
+// freed logs room appearing from at on.
+func (l *skipLog) freed(at int64) { l.add(skipEntry{freed: true, from: at, run: math.MaxInt64}) }
+
+// taken logs nodes going over [from, to); nodes is kept and must not change.
+func (l *skipLog) taken(nodes *bitset.BitSet, from, to int64) {
+	if nodes == nil || nodes.None() || to <= from {
+		return
+	}
+	l.add(skipEntry{from: from, to: to, nodes: nodes})
+}
+
+// prune drops, once the log has grown past pruneAt entries, the
+// certificates of jobs that hold no reservation any more (started or
+// ended outside a pass) or that are older than the log's middle entry (a
+// job past the backfill depth is not checked, so its certificate would
+// keep the log long: it gets a full plan when next reached), then the
+// entries every remaining certificate is newer than and taken entries
+// that end by now.
+func (l *skipLog) prune(nowAt int64, resv map[JobID]reservation) {
+	if len(l.entries) < pruneAt {
+		return
+	}
+	oldest, mid := l.seq, l.entries[len(l.entries)/2].seq
+	for id, c := range l.certs {
+		if _, ok := resv[id]; !ok || c.seq < max(l.floor, mid) {
+			delete(l.certs, id)
+			continue
+		}
+		oldest = min(oldest, c.seq)
+	}
+	keep := l.entries[:0]
+	for _, e := range l.entries {
+		if e.seq > oldest && (e.freed || e.to > nowAt) {
+			keep = append(keep, e)
+		}
+	}
+	clear(l.entries[len(keep):])
+	l.entries = keep
+}
+
+// pruneAt is the log's length that sets prune to work.
+const pruneAt = 256
+
+// forget drops job id's certificate.
+func (l *skipLog) forget(id JobID) { delete(l.certs, id) }
+
+// holds reports whether the certificate c is still good: nothing freed
+// since it starts before horizon with a free run as long as c's job
+// (for a node of the job's own reservation, the run as the job sees it
+// on pr, its reservation given back), nothing taken since it overlaps its
+// reservation.
+func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64) bool {
+	if c.seq < l.floor {
+		return false
+	}
+	i, _ := slices.BinarySearchFunc(l.entries, c.seq+1, func(e skipEntry, seq uint64) int {
+		switch {
+		case e.seq < seq:
+			return -1
+		case e.seq > seq:
+			return 1
+		}
+		return 0
+	})
+	r := &c.resv
+	start, end := r.Start.UnixNano(), r.End.UnixNano()
+	for _, e := range l.entries[i:] {
+		if e.freed {
+			if e.from < horizon && (e.run >= c.d || ownRun(pr, &e, r) >= c.d) {
+				return false
+			}
+			continue
+		}
+		if e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// partSig is what a plan reads of a partition.
+type partSig struct {
+	p     selectnodes.Partition
+	nodes *bitset.BitSet
+}
+
+func samePartition(a, b partSig) bool {
+	x, y := a.p, b.p
+	return x.Name == y.Name && x.MinNodes == y.MinNodes && x.MaxNodes == y.MaxNodes && x.MaxTime == y.MaxTime &&
+		x.DefaultTime == y.DefaultTime && x.Priority == y.Priority && x.State == y.State && x.RootOnly == y.RootOnly &&
+		x.Sharing == y.Sharing && x.Hidden == y.Hidden && x.MaxMemPerNode == y.MaxMemPerNode &&
+		x.DefMemPerCPU == y.DefMemPerCPU && x.DefMemPerNode == y.DefMemPerNode && x.MaxCPUsPerNode == y.MaxCPUsPerNode &&
+		sameAccess(x.Access, y.Access) && a.nodes.Equal(b.nodes)
+}
+
+// skipping reports whether this pass may keep reservations without a
+// plan at all.
+func (b *bfRun) skipping() bool {
+	return b.skip != nil && b.s.opts.bfSelections == 0 && b.s.c.Topology() == nil
+}
+
+// checkPartition logs a change to the partition of name since the last
+// pass as room freed everywhere (a partition that grew or came up), once
+// a pass.
+func (b *bfRun) checkPartition(name string) {
+	if slices.Contains(b.partsSeen, name) {
+		return
+	}
+	b.partsSeen = append(b.partsSeen, name)
+	nodes := b.pass.partition(b.s.c, name)
+	p, _ := b.s.c.Partition(name)
+	sig := partSig{p, nodes}
+	if old, ok := b.skip.parts[name]; !ok || !samePartition(old, sig) {
+		b.skip.freed(math.MinInt64)
+		b.skip.parts[name] = partSig{p, nodes.Clone()}
+	}
+}
+
+// keep reports whether j's standing reservation stands without a plan
+// (see the comment at the top of this file); if so it moves j's
+// certificate up to the present.
+func (b *bfRun) keep(j *job) bool {
+	if !b.skipping() {
+		return false
+	}
+	c, ok := b.skip.certs[j.ID]
+	if !ok {
+		return false
+	}
+	r, ok := b.s.resv[j.ID]
+	if !ok || !sameResv(r, c.resv) || !r.Start.After(b.now) || j.TimeLimit != c.timeLimit {
+		return false
+	}
+	if k, plain := plainKey(&j.Request); !plain || k != c.key || c.mostCPUs != b.s.maxNodeCPUs() {
+		return false
+	}
+	d := j.expectedEnd(b.now).Sub(b.now)
+	if d != c.d {
+		return false
+	}
+	b.checkPartition(j.Partition)
+	from := maxTime(b.now, r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond)))
+	if !b.skip.holds(b.pr, c, later(from, d).UnixNano()) {
+		return false
+	}
+	c.seq = b.skip.seq
+	return true
+}
+
+// certify writes j's certificate after a full plan that left it
+// reservation r, when the plan qualifies: a plain request, a start-now
+// attempt that reached no start, and every start before r's (less one
+// resolution step) tried within the backfill window.
+func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
+	if !b.skipping() {
+		return
+	}
+	delete(b.skip.certs, j.ID)
+	k, plain := plainKey(&j.Request)
+	if !plain || reachedStart {
+		return
+	}
+	horizon := b.now.Add(b.s.opts.bfWindow)
+	if r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond)).After(horizon) {
+		return // starts past the window were never tried
+	}
+	b.checkPartition(j.Partition)
+	b.skip.certs[j.ID] = &skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
+		key: k, mostCPUs: b.s.maxNodeCPUs()}
+}
+
+func sameAccess(a, b selectnodes.Access) bool {
+	return slices.Equal(a.AllowGroups, b.AllowGroups) && slices.Equal(a.AllowAccounts, b.AllowAccounts) &&
+		slices.Equal(a.DenyAccounts, b.DenyAccounts) && slices.Equal(a.AllowQOS, b.AllowQOS) && slices.Equal(a.DenyQOS, b.DenyQOS)
+}
+
+// noteCPUs records the free CPUs p's start left on its nodes, so the next
+// pass's freeNow compares with what this pass left.
+func (b *bfRun) noteCPUs(p *selectnodes.Placement) {
+	if b.skip == nil {
+		return
+	}
+	for _, a := range p.Alloc {
+		b.skip.cpus[a.Node] = b.s.c.FreeCPUs(a.Node)
+	}
+}
+
+// grownKeep returns buf with n elements, keeping the first ones; new ones
+// are math.MaxInt, so a node first seen never counts as freed.
+func grownKeep(buf []int, n int) []int {
+	for len(buf) < n {
+		buf = append(buf, math.MaxInt)
+	}
+	return buf[:n]
+}
