@@ -37,7 +37,9 @@ import (
 // default Solve's, 5,000,000 nodes and 300 rounds a job) and, unless
 // AUCTION_LIMIT is "0", under AUCTION_LIMIT of wall time (default 1s),
 // and the CPU time of each run is measured (getrusage), so that a loaded
-// machine shows as less CPU than wall time.
+// machine shows as less CPU than wall time. AUCTION_SOLVER_SEEDS=a,b,...
+// runs the work budget once for each local-search seed (Options.Seed;
+// default 0 alone), each run counting in the mean and the worst.
 func TestHeldOutReport(t *testing.T) {
 	if os.Getenv("AUCTION_HELDOUT") == "" {
 		t.Skip("set AUCTION_HELDOUT=1 (long: reference solves of fresh windows)")
@@ -53,16 +55,22 @@ func TestHeldOutReport(t *testing.T) {
 	rounds := envInt(t, "AUCTION_ROUNDS", 0)
 	limit, err := time.ParseDuration(envOr("AUCTION_LIMIT", "1s"))
 	require.NoError(t, err)
+	solverSeeds := seedList(t, envOr("AUCTION_SOLVER_SEEDS", "0"))
 	for _, size := range sizes {
 		var gaps []float64
 		for k, seed := range heldOutSeeds(t, dir, size, n) {
 			p := heldOutWindow(t, size, seed)
 			ref, proven := heldOutReference(t, dir, size, seed, p)
 			t.Logf("%s seed %d (%d of %d): reference %.6f (proven %v)", size, seed, k+1, n, ref, proven)
-			for _, run := range []struct {
+			type runKind struct {
 				name string
 				opts Options
-			}{{"work", Options{MaxNodes: work, Rounds: rounds}}, {"time", Options{TimeLimit: limit}}} {
+			}
+			var runs []runKind
+			for _, sd := range solverSeeds {
+				runs = append(runs, runKind{"work", Options{MaxNodes: work, Rounds: rounds, Seed: sd}})
+			}
+			for _, run := range append(runs, runKind{"time", Options{TimeLimit: limit}}) {
 				if run.name == "time" && limit == 0 {
 					continue
 				}
@@ -75,8 +83,8 @@ func TestHeldOutReport(t *testing.T) {
 				if run.name == "work" {
 					gaps = append(gaps, gap)
 				}
-				t.Logf("  %-4s objective %.6f bound %.6f optimal %v: %.3f%% below the reference; %v CPU, %v wall, %d nodes",
-					run.name, sol.Objective, sol.Bound, sol.Optimal, gap, cpu.Round(time.Millisecond), wall.Round(time.Millisecond), sol.Nodes)
+				t.Logf("  %-4s seed %d objective %.6f bound %.6f optimal %v: %.3f%% below the reference; %v CPU, %v wall, %d nodes",
+					run.name, run.opts.Seed, sol.Objective, sol.Bound, sol.Optimal, gap, cpu.Round(time.Millisecond), wall.Round(time.Millisecond), sol.Nodes)
 				if proven {
 					require.GreaterOrEqual(t, sol.Bound, ref-1e-4, "bound below the proven optimum")
 				}
@@ -127,19 +135,24 @@ func heldOutSeeds(t *testing.T, dir, size string, n int) []uint64 {
 		return out
 	}
 	if v := os.Getenv("AUCTION_HELDOUT_SEEDS"); v != "" {
-		var out []uint64
-		for _, f := range strings.Split(v, ",") {
-			s, err := strconv.ParseUint(f, 10, 64)
-			require.NoError(t, err)
-			out = append(out, s)
-		}
-		return out
+		return seedList(t, v)
 	}
 	out := make([]uint64, n)
 	for k := range out {
 		out[k] = rand.Uint64() >> 32 // short enough to type back in
 	}
 	t.Logf("seeds drawn: %v", out)
+	return out
+}
+
+// seedList parses comma-separated seeds.
+func seedList(t *testing.T, v string) []uint64 {
+	var out []uint64
+	for _, f := range strings.Split(v, ",") {
+		s, err := strconv.ParseUint(f, 10, 64)
+		require.NoError(t, err, f)
+		out = append(out, s)
+	}
 	return out
 }
 

@@ -60,7 +60,8 @@ func TestSubLPSolvesTheWindow(t *testing.T) {
 		}
 		before, want := s.valueOf(jobs), windowOptimum(s, jobs)
 		held := slices.Clone(s.sel)
-		gained := s.subLP(jobs, math.MaxInt32, math.MaxInt32, 0)
+		gained, complete := s.subLP(jobs, math.MaxInt32, math.MaxInt32, 0)
+		require.True(t, complete, "trial %d", trial)
 		require.Equal(t, s.valueOf(jobs) > before+s.tol, gained, "trial %d", trial)
 		require.InDelta(t, want, s.valueOf(jobs), s.proofGap+1e-9, "trial %d", trial)
 		for j := range held {
@@ -216,4 +217,51 @@ func everyJob(n int) []int32 {
 		all[j] = int32(j)
 	}
 	return all
+}
+
+// The deep escape goes down its aims while its searches complete without
+// a gain: from greedy packings of crowded windows it gains whenever the
+// optimum gains at least deepAimFloor of the root bound's lead (also where
+// that is less than deepAim, which a fixed aim never reaches), never
+// passes the optimum, and a packing every aim came back empty from gets
+// no more deep searches.
+func TestDeepEscapeLowersItsAim(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 5))
+	below, emptied := 0, 0
+	for trial := range testLength(120, 400) {
+		p, m, s := crowdedSolver(rng)
+		s.best = make([]float64, len(m.capacity))
+		randomStart(rng, s)
+		s.greedy(everyJob(len(m.jobs)), false)
+		all := everyJob(len(m.jobs))
+		before, opt := s.valueOf(all), windowOptimum(s, all)
+		_, root := s.lpSearch(all, math.MaxInt32, math.MaxInt32, nil, 2) // aimed past the root: the root bound only
+		require.InDelta(t, before, s.valueOf(all), 1e-9, "trial %d", trial)
+		x := &escapes{}
+		x.newPacking(before)
+		gained := s.deepEscape(x, all)
+		require.Equal(t, s.valueOf(all) > before+s.tol, gained, "trial %d", trial)
+		require.LessOrEqual(t, s.valueOf(all), opt+1e-9, "trial %d", trial)
+		sol := s.solution(p, make([]float64, 1), false, 0) // panics if infeasible
+		require.True(t, p.Feasible(sol.Selection), "trial %d", trial)
+		if x.deep > 0 {
+			continue // a search its budget stopped
+		}
+		lead := root - before
+		if opt > before+deepAimFloor*lead+s.proofGap+1e-6 {
+			require.True(t, gained, "trial %d: the optimum gains %.3f of the lead", trial, (opt-before)/lead)
+			if opt < before+deepAim*lead {
+				below++
+			}
+		}
+		if !gained {
+			n := s.nodes
+			require.False(t, s.deepEscape(x, all), "trial %d", trial)
+			require.Equal(t, n, s.nodes, "trial %d: a search after every aim came back empty", trial)
+			emptied++
+		}
+	}
+	require.Positive(t, below, "no window whose optimum gains less than deepAim of the lead")
+	require.Positive(t, emptied)
+	t.Logf("gains below deepAim of the lead: %d; packings every aim came back empty from: %d", below, emptied)
 }
