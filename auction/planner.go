@@ -112,8 +112,12 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	// which only shrinks in effect (a node the winners filled offers no
 	// CPU), and takeWinners checks every winner anyway.
 	offers := map[queue.JobID]*jobOffer{}
+	nodes, err := readNodes(snap, gpu) // the configuration's part, the same every round
+	if err != nil {
+		return nil, err
+	}
 	for k := 0; k < rounds && len(window) > 0; k++ {
-		won, declined, err := pl.auction(ctx, snap, window, gpu, now, &head, offers)
+		won, declined, err := pl.auction(ctx, snap, nodes, window, gpu, now, &head, offers)
 		if err != nil && k > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
 		}
@@ -201,11 +205,8 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 // decisions, and the jobs it declines. With ReserveHead, *head is the
 // pass's reservation (made here when there is none yet and the head has
 // no bid).
-func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation, cache map[queue.JobID]*jobOffer) ([]queue.Decision, []queue.Decision, error) {
-	load, tree, err := snapshotLoad(snap, gpu)
-	if err != nil {
-		return nil, nil, err
-	}
+func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, nodes *passNodes, window []queue.Job, gpu string, now time.Time, head **reservation, cache map[queue.JobID]*jobOffer) ([]queue.Decision, []queue.Decision, error) {
+	load, tree := nodes.load(snap, gpu), nodes.tree
 	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache, newRunLimits(load))
 	if len(wjobs) == 0 {
 		return nil, declined, nil
@@ -214,6 +215,15 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 		rd := &auctionRound{snap: snap, wjobs: wjobs, byID: byID, offers: offers, load: load, tree: tree, now: now}
 		won, err := pl.protectHead(ctx, rd, head)
 		return won, declined, err
+	}
+	if noneMayBid(wjobs) {
+		// No job has a node to bid on: no bids, no winners.
+		if !pl.KeepBidless {
+			for _, w := range wjobs {
+				declined = append(declined, queue.Decision{Job: byID[w.ID].ID, Decline: true})
+			}
+		}
+		return nil, declined, nil
 	}
 	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
 	if err != nil {
@@ -228,6 +238,14 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 	}
 	won, _, err := pl.solve(ctx, p, byID, offers)
 	return won, declined, err
+}
+
+// noneMayBid reports whether no job of wjobs has an eligible node, so
+// that GenerateBids would give none of them a bid (the last auction of
+// most passes, and passes that free too little for any job). A window
+// over GenerateBids' budget is left to it, to refuse.
+func noneMayBid(wjobs []WindowJob) bool {
+	return len(wjobs) <= MaxJobs && !slices.ContainsFunc(wjobs, func(w WindowJob) bool { return w.Eligible == nil || w.Eligible.Any() })
 }
 
 // solve solves the auction and returns its winners' decisions. The
@@ -312,26 +330,31 @@ func bidLayout(bid *Bid, o *selectnodes.Offer) []selectnodes.NodeUse {
 	return layout
 }
 
-// snapshotLoad reads free cores and GPUs of the available nodes, and the
+// passNodes is what a pass reads of the snapshot's nodes once: the
+// available nodes, the most GPUs a node has (Load.MaxGPUs), and the
 // switch tree (one switch over every node when the cluster has none).
-func snapshotLoad(snap *selectnodes.Snapshot, gpu string) (Load, *topology.Tree, error) {
+// None of it changes as the pass's rounds add winners.
+type passNodes struct {
+	avail   *bitset.BitSet
+	maxGPUs int
+	tree    *topology.Tree
+}
+
+func readNodes(snap *selectnodes.Snapshot, gpu string) (*passNodes, error) {
 	n := snap.NodeCount()
-	load := Load{CPUs: make([]int, n), GPUs: make([]int, n)}
-	avail := snap.Avail()
+	pn := &passNodes{avail: snap.Avail(), tree: snap.Topology()}
 	for i := range n {
-		if !avail.Test(uint(i)) {
+		if !pn.avail.Test(uint(i)) {
 			continue
 		}
-		load.CPUs[i] = max(0, snap.FreeCPUs(i))
-		load.GPUs[i] = int(min(max(0, snap.FreeGRES(i, gpu, "")), MaxPerNode))
 		for _, g := range snap.Node(i).GRES {
 			if g.Name == gpu {
-				load.MaxGPUs = max(load.MaxGPUs, int(min(g.Count, MaxPerNode)))
+				pn.maxGPUs = max(pn.maxGPUs, int(min(g.Count, MaxPerNode)))
 			}
 		}
 	}
-	if tree := snap.Topology(); tree != nil {
-		return load, tree, nil
+	if pn.tree != nil {
+		return pn, nil
 	}
 	names := make([]string, n)
 	for i := range names {
@@ -339,9 +362,21 @@ func snapshotLoad(snap *selectnodes.Snapshot, gpu string) (Load, *topology.Tree,
 	}
 	tree, err := topology.New(names, []topology.SwitchSpec{{Name: "all", Nodes: names}})
 	if err != nil {
-		return Load{}, nil, fmt.Errorf("auction planner: %w", err)
+		return nil, fmt.Errorf("auction planner: %w", err)
 	}
-	return load, tree, nil
+	pn.tree = tree
+	return pn, nil
+}
+
+// load reads the free cores and GPUs of the available nodes now.
+func (pn *passNodes) load(snap *selectnodes.Snapshot, gpu string) Load {
+	n := snap.NodeCount()
+	load := Load{CPUs: make([]int, n), GPUs: make([]int, n), MaxGPUs: pn.maxGPUs}
+	for i, ok := pn.avail.NextSet(0); ok && int(i) < n; i, ok = pn.avail.NextSet(i + 1) {
+		load.CPUs[i] = max(0, snap.FreeCPUs(int(i)))
+		load.GPUs[i] = int(min(max(0, snap.FreeGRES(int(i), gpu, "")), MaxPerNode))
+	}
+	return load
 }
 
 // shape is the bid job of a request, from the request alone: its cores,
