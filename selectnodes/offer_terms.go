@@ -1,5 +1,7 @@
 package selectnodes
 
+import "fmt"
+
 // OfferTerms is what an Offer says of a request before any node is
 // asked: the node counts a layout must meet, whether the job takes whole
 // nodes, and the fewest CPUs it takes on a node. They come from the
@@ -20,7 +22,13 @@ type OfferTerms struct {
 // all, and asks for the nodes only of jobs that may fit, asks this of
 // every job and Offer of a few (an auction's window is mostly jobs that
 // cannot fit the free resources of the moment).
+//
+// A nil or zero Cluster (one not made by New or FromConfig) is an
+// ErrNilArgument, not a panic.
 func (c *Cluster) OfferTerms(req *Request) (OfferTerms, error) {
+	if c == nil || c.config == nil || c.status == nil {
+		return OfferTerms{}, fmt.Errorf("%w: selectnodes.Cluster.OfferTerms: no cluster (make one with New or FromConfig)", ErrNilArgument)
+	}
 	job, n, err := c.resolveExact(req)
 	if err != nil {
 		return OfferTerms{}, err

@@ -60,3 +60,15 @@ func TestOfferTermsNamedCases(t *testing.T) {
 	assert.True(t, terms.Whole)
 	assert.Equal(t, 1, terms.CPUsPerNode)
 }
+
+// A cluster not made by New or FromConfig is an error, not a panic.
+func TestOfferTermsZeroCluster(t *testing.T) {
+	var zero Cluster
+	var none *Cluster
+	for _, c := range []*Cluster{&zero, none} {
+		require.NotPanics(t, func() {
+			_, err := c.OfferTerms(&Request{CPUs: 2})
+			assert.ErrorIs(t, err, ErrNilArgument)
+		})
+	}
+}
