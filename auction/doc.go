@@ -75,7 +75,8 @@
 //
 // Planner is a queue.Planner: each pass it bids for the window on what
 // selectnodes' Offer says each node can give each job under the
-// snapshot's load, solves within its Budget (nodes every bid uses alike
+// snapshot's load (asked only of jobs some run of free nodes could hold;
+// the others get OfferTerms, the offer's error without the load), solves within its Budget (nodes every bid uses alike
 // merged into one, which changes no selection's feasibility or value)
 // and starts the winners on exactly their bids' cores and GPUs
 // (queue.Decision.Layout), with the memory the pipeline gives those

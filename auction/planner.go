@@ -107,13 +107,17 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	rounds := max(1, pl.Auctions)
 	var out []queue.Decision
 	var head *reservation // ReserveHead's, kept across the rounds
-	// Each job's offer is asked once a pass: it reads the snapshot's
-	// load as the rounds change it, except for its node set, which only
-	// shrinks in effect (a node the winners filled offers no CPU), and
-	// takeWinners checks every winner anyway.
-	offers := map[queue.JobID]*selectnodes.Offer{}
+	// Each job's offer is asked at most once a pass: it reads the
+	// snapshot's load as the rounds change it, except for its node set,
+	// which only shrinks in effect (a node the winners filled offers no
+	// CPU), and takeWinners checks every winner anyway.
+	offers := map[queue.JobID]*jobOffer{}
+	nodes, err := readNodes(snap, gpu) // the configuration's part, the same every round
+	if err != nil {
+		return nil, err
+	}
 	for k := 0; k < rounds && len(window) > 0; k++ {
-		won, declined, err := pl.auction(ctx, snap, window, gpu, now, &head, offers)
+		won, declined, err := pl.auction(ctx, snap, nodes, window, gpu, now, &head, offers)
 		if err != nil && k > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
 		}
@@ -201,11 +205,8 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 // decisions, and the jobs it declines. With ReserveHead, *head is the
 // pass's reservation (made here when there is none yet and the head has
 // no bid).
-func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, gpu string, now time.Time, head **reservation, cache map[queue.JobID]*selectnodes.Offer) ([]queue.Decision, []queue.Decision, error) {
-	load, tree, err := snapshotLoad(snap, gpu)
-	if err != nil {
-		return nil, nil, err
-	}
+func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, nodes *passNodes, window []queue.Job, gpu string, now time.Time, head **reservation, cache map[queue.JobID]*jobOffer) ([]queue.Decision, []queue.Decision, error) {
+	load, tree := nodes.load(snap, gpu), nodes.tree
 	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache, newRunLimits(load))
 	if len(wjobs) == 0 {
 		return nil, declined, nil
@@ -214,6 +215,15 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 		rd := &auctionRound{snap: snap, wjobs: wjobs, byID: byID, offers: offers, load: load, tree: tree, now: now}
 		won, err := pl.protectHead(ctx, rd, head)
 		return won, declined, err
+	}
+	if noneMayBid(wjobs) {
+		// No job has a node to bid on: no bids, no winners.
+		if !pl.KeepBidless {
+			for _, w := range wjobs {
+				declined = append(declined, queue.Decision{Job: byID[w.ID].ID, Decline: true})
+			}
+		}
+		return nil, declined, nil
 	}
 	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
 	if err != nil {
@@ -228,6 +238,14 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, wind
 	}
 	won, _, err := pl.solve(ctx, p, byID, offers)
 	return won, declined, err
+}
+
+// noneMayBid reports whether no job of wjobs has an eligible node, so
+// that GenerateBids would give none of them a bid (the last auction of
+// most passes, and passes that free too little for any job). A window
+// over GenerateBids' budget is left to it, to refuse.
+func noneMayBid(wjobs []WindowJob) bool {
+	return len(wjobs) <= MaxJobs && !slices.ContainsFunc(wjobs, func(w WindowJob) bool { return w.Eligible == nil || w.Eligible.Any() })
 }
 
 // solve solves the auction and returns its winners' decisions. The
@@ -264,7 +282,7 @@ func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.
 // windowJobs are the window's jobs of the kinds the auction bids for, with
 // their ranks as priorities unless QueuePriorities, the queue jobs and
 // their offers by ID, and the decisions declining the others.
-func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string, cache map[queue.JobID]*selectnodes.Offer, rl *runLimits) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
+func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string, cache map[queue.JobID]*jobOffer, rl *runLimits) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
 	var wjobs []WindowJob
 	var declined []queue.Decision
 	byID := map[int64]*queue.Job{}
@@ -312,26 +330,31 @@ func bidLayout(bid *Bid, o *selectnodes.Offer) []selectnodes.NodeUse {
 	return layout
 }
 
-// snapshotLoad reads free cores and GPUs of the available nodes, and the
+// passNodes is what a pass reads of the snapshot's nodes once: the
+// available nodes, the most GPUs a node has (Load.MaxGPUs), and the
 // switch tree (one switch over every node when the cluster has none).
-func snapshotLoad(snap *selectnodes.Snapshot, gpu string) (Load, *topology.Tree, error) {
+// None of it changes as the pass's rounds add winners.
+type passNodes struct {
+	avail   *bitset.BitSet
+	maxGPUs int
+	tree    *topology.Tree
+}
+
+func readNodes(snap *selectnodes.Snapshot, gpu string) (*passNodes, error) {
 	n := snap.NodeCount()
-	load := Load{CPUs: make([]int, n), GPUs: make([]int, n)}
-	avail := snap.Avail()
+	pn := &passNodes{avail: snap.Avail(), tree: snap.Topology()}
 	for i := range n {
-		if !avail.Test(uint(i)) {
+		if !pn.avail.Test(uint(i)) {
 			continue
 		}
-		load.CPUs[i] = max(0, snap.FreeCPUs(i))
-		load.GPUs[i] = int(min(max(0, snap.FreeGRES(i, gpu, "")), MaxPerNode))
 		for _, g := range snap.Node(i).GRES {
 			if g.Name == gpu {
-				load.MaxGPUs = max(load.MaxGPUs, int(min(g.Count, MaxPerNode)))
+				pn.maxGPUs = max(pn.maxGPUs, int(min(g.Count, MaxPerNode)))
 			}
 		}
 	}
-	if tree := snap.Topology(); tree != nil {
-		return load, tree, nil
+	if pn.tree != nil {
+		return pn, nil
 	}
 	names := make([]string, n)
 	for i := range names {
@@ -339,9 +362,21 @@ func snapshotLoad(snap *selectnodes.Snapshot, gpu string) (Load, *topology.Tree,
 	}
 	tree, err := topology.New(names, []topology.SwitchSpec{{Name: "all", Nodes: names}})
 	if err != nil {
-		return Load{}, nil, fmt.Errorf("auction planner: %w", err)
+		return nil, fmt.Errorf("auction planner: %w", err)
 	}
-	return load, tree, nil
+	pn.tree = tree
+	return pn, nil
+}
+
+// load reads the free cores and GPUs of the available nodes now.
+func (pn *passNodes) load(snap *selectnodes.Snapshot, gpu string) Load {
+	n := snap.NodeCount()
+	load := Load{CPUs: make([]int, n), GPUs: make([]int, n), MaxGPUs: pn.maxGPUs}
+	for i, ok := pn.avail.NextSet(0); ok && int(i) < n; i, ok = pn.avail.NextSet(i + 1) {
+		load.CPUs[i] = max(0, snap.FreeCPUs(int(i)))
+		load.GPUs[i] = int(min(max(0, snap.FreeGRES(int(i), gpu, "")), MaxPerNode))
+	}
+	return load
 }
 
 // shape is the bid job of a request, from the request alone: its cores,
@@ -373,23 +408,24 @@ func shape(r *selectnodes.Request, gpu string) (WindowJob, bool) {
 // windowJob turns a queue job into a bid-generation job on what the
 // snapshot offers it, or false when the auction declines it: a request
 // shape no bid expresses, or one the pipeline refuses whatever the layout
-// (Offer's error: the queue's selection then gives the reason). A job
+// (the offer's error: the queue's selection then gives the reason). A job
 // that no run of the load can hold (rl) gets no eligible node, and so
-// no bid, without its nodes being asked.
-func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[queue.JobID]*selectnodes.Offer, rl *runLimits) (WindowJob, *selectnodes.Offer, bool) {
+// no bid, without its nodes being asked (its offer is nil).
+func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[queue.JobID]*jobOffer, rl *runLimits) (WindowJob, *selectnodes.Offer, bool) {
 	w, ok := shape(&j.Request, gpu)
 	if !ok {
 		return WindowJob{}, nil, false
 	}
-	o := cache[j.ID]
-	if o == nil {
-		var err error
-		if o, err = snap.Offer(&j.Request); err != nil {
-			return WindowJob{}, nil, false
-		}
-		cache[j.ID] = o
+	jo := cache[j.ID]
+	if jo == nil {
+		jo = &jobOffer{}
+		jo.terms, jo.err = snap.OfferTerms(&j.Request)
+		cache[j.ID] = jo
 	}
-	if n := o.Counts(); w.Nodes == 0 && (n.Min > 1 || n.Max > 0) {
+	if jo.err != nil {
+		return WindowJob{}, nil, false
+	}
+	if n := jo.terms.Counts; w.Nodes == 0 && (n.Min > 1 || n.Max > 0) {
 		if n.Min != n.Max || w.GPUsMax > 0 {
 			return WindowJob{}, nil, false // a partition's node range
 		}
@@ -403,12 +439,39 @@ func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[q
 		return WindowJob{}, nil, false
 	}
 	if !rl.mayBid(w) {
-		w.Eligible, w.Whole = bitset.New(0), o.Whole() // no run holds it: no node need be asked
-		return w, o, true
+		w.Eligible, w.Whole = bitset.New(0), jo.terms.Whole // no run holds it: no node need be asked
+		return w, nil, true
+	}
+	o, err := jo.offer(snap, &j.Request)
+	if err != nil {
+		return WindowJob{}, nil, false
 	}
 	w.Eligible, w.Whole = offerNodes(snap, o, len(j.Request.GRES) == 1 && j.Request.GRES[0].Type != "", gpu), o.Whole()
 	w.Room = roomTable(o, w.Eligible, snap.NodeCount())
 	return w, o, true
+}
+
+// jobOffer is what a pass asked of a job's offer: its terms and error
+// always (OfferTerms: cheap, the load not read), the offer itself only
+// once the job may get a bid. Free resources only shrink within a pass,
+// so a job that may get a bid in a later auction of the pass may in its
+// first one: every offer asked is asked there, on the pass's first load,
+// as when every job's offer was asked up front.
+type jobOffer struct {
+	terms selectnodes.OfferTerms
+	err   error
+	o     *selectnodes.Offer
+}
+
+func (jo *jobOffer) offer(snap *selectnodes.Snapshot, req *selectnodes.Request) (*selectnodes.Offer, error) {
+	if jo.o == nil {
+		o, err := snap.Offer(req)
+		if err != nil {
+			return nil, err
+		}
+		jo.o = o
+	}
+	return jo.o, nil
 }
 
 // roomTable asks the offer once per node of eligible (dropping those with

@@ -9,12 +9,13 @@ package auction
 // AUCSCHED3 paper's workloads about three in four of a window's jobs get
 // no bid in an auction: jobs of half the machine while a fifth is free).
 type runLimits struct {
-	load Load
-	most map[[2]int]int // (GPUs per node, nodes or 0) -> most free cores of a stretch
+	load  Load
+	most  map[[2]int]int // (GPUs per node, nodes or 0) -> most free cores of a stretch
+	total map[int]int    // GPUs per node -> free cores of the nodes with a free core and those GPUs
 }
 
 func newRunLimits(load Load) *runLimits {
-	return &runLimits{load: load, most: map[[2]int]int{}}
+	return &runLimits{load: load, most: map[[2]int]int{}, total: map[int]int{}}
 }
 
 // mayBid reports whether job could get a bid on the load: false only
@@ -22,6 +23,16 @@ func newRunLimits(load Load) *runLimits {
 // fewest GPUs per node has its cores free, and then bid generation finds
 // no stretch for it.
 func (rl *runLimits) mayBid(job WindowJob) bool {
+	// A stretch holds no more than all such nodes: most jobs too big for
+	// the free part of the machine need no scan of their node count.
+	total, ok := rl.total[job.GPUsMin]
+	if !ok {
+		total = rl.freeWith(job.GPUsMin)
+		rl.total[job.GPUsMin] = total
+	}
+	if total < job.Cores {
+		return false
+	}
 	key := [2]int{job.GPUsMin, job.Nodes}
 	most, ok := rl.most[key]
 	if !ok {
@@ -52,4 +63,16 @@ func (rl *runLimits) stretches(g, n int) int {
 		}
 	}
 	return most
+}
+
+// freeWith is the free cores of the nodes with a free core and g free
+// GPUs: no stretch of them has more.
+func (rl *runLimits) freeWith(g int) int {
+	sum := 0
+	for i, c := range rl.load.CPUs {
+		if c > 0 && rl.load.GPUs[i] >= g {
+			sum += c
+		}
+	}
+	return sum
 }

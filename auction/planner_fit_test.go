@@ -77,3 +77,26 @@ func TestMayBidStretches(t *testing.T) {
 		assert.Equal(t, tc.want, got, "%+v", tc)
 	}
 }
+
+// The shortcut by total free cores never changes mayBid's answer: it is
+// the scan of stretches' answer on random loads and jobs.
+func TestMayBidTotalsAgreeWithStretches(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 13))
+	_, tree := topology.Seed001()
+	cut := 0
+	for range 30 {
+		load := seed001Load(rng, tree.NodeCount())
+		rl := newRunLimits(load)
+		for k := range 40 {
+			job := randomWindowJob(rng, int64(k+1))
+			want := rl.stretches(job.GPUsMin, job.Nodes) >= job.Cores
+			require.Equal(t, want, rl.mayBid(job), "job %+v", job)
+			if rl.total[job.GPUsMin] < job.Cores {
+				cut++
+			}
+		}
+	}
+	assert.Positive(t, cut, "some jobs are ruled out by the totals alone")
+}

@@ -57,7 +57,11 @@ func (pl *Planner) protectHead(ctx context.Context, rd *auctionRound, head **res
 			}
 		}
 	}
-	p, err := GenerateBids(withReservation(rd.wjobs, rd.byID, res), rd.load, rd.tree, pl.Bids)
+	wjobs := withReservation(rd.wjobs, rd.byID, res)
+	if noneMayBid(wjobs) {
+		return out, nil // no bids: nothing more to start
+	}
+	p, err := GenerateBids(wjobs, rd.load, rd.tree, pl.Bids)
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
@@ -88,6 +92,9 @@ func headOf(wjobs []WindowJob) WindowJob {
 // and the first job is never cut by a total budget, so bids made for it
 // alone say whether it has any in the window's problem.
 func (pl *Planner) noBids(job WindowJob, rd *auctionRound) (bool, error) {
+	if job.Eligible != nil && job.Eligible.None() {
+		return true, nil // no node to bid on
+	}
 	p, err := GenerateBids([]WindowJob{job}, rd.load, rd.tree, pl.Bids)
 	if err != nil {
 		return false, fmt.Errorf("auction planner: %w", err)

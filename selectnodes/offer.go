@@ -46,7 +46,7 @@ func (c *Cluster) Offer(req *Request) (*Offer, error) {
 	fit := bitset.New(uint(len(c.nodes)))
 	c.selector.Filter(c.live(), job, cand, fit)
 	_, linear := c.selector.(Linear)
-	o := &Offer{c: c, job: job, counts: n, nodes: fit, whole: job.Exclusive || linear, owned: job.Exclusive || (linear && !job.Shared)}
+	o := &Offer{c: c, job: job, counts: n, nodes: fit, whole: c.wholeNodes(job), owned: job.Exclusive || (linear && !job.Shared)}
 	for i, ok := fit.NextSet(0); ok; i, ok = fit.NextSet(i + 1) {
 		if o.cpus(int(i)) < job.cpusPerNode {
 			fit.Clear(i)
