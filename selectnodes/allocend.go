@@ -9,6 +9,7 @@ import (
 // limit changed, or a suspended job resumed), which WillRun and planners
 // go by. Nothing else about the allocation changes.
 func (c *Cluster) SetAllocationEnd(job JobID, end time.Time) error {
+	c.mustBeMade("SetAllocationEnd")
 	r, ok := c.jobs[job]
 	if !ok {
 		return fmt.Errorf("selectnodes: job %d is not allocated", job)

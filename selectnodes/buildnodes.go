@@ -37,6 +37,7 @@ func (s NodeSet) Nodes() *bitset.BitSet {
 // baseline or each node's reported resources count). It then checks that
 // every required node is in a set, returning ErrNodeConfig otherwise.
 func (c *Cluster) BuildNodeSets(job *Job) ([]NodeSet, error) {
+	c.mustBeMade("BuildNodeSets")
 	return c.buildNodeSets(&call{c: c, job: job})
 }
 

@@ -98,6 +98,10 @@ func (s *status) clone() *status {
 // the running allocations. It is not safe for concurrent use; callers that
 // share one (queue.Scheduler does) guard it. Snapshots taken from it are
 // independent of it and may be used while it changes.
+//
+// Make a Cluster with New or FromConfig. A nil or zero Cluster is not
+// usable: its methods panic with a message naming the method (OfferTerms,
+// which a planner calls for every job, returns ErrNilArgument instead).
 type Cluster struct {
 	*config
 	*status
@@ -479,12 +483,16 @@ func (c *Cluster) applyState(i int) {
 }
 
 // NodeCount is the number of nodes.
-func (c *Cluster) NodeCount() int { return len(c.nodes) }
+func (c *Cluster) NodeCount() int {
+	c.mustBeMade("NodeCount")
+	return len(c.nodes)
+}
 
 // Node returns a copy of node i's configuration with its current state;
 // the copy is the caller's, its Features and GRES included (the nodes of a
 // NodeName line share one list inside the cluster).
 func (c *Cluster) Node(i int) *Node {
+	c.mustBeMade("Node")
 	n := c.nodes[i].public()
 	n.State = c.states[i]
 	n.Features, n.GRES = slices.Clone(n.Features), slices.Clone(n.GRES)
@@ -497,6 +505,7 @@ func (c *Cluster) Node(i int) *Node {
 // It never underestimates; a node reporting fewer CPUs later does not
 // lower it.
 func (c *Cluster) MostNodeCPUs() int {
+	c.mustBeMade("MostNodeCPUs")
 	if c.fastSchedule == 0 {
 		return max(c.mostCPUs, c.mostReported)
 	}
@@ -504,12 +513,16 @@ func (c *Cluster) MostNodeCPUs() int {
 }
 
 // State returns node i's current state.
-func (c *Cluster) State(i int) NodeState { return c.states[i] }
+func (c *Cluster) State(i int) NodeState {
+	c.mustBeMade("State")
+	return c.states[i]
+}
 
 // Partition returns the named partition's settings. Its Nodes list is
 // the cluster's, shared with other partitions listing the same nodes:
 // read it, do not write it.
 func (c *Cluster) Partition(name string) (Partition, bool) {
+	c.mustBeMade("Partition")
 	i, ok := c.partIx[name]
 	if !ok {
 		return Partition{}, false
@@ -520,6 +533,7 @@ func (c *Cluster) Partition(name string) (Partition, bool) {
 // Partitions returns every partition, in definition order; their Nodes
 // lists are read only, as Partition's are.
 func (c *Cluster) Partitions() []Partition {
+	c.mustBeMade("Partitions")
 	out := make([]Partition, len(c.parts))
 	for i := range c.parts {
 		out[i] = c.parts[i].Partition
@@ -529,6 +543,7 @@ func (c *Cluster) Partitions() []Partition {
 
 // DefaultPartition is the partition jobs without one go to ("" if none).
 func (c *Cluster) DefaultPartition() string {
+	c.mustBeMade("DefaultPartition")
 	if c.defPart < 0 {
 		return ""
 	}
@@ -537,6 +552,7 @@ func (c *Cluster) DefaultPartition() string {
 
 // PartitionNodes returns the node set of the named partition (a copy).
 func (c *Cluster) PartitionNodes(name string) (*bitset.BitSet, bool) {
+	c.mustBeMade("PartitionNodes")
 	i, ok := c.partIx[name]
 	if !ok {
 		return nil, false
@@ -545,29 +561,51 @@ func (c *Cluster) PartitionNodes(name string) (*bitset.BitSet, bool) {
 }
 
 // FeatureIndex is the index of node features, for evaluating constraints.
-func (c *Cluster) FeatureIndex() *features.Index { return c.ix }
+func (c *Cluster) FeatureIndex() *features.Index {
+	c.mustBeMade("FeatureIndex")
+	return c.ix
+}
 
 // Selector is the selection plugin in use.
-func (c *Cluster) Selector() Selector { return c.selector }
+func (c *Cluster) Selector() Selector {
+	c.mustBeMade("Selector")
+	return c.selector
+}
 
 // SlurmCompat reports whether the cluster reproduces Slurm's defects.
-func (c *Cluster) SlurmCompat() bool { return c.compat }
+func (c *Cluster) SlurmCompat() bool {
+	c.mustBeMade("SlurmCompat")
+	return c.compat
+}
 
 // Up is Slurm's up_node_bitmap: nodes not down. A copy.
-func (c *Cluster) Up() *bitset.BitSet { return c.up.Clone() }
+func (c *Cluster) Up() *bitset.BitSet {
+	c.mustBeMade("Up")
+	return c.up.Clone()
+}
 
 // Avail is Slurm's avail_node_bitmap: nodes available for new jobs. A copy.
-func (c *Cluster) Avail() *bitset.BitSet { return c.avail.Clone() }
+func (c *Cluster) Avail() *bitset.BitSet {
+	c.mustBeMade("Avail")
+	return c.avail.Clone()
+}
 
 // Idle is Slurm's idle_node_bitmap: nodes running no job. A copy.
-func (c *Cluster) Idle() *bitset.BitSet { return c.use.idle.Clone() }
+func (c *Cluster) Idle() *bitset.BitSet {
+	c.mustBeMade("Idle")
+	return c.use.idle.Clone()
+}
 
 // Share is Slurm's share_node_bitmap: nodes not allocated to an exclusive
 // job. A copy.
-func (c *Cluster) Share() *bitset.BitSet { return c.use.share.Clone() }
+func (c *Cluster) Share() *bitset.BitSet {
+	c.mustBeMade("Share")
+	return c.use.share.Clone()
+}
 
 // Names turns a node set into names, in index order.
 func (c *Cluster) Names(nodes *bitset.BitSet) []string {
+	c.mustBeMade("Names")
 	var out []string
 	for i, ok := nodes.NextSet(0); ok && int(i) < len(c.nodes); i, ok = nodes.NextSet(i + 1) {
 		out = append(out, c.nodes[i].Name)
@@ -577,6 +615,7 @@ func (c *Cluster) Names(nodes *bitset.BitSet) []string {
 
 // NodeSet turns names into a node set; it fails on an unknown name.
 func (c *Cluster) NodeSet(names []string) (*bitset.BitSet, error) {
+	c.mustBeMade("NodeSet")
 	b := bitset.New(uint(len(c.nodes)))
 	for _, n := range names {
 		i, ok := c.NodeIndex(n)
@@ -615,4 +654,7 @@ func (c *Cluster) setTopology() error {
 }
 
 // Topology is the switch tree selection uses, or nil.
-func (c *Cluster) Topology() *topology.Tree { return c.topo }
+func (c *Cluster) Topology() *topology.Tree {
+	c.mustBeMade("Topology")
+	return c.topo
+}

@@ -39,6 +39,7 @@ type NodeUse struct {
 //
 // Errors are *Error values whose Reason names the node and the resource.
 func (c *Cluster) PlaceExact(req *Request, uses []NodeUse) (*Placement, error) {
+	c.mustBeMade("PlaceExact")
 	job, n, err := c.resolveExact(req)
 	if err != nil {
 		return nil, err

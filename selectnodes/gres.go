@@ -94,6 +94,7 @@ func (t *gresTable) capacity(i int, need *gresNeed) int64 {
 // FreeGRES returns the units of GRES name (of type typ, or of every type
 // when typ is "") not in use on node i.
 func (c *Cluster) FreeGRES(i int, name, typ string) int64 {
+	c.mustBeMade("FreeGRES")
 	var free int64
 	for s := c.gres.off[i]; s < c.gres.off[i+1]; s++ {
 		if g := c.gres.keys[c.gres.key[s]]; g.name == name && (typ == "" || g.typ == typ) {

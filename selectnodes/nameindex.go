@@ -67,6 +67,7 @@ func (x *nameIndex) add(nodes []node, i int) bool {
 
 // NodeIndex returns the index of the named node.
 func (c *Cluster) NodeIndex(name string) (int, bool) {
+	c.mustBeMade("NodeIndex")
 	_, i, _ := c.byName.find(c.nodes, name)
 	return max(i, 0), i >= 0
 }

@@ -34,6 +34,7 @@ type Offer struct {
 // limits, access) or node counts it cannot meet, or no node meeting
 // its per-node constraints (ErrNodeConfig).
 func (c *Cluster) Offer(req *Request) (*Offer, error) {
+	c.mustBeMade("Offer")
 	job, n, err := c.resolveExact(req)
 	if err != nil {
 		return nil, err

@@ -26,7 +26,7 @@ type OfferTerms struct {
 // A nil or zero Cluster (one not made by New or FromConfig) is an
 // ErrNilArgument, not a panic.
 func (c *Cluster) OfferTerms(req *Request) (OfferTerms, error) {
-	if c == nil || c.config == nil || c.status == nil {
+	if c.unmade() {
 		return OfferTerms{}, fmt.Errorf("%w: selectnodes.Cluster.OfferTerms: no cluster (make one with New or FromConfig)", ErrNilArgument)
 	}
 	job, n, err := c.resolveExact(req)

@@ -22,6 +22,7 @@ import (
 // Like ReqFeatures it works on the current load (none for TestOnly); the
 // end-time simulation of WillRun is SelectNodes' own.
 func (c *Cluster) PickBestNodes(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
+	c.mustBeMade("PickBestNodes")
 	return (&call{c: c, job: job, sets: sets, n: n, v: c.stageView(mode), mode: mode}).pickBest(job, sets, n)
 }
 

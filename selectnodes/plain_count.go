@@ -22,6 +22,7 @@ package selectnodes
 //
 // It reads the cluster's status (O(nodes)) and changes nothing.
 func (c *Cluster) CountedNeed(req *Request) (need int, ok bool) {
+	c.mustBeMade("CountedNeed")
 	if req == nil || !plainRequest(req) || !c.plainSelector() {
 		return 0, false
 	}

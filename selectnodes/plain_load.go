@@ -8,6 +8,7 @@ import "time"
 // AppendFreeCPUs appends each node's free CPUs (FreeCPUs, in node order)
 // to dst and returns it. dst is the caller's.
 func (c *Cluster) AppendFreeCPUs(dst []int) []int {
+	c.mustBeMade("AppendFreeCPUs")
 	if c.fastSchedule != 0 || c.reported == nil {
 		// the configured CPUs: no node's report to look up
 		for i := range c.nodes {
@@ -26,6 +27,7 @@ func (c *Cluster) AppendFreeCPUs(dst []int) []int {
 // returns false. The Placement is the cluster's: read it during the call,
 // do not change or keep it. fn must not change the cluster.
 func (c *Cluster) DescendAllocations(fn func(job JobID, end time.Time, p *Placement) bool) {
+	c.mustBeMade("DescendAllocations")
 	c.ends.Descend(func(k endKey) bool {
 		return fn(k.id, k.end, c.jobs[k.id].p)
 	})

@@ -15,6 +15,7 @@ import (
 // path. dst stays the caller's: the cluster keeps no reference to it. A nil
 // dst panics.
 func (c *Cluster) ProbeInto(req *Request, mode Mode, dst *bitset.BitSet) bool {
+	c.mustBeMade("ProbeInto")
 	if dst == nil {
 		panic("selectnodes.ProbeInto: dst is nil")
 	}

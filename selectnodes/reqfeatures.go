@@ -17,6 +17,7 @@ import (
 // prefers low weights); with SlurmCompat it accumulates greedily in
 // expression and weight order, as Slurm does (the Novotný thesis §3.3).
 func (c *Cluster) ReqFeatures(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
+	c.mustBeMade("ReqFeatures")
 	return (&call{c: c, job: job, sets: sets, n: n, v: c.stageView(mode), mode: mode}).reqFeatures(job, n)
 }
 

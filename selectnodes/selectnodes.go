@@ -24,6 +24,7 @@ import (
 // ErrNodeConfig, ErrPartConfig, ErrBusy, ErrHeld or ErrInvalidRequest and
 // carrying an Explanation.
 func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
+	c.mustBeMade("SelectNodes")
 	p, memo, err := c.run(req, mode, nil, false, nil)
 	if err != nil {
 		c.explainFailure(req, mode, memo, err)
@@ -46,6 +47,7 @@ func (c *Cluster) explainFailure(req *Request, mode Mode, memo countsMemo, err e
 // Explanation is nil): for callers that make many attempts and only need
 // the class, such as a backfill planner.
 func (c *Cluster) Try(req *Request, mode Mode) (*Placement, error) {
+	c.mustBeMade("Try")
 	p, _, err := c.run(req, mode, nil, false, nil)
 	return p, err
 }
@@ -54,6 +56,7 @@ func (c *Cluster) Try(req *Request, mode Mode) (*Placement, error) {
 // failure classification, so a failure costs one selection instead of
 // three. Every failure is ErrBusy. Planners probing many moments use it.
 func (c *Cluster) Probe(req *Request, mode Mode) (*Placement, bool) {
+	c.mustBeMade("Probe")
 	if mode == WillRun {
 		mode = RunNow
 	}
@@ -67,6 +70,7 @@ func (c *Cluster) Probe(req *Request, mode Mode) (*Placement, bool) {
 // memory or GRES). Skipping the allocation records halves what a probe
 // allocates on jobs of many nodes; use Probe for a placement to start.
 func (c *Cluster) ProbeNodes(req *Request, mode Mode) (*Placement, bool) {
+	c.mustBeMade("ProbeNodes")
 	if mode == WillRun {
 		mode = RunNow
 	}
@@ -79,6 +83,7 @@ func (c *Cluster) ProbeNodes(req *Request, mode Mode) (*Placement, bool) {
 // taken and the result (a placement or an error class). It changes
 // nothing.
 func (c *Cluster) Explain(req *Request, mode Mode) *Explanation {
+	c.mustBeMade("Explain")
 	return c.explain(req, mode, nil)
 }
 
@@ -203,7 +208,10 @@ func (c *Cluster) stageView(mode Mode) View {
 // Resolve checks req against the cluster and resolves its names: the
 // partition (the default one when empty), the required and excluded nodes,
 // the GRES types, and whether the job may share nodes (Table 2.1).
-func (c *Cluster) Resolve(req *Request) (*Job, error) { return c.resolve(req, nil) }
+func (c *Cluster) Resolve(req *Request) (*Job, error) {
+	c.mustBeMade("Resolve")
+	return c.resolve(req, nil)
+}
 
 // resolve is Resolve for one selection call: the job and its available
 // nodes, when it excludes some, go in the call's scratch (sc, when not
@@ -302,6 +310,7 @@ func (c *Cluster) checkPartition(job *Job) error {
 // and max_nodes from the job's and the partition's limits; a minimum above
 // the maximum is ErrPartConfig.
 func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
+	c.mustBeMade("NodeCounts")
 	req, p := job.Req, job.Part
 	nreq := 0
 	if job.Required != nil {

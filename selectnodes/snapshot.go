@@ -29,6 +29,7 @@ type Snapshot struct {
 // Snapshot copies the current load and freezes the node states and
 // partitions for the snapshot.
 func (c *Cluster) Snapshot() *Snapshot {
+	c.mustBeMade("Snapshot")
 	c.shared = true
 	// the end index is cloned lazily (copy on write): the cluster is not
 	// used concurrently, so writing its copy-on-write state here is safe

@@ -89,6 +89,7 @@ func (u *usage) apply(p *Placement, sign int) {
 // (Allocation returns it). Other placements (read back from storage) are
 // completed in a copy.
 func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error {
+	c.mustBeMade("Allocate")
 	q, err := c.admit(job, p)
 	if err != nil {
 		return err
@@ -244,6 +245,7 @@ func (c *Cluster) maxShareOf(part string) int {
 
 // Release ends job's allocation.
 func (c *Cluster) Release(job JobID) error {
+	c.mustBeMade("Release")
 	r, ok := c.jobs[job]
 	if !ok {
 		return fmt.Errorf("selectnodes: job %d is not allocated", job)
@@ -258,6 +260,7 @@ func (c *Cluster) Release(job JobID) error {
 
 // Allocation returns job's placement and times.
 func (c *Cluster) Allocation(job JobID) (p *Placement, start, end time.Time, ok bool) {
+	c.mustBeMade("Allocation")
 	r, ok := c.jobs[job]
 	if !ok {
 		return nil, time.Time{}, time.Time{}, false
@@ -266,21 +269,34 @@ func (c *Cluster) Allocation(job JobID) (p *Placement, start, end time.Time, ok 
 }
 
 // Running returns the IDs of the allocated jobs, ascending.
-func (c *Cluster) Running() []JobID { return sortedIDs(c.jobs) }
+func (c *Cluster) Running() []JobID {
+	c.mustBeMade("Running")
+	return sortedIDs(c.jobs)
+}
 
 // JobsOn returns how many jobs run on node i.
-func (c *Cluster) JobsOn(i int) int { return int(c.use.jobs[i]) }
+func (c *Cluster) JobsOn(i int) int {
+	c.mustBeMade("JobsOn")
+	return int(c.use.jobs[i])
+}
 
 // FreeCPUs returns node i's CPUs not in use.
-func (c *Cluster) FreeCPUs(i int) int { return c.effective(i).CPUs - c.use.cpus[i] }
+func (c *Cluster) FreeCPUs(i int) int {
+	c.mustBeMade("FreeCPUs")
+	return c.effective(i).CPUs - c.use.cpus[i]
+}
 
 // FreeMemory returns node i's memory (MB) not in use.
-func (c *Cluster) FreeMemory(i int) int64 { return c.effective(i).RealMemory - c.use.mem[i] }
+func (c *Cluster) FreeMemory(i int) int64 {
+	c.mustBeMade("FreeMemory")
+	return c.effective(i).RealMemory - c.use.mem[i]
+}
 
 // SetNodeState changes a node's state: NodeDown takes it out of Up and
 // Avail, NodeDrain out of Avail, NodeUp (resume) puts it back. Jobs on the
 // node keep their allocation; ending them is the caller's decision.
 func (c *Cluster) SetNodeState(name string, s NodeState) error {
+	c.mustBeMade("SetNodeState")
 	i, ok := c.NodeIndex(name)
 	if !ok {
 		return fmt.Errorf("selectnodes: unknown node %q", name)
@@ -299,6 +315,7 @@ func (c *Cluster) SetNodeState(name string, s NodeState) error {
 // configured is set down, as Slurm does; under 2 it stays up. It returns
 // whether the node was set down.
 func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
+	c.mustBeMade("Register")
 	i, ok := c.NodeIndex(name)
 	if !ok {
 		return false, fmt.Errorf("selectnodes: unknown node %q", name)
@@ -336,6 +353,7 @@ func (c *Cluster) effective(i int) Resources {
 // UpdatePartition replaces the partition of the same name (or adds it),
 // as scontrol update PartitionName=... does. Running jobs are untouched.
 func (c *Cluster) UpdatePartition(p Partition) error {
+	c.mustBeMade("UpdatePartition")
 	at := -1
 	if i, ok := c.partIx[p.Name]; ok {
 		at = i
@@ -352,6 +370,7 @@ func (c *Cluster) UpdatePartition(p Partition) error {
 // and the running allocations and reports any difference. Tests (and
 // careful embedders) call it after a sequence of changes.
 func (c *Cluster) CheckInvariants() error {
+	c.mustBeMade("CheckInvariants")
 	want := c.newLoad()
 	for _, id := range c.Running() {
 		want.apply(c.jobs[id].p, 1)
