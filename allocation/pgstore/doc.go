@@ -46,9 +46,9 @@
 // SQLSTATE only, never the server, user or driver text, so an API may show
 // it; the cause is kept for the operator's log.
 //
-// The pool holds pgxpool's default number of connections (4 or the number
-// of CPUs); for many concurrent clients raise it with pool_max_conns in the
-// DSN.
+// The pool opens up to DefaultPoolSize (16) connections, or what the DSN's
+// pool_max_conns says; pgxpool's own default (4 or the number of CPUs)
+// would keep a server's concurrent clients waiting for a connection.
 //
 // This is the only package that imports github.com/jackc/pgx/v5.
 package pgstore

@@ -32,10 +32,25 @@ type Store struct {
 
 var _ allocation.Store = (*Store)(nil)
 
+// DefaultPoolSize is the connections a Store's pool may open when the DSN
+// does not say (pool_max_conns). pgxpool's own default, 4 or the number
+// of CPUs, keeps 16 concurrent clients of one server waiting for a
+// connection: on a 2-core machine their pairs reached a quarter of the
+// plain-transaction rate with 4 connections and three fifths with 16.
+const DefaultPoolSize = 16
+
 // Open connects to dsn (a PostgreSQL URL or key=value string) and applies
-// the migrations.
+// the migrations. The pool opens up to DefaultPoolSize connections unless
+// the DSN sets pool_max_conns.
 func Open(ctx context.Context, dsn string) (*Store, error) {
-	pool, err := pgxpool.New(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: %w", err)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = DefaultPoolSize
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
