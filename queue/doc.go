@@ -170,4 +170,11 @@
 // planner tries every boundary as a start. It is derived state, never
 // saved, so a restored scheduler rebuilds it and plans exactly as the
 // original would.
+//
+// A plain job (no topology, no selection budget) whose reservation was
+// planned in full is not planned again in later passes while the
+// profile's change log shows no room freed that could start it earlier
+// and nothing taken that overlaps its reservation: it would be planned to
+// the same nodes and time. Twin schedulers, one forced to plan every job,
+// decide alike in the tests after every event.
 package queue
