@@ -158,9 +158,14 @@ func (e *Explanation) String() string {
 
 // WriteTo writes the explanation as String renders it, without building
 // it in memory first (the node sets of a huge cluster can be megabytes of
-// hostlist). It returns the bytes written and the first write error.
+// hostlist). It returns the bytes written and the first write error. A
+// nil Explanation writes "no explanation".
 func (e *Explanation) WriteTo(w io.Writer) (int64, error) {
 	cw := &countingWriter{w: w}
+	if e == nil { // no explanation was asked for
+		io.WriteString(cw, "no explanation\n")
+		return cw.n, cw.err
+	}
 	fmt.Fprintf(cw, "partition %s, mode %s, %s\n", e.Partition, e.Mode, e.Counts)
 	for _, s := range e.Groups() {
 		fmt.Fprintf(cw, "  node set %s (weight %d%s, %d nodes): %d candidates, %d available, %d usable now",

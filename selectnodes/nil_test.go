@@ -81,3 +81,14 @@ func TestNodeIsACopy(t *testing.T) {
 	_, err = c.SelectNodes(&selectnodes.Request{MinNodes: 1, Features: cons}, selectnodes.RunNow)
 	assert.Error(t, err, "no node has feature y")
 }
+
+// A nil Explanation (none was asked for) writes a line saying so.
+func TestNilExplanationWrites(t *testing.T) {
+	var ex *selectnodes.Explanation
+	var b strings.Builder
+	n, err := ex.WriteTo(&b)
+	require.NoError(t, err)
+	assert.Equal(t, "no explanation\n", b.String())
+	assert.Equal(t, int64(b.Len()), n)
+	assert.Equal(t, "no explanation\n", ex.String())
+}

@@ -90,6 +90,9 @@ func (c *Config) Node(name string) (*NodeLine, bool) {
 
 // NodeCount is the number of node names defined.
 func (c *Config) NodeCount() int {
+	if c == nil {
+		return 0
+	}
 	n := 0
 	for i := range c.Nodes {
 		n += len(c.Nodes[i].Names)

@@ -51,3 +51,14 @@ func TestZeroConfig(t *testing.T) {
 	assert.False(t, ok)
 	assert.Empty(t, c.PartitionNodes(&PartitionLine{AllNodes: true}))
 }
+
+// A nil Config defines no node: its order, names and count are empty, not
+// a nil dereference.
+func TestNilConfigHasNoNodes(t *testing.T) {
+	var c *Config
+	assert.Empty(t, c.NodeNames())
+	assert.Zero(t, c.NodeCount())
+	for range c.NodeOrder() {
+		t.Fatal("a nil Config yielded a node")
+	}
+}

@@ -15,6 +15,9 @@ import "iter"
 // recorded places no longer tile the names), it is Nodes then Names order.
 // It costs 4 bytes a name while it works.
 func (c *Config) fileOrder(fn func(line, first, count int) bool) {
+	if c == nil { // a nil Config defines no node
+		return
+	}
 	if w, ok := c.recordedOrder(); ok {
 		w.walk(c, fn)
 		return
@@ -138,7 +141,8 @@ func (c *Config) NodeOrder() iter.Seq2[int, int] {
 }
 
 // NodeNames returns every node name defined, in the order NodeOrder gives
-// (the file's). The slice is the caller's; the strings are immutable.
+// (the file's). The slice is the caller's; the strings are immutable. A
+// nil Config has none.
 func (c *Config) NodeNames() []string {
 	all := make([]string, 0, c.NodeCount())
 	c.fileOrder(func(line, first, count int) bool {
