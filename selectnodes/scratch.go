@@ -21,6 +21,7 @@ type scratch struct {
 	cpu    []int32 // ConsRes's free CPUs per node, for a topology's Fit
 	runs   []run   // the picker's runs of candidate nodes
 	jobRec Job     // the call's resolved job
+	call   call    // the call itself (runWith)
 	lens   []int   // the picker's runs per length
 	// lighterOnly: pickBest is trying the lighter weights' node sets
 	// before the heaviest (SlurmCompat's compatShareFit waits for all)
