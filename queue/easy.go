@@ -54,6 +54,7 @@ type EASY struct {
 	lazyNext  easyLazy // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
 	mark      easyMark // where the last pass left off (easy_incremental.go)
 	resumed   int      // passes that went on from the last one (tests)
+	pivot     *job     // the last pass's last queued key, to search the queue by
 	noCounted bool     // tests: plan every head by probes
 }
 
@@ -106,13 +107,13 @@ func (e *EASY) BackfillIDs(now time.Time, dst []JobID) []JobID {
 	defer s.unlock()
 	s.quietStarts = true
 	defer func() { s.quietStarts = false }()
-	e.pass(now, func(st Started) { dst = append(dst, st.Job) })
+	e.pass(now, &dst)
 	return dst
 }
 
 // pass is one EASY pass, under the lock. It returns the jobs it started,
-// or, when each is given, hands them to it and returns nil.
-func (e *EASY) pass(now time.Time, each func(Started)) []Started {
+// or, when ids is given, appends their IDs to it and returns nil.
+func (e *EASY) pass(now time.Time, ids *[]JobID) []Started {
 	s := e.s
 	e.mark = easyMark{}
 	now, ok := s.passTime(now)
@@ -123,7 +124,7 @@ func (e *EASY) pass(now time.Time, each func(Started)) []Started {
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
 	e.free = s.c.AppendFreeCPUs(e.free[:0])
-	w := easyWalk{now: now, each: each}
+	w := easyWalk{now: now, ids: ids}
 	w.freeCPUs, w.freeNodes = e.freeOutside(nil)
 	e.order = s.appendOrdered(e.order[:0])
 	e.walk(&w, e.order)
@@ -136,7 +137,7 @@ func (e *EASY) pass(now time.Time, each func(Started)) []Started {
 // easyWalk is a pass's state as it walks the queue.
 type easyWalk struct {
 	now     time.Time
-	each    func(Started)
+	ids     *[]JobID // where the started jobs' IDs go, or nil for started
 	started []Started
 	head    *easyPlan
 	// the free CPUs and nodes with a free CPU, and the same outside the
@@ -217,8 +218,8 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 		return true     // a refused start is not a head
 	}
 	w.starts++
-	if w.each != nil {
-		w.each(st)
+	if w.ids != nil {
+		*w.ids = append(*w.ids, st.Job)
 	} else {
 		w.started = append(w.started, st)
 	}

@@ -70,9 +70,8 @@ func (e *EASY) BackfillSubmittedIDs(now time.Time, dst []JobID) []JobID {
 	defer s.unlock()
 	s.quietStarts = true
 	defer func() { s.quietStarts = false }()
-	each := func(st Started) { dst = append(dst, st.Job) }
-	if !e.resume(now, each) {
-		e.pass(now, each)
+	if !e.resume(now, &dst) {
+		e.pass(now, &dst)
 	}
 	return dst
 }
@@ -80,7 +79,7 @@ func (e *EASY) BackfillSubmittedIDs(now time.Time, dst []JobID) []JobID {
 // resume walks the jobs submitted since the last pass, under the lock,
 // and reports true; or reports false, having changed nothing, when a
 // whole pass is needed.
-func (e *EASY) resume(now time.Time, each func(Started)) bool {
+func (e *EASY) resume(now time.Time, ids *[]JobID) bool {
 	s, m := e.s, &e.mark
 	// this call is counted too
 	if !m.valid || s.changes-1-m.changes != s.submits-m.submits || s.opts.policy.Dynamic() || CheckTime(now) != nil {
@@ -97,7 +96,11 @@ func (e *EASY) resume(now time.Time, each func(Started)) bool {
 		return true
 	}
 	if m.queued > 0 {
-		s.queue.AscendGreaterOrEqual(&job{key: m.tail}, func(j *job) bool {
+		if e.pivot == nil {
+			e.pivot = new(job) // a key to search by, made once
+		}
+		e.pivot.key = m.tail
+		s.queue.AscendGreaterOrEqual(e.pivot, func(j *job) bool {
 			return j.key == m.tail || collect(j)
 		})
 	} else {
@@ -109,7 +112,7 @@ func (e *EASY) resume(now time.Time, each func(Started)) bool {
 	}
 	s.passTime(now)
 	w := m.walk
-	w.now, w.each = now, each
+	w.now, w.ids = now, ids
 	if !w.full {
 		e.walk(&w, e.order)
 	}
