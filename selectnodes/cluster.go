@@ -114,6 +114,8 @@ type Cluster struct {
 	// scratch is lent to one selection at a time (takeScratch)
 	scratch atomic.Pointer[scratch]
 
+	noPlainWalk bool // tests: every selection runs the pipeline (plain_probe.go)
+
 	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option
 }

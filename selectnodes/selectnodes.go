@@ -128,6 +128,11 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 	if err != nil {
 		return nil, countsMemo{}, err
 	}
+	if ex == nil && memo == nil && (mode == RunNow || mode == TestOnly) && !c.noPlainWalk && c.plainWalkable() {
+		if p, ok := c.plainWalk(job, sc, mode, opts.nodesOnly, opts.into); ok {
+			return p, countsMemo{}, nil // plain_probe.go
+		}
+	}
 	// the call lives in the scratch, lent to one call at a time: a call
 	// of its own would be allocated on every selection
 	cx := &sc.call
