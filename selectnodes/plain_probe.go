@@ -7,7 +7,8 @@ import (
 )
 
 // A plain walk: on a cluster of one kind of node under select/linear, a
-// plain request (see CountedNeed) that does not share its nodes is a
+// plain request (see CountedNeed; withheld nodes allowed) that does not
+// share its nodes is a
 // count of whole nodes, and the pipeline's answer — one node set, the
 // idle available nodes (all available ones for TestOnly), the picker's
 // consecutive-run rule — can be found by walking the candidates' runs
@@ -35,7 +36,7 @@ func (c *Cluster) plainWalkable() bool {
 // pipeline).
 func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, into *bitset.BitSet) (p *Placement, ok bool) {
 	rec := &c.records[0]
-	if job.Shared || job.Required != nil || job.Excluded != nil || len(job.gres) != 0 || !plainRequest(job.Req) ||
+	if job.Shared || job.Required != nil || job.Excluded != nil || len(job.gres) != 0 || !plainShape(job.Req) ||
 		job.Req.Held || c.checkPartition(job) != nil {
 		return nil, false
 	}
