@@ -190,3 +190,23 @@ func TestProbePlainIsProbe(t *testing.T) {
 		}
 	}
 }
+
+// FreeTotals sums what FreeCPUs says node by node.
+func TestFreeTotals(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 31))
+	for range 30 {
+		c := walkCluster(t, r)
+		loadForWalks(t, r, c)
+		cpus, nodes := 0, 0
+		for i := range c.NodeCount() {
+			if f := c.FreeCPUs(i); f > 0 {
+				cpus, nodes = cpus+f, nodes+1
+			}
+		}
+		gotCPUs, gotNodes := c.FreeTotals()
+		require.Equal(t, cpus, gotCPUs, "seed %d", seed)
+		require.Equal(t, nodes, gotNodes, "seed %d", seed)
+	}
+}
