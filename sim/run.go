@@ -239,6 +239,7 @@ type runner struct {
 	acc    accumulator
 	recs   []Record
 	pend   int // jobs pending
+	nodes  int // the cluster's
 	passes int // extra interval passes made
 }
 
@@ -330,7 +331,7 @@ func newRunner(c *selectnodes.Cluster, name string, src Source, total int, o Opt
 	}
 	s := queue.New(c, qopts...)
 	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), src: src, total: total, epoch: epoch, res: res,
-		tree: c.Topology(), live: map[queue.JobID]*liveJob{}}
+		tree: c.Topology(), live: map[queue.JobID]*liveJob{}, nodes: c.NodeCount()}
 }
 
 // namesNoJob reports whether no job src will give has a dependency: a
@@ -494,8 +495,12 @@ func (r *runner) full() bool {
 	if r.o.Planner != nil || r.o.Backfill == Conservative || r.o.everyPass {
 		return false
 	}
-	_, free := r.c.FreeTotals()
-	return free == 0
+	for i := 0; i < r.nodes; i++ {
+		if r.c.FreeCPUs(i) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *runner) submit(t time.Time) error {
