@@ -505,7 +505,7 @@ func (s *Scheduler) reservations() []Reservation {
 
 // Reservations returns the standing reservations of the last Backfill.
 func (s *Scheduler) Reservations() []Reservation {
-	s.enter()
+	s.enterRead()
 	defer s.mu.Unlock()
 	return s.reservations()
 }

@@ -177,4 +177,15 @@
 // and nothing taken that overlaps its reservation: it would be planned to
 // the same nodes and time. Twin schedulers, one forced to plan every job,
 // decide alike in the tests after every event.
+//
+// # EASY
+//
+// EASY protects only the queue head (see EASY). EASY.BackfillSubmittedIDs
+// is its pass for a caller that passes after every event: the scheduler
+// counts every call that may change it, and when only Submit was called
+// since the last pass, and the new jobs all sort after the older ones, the
+// pass considers only the new jobs, from where the last one stopped with
+// its free counts and the head's plan; otherwise it is a whole pass. It
+// decides as a whole pass always (twin schedulers after random calls of
+// every kind, and random workloads under FCFS and SJF, in the tests).
 package queue

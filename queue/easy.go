@@ -52,6 +52,9 @@ type EASY struct {
 	fewest    *bitset.BitSet // a probe's nodes, until it fits
 	countedID []JobID
 	lazyNext  easyLazy // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
+	mark      easyMark // where the last pass left off (easy_incremental.go)
+	resumed   int      // passes that went on from the last one (tests)
+	pivot     *job     // the last pass's last queued key, to search the queue by
 	noCounted bool     // tests: plan every head by probes
 }
 
@@ -104,14 +107,15 @@ func (e *EASY) BackfillIDs(now time.Time, dst []JobID) []JobID {
 	defer s.unlock()
 	s.quietStarts = true
 	defer func() { s.quietStarts = false }()
-	e.pass(now, func(st Started) { dst = append(dst, st.Job) })
+	e.pass(now, &dst)
 	return dst
 }
 
 // pass is one EASY pass, under the lock. It returns the jobs it started,
-// or, when each is given, hands them to it and returns nil.
-func (e *EASY) pass(now time.Time, each func(Started)) []Started {
+// or, when ids is given, appends their IDs to it and returns nil.
+func (e *EASY) pass(now time.Time, ids *[]JobID) []Started {
 	s := e.s
+	e.mark = easyMark{}
 	now, ok := s.passTime(now)
 	if !ok {
 		return nil
@@ -120,72 +124,121 @@ func (e *EASY) pass(now time.Time, each func(Started)) []Started {
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
 	e.free = s.c.AppendFreeCPUs(e.free[:0])
-	freeCPUs, freeNodes := e.freeOutside(nil)
-	var started []Started
-	var head *easyPlan
-	outCPUs, outNodes := 0, 0 // the same bounds outside the head's nodes
-	considered := 0
+	w := easyWalk{now: now, ids: ids}
+	w.freeCPUs, w.freeNodes = e.freeOutside(nil)
 	e.order = s.appendOrdered(e.order[:0])
-	for _, j := range e.order {
-		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
+	e.walk(&w, e.order)
+	clear(e.order) // hold no finished job
+	e.req = selectnodes.Request{}
+	e.remember(&w)
+	return w.started
+}
+
+// easyWalk is a pass's state as it walks the queue.
+type easyWalk struct {
+	now     time.Time
+	ids     *[]JobID // where the started jobs' IDs go, or nil for started
+	started []Started
+	head    *easyPlan
+	// the free CPUs and nodes with a free CPU, and the same outside the
+	// head's nodes (once they are chosen)
+	freeCPUs, freeNodes, outCPUs, outNodes int
+	considered                             int
+	starts                                 int  // jobs it started
+	full                                   bool // the walk stopped at BackfillDepth
+	// unsure: the walk met a job that a later pass could decide otherwise
+	// with nothing but submissions in between (not eligible, with a
+	// dependency, refused by a selection or a plugin rather than by the
+	// free counts, or without a head plan): the next pass is a whole one
+	unsure bool
+}
+
+// walk considers jobs in order, as a pass does after the jobs before them.
+func (e *EASY) walk(w *easyWalk, jobs []*job) {
+	s := e.s
+	for _, j := range jobs {
+		if s.opts.backfillDepth > 0 && w.considered >= s.opts.backfillDepth {
+			w.full = true
 			break
 		}
-		if !s.eligible(j, now) {
+		if !j.deps.empty() {
+			w.unsure = true
+		}
+		if !s.eligible(j, w.now) {
+			w.unsure = true
 			continue
 		}
-		considered++
-		cpus, nodes := j.Request.CPUs, j.Request.MinNodes
-		fits := cpus <= freeCPUs && nodes <= freeNodes
-		avoid := fits && head != nil && j.expectedEnd(now).After(head.shadow)
-		if avoid && head.lazy.pending {
-			e.chooseNodes(head)
-			outCPUs, outNodes = e.freeOutside(head.nodes)
-		}
-		if avoid {
-			// it must keep off the head's nodes: the same bounds outside them
-			fits = cpus <= outCPUs && max(nodes, 1) <= outNodes
-		}
-		if fits {
-			e.req = j.Request
-			if avoid {
-				e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, head.nodes)
-			}
-			if p, ok := s.c.Probe(&e.req, selectnodes.RunNow); ok {
-				if st, err := s.start(j, p, now); err == nil {
-					if each != nil {
-						each(st)
-					} else {
-						started = append(started, st)
-					}
-					if e.plan.head != 0 {
-						e.plan.started = append(e.plan.started, j.ID)
-					}
-					freeCPUs -= p.TotalCPUs
-					for _, a := range p.Alloc {
-						was := e.free[a.Node]
-						if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
-							freeNodes--
-						}
-						if head != nil && !head.lazy.pending && !head.nodes.Test(uint(a.Node)) {
-							// what freeOutside(head.nodes) would now count differently
-							outCPUs += max(e.free[a.Node], 0) - max(was, 0)
-							outNodes += btoi(e.free[a.Node] > 0) - btoi(was > 0)
-						}
-					}
-				}
-				continue
-			}
+		w.considered++
+		if e.consider(w, j) {
+			continue
 		}
 		j.Reason = ReasonResources
-		if head == nil {
-			if head = e.headPlan(j, now); head != nil && !head.lazy.pending {
-				outCPUs, outNodes = e.freeOutside(head.nodes)
+		if w.head == nil {
+			if w.head = e.headPlan(j, w.now); w.head == nil {
+				w.unsure = true
+			} else if !w.head.lazy.pending {
+				w.outCPUs, w.outNodes = e.freeOutside(w.head.nodes)
 			}
 		}
 	}
-	clear(e.order) // hold no finished job
-	e.req = selectnodes.Request{}
-	return started
+}
+
+// consider starts eligible job j if it fits now and respects the head's
+// plan, reporting whether it did.
+func (e *EASY) consider(w *easyWalk, j *job) bool {
+	s, head := e.s, w.head
+	cpus, nodes := j.Request.CPUs, j.Request.MinNodes
+	fits := cpus <= w.freeCPUs && nodes <= w.freeNodes
+	avoid := fits && head != nil && j.expectedEnd(w.now).After(head.shadow)
+	if avoid && head.lazy.pending {
+		e.chooseNodes(head)
+		w.outCPUs, w.outNodes = e.freeOutside(head.nodes)
+	}
+	if avoid {
+		// it must keep off the head's nodes: the same bounds outside them
+		fits = cpus <= w.outCPUs && max(nodes, 1) <= w.outNodes
+	}
+	if !fits {
+		return false
+	}
+	e.req = j.Request
+	if avoid {
+		e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, head.nodes)
+	}
+	p, ok := s.c.Probe(&e.req, selectnodes.RunNow)
+	if !ok {
+		// the counts allowed it, the selection did not: not a count's
+		// answer, which fewer free nodes later would give again
+		w.unsure = true
+		return false
+	}
+	st, err := s.start(j, p, w.now)
+	if err != nil {
+		w.unsure = true // a plugin refused: it may not later
+		return true     // a refused start is not a head
+	}
+	w.starts++
+	if w.ids != nil {
+		*w.ids = append(*w.ids, st.Job)
+	} else {
+		w.started = append(w.started, st)
+	}
+	if e.plan.head != 0 {
+		e.plan.started = append(e.plan.started, j.ID)
+	}
+	w.freeCPUs -= p.TotalCPUs
+	for _, a := range p.Alloc {
+		was := e.free[a.Node]
+		if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
+			w.freeNodes--
+		}
+		if head != nil && !head.lazy.pending && !head.nodes.Test(uint(a.Node)) {
+			// what freeOutside(head.nodes) would now count differently
+			w.outCPUs += max(e.free[a.Node], 0) - max(was, 0)
+			w.outNodes += btoi(e.free[a.Node] > 0) - btoi(was > 0)
+		}
+	}
+	return true
 }
 
 // appendOrdered appends the pending queue in order to buf, so jobs may

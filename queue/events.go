@@ -103,7 +103,7 @@ func (s *Scheduler) Subscribe(f func(Event)) (unsubscribe func()) {
 	if f == nil {
 		panic("queue.Scheduler.Subscribe: f is nil")
 	}
-	s.enter()
+	s.enterRead()
 	defer s.mu.Unlock()
 	id := s.nextSub
 	s.nextSub++

@@ -78,6 +78,11 @@ type Scheduler struct {
 	// quietStarts: the caller of this pass reads no hostlist (EASY.BackfillIDs),
 	// so a start builds one only for a subscriber
 	quietStarts bool
+	// changes counts the calls that may change the scheduler (every entry
+	// but the read-only ones, which use enterRead), submits the Submit
+	// calls among them: EASY.BackfillSubmittedIDs tells from the two
+	// whether nothing but submissions happened since its last pass.
+	changes, submits uint64
 }
 
 type options struct {
@@ -261,9 +266,17 @@ func (s *Scheduler) lock(ctx context.Context) {
 	s.ctx = ctx
 }
 
-// enter takes the lock of a scheduler made by New or Restore; a zero
-// Scheduler panics with a message rather than a nil dereference.
+// enter takes the lock of a scheduler made by New or Restore for a call
+// that may change it, and counts the call; a zero Scheduler panics with a
+// message rather than a nil dereference.
 func (s *Scheduler) enter() {
+	s.enterRead()
+	s.changes++
+}
+
+// enterRead is enter for a call that changes nothing a pass reads (the
+// readers: Job, Jobs, Pending, Explain, ...): it is not counted.
+func (s *Scheduler) enterRead() {
 	if s.c == nil {
 		panic("queue: a Scheduler must be made by New or Restore, not used as a zero value")
 	}
@@ -308,7 +321,7 @@ func stateErr(j *job, op string) error {
 
 // Job returns a copy of job id's record (the caller's: see Ownership).
 func (s *Scheduler) Job(id JobID) (Job, bool) {
-	s.enter()
+	s.enterRead()
 	defer s.mu.Unlock()
 	j, ok := s.jobs[id]
 	if !ok {
@@ -319,7 +332,7 @@ func (s *Scheduler) Job(id JobID) (Job, bool) {
 
 // Jobs returns copies of every job, by ID.
 func (s *Scheduler) Jobs() []Job {
-	s.enter()
+	s.enterRead()
 	defer s.mu.Unlock()
 	out := make([]Job, 0, len(s.jobs))
 	for _, id := range s.ids() {
@@ -330,7 +343,7 @@ func (s *Scheduler) Jobs() []Job {
 
 // Pending returns the pending jobs in queue order.
 func (s *Scheduler) Pending() []Job {
-	s.enter()
+	s.enterRead()
 	defer s.mu.Unlock()
 	var out []Job
 	s.queue.Ascend(func(j *job) bool {

@@ -128,7 +128,7 @@ func (s *Scheduler) StartContext(ctx context.Context, id JobID, nodes []string, 
 // WillRun answers JOBWILLRUN: when and where job id could start given the
 // running jobs' expected ends (it changes nothing).
 func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error) {
-	s.enter()
+	s.enterRead()
 	defer s.unlock()
 	j, err := s.get(id)
 	if err != nil {
@@ -201,7 +201,7 @@ func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (
 // Explain says what the node-selection pipeline makes of a pending job's
 // request now (selectnodes.Explanation), e.g. to show why it waits.
 func (s *Scheduler) Explain(id JobID) (*selectnodes.Explanation, error) {
-	s.enter()
+	s.enterRead()
 	defer s.mu.Unlock()
 	j, err := s.get(id)
 	if err != nil {

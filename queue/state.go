@@ -219,7 +219,7 @@ func (d *duration) UnmarshalText(b []byte) error {
 // Backfill's reservations. Restore over a cluster built from the same
 // configuration gives a scheduler that decides exactly as this one.
 func (s *Scheduler) Snapshot(w io.Writer) error {
-	s.enter()
+	s.enterRead()
 	defer s.mu.Unlock()
 	st := stateFile{Version: StateVersion, NextID: s.nextID, Seq: s.seq, AllocSeq: s.allocSeq,
 		EventSeq: s.eventSeq, LastRecalc: stamp(s.lastRecalc), Clock: stamp(s.clock)}

@@ -86,6 +86,7 @@ func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time)
 	}
 	s.lock(ctx)
 	defer s.unlock()
+	s.submits++ // a submission only queues a job (EASY.BackfillSubmittedIDs)
 	if id == 0 {
 		var err error
 		if id, err = s.counterID(); err != nil {

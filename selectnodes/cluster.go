@@ -114,6 +114,8 @@ type Cluster struct {
 	// scratch is lent to one selection at a time (takeScratch)
 	scratch atomic.Pointer[scratch]
 
+	noPlainWalk bool // tests: every selection runs the pipeline (plain_probe.go)
+
 	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option
 }
@@ -603,9 +605,13 @@ func (c *Cluster) Share() *bitset.BitSet {
 	return c.use.share.Clone()
 }
 
-// Names turns a node set into names, in index order.
+// Names turns a node set into names, in index order; a nil set is the
+// empty set (nil).
 func (c *Cluster) Names(nodes *bitset.BitSet) []string {
 	c.mustBeMade("Names")
+	if nodes == nil {
+		return nil
+	}
 	var out []string
 	for i, ok := nodes.NextSet(0); ok && int(i) < len(c.nodes); i, ok = nodes.NextSet(i + 1) {
 		out = append(out, c.nodes[i].Name)

@@ -149,7 +149,13 @@
 // CountedNeed says when a request's fit on a plain cluster, ignoring the
 // load, is a node count (and the count), and AppendFreeCPUs and
 // DescendAllocations read every node's free CPUs and the running
-// allocations by expected end in one call. The explicit limits, each checked before
+// allocations by expected end in one call. On a cluster of one kind of
+// node under Linear (one node configuration, no GRES, no topology, the
+// default mode), a RunNow or TestOnly selection of a plain request that
+// does not share its nodes (counts only, withheld nodes allowed) skips the
+// node sets and the selector: one walk over the candidates' runs finds the
+// nodes the pipeline would choose, and a request that does not fit goes
+// through the pipeline for its error. The explicit limits, each checked before
 // anything is computed from it:
 //
 //   - a node has at most MaxNodeCPUs CPUs, configured or as the product of

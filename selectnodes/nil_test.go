@@ -92,3 +92,17 @@ func TestNilExplanationWrites(t *testing.T) {
 	assert.Equal(t, int64(b.Len()), n)
 	assert.Equal(t, "no explanation\n", ex.String())
 }
+
+// A nil node set is the empty set: it has no names and no idle node.
+func TestNilNodeSet(t *testing.T) {
+	cfg, err := slurmconf.Parse(strings.NewReader("NodeName=n[1-2] CPUs=4\nPartitionName=p Nodes=ALL Default=YES\n"))
+	require.NoError(t, err)
+	c, err := selectnodes.FromConfig(cfg)
+	require.NoError(t, err)
+	s := c.Snapshot()
+	require.NotPanics(t, func() {
+		assert.Nil(t, c.Names(nil))
+		assert.Nil(t, s.Names(nil))
+		assert.Equal(t, 0, s.IdleIn(nil))
+	})
+}

@@ -54,8 +54,12 @@ func (c *Cluster) CountedNeed(req *Request) (need int, ok bool) {
 }
 
 // plainRequest reports whether req asks only for counts (see CountedNeed).
-func plainRequest(req *Request) bool {
-	return req.Features == nil && len(req.Required) == 0 && len(req.Excluded) == 0 && req.ExcludeNodes == nil &&
+func plainRequest(req *Request) bool { return req.ExcludeNodes == nil && plainShape(req) }
+
+// plainShape is plainRequest allowing withheld nodes (a plain walk takes
+// them out of the candidates).
+func plainShape(req *Request) bool {
+	return req.Features == nil && len(req.Required) == 0 && len(req.Excluded) == 0 &&
 		!req.Contiguous && req.MaxSwitches == 0 && len(req.GRES) == 0 && req.MinCPUsPerNode == 0 &&
 		req.MinMemoryPerNode == 0 && req.MinTmpDiskPerNode == 0 && req.MemPerCPU == 0 && !req.WholeMemory &&
 		!req.CoreTasks && req.MaxCPUsPerSocket == 0 && !req.Held &&

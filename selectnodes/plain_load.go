@@ -22,6 +22,27 @@ func (c *Cluster) AppendFreeCPUs(dst []int) []int {
 	return dst
 }
 
+// FreeTotals returns the free CPUs (FreeCPUs) summed over the nodes that
+// have one, and how many nodes have one, in one call: nodes is 0 exactly
+// when no job asking for a CPU can start now.
+func (c *Cluster) FreeTotals() (cpus, nodes int) {
+	c.mustBeMade("FreeTotals")
+	fast := c.fastSchedule != 0 || c.reported == nil // the configured CPUs
+	for i := range c.nodes {
+		free := 0
+		if fast {
+			free = c.nodes[i].CPUs - c.use.cpus[i]
+		} else {
+			free = c.FreeCPUs(i)
+		}
+		if free > 0 {
+			cpus += free
+			nodes++
+		}
+	}
+	return cpus, nodes
+}
+
 // DescendAllocations calls fn for each running allocation from the latest
 // expected end to the earliest (equal ends by descending job ID), until fn
 // returns false. The Placement is the cluster's: read it during the call,

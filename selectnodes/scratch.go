@@ -21,7 +21,10 @@ type scratch struct {
 	cpu    []int32 // ConsRes's free CPUs per node, for a topology's Fit
 	runs   []run   // the picker's runs of candidate nodes
 	jobRec Job     // the call's resolved job
-	lens   []int   // the picker's runs per length
+	call   call    // the call itself (runWith)
+	// plainSel: a plain walk's chosen nodes
+	plainSel []int
+	lens     []int // the picker's runs per length
 	// lighterOnly: pickBest is trying the lighter weights' node sets
 	// before the heaviest (SlurmCompat's compatShareFit waits for all)
 	lighterOnly bool
@@ -50,6 +53,7 @@ const (
 	bmTier          // byWeight: the weight tiers so far
 	bmLower         // byWeight: the tiers before the last
 	bmExcl          // resolve: the available nodes less the excluded ones
+	bmPlain         // plainWalk: the candidates
 	bmCount
 )
 

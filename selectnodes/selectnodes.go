@@ -128,14 +128,27 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 	if err != nil {
 		return nil, countsMemo{}, err
 	}
-	cx := &call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, into: opts.into, v: c.live()}
+	if ex == nil && memo == nil && (mode == RunNow || mode == TestOnly) && !c.noPlainWalk && c.plainWalkable() {
+		if p, ok := c.plainWalk(job, sc, mode, opts.nodesOnly, opts.into); ok {
+			return p, countsMemo{}, nil // plain_probe.go
+		}
+	}
+	// the call lives in the scratch, lent to one call at a time: a call
+	// of its own would be allocated on every selection
+	cx := &sc.call
+	*cx = call{c: c, job: job, mode: mode, ex: ex, quick: quick, nodesOnly: opts.nodesOnly, into: opts.into, v: c.live()}
 	cx.v.ex = ex
 	cx.v.sc = sc
 	if memo != nil {
 		cx.memo, cx.reuse = *memo, true
 	}
 	p, err := cx.selectNodes()
-	return p, cx.memo, err
+	kept := cx.memo
+	if opts.into != nil {
+		p = nil // cx.probed, about to be cleared; ProbeInto reads only err
+	}
+	*cx = call{} // hold nothing of this call in the scratch
+	return p, kept, err
 }
 
 // selectNodes checks the partition, builds the node sets and counts, and

@@ -123,7 +123,9 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 		p.nodes = make([]int, 0, len(uses))
 	} else {
 		p.Alloc = make([]NodeAlloc, 0, len(uses))
-		slab = newGRESSlab(len(uses), job)
+		if len(job.gres) > 0 { // takeGRES takes nothing for a job without GRES
+			slab = newGRESSlab(len(uses), job)
+		}
 	}
 	for k, u := range uses {
 		if err := v.checkUse(u, avail, k > 0 && uses[k-1].Node == u.Node); err != nil {
@@ -149,7 +151,9 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 		a := &p.Alloc[len(p.Alloc)-1]
 		a.Node, a.CPUs, a.Memory = u.Node, u.CPUs, u.Memory
 		if len(u.GRES) == 0 {
-			v.takeGRES(u.Node, job, a, slab)
+			if slab != nil {
+				v.takeGRES(u.Node, job, a, slab)
+			}
 		} else if err := v.giveGRES(u, a); err != nil {
 			return nil, err
 		}

@@ -128,8 +128,11 @@ func (s *Snapshot) Allocation(job JobID) (p *Placement, start, end time.Time, ok
 }
 
 // IdleIn counts the nodes of set that run nothing in the snapshot: a cheap
-// bound for jobs that need whole idle nodes.
+// bound for jobs that need whole idle nodes. A nil set has none.
 func (s *Snapshot) IdleIn(set *bitset.BitSet) int {
+	if set == nil {
+		return 0
+	}
 	return int(s.c.use.idle.IntersectionCardinality(set))
 }
 
@@ -143,7 +146,8 @@ func (s *Snapshot) Node(i int) *Node { return s.c.Node(i) }
 // NodeIndex returns the index of the named node.
 func (s *Snapshot) NodeIndex(name string) (int, bool) { return s.c.NodeIndex(name) }
 
-// Names turns a node set into names, in index order.
+// Names turns a node set into names, in index order; a nil set is the
+// empty set (nil).
 func (s *Snapshot) Names(nodes *bitset.BitSet) []string { return s.c.Names(nodes) }
 
 // State returns node i's state in the snapshot.

@@ -470,8 +470,9 @@ func (r *runner) step(t time.Time) error {
 		for _, st := range started {
 			r.started(st.Job, t)
 		}
-		// only the IDs: no hostlist built per start
-		r.ids = r.easy.BackfillIDs(t, r.ids[:0])
+		// only the IDs: no hostlist built per start; after submissions
+		// alone the pass looks only at the new jobs
+		r.ids = r.easy.BackfillSubmittedIDs(t, r.ids[:0])
 		for _, id := range r.ids {
 			r.started(id, t)
 		}

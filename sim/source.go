@@ -60,6 +60,7 @@ type TraceSource struct {
 	emitted int
 	read    int        // jobs read, for the order of equal submit times
 	buf     []*heldJob // in submit order
+	free    []*heldJob // popped ones, for the next pushes
 	eof     bool
 	origin  time.Duration // subtracted from submit times (absolute traces)
 	started bool
@@ -148,7 +149,13 @@ func lessHeld(a, b *heldJob) bool {
 // moved: the window holds pointers); an earlier job is inserted where it
 // belongs.
 func (s *TraceSource) push(h heldJob) {
-	p := &h
+	var p *heldJob
+	if k := len(s.free); k > 0 {
+		p, s.free = s.free[k-1], s.free[:k-1]
+	} else {
+		p = new(heldJob) // (&h would move every h to the heap)
+	}
+	*p = h
 	n := len(s.buf)
 	if n == 0 || !lessHeld(p, s.buf[n-1]) {
 		s.buf = append(s.buf, p)
@@ -168,5 +175,8 @@ func (s *TraceSource) pop() heldJob {
 	top := s.buf[0]
 	s.buf[0] = nil
 	s.buf = s.buf[1:] // append reallocates once the front is used up
-	return *top
+	h := *top
+	*top = heldJob{} // holds nothing until pushed again
+	s.free = append(s.free, top)
+	return h
 }

@@ -1,0 +1,136 @@
+package selectnodes
+
+import (
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// A plain walk: on a cluster of one kind of node under select/linear, a
+// plain request (see CountedNeed; withheld nodes allowed) that does not
+// share its nodes is a
+// count of whole nodes, and the pipeline's answer — one node set, the
+// idle available nodes (all available ones for TestOnly), the picker's
+// consecutive-run rule — can be found by walking the candidates' runs
+// once, without building node sets or asking the selector. The walk
+// returns only successes; on a failure the selection runs the whole
+// pipeline, so errors and their classes are the pipeline's.
+
+// plainWalkable reports whether the cluster's selections can be plain
+// walks: its own Linear in the default mode without a switch tree, one
+// node configuration (so every node has the same CPUs and weight), no
+// GRES and no reported node sizes (the configured CPUs are every node's).
+func (c *Cluster) plainWalkable() bool {
+	if c.compat || c.topo != nil || len(c.records) != 1 || len(c.gres.keys) != 0 ||
+		(c.fastSchedule == 0 && c.reported != nil) || c.records[0].cpus <= 0 {
+		return false
+	}
+	_, ok := c.selector.(Linear)
+	return ok
+}
+
+// plainWalk is the selection of a resolved job in mode RunNow or TestOnly
+// when it is a plain walk, into a Placement (nodesOnly as ProbeNodes) or,
+// when into is not nil, the chosen nodes into it (ProbeInto); ok is false
+// when it is not a plain walk or does not fit (the caller then runs the
+// pipeline).
+func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, into *bitset.BitSet) (p *Placement, ok bool) {
+	rec := &c.records[0]
+	if job.Shared || job.Required != nil || job.Excluded != nil || len(job.gres) != 0 || !plainShape(job.Req) ||
+		job.Req.Held || c.checkPartition(job) != nil {
+		return nil, false
+	}
+	if _, fits := c.baselineFits(job, rec); !fits {
+		return nil, false
+	}
+	n, err := c.NodeCounts(job)
+	if err != nil {
+		return nil, false
+	}
+	// the one node set's usable nodes: the partition's, available, and
+	// for RunNow idle (a job that does not share takes idle nodes)
+	N := uint(len(c.nodes))
+	cand := sc.bitmap(bmPlain, N)
+	andInto(cand, c.parts[job.partIndex].nodes, job.availNodes)
+	v := c.live()
+	if mode == TestOnly {
+		v = c.none()
+	} else {
+		cand.InPlaceIntersection(v.u.idle)
+	}
+	v.sc = sc
+	count := int(cand.Count())
+	if count < n.Min {
+		return nil, false
+	}
+	chosen, ok := plainPick(sc, cand, len(c.nodes), n, count, rec.cpus)
+	if !ok {
+		return nil, false
+	}
+	cpuOf := func(i int) int { return c.effective(i).CPUs }
+	ch := uses(v, chosen, cpuOf, 0, true)
+	if into != nil {
+		if v.choiceInto(ch, cand, into) != nil {
+			into.ClearAll()
+			return nil, false
+		}
+		return nil, true
+	}
+	p, perr := v.placement(job, ch, cand, nodesOnly)
+	return p, perr == nil
+}
+
+// plainPick is the picker's choice (picker.pick, fillFrom, largestRuns)
+// of count candidates of cpus CPUs each in [0, hi): the single run that
+// holds the job leaving the fewest nodes unused (the earliest among
+// equals), else runs largest first (the earlier among equals). ok is
+// false when that choice does not meet the counts (the picker would then
+// try largestFirst; the caller runs the pipeline instead). The nodes, in
+// order, live in the scratch until the next call.
+func plainPick(sc *scratch, cand *bitset.BitSet, hi int, n Counts, count, cpus int) ([]int, bool) {
+	room := limit(n, count)
+	needNodes, needCPU := want(n, 0), n.CPUs
+	t := needNodes // the nodes a single run must give (picker.take)
+	if needCPU > 0 {
+		t = max(t, (needCPU+cpus-1)/cpus)
+	}
+	runs := sc.runs[:0]
+	best, found := run{}, false
+	eachRun(cand.Words(), 0, hi, func(start, end int) bool {
+		r := run{start, end}
+		runs = append(runs, r)
+		if t <= room && r.len() >= t && (!found || r.len()-t < best.len()-t) {
+			best, found = r, true
+			return r.len() != t // none fits better than exactly
+		}
+		return true
+	})
+	sc.runs = runs[:0]
+	sel := sc.plainSel[:0]
+	if found {
+		for i := best.start; i < best.start+t; i++ {
+			sel = append(sel, i)
+		}
+	} else {
+		slices.SortFunc(runs, func(a, b run) int {
+			if a.len() != b.len() {
+				return b.len() - a.len()
+			}
+			return a.start - b.start
+		})
+		for _, r := range runs {
+			for i := r.start; i < r.end && room > 0 && (needNodes > 0 || needCPU > 0); i++ {
+				sel = append(sel, i)
+				needNodes--
+				if needCPU > 0 {
+					needCPU -= cpus
+				}
+				room--
+			}
+		}
+		slices.Sort(sel)
+	}
+	sc.plainSel = sel
+	meets := len(sel) >= max(n.Min, 1) && (n.CPUs <= 0 || len(sel)*cpus >= n.CPUs)
+	return sel, meets
+}
