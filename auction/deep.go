@@ -45,7 +45,7 @@ const (
 	deepPivots       = 16_000 // simplex pivots of a first search
 	deepDoublings    = 4      // each stopped search doubles the later ones' budget, up to 16 times
 	deepSearches     = 8      // searches in one escape, at most
-	deepEscapeFirsts = 4      // one escape's pivots, at most, in first searches' pivots (the last search may pass it)
+	deepEscapeFirsts = 3      // one escape's pivots, at most, in first searches' pivots (the last search may pass it)
 )
 
 // deepBudget is the budget of a first deep search from a packing.
