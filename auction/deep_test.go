@@ -21,7 +21,7 @@ import (
 func TestDeepEscapeGoesOnAfterABudgetStop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 11))
 	stopped, gainedAfter, capped := 0, 0, 0
-	for trial := range testLength(150, 500) {
+	for trial := range testLength(50, 500) {
 		p, m, s := crowdedSolver(rng)
 		s.best = make([]float64, len(m.capacity))
 		randomStart(rng, s)
