@@ -21,18 +21,24 @@ import "slices"
 // has shown little, but a lower aim is the cheaper next try: until a
 // first solution is found the aim is the only cut, and a lower one lets
 // the depth-first dives end in whole solutions, each of which raises the
-// cut to itself. Two held-out 100 x 15 windows showed it: their deep
-// searches at 0.4 stopped on their budgets (41 nodes; 13-38 nodes on the
-// pivots) every time, so the retries at twice the budget and 0.4 never
-// came down, while from the same packings aim 0.2 or 0.1 gained within
-// the first budget, and from there a search reached the optimum that
-// gains 0.83 of the lead, which the aim of 0.4 had asked for in vain.
+// cut to itself. Two 100 x 15 windows, held out when first seen, showed
+// it: their deep searches at 0.4 stopped on their budgets (41 nodes;
+// 13-38 nodes on the pivots) every time, so the aims never came down,
+// and four times the budget at 0.4 did not help; from the same packings
+// aims of 0.2 and 0.1 gained at two and four times the first budget, and
+// from the packing reached a search found the optimum, which gains 0.83
+// of the lead there.
 //
 // Each stopped search doubles the budget of the later ones from the same
 // packing (up to deepDoublings times); once every aim has been tried and
 // one of them stopped, the ladder starts again at deepAim; once every aim
 // completed empty, the packing gets no more deep searches. A gain starts
-// the ladder again from the new packing within the same escape. An
+// the ladder again from the new packing within the same escape, and the
+// next escape is due after deepGainWait stale annealing cycles: a
+// 100-job window's 9,600 rounds are under ten cycles, and with rinsStale
+// (3) the packing one deep gain reached was where the run ended (a
+// tuning window, local-search seed 1: 2.380% below the optimum; with
+// one cycle, at it, where the next escape's searches went on). An
 // escape ends after deepSearches searches or once they have taken
 // deepEscapeFirsts first searches' pivots (the last may pass that): a
 // whole-window search of 100 jobs costs 1,500-2,000 pivots at the root
@@ -49,6 +55,7 @@ const (
 	deepDoublings    = 4      // each stopped search doubles the later ones' budget, up to 16 times
 	deepSearches     = 8      // searches in one escape, at most
 	deepEscapeFirsts = 3      // one escape's pivots, at most, in first searches' pivots
+	deepGainWait     = 1      // stale cycles before the escape after one that gained deep
 )
 
 // deepBudget is the budget of a first deep search from a packing.
@@ -88,7 +95,7 @@ func (s *solver) deepEscape(x *escapes, open []int32) bool {
 		spent += pivots
 		if gained {
 			gainedAny = true
-			x.wait = rinsStale
+			x.wait = deepGainWait
 			x.newPacking(s.total())
 			continue
 		}
