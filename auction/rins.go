@@ -37,50 +37,14 @@ const (
 	rinsPivots = 4_000 // simplex pivots per sub-window
 )
 
-// The deep escape: when the sub-window of an escape gains nothing, the
-// whole window (every open job, chosen or not: J100_B15_s102's better
-// packings drop one job for two left-out ones, which no sub-window grown
-// around one left-out job holds) goes to the LP branch and bound, aimed
-// at solutions that gain at least an aim of the root bound's lead over
-// the packing (lpTree.aim), deepAim at first. A cut that high prunes most
-// of the tree, and the LP's root bound over the whole window is within
-// 0.2-2% of the optimum. From the trap of J100_B15_s102 (162082.21,
-// optimum 162825.10, root 163054.64) aims of 0.3 and 0.5 reach the
-// optimum in 3-8 nodes and 4,700-7,200 pivots (0.17-0.20 s); 0.7 asks
-// for more than there is. At 20,000 rounds, 24 seeds, one try per
-// packing: s102 ends at its optimum on 22 (10 without; 18 with 20 nodes
-// and 8,000 pivots, 23 with 80 and 30,000 at 1.5 times the CPU) and s101
-// gains too (mean 1.25% below its optimum -> 1.04%).
-//
-// It is tried again at each escape due from the same packing. A search
-// its budget stopped is retried with twice the budget (up to
-// deepDoublings times; the retries took s101 at 5 s from 1.04% to
-// 0.78%). A search that completed without a gain has shown that nothing
-// within the sub-window's bids gains the aim, and the same search again
-// would show it again (the prices and the packing are the same), so the
-// retry halves the aim instead, down to deepAimFloor, after which that
-// packing gets no more deep escapes. A held-out 100 x 15 window showed
-// why: its trap (63567.25) takes one job where the optimum (63955.14)
-// takes two others, a gain of 0.28 of the root's lead (64958.32), and the
-// searches aimed at 0.4 completed in 41-79 nodes with nothing, one local
-// search seed in three ending there 0.606% below the optimum.
-const (
-	deepJobs      = 120    // open jobs at most: the LP of a larger window is too slow
-	deepAim       = 0.4    // the first aim from a packing; see above
-	deepAimFloor  = 0.05   // the least aim tried (0.4, 0.2, 0.1, 0.05)
-	deepNodes     = 40     // LP branch-and-bound nodes
-	deepPivots    = 16_000 // simplex pivots
-	deepDoublings = 4      // each retry after a search the budget stopped doubles it, up to 16 times
-)
-
 // escapes is one local search's record: the stale annealing cycles, and
 // the left-out jobs whose sub-windows gained nothing from the best
 // solution of value at, so that the next escape from the same solution
 // tries the next ones.
 type escapes struct {
 	tried     []bool
-	deep      int     // deep escapes the budget stopped from the solution of value at
-	aim       float64 // the next deep escape's aim from it (0: deepAim)
+	deep      deepState  // the deep escapes from the solution of value at (deep.go)
+	deepFirst deepBudget // a first deep search's budget (zero: the default)
 	at        float64
 	wait      int     // stale cycles before the next escape
 	stale     int     // cycles since the best last rose
@@ -119,7 +83,7 @@ func (s *solver) rins(x *escapes, open []int32) bool {
 			break
 		}
 		x.tried[j0] = true
-		if ok, _ := s.subLP(s.rinsWindow(j0, rinsJobs), rinsNodes, rinsPivots, 0); ok {
+		if ok, _, _ := s.subLP(s.rinsWindow(j0, rinsJobs), rinsNodes, rinsPivots, 0); ok {
 			gained = true
 			x.wait = rinsStale
 			x.newPacking(s.total())
@@ -139,35 +103,7 @@ func (s *solver) rins(x *escapes, open []int32) bool {
 // newPacking starts the record of the escapes from a packing of value v.
 func (x *escapes) newPacking(v float64) {
 	clear(x.tried)
-	x.at, x.deep, x.aim = v, 0, deepAim
-}
-
-// deepEscape runs the deep escape when the window is small enough, at
-// the packing's aim and with twice the budget of the last one from it
-// that its budget stopped, going down the aims at once while searches
-// complete without a gain; it reports whether the selection gained.
-func (s *solver) deepEscape(x *escapes, open []int32) bool {
-	if len(open) > deepJobs {
-		return false
-	}
-	if x.aim == 0 {
-		x.aim = deepAim
-	}
-	for x.aim >= deepAimFloor && s.nodes < s.budget && s.ctx.Err() == nil {
-		scale := int64(1) << min(x.deep, deepDoublings)
-		gained, complete := s.subLP(slices.Clone(open), scale*deepNodes, scale*deepPivots, x.aim)
-		switch {
-		case gained:
-			x.wait = rinsStale
-			x.newPacking(s.total())
-			return true
-		case !complete:
-			x.deep++
-			return false
-		}
-		x.aim /= 2 // nothing gains this aim: ask for less
-	}
-	return false
+	x.at, x.deep = v, deepState{aim: deepAim}
 }
 
 // mostWanted is the left-out open job, not yet tried, of best reduced
@@ -222,8 +158,9 @@ func (s *solver) rinsWindow(j0 int32, k int) []int32 {
 // the call), so the LP search works unchanged on a part of a group. With
 // aim > 0 only answers that gain at least aim of the root bound's lead
 // over the current value count (lpTree.aim). It also reports whether the
-// search completed: then no answer within the bids kept gains the aim.
-func (s *solver) subLP(jobs []int32, limit, maxPivots int64, aim float64) (gained, complete bool) {
+// search completed (then no answer within the bids kept gains the aim),
+// and the pivots it took.
+func (s *solver) subLP(jobs []int32, limit, maxPivots int64, aim float64) (gained, complete bool, pivots int64) {
 	before := s.valueOf(jobs)
 	old := s.release(jobs)
 	sub := *s.m
@@ -232,12 +169,30 @@ func (s *solver) subLP(jobs []int32, limit, maxPivots int64, aim float64) (gaine
 	s.reinstate(jobs, old)
 	whole, fixing := s.m, s.fixing
 	s.m, s.fixing = &sub, true
-	complete, _ = s.lpSearch(jobs, limit, maxPivots, nil, aim)
+	complete, pivots = s.aimedLP(jobs, limit, maxPivots, aim)
 	s.m, s.fixing = whole, fixing
 	for _, b := range outs {
 		s.out[b] = false
 	}
-	return s.valueOf(jobs) > before+s.tol, complete
+	return s.valueOf(jobs) > before+s.tol, complete, pivots
+}
+
+// aimedLP is lpSearch without a carry (a sub-window is not a group),
+// aimed at aim of the root's lead (0: any gain), reporting whether the
+// search completed and its pivots, which the deep escape counts.
+func (s *solver) aimedLP(jobs []int32, limit, maxPivots int64, aim float64) (complete bool, pivots int64) {
+	cur := s.valueOf(jobs)
+	old := s.release(jobs)
+	t := s.newLPTree(jobs, limit, maxPivots)
+	t.best, t.aim = cur, aim
+	t.search(nil)
+	s.nodes += t.nodes
+	if t.found {
+		s.reinstate(jobs, t.bestSel)
+	} else {
+		s.reinstate(jobs, old)
+	}
+	return t.complete && !t.lp.trouble, t.lp.pivots
 }
 
 // windowBids fixes out, for a subLP on released jobs (old: their bids),

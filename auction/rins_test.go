@@ -60,7 +60,7 @@ func TestSubLPSolvesTheWindow(t *testing.T) {
 		}
 		before, want := s.valueOf(jobs), windowOptimum(s, jobs)
 		held := slices.Clone(s.sel)
-		gained, complete := s.subLP(jobs, math.MaxInt32, math.MaxInt32, 0)
+		gained, complete, _ := s.subLP(jobs, math.MaxInt32, math.MaxInt32, 0)
 		require.True(t, complete, "trial %d", trial)
 		require.Equal(t, s.valueOf(jobs) > before+s.tol, gained, "trial %d", trial)
 		require.InDelta(t, want, s.valueOf(jobs), s.proofGap+1e-9, "trial %d", trial)
@@ -244,7 +244,7 @@ func TestDeepEscapeLowersItsAim(t *testing.T) {
 		require.LessOrEqual(t, s.valueOf(all), opt+1e-9, "trial %d", trial)
 		sol := s.solution(p, make([]float64, 1), false, 0) // panics if infeasible
 		require.True(t, p.Feasible(sol.Selection), "trial %d", trial)
-		if x.deep > 0 {
+		if x.deep.doubled > 0 {
 			continue // a search its budget stopped
 		}
 		lead := root - before
