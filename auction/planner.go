@@ -261,11 +261,7 @@ func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.
 		}
 		return nil, &Solution{Selection: none, Optimal: true, Stopped: "optimal"}, nil
 	}
-	q := p
-	if m := mergeNodes(p); m != nil {
-		q = m
-	}
-	sol, err := Solve(ctx, q, pl.solveOptions())
+	sol, err := pl.solveMerged(ctx, p)
 	if err != nil {
 		return nil, nil, fmt.Errorf("auction planner: %w", err)
 	}

@@ -112,6 +112,17 @@ func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Sol
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if tr == nil { // a trace is of the full solve's searches
+		if sol := quickSolve(p, opts.tolerance()); sol != nil {
+			return sol, nil
+		}
+	}
+	return solveModel(ctx, p, opts, tr), nil
+}
+
+// solveModel is solve on a valid problem that the quick path did not
+// prove: the model, its pricing, the local search and the exact searches.
+func solveModel(ctx context.Context, p *Problem, opts Options, tr *searchTrace) *Solution {
 	_, hasDeadline := ctx.Deadline()
 	opts = opts.withDefaults(len(p.Jobs), hasDeadline || opts.TimeLimit > 0)
 	if opts.TimeLimit > 0 {
@@ -142,7 +153,7 @@ func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Sol
 			proven = s.fixAndProve(comps, bounds, opts, math.MaxInt64)
 		}
 	}
-	return s.solution(p, bounds, proven, rounds), nil
+	return s.solution(p, bounds, proven, rounds)
 }
 
 // fixAndProve fixes by reduced cost against the solution found so far
@@ -202,10 +213,16 @@ func (o Options) withDefaults(jobs int, timed bool) Options {
 	if o.ExactJobs <= 0 {
 		o.ExactJobs = 60
 	}
-	if !(o.Tolerance > 0 && o.Tolerance < maxTolerance) { // NaN and +Inf too
-		o.Tolerance = 1e-6
-	}
+	o.Tolerance = o.tolerance()
 	return o
+}
+
+// tolerance is Tolerance, or 1e-6 when unset (0, NaN, or not below 1e12).
+func (o Options) tolerance() float64 {
+	if !(o.Tolerance > 0 && o.Tolerance < maxTolerance) { // NaN and +Inf too
+		return 1e-6
+	}
+	return o.Tolerance
 }
 
 // initial prices each group, keeps its bound, and builds the first
