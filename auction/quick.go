@@ -37,13 +37,11 @@ func quickSolve(p *Problem, tol float64) *Solution {
 	return &Solution{Selection: q.sel, Objective: obj, Bound: obj, Optimal: true, Stopped: "optimal"}
 }
 
-// solveMerged is Solve on p, the quick path (quick.go) tried on p itself
-// and the full solve on p with its nodes merged: merging is no cheaper
-// than the quick path, and changes neither its answer nor the solve's.
+// solveMerged is Solve on p, a problem of GenerateBids (which validates
+// it): the quick path tried on p itself, and the full solve on p with its
+// nodes merged. Merging is no cheaper than the quick path, and changes
+// neither its answer nor the full solve's.
 func (pl *Planner) solveMerged(ctx context.Context, p *Problem) (*Solution, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
 	opts := pl.solveOptions()
 	if sol := quickSolve(p, opts.tolerance()); sol != nil {
 		return sol, nil
