@@ -3,6 +3,7 @@ package auction
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 )
 
@@ -25,11 +26,22 @@ const quickNodes = 20000
 // unless the search found one worth more than tol above it. p must be
 // valid.
 func quickSolve(p *Problem, tol float64) *Solution {
+	return runQuick(p, tol).solution()
+}
+
+// runQuick runs the quick search on p.
+func runQuick(p *Problem, tol float64) *quickSearch {
 	q := newQuickSearch(p, tol, quickNodes)
 	q.dfs(0, 0, totalCores(p), totalGPUs(p))
+	return q
+}
+
+// solution is the search's answer, nil when it did not complete.
+func (q *quickSearch) solution() *Solution {
 	if q.stopped {
 		return nil
 	}
+	p := q.p
 	obj, err := p.Evaluate(q.sel)
 	if err != nil {
 		panic("auction: quick search built an infeasible selection: " + err.Error()) // a bug, not bad input
@@ -40,11 +52,17 @@ func quickSolve(p *Problem, tol float64) *Solution {
 // solveMerged is Solve on p, a problem of GenerateBids (which validates
 // it): the quick path tried on p itself, and the full solve on p with its
 // nodes merged. Merging is no cheaper than the quick path, and changes
-// neither its answer nor the full solve's.
-func (pl *Planner) solveMerged(ctx context.Context, p *Problem) (*Solution, error) {
+// neither its answer nor the full solve's. With headCut, the full solve
+// stops once p's first job surely loses (quick_head.go).
+func (pl *Planner) solveMerged(ctx context.Context, p *Problem, headCut bool) (*Solution, error) {
 	opts := pl.solveOptions()
-	if sol := quickSolve(p, opts.tolerance()); sol != nil {
+	qs := runQuick(p, opts.tolerance())
+	if sol := qs.solution(); sol != nil {
 		return sol, nil
+	}
+	cut := math.Inf(1)
+	if headCut {
+		cut = qs.headCut()
 	}
 	q := p
 	if m := mergeNodes(p); m != nil {
@@ -53,7 +71,7 @@ func (pl *Planner) solveMerged(ctx context.Context, p *Problem) (*Solution, erro
 		}
 		q = m
 	}
-	return solveModel(ctx, q, opts, nil), nil
+	return solveModel(ctx, q, opts, nil, cut), nil
 }
 
 // newQuickSearch orders p's jobs worth something as the solver's greedy

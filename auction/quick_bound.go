@@ -29,6 +29,10 @@ type quickSearch struct {
 	nodes   int
 	limit   int
 	stopped bool // the node limit cut the search: nothing proven
+	// firstDone: the search of the selections with jobs[0] completed, and
+	// none is worth more than firstBest+tol.
+	firstDone bool
+	firstBest float64
 }
 
 // item is a job in the aggregate: its best value, and the fewest cores
@@ -69,6 +73,10 @@ func (q *quickSearch) dfs(d int, val float64, cores, gpus int) {
 		if q.stopped {
 			return
 		}
+	}
+	if d == 0 {
+		q.firstDone = true // every selection with jobs[0] is now at most best+tol
+		q.firstBest = q.best
 	}
 	q.cur[d] = -1
 	q.dfs(d+1, val, cores, gpus)

@@ -1,6 +1,7 @@
 package auction
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -67,7 +68,7 @@ func TestQuickSolveIsOptimal(t *testing.T) {
 				require.InDelta(t, want, got, 1e-9, "case %d", c)
 				require.InDelta(t, got, q.Objective, 1e-9, "case %d", c)
 				require.True(t, q.Optimal, "case %d", c)
-				full := solveModel(t.Context(), p, Options{Seed: uint64(c)}, nil)
+				full := solveModel(t.Context(), p, Options{Seed: uint64(c)}, nil, math.Inf(1))
 				require.True(t, full.Optimal, "case %d", c)
 				require.InDelta(t, full.Objective, q.Objective, 1e-6, "case %d", c)
 			}

@@ -90,6 +90,8 @@ type solver struct {
 	rng      *rand.Rand
 	carry    *lpCarry // what a proof attempt's LP search leaves the next (lp_carry.go)
 	trace    *searchTrace
+	cut      float64            // checkCut's value
+	stop     context.CancelFunc // cancels the solve's context; nil without a cut
 }
 
 // Solve finds a selection of bids of p of maximum objective (1) under
@@ -117,12 +119,19 @@ func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Sol
 			return sol, nil
 		}
 	}
-	return solveModel(ctx, p, opts, tr), nil
+	return solveModel(ctx, p, opts, tr, math.Inf(1)), nil
 }
 
 // solveModel is solve on a valid problem that the quick path did not
 // prove: the model, its pricing, the local search and the exact searches.
-func solveModel(ctx context.Context, p *Problem, opts Options, tr *searchTrace) *Solution {
+// Once the selection is worth more than cut, the solve stops (as if
+// cancelled) with it (see solver.checkCut); +Inf never stops it.
+func solveModel(ctx context.Context, p *Problem, opts Options, tr *searchTrace, cut float64) *Solution {
+	var stop context.CancelFunc
+	if cut < math.Inf(1) {
+		ctx, stop = context.WithCancel(ctx)
+		defer stop()
+	}
 	_, hasDeadline := ctx.Deadline()
 	opts = opts.withDefaults(len(p.Jobs), hasDeadline || opts.TimeLimit > 0)
 	if opts.TimeLimit > 0 {
@@ -133,6 +142,7 @@ func solveModel(ctx context.Context, p *Problem, opts Options, tr *searchTrace) 
 	m := buildModel(p)
 	s := newSolver(ctx, m, opts)
 	s.trace = tr
+	s.cut, s.stop = cut, stop
 	comps := m.components()
 	bounds := make([]float64, len(comps))
 	s.initial(comps, bounds, opts.PricingSteps)
@@ -231,9 +241,29 @@ func (o Options) tolerance() float64 {
 func (s *solver) initial(comps [][]int32, bounds []float64, steps int) {
 	for c, jobs := range comps {
 		lb := s.greedy(jobs, false)
+		s.checkCut()
 		bounds[c] = s.lagrangeRepairing(jobs, s.m.capacity, lb, steps, true)
 		s.greedy(jobs, true)
+		s.checkCut()
 	}
+}
+
+// checkCut stops the solve once the selection is worth more than s.cut,
+// and reports whether it has. Until then it changes nothing. After it,
+// every phase ends at its next look at the context, and none of them
+// gives up value it holds (only the annealing does, within the
+// tolerance, and it does not run once stopped), so the answer is worth
+// at least what it was here: more than the cut.
+func (s *solver) checkCut() bool {
+	if s.stop == nil {
+		return false
+	}
+	if s.total() > s.cut {
+		s.stop()
+		s.stop = nil
+		return true
+	}
+	return false
 }
 
 // valueOf is the objective the current selection earns from jobs.
