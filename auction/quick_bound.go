@@ -100,16 +100,18 @@ func (q *quickSearch) take(b *Bid, sign int) (int, int) {
 // relative), so only what surely cannot beat it is cut.
 func (q *quickSearch) mayBeat(d int, val float64, cores, gpus int) bool {
 	target := q.best + q.tol - 1e-9*max(1, math.Abs(q.best))
-	if val+q.fractional(q.byCores, d, cores, gpus, true) <= target {
+	if val+q.fractional(q.byCores, d, cores, gpus, true, val, target) <= target {
 		return false
 	}
-	return val+q.fractional(q.byGPUs, d, cores, gpus, false) > target
+	return val+q.fractional(q.byGPUs, d, cores, gpus, false, val, target) > target
 }
 
 // fractional is the fractional knapsack, in order, of the open jobs
 // (depth d on) that fit alone in the cores and GPUs left, on the cores
-// (byCores) or the GPUs.
-func (q *quickSearch) fractional(order []int, d, cores, gpus int, byCores bool) float64 {
+// (byCores) or the GPUs. It may stop early, at a partial sum s with
+// base+s > target: the whole sum adds values that are not negative, and
+// rounding keeps that order, so base plus it would be above target too.
+func (q *quickSearch) fractional(order []int, d, cores, gpus int, byCores bool, base, target float64) float64 {
 	room := gpus
 	if byCores {
 		room = cores
@@ -127,6 +129,9 @@ func (q *quickSearch) fractional(order []int, d, cores, gpus int, byCores bool) 
 		if w <= room {
 			room -= w
 			sum += it.value
+			if base+sum > target {
+				return sum
+			}
 			continue
 		}
 		return sum + it.value*float64(room)/float64(w)

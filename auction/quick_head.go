@@ -41,7 +41,9 @@ func (q *quickSearch) headAggregate() float64 {
 			c += u.Cores
 			g += u.GPUs
 		}
-		rest := min(q.fractional(q.byCores, 1, cores-c, gpus-g, true), q.fractional(q.byGPUs, 1, cores-c, gpus-g, false))
+		byCores := q.fractional(q.byCores, 1, cores-c, gpus-g, true, 0, math.Inf(1))
+		byGPUs := q.fractional(q.byGPUs, 1, cores-c, gpus-g, false, 0, math.Inf(1))
+		rest := min(byCores, byGPUs)
 		best = max(best, q.p.Value(0, i)+rest)
 	}
 	return best
