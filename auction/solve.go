@@ -95,7 +95,10 @@ type solver struct {
 }
 
 // Solve finds a selection of bids of p of maximum objective (1) under
-// constraints (2)-(4). It validates p, prices the node capacities and
+// constraints (2)-(4). It validates p and first tries a quick proof
+// (quick.go): its own first greedy, or better, proven optimal by a small
+// exact search bounded by the free cores and GPUs in all; a window so
+// answered gets no model (Nodes and Rounds 0). Otherwise it prices the node capacities and
 // the conflict cliques by Lagrangian relaxation (a proven bound), builds a
 // greedy solution guided by the prices, improves it by local search
 // (eject-and-repair moves, and sub-windows of jobs that share nodes, each
