@@ -14,11 +14,15 @@ import (
 // k nodes that fit alone, priorities by rank as the planner gives them.
 func bigJobsProblem(rng *rand.Rand) *Problem {
 	n := 6 + rng.IntN(10)
+	return bigJobsWindow(rng, n, 4+rng.IntN(5))
+}
+
+// bigJobsWindow is bigJobsProblem's window of n nodes and the given jobs.
+func bigJobsWindow(rng *rand.Rand, n, jobs int) *Problem {
 	p := &Problem{Nodes: make([]Node, n)}
 	for k := range p.Nodes {
 		p.Nodes[k] = Node{CPUs: 16 - rng.IntN(12), GPUs: rng.IntN(4)}
 	}
-	jobs := 4 + rng.IntN(5)
 	prios := make([]int64, jobs)
 	for j := range jobs {
 		prios[j] = int64(jobs - j + 1)
