@@ -29,7 +29,14 @@
 //
 // # Solver
 //
-// Solve works on a compact model: bids worth nothing are dropped, and so
+// Solve first tries a quick proof (quick.go): a greedy (jobs by
+// value, each on its fitting bid of best value) is the incumbent of a
+// small exact search over the jobs, each on each fitting bid or left out,
+// cut by a fractional knapsack of the free cores (and of the free GPUs)
+// in all. Where every job wants a large part of the free machine, as in
+// a replay's windows, that search completes within its 20,000 nodes
+// and its incumbent is optimal; the rest is not run. Otherwise Solve
+// works on a compact model: bids worth nothing are dropped, and so
 // are node resources no combination of bids can overfill; conflict
 // cliques (bids that pairwise overfill a node resource or belong to one
 // job, one clique grown greedily around each conflicting pair; half

@@ -93,6 +93,9 @@ func (s *solver) lagrangeRepairing(jobs []int32, resid []int32, lb float64, iter
 		if repair && it%repairEvery == 0 {
 			s.repairChoice(jobs, picks)
 			lb = max(lb, s.valueOf(jobs))
+			if s.checkCut() {
+				break // the caller wants no more (solveModel's cut)
+			}
 		}
 		if it == 0 || L < best {
 			if it == 0 || L < best-1e-9*max(1, best) {

@@ -236,7 +236,7 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, node
 			}
 		}
 	}
-	won, _, err := pl.solve(ctx, p, byID, offers)
+	won, _, err := pl.solve(ctx, p, byID, offers, false)
 	return won, declined, err
 }
 
@@ -252,8 +252,10 @@ func noneMayBid(wjobs []WindowJob) bool {
 // solver gets the problem with its nodes merged where no constraint
 // tells them apart (mergeNodes): the same selections, feasible alike, of
 // the same objective, in a fraction of the uses. Without a bid there is
-// nothing to solve (the last auction of every pass).
-func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, offers map[int64]*selectnodes.Offer) ([]queue.Decision, *Solution, error) {
+// nothing to solve (the last auction of every pass). With headCut the
+// solve may stop once p's first job surely loses: its answer then leaves
+// that job out, as the whole solve's would (quick_head.go).
+func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.Job, offers map[int64]*selectnodes.Offer, headCut bool) ([]queue.Decision, *Solution, error) {
 	if !slices.ContainsFunc(p.Jobs, func(j Job) bool { return len(j.Bids) > 0 }) {
 		none := make(Selection, len(p.Jobs))
 		for k := range none {
@@ -261,11 +263,7 @@ func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.
 		}
 		return nil, &Solution{Selection: none, Optimal: true, Stopped: "optimal"}, nil
 	}
-	q := p
-	if m := mergeNodes(p); m != nil {
-		q = m
-	}
-	sol, err := Solve(ctx, q, pl.solveOptions())
+	sol, err := pl.solveMerged(ctx, p, headCut)
 	if err != nil {
 		return nil, nil, fmt.Errorf("auction planner: %w", err)
 	}

@@ -65,7 +65,9 @@ func (pl *Planner) protectHead(ctx context.Context, rd *auctionRound, head **res
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
-	won, sol, err := pl.solve(ctx, p, rd.byID, rd.offers)
+	// The head's fate is all this solve decides when the head loses: the
+	// solve may stop once it surely does (quick_head.go).
+	won, sol, err := pl.solve(ctx, p, rd.byID, rd.offers, len(p.Jobs[0].Bids) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +150,7 @@ func (pl *Planner) headFirst(ctx context.Context, rd *auctionRound, p *Problem, 
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
-	won, _, err := pl.solve(ctx, q, rd.byID, rd.offers)
+	won, _, err := pl.solve(ctx, q, rd.byID, rd.offers, false)
 	return append(out, won...), err
 }
 

@@ -90,10 +90,15 @@ type solver struct {
 	rng      *rand.Rand
 	carry    *lpCarry // what a proof attempt's LP search leaves the next (lp_carry.go)
 	trace    *searchTrace
+	cut      float64            // checkCut's value
+	stop     context.CancelFunc // cancels the solve's context; nil without a cut
 }
 
 // Solve finds a selection of bids of p of maximum objective (1) under
-// constraints (2)-(4). It validates p, prices the node capacities and
+// constraints (2)-(4). It validates p and first tries a quick proof
+// (quick.go): its own first greedy, or better, proven optimal by a small
+// exact search bounded by the free cores and GPUs in all; a window so
+// answered gets no model (Nodes and Rounds 0). Otherwise it prices the node capacities and
 // the conflict cliques by Lagrangian relaxation (a proven bound), builds a
 // greedy solution guided by the prices, improves it by local search
 // (eject-and-repair moves, and sub-windows of jobs that share nodes, each
@@ -112,6 +117,24 @@ func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Sol
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if tr == nil { // a trace is of the full solve's searches
+		if sol := quickSolve(p, opts.tolerance()); sol != nil {
+			return sol, nil
+		}
+	}
+	return solveModel(ctx, p, opts, tr, math.Inf(1)), nil
+}
+
+// solveModel is solve on a valid problem that the quick path did not
+// prove: the model, its pricing, the local search and the exact searches.
+// Once the selection is worth more than cut, the solve stops (as if
+// cancelled) with it (see solver.checkCut); +Inf never stops it.
+func solveModel(ctx context.Context, p *Problem, opts Options, tr *searchTrace, cut float64) *Solution {
+	var stop context.CancelFunc
+	if cut < math.Inf(1) {
+		ctx, stop = context.WithCancel(ctx)
+		defer stop()
+	}
 	_, hasDeadline := ctx.Deadline()
 	opts = opts.withDefaults(len(p.Jobs), hasDeadline || opts.TimeLimit > 0)
 	if opts.TimeLimit > 0 {
@@ -122,6 +145,7 @@ func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Sol
 	m := buildModel(p)
 	s := newSolver(ctx, m, opts)
 	s.trace = tr
+	s.cut, s.stop = cut, stop
 	comps := m.components()
 	bounds := make([]float64, len(comps))
 	s.initial(comps, bounds, opts.PricingSteps)
@@ -142,7 +166,7 @@ func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Sol
 			proven = s.fixAndProve(comps, bounds, opts, math.MaxInt64)
 		}
 	}
-	return s.solution(p, bounds, proven, rounds), nil
+	return s.solution(p, bounds, proven, rounds)
 }
 
 // fixAndProve fixes by reduced cost against the solution found so far
@@ -202,10 +226,16 @@ func (o Options) withDefaults(jobs int, timed bool) Options {
 	if o.ExactJobs <= 0 {
 		o.ExactJobs = 60
 	}
-	if !(o.Tolerance > 0 && o.Tolerance < maxTolerance) { // NaN and +Inf too
-		o.Tolerance = 1e-6
-	}
+	o.Tolerance = o.tolerance()
 	return o
+}
+
+// tolerance is Tolerance, or 1e-6 when unset (0, NaN, or not below 1e12).
+func (o Options) tolerance() float64 {
+	if !(o.Tolerance > 0 && o.Tolerance < maxTolerance) { // NaN and +Inf too
+		return 1e-6
+	}
+	return o.Tolerance
 }
 
 // initial prices each group, keeps its bound, and builds the first
@@ -214,9 +244,29 @@ func (o Options) withDefaults(jobs int, timed bool) Options {
 func (s *solver) initial(comps [][]int32, bounds []float64, steps int) {
 	for c, jobs := range comps {
 		lb := s.greedy(jobs, false)
+		s.checkCut()
 		bounds[c] = s.lagrangeRepairing(jobs, s.m.capacity, lb, steps, true)
 		s.greedy(jobs, true)
+		s.checkCut()
 	}
+}
+
+// checkCut stops the solve once the selection is worth more than s.cut,
+// and reports whether it has. Until then it changes nothing. After it,
+// every phase ends at its next look at the context, and none of them
+// gives up value it holds (only the annealing does, within the
+// tolerance, and it does not run once stopped), so the answer is worth
+// at least what it was here: more than the cut.
+func (s *solver) checkCut() bool {
+	if s.stop == nil {
+		return false
+	}
+	if s.total() > s.cut {
+		s.stop()
+		s.stop = nil
+		return true
+	}
+	return false
 }
 
 // valueOf is the objective the current selection earns from jobs.

@@ -1,0 +1,157 @@
+package auction
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// quickSearch is the exact search of the quick path: jobs decided by best
+// value, best first, each on each of its bids that fits the nodes left
+// (best value first), then left out. A node is cut when the open jobs
+// cannot beat the incumbent even in the aggregate: the fractional
+// knapsack of the open jobs that still fit alone in the free cores and
+// GPUs left in all (job values at their best, weights their smallest
+// bid's), by value per core and by value per GPU, the smaller of the two.
+type quickSearch struct {
+	p       *Problem
+	jobs    []int   // problem jobs with a bid worth something, by best value
+	bids    [][]int // per job of jobs: its bids worth something, best first
+	items   []item  // per job of jobs: its aggregate
+	byCores []int   // indices of jobs by value per core, best first
+	byGPUs  []int   // the same per GPU
+	cores   []int   // free cores per node
+	gpus    []int   // free GPUs per node
+	cur     []int   // per depth: chosen bid or -1
+	best    float64 // the incumbent's value
+	sel     Selection
+	tol     float64
+	nodes   int
+	limit   int
+	stopped bool // the node limit cut the search: nothing proven
+	// firstDone: the search of the selections with jobs[0] completed, and
+	// none is worth more than firstBest+tol.
+	firstDone bool
+	firstBest float64
+}
+
+// item is a job in the aggregate: its best value, and the fewest cores
+// and GPUs any of its bids worth something takes in all.
+type item struct {
+	value       float64
+	cores, gpus int
+}
+
+func (q *quickSearch) dfs(d int, val float64, cores, gpus int) {
+	q.nodes++
+	if q.nodes > q.limit {
+		q.stopped = true
+		return
+	}
+	if d == len(q.jobs) {
+		if val > q.best+q.tol {
+			q.best = val
+			for k, j := range q.jobs {
+				q.sel[j] = q.cur[k]
+			}
+		}
+		return
+	}
+	if !q.mayBeat(d, val, cores, gpus) {
+		return
+	}
+	job := &q.p.Jobs[q.jobs[d]]
+	for _, i := range q.bids[d] {
+		b := &job.Bids[i]
+		if !bidFits(b, q.cores, q.gpus) {
+			continue
+		}
+		c, g := q.take(b, 1)
+		q.cur[d] = i
+		q.dfs(d+1, val+q.p.Value(q.jobs[d], i), cores-c, gpus-g)
+		q.take(b, -1)
+		if q.stopped {
+			return
+		}
+	}
+	if d == 0 {
+		q.firstDone = true // every selection with jobs[0] is now at most best+tol
+		q.firstBest = q.best
+	}
+	q.cur[d] = -1
+	q.dfs(d+1, val, cores, gpus)
+}
+
+// take takes bid b off the free nodes (sign 1) or gives it back (-1) and
+// returns its cores and GPUs in all.
+func (q *quickSearch) take(b *Bid, sign int) (int, int) {
+	c, g := 0, 0
+	for _, u := range b.Uses {
+		q.cores[u.Node] -= sign * u.Cores
+		q.gpus[u.Node] -= sign * u.GPUs
+		c += u.Cores
+		g += u.GPUs
+	}
+	return c, g
+}
+
+// mayBeat reports whether the open jobs (depth d on) may still take val
+// above the incumbent. The cut keeps a margin for rounding (1e-9
+// relative), so only what surely cannot beat it is cut.
+func (q *quickSearch) mayBeat(d int, val float64, cores, gpus int) bool {
+	target := q.best + q.tol - 1e-9*max(1, math.Abs(q.best))
+	if val+q.fractional(q.byCores, d, cores, gpus, true, val, target) <= target {
+		return false
+	}
+	return val+q.fractional(q.byGPUs, d, cores, gpus, false, val, target) > target
+}
+
+// fractional is the fractional knapsack, in order, of the open jobs
+// (depth d on) that fit alone in the cores and GPUs left, on the cores
+// (byCores) or the GPUs. It may stop early, at a partial sum s with
+// base+s > target: the whole sum adds values that are not negative, and
+// rounding keeps that order, so base plus it would be above target too.
+func (q *quickSearch) fractional(order []int, d, cores, gpus int, byCores bool, base, target float64) float64 {
+	room := gpus
+	if byCores {
+		room = cores
+	}
+	sum := 0.0
+	for _, k := range order {
+		it := q.items[k]
+		if k < d || it.cores > cores || it.gpus > gpus {
+			continue
+		}
+		w := it.gpus
+		if byCores {
+			w = it.cores
+		}
+		if w <= room {
+			room -= w
+			sum += it.value
+			if base+sum > target {
+				return sum
+			}
+			continue
+		}
+		return sum + it.value*float64(room)/float64(w)
+	}
+	return sum
+}
+
+// byDensity orders the items by value per unit of weight, best first (no
+// weight first of all).
+func byDensity(items []item, weight func(item) int) []int {
+	idx := make([]int, len(items))
+	for k := range idx {
+		idx[k] = k
+	}
+	density := func(it item) float64 {
+		if weight(it) == 0 {
+			return math.Inf(1)
+		}
+		return it.value / float64(weight(it))
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(density(items[b]), density(items[a])) })
+	return idx
+}
