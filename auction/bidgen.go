@@ -13,19 +13,21 @@ const windowsPerRun = 3
 // for each GPU count of its range, each run of eligible nodes of each
 // nodeset (enough free GPUs, at least one free core) gives its
 // best-fitting stretches.
-func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candidate {
+func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int, share *bidShare) []candidate {
 	if job.Eligible != nil && job.Eligible.None() {
 		return nil // no node: no run
 	}
 	var out []candidate
 	seen := map[[4]int]bool{}
-	room := job.rooms(load)
+	group := share.of(&job)
+	room := group.room
 	perCount := (limit + job.GPUsMax - job.GPUsMin) / (job.GPUsMax - job.GPUsMin + 1) // each GPU count its share
 	for g := job.GPUsMax; g >= job.GPUsMin; g-- {
 		stop := min(limit, len(out)+perCount)
 	scan:
-		for _, set := range sets {
-			for _, run := range eligibleRuns(&job, set.nodes, load, room, g) {
+		for k := range sets {
+			set := &sets[k]
+			for _, run := range group.runs(&job, k, set.nodes, load, g) {
 				for _, w := range bestWindows(job, run, room) {
 					key := [4]int{run[w[0]], run[w[1]-1], g, job.Cores}
 					if seen[key] {

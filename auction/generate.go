@@ -39,6 +39,11 @@ type WindowJob struct {
 	// only when all of it is free.
 	Room  func(node int) int
 	Whole bool
+	// alike, when not 0, says that the jobs of the same alike have the
+	// same Room (one table, the planner's for one offer), so that bid
+	// generation reads their rooms and runs once for all those of one
+	// Eligible bitmap too.
+	alike int32
 }
 
 // BidOptions choose between the paper's AUCSCHED3 (the zero value) and the
@@ -111,13 +116,14 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 		}
 	}
 	sets := nodesets(tree, load)
+	share := newBidShare(load, len(sets))
 	cands := make([][]candidate, len(jobs))
 	contention := make([]int, n)
 	for k, job := range jobs {
 		if err := checkWindowJob(k, job); err != nil {
 			return nil, err
 		}
-		cands[k] = jobCandidates(job, sets, load, 4*opts.MaxBids)
+		cands[k] = jobCandidates(job, sets, load, 4*opts.MaxBids, share)
 		for _, c := range cands[k] {
 			for _, u := range c.uses {
 				contention[u.Node]++
