@@ -136,6 +136,7 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 	if opts.ShiftPriorities && len(jobs) > 0 {
 		shift = 1 - slices.MinFunc(jobs, func(a, b WindowJob) int { return cmp.Compare(a.Priority, b.Priority) }).Priority
 	}
+	lvls := newLevels(tree)
 	for k, job := range jobs {
 		prios[k] = job.Priority + shift
 		out := Job{ID: job.ID, Priority: prios[k], Type: job.Type, Bids: []Bid{},
@@ -146,7 +147,7 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 			}
 			lvl := c.level
 			if !opts.SwitchLevel {
-				lvl = commonLevel(tree, c.uses)
+				lvl = lvls.of(c.uses)
 			}
 			out.Bids = append(out.Bids, Bid{Uses: c.uses, Level: lvl, Cost: Cost(sys, len(c.uses), lvl, c.gpus)})
 			total++
