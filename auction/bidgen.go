@@ -31,7 +31,7 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int, share *b
 						continue
 					}
 					seen[key] = true
-					out = append(out, candidate{uses: spread(job, run[w[0]:w[1]], room, g), level: set.level, gpus: g})
+					out = append(out, newCandidate(job, run[w[0]:w[1]], room, set.level, g))
 					if len(out) >= stop {
 						break scan
 					}

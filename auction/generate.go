@@ -74,14 +74,6 @@ type nodeset struct {
 	level int
 }
 
-// candidate is a bid before ranking.
-type candidate struct {
-	uses       []Use
-	level      int
-	gpus       int
-	contention int
-}
-
 // GenerateBids builds the auction problem of a window as AUCSCHED3 does:
 // under every switch, leaves first, the runs of nodes with free cores are
 // nodesets; each job gets bids from the best-fitting stretches of each
@@ -118,18 +110,13 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 	sets := nodesets(tree, load)
 	share := newBidShare(load, len(sets))
 	cands := make([][]candidate, len(jobs))
-	contention := make([]int, n)
 	for k, job := range jobs {
 		if err := checkWindowJob(k, job); err != nil {
 			return nil, err
 		}
 		cands[k] = jobCandidates(job, sets, load, 4*opts.MaxBids, share)
-		for _, c := range cands[k] {
-			for _, u := range c.uses {
-				contention[u.Node]++
-			}
-		}
 	}
+	contention := newContention(cands, n)
 	total := 0
 	prios := make([]int64, len(jobs))
 	shift := int64(0)
@@ -145,11 +132,12 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 			if opts.MaxTotalBids > 0 && total >= opts.MaxTotalBids {
 				break
 			}
+			uses := c.made(job)
 			lvl := c.level
 			if !opts.SwitchLevel {
-				lvl = lvls.of(c.uses)
+				lvl = lvls.of(uses)
 			}
-			out.Bids = append(out.Bids, Bid{Uses: c.uses, Level: lvl, Cost: Cost(sys, len(c.uses), lvl, c.gpus)})
+			out.Bids = append(out.Bids, Bid{Uses: uses, Level: lvl, Cost: Cost(sys, len(uses), lvl, c.gpus)})
 			total++
 		}
 		p.Jobs = append(p.Jobs, out)
@@ -215,20 +203,4 @@ func commonLevel(tree *topology.Tree, uses []Use) int {
 		return tree.MaxLevel
 	}
 	return lvl
-}
-
-// rank keeps the best max candidates: lowest level, then least contended,
-// then fewest nodes.
-func rank(cands []candidate, contention []int, limit int) []candidate {
-	for k := range cands {
-		c := 0
-		for _, u := range cands[k].uses {
-			c += contention[u.Node]
-		}
-		cands[k].contention = c
-	}
-	slices.SortStableFunc(cands, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.level, b.level), cmp.Compare(a.contention, b.contention), cmp.Compare(len(a.uses), len(b.uses)))
-	})
-	return cands[:min(limit, len(cands))]
 }
