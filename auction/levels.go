@@ -13,6 +13,7 @@ import (
 type levels struct {
 	tree    *topology.Tree
 	buf     *bitset.BitSet
+	marked  []int // the nodes set in buf
 	byRange map[[2]int]int
 }
 
@@ -45,15 +46,27 @@ func consecutive(uses []Use) bool {
 	return true
 }
 
-// measure is commonLevel on the shared bitmap, cleared afterwards.
+// measure is commonLevel on the shared bitmap, cleared afterwards. The
+// lowest common switch depends only on the leaves the nodes are under,
+// so one node of each leaf is enough: the nodes of a stretch mostly
+// share a leaf with the node before them, and only those that do not
+// are set.
 func (l *levels) measure(uses []Use) int {
+	last, marked := -1, l.marked[:0]
 	for _, u := range uses {
+		leaf, ok := l.tree.Leaf(u.Node)
+		if ok && leaf == last {
+			continue
+		}
+		last = leaf
 		l.buf.Set(uint(u.Node))
+		marked = append(marked, u.Node)
 	}
 	lvl, ok := l.tree.LowestCommonLevel(l.buf)
-	for _, u := range uses {
-		l.buf.Clear(uint(u.Node))
+	for _, i := range marked {
+		l.buf.Clear(uint(i))
 	}
+	l.marked = marked
 	if !ok {
 		return l.tree.MaxLevel
 	}
