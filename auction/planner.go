@@ -353,11 +353,7 @@ func readNodes(snap *selectnodes.Snapshot, gpu string) (*passNodes, error) {
 		if !pn.avail.Test(uint(i)) {
 			continue
 		}
-		for _, g := range snap.Node(i).GRES {
-			if g.Name == gpu {
-				pn.maxGPUs = max(pn.maxGPUs, int(min(g.Count, MaxPerNode)))
-			}
-		}
+		pn.maxGPUs = max(pn.maxGPUs, int(min(snap.MostGRES(i, gpu), MaxPerNode))) // no copy of the node
 	}
 	if pn.tree != nil {
 		return pn, nil
