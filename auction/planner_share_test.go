@@ -59,7 +59,7 @@ func TestPlannerSharedOffersDecideAsUnshared(t *testing.T) {
 	t.Logf("seed %d", seed)
 	jobs := 60
 	if testing.Short() {
-		jobs = 25
+		jobs = 15
 	}
 	for _, conf := range confs {
 		name := strings.TrimSuffix(filepath.Base(conf), ".slurm.conf")
@@ -87,14 +87,14 @@ func TestPlannerSharedOffersDecideAsUnshared(t *testing.T) {
 // 1,024 nodes) decides the same with offers shared and unshared, under
 // both replay policies.
 func TestPlannerSharedOffersOnTheSeedWorkload(t *testing.T) {
-	jobs := 120
+	jobs, policies := 120, []bool{false, true}
 	if testing.Short() {
-		jobs = 40
+		jobs, policies = 10, []bool{true} // a pass on 1,024 nodes costs under -race
 	}
 	w, err := sim.Generate("6", 1024, 16, 1)
 	require.NoError(t, err)
 	w.Jobs = w.Jobs[:jobs]
-	for _, reserve := range []bool{false, true} {
+	for _, reserve := range policies {
 		var logs [2][]string
 		for k, unshared := range []bool{false, true} {
 			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, KeepBidless: true, ReserveHead: reserve}
