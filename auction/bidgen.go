@@ -1,9 +1,6 @@
 package auction
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // windowsPerRun is how many stretches of one run of eligible nodes become
 // candidate bids: the best-fitting ones (least spare cores).
@@ -13,26 +10,28 @@ const windowsPerRun = 3
 // for each GPU count of its range, each run of eligible nodes of each
 // nodeset (enough free GPUs, at least one free core) gives its
 // best-fitting stretches.
-func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int) []candidate {
+func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int, share *bidShare) []candidate {
 	if job.Eligible != nil && job.Eligible.None() {
 		return nil // no node: no run
 	}
 	var out []candidate
 	seen := map[[4]int]bool{}
-	room := job.rooms(load)
+	group := share.of(&job)
+	room := group.room
 	perCount := (limit + job.GPUsMax - job.GPUsMin) / (job.GPUsMax - job.GPUsMin + 1) // each GPU count its share
 	for g := job.GPUsMax; g >= job.GPUsMin; g-- {
 		stop := min(limit, len(out)+perCount)
 	scan:
-		for _, set := range sets {
-			for _, run := range eligibleRuns(&job, set.nodes, load, room, g) {
+		for k := range sets {
+			set := &sets[k]
+			for _, run := range group.runs(&job, k, set.nodes, load, g) {
 				for _, w := range bestWindows(job, run, room) {
 					key := [4]int{run[w[0]], run[w[1]-1], g, job.Cores}
 					if seen[key] {
 						continue
 					}
 					seen[key] = true
-					out = append(out, candidate{uses: spread(job, run[w[0]:w[1]], room, g), level: set.level, gpus: g})
+					out = append(out, newCandidate(job, run[w[0]:w[1]], room, set.level, g))
 					if len(out) >= stop {
 						break scan
 					}
@@ -99,10 +98,13 @@ func eligibleRuns(job *WindowJob, nodes []int, load Load, room []int, g int) [][
 
 // bestWindows returns [start, end) stretches of run that can hold the job
 // (exactly job.Nodes nodes, or any number for type A), the windowsPerRun
-// with the fewest spare cores; room is the job's room on each node.
+// with the fewest spare cores, the earlier first among equals; room is
+// the job's room on each node. The best are kept as the scan goes (a
+// stable sort of every stretch by spare cores, cut to windowsPerRun,
+// chose the same at a sort of all of them per run).
 func bestWindows(job WindowJob, run []int, room []int) [][2]int {
-	type win struct{ lo, hi, spare int }
-	var wins []win
+	var best [windowsPerRun]window
+	kept := 0
 	sum, hi := 0, 0
 	for lo := range run {
 		if job.Nodes > 0 {
@@ -128,15 +130,34 @@ func bestWindows(job WindowJob, run []int, room []int) [][2]int {
 			}
 		}
 		if sum >= job.Cores {
-			wins = append(wins, win{lo, hi, sum - job.Cores})
+			kept = keepBest(&best, kept, window{lo, hi, sum - job.Cores})
 		}
 	}
-	slices.SortStableFunc(wins, func(a, b win) int { return cmp.Compare(a.spare, b.spare) })
-	out := make([][2]int, 0, windowsPerRun)
-	for _, w := range wins[:min(windowsPerRun, len(wins))] {
-		out = append(out, [2]int{w.lo, w.hi})
+	out := make([][2]int, kept)
+	for k := range out {
+		out[k] = [2]int{best[k].lo, best[k].hi}
 	}
 	return out
+}
+
+// window is a stretch [lo, hi) of a run and its spare cores.
+type window struct{ lo, hi, spare int }
+
+// keepBest puts w among the kept best (fewest spare cores; w comes after
+// every kept window, so it goes behind those of as many) and returns how
+// many are kept.
+func keepBest(best *[windowsPerRun]window, kept int, w window) int {
+	at := kept
+	for at > 0 && best[at-1].spare > w.spare {
+		at--
+	}
+	if at >= windowsPerRun {
+		return kept
+	}
+	kept = min(kept+1, windowsPerRun)
+	copy(best[at+1:kept], best[at:kept-1])
+	best[at] = w
+	return kept
 }
 
 // spread lays the job's cores on nodes: with a node count, one core each

@@ -83,7 +83,10 @@
 // Planner is a queue.Planner: each pass it bids for the window on what
 // selectnodes' Offer says each node can give each job under the
 // snapshot's load (asked only of jobs some run of free nodes could hold;
-// the others get OfferTerms, the offer's error without the load), solves within its Budget (nodes every bid uses alike
+// the others get OfferTerms, the offer's error without the load; jobs
+// of one selectnodes.OfferKey share one offer a pass and one room table
+// an auction, and bid generation reads their runs of nodes once), solves
+// within its Budget (nodes every bid uses alike
 // merged into one, which changes no selection's feasibility or value)
 // and starts the winners on exactly their bids' cores and GPUs
 // (queue.Decision.Layout), with the memory the pipeline gives those

@@ -39,6 +39,11 @@ type WindowJob struct {
 	// only when all of it is free.
 	Room  func(node int) int
 	Whole bool
+	// alike, when not 0, says that the jobs of the same alike have the
+	// same Room (one table, the planner's for one offer), so that bid
+	// generation reads their rooms and runs once for all those of one
+	// Eligible bitmap too.
+	alike int32
 }
 
 // BidOptions choose between the paper's AUCSCHED3 (the zero value) and the
@@ -67,14 +72,6 @@ func PluginOptions() BidOptions {
 type nodeset struct {
 	nodes []int
 	level int
-}
-
-// candidate is a bid before ranking.
-type candidate struct {
-	uses       []Use
-	level      int
-	gpus       int
-	contention int
 }
 
 // GenerateBids builds the auction problem of a window as AUCSCHED3 does:
@@ -111,25 +108,22 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 		}
 	}
 	sets := nodesets(tree, load)
+	share := newBidShare(load, len(sets))
 	cands := make([][]candidate, len(jobs))
-	contention := make([]int, n)
 	for k, job := range jobs {
 		if err := checkWindowJob(k, job); err != nil {
 			return nil, err
 		}
-		cands[k] = jobCandidates(job, sets, load, 4*opts.MaxBids)
-		for _, c := range cands[k] {
-			for _, u := range c.uses {
-				contention[u.Node]++
-			}
-		}
+		cands[k] = jobCandidates(job, sets, load, 4*opts.MaxBids, share)
 	}
+	contention := newContention(cands, n)
 	total := 0
 	prios := make([]int64, len(jobs))
 	shift := int64(0)
 	if opts.ShiftPriorities && len(jobs) > 0 {
 		shift = 1 - slices.MinFunc(jobs, func(a, b WindowJob) int { return cmp.Compare(a.Priority, b.Priority) }).Priority
 	}
+	lvls := newLevels(tree)
 	for k, job := range jobs {
 		prios[k] = job.Priority + shift
 		out := Job{ID: job.ID, Priority: prios[k], Type: job.Type, Bids: []Bid{},
@@ -138,11 +132,12 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 			if opts.MaxTotalBids > 0 && total >= opts.MaxTotalBids {
 				break
 			}
+			uses := c.made(job)
 			lvl := c.level
 			if !opts.SwitchLevel {
-				lvl = commonLevel(tree, c.uses)
+				lvl = lvls.of(uses)
 			}
-			out.Bids = append(out.Bids, Bid{Uses: c.uses, Level: lvl, Cost: Cost(sys, len(c.uses), lvl, c.gpus)})
+			out.Bids = append(out.Bids, Bid{Uses: uses, Level: lvl, Cost: Cost(sys, len(uses), lvl, c.gpus)})
 			total++
 		}
 		p.Jobs = append(p.Jobs, out)
@@ -208,20 +203,4 @@ func commonLevel(tree *topology.Tree, uses []Use) int {
 		return tree.MaxLevel
 	}
 	return lvl
-}
-
-// rank keeps the best max candidates: lowest level, then least contended,
-// then fewest nodes.
-func rank(cands []candidate, contention []int, limit int) []candidate {
-	for k := range cands {
-		c := 0
-		for _, u := range cands[k].uses {
-			c += contention[u.Node]
-		}
-		cands[k].contention = c
-	}
-	slices.SortStableFunc(cands, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.level, b.level), cmp.Compare(a.contention, b.contention), cmp.Compare(len(a.uses), len(b.uses)))
-	})
-	return cands[:min(limit, len(cands))]
 }

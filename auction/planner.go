@@ -97,6 +97,10 @@ type Planner struct {
 	// nodes, and a request no run fits (a partition whose nodes
 	// interleave with another's, say) would otherwise never start.
 	KeepBidless bool
+	// unshared gives every job an offer and room tables of its own, as
+	// if no two jobs were alike: the slow path, which tests compare with
+	// the shared one.
+	unshared bool
 }
 
 var _ queue.Planner = (*Planner)(nil)
@@ -107,16 +111,18 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	rounds := max(1, pl.Auctions)
 	var out []queue.Decision
 	var head *reservation // ReserveHead's, kept across the rounds
-	// Each job's offer is asked at most once a pass: it reads the
-	// snapshot's load as the rounds change it, except for its node set,
-	// which only shrinks in effect (a node the winners filled offers no
-	// CPU), and takeWinners checks every winner anyway.
-	offers := map[queue.JobID]*jobOffer{}
+	// Each job's offer is asked at most once a pass, and shared by the
+	// jobs alike (passOffers): it reads the snapshot's load as the rounds
+	// change it, except for its node set, which only shrinks in effect (a
+	// node the winners filled offers no CPU), and takeWinners checks
+	// every winner anyway.
+	offers := newPassOffers(pl.unshared)
 	nodes, err := readNodes(snap, gpu) // the configuration's part, the same every round
 	if err != nil {
 		return nil, err
 	}
 	for k := 0; k < rounds && len(window) > 0; k++ {
+		offers.round = k
 		won, declined, err := pl.auction(ctx, snap, nodes, window, gpu, now, &head, offers)
 		if err != nil && k > 0 && ctx.Err() != nil {
 			break // out of time: the earlier rounds' winners stand
@@ -205,7 +211,7 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 // decisions, and the jobs it declines. With ReserveHead, *head is the
 // pass's reservation (made here when there is none yet and the head has
 // no bid).
-func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, nodes *passNodes, window []queue.Job, gpu string, now time.Time, head **reservation, cache map[queue.JobID]*jobOffer) ([]queue.Decision, []queue.Decision, error) {
+func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, nodes *passNodes, window []queue.Job, gpu string, now time.Time, head **reservation, cache *passOffers) ([]queue.Decision, []queue.Decision, error) {
 	load, tree := nodes.load(snap, gpu), nodes.tree
 	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache, newRunLimits(load))
 	if len(wjobs) == 0 {
@@ -280,7 +286,7 @@ func (pl *Planner) solve(ctx context.Context, p *Problem, byID map[int64]*queue.
 // windowJobs are the window's jobs of the kinds the auction bids for, with
 // their ranks as priorities unless QueuePriorities, the queue jobs and
 // their offers by ID, and the decisions declining the others.
-func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string, cache map[queue.JobID]*jobOffer, rl *runLimits) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
+func (pl *Planner) windowJobs(snap *selectnodes.Snapshot, window []queue.Job, gpu string, cache *passOffers, rl *runLimits) ([]WindowJob, map[int64]*queue.Job, map[int64]*selectnodes.Offer, []queue.Decision) {
 	var wjobs []WindowJob
 	var declined []queue.Decision
 	byID := map[int64]*queue.Job{}
@@ -345,11 +351,7 @@ func readNodes(snap *selectnodes.Snapshot, gpu string) (*passNodes, error) {
 		if !pn.avail.Test(uint(i)) {
 			continue
 		}
-		for _, g := range snap.Node(i).GRES {
-			if g.Name == gpu {
-				pn.maxGPUs = max(pn.maxGPUs, int(min(g.Count, MaxPerNode)))
-			}
-		}
+		pn.maxGPUs = max(pn.maxGPUs, int(min(snap.MostGRES(i, gpu), MaxPerNode))) // no copy of the node
 	}
 	if pn.tree != nil {
 		return pn, nil
@@ -409,17 +411,12 @@ func shape(r *selectnodes.Request, gpu string) (WindowJob, bool) {
 // (the offer's error: the queue's selection then gives the reason). A job
 // that no run of the load can hold (rl) gets no eligible node, and so
 // no bid, without its nodes being asked (its offer is nil).
-func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[queue.JobID]*jobOffer, rl *runLimits) (WindowJob, *selectnodes.Offer, bool) {
+func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache *passOffers, rl *runLimits) (WindowJob, *selectnodes.Offer, bool) {
 	w, ok := shape(&j.Request, gpu)
 	if !ok {
 		return WindowJob{}, nil, false
 	}
-	jo := cache[j.ID]
-	if jo == nil {
-		jo = &jobOffer{}
-		jo.terms, jo.err = snap.OfferTerms(&j.Request)
-		cache[j.ID] = jo
-	}
+	jo := cache.job(snap, j)
 	if jo.err != nil {
 		return WindowJob{}, nil, false
 	}
@@ -444,32 +441,9 @@ func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache map[q
 	if err != nil {
 		return WindowJob{}, nil, false
 	}
-	w.Eligible, w.Whole = offerNodes(snap, o, len(j.Request.GRES) == 1 && j.Request.GRES[0].Type != "", gpu), o.Whole()
-	w.Room = roomTable(o, w.Eligible, snap.NodeCount())
+	w.Eligible, w.Room = cache.nodes(snap, jo.share, len(j.Request.GRES) == 1 && j.Request.GRES[0].Type != "", gpu)
+	w.Whole, w.alike = o.Whole(), jo.share.alike
 	return w, o, true
-}
-
-// jobOffer is what a pass asked of a job's offer: its terms and error
-// always (OfferTerms: cheap, the load not read), the offer itself only
-// once the job may get a bid. Free resources only shrink within a pass,
-// so a job that may get a bid in a later auction of the pass may in its
-// first one: every offer asked is asked there, on the pass's first load,
-// as when every job's offer was asked up front.
-type jobOffer struct {
-	terms selectnodes.OfferTerms
-	err   error
-	o     *selectnodes.Offer
-}
-
-func (jo *jobOffer) offer(snap *selectnodes.Snapshot, req *selectnodes.Request) (*selectnodes.Offer, error) {
-	if jo.o == nil {
-		o, err := snap.Offer(req)
-		if err != nil {
-			return nil, err
-		}
-		jo.o = o
-	}
-	return jo.o, nil
 }
 
 // roomTable asks the offer once per node of eligible (dropping those with

@@ -1,0 +1,78 @@
+package auction
+
+import "github.com/bits-and-blooms/bitset"
+
+// bidShare is what bid generation reads once for all the jobs of one
+// group: jobs of the same room on every node and the same eligible
+// nodes have the same runs of each nodeset at each GPU count, so only
+// their stretches (their cores and node counts) are their own. A window
+// of the planner's has a few groups (one per kind of request), one of
+// GenerateWindow's a single one.
+type bidShare struct {
+	load   Load
+	sets   int
+	groups map[bidGroup]*groupRuns
+}
+
+// bidGroup names a group: jobs without Room (their room is the free
+// cores) of one Eligible bitmap, or jobs of one alike (one room table)
+// and one Eligible bitmap, taking whole nodes or not. Bitmaps are told
+// apart by identity, so jobs whose bitmaps were made apart never share.
+type bidGroup struct {
+	alike    int32 // -1: no Room
+	eligible *bitset.BitSet
+	whole    bool
+}
+
+// groupRuns is one group's room on each node and its runs, by GPU
+// count and nodeset, as they are asked.
+type groupRuns struct {
+	room []int
+	sets int
+	byG  map[int]*setRuns
+}
+
+type setRuns struct {
+	runs [][][]int
+	done []bool
+}
+
+func newBidShare(load Load, sets int) *bidShare {
+	return &bidShare{load: load, sets: sets, groups: map[bidGroup]*groupRuns{}}
+}
+
+// of is job's group: its own when it shares with no other (a Room of its
+// own).
+func (s *bidShare) of(job *WindowJob) *groupRuns {
+	key := bidGroup{alike: -1, eligible: job.Eligible}
+	switch {
+	case job.Room != nil && job.alike == 0:
+		return s.newGroup(job)
+	case job.Room != nil:
+		key.alike, key.whole = job.alike, job.Whole
+	}
+	g := s.groups[key]
+	if g == nil {
+		g = s.newGroup(job)
+		s.groups[key] = g
+	}
+	return g
+}
+
+// runs is eligibleRuns of nodeset k (its nodes) at g GPUs, for every job
+// of the group: read once.
+func (gr *groupRuns) runs(job *WindowJob, k int, nodes []int, load Load, g int) [][]int {
+	sr := gr.byG[g]
+	if sr == nil {
+		sr = &setRuns{runs: make([][][]int, gr.sets), done: make([]bool, gr.sets)}
+		gr.byG[g] = sr
+	}
+	if !sr.done[k] {
+		sr.runs[k], sr.done[k] = eligibleRuns(job, nodes, load, gr.room, g), true
+	}
+	return sr.runs[k]
+}
+
+func (s *bidShare) newGroup(job *WindowJob) *groupRuns {
+	return &groupRuns{room: job.rooms(s.load), sets: s.sets, byG: map[int]*setRuns{}}
+}

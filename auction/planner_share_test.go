@@ -1,0 +1,114 @@
+package auction_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/auction"
+	"github.com/hpcsched/hpcsched/check"
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// recording is a Planner that logs every pass's decisions.
+type recording struct {
+	*auction.Planner
+	log []string
+}
+
+func (r *recording) Plan(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, now time.Time) ([]queue.Decision, error) {
+	ds, err := r.Planner.Plan(ctx, snap, window, now)
+	r.log = append(r.log, fmt.Sprintf("%s: %+v %v", now.Format(time.RFC3339), ds, err))
+	return ds, err
+}
+
+// plannerVariants are the planner's modes the shared offers must keep.
+func plannerVariants() map[string]func() *auction.Planner {
+	return map[string]func() *auction.Planner{
+		"auctions": func() *auction.Planner {
+			return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 4}
+		},
+		"keep-bidless": func() *auction.Planner {
+			return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, KeepBidless: true}
+		},
+		"reserve": func() *auction.Planner {
+			return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, ReserveHead: true}
+		},
+	}
+}
+
+// On every site configuration of the shared data, a mixed workload decides
+// the same, pass by pass, with offers shared by alike jobs and with every
+// job asking its own.
+func TestPlannerSharedOffersDecideAsUnshared(t *testing.T) {
+	dir := shareddata.Dir()
+	if dir == "" {
+		t.Skip("../shared/data not found")
+	}
+	confs, err := filepath.Glob(filepath.Join(dir, "slurm_configs", "*.slurm.conf"))
+	require.NoError(t, err)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	jobs := 60
+	if testing.Short() {
+		jobs = 15
+	}
+	for _, conf := range confs {
+		name := strings.TrimSuffix(filepath.Base(conf), ".slurm.conf")
+		cfg, err := check.ReadConfig(conf)
+		require.NoError(t, err)
+		for variant, mk := range plannerVariants() {
+			t.Run(name+"/"+variant, func(t *testing.T) {
+				var logs [2][]string
+				for k, pl := range []*auction.Planner{mk(), auction.Unshared(mk())} {
+					c, err := selectnodes.FromConfig(cfg)
+					require.NoError(t, err)
+					rec := &recording{Planner: pl}
+					r := rand.New(rand.NewPCG(seed, uint64(len(name)+len(variant))))
+					runPasses(t, c, rec, r, jobs, false)
+					logs[k] = rec.log
+				}
+				require.NotEmpty(t, logs[0])
+				require.Equal(t, logs[1], logs[0], "shared offers decided otherwise")
+			})
+		}
+	}
+}
+
+// The AUCSCHED3 paper's workload 6 (jobs of four kinds of request on
+// 1,024 nodes) decides the same with offers shared and unshared, under
+// both replay policies.
+func TestPlannerSharedOffersOnTheSeedWorkload(t *testing.T) {
+	jobs, policies := 120, []bool{false, true}
+	if testing.Short() {
+		jobs, policies = 10, []bool{true} // a pass on 1,024 nodes costs under -race
+	}
+	w, err := sim.Generate("6", 1024, 16, 1)
+	require.NoError(t, err)
+	w.Jobs = w.Jobs[:jobs]
+	for _, reserve := range policies {
+		var logs [2][]string
+		for k, unshared := range []bool{false, true} {
+			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, KeepBidless: true, ReserveHead: reserve}
+			if unshared {
+				auction.Unshared(pl)
+			}
+			rec := &recording{Planner: pl}
+			c, err := selectnodes.Seed001()
+			require.NoError(t, err)
+			_, err = sim.Run(c, w, sim.Options{Planner: rec, Window: 100})
+			require.NoError(t, err)
+			logs[k] = rec.log
+		}
+		require.NotEmpty(t, logs[0])
+		require.Equal(t, logs[1], logs[0], "reserve %v: shared offers decided otherwise", reserve)
+	}
+}
