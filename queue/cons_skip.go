@@ -67,6 +67,10 @@ type skipCert struct {
 	timeLimit time.Duration
 	key       admitKey
 	mostCPUs  int
+	// most bounds the nodes the job could have had at every start its
+	// plan ruled out, the start-now attempt's included (see gained);
+	// math.MaxInt when unknown.
+	most int
 }
 
 // skipLog is the change log and the certificates. It belongs to a kept
@@ -79,6 +83,10 @@ type skipLog struct {
 	certs   map[JobID]*skipCert
 	parts   map[string]partSig // the partitions as the last pass saw them
 	cpus    []int              // each node's free CPUs as the last pass left them
+	gained  *bitset.BitSet     // holds' scratch
+	// kept counts the reservations kept without a plan, narrowed those
+	// of them kept with room gained (see cons_gain.go); tests read them.
+	kept, narrowed int
 }
 
 func newSkipLog() *skipLog {
@@ -141,15 +149,20 @@ const pruneAt = 256
 // forget drops job id's certificate.
 func (l *skipLog) forget(id JobID) { delete(l.certs, id) }
 
-// holds reports whether the certificate c is still good: nothing freed
-// since it starts before horizon with a free run as long as c's job
-// (for a node of the job's own reservation, the run as the job sees it
-// on pr, its reservation given back), nothing taken since it overlaps its
-// reservation.
-func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64) bool {
+// holds reports whether the certificate c is still good: nothing taken
+// since it overlaps its reservation, and the room freed since that
+// starts before horizon with a free run as long as c's job (for a node
+// of the job's own reservation, the run as the job sees it on pr, its
+// reservation given back) is on too few nodes to make up what every
+// start c's plan ruled out lacked (see gained): none at all, unless
+// c.most says by how much those starts fell short of need nodes. When it
+// holds with room gained, c.most grows by the nodes that gained it.
+func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) bool {
 	if c.seq < l.floor {
 		return false
 	}
+	spare := need - 1 - c.most // nodes that may gain room; < 0 when unknown
+	gained := false
 	i, _ := slices.BinarySearchFunc(l.entries, c.seq+1, func(e skipEntry, seq uint64) int {
 		switch {
 		case e.seq < seq:
@@ -164,7 +177,14 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64) bool {
 	for _, e := range l.entries[i:] {
 		if e.freed {
 			if e.from < horizon && (e.run >= c.d || ownRun(pr, &e, r) >= c.d) {
-				return false
+				if e.nodes == nil || spare <= 0 {
+					return false
+				}
+				if !gained {
+					l.gained = clearedSet(l.gained, e.nodes.Len())
+					gained = true
+				}
+				l.gained.InPlaceUnion(e.nodes)
 			}
 			continue
 		}
@@ -172,7 +192,24 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64) bool {
 			return false
 		}
 	}
+	if gained {
+		g := int(l.gained.Count())
+		if g > spare {
+			return false
+		}
+		c.most += g
+		l.narrowed++
+	}
 	return true
+}
+
+// clearedSet returns b cleared with length n, or a new set.
+func clearedSet(b *bitset.BitSet, n uint) *bitset.BitSet {
+	if b == nil || b.Len() != n {
+		return bitset.New(n)
+	}
+	b.ClearAll()
+	return b
 }
 
 // partSig is what a plan reads of a partition.
@@ -237,10 +274,11 @@ func (b *bfRun) keep(j *job) bool {
 	}
 	b.checkPartition(j.Partition)
 	from := maxTime(b.now, r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond)))
-	if !b.skip.holds(b.pr, c, later(from, d).UnixNano()) {
+	if !b.skip.holds(b.pr, c, later(from, d).UnixNano(), b.s.minNodes(j)) {
 		return false
 	}
 	c.seq = b.skip.seq
+	b.skip.kept++
 	return true
 }
 
@@ -262,8 +300,9 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		return // starts past the window were never tried
 	}
 	b.checkPartition(j.Partition)
-	b.skip.certs[j.ID] = &skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
-		key: k, mostCPUs: b.s.maxNodeCPUs()}
+	d := j.expectedEnd(b.now).Sub(b.now)
+	b.skip.certs[j.ID] = &skipCert{seq: b.skip.seq, resv: r, d: d, timeLimit: j.TimeLimit,
+		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j, r, d)}
 }
 
 func sameAccess(a, b selectnodes.Access) bool {
