@@ -34,9 +34,12 @@ import (
 // starts on a profile with no more room in them (a start it found
 // impossible stays impossible: feasibility of a plain request is monotone
 // in the free nodes), find its reservation still free, and keep it; the
-// start-now attempt likewise fails again. The job then keeps its
-// reservation without a plan, and its certificate moves up to the
-// present.
+// start-now attempt likewise fails again, as long as now has not passed
+// the last start the plan tried (one resolution step before the
+// reservation's). The job then keeps its reservation without a plan, and
+// its certificate moves up to the present. Room freed on nodes too few to
+// make up what the starts tried lacked does not void it either (see
+// cons_gain.go).
 //
 // The shortcut is taken only where the monotonicity holds and can be
 // stated: plain requests (no features, node lists, GRES or groups) on a
@@ -149,20 +152,19 @@ const pruneAt = 256
 // forget drops job id's certificate.
 func (l *skipLog) forget(id JobID) { delete(l.certs, id) }
 
-// holds reports whether the certificate c is still good: nothing taken
-// since it overlaps its reservation, and the room freed since that
+// holds reports whether the certificate c may still be good: nothing
+// taken since it overlaps its reservation, and no room freed since that
 // starts before horizon with a free run as long as c's job (for a node
 // of the job's own reservation, the run as the job sees it on pr, its
-// reservation given back) is on too few nodes to make up what every
-// start c's plan ruled out lacked (see gained): none at all, unless
-// c.most says by how much those starts fell short of need nodes. When it
-// holds with room gained, c.most grows by the nodes that gained it.
-func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) bool {
+// reservation given back) unless c.most says by how much every start c's
+// plan ruled out fell short of need nodes and the log names the nodes
+// freed. gained is then the nodes of that room (nil for none; the log's
+// storage, until the next call), which the caller still has to weigh
+// (see cons_gain.go).
+func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok bool, gained *bitset.BitSet) {
 	if c.seq < l.floor {
-		return false
+		return false, nil
 	}
-	spare := need - 1 - c.most // nodes that may gain room; < 0 when unknown
-	gained := false
 	i, _ := slices.BinarySearchFunc(l.entries, c.seq+1, func(e skipEntry, seq uint64) int {
 		switch {
 		case e.seq < seq:
@@ -174,33 +176,26 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) bool 
 	})
 	r := &c.resv
 	start, end := r.Start.UnixNano(), r.End.UnixNano()
+	known := c.most < need // how far short the ruled-out starts fell
 	for _, e := range l.entries[i:] {
 		if e.freed {
 			if e.from < horizon && (e.run >= c.d || ownRun(pr, &e, r) >= c.d) {
-				if e.nodes == nil || spare <= 0 {
-					return false
+				if e.nodes == nil || !known {
+					return false, nil
 				}
-				if !gained {
+				if gained == nil {
 					l.gained = clearedSet(l.gained, e.nodes.Len())
-					gained = true
+					gained = l.gained
 				}
-				l.gained.InPlaceUnion(e.nodes)
+				gained.InPlaceUnion(e.nodes)
 			}
 			continue
 		}
 		if e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
-			return false
+			return false, nil
 		}
 	}
-	if gained {
-		g := int(l.gained.Count())
-		if g > spare {
-			return false
-		}
-		c.most += g
-		l.narrowed++
-	}
-	return true
+	return true, gained
 }
 
 // clearedSet returns b cleared with length n, or a new set.
@@ -265,6 +260,7 @@ func (b *bfRun) keep(j *job) bool {
 	if !ok || !sameResv(r, c.resv) || !r.Start.After(b.now) || j.TimeLimit != c.timeLimit {
 		return false
 	}
+	need := b.s.minNodes(j)
 	if k, plain := plainKey(&j.Request); !plain || k != c.key || c.mostCPUs != b.s.maxNodeCPUs() {
 		return false
 	}
@@ -273,9 +269,26 @@ func (b *bfRun) keep(j *job) bool {
 		return false
 	}
 	b.checkPartition(j.Partition)
-	from := maxTime(b.now, r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond)))
-	if !b.skip.holds(b.pr, c, later(from, d).UnixNano(), b.s.minNodes(j)) {
+	// A plan tries no start later than one resolution step before its
+	// reservation's, so once now is past that, the start-now attempt is a
+	// start no plan tried (a reservation time has overtaken since may have
+	// kept it off nodes that are free now): plan in full.
+	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
+	if b.now.After(lastTried) {
 		return false
+	}
+	horizon := later(lastTried, d).UnixNano()
+	ok, gained := b.skip.holds(b.pr, c, horizon, need)
+	if !ok {
+		return false
+	}
+	if gained != nil {
+		g := b.usable(gained, &c.resv, d, horizon, need-1-c.most)
+		if g > need-1-c.most {
+			return false
+		}
+		c.most += g
+		b.skip.narrowed++
 	}
 	c.seq = b.skip.seq
 	b.skip.kept++
@@ -301,8 +314,9 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	}
 	b.checkPartition(j.Partition)
 	d := j.expectedEnd(b.now).Sub(b.now)
-	b.skip.certs[j.ID] = &skipCert{seq: b.skip.seq, resv: r, d: d, timeLimit: j.TimeLimit,
-		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j, r, d)}
+	c := &skipCert{seq: b.skip.seq, resv: r, d: d, timeLimit: j.TimeLimit, key: k, mostCPUs: b.s.maxNodeCPUs()}
+	c.most = b.most(j, r, d)
+	b.skip.certs[j.ID] = c
 }
 
 func sameAccess(a, b selectnodes.Access) bool {
