@@ -479,8 +479,13 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	if keepFrom >= 0 {
 		return prev.nodes, prev.Nodes, prev.Start, probes, nil
 	}
-	// why not: never (a configuration error), or not within the window
+	// why not: never (a configuration error), or not within the window;
+	// a shape admitted since the configuration last changed fits the idle
+	// cluster without asking again (counted as the selection it replaces)
 	probes++
+	if s.admittedBefore(&j.Request) {
+		return nil, nil, time.Time{}, probes, lastErr
+	}
 	if _, ok := s.c.ProbeNodes(&j.Request, selectnodes.TestOnly); ok {
 		return nil, nil, time.Time{}, probes, lastErr // it fits an idle cluster: busy
 	}

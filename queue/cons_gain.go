@@ -76,6 +76,9 @@ func (b *bfRun) most(j *job, r reservation, d time.Duration) int {
 // horizon), or a running job with CPUs to spare beside it. It stops
 // counting past limit.
 func (b *bfRun) usable(gained *bitset.BitSet, r *reservation, d time.Duration, horizon int64, limit int) int {
+	if c := int(gained.Count()); c <= limit {
+		return c // few enough without weighing each
+	}
 	n := 0
 	for i, ok := gained.NextSet(0); ok && n <= limit; i, ok = gained.NextSet(i + 1) {
 		x := int(i)

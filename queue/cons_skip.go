@@ -179,15 +179,26 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 	known := c.most < need // how far short the ruled-out starts fell
 	for _, e := range l.entries[i:] {
 		if e.freed {
-			if e.from < horizon && (e.run >= c.d || ownRun(pr, &e, r) >= c.d) {
-				if e.nodes == nil || !known {
+			if e.from >= horizon {
+				continue
+			}
+			if !known || e.nodes == nil {
+				if e.run >= c.d || ownRun(pr, &e, r) >= c.d {
 					return false, nil
 				}
-				if gained == nil {
-					l.gained = clearedSet(l.gained, e.nodes.Len())
-					gained = l.gained
-				}
+				continue
+			}
+			// the nodes that may have gained room, more than enough: the
+			// caller weighs each on pr (a node of r's own whose run here
+			// was measured with r in place may have a longer one)
+			if gained == nil {
+				l.gained = clearedSet(l.gained, e.nodes.Len())
+				gained = l.gained
+			}
+			if e.run >= c.d {
 				gained.InPlaceUnion(e.nodes)
+			} else {
+				unionCommon(gained, e.nodes, r.nodes)
 			}
 			continue
 		}
@@ -196,6 +207,15 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 		}
 	}
 	return true, gained
+}
+
+// unionCommon adds to dst the nodes both a and b hold (dst as long as
+// either).
+func unionCommon(dst, a, b *bitset.BitSet) {
+	d, x, y := dst.Words(), a.Words(), b.Words()
+	for k := range min(len(d), len(x), len(y)) {
+		d[k] |= x[k] & y[k]
+	}
 }
 
 // clearedSet returns b cleared with length n, or a new set.
@@ -282,7 +302,7 @@ func (b *bfRun) keep(j *job) bool {
 	if !ok {
 		return false
 	}
-	if gained != nil {
+	if gained != nil && gained.Any() {
 		g := b.usable(gained, &c.resv, d, horizon, need-1-c.most)
 		if g > need-1-c.most {
 			return false
