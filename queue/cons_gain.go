@@ -15,77 +15,56 @@ import (
 // throughout is not even selected on. So a full plan also records most,
 // the largest such count over every start it ruled out (for starts the
 // slot-count bound skipped, the count of the short slot, which every one
-// of their windows holds), and the nodes the start-now attempt could
-// count on (outside every other reservation before the job would end).
+// of their windows holds).
 //
-// Since then, a node can only have joined a window, or the start-now
-// nodes, through an entry of the change log that frees room on it long
-// enough for the job before the end of the windows tried: the last entry
-// freeing room on that node inside such a window was logged on a profile
-// where the node was already free throughout it (later entries only take
-// room there), so that entry's run is at least the job's. The same holds
-// for the start-now nodes, which are free on the profile for the job's
-// whole length wherever no job runs. And such a node is free now for
-// the job's length somewhere before the end of those windows (or, for
-// the start-now attempt, runs a job beside which it has CPUs to spare):
+// Since then, a node can only have joined a window through an entry of
+// the change log that frees room on it long enough for the job before
+// the end of the windows tried: the last entry freeing room on that node
+// inside such a window was logged on a profile where the node was
+// already free throughout it (later entries only take room there), so
+// that entry's run is at least the job's (for a node of the job's own
+// reservation, the run as the job sees it). And such a node is still
+// free for the job's length somewhere before the end of those windows:
 // a node the log names that no longer is (a job started on it since, a
 // reservation taken) cannot be one. Hence, with gained the nodes of all
 // such entries that still are, every start ruled out still has at most
-// most + |gained| nodes: if that is short of need, a full plan would rule
+// most + |gained| nodes; if that is short of need, a full plan would rule
 // out every one of them again by count, find its reservation still free
 // (nothing taken touched it) and keep it. The job keeps its reservation,
-// and most grows by |gained| to bound the counts from then on. An entry freeing room on
-// nodes it cannot name (a partition changed, a node came back, a shared
-// node freed CPUs) still voids the certificate; so does a start ruled out
-// by a failed selection rather than by count (most is then unknown).
+// and most grows by |gained| to bound the counts from then on.
+//
+// It is used only where the start-now attempt is a window too (nodes of
+// one CPU, see most), and not when an entry frees room on nodes it cannot
+// name (a partition changed, a node came back, a shared node freed CPUs)
+// or a start was ruled out by a failed selection rather than by count
+// (most is then unknown): such a certificate is void as before.
 
-// most returns the bound a certificate of j keeps for reservation r (its
-// job d long), or math.MaxInt when the plan just made gives none: some
-// start was ruled out by more than its count, or the start-now attempt
-// could count on need nodes.
-func (b *bfRun) most(j *job, r reservation, d time.Duration) int {
-	need := b.s.minNodes(j)
-	if b.pass.most >= need || b.open == nil {
+// most returns the bound a certificate of j keeps, or math.MaxInt when
+// the plan just made gives none: some start was ruled out by more than
+// its count, or nodes have several CPUs. Only on nodes of one CPU is the
+// start-now attempt bounded with the windows: such a node running a job
+// has no CPU free, so the nodes a start now could use are free on the
+// profile from now for the job's length, a window's, bounded by the
+// window of the slot holding now, which the plan tried (keep plans in
+// full once now is past the starts it tried). A node of several CPUs may
+// take a job beside a running one, outside every window.
+func (b *bfRun) most(j *job) int {
+	if b.pass.most >= b.s.minNodes(j) || b.open == nil || b.s.maxNodeCPUs() != 1 {
 		return math.MaxInt
 	}
-	if b.s.maxNodeCPUs() == 1 {
-		// A node of one CPU running a job has none free, so the nodes a
-		// start now could use are free on the profile from now for the
-		// job's length: a window's, bounded by the window of the slot
-		// holding now, which the plan tried (keep plans in full once now
-		// is past the starts it tried).
-		return b.pass.most
-	}
-	// as mayStartAway counts, with r held: an upper bound of the free
-	// nodes outside every other reservation before the job would end
-	end := later(b.now, d)
-	b.resvAt.before(end, b.excl)
-	n := int(b.open.DifferenceCardinality(b.excl))
-	if r.Start.Before(end) {
-		n += int(b.open.IntersectionCardinality(r.nodes))
-	}
-	if n >= need {
-		return math.MaxInt
-	}
-	return max(b.pass.most, n)
+	return b.pass.most
 }
 
 // usable counts the nodes of gained that may still serve the job of
 // reservation r, d long, at a start whose window ends by horizon: a free
 // run of at least d on the profile (r given back) meeting [now,
-// horizon), or a running job with CPUs to spare beside it. It stops
-// counting past limit.
+// horizon). It stops counting past limit.
 func (b *bfRun) usable(gained *bitset.BitSet, r *reservation, d time.Duration, horizon int64, limit int) int {
 	if c := int(gained.Count()); c <= limit {
 		return c // few enough without weighing each
 	}
 	n := 0
 	for i, ok := gained.NextSet(0); ok && n <= limit; i, ok = gained.NextSet(i + 1) {
-		x := int(i)
-		if b.s.c.JobsOn(x) > 0 && b.s.c.FreeCPUs(x) > 0 {
-			n++
-			continue
-		}
 		var own *reservation
 		if r.nodes.Test(i) {
 			own = r

@@ -333,10 +333,8 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		return // starts past the window were never tried
 	}
 	b.checkPartition(j.Partition)
-	d := j.expectedEnd(b.now).Sub(b.now)
-	c := &skipCert{seq: b.skip.seq, resv: r, d: d, timeLimit: j.TimeLimit, key: k, mostCPUs: b.s.maxNodeCPUs()}
-	c.most = b.most(j, r, d)
-	b.skip.certs[j.ID] = c
+	b.skip.certs[j.ID] = &skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
+		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j)}
 }
 
 func sameAccess(a, b selectnodes.Access) bool {
