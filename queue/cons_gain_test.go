@@ -64,7 +64,7 @@ func TestReservationKeptWhileTooFewNodesAreFreed(t *testing.T) {
 func TestNarrowedKeepsDecideAsFullPlans(t *testing.T) {
 	iters, jobs := 8, 300
 	if testing.Short() {
-		iters, jobs = 3, 160
+		iters, jobs = 3, 100
 	}
 	if raceEnabled {
 		iters, jobs = 1, 80
