@@ -153,6 +153,7 @@ func (b *bfRun) plan(j *job) {
 func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool) {
 	s, now, pr := b.s, b.now, b.pr
 	end := j.expectedEnd(now)
+	b.pass.most = math.MaxInt // until earliest says better
 	if hadOld {
 		pr.give(old.nodes, old.Start, old.End)
 	}
@@ -394,10 +395,15 @@ func (s *Scheduler) overtaken(id JobID, r reservation, now time.Time) bool {
 func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Keys(m)) }
 
 // bfPass is one Backfill pass's scratch: the window and its complement,
-// and the partitions' node sets (which a pass does not change).
+// the partitions' node sets (which a pass does not change), and what the
+// last earliest search saw of the starts it ruled out.
 type bfPass struct {
 	w, notW *bitset.BitSet
 	parts   map[string]*bitset.BitSet
+	// most bounds, for every start the last earliest ruled out, the nodes
+	// of the job's partition free throughout its window; math.MaxInt when
+	// a start failed for more than its count (a selection failed).
+	most int
 }
 
 // partition returns the node set of partition name, fetched once a pass.
@@ -425,6 +431,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	part := pass.partition(s.c, j.Partition)
 	need := s.minNodes(j)
 	w, notW := pass.w, pass.notW
+	pass.most = 0
 	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
 	// A previous reservation that still holds is kept unless a start at
 	// least one resolution step earlier exists: re-planning for seconds
@@ -447,12 +454,16 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		}
 		// A slot in the window with too few free nodes in the whole
 		// cluster rules out every start whose window holds it: skip past.
+		// (Every start from i to k has slot k in its window, so count[k]
+		// bounds their windows.)
 		if k := pr.short(i, d, need); k >= 0 {
+			pass.most = max(pass.most, pr.count[k])
 			i = k
 			continue
 		}
 		pr.window(i, d, w)
-		if w.IntersectionCardinality(part) < uint(need) {
+		if c := int(w.IntersectionCardinality(part)); c < need {
+			pass.most = max(pass.most, c)
 			continue
 		}
 		req := j.Request
@@ -463,12 +474,18 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		if p, ok := s.c.ProbeNodes(&req, selectnodes.TestOnly); ok {
 			return p.NodeSet(), p.Names, t, probes, nil
 		}
+		pass.most = math.MaxInt
 	}
 	if keepFrom >= 0 {
 		return prev.nodes, prev.Nodes, prev.Start, probes, nil
 	}
-	// why not: never (a configuration error), or not within the window
+	// why not: never (a configuration error), or not within the window;
+	// a shape admitted since the configuration last changed fits the idle
+	// cluster without asking again (counted as the selection it replaces)
 	probes++
+	if s.admittedBefore(&j.Request) {
+		return nil, nil, time.Time{}, probes, lastErr
+	}
 	if _, ok := s.c.ProbeNodes(&j.Request, selectnodes.TestOnly); ok {
 		return nil, nil, time.Time{}, probes, lastErr // it fits an idle cluster: busy
 	}

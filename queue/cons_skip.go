@@ -34,9 +34,12 @@ import (
 // starts on a profile with no more room in them (a start it found
 // impossible stays impossible: feasibility of a plain request is monotone
 // in the free nodes), find its reservation still free, and keep it; the
-// start-now attempt likewise fails again. The job then keeps its
-// reservation without a plan, and its certificate moves up to the
-// present.
+// start-now attempt likewise fails again, as long as now has not passed
+// the last start the plan tried (one resolution step before the
+// reservation's). The job then keeps its reservation without a plan, and
+// its certificate moves up to the present. Room freed on nodes too few to
+// make up what the starts tried lacked does not void it either (see
+// cons_gain.go).
 //
 // The shortcut is taken only where the monotonicity holds and can be
 // stated: plain requests (no features, node lists, GRES or groups) on a
@@ -67,6 +70,10 @@ type skipCert struct {
 	timeLimit time.Duration
 	key       admitKey
 	mostCPUs  int
+	// most bounds the nodes the job could have had at every start its
+	// plan ruled out, the start-now attempt's included (see gained);
+	// math.MaxInt when unknown.
+	most int
 }
 
 // skipLog is the change log and the certificates. It belongs to a kept
@@ -79,6 +86,10 @@ type skipLog struct {
 	certs   map[JobID]*skipCert
 	parts   map[string]partSig // the partitions as the last pass saw them
 	cpus    []int              // each node's free CPUs as the last pass left them
+	gained  *bitset.BitSet     // holds' scratch
+	// kept counts the reservations kept without a plan, narrowed those
+	// of them kept with room gained (see cons_gain.go); tests read them.
+	kept, narrowed int
 }
 
 func newSkipLog() *skipLog {
@@ -141,14 +152,18 @@ const pruneAt = 256
 // forget drops job id's certificate.
 func (l *skipLog) forget(id JobID) { delete(l.certs, id) }
 
-// holds reports whether the certificate c is still good: nothing freed
-// since it starts before horizon with a free run as long as c's job
-// (for a node of the job's own reservation, the run as the job sees it
-// on pr, its reservation given back), nothing taken since it overlaps its
-// reservation.
-func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64) bool {
+// holds reports whether the certificate c may still be good: nothing
+// taken since it overlaps its reservation, and no room freed since that
+// starts before horizon with a free run as long as c's job (for a node
+// of the job's own reservation, the run as the job sees it on pr, its
+// reservation given back) unless c.most says by how much every start c's
+// plan ruled out fell short of need nodes and the log names the nodes
+// freed. gained is then the nodes of that room (nil for none; the log's
+// storage, until the next call), which the caller still has to weigh
+// (see cons_gain.go).
+func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok bool, gained *bitset.BitSet) {
 	if c.seq < l.floor {
-		return false
+		return false, nil
 	}
 	i, _ := slices.BinarySearchFunc(l.entries, c.seq+1, func(e skipEntry, seq uint64) int {
 		switch {
@@ -161,18 +176,55 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64) bool {
 	})
 	r := &c.resv
 	start, end := r.Start.UnixNano(), r.End.UnixNano()
+	known := c.most < need // how far short the ruled-out starts fell
 	for _, e := range l.entries[i:] {
 		if e.freed {
-			if e.from < horizon && (e.run >= c.d || ownRun(pr, &e, r) >= c.d) {
-				return false
+			if e.from >= horizon {
+				continue
+			}
+			if !known || e.nodes == nil {
+				if e.run >= c.d || ownRun(pr, &e, r) >= c.d {
+					return false, nil
+				}
+				continue
+			}
+			// the nodes that may have gained room, more than enough: the
+			// caller weighs each on pr (a node of r's own whose run here
+			// was measured with r in place may have a longer one)
+			if gained == nil {
+				l.gained = clearedSet(l.gained, e.nodes.Len())
+				gained = l.gained
+			}
+			if e.run >= c.d {
+				gained.InPlaceUnion(e.nodes)
+			} else {
+				unionCommon(gained, e.nodes, r.nodes)
 			}
 			continue
 		}
 		if e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
-			return false
+			return false, nil
 		}
 	}
-	return true
+	return true, gained
+}
+
+// unionCommon adds to dst the nodes both a and b hold (dst as long as
+// either).
+func unionCommon(dst, a, b *bitset.BitSet) {
+	d, x, y := dst.Words(), a.Words(), b.Words()
+	for k := range min(len(d), len(x), len(y)) {
+		d[k] |= x[k] & y[k]
+	}
+}
+
+// clearedSet returns b cleared with length n, or a new set.
+func clearedSet(b *bitset.BitSet, n uint) *bitset.BitSet {
+	if b == nil || b.Len() != n {
+		return bitset.New(n)
+	}
+	b.ClearAll()
+	return b
 }
 
 // partSig is what a plan reads of a partition.
@@ -228,6 +280,7 @@ func (b *bfRun) keep(j *job) bool {
 	if !ok || !sameResv(r, c.resv) || !r.Start.After(b.now) || j.TimeLimit != c.timeLimit {
 		return false
 	}
+	need := b.s.minNodes(j)
 	if k, plain := plainKey(&j.Request); !plain || k != c.key || c.mostCPUs != b.s.maxNodeCPUs() {
 		return false
 	}
@@ -236,11 +289,29 @@ func (b *bfRun) keep(j *job) bool {
 		return false
 	}
 	b.checkPartition(j.Partition)
-	from := maxTime(b.now, r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond)))
-	if !b.skip.holds(b.pr, c, later(from, d).UnixNano()) {
+	// A plan tries no start later than one resolution step before its
+	// reservation's, so once now is past that, the start-now attempt is a
+	// start no plan tried (a reservation time has overtaken since may have
+	// kept it off nodes that are free now): plan in full.
+	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
+	if b.now.After(lastTried) {
 		return false
 	}
+	horizon := later(lastTried, d).UnixNano()
+	ok, gained := b.skip.holds(b.pr, c, horizon, need)
+	if !ok {
+		return false
+	}
+	if gained != nil && gained.Any() {
+		g := b.usable(gained, &c.resv, d, horizon, need-1-c.most)
+		if g > need-1-c.most {
+			return false
+		}
+		c.most += g
+		b.skip.narrowed++
+	}
 	c.seq = b.skip.seq
+	b.skip.kept++
 	return true
 }
 
@@ -263,7 +334,7 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	}
 	b.checkPartition(j.Partition)
 	b.skip.certs[j.ID] = &skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
-		key: k, mostCPUs: b.s.maxNodeCPUs()}
+		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j)}
 }
 
 func sameAccess(a, b selectnodes.Access) bool {

@@ -1,0 +1,115 @@
+package queue
+
+import (
+	"math"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Room freed on too few nodes (narrowed re-planning). A certificate (see
+// cons_skip.go) used to be void as soon as any room was freed that a job
+// as long as its own could use before the end of the windows its plan
+// tried. Yet a plan rejects most starts by counting alone: a start whose
+// window holds fewer than the job's need of its partition's nodes free
+// throughout is not even selected on. So a full plan also records most,
+// the largest such count over every start it ruled out (for starts the
+// slot-count bound skipped, the count of the short slot, which every one
+// of their windows holds).
+//
+// Since then, a node can only have joined a window through an entry of
+// the change log that frees room on it long enough for the job before
+// the end of the windows tried: the last entry freeing room on that node
+// inside such a window was logged on a profile where the node was
+// already free throughout it (later entries only take room there), so
+// that entry's run is at least the job's (for a node of the job's own
+// reservation, the run as the job sees it). And such a node is still
+// free for the job's length somewhere before the end of those windows:
+// a node the log names that no longer is (a job started on it since, a
+// reservation taken) cannot be one. Hence, with gained the nodes of all
+// such entries that still are, every start ruled out still has at most
+// most + |gained| nodes; if that is short of need, a full plan would rule
+// out every one of them again by count, find its reservation still free
+// (nothing taken touched it) and keep it. The job keeps its reservation,
+// and most grows by |gained| to bound the counts from then on.
+//
+// It is used only where the start-now attempt is a window too (nodes of
+// one CPU, see most), and not when an entry frees room on nodes it cannot
+// name (a partition changed, a node came back, a shared node freed CPUs)
+// or a start was ruled out by a failed selection rather than by count
+// (most is then unknown): such a certificate is void as before.
+
+// most returns the bound a certificate of j keeps, or math.MaxInt when
+// the plan just made gives none: some start was ruled out by more than
+// its count, or nodes have several CPUs. Only on nodes of one CPU is the
+// start-now attempt bounded with the windows: such a node running a job
+// has no CPU free, so the nodes a start now could use are free on the
+// profile from now for the job's length, a window's, bounded by the
+// window of the slot holding now, which the plan tried (keep plans in
+// full once now is past the starts it tried). A node of several CPUs may
+// take a job beside a running one, outside every window.
+func (b *bfRun) most(j *job) int {
+	if b.pass.most >= b.s.minNodes(j) || b.open == nil || b.s.maxNodeCPUs() != 1 {
+		return math.MaxInt
+	}
+	return b.pass.most
+}
+
+// usable counts the nodes of gained that may still serve the job of
+// reservation r, d long, at a start whose window ends by horizon: a free
+// run of at least d on the profile (r given back) meeting [now,
+// horizon). It stops counting past limit.
+func (b *bfRun) usable(gained *bitset.BitSet, r *reservation, d time.Duration, horizon int64, limit int) int {
+	if c := int(gained.Count()); c <= limit {
+		return c // few enough without weighing each
+	}
+	n := 0
+	for i, ok := gained.NextSet(0); ok && n <= limit; i, ok = gained.NextSet(i + 1) {
+		var own *reservation
+		if r.nodes.Test(i) {
+			own = r
+		}
+		if b.pr.hasRun(i, b.nowAt, horizon, d, own) {
+			n++
+		}
+	}
+	return n
+}
+
+// hasRun reports whether node n is free (or within r's interval, when r
+// is not nil) throughout some d-long stretch of slots starting before to,
+// from the slot holding from on.
+func (p *profile) hasRun(n uint, from, to int64, d time.Duration, r *reservation) bool {
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	if r != nil {
+		lo, hi = r.Start.UnixNano(), r.End.UnixNano()
+	}
+	i := 0
+	if from > p.at[0] {
+		i, _ = p.find(time.Unix(0, from))
+		if i == len(p.at) || p.at[i] > from {
+			i-- // the slot holding from
+		}
+	}
+	runStart := int64(math.MinInt64) // none
+	for ; i < len(p.at); i++ {
+		at := p.at[i]
+		if (at >= lo && at < hi) || p.free[i].Test(n) {
+			if runStart == math.MinInt64 {
+				if at >= to {
+					return false
+				}
+				runStart = max(at, from)
+			}
+			if i+1 == len(p.at) || time.Duration(p.at[i+1]-runStart) >= d {
+				return true // free to the profile's end, or long enough
+			}
+			continue
+		}
+		runStart = math.MinInt64
+		if at >= to {
+			return false
+		}
+	}
+	return false
+}
