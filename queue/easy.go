@@ -99,6 +99,13 @@ func (e *EASY) Backfill(now time.Time) []Started {
 // hostlist for a start unless a subscriber receives its event. dst is the
 // caller's.
 func (e *EASY) BackfillIDs(now time.Time, dst []JobID) []JobID {
+	return e.passIDs(now, dst, false)
+}
+
+// passIDs is BackfillIDs, or with resume BackfillSubmittedIDs: a pass
+// under the lock that appends the started jobs' IDs to dst, with no
+// hostlist built for a start nobody subscribes to.
+func (e *EASY) passIDs(now time.Time, dst []JobID, resume bool) []JobID {
 	s := e.s
 	if s == nil {
 		panic("queue.EASY: the zero EASY is not usable: create it with NewEASY")
@@ -107,7 +114,9 @@ func (e *EASY) BackfillIDs(now time.Time, dst []JobID) []JobID {
 	defer s.unlock()
 	s.quietStarts = true
 	defer func() { s.quietStarts = false }()
-	e.pass(now, &dst)
+	if !resume || !e.resume(now, &dst) {
+		e.pass(now, &dst)
+	}
 	return dst
 }
 

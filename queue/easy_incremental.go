@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"context"
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -62,18 +61,7 @@ func (e *EASY) remember(w *easyWalk) {
 // The cluster is the scheduler's: a change made to it directly, not
 // through the Scheduler, is not seen by this shortcut.
 func (e *EASY) BackfillSubmittedIDs(now time.Time, dst []JobID) []JobID {
-	s := e.s
-	if s == nil {
-		panic("queue.EASY: the zero EASY is not usable: create it with NewEASY")
-	}
-	s.lock(context.Background())
-	defer s.unlock()
-	s.quietStarts = true
-	defer func() { s.quietStarts = false }()
-	if !e.resume(now, &dst) {
-		e.pass(now, &dst)
-	}
-	return dst
+	return e.passIDs(now, dst, true)
 }
 
 // resume walks the jobs submitted since the last pass, under the lock,
