@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -18,9 +19,12 @@ import (
 const auctionUsage = `usage: hpcsched auction <subcommand> [flags]
 
 subcommands:
-  solve [--time-limit 1s | --work N] [--json] [--seed N] FILE.json[.gz]   solve a window, print the result
+  solve [--time-limit 1s | --work N] [--json] [--seed N] FILE    solve a window, print the result
   gen --jobs J --bids B --seed S [--ranges]                      write a generated window (JSON)
-  lp FILE.json[.gz]                                              write the window as a CPLEX LP file
+  lp FILE                                                        write the window as a CPLEX LP file
+
+FILE is a window in JSON, gunzipped when its name ends in .gz; - reads it
+from standard input (gunzipped when it is gzip).
 `
 
 func auctionCmd(args []string, stdout, stderr io.Writer) error {
@@ -59,16 +63,32 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// readProblemContext is readProblem, giving up when ctx is done.
+// stdinName is the file name that means standard input, as for
+// simulate --workload.
+const stdinName = "-"
+
+// readProblemContext is readProblem, giving up when ctx is done. The path
+// "-" reads standard input, gunzipped when it starts with gzip's magic
+// bytes (a pipe has no name to tell by).
 func readProblemContext(ctx context.Context, path string) (*auction.Problem, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, usagef("%v", err)
+	var in io.Reader
+	gz := strings.HasSuffix(path, ".gz")
+	if path == stdinName {
+		br := bufio.NewReader(os.Stdin)
+		magic, _ := br.Peek(2)
+		gz = len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+		in, path = br, "standard input"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		defer f.Close()
+		in = f
 	}
-	defer f.Close()
-	var r io.Reader = ctxReader{ctx, f}
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
+	var r io.Reader = ctxReader{ctx, in}
+	if gz {
+		zr, err := gzip.NewReader(r)
 		if err != nil {
 			return nil, usagef("%s: %v", path, err)
 		}
@@ -112,7 +132,7 @@ func auctionSolve(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	const usage = "usage: hpcsched auction solve [--time-limit 1s | --work N] [--json] FILE.json"
+	const usage = "usage: hpcsched auction solve [--time-limit 1s | --work N] [--json] FILE.json|-"
 	switch {
 	case len(operands) != 1:
 		return usagef(usage)

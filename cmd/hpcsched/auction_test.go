@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -112,4 +114,35 @@ func TestAuctionSolveNeedsAlpha(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Empty(t, out)
 	assert.Contains(t, errOut, "alpha: missing")
+}
+
+// "-" reads the window from standard input, plain or gzipped, and gives
+// what the file gives. The test swaps os.Stdin, so it must not be parallel.
+func TestAuctionSolveReadsStandardInput(t *testing.T) {
+	code, window, errOut := runCmd(t, "auction", "gen", "--jobs", "20", "--bids", "5", "--seed", "3")
+	require.Equal(t, 0, code, errOut)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.json")
+	require.NoError(t, os.WriteFile(path, []byte(window), 0o644))
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	_, err := zw.Write([]byte(window))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+
+	code, want, errOut := runCmd(t, "auction", "solve", "--work", "1000", "--json", path)
+	require.Equal(t, 0, code, errOut)
+	for name, data := range map[string][]byte{"plain": []byte(window), "gzip": zipped.Bytes()} {
+		in := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(in, data, 0o644))
+		f, err := os.Open(in)
+		require.NoError(t, err)
+		saved := os.Stdin
+		os.Stdin = f
+		code, got, errOut := runCmd(t, "auction", "solve", "--work", "1000", "--json", "-")
+		os.Stdin = saved
+		f.Close()
+		require.Equal(t, 0, code, "%s: %s", name, errOut)
+		assert.Equal(t, want, got, name)
+	}
 }
