@@ -3,5 +3,8 @@
 // EASY backfill replay of an SWF trace (processors as one counted
 // resource, Lifka's shadow-time / extra-processors rule; see its
 // docstring); BENCHMARKS.md compares its cost and its waits with
-// `hpcsched simulate --backfill=easy`. The package has no Go API.
+// `hpcsched simulate --backfill=easy`. conservative.py is the same replay
+// with conservative backfill (every planned job holds its processors over
+// its estimate), measured against `hpcsched simulate --backfill`. The
+// package has no Go API.
 package peers

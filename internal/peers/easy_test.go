@@ -70,12 +70,19 @@ func TestOursAgreesWithThePeerOnOneCPUNodes(t *testing.T) {
 
 // peerStarts runs easy.py and returns each job's submit and start times.
 func peerStarts(t *testing.T, python, trace string, limit int) map[string][2]float64 {
+	return peerScriptStarts(t, python, "easy.py", trace, limit)
+}
+
+// peerScriptStarts runs a peer script and returns each job's submit and
+// start times.
+func peerScriptStarts(t *testing.T, python, script, trace string, limit int) map[string][2]float64 {
 	out := filepath.Join(t.TempDir(), "starts.txt")
-	args := []string{"easy.py", trace, "--starts", out}
+	args := []string{script, trace, "--starts", out}
 	if limit > 0 {
 		args = append(args, "--limit", strconv.Itoa(limit))
 	}
 	cmd := exec.Command(python, args...)
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // no __pycache__ in the tree
 	msg, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", msg)
 	f, err := os.Open(out)
@@ -98,6 +105,11 @@ func peerStarts(t *testing.T, python, trace string, limit int) map[string][2]flo
 // returns each job's start (seconds from the first submit) by trace job
 // number, and the mean wait.
 func ourStarts(t *testing.T, trace string, cpus, limit int) (map[string]float64, float64) {
+	return ourStartsWith(t, trace, cpus, limit, sim.EASY)
+}
+
+// ourStartsWith is ourStarts under the given backfill.
+func ourStartsWith(t *testing.T, trace string, cpus, limit int, bf sim.BackfillMode) (map[string]float64, float64) {
 	conf := fmt.Sprintf("SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\n"+
 		"NodeName=c[1-%d] CPUs=1 RealMemory=1000\nPartitionName=all Nodes=c[1-%d] Default=YES\n", cpus, cpus)
 	cfg, err := slurmconf.Parse(strings.NewReader(conf))
@@ -109,7 +121,7 @@ func ourStarts(t *testing.T, trace string, cpus, limit int) (map[string]float64,
 	defer closer.Close()
 	epoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	starts := map[string]float64{}
-	opts := sim.Options{Backfill: sim.EASY, Epoch: epoch, OnRecord: func(r sim.Record) {
+	opts := sim.Options{Backfill: bf, Epoch: epoch, OnRecord: func(r sim.Record) {
 		starts[strings.TrimPrefix(r.Name, "swf")] = r.Start.Sub(epoch).Seconds()
 	}}
 	res, err := sim.RunSource(c, "t", sim.NewTraceSource(sr, c, sim.Conventions{}, limit), opts)

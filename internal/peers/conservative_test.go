@@ -1,0 +1,80 @@
+package peers
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Our conservative backfill plans nodes, the peer counts processors, and
+// ours keeps a reservation unless a start one resolution earlier exists, so
+// on one-CPU nodes they do not start every job at the same time (on the
+// whole traces 3-47 % of jobs start at other times); their mean waits must
+// still be close. The check is loose on purpose: a replay that lost its
+// reservations (first-fit) or its backfill (strict order) is far outside
+// it. Under -short the first 2,000 jobs of each trace stand for the whole.
+func TestOursBesideTheConservativePeer(t *testing.T) {
+	dir := shareddata.Require(t, "traces")
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	limit, tolerance := 0, 0.25
+	if testing.Short() {
+		limit, tolerance = 2000, 0.1
+	}
+	for _, tc := range []struct {
+		trace string
+		cpus  int
+	}{
+		{"DOST-ASTI_COARE-Saliksik-2020-cln.swf", 1728},
+		{"Alea-hpc2n-subset.swf", 240},
+		{"KTH-SP2-1996-2.1-cln.swf", 100},
+	} {
+		t.Run(tc.trace, func(t *testing.T) {
+			path := filepath.Join(dir, tc.trace)
+			peer := peerScriptStarts(t, python, "conservative.py", path, limit)
+			ours, oursMean := ourStartsWith(t, path, tc.cpus, limit, sim.Conservative)
+			different, later, earlier := 0, 0, 0
+			var peerWait float64
+			for id, p := range peer {
+				o, ok := ours[id]
+				require.True(t, ok, "job %s", id)
+				peerWait += p[1] - p[0]
+				if o != p[1] {
+					different++
+					if o > p[1] {
+						later++
+					} else {
+						earlier++
+					}
+				}
+			}
+			t.Logf("%s: %d jobs, mean wait ours %.1f s, peer %.1f s, %d start at other times (%d later, %d earlier)",
+				tc.trace, len(peer), oursMean, peerWait/float64(len(peer)), different, later, earlier)
+			require.Len(t, ours, len(peer))
+			assert.InEpsilon(t, peerWait/float64(len(peer)), oursMean, tolerance)
+		})
+	}
+}
+
+// The peers' own unit tests (test_easy.py, test_conservative.py) run with
+// the Go tests, so a change to a peer cannot pass unchecked.
+func TestPeersOwnTests(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	for _, script := range []string{"test_easy.py", "test_conservative.py"} {
+		cmd := exec.Command(python, script)
+		cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // no __pycache__ in the tree
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s:\n%s", script, out)
+	}
+}
