@@ -404,6 +404,9 @@ type bfPass struct {
 	// of the job's partition free throughout its window; math.MaxInt when
 	// a start failed for more than its count (a selection failed).
 	most int
+	// into is the node set the next selection writes into, until one
+	// succeeds and its reservation keeps it
+	into *bitset.BitSet
 }
 
 // partition returns the node set of partition name, fetched once a pass.
@@ -432,7 +435,6 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	need := s.minNodes(j)
 	w, notW := pass.w, pass.notW
 	pass.most = 0
-	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
 	// A previous reservation that still holds is kept unless a start at
 	// least one resolution step earlier exists: re-planning for seconds
 	// is churn (Slurm's bf_resolution).
@@ -471,18 +473,26 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		notW.FlipRange(0, notW.Len())
 		req.ExcludeNodes = notW
 		probes++
-		if p, ok := s.c.ProbeNodes(&req, selectnodes.TestOnly); ok {
-			return p.NodeSet(), p.Names, t, probes, nil
+		// the chosen nodes only: the names are made when a reservation
+		// is read (resvNames), and most never are
+		if pass.into == nil {
+			pass.into = bitset.New(uint(s.c.NodeCount()))
+		}
+		if s.c.ProbeInto(&req, selectnodes.TestOnly, pass.into) {
+			nodes, pass.into = pass.into, nil
+			return nodes, nil, t, probes, nil
 		}
 		pass.most = math.MaxInt
 	}
 	if keepFrom >= 0 {
 		return prev.nodes, prev.Nodes, prev.Start, probes, nil
 	}
-	// why not: never (a configuration error), or not within the window;
+	// why not: never (a configuration error), or not within the window
+	// (made only here: most plans find a start);
 	// a shape admitted since the configuration last changed fits the idle
 	// cluster without asking again (counted as the selection it replaces)
 	probes++
+	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
 	if s.admittedBefore(&j.Request) {
 		return nil, nil, time.Time{}, probes, lastErr
 	}
@@ -514,10 +524,19 @@ func (s *Scheduler) reservations() []Reservation {
 	})
 	out := make([]Reservation, len(keys))
 	for i, k := range keys {
-		out[i] = s.resv[k.job].Reservation
-		out[i].Nodes = slices.Clone(out[i].Nodes)
+		r := s.resv[k.job]
+		out[i] = r.Reservation
+		out[i].Nodes = slices.Clone(s.resvNames(r))
 	}
 	return out
+}
+
+// resvNames is the names of r's nodes: a plan records only the node set.
+func (s *Scheduler) resvNames(r reservation) []string {
+	if r.Nodes != nil {
+		return r.Nodes
+	}
+	return s.c.Names(r.nodes)
 }
 
 // Reservations returns the standing reservations of the last Backfill.

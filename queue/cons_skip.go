@@ -323,6 +323,7 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	if !b.skipping() {
 		return
 	}
+	old := b.skip.certs[j.ID]
 	delete(b.skip.certs, j.ID)
 	k, plain := plainKey(&j.Request)
 	if !plain || reachedStart {
@@ -333,8 +334,12 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		return // starts past the window were never tried
 	}
 	b.checkPartition(j.Partition)
-	b.skip.certs[j.ID] = &skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
+	if old == nil { // a job's certificate is rewritten in place: no allocation per plan
+		old = new(skipCert)
+	}
+	*old = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
 		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j)}
+	b.skip.certs[j.ID] = old
 }
 
 func sameAccess(a, b selectnodes.Access) bool {

@@ -241,7 +241,7 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 	}
 	for _, id := range sortedResv(s.resv) {
 		r := s.resv[id]
-		st.Reservations = append(st.Reservations, stateReservation{Job: id, Start: r.Start, End: r.End, Nodes: r.Nodes})
+		st.Reservations = append(st.Reservations, stateReservation{Job: id, Start: r.Start, End: r.End, Nodes: s.resvNames(r)})
 	}
 	for _, id := range s.forgottenIDs() {
 		t := s.gone[id]
