@@ -75,11 +75,10 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
 	skip := s.kept.skip
-	freeCPUs, open := s.freeNow(skip)
-	n := uint(s.c.NodeCount())
+	pass := s.kept.newPass(uint(s.c.NodeCount()))
+	freeCPUs, open := s.freeNow(skip, pass.open)
 	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
-		freeCPUs: freeCPUs, open: open, excl: bitset.New(n),
-		pass: &bfPass{w: bitset.New(n), notW: bitset.New(n), parts: map[string]*bitset.BitSet{}}, skip: skip}
+		freeCPUs: freeCPUs, open: open, excl: pass.excl, pass: pass, skip: skip}
 	considered := 0
 	for _, j := range s.ordered() {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
@@ -245,12 +244,12 @@ func (b *bfRun) mayStartAway(j *job, end time.Time, old reservation, held bool) 
 	return n >= b.s.minNodes(j)
 }
 
-// freeNow counts the free CPUs and returns the nodes with a free CPU, or
-// nil when a partition oversubscribes CPUs (a node without a free CPU may
-// still take a job there). A node with more free CPUs than the change log
-// last saw is logged as room freed now.
-func (s *Scheduler) freeNow(skip *skipLog) (cpus int, open *bitset.BitSet) {
-	open = bitset.New(uint(s.c.NodeCount()))
+// freeNow counts the free CPUs and returns the nodes with a free CPU (in
+// open, cleared first), or nil when a partition oversubscribes CPUs (a
+// node without a free CPU may still take a job there). A node with more
+// free CPUs than the change log last saw is logged as room freed now.
+func (s *Scheduler) freeNow(skip *skipLog, open *bitset.BitSet) (cpus int, _ *bitset.BitSet) {
+	open.ClearAll()
 	var last []int
 	if skip != nil {
 		skip.cpus = grownKeep(skip.cpus, s.c.NodeCount())
@@ -273,10 +272,8 @@ func (s *Scheduler) freeNow(skip *skipLog) (cpus int, open *bitset.BitSet) {
 	if len(rose) > 0 {
 		s.cpusFreed(skip, rose)
 	}
-	for _, p := range s.c.Partitions() {
-		if m := p.Sharing.Mode; (m == selectnodes.ShareYes || m == selectnodes.ShareForce) && p.Sharing.Count != 1 {
-			return cpus, nil
-		}
+	if s.c.OversubscribesCPUs() {
+		return cpus, nil
 	}
 	return cpus, open
 }
@@ -395,11 +392,14 @@ func (s *Scheduler) overtaken(id JobID, r reservation, now time.Time) bool {
 func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Keys(m)) }
 
 // bfPass is one Backfill pass's scratch: the window and its complement,
-// the partitions' node sets (which a pass does not change), and what the
-// last earliest search saw of the starts it ruled out.
+// the nodes with a free CPU and those reserved before some end, the
+// partitions' node sets (which a pass does not change), and what the
+// last earliest search saw of the starts it ruled out. Its storage is
+// kept with the profile from pass to pass (see newPass).
 type bfPass struct {
-	w, notW *bitset.BitSet
-	parts   map[string]*bitset.BitSet
+	w, notW    *bitset.BitSet
+	open, excl *bitset.BitSet
+	parts      map[string]*bitset.BitSet
 	// most bounds, for every start the last earliest ruled out, the nodes
 	// of the job's partition free throughout its window; math.MaxInt when
 	// a start failed for more than its count (a selection failed).
@@ -407,6 +407,21 @@ type bfPass struct {
 	// into is the node set the next selection writes into, until one
 	// succeeds and its reservation keeps it
 	into *bitset.BitSet
+}
+
+// newPass returns the pass scratch for a cluster of n nodes, reusing the
+// last pass's storage: every field a pass reads is written first (the
+// sets are overwritten or cleared where used, the partitions fetched
+// afresh).
+func (k *keptPlan) newPass(n uint) *bfPass {
+	p := &k.pass
+	if p.w == nil || p.w.Len() != n {
+		*p = bfPass{w: bitset.New(n), notW: bitset.New(n), open: bitset.New(n), excl: bitset.New(n),
+			parts: map[string]*bitset.BitSet{}}
+	}
+	clear(p.parts)
+	p.most = 0
+	return p
 }
 
 // partition returns the node set of partition name, fetched once a pass.

@@ -59,6 +59,7 @@ type keptPlan struct {
 	// keep a reservation without a plan (see cons_skip.go); it lives and
 	// dies with this profile.
 	skip *skipLog
+	pass bfPass // each pass's scratch, reused
 }
 
 // slotTime is a slot boundary: the instant, and the time.Time value a
