@@ -51,6 +51,9 @@ func (c *blockCache) block(at int64) int64 { return (at - c.origin) / c.span }
 // range or the stored entries. Each entry is changed on its own, so the
 // order of the visits does not matter.
 func (c *blockCache) each(a, b int64, f func(blk int64, and []uint64)) {
+	if len(c.and) == 0 {
+		return // nothing stored (always so for small clusters: see window)
+	}
 	lo, hi := c.block(a), c.block(b)
 	if hi-lo < int64(len(c.and)) {
 		for blk := lo; blk <= hi; blk++ {

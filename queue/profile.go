@@ -270,6 +270,16 @@ func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	if last <= i+1 {
 		return
 	}
+	if len(ww) <= smallWindowWords {
+		// a few words a slot: ANDing every slot costs less than the
+		// marks and blocks would save (and no block is ever stored)
+		for j := i + 1; j < last; j++ {
+			for k, f := range p.free[j].Words() {
+				ww[k] &= f
+			}
+		}
+		return
+	}
 	first, final := p.blocks.block(p.at[i]), p.blocks.block(p.at[last-1])
 	for j := i + 1; j < last; {
 		blk := p.blocks.block(p.at[j])
@@ -285,6 +295,10 @@ func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 		j = next
 	}
 }
+
+// smallWindowWords is the most words a node set may have for window to
+// intersect every slot of a window directly.
+const smallWindowWords = 4
 
 // freeThroughout reports whether nodes are free in every slot of
 // [times[i], times[i]+d), that is within window(i, d), reading only the
