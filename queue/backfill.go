@@ -405,8 +405,9 @@ type bfPass struct {
 	// a start failed for more than its count (a selection failed).
 	most int
 	// into is the node set the next selection writes into, until one
-	// succeeds and its reservation keeps it
+	// succeeds and its reservation keeps it; req the request it selects
 	into *bitset.BitSet
+	req  selectnodes.Request
 }
 
 // newPass returns the pass scratch for a cluster of n nodes, reusing the
@@ -483,7 +484,8 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 			pass.most = max(pass.most, c)
 			continue
 		}
-		req := j.Request
+		req := &pass.req // in the scratch: a request on the stack escapes
+		*req = j.Request
 		w.Copy(notW)
 		notW.FlipRange(0, notW.Len())
 		req.ExcludeNodes = notW
@@ -493,7 +495,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		if pass.into == nil {
 			pass.into = bitset.New(uint(s.c.NodeCount()))
 		}
-		if s.c.ProbeInto(&req, selectnodes.TestOnly, pass.into) {
+		if s.c.ProbeInto(req, selectnodes.TestOnly, pass.into) {
 			nodes, pass.into = pass.into, nil
 			return nodes, nil, t, probes, nil
 		}
@@ -511,7 +513,10 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	if s.admittedBefore(&j.Request) {
 		return nil, nil, time.Time{}, probes, lastErr
 	}
-	if _, ok := s.c.ProbeNodes(&j.Request, selectnodes.TestOnly); ok {
+	if pass.into == nil {
+		pass.into = bitset.New(uint(s.c.NodeCount()))
+	}
+	if s.c.ProbeInto(&j.Request, selectnodes.TestOnly, pass.into) {
 		return nil, nil, time.Time{}, probes, lastErr // it fits an idle cluster: busy
 	}
 	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {
