@@ -462,6 +462,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 			}
 		}
 	}
+	shorts := pr.shortScan(d, need)
 	for i := 0; i < len(pr.times); i++ {
 		t := pr.times[i]
 		if t.After(horizon) {
@@ -474,7 +475,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		// cluster rules out every start whose window holds it: skip past.
 		// (Every start from i to k has slot k in its window, so count[k]
 		// bounds their windows.)
-		if k := pr.short(i, d, need); k >= 0 {
+		if k := shorts.at(i); k >= 0 {
 			pass.most = max(pass.most, pr.count[k])
 			i = k
 			continue
@@ -517,6 +518,7 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		pass.into = bitset.New(uint(s.c.NodeCount()))
 	}
 	if s.c.ProbeInto(&j.Request, selectnodes.TestOnly, pass.into) {
+		s.noteAdmitted(&j.Request)                    // the memo may have dropped the shape since its submit
 		return nil, nil, time.Time{}, probes, lastErr // it fits an idle cluster: busy
 	}
 	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {

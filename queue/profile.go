@@ -399,3 +399,35 @@ func (p *profile) short(i int, d time.Duration, need int) int {
 	}
 	return last
 }
+
+// shortScan answers short for the starts of one search in increasing
+// order, reading each slot's count once: a window's end never moves back
+// as its start moves on, so the last short slot among the slots read so
+// far is the last one in the current window whenever it lies at or after
+// the window's start. The profile must not change between calls.
+type shortScan struct {
+	p          *profile
+	d          time.Duration
+	need       int
+	next, last int // the first slot not read yet; the last short slot read (-1: none)
+}
+
+func (p *profile) shortScan(d time.Duration, need int) shortScan {
+	return shortScan{p: p, d: d, need: need, last: -1}
+}
+
+// at is p.short(i, d, need); i must not decrease from call to call.
+func (s *shortScan) at(i int) int {
+	p := s.p
+	end := later(p.times[i], s.d).UnixNano()
+	s.next = max(s.next, i)
+	for ; s.next < len(p.at) && (s.next == i || p.at[s.next] < end); s.next++ {
+		if p.count[s.next] < s.need {
+			s.last = s.next
+		}
+	}
+	if s.last >= i {
+		return s.last
+	}
+	return -1
+}

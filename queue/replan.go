@@ -286,6 +286,9 @@ func (s *Scheduler) syncResv(k *keptPlan, nowAt int64, ch *inputChanges) {
 			k.release(id, nowAt)
 		}
 	}
+	if len(k.resv) == len(s.resv) {
+		return // k.resv is now within s.resv, so equal to it: nothing to add
+	}
 	for id, r := range s.resv { // the order of adds does not matter
 		if _, ok := k.resv[id]; !ok {
 			if !slices.Contains(clamped, id) {
