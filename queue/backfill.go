@@ -518,8 +518,10 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		pass.into = bitset.New(uint(s.c.NodeCount()))
 	}
 	if s.c.ProbeInto(&j.Request, selectnodes.TestOnly, pass.into) {
-		s.noteAdmitted(&j.Request)                    // the memo may have dropped the shape since its submit
-		return nil, nil, time.Time{}, probes, lastErr // it fits an idle cluster: busy
+		// it fits an idle cluster: busy (and the admission memo, which may
+		// have dropped the shape since its submit, has it again)
+		s.noteAdmitted(&j.Request)
+		return nil, nil, time.Time{}, probes, lastErr
 	}
 	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {
 		return nil, nil, time.Time{}, probes, err
