@@ -92,9 +92,10 @@ func (p *profile) hasRun(n uint, from, to int64, d time.Duration, r *reservation
 		}
 	}
 	runStart := int64(math.MinInt64) // none
+	k, bit := n/64, uint64(1)<<(n%64)
 	for ; i < len(p.at); i++ {
 		at := p.at[i]
-		if (at >= lo && at < hi) || p.free[i].Test(n) {
+		if (at >= lo && at < hi) || p.free[i].Words()[k]&bit != 0 {
 			if runStart == math.MinInt64 {
 				if at >= to {
 					return false

@@ -165,25 +165,29 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 	if c.seq < l.floor {
 		return false, nil
 	}
-	i, _ := slices.BinarySearchFunc(l.entries, c.seq+1, func(e skipEntry, seq uint64) int {
-		switch {
-		case e.seq < seq:
-			return -1
-		case e.seq > seq:
-			return 1
+	// the first entry after c.seq (entries are in seq order)
+	i, j := 0, len(l.entries)
+	if j == 0 || l.entries[j-1].seq <= c.seq {
+		return true, nil // nothing logged since
+	}
+	for i < j {
+		if h := int(uint(i+j) >> 1); l.entries[h].seq <= c.seq {
+			i = h + 1
+		} else {
+			j = h
 		}
-		return 0
-	})
+	}
 	r := &c.resv
 	start, end := r.Start.UnixNano(), r.End.UnixNano()
 	known := c.most < need // how far short the ruled-out starts fell
-	for _, e := range l.entries[i:] {
+	for k := i; k < len(l.entries); k++ {
+		e := &l.entries[k]
 		if e.freed {
 			if e.from >= horizon {
 				continue
 			}
 			if !known || e.nodes == nil {
-				if e.run >= c.d || ownRun(pr, &e, r) >= c.d {
+				if e.run >= c.d || ownRun(pr, e, r) >= c.d {
 					return false, nil
 				}
 				continue

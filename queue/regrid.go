@@ -43,7 +43,13 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 		}
 		times[s], at[s], count[s] = t, a, p.count[src]
 		reused := p.at[src] == a && src != prev
-		if reused {
+		if s == 0 && !reused {
+			// now falls inside old slot src, which no later slot can
+			// start at (bounds are after now): slot 0 takes its set as
+			// it is (slot 0's marks are never read)
+			free[s], changed[s] = p.free[src], p.changed[src]
+			kept[src] = true
+		} else if reused {
 			free[s], changed[s] = p.free[src], p.changed[src]
 			kept[src] = true
 		} else {
