@@ -208,7 +208,12 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 	b.selections += probes
 	if err != nil {
 		dropOld()
-		s.setFailure(j, err, now) // Resources when busy; a partition limit keeps its own reason
+		s.setFailure(j, err, now) // a partition limit keeps its own reason
+		return reachedStart
+	}
+	if nodes == nil { // busy: no start within the window
+		dropOld()
+		j.Explanation, j.Reason = nil, ReasonResources // as setFailure would record ErrBusy
 		return reachedStart
 	}
 	r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
@@ -443,7 +448,9 @@ func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSe
 // kept without a new selection unless a start at least one backfill
 // resolution earlier exists.
 //
-// probes is how many selections it made.
+// probes is how many selections it made. No nodes and no error is a job
+// that fits the idle cluster but starts nowhere within the window (busy:
+// the caller records it without building an error).
 func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
 	d := j.expectedEnd(now).Sub(now)
 	horizon := now.Add(s.opts.bfWindow)
@@ -505,14 +512,12 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	if keepFrom >= 0 {
 		return prev.nodes, prev.Nodes, prev.Start, probes, nil
 	}
-	// why not: never (a configuration error), or not within the window
-	// (made only here: most plans find a start);
+	// why not: never (a configuration error), or not within the window;
 	// a shape admitted since the configuration last changed fits the idle
 	// cluster without asking again (counted as the selection it replaces)
 	probes++
-	var lastErr error = &selectnodes.Error{Class: selectnodes.ErrBusy, Reason: "no start within the backfill window"}
 	if s.admittedBefore(&j.Request) {
-		return nil, nil, time.Time{}, probes, lastErr
+		return nil, nil, time.Time{}, probes, nil
 	}
 	if pass.into == nil {
 		pass.into = bitset.New(uint(s.c.NodeCount()))
@@ -521,12 +526,12 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 		// it fits an idle cluster: busy (and the admission memo, which may
 		// have dropped the shape since its submit, has it again)
 		s.noteAdmitted(&j.Request)
-		return nil, nil, time.Time{}, probes, lastErr
+		return nil, nil, time.Time{}, probes, nil
 	}
 	if _, err := s.c.Try(&j.Request, selectnodes.TestOnly); err != nil {
 		return nil, nil, time.Time{}, probes, err
 	}
-	return nil, nil, time.Time{}, probes, lastErr
+	return nil, nil, time.Time{}, probes, nil
 }
 
 // reservations lists the standing reservations by start, then job.

@@ -55,6 +55,8 @@ type keptPlan struct {
 	buf    bfBuffers  // the initial profile's storage, owned
 	bounds []slotTime // targets' buffer
 	spare  []int64    // freeFrom's other buffer
+	// spareNever is never's other buffer
+	spareNever *bitset.BitSet
 	// skip is the change log and the jobs' certificates that let a pass
 	// keep a reservation without a plan (see cons_skip.go); it lives and
 	// dies with this profile.
@@ -96,7 +98,7 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 	if k == nil || len(k.freeFrom) != n || nowAt < k.pr.at[0] { // (time ran backwards)
 		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]refCount{}, skip: newSkipLog()}
 		k.pr, k.idx = s.buildProfile(now, &k.buf)
-		k.freeFrom, k.never = s.freeFrom(now, nil)
+		k.freeFrom, k.never = s.freeFrom(now, nil, nil)
 		k.resv = make(map[JobID]reservation, len(s.resv))
 		for i, at := range k.freeFrom {
 			if !k.never.Test(uint(i)) {
@@ -120,7 +122,7 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		}
 		delete(k.refs, at)
 	}
-	freeFrom, never := s.freeFrom(now, k.spare)
+	freeFrom, never := s.freeFrom(now, k.spare, k.spareNever)
 	ch := inputChanges{nowAt: nowAt}
 	for i := range freeFrom {
 		a, b := k.freeFrom[i], freeFrom[i]
@@ -139,7 +141,7 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 			k.ref(b, now, nowAt)
 		}
 	}
-	k.freeFrom, k.never, k.spare = freeFrom, never, k.freeFrom
+	k.freeFrom, k.never, k.spare, k.spareNever = freeFrom, never, k.freeFrom, k.never
 	k.skip.prune(nowAt, s.resv)
 	s.syncResv(k, nowAt, &ch)
 	moved := k.pr.regrid(now, k.targets(now))
@@ -313,8 +315,8 @@ func sameResv(a, b reservation) bool {
 
 // freeFrom returns each node's rounded free time as buildProfile sees it
 // (math.MinInt64 when no allocation holds it), in buf's storage, and the
-// nodes that are down or not available.
-func (s *Scheduler) freeFrom(now time.Time, buf []int64) ([]int64, *bitset.BitSet) {
+// nodes that are down or not available (in neverBuf's, when it fits).
+func (s *Scheduler) freeFrom(now time.Time, buf []int64, neverBuf *bitset.BitSet) ([]int64, *bitset.BitSet) {
 	c := s.c
 	out := grown(buf, c.NodeCount())
 	for i := range out {
@@ -339,9 +341,7 @@ func (s *Scheduler) freeFrom(now time.Time, buf []int64) ([]int64, *bitset.BitSe
 			s.holdUntil(out, id, now, nil)
 		}
 	}
-	never := c.Up()
-	never.InPlaceIntersection(c.Avail())
-	return out, never.Complement()
+	return out, c.UnusableInto(neverBuf)
 }
 
 // roundedEnd is an allocation's end and the same rounded up to the
