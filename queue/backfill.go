@@ -80,7 +80,14 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
 		freeCPUs: freeCPUs, open: open, excl: pass.excl, pass: pass, skip: skip}
 	considered := 0
-	for _, j := range s.ordered() {
+	k := s.kept
+	k.order = k.order[:0]
+	s.queue.Ascend(func(j *job) bool { // ordered, into storage kept from pass to pass
+		k.order = append(k.order, j)
+		return true
+	})
+	defer clear(k.order) // hold no job past the pass
+	for _, j := range k.order {
 		if s.opts.backfillDepth > 0 && considered >= s.opts.backfillDepth {
 			break
 		}

@@ -60,8 +60,10 @@ type keptPlan struct {
 	// skip is the change log and the jobs' certificates that let a pass
 	// keep a reservation without a plan (see cons_skip.go); it lives and
 	// dies with this profile.
-	skip *skipLog
-	pass bfPass // each pass's scratch, reused
+	skip  *skipLog
+	pass  bfPass // each pass's scratch, reused
+	order []*job // the queue in order, each pass's
+	ch    inputChanges
 }
 
 // slotTime is a slot boundary: the instant, and the time.Time value a
@@ -123,7 +125,9 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		delete(k.refs, at)
 	}
 	freeFrom, never := s.freeFrom(now, k.spare, k.spareNever)
-	ch := inputChanges{nowAt: nowAt}
+	clear(k.ch.runs)
+	k.ch = inputChanges{nowAt: nowAt, freed: k.ch.freed[:0], grew: k.ch.grew[:0], down: k.ch.down[:0], runs: k.ch.runs[:0]}
+	ch := &k.ch // its lists' storage is kept from pass to pass
 	for i := range freeFrom {
 		a, b := k.freeFrom[i], freeFrom[i]
 		wasNever, isNever := k.never.Test(uint(i)), never.Test(uint(i))
@@ -143,7 +147,7 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 	}
 	k.freeFrom, k.never, k.spare, k.spareNever = freeFrom, never, k.freeFrom, k.never
 	k.skip.prune(nowAt, s.resv)
-	s.syncResv(k, nowAt, &ch)
+	s.syncResv(k, nowAt, ch)
 	moved := k.pr.regrid(now, k.targets(now))
 	words := k.pr.recolumn(k.dirty, freeFrom, never, s.resv, nowAt)
 	k.dirty.ClearAll()
