@@ -590,13 +590,24 @@ func (s *Scheduler) Reservations() []Reservation {
 type resvIndex struct {
 	n    int
 	resv map[JobID]reservation
+	// the same reservations as a list (start, nodes), for the OR of
+	// before without walking a map; pos is each job's place in it
+	list []resvStart
+	pos  map[JobID]int
 	// per node, built on first need
 	byNode   [][]JobID
 	minStart []int64
 }
 
+// resvStart is a reservation as before reads it.
+type resvStart struct {
+	id    JobID
+	start int64
+	nodes *bitset.BitSet
+}
+
 func newResvIndex(n, size int) *resvIndex {
-	return &resvIndex{n: n, resv: make(map[JobID]reservation, size)}
+	return &resvIndex{n: n, resv: make(map[JobID]reservation, size), pos: make(map[JobID]int, size)}
 }
 
 // perNode reports whether the per-node index pays: more reservation words
@@ -622,6 +633,12 @@ func (x *resvIndex) index(id JobID, r reservation) {
 }
 
 func (x *resvIndex) add(id JobID, r reservation) {
+	if i, ok := x.pos[id]; ok { // replaced
+		x.list[i] = resvStart{id, r.Start.UnixNano(), r.nodes}
+	} else {
+		x.pos[id] = len(x.list)
+		x.list = append(x.list, resvStart{id, r.Start.UnixNano(), r.nodes})
+	}
 	x.resv[id] = r
 	if x.byNode != nil {
 		x.index(id, r)
@@ -634,6 +651,12 @@ func (x *resvIndex) remove(id JobID) {
 		return
 	}
 	delete(x.resv, id)
+	i, last := x.pos[id], len(x.list)-1
+	x.list[i] = x.list[last]
+	x.pos[x.list[i].id] = i
+	x.list[last] = resvStart{}
+	x.list = x.list[:last]
+	delete(x.pos, id)
 	if x.byNode == nil {
 		return
 	}
@@ -660,9 +683,10 @@ func (x *resvIndex) remove(id JobID) {
 func (x *resvIndex) before(t time.Time, dst *bitset.BitSet) {
 	dst.ClearAll()
 	if x.byNode == nil && !x.perNode() {
-		for _, r := range x.resv {
-			if r.Start.Before(t) {
-				dst.InPlaceUnion(r.nodes)
+		limit := t.UnixNano()
+		for i := range x.list {
+			if e := &x.list[i]; e.start < limit {
+				dst.InPlaceUnion(e.nodes)
 			}
 		}
 		return

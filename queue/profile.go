@@ -28,6 +28,7 @@ type profile struct {
 	scratch []uint     // members' buffer
 	masks   []wordMask // maskWords' buffer
 	spare   slotArrays // regrid's buffers
+	rc      recolumnBufs
 }
 
 // bfBuffers are storage Backfill reuses from pass to pass (they hold no

@@ -80,6 +80,14 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 	return moved
 }
 
+// recolumnBufs is recolumn's storage, reused from pass to pass.
+type recolumnBufs struct {
+	dw   []int
+	dm   []uint64
+	cols []uint64
+	hit  []int
+}
+
 // slotArrays is storage for a profile's slot arrays, which regrid fills
 // and swaps with the profile's own.
 type slotArrays struct {
@@ -110,19 +118,22 @@ func orInto(dst, src []uint64) {
 // slots: a node is free in slot s when it is usable, its free time is not
 // after the slot's start, and no reservation holds it over the slot.
 // Counts follow, and the marks of the words it rewrote are made exact.
-// It returns the words it rewrote.
+// It returns the words it rewrote (in p's storage, until the next call).
 func (p *profile) recolumn(dirty *bitset.BitSet, freeFrom []int64, never *bitset.BitSet, resv map[JobID]reservation, nowAt int64) (dw []int) {
-	var dm []uint64
+	rc := &p.rc
+	dw, dm := rc.dw[:0], rc.dm[:0]
 	for k, w := range dirty.Words() {
 		if w != 0 {
 			dw, dm = append(dw, k), append(dm, w)
 		}
 	}
+	rc.dw, rc.dm = dw, dm
 	if len(dw) == 0 {
 		return nil
 	}
 	slots, nw := len(p.at), len(dw)
-	cols := make([]uint64, slots*nw)
+	rc.cols = grown(rc.cols, slots*nw)
+	cols := rc.cols
 	// a node joins at its free slot and stays: mark the joins, OR them up
 	for x, k := range dw {
 		for m := dm[x]; m != 0; m &= m - 1 {
@@ -199,12 +210,13 @@ func (p *profile) refreshBlocks(nowAt int64, moved []int64, words []int) {
 func (p *profile) clearHeld(cols []uint64, dw []int, dm []uint64, r reservation) {
 	rw := r.nodes.Words()
 	nw := len(dw)
-	var hit []int
+	hit := p.rc.hit[:0]
 	for x, k := range dw {
 		if k < len(rw) && rw[k]&dm[x] != 0 {
 			hit = append(hit, x)
 		}
 	}
+	p.rc.hit = hit
 	if len(hit) == 0 {
 		return
 	}

@@ -51,6 +51,22 @@ func requireKeptEqualsRebuilt(t *testing.T, s *Scheduler, now time.Time, msg str
 	for id, r := range freshIdx.resv {
 		require.True(t, r.Start.Equal(idx.resv[id].Start) && r.End.Equal(idx.resv[id].End), "%s: reservation %d", msg, id)
 	}
+	// the list before reads holds the same reservations as the map
+	require.Len(t, idx.list, len(idx.resv), msg)
+	for i, e := range idx.list {
+		r, ok := idx.resv[e.id]
+		require.True(t, ok && idx.pos[e.id] == i && e.start == r.Start.UnixNano() && e.nodes == r.nodes, "%s: list entry %d", msg, i)
+	}
+	for _, d := range []time.Duration{0, time.Minute, 90 * time.Minute, 20 * time.Hour} {
+		excl, naive := bitset.New(uint(idx.n)), bitset.New(uint(idx.n))
+		for _, r := range idx.resv {
+			if r.Start.Before(now.Add(d)) {
+				naive.InPlaceUnion(r.nodes)
+			}
+		}
+		idx.before(now.Add(d), excl)
+		require.True(t, naive.Equal(excl), "%s: before now+%v", msg, d)
+	}
 }
 
 // TestKeptProfileEqualsRebuilt drives schedulers through random event
