@@ -78,7 +78,7 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	pass := s.kept.newPass(uint(s.c.NodeCount()))
 	freeCPUs, open := s.freeNow(skip, pass.open)
 	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
-		freeCPUs: freeCPUs, open: open, excl: pass.excl, pass: pass, skip: skip}
+		freeCPUs: freeCPUs, open: open, excl: pass.excl, pass: pass, skip: skip, partsSeen: pass.partsSeen[:0]}
 	considered := 0
 	k := s.kept
 	k.order = k.order[:0]
@@ -100,6 +100,7 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 		considered++
 		b.plan(j)
 	}
+	pass.partsSeen = b.partsSeen // its storage, for the next pass
 	return b.started
 }
 
@@ -412,6 +413,7 @@ type bfPass struct {
 	w, notW    *bitset.BitSet
 	open, excl *bitset.BitSet
 	parts      map[string]*bitset.BitSet
+	partsSeen  []string // bfRun.partsSeen's storage
 	// most bounds, for every start the last earliest ruled out, the nodes
 	// of the job's partition free throughout its window; math.MaxInt when
 	// a start failed for more than its count (a selection failed).

@@ -301,7 +301,7 @@ func (b *bfRun) keep(j *job) bool {
 	if b.now.After(lastTried) {
 		return false
 	}
-	horizon := later(lastTried, d).UnixNano()
+	horizon := laterAt(lastTried.UnixNano(), d)
 	ok, gained := b.skip.holds(b.pr, c, horizon, need)
 	if !ok {
 		return false

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"time"
@@ -266,7 +267,7 @@ func (p *profile) maskWords(members []uint) []wordMask {
 func (p *profile) window(i int, d time.Duration, w *bitset.BitSet) {
 	p.free[i].Copy(w)
 	ww := w.Words()
-	end := later(p.times[i], d).UnixNano()
+	end := laterAt(p.at[i], d)
 	last, _ := slices.BinarySearch(p.at, end) // the first slot after the window
 	if last <= i+1 {
 		return
@@ -305,7 +306,7 @@ const smallWindowWords = 4
 // [times[i], times[i]+d), that is within window(i, d), reading only the
 // words that hold them when they are few.
 func (p *profile) freeThroughout(nodes *bitset.BitSet, i int, d time.Duration) bool {
-	end := later(p.times[i], d).UnixNano()
+	end := laterAt(p.at[i], d)
 	masks := p.maskWords(p.members(nodes))
 	for j := i; j < len(p.at) && (j == i || p.at[j] < end); j++ {
 		if masks == nil {
@@ -391,7 +392,7 @@ func maxTime(a, b time.Time) time.Time {
 // short returns the last slot in [times[i], times[i]+d) with fewer than
 // need free nodes, or -1.
 func (p *profile) short(i int, d time.Duration, need int) int {
-	end := later(p.times[i], d).UnixNano()
+	end := laterAt(p.at[i], d)
 	last := -1
 	for j := i; j < len(p.at) && (j == i || p.at[j] < end); j++ {
 		if p.count[j] < need {
@@ -420,7 +421,7 @@ func (p *profile) shortScan(d time.Duration, need int) shortScan {
 // at is p.short(i, d, need); i must not decrease from call to call.
 func (s *shortScan) at(i int) int {
 	p := s.p
-	end := later(p.times[i], s.d).UnixNano()
+	end := laterAt(p.at[i], s.d)
 	s.next = max(s.next, i)
 	for ; s.next < len(p.at) && (s.next == i || p.at[s.next] < end); s.next++ {
 		if p.count[s.next] < s.need {
@@ -431,4 +432,25 @@ func (s *shortScan) at(i int) int {
 		return s.last
 	}
 	return -1
+}
+
+// endOfTimeAt is EndOfTime in Unix nanoseconds (a test holds them equal).
+const endOfTimeAt = 9214646400000000000
+
+// laterAt is later(t, d).UnixNano() for t at Unix nanoseconds at, in
+// integers: the profile's hot loops ask it for every start they try.
+func laterAt(at int64, d time.Duration) int64 {
+	if d <= 0 {
+		return at
+	}
+	if at >= endOfTimeAt {
+		return endOfTimeAt
+	}
+	// the distance to the end, exact in unsigned arithmetic and saturated
+	// as time.Time.Sub saturates
+	left := min(uint64(endOfTimeAt)-uint64(at), math.MaxInt64)
+	if left <= uint64(d) {
+		return endOfTimeAt
+	}
+	return at + int64(d)
 }

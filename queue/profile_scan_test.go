@@ -49,3 +49,20 @@ func TestShortScanMatchesShort(t *testing.T) {
 		}
 	}
 }
+
+// laterAt is later in Unix nanoseconds, up to and past EndOfTime.
+func TestLaterAtIsLater(t *testing.T) {
+	require.Equal(t, EndOfTime.UnixNano(), int64(endOfTimeAt))
+	r := rand.New(rand.NewPCG(4, 4))
+	starts := []time.Time{t0, EndOfTime, EndOfTime.Add(-time.Nanosecond), EndOfTime.Add(-time.Hour),
+		time.Date(MinYear, 1, 1, 0, 0, 0, 0, time.UTC)}
+	for range 200 {
+		starts = append(starts, t0.Add(time.Duration(r.Int64N(int64(200*365*24*time.Hour)))))
+	}
+	ds := []time.Duration{-time.Second, 0, 1, time.Minute, time.Hour, 1<<63 - 1, EndOfTime.Sub(t0)}
+	for _, s := range starts {
+		for _, d := range append(ds, time.Duration(r.Int64N(1<<62))) {
+			require.Equal(t, later(s, d).UnixNano(), laterAt(s.UnixNano(), d), "%v + %v", s, d)
+		}
+	}
+}
