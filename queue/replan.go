@@ -114,7 +114,9 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		s.kept = k
 		return k.pr, k.idx
 	}
+	clamped := false
 	for id, r := range s.resv {
+		clamped = clamped || (r.Start.Before(now) && r.End.After(now))
 		s.overtaken(id, r, now)
 	}
 	// boundaries time has passed are no boundaries any more
@@ -147,7 +149,14 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 	}
 	k.freeFrom, k.never, k.spare, k.spareNever = freeFrom, never, k.freeFrom, k.never
 	k.skip.prune(nowAt, s.resv)
-	s.syncResv(k, nowAt, ch)
+	// Outside a pass reservations are only deleted (a start, an end, a
+	// hold), and a pass keeps k.resv with every change it makes; so
+	// unless one was clamped to now or some are gone, s.resv is k.resv
+	// (the kept-profile property test holds the two equal after every
+	// kind of call).
+	if clamped || len(s.resv) != len(k.resv) {
+		s.syncResv(k, nowAt, ch)
+	}
 	moved := k.pr.regrid(now, k.targets(now))
 	words := k.pr.recolumn(k.dirty, freeFrom, never, s.resv, nowAt)
 	k.dirty.ClearAll()

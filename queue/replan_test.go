@@ -22,6 +22,13 @@ func requireKeptEqualsRebuilt(t *testing.T, s *Scheduler, now time.Time, msg str
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	kept, idx := s.planProfile(now)
+	// the kept books hold exactly the standing reservations (planProfile
+	// skips syncResv when it can tell they do)
+	require.Len(t, s.kept.resv, len(s.resv), msg)
+	for id, r := range s.resv {
+		kr, ok := s.kept.resv[id]
+		require.True(t, ok && sameResv(r, kr), "%s: kept books differ on reservation %d", msg, id)
+	}
 	fresh, freshIdx := s.buildProfile(now, &bfBuffers{})
 	require.Equal(t, len(fresh.times), len(kept.times), "%s: slots\nkept  %v\nfresh %v", msg, kept.at, fresh.at)
 	for i := range fresh.times {
