@@ -50,11 +50,17 @@ type keptPlan struct {
 	// free times and reservations' starts and ends; a boundary whose
 	// count drops to zero goes at the next pass. added lists the ones
 	// whose count rose from zero since then.
-	refs   map[int64]refCount
-	added  []slotTime
-	buf    bfBuffers  // the initial profile's storage, owned
-	bounds []slotTime // targets' buffer
-	spare  []int64    // freeFrom's other buffer
+	refs  map[int64]refCount
+	added []slotTime
+	// refsChanged says a boundary was referenced or forgotten, or became
+	// a node's free time, since the last regrid; slots and loc are the
+	// profile's slot count and now's location then (see planProfile).
+	refsChanged bool
+	slots       int
+	loc         *time.Location
+	buf         bfBuffers  // the initial profile's storage, owned
+	bounds      []slotTime // targets' buffer
+	spare       []int64    // freeFrom's other buffer
 	// spareNever is never's other buffer
 	spareNever *bitset.BitSet
 	// skip is the change log and the jobs' certificates that let a pass
@@ -125,6 +131,7 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 			break
 		}
 		delete(k.refs, at)
+		k.refsChanged = true
 	}
 	freeFrom, never := s.freeFrom(now, k.spare, k.spareNever)
 	clear(k.ch.runs)
@@ -157,7 +164,16 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 	if clamped || len(s.resv) != len(k.resv) {
 		s.syncResv(k, nowAt, ch)
 	}
-	moved := k.pr.regrid(now, k.targets(now))
+	var moved []int64
+	if k.refsChanged || len(k.pr.at) != k.slots || now.Location() != k.loc {
+		moved = k.pr.regrid(now, k.targets(now))
+	} else {
+		// The boundaries are the last regrid's, none split in since and
+		// none passed (its reference would have gone), with the values
+		// it gave them: regrid would only move slot 0's start to now.
+		k.pr.times[0], k.pr.at[0] = now, nowAt
+	}
+	k.refsChanged, k.slots, k.loc = false, len(k.pr.at), now.Location()
 	words := k.pr.recolumn(k.dirty, freeFrom, never, s.resv, nowAt)
 	k.dirty.ClearAll()
 	k.pr.refreshBlocks(nowAt, moved, words)
@@ -191,11 +207,16 @@ func (k *keptPlan) count(at int64, t time.Time, free, resv int32) {
 	}
 	if !ok {
 		k.added = append(k.added, slotTime{at: at, t: t})
+		k.refsChanged = true
+	}
+	if c.free <= 0 && free > 0 {
+		k.refsChanged = true // the boundary's value becomes the free time's (see targets)
 	}
 	c.free += free
 	c.resv += resv
 	if c.free <= 0 && c.resv <= 0 {
 		delete(k.refs, at)
+		k.refsChanged = true
 		return
 	}
 	k.refs[at] = c
