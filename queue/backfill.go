@@ -414,9 +414,6 @@ type bfPass struct {
 	open, excl *bitset.BitSet
 	parts      map[string]*bitset.BitSet
 	partsSeen  []string // bfRun.partsSeen's storage
-	// usableSweep's storage
-	sweep, inRun []uint64
-	runStart     []int64
 	// most bounds, for every start the last earliest ruled out, the nodes
 	// of the job's partition free throughout its window; math.MaxInt when
 	// a start failed for more than its count (a selection failed).

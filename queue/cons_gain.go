@@ -2,7 +2,6 @@ package queue
 
 import (
 	"math"
-	"math/bits"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -64,14 +63,6 @@ func (b *bfRun) usable(gained *bitset.BitSet, r *reservation, d time.Duration, h
 	if c := int(gained.Count()); c <= limit {
 		return c // few enough without weighing each
 	}
-	if len(gained.Words()) <= smallWindowWords {
-		return b.usableSweep(gained, r, d, horizon, limit)
-	}
-	return b.usableEach(gained, r, d, horizon, limit)
-}
-
-// usableEach is usable node by node, each weighed by hasRun.
-func (b *bfRun) usableEach(gained *bitset.BitSet, r *reservation, d time.Duration, horizon int64, limit int) int {
 	n := 0
 	for i, ok := gained.NextSet(0); ok && n <= limit; i, ok = gained.NextSet(i + 1) {
 		var own *reservation
@@ -122,69 +113,4 @@ func (p *profile) hasRun(n uint, from, to int64, d time.Duration, r *reservation
 		}
 	}
 	return false
-}
-
-// usableSweep is usable's count for a profile of a few words a node set:
-// one pass over the slots decides every node of gained together, as
-// hasRun would one by one (a node free at a slot, or inside r's interval
-// when it is one of r's, is in a run; a run started at or after to, or
-// any node not in a run once the slots reach to, fails; a run reaching d,
-// or the profile's end, succeeds). It stops counting past limit.
-func (b *bfRun) usableSweep(gained *bitset.BitSet, r *reservation, d time.Duration, horizon int64, limit int) int {
-	p, from := b.pr, b.nowAt
-	pass := b.pass
-	pending := append(pass.sweep[:0], gained.Words()...) // undecided nodes
-	inRun := grown(pass.inRun, len(pending))
-	pass.sweep, pass.inRun = pending, inRun
-	if len(pass.runStart) < int(gained.Len()) {
-		pass.runStart = make([]int64, gained.Len())
-	}
-	runStart := pass.runStart
-	own := r.nodes.Words()
-	lo, hi := r.Start.UnixNano(), r.End.UnixNano()
-	i := 0
-	if from > p.at[0] {
-		i, _ = p.find(time.Unix(0, from))
-		if i == len(p.at) || p.at[i] > from {
-			i-- // the slot holding from
-		}
-	}
-	n, left := 0, 0
-	for _, w := range pending {
-		left += bits.OnesCount64(w)
-	}
-	for ; i < len(p.at) && left > 0; i++ {
-		at := p.at[i]
-		fw := p.free[i].Words()
-		inOwn := at >= lo && at < hi
-		last := i+1 == len(p.at)
-		for k := range pending {
-			f := fw[k]
-			if inOwn && k < len(own) {
-				f |= own[k]
-			}
-			f &= pending[k]
-			if at >= horizon {
-				gone := pending[k] &^ (inRun[k] & f) // not in a run, or its run broke
-				pending[k] &^= gone
-				left -= bits.OnesCount64(gone)
-			} else {
-				for m := f &^ inRun[k]; m != 0; m &= m - 1 {
-					runStart[k*64+bits.TrailingZeros64(m)] = max(at, from)
-				}
-				inRun[k] = f
-			}
-			for m := inRun[k] & pending[k]; m != 0; m &= m - 1 {
-				node := k*64 + bits.TrailingZeros64(m)
-				if last || time.Duration(p.at[i+1]-runStart[node]) >= d {
-					pending[k] &^= 1 << (node % 64)
-					left--
-					if n++; n > limit {
-						return n
-					}
-				}
-			}
-		}
-	}
-	return n
 }
