@@ -76,7 +76,7 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	// partition oversubscribes CPUs) more nodes than have a free CPU
 	skip := s.kept.skip
 	pass := s.kept.newPass(uint(s.c.NodeCount()))
-	freeCPUs, open := s.freeNow(skip, pass.open)
+	freeCPUs, open := s.freeNow(skip, pass)
 	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
 		freeCPUs: freeCPUs, open: open, excl: pass.excl, pass: pass, skip: skip, partsSeen: pass.partsSeen[:0]}
 	considered := 0
@@ -258,10 +258,11 @@ func (b *bfRun) mayStartAway(j *job, end time.Time, old reservation, held bool) 
 }
 
 // freeNow counts the free CPUs and returns the nodes with a free CPU (in
-// open, cleared first), or nil when a partition oversubscribes CPUs (a
+// the pass's open set, cleared first), or nil when a partition oversubscribes CPUs (a
 // node without a free CPU may still take a job there). A node with more
 // free CPUs than the change log last saw is logged as room freed now.
-func (s *Scheduler) freeNow(skip *skipLog, open *bitset.BitSet) (cpus int, _ *bitset.BitSet) {
+func (s *Scheduler) freeNow(skip *skipLog, pass *bfPass) (cpus int, _ *bitset.BitSet) {
+	open := pass.open
 	open.ClearAll()
 	var last []int
 	if skip != nil {
@@ -269,8 +270,8 @@ func (s *Scheduler) freeNow(skip *skipLog, open *bitset.BitSet) (cpus int, _ *bi
 		last = skip.cpus
 	}
 	var rose []int
-	for i := 0; i < s.c.NodeCount(); i++ {
-		f := s.c.FreeCPUs(i)
+	pass.free = s.c.FreeCPUsInto(pass.free)
+	for i, f := range pass.free {
 		if f > 0 {
 			cpus += f
 			open.Set(uint(i))
@@ -414,6 +415,7 @@ type bfPass struct {
 	open, excl *bitset.BitSet
 	parts      map[string]*bitset.BitSet
 	partsSeen  []string // bfRun.partsSeen's storage
+	free       []int    // freeNow's storage
 	// most bounds, for every start the last earliest ruled out, the nodes
 	// of the job's partition free throughout its window; math.MaxInt when
 	// a start failed for more than its count (a selection failed).

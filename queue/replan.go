@@ -363,11 +363,7 @@ func (s *Scheduler) freeFrom(now time.Time, buf []int64, neverBuf *bitset.BitSet
 	for id, j := range s.active { // any order: a maximum per node
 		held += s.holdUntil(out, id, now, &j.roundedEnd)
 	}
-	onNodes := 0
-	for i := range out {
-		onNodes += c.JobsOn(i)
-	}
-	if held != onNodes {
+	if held != c.JobsOnTotal() {
 		for i := range out {
 			out[i] = math.MinInt64
 		}
