@@ -413,7 +413,8 @@ func sortedResv(m map[JobID]reservation) []JobID { return slices.Sorted(maps.Key
 type bfPass struct {
 	w, notW    *bitset.BitSet
 	open, excl *bitset.BitSet
-	parts      map[string]*bitset.BitSet
+	parts      map[string]partSet
+	gen        uint64   // counts the passes, for parts
 	partsSeen  []string // bfRun.partsSeen's storage
 	free       []int    // freeNow's storage
 	// most bounds, for every start the last earliest ruled out, the nodes
@@ -429,26 +430,38 @@ type bfPass struct {
 // newPass returns the pass scratch for a cluster of n nodes, reusing the
 // last pass's storage: every field a pass reads is written first (the
 // sets are overwritten or cleared where used, the partitions fetched
-// afresh).
+// afresh into their sets).
 func (k *keptPlan) newPass(n uint) *bfPass {
 	p := &k.pass
 	if p.w == nil || p.w.Len() != n {
 		*p = bfPass{w: bitset.New(n), notW: bitset.New(n), open: bitset.New(n), excl: bitset.New(n),
-			parts: map[string]*bitset.BitSet{}}
+			parts: map[string]partSet{}}
 	}
-	clear(p.parts)
+	p.gen++ // every partition set is stale
 	p.most = 0
 	return p
 }
 
-// partition returns the node set of partition name, fetched once a pass.
+// partSet is a partition's node set and the pass it was fetched in.
+type partSet struct {
+	nodes *bitset.BitSet
+	gen   uint64
+}
+
+// partition returns the node set of partition name (nil when there is no
+// such partition), fetched once a pass into storage kept from pass to
+// pass: nothing may keep it past the pass.
 func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSet {
-	if b, ok := pass.parts[name]; ok {
-		return b
+	e, ok := pass.parts[name]
+	if ok && e.gen == pass.gen {
+		return e.nodes
 	}
-	b, _ := c.PartitionNodes(name)
-	pass.parts[name] = b
-	return b
+	nodes, found := c.PartitionNodesInto(name, e.nodes)
+	if !found {
+		nodes = nil
+	}
+	pass.parts[name] = partSet{nodes, pass.gen}
+	return nodes
 }
 
 // earliest finds the first slot from which j's nodes stay free for its

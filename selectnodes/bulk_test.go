@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/stretchr/testify/require"
 )
 
@@ -37,4 +38,31 @@ func TestBulkReadsMatchPerNode(t *testing.T) {
 			require.Equal(t, total, c.JobsOnTotal(), "seed %d step %d", seed, step)
 		}
 	}
+}
+
+// PartitionNodesInto gives PartitionNodes' set into a set of the right
+// length, a new one otherwise, and nothing for an unknown partition.
+func TestPartitionNodesIntoMatchesPartitionNodes(t *testing.T) {
+	nodes := []Node{{Name: "n0", CPUs: 1, RealMemory: 1, Weight: 1}, {Name: "n1", CPUs: 1, RealMemory: 1, Weight: 1},
+		{Name: "n2", CPUs: 1, RealMemory: 1, Weight: 1}}
+	c, err := New(nodes, []Partition{{Name: "a", Nodes: []string{"n0", "n2"}, Default: true}, {Name: "b", Nodes: []string{"n1"}}})
+	require.NoError(t, err)
+	for _, name := range []string{"a", "b"} {
+		want, ok := c.PartitionNodes(name)
+		require.True(t, ok)
+		got, ok := c.PartitionNodesInto(name, nil)
+		require.True(t, ok && want.Equal(got), name)
+		dst := want.Clone().Complement() // the right length, other nodes
+		got, ok = c.PartitionNodesInto(name, dst)
+		require.True(t, ok && want.Equal(got) && got == dst, name)
+		short := bitset.New(1)
+		got, ok = c.PartitionNodesInto(name, short)
+		require.True(t, ok && want.Equal(got) && got != short, name)
+		got.Flip(1) // the copy is the caller's
+		again, _ := c.PartitionNodes(name)
+		require.True(t, want.Equal(again), name)
+	}
+	got, ok := c.PartitionNodesInto("nope", bitset.New(3))
+	require.False(t, ok)
+	require.Nil(t, got)
 }
