@@ -616,11 +616,11 @@ type resvIndex struct {
 	minStart []int64
 }
 
-// resvStart is a reservation as before reads it.
+// resvStart is a reservation as before and recolumn read it.
 type resvStart struct {
-	id    JobID
-	start int64
-	nodes *bitset.BitSet
+	id         JobID
+	start, end int64
+	nodes      *bitset.BitSet
 }
 
 func newResvIndex(n, size int) *resvIndex {
@@ -651,10 +651,10 @@ func (x *resvIndex) index(id JobID, r reservation) {
 
 func (x *resvIndex) add(id JobID, r reservation) {
 	if i, ok := x.pos[id]; ok { // replaced
-		x.list[i] = resvStart{id, r.Start.UnixNano(), r.nodes}
+		x.list[i] = resvStart{id, r.Start.UnixNano(), r.End.UnixNano(), r.nodes}
 	} else {
 		x.pos[id] = len(x.list)
-		x.list = append(x.list, resvStart{id, r.Start.UnixNano(), r.nodes})
+		x.list = append(x.list, resvStart{id, r.Start.UnixNano(), r.End.UnixNano(), r.nodes})
 	}
 	x.resv[id] = r
 	if x.byNode != nil {

@@ -119,7 +119,7 @@ func orInto(dst, src []uint64) {
 // after the slot's start, and no reservation holds it over the slot.
 // Counts follow, and the marks of the words it rewrote are made exact.
 // It returns the words it rewrote (in p's storage, until the next call).
-func (p *profile) recolumn(dirty *bitset.BitSet, freeFrom []int64, never *bitset.BitSet, resv map[JobID]reservation, nowAt int64) (dw []int) {
+func (p *profile) recolumn(dirty *bitset.BitSet, freeFrom []int64, never *bitset.BitSet, resv []resvStart, nowAt int64) (dw []int) {
 	rc := &p.rc
 	dw, dm := rc.dw[:0], rc.dm[:0]
 	for k, w := range dirty.Words() {
@@ -154,8 +154,8 @@ func (p *profile) recolumn(dirty *bitset.BitSet, freeFrom []int64, never *bitset
 	for s := 1; s < slots; s++ {
 		orInto(cols[s*nw:(s+1)*nw], cols[(s-1)*nw:s*nw])
 	}
-	for _, r := range resv {
-		p.clearHeld(cols, dw, dm, r)
+	for i := range resv {
+		p.clearHeld(cols, dw, dm, &resv[i])
 	}
 	for s := range slots {
 		fw := p.free[s].Words()
@@ -207,7 +207,7 @@ func (p *profile) refreshBlocks(nowAt int64, moved []int64, words []int) {
 
 // clearHeld removes from cols (the dirty words dw, masks dm, per slot)
 // the nodes reservation r holds, over the slots of its interval.
-func (p *profile) clearHeld(cols []uint64, dw []int, dm []uint64, r reservation) {
+func (p *profile) clearHeld(cols []uint64, dw []int, dm []uint64, r *resvStart) {
 	rw := r.nodes.Words()
 	nw := len(dw)
 	hit := p.rc.hit[:0]
@@ -220,8 +220,8 @@ func (p *profile) clearHeld(cols []uint64, dw []int, dm []uint64, r reservation)
 	if len(hit) == 0 {
 		return
 	}
-	from, _ := slices.BinarySearch(p.at, r.Start.UnixNano())
-	to, _ := slices.BinarySearch(p.at, r.End.UnixNano())
+	from, _ := slices.BinarySearch(p.at, r.start)
+	to, _ := slices.BinarySearch(p.at, r.end)
 	for s := from; s < to; s++ {
 		for _, x := range hit {
 			cols[s*nw+x] &^= rw[dw[x]]

@@ -174,7 +174,7 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		k.pr.times[0], k.pr.at[0] = now, nowAt
 	}
 	k.refsChanged, k.slots, k.loc = false, len(k.pr.at), now.Location()
-	words := k.pr.recolumn(k.dirty, freeFrom, never, s.resv, nowAt)
+	words := k.pr.recolumn(k.dirty, freeFrom, never, k.idx.list, nowAt) // the index holds s.resv now
 	k.dirty.ClearAll()
 	k.pr.refreshBlocks(nowAt, moved, words)
 	ch.log(s, k.skip, k.pr, n) // on the profile as it now is

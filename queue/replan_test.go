@@ -62,7 +62,7 @@ func requireKeptEqualsRebuilt(t *testing.T, s *Scheduler, now time.Time, msg str
 	require.Len(t, idx.list, len(idx.resv), msg)
 	for i, e := range idx.list {
 		r, ok := idx.resv[e.id]
-		require.True(t, ok && idx.pos[e.id] == i && e.start == r.Start.UnixNano() && e.nodes == r.nodes, "%s: list entry %d", msg, i)
+		require.True(t, ok && idx.pos[e.id] == i && e.start == r.Start.UnixNano() && e.end == r.End.UnixNano() && e.nodes == r.nodes, "%s: list entry %d", msg, i)
 	}
 	for _, d := range []time.Duration{0, time.Minute, 90 * time.Minute, 20 * time.Hour} {
 		excl, naive := bitset.New(uint(idx.n)), bitset.New(uint(idx.n))
