@@ -266,7 +266,8 @@ func BenchmarkReplayLong(b *testing.B) {
 }
 
 // Skipping the passes of a cluster without a free CPU changes no decision
-// (Schedule alone and EASY, under static and time-dependent priorities).
+// (Schedule alone and EASY, under static and time-dependent priorities),
+// nor does knowing it full, without looking, until a job ends.
 func TestSkippedPassesChangeNothing(t *testing.T) {
 	n := 1500
 	if raceEnabled {
@@ -280,6 +281,7 @@ func TestSkippedPassesChangeNothing(t *testing.T) {
 				every, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Policy: pol, Record: true, everyPass: true}, 0)
 				assert.Equal(t, every.Records, skip.Records)
 				assert.Positive(t, skip.skipped, "passes skipped")
+				assert.Positive(t, skip.fullRec, "passes skipped on a cluster known to be full")
 			})
 		}
 	}
