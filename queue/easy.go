@@ -412,20 +412,27 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	}
 	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
 	// from the latest end down: a node's first end seen is its last one,
-	// and the ends come out in order without a sort
-	ends = e.ends[:0]
+	// and the ends come out in order without a sort, equal ones together
+	// (counted in freedBy meanwhile: how many nodes each frees)
+	ends, freed := e.ends[:0], e.freedBy[:0]
 	c.DescendAllocations(func(id selectnodes.JobID, end time.Time, p *selectnodes.Placement) bool {
 		e.countedID = append(e.countedID, id)
 		at := max(end.Sub(now), idleNode+1)
 		for _, na := range p.Alloc {
-			if e.until[na.Node] == idleNode {
-				e.until[na.Node] = at
-				ends = append(ends, at)
+			if e.until[na.Node] != idleNode {
+				continue
+			}
+			e.until[na.Node] = at
+			if k := len(ends) - 1; k >= 0 && ends[k] == at {
+				freed[k]++
+			} else {
+				ends, freed = append(ends, at), append(freed, 1)
 			}
 		}
 		return true
 	})
 	slices.Reverse(ends)
+	slices.Reverse(freed)
 	if e.idle == nil || e.idle.Len() != uint(n) {
 		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
 		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
@@ -436,14 +443,17 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 			e.idle.Set(uint(i))
 		}
 	}
-	freedBy = append(e.freedBy[:0], 0)
-	for i, t := range ends {
-		if i+1 == len(ends) || ends[i+1] != t {
-			freedBy = append(freedBy, i+1)
-		}
+	// freedBy[k]: the nodes the first k distinct ends free, in place
+	freedBy = append(freed, 0)
+	for k := len(ends); k > 0; k-- {
+		freedBy[k] = freedBy[k-1]
+	}
+	freedBy[0] = 0
+	for k := 1; k < len(freedBy); k++ {
+		freedBy[k] += freedBy[k-1]
 	}
 	e.ends, e.freedBy = ends, freedBy
-	return slices.Compact(ends), freedBy
+	return ends, freedBy
 }
 
 // probeAfter selects j's nodes among those free after the first k
