@@ -551,17 +551,18 @@ func (r *runner) started(id queue.JobID, t time.Time) {
 	p, _, _, _ := r.c.Allocation(id)
 	rec := &lj.rec
 	rec.Start, rec.CPUs, rec.State = t, p.TotalCPUs, queue.Running
-	if n := len(p.Alloc); n > 0 {
+	if n := len(p.Alloc); n > 0 && (r.o.Record || r.o.OnRecord != nil) {
+		// the node list only for whoever receives the records
 		rec.Nodes = make([]int, n)
 		for k, a := range p.Alloc {
 			rec.Nodes[k] = a.Node
 		}
 	}
-	rec.Spread = spread(rec.Nodes) // topology.Spread without a bitmap per job
+	rec.Spread = spread(p.Alloc) // topology.Spread without a bitmap per job
 	if r.tree != nil {
 		nodes := bitset.New(0)
-		for _, i := range rec.Nodes {
-			nodes.Set(uint(i))
+		for _, a := range p.Alloc {
+			nodes.Set(uint(a.Node))
 		}
 		if l, ok := r.tree.LowestCommonLevel(nodes); ok {
 			rec.Level = l
@@ -743,9 +744,13 @@ func (m *moments) meanStd() (float64, float64) {
 
 // spread is topology.Spread of a job's nodes: from its first node to its
 // last, 0 without nodes.
-func spread(nodes []int) int {
-	if len(nodes) == 0 {
+func spread(alloc []selectnodes.NodeAlloc) int {
+	if len(alloc) == 0 {
 		return 0
 	}
-	return slices.Max(nodes) - slices.Min(nodes)
+	lo, hi := alloc[0].Node, alloc[0].Node
+	for _, a := range alloc[1:] {
+		lo, hi = min(lo, a.Node), max(hi, a.Node)
+	}
+	return hi - lo
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -354,4 +355,26 @@ func TestReplayDependencyOnEndedJob(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Records, 3)
 	assert.Equal(t, 3, res.Started)
+}
+
+// A run measures the same with and without records kept or handed out
+// (the node lists are made only for them), and each record's spread is
+// its nodes'.
+func TestMetricsWithoutRecords(t *testing.T) {
+	data := syntheticTraceEvery(200, 40)
+	for _, bf := range []BackfillMode{NoBackfill, EASY, Conservative} {
+		bare, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf}, 0)
+		kept, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Record: true}, 0)
+		var given []Record
+		handed, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, OnRecord: func(r Record) { given = append(given, r) }}, 0)
+		require.Equal(t, kept.Metrics, bare.Metrics, "%v", bf)
+		require.Equal(t, kept.Metrics, handed.Metrics, "%v", bf)
+		require.Positive(t, kept.Metrics.SpreadMean, "%v: some job spans nodes", bf)
+		require.Len(t, given, len(kept.Records))
+		for _, r := range kept.Records {
+			if len(r.Nodes) > 0 {
+				require.Equal(t, slices.Max(r.Nodes)-slices.Min(r.Nodes), r.Spread, "%s", r.Name)
+			}
+		}
+	}
 }
