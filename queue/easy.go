@@ -56,6 +56,8 @@ type EASY struct {
 	resumed   int      // passes that went on from the last one (tests)
 	pivot     *job     // the last pass's last queued key, to search the queue by
 	noCounted bool     // tests: plan every head by probes
+	noCrowd   bool     // tests: choose a counted plan's nodes before any count
+	crowded   int      // tests: jobs refused by headCrowdsOut
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -200,6 +202,9 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 	fits := cpus <= w.freeCPUs && nodes <= w.freeNodes
 	avoid := fits && head != nil && j.expectedEnd(w.now).After(head.shadow)
 	if avoid && head.lazy.pending {
+		if e.headCrowdsOut(w, head, cpus, nodes) {
+			return false // by the counts, as it would be with the nodes chosen
+		}
 		e.chooseNodes(head)
 		w.outCPUs, w.outNodes = e.freeOutside(head.nodes)
 	}

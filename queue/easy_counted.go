@@ -62,6 +62,33 @@ func (e *EASY) fitsIdle(req *selectnodes.Request) bool {
 	return false
 }
 
+// headCrowdsOut reports whether a job of cpus CPUs on nodes nodes cannot
+// fit outside the nodes of counted plan p, whose nodes are not chosen
+// yet, by the free counts of walk w: a bound that holds for every choice.
+// The choice takes at least lz.least nodes idle when planned (it takes at
+// least need nodes, of which only the freed ones are not idle), and those
+// of them still free now hold at least a CPU each; so outside it there are
+// at most that many fewer free nodes and CPUs than in all. The job would
+// then be refused after the choice too, and the choice is left to the
+// next job that may fit (on the same inputs: the same nodes).
+func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
+	lz := &p.lazy
+	if e.noCrowd || lz.least <= 0 || len(lz.until) != len(e.free) {
+		return false
+	}
+	sure := lz.least // idle when planned, taken by every choice, free now
+	for i, t := range lz.until {
+		if t == idleNode && e.free[i] <= 0 {
+			sure-- // busy since (a job EASY started that ends in time)
+		}
+	}
+	if sure > 0 && (cpus > w.freeCPUs-sure || max(nodes, 1) > w.freeNodes-sure) {
+		e.crowded++
+		return true
+	}
+	return false
+}
+
 // chooseNodes chooses a counted plan's nodes as shadow would have when
 // the plan was made: the nodes free by the threshold, then, when that
 // choice takes more idle nodes than it needs, the choice among the freed
