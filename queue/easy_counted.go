@@ -16,7 +16,9 @@ import (
 // the k-th end and how many idle nodes the head may take — and the
 // selection runs when such a job first comes, in that pass or a later
 // one, on the same inputs: the nodes are those the eager plan would have
-// chosen. Most plans are replaced before any job needs their nodes.
+// chosen. Most plans are replaced before any job needs their nodes. A job
+// that could not fit outside any choice, by the free counts and the idle
+// nodes every choice takes (headCrowdsOut), is refused without one.
 //
 // The nodes are chosen ignoring the load, on the nodes' states as they are
 // when chosen: a node drained or resumed while no job runs on it, between
