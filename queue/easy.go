@@ -56,6 +56,7 @@ type EASY struct {
 	resumed   int      // passes that went on from the last one (tests)
 	pivot     *job     // the last pass's last queued key, to search the queue by
 	noCounted bool     // tests: plan every head by probes
+	ids       []JobID  // the caller's list of started jobs, during a pass (passIDs)
 	noCrowd   bool     // tests: choose a counted plan's nodes before any count
 	crowded   int      // tests: jobs refused by headCrowdsOut
 }
@@ -116,10 +117,14 @@ func (e *EASY) passIDs(now time.Time, dst []JobID, resume bool) []JobID {
 	defer s.unlock()
 	s.quietStarts = true
 	defer func() { s.quietStarts = false }()
-	if !resume || !e.resume(now, &dst) {
-		e.pass(now, &dst)
+	// the IDs go through a field: a pointer to dst would move it to the
+	// heap at every pass
+	e.ids = dst
+	defer func() { e.ids = nil }() // hold none of the caller's
+	if !resume || !e.resume(now, &e.ids) {
+		e.pass(now, &e.ids)
 	}
-	return dst
+	return e.ids
 }
 
 // pass is one EASY pass, under the lock. It returns the jobs it started,
