@@ -509,10 +509,8 @@ func (r *runner) full() bool {
 		return true
 	}
 	r.fullSeen = false
-	for i := 0; i < r.nodes; i++ {
-		if r.c.FreeCPUs(i) > 0 {
-			return false
-		}
+	if r.c.HasFreeCPU() {
+		return false
 	}
 	r.fullSeen, r.fullAt = true, at
 	return true
