@@ -67,6 +67,7 @@ type TraceSource struct {
 	last    time.Duration
 	skipped map[string]int
 	sj      SWFJob // the line being read
+	users   userNames
 }
 
 type heldJob struct {
@@ -113,7 +114,7 @@ func (s *TraceSource) Next() (Job, error) {
 		}
 		// the job is made in its slot of the window: no copy of it moves
 		p := s.slot()
-		if skip := s.r.t.job(&s.sj, s.c, s.conv, &p.j); skip != "" {
+		if skip := s.r.t.job(&s.sj, s.c, s.conv, &s.users, &p.j); skip != "" {
 			*p = heldJob{}
 			s.free = append(s.free, p)
 			s.skipped[skip]++

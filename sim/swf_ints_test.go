@@ -132,3 +132,18 @@ func TestSWFIntsDeclines(t *testing.T) {
 		t.Errorf("an integer line at the limit was not read in one scan: %v", vals)
 	}
 }
+
+// A user's name is "u" and its number, whichever users came before.
+func TestUserNames(t *testing.T) {
+	var u userNames
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 5000 {
+		user := r.IntN(300) - 2
+		if r.IntN(50) == 0 {
+			user = int(r.Int64()) // far apart, negative too
+		}
+		if got, want := u.name(user), fmt.Sprintf("u%d", user); got != want {
+			t.Fatalf("user %d is named %q, want %q", user, got, want)
+		}
+	}
+}
