@@ -39,7 +39,9 @@ func (s *Scheduler) end(j *job, st State, kind EventKind, now time.Time, detail 
 		s.releaseNodes(j)
 		j.State = st
 		s.runRelease(s.context(), j, e, now)
-		p = &EndPayload{End: e}
+		if s.queuesEvents() {
+			p = &EndPayload{End: e} // (emit drops the event otherwise)
+		}
 	}
 	s.dequeue(j)
 	delete(s.resv, j.ID)
