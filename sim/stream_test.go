@@ -361,8 +361,11 @@ func TestReplayDependencyOnEndedJob(t *testing.T) {
 // (the node lists are made only for them), and each record's spread is
 // its nodes'.
 func TestMetricsWithoutRecords(t *testing.T) {
-	data := syntheticTraceEvery(200, 40)
-	for _, bf := range []BackfillMode{NoBackfill, EASY, Conservative} {
+	data, modes := syntheticTraceEvery(200, 40), []BackfillMode{NoBackfill, EASY, Conservative}
+	if testing.Short() {
+		data, modes = syntheticTraceEvery(80, 40), modes[:2]
+	}
+	for _, bf := range modes {
 		bare, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf}, 0)
 		kept, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Record: true}, 0)
 		var given []Record
