@@ -20,8 +20,27 @@ type idRange struct{ lo, hi JobID }
 
 // bareIDs are the IDs of jobs forgotten without a tombstone
 // (WithoutTombstones), as disjoint runs ordered by their first ID (add
-// joins the runs an ID touches). The zero value is empty.
-type bareIDs struct{ t *btree.BTreeG[idRange] }
+// joins the runs an ID touches). The tree holds the runs by pointer so
+// that add grows a run in place: a run's first ID moves only down to
+// just above the run before it, which keeps the order. The zero value
+// is empty.
+type bareIDs struct {
+	t     *btree.BTreeG[*idRange]
+	pivot *idRange // a search key, reused (the scheduler's lock covers it)
+}
+
+func (b *bareIDs) init() {
+	if b.t == nil {
+		b.t = btree.NewG(32, func(x, y *idRange) bool { return x.lo < y.lo })
+		b.pivot = new(idRange)
+	}
+}
+
+// key is the search key for runs starting at or around id.
+func (b *bareIDs) key(id JobID) *idRange {
+	*b.pivot = idRange{lo: id}
+	return b.pivot
+}
 
 // has reports whether id is one of the set.
 func (b *bareIDs) has(id JobID) bool {
@@ -29,7 +48,7 @@ func (b *bareIDs) has(id JobID) bool {
 		return false
 	}
 	in := false
-	b.t.DescendLessOrEqual(idRange{lo: id}, func(r idRange) bool {
+	b.t.DescendLessOrEqual(b.key(id), func(r *idRange) bool {
 		in = id <= r.hi
 		return false
 	})
@@ -38,46 +57,40 @@ func (b *bareIDs) has(id JobID) bool {
 
 // insertRun puts a run that overlaps none of the set's into it (Restore).
 func (b *bareIDs) insertRun(r idRange) {
-	if b.t == nil {
-		b.t = btree.NewG(32, func(x, y idRange) bool { return x.lo < y.lo })
-	}
-	b.t.ReplaceOrInsert(r)
+	b.init()
+	b.t.ReplaceOrInsert(&r)
 }
 
 // add puts id in the set, joining the runs it touches.
 func (b *bareIDs) add(id JobID) {
-	if b.t == nil {
-		b.t = btree.NewG(32, func(x, y idRange) bool { return x.lo < y.lo })
-	}
-	var prev, next idRange
-	hasPrev, hasNext := false, false
-	b.t.DescendLessOrEqual(idRange{lo: id}, func(r idRange) bool {
-		prev, hasPrev = r, true
+	b.init()
+	var prev, next *idRange
+	b.t.DescendLessOrEqual(b.key(id), func(r *idRange) bool {
+		prev = r
 		return false
 	})
-	if hasPrev && id <= prev.hi {
+	if prev != nil && id <= prev.hi {
 		return // already in
 	}
 	if id < lastJobID {
-		b.t.AscendGreaterOrEqual(idRange{lo: id + 1}, func(r idRange) bool {
-			next, hasNext = r, r.lo == id+1
+		b.t.AscendGreaterOrEqual(b.key(id+1), func(r *idRange) bool {
+			if r.lo == id+1 {
+				next = r
+			}
 			return false
 		})
 	}
-	joinPrev := hasPrev && prev.hi+1 == id // prev.hi < id: no overflow
+	joinPrev := prev != nil && prev.hi+1 == id // prev.hi < id: no overflow
 	switch {
-	case joinPrev && hasNext:
+	case joinPrev && next != nil:
 		b.t.Delete(next)
 		prev.hi = next.hi
-		b.t.ReplaceOrInsert(prev)
 	case joinPrev:
 		prev.hi = id
-		b.t.ReplaceOrInsert(prev)
-	case hasNext:
-		b.t.Delete(next)
-		b.t.ReplaceOrInsert(idRange{lo: id, hi: next.hi})
+	case next != nil:
+		next.lo = id // still above prev.hi + 1: the order holds
 	default:
-		b.t.ReplaceOrInsert(idRange{lo: id, hi: id})
+		b.t.ReplaceOrInsert(&idRange{lo: id, hi: id})
 	}
 }
 
@@ -87,8 +100,8 @@ func (b *bareIDs) runs() []idRange {
 		return nil
 	}
 	out := make([]idRange, 0, b.t.Len())
-	b.t.Ascend(func(r idRange) bool {
-		out = append(out, r)
+	b.t.Ascend(func(r *idRange) bool {
+		out = append(out, *r)
 		return true
 	})
 	return out

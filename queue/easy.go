@@ -56,6 +56,9 @@ type EASY struct {
 	resumed   int      // passes that went on from the last one (tests)
 	pivot     *job     // the last pass's last queued key, to search the queue by
 	noCounted bool     // tests: plan every head by probes
+	ids       []JobID  // the caller's list of started jobs, during a pass (passIDs)
+	noCrowd   bool     // tests: choose a counted plan's nodes before any count
+	crowded   int      // tests: jobs refused by headCrowdsOut
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -114,10 +117,14 @@ func (e *EASY) passIDs(now time.Time, dst []JobID, resume bool) []JobID {
 	defer s.unlock()
 	s.quietStarts = true
 	defer func() { s.quietStarts = false }()
-	if !resume || !e.resume(now, &dst) {
-		e.pass(now, &dst)
+	// the IDs go through a field: a pointer to dst would move it to the
+	// heap at every pass
+	e.ids = dst
+	defer func() { e.ids = nil }() // hold none of the caller's
+	if !resume || !e.resume(now, &e.ids) {
+		e.pass(now, &e.ids)
 	}
-	return dst
+	return e.ids
 }
 
 // pass is one EASY pass, under the lock. It returns the jobs it started,
@@ -200,6 +207,9 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 	fits := cpus <= w.freeCPUs && nodes <= w.freeNodes
 	avoid := fits && head != nil && j.expectedEnd(w.now).After(head.shadow)
 	if avoid && head.lazy.pending {
+		if e.headCrowdsOut(w, head, cpus, nodes) {
+			return false // by the counts, as it would be with the nodes chosen
+		}
 		e.chooseNodes(head)
 		w.outCPUs, w.outNodes = e.freeOutside(head.nodes)
 	}
@@ -412,20 +422,27 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	}
 	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
 	// from the latest end down: a node's first end seen is its last one,
-	// and the ends come out in order without a sort
-	ends = e.ends[:0]
+	// and the ends come out in order without a sort, equal ones together
+	// (counted in freedBy meanwhile: how many nodes each frees)
+	ends, freed := e.ends[:0], e.freedBy[:0]
 	c.DescendAllocations(func(id selectnodes.JobID, end time.Time, p *selectnodes.Placement) bool {
 		e.countedID = append(e.countedID, id)
 		at := max(end.Sub(now), idleNode+1)
 		for _, na := range p.Alloc {
-			if e.until[na.Node] == idleNode {
-				e.until[na.Node] = at
-				ends = append(ends, at)
+			if e.until[na.Node] != idleNode {
+				continue
+			}
+			e.until[na.Node] = at
+			if k := len(ends) - 1; k >= 0 && ends[k] == at {
+				freed[k]++
+			} else {
+				ends, freed = append(ends, at), append(freed, 1)
 			}
 		}
 		return true
 	})
 	slices.Reverse(ends)
+	slices.Reverse(freed)
 	if e.idle == nil || e.idle.Len() != uint(n) {
 		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
 		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
@@ -436,14 +453,17 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 			e.idle.Set(uint(i))
 		}
 	}
-	freedBy = append(e.freedBy[:0], 0)
-	for i, t := range ends {
-		if i+1 == len(ends) || ends[i+1] != t {
-			freedBy = append(freedBy, i+1)
-		}
+	// freedBy[k]: the nodes the first k distinct ends free, in place
+	freedBy = append(freed, 0)
+	for k := len(ends); k > 0; k-- {
+		freedBy[k] = freedBy[k-1]
+	}
+	freedBy[0] = 0
+	for k := 1; k < len(freedBy); k++ {
+		freedBy[k] += freedBy[k-1]
 	}
 	e.ends, e.freedBy = ends, freedBy
-	return slices.Compact(ends), freedBy
+	return ends, freedBy
 }
 
 // probeAfter selects j's nodes among those free after the first k

@@ -16,7 +16,9 @@ import (
 // the k-th end and how many idle nodes the head may take — and the
 // selection runs when such a job first comes, in that pass or a later
 // one, on the same inputs: the nodes are those the eager plan would have
-// chosen. Most plans are replaced before any job needs their nodes.
+// chosen. Most plans are replaced before any job needs their nodes. A job
+// that could not fit outside any choice, by the free counts and the idle
+// nodes every choice takes (headCrowdsOut), is refused without one.
 //
 // The nodes are chosen ignoring the load, on the nodes' states as they are
 // when chosen: a node drained or resumed while no job runs on it, between
@@ -57,6 +59,33 @@ func (e *EASY) fitsIdle(req *selectnodes.Request) bool {
 	}
 	if s.c.ProbeInto(req, selectnodes.TestOnly, e.fewest) {
 		s.noteAdmitted(req)
+		return true
+	}
+	return false
+}
+
+// headCrowdsOut reports whether a job of cpus CPUs on nodes nodes cannot
+// fit outside the nodes of counted plan p, whose nodes are not chosen
+// yet, by the free counts of walk w: a bound that holds for every choice.
+// The choice takes at least lz.least nodes idle when planned (it takes at
+// least need nodes, of which only the freed ones are not idle), and those
+// of them still free now hold at least a CPU each; so outside it there are
+// at most that many fewer free nodes and CPUs than in all. The job would
+// then be refused after the choice too, and the choice is left to the
+// next job that may fit (on the same inputs: the same nodes).
+func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
+	lz := &p.lazy
+	if e.noCrowd || lz.least <= 0 || len(lz.until) != len(e.free) {
+		return false
+	}
+	sure := lz.least // idle when planned, taken by every choice, free now
+	for i, t := range lz.until {
+		if t == idleNode && e.free[i] <= 0 {
+			sure-- // busy since (a job EASY started that ends in time)
+		}
+	}
+	if sure > 0 && (cpus > w.freeCPUs-sure || max(nodes, 1) > w.freeNodes-sure) {
+		e.crowded++
 		return true
 	}
 	return false

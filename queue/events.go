@@ -128,9 +128,14 @@ type subscriber struct {
 }
 
 // emit queues an event; callers hold the lock.
+// queuesEvents reports whether emit would queue an event now (some
+// subscriber would receive it), so that a payload nobody receives need
+// not be built.
+func (s *Scheduler) queuesEvents() bool { return len(s.subs) > 0 || s.delivering }
+
 func (s *Scheduler) emit(e Event) {
 	s.eventSeq++
-	if len(s.subs) == 0 && !s.delivering {
+	if !s.queuesEvents() {
 		// unlock would deliver it to nobody: no one can subscribe before
 		// unlock takes its list, as the lock is held until then
 		return

@@ -39,7 +39,9 @@ func (s *Scheduler) end(j *job, st State, kind EventKind, now time.Time, detail 
 		s.releaseNodes(j)
 		j.State = st
 		s.runRelease(s.context(), j, e, now)
-		p = &EndPayload{End: e}
+		if s.queuesEvents() {
+			p = &EndPayload{End: e} // (emit drops the event otherwise)
+		}
 	}
 	s.dequeue(j)
 	delete(s.resv, j.ID)
@@ -130,15 +132,26 @@ func (s *Scheduler) TickContext(ctx context.Context, now time.Time) []JobID {
 	if !ok {
 		return nil
 	}
+	// the jobs past their limit, in ID order: sorting only those, not every
+	// running job, keeps a replay's tick (one per limit reached) cheap
+	// when many jobs run. Ending one job changes no other's state or
+	// limit, so the jobs due are known before any ends.
 	var out []JobID
-	for _, id := range s.runningIDs() {
-		j := s.jobs[id]
-		if j.State == Running && j.TimeLimit > 0 && !now.Before(j.End) {
-			s.end(j, Timeout, EventFinish, now, "time limit", Outcome{})
+	for id, j := range s.active {
+		if timedOut(j, now) {
 			out = append(out, id)
 		}
 	}
+	slices.Sort(out)
+	for _, id := range out {
+		s.end(s.jobs[id], Timeout, EventFinish, now, "time limit", Outcome{})
+	}
 	return out
+}
+
+// timedOut reports whether running job j has reached its time limit by now.
+func timedOut(j *job, now time.Time) bool {
+	return j.State == Running && j.TimeLimit > 0 && !now.Before(j.End)
 }
 
 // runningIDs are the running and suspended jobs, ascending.

@@ -44,10 +44,14 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 		j.End = time.Time{}
 	}
 	hosts := ""
-	if !s.quietStarts || len(s.subs) > 0 || s.delivering { // emit drops the event otherwise
+	if !s.quietStarts || s.queuesEvents() { // emit drops the event otherwise
 		hosts = alloc.Hostlist()
 	}
-	s.jobEventWith(EventStart, j, now, hosts, &StartPayload{Placement: alloc})
+	var p0 Payload
+	if s.queuesEvents() {
+		p0 = &StartPayload{Placement: alloc} // (and its payload)
+	}
+	s.jobEventWith(EventStart, j, now, hosts, p0)
 	return Started{Job: j.ID, Nodes: hosts}, nil
 }
 

@@ -43,6 +43,26 @@ func (c *Cluster) FreeTotals() (cpus, nodes int) {
 	return cpus, nodes
 }
 
+// HasFreeCPU reports whether some node has a free CPU (FreeCPUs > 0): a
+// job asking for a CPU can start only then. The idle nodes are looked at
+// first, so a cluster with an idle node answers after a few words rather
+// than a scan of the nodes before it.
+func (c *Cluster) HasFreeCPU() bool {
+	c.mustBeMade("HasFreeCPU")
+	idle := c.use.idle
+	for i, ok := idle.NextSet(0); ok && int(i) < len(c.nodes); i, ok = idle.NextSet(i + 1) {
+		if c.FreeCPUs(int(i)) > 0 {
+			return true
+		}
+	}
+	for i := range c.nodes {
+		if c.use.jobs[i] > 0 && c.FreeCPUs(i) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // DescendAllocations calls fn for each running allocation from the latest
 // expected end to the earliest (equal ends by descending job ID), until fn
 // returns false. The Placement is the cluster's: read it during the call,

@@ -208,5 +208,45 @@ func TestFreeTotals(t *testing.T) {
 		gotCPUs, gotNodes := c.FreeTotals()
 		require.Equal(t, cpus, gotCPUs, "seed %d", seed)
 		require.Equal(t, nodes, gotNodes, "seed %d", seed)
+		require.Equal(t, nodes > 0, c.HasFreeCPU(), "seed %d", seed)
 	}
+}
+
+// HasFreeCPU says whether some node has a free CPU, on clusters filled to
+// the last CPU, then emptied job by job (idle nodes, nodes with a CPU left
+// beside a job, nodes reported smaller than configured).
+func TestHasFreeCPU(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 37))
+	full, free := 0, 0
+	for range 30 {
+		c := walkCluster(t, r)
+		loadForWalks(t, r, c)
+		// fill every node to its last CPU, one job a node
+		id := JobID(1 << 20)
+		for i := range c.NodeCount() {
+			if f := c.FreeCPUs(i); f > 0 {
+				p := &Placement{Alloc: []NodeAlloc{{Node: i, CPUs: f}}}
+				if c.Allocate(id, p, time.Time{}, time.Time{}) == nil {
+					id++
+				}
+			}
+		}
+		for _, job := range c.Running() {
+			want := false
+			for i := range c.NodeCount() {
+				want = want || c.FreeCPUs(i) > 0
+			}
+			require.Equal(t, want, c.HasFreeCPU(), "seed %d", seed)
+			if want {
+				free++
+			} else {
+				full++
+			}
+			require.NoError(t, c.Release(job))
+		}
+	}
+	require.Positive(t, full, "no cluster was full")
+	require.Positive(t, free, "no cluster had a free CPU")
 }

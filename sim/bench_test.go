@@ -94,6 +94,31 @@ func BenchmarkReadKTH(b *testing.B) {
 			}
 		}
 	})
+	b.Run("trace=KTH-SP2/jobs=28476/stream", func(b *testing.B) {
+		// as the CLI reads a trace: one job at a time through a TraceSource
+		tr, err := OpenSWF(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := tr.ClusterFor(nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			sr, closer, err := OpenSWFReader(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			src := NewTraceSource(sr, c, Conventions{}, 0)
+			for {
+				if _, err := src.Next(); err != nil {
+					break
+				}
+			}
+			closer.Close()
+		}
+	})
 	b.Run("trace=KTH-SP2/jobs=28476/workload", func(b *testing.B) {
 		tr, err := OpenSWF(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
 		if err != nil {

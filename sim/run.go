@@ -159,6 +159,7 @@ type Result struct {
 	Nodes, Cores int
 
 	skipped int // passes skipped on a full cluster (tests)
+	fullRec int // of those, known full without a look at the nodes (tests)
 }
 
 type endEvent struct {
@@ -241,6 +242,10 @@ type runner struct {
 	pend   int // jobs pending
 	nodes  int // the cluster's
 	passes int // extra interval passes made
+	// fullAt is the jobs started and ended when the cluster was last seen
+	// without a free CPU (valid when fullSeen)
+	fullAt   [2]int
+	fullSeen bool
 }
 
 // liveJob is a submitted job the run has not seen end.
@@ -495,11 +500,19 @@ func (r *runner) full() bool {
 	if r.o.Planner != nil || r.o.Backfill == Conservative || r.o.everyPass {
 		return false
 	}
-	for i := 0; i < r.nodes; i++ {
-		if r.c.FreeCPUs(i) > 0 {
-			return false
-		}
+	// A full cluster stays full until a job ends: only a pass starts one
+	// (and none runs while it is full), and nothing but an end frees CPUs
+	// in a replay. So the node scan is made once per full spell.
+	at := [2]int{r.res.Started, r.res.Finished}
+	if r.fullSeen && r.fullAt == at {
+		r.res.fullRec++
+		return true
 	}
+	r.fullSeen = false
+	if r.c.HasFreeCPU() {
+		return false
+	}
+	r.fullSeen, r.fullAt = true, at
 	return true
 }
 
@@ -536,17 +549,18 @@ func (r *runner) started(id queue.JobID, t time.Time) {
 	p, _, _, _ := r.c.Allocation(id)
 	rec := &lj.rec
 	rec.Start, rec.CPUs, rec.State = t, p.TotalCPUs, queue.Running
-	if n := len(p.Alloc); n > 0 {
+	if n := len(p.Alloc); n > 0 && (r.o.Record || r.o.OnRecord != nil) {
+		// the node list only for whoever receives the records
 		rec.Nodes = make([]int, n)
 		for k, a := range p.Alloc {
 			rec.Nodes[k] = a.Node
 		}
 	}
-	rec.Spread = spread(rec.Nodes) // topology.Spread without a bitmap per job
+	rec.Spread = spread(p.Alloc) // topology.Spread without a bitmap per job
 	if r.tree != nil {
 		nodes := bitset.New(0)
-		for _, i := range rec.Nodes {
-			nodes.Set(uint(i))
+		for _, a := range p.Alloc {
+			nodes.Set(uint(a.Node))
 		}
 		if l, ok := r.tree.LowestCommonLevel(nodes); ok {
 			rec.Level = l
@@ -728,9 +742,13 @@ func (m *moments) meanStd() (float64, float64) {
 
 // spread is topology.Spread of a job's nodes: from its first node to its
 // last, 0 without nodes.
-func spread(nodes []int) int {
-	if len(nodes) == 0 {
+func spread(alloc []selectnodes.NodeAlloc) int {
+	if len(alloc) == 0 {
 		return 0
 	}
-	return slices.Max(nodes) - slices.Min(nodes)
+	lo, hi := alloc[0].Node, alloc[0].Node
+	for _, a := range alloc[1:] {
+		lo, hi = min(lo, a.Node), max(hi, a.Node)
+	}
+	return hi - lo
 }

@@ -66,6 +66,8 @@ type TraceSource struct {
 	started bool
 	last    time.Duration
 	skipped map[string]int
+	sj      SWFJob // the line being read
+	users   userNames
 }
 
 type heldJob struct {
@@ -102,7 +104,7 @@ func (s *TraceSource) Next() (Job, error) {
 		return Job{}, io.EOF
 	}
 	for !s.eof && len(s.buf) < ReorderWindow && (s.limit == 0 || s.read < s.limit) {
-		sj, err := s.r.Next()
+		err := s.r.take(&s.sj)
 		if err == io.EOF {
 			s.eof = true
 			break
@@ -110,12 +112,16 @@ func (s *TraceSource) Next() (Job, error) {
 		if err != nil {
 			return Job{}, err
 		}
-		j, skip := s.r.t.job(sj, s.c, s.conv)
-		if skip != "" {
+		// the job is made in its slot of the window: no copy of it moves
+		p := s.slot()
+		if skip := s.r.t.job(&s.sj, s.c, s.conv, &s.users, &p.j); skip != "" {
+			*p = heldJob{}
+			s.free = append(s.free, p)
 			s.skipped[skip]++
 			continue
 		}
-		s.push(heldJob{j, sj.Line, s.read})
+		p.line, p.seq = s.sj.Line, s.read
+		s.push(p)
 		s.read++
 	}
 	if len(s.buf) == 0 {
@@ -128,6 +134,7 @@ func (s *TraceSource) Next() (Job, error) {
 		}
 	}
 	h := s.pop()
+	defer s.recycle(h)
 	h.j.Submit -= s.origin
 	if h.j.Submit < s.last {
 		return Job{}, fmt.Errorf("sim: line %d: submitted %v before a job %d or more lines earlier; sort the trace by submit time: %w",
@@ -145,17 +152,26 @@ func lessHeld(a, b *heldJob) bool {
 	return a.seq < b.seq
 }
 
-// push files h in submit order. A trace in order appends (no Job is
+// slot is an unused heldJob, one popped before when there is one.
+func (s *TraceSource) slot() *heldJob {
+	if k := len(s.free); k > 0 {
+		p := s.free[k-1]
+		s.free = s.free[:k-1]
+		return p
+	}
+	return new(heldJob)
+}
+
+// recycle keeps a popped slot for a later job, holding nothing meanwhile.
+func (s *TraceSource) recycle(h *heldJob) {
+	*h = heldJob{}
+	s.free = append(s.free, h)
+}
+
+// push files p in submit order. A trace in order appends (no Job is
 // moved: the window holds pointers); an earlier job is inserted where it
 // belongs.
-func (s *TraceSource) push(h heldJob) {
-	var p *heldJob
-	if k := len(s.free); k > 0 {
-		p, s.free = s.free[k-1], s.free[:k-1]
-	} else {
-		p = new(heldJob) // (&h would move every h to the heap)
-	}
-	*p = h
+func (s *TraceSource) push(p *heldJob) {
 	n := len(s.buf)
 	if n == 0 || !lessHeld(p, s.buf[n-1]) {
 		s.buf = append(s.buf, p)
@@ -170,13 +186,10 @@ func (s *TraceSource) push(h heldJob) {
 	s.buf = slices.Insert(s.buf, i, p)
 }
 
-// pop takes the earliest job.
-func (s *TraceSource) pop() heldJob {
+// pop takes the earliest job's slot (recycle gives it back).
+func (s *TraceSource) pop() *heldJob {
 	top := s.buf[0]
 	s.buf[0] = nil
 	s.buf = s.buf[1:] // append reallocates once the front is used up
-	h := *top
-	*top = heldJob{} // holds nothing until pushed again
-	s.free = append(s.free, top)
-	return h
+	return top
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -266,7 +267,8 @@ func BenchmarkReplayLong(b *testing.B) {
 }
 
 // Skipping the passes of a cluster without a free CPU changes no decision
-// (Schedule alone and EASY, under static and time-dependent priorities).
+// (Schedule alone and EASY, under static and time-dependent priorities),
+// nor does knowing it full, without looking, until a job ends.
 func TestSkippedPassesChangeNothing(t *testing.T) {
 	n := 1500
 	if raceEnabled {
@@ -280,6 +282,7 @@ func TestSkippedPassesChangeNothing(t *testing.T) {
 				every, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Policy: pol, Record: true, everyPass: true}, 0)
 				assert.Equal(t, every.Records, skip.Records)
 				assert.Positive(t, skip.skipped, "passes skipped")
+				assert.Positive(t, skip.fullRec, "passes skipped on a cluster known to be full")
 			})
 		}
 	}
@@ -352,4 +355,29 @@ func TestReplayDependencyOnEndedJob(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Records, 3)
 	assert.Equal(t, 3, res.Started)
+}
+
+// A run measures the same with and without records kept or handed out
+// (the node lists are made only for them), and each record's spread is
+// its nodes'.
+func TestMetricsWithoutRecords(t *testing.T) {
+	data, modes := syntheticTraceEvery(200, 40), []BackfillMode{NoBackfill, EASY, Conservative}
+	if testing.Short() {
+		data, modes = syntheticTraceEvery(80, 40), modes[:2]
+	}
+	for _, bf := range modes {
+		bare, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf}, 0)
+		kept, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, Record: true}, 0)
+		var given []Record
+		handed, _ := replayStream(t, bytes.NewReader(data), Options{Backfill: bf, OnRecord: func(r Record) { given = append(given, r) }}, 0)
+		require.Equal(t, kept.Metrics, bare.Metrics, "%v", bf)
+		require.Equal(t, kept.Metrics, handed.Metrics, "%v", bf)
+		require.Positive(t, kept.Metrics.SpreadMean, "%v: some job spans nodes", bf)
+		require.Len(t, given, len(kept.Records))
+		for _, r := range kept.Records {
+			if len(r.Nodes) > 0 {
+				require.Equal(t, slices.Max(r.Nodes)-slices.Min(r.Nodes), r.Spread, "%s", r.Name)
+			}
+		}
+	}
 }

@@ -218,14 +218,16 @@ func readSWF(r io.Reader, opts SWFOptions, size int64) (*Trace, error) {
 	// once, in the usual case
 	t.Jobs = make([]SWFJob, 0, min(size, opts.budget())/80+1)
 	for {
-		j, err := sr.Next()
+		// each job read in its place in the list
+		t.Jobs = append(t.Jobs, SWFJob{})
+		err := sr.take(&t.Jobs[len(t.Jobs)-1])
 		if err == io.EOF {
+			t.Jobs = t.Jobs[:len(t.Jobs)-1]
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		t.Jobs = append(t.Jobs, j)
 	}
 	t.Skipped = sr.Skipped()
 	// Extended traces give absolute submit times: make them relative.
@@ -280,13 +282,13 @@ type SWFReader struct {
 func NewSWFReader(r io.Reader, opts SWFOptions) (*SWFReader, error) {
 	s := &SWFReader{opts: opts, budget: opts.budget(), t: &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}}
 	s.br = bufio.NewReaderSize(&budgetReader{r: r, left: s.budget + 1}, 64<<10)
-	j, err := s.next(true)
-	switch {
+	j := new(SWFJob)
+	switch err := s.nextInto(j); {
 	case err == io.EOF:
 	case err != nil:
 		return nil, err
 	default:
-		s.held = &j
+		s.held = j
 	}
 	return s, nil
 }
@@ -311,15 +313,26 @@ func (s *SWFReader) Skipped() int { return s.skipped }
 // (*SWFError, with the line). Header lines after the first job still
 // update Header.
 func (s *SWFReader) Next() (SWFJob, error) {
-	if s.held != nil {
-		j := *s.held
-		s.held = nil
-		return j, nil
+	var j SWFJob
+	if err := s.take(&j); err != nil {
+		return SWFJob{}, err
 	}
-	return s.next(false)
+	return j, nil
 }
 
-func (s *SWFReader) next(header bool) (SWFJob, error) {
+// take is Next into j (a job is large: a replay reads each into one
+// place). On an error j is unspecified.
+func (s *SWFReader) take(j *SWFJob) error {
+	if s.held != nil {
+		*j = *s.held
+		s.held = nil
+		return nil
+	}
+	return s.nextInto(j)
+}
+
+// nextInto reads the next job line into j, or returns the reader's error.
+func (s *SWFReader) nextInto(j *SWFJob) error {
 	for s.err == nil {
 		text, err := s.readLine()
 		if err != nil {
@@ -334,8 +347,7 @@ func (s *SWFReader) next(header bool) (SWFJob, error) {
 			s.t.header(string(text[1:]), s.line)
 			continue
 		}
-		j, err := parseSWFLine(text, s.line)
-		if err != nil {
+		if err := parseSWFLine(text, s.line, j); err != nil {
 			if s.opts.SkipMalformed {
 				s.skipped++
 				s.t.Skipped = s.skipped
@@ -344,9 +356,9 @@ func (s *SWFReader) next(header bool) (SWFJob, error) {
 			s.err = err
 			break
 		}
-		return j, nil
+		return nil
 	}
-	return SWFJob{}, s.err
+	return s.err
 }
 
 // readLine returns the next line without its newline (valid until the
@@ -424,23 +436,18 @@ func (t *Trace) header(h string, line int) {
 // maxSWFFields is the most fields a line may have (the extended form).
 const maxSWFFields = 21
 
-func parseSWFLine(text []byte, line int) (SWFJob, error) {
-	var buf [maxSWFFields][]byte
-	f, n := swfFields(text, buf[:0])
-	if n != 18 && n != maxSWFFields {
-		return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("%d fields, want 18 (or 21 for the extended form)", n)}
-	}
+// parseSWFLine reads one job line into j (all of it: nothing of j's
+// previous content is kept).
+func parseSWFLine(text []byte, line int, j *SWFJob) error {
 	var vals [18]float64
-	for i := 0; i < 18; i++ {
-		v, ok := swfNumber(f[i])
-		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-			return SWFJob{}, &SWFError{Line: line, Msg: fmt.Sprintf("field %d %q is not a number", i+1, f[i])}
+	var f [][]byte
+	n := 18
+	if !parseSWFInts(text, &vals) {
+		var buf [maxSWFFields][]byte
+		var err error
+		if f, n, err = parseSWFFields(text, line, buf[:0], &vals); err != nil {
+			return err
 		}
-		if limit := swfFieldLimit(i); math.Abs(v) > limit {
-			return SWFJob{}, &SWFError{Line: line, Err: ErrBudget,
-				Msg: fmt.Sprintf("field %d %q is out of range (at most %.0f)", i+1, f[i], limit)}
-		}
-		vals[i] = v
 	}
 	sec := func(v float64) time.Duration {
 		if v < 0 {
@@ -448,7 +455,7 @@ func parseSWFLine(text []byte, line int) (SWFJob, error) {
 		}
 		return time.Duration(v * float64(time.Second)) // <= MaxSWFSeconds: fits
 	}
-	j := SWFJob{Line: line, ID: int64(vals[0]), Submit: sec(vals[1]), Wait: sec(vals[2]), Run: sec(vals[3]),
+	*j = SWFJob{Line: line, ID: int64(vals[0]), Submit: sec(vals[1]), Wait: sec(vals[2]), Run: sec(vals[3]),
 		ReqTime: sec(vals[8]), ReqMemKB: int64(vals[9]), Status: int(vals[10]), User: int(vals[11]),
 		Queue: int(vals[14]), Partition: int(vals[15])}
 	j.Procs, j.Allocated = int(vals[7]), int(vals[4])
@@ -456,7 +463,7 @@ func parseSWFLine(text []byte, line int) (SWFJob, error) {
 		j.Procs = int(vals[4])
 	}
 	if j.Submit < 0 {
-		return SWFJob{}, &SWFError{Line: line, Msg: "unknown submit time"}
+		return &SWFError{Line: line, Msg: "unknown submit time"}
 	}
 	if n == maxSWFFields {
 		j.extended = true
@@ -466,10 +473,72 @@ func parseSWFLine(text []byte, line int) (SWFJob, error) {
 			if errors.Is(err, ErrBudget) {
 				se.Err = ErrBudget
 			}
-			return SWFJob{}, se
+			return se
 		}
 	}
-	return j, nil
+	return nil
+}
+
+// parseSWFInts reads the usual line, 18 short integers in range, into
+// vals in one scan of its bytes. It reports false for anything else
+// (another field count, a field that is not an integer of at most 18
+// digits, a non-ASCII byte, a value over its limit): parseSWFFields then
+// reads the line, errors included. Where it reports true, the values are
+// those parseSWFFields reads.
+func parseSWFInts(text []byte, vals *[18]float64) bool {
+	n := 0
+	for i := 0; i < len(text); {
+		if asciiSpace(text[i]) {
+			i++
+			continue
+		}
+		if n == len(vals) {
+			return false
+		}
+		neg := text[i] == '-'
+		if neg {
+			i++
+		}
+		start, v := i, int64(0)
+		for ; i < len(text) && text[i]-'0' <= 9; i++ {
+			v = v*10 + int64(text[i]-'0')
+		}
+		if d := i - start; d == 0 || d > 18 || i < len(text) && !asciiSpace(text[i]) {
+			return false // (a non-ASCII byte stops the digits and is no space)
+		}
+		if neg {
+			v = -v
+		}
+		x := float64(v)
+		if math.Abs(x) > swfFieldLimit(n) {
+			return false
+		}
+		vals[n] = x
+		n++
+	}
+	return n == len(vals)
+}
+
+// parseSWFFields splits a line into fields and reads the first 18 as
+// numbers into vals, returning the fields and their count, or the
+// line's error.
+func parseSWFFields(text []byte, line int, buf [][]byte, vals *[18]float64) ([][]byte, int, error) {
+	f, n := swfFields(text, buf)
+	if n != 18 && n != maxSWFFields {
+		return nil, n, &SWFError{Line: line, Msg: fmt.Sprintf("%d fields, want 18 (or 21 for the extended form)", n)}
+	}
+	for i := 0; i < 18; i++ {
+		v, ok := swfNumber(f[i])
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, n, &SWFError{Line: line, Msg: fmt.Sprintf("field %d %q is not a number", i+1, f[i])}
+		}
+		if limit := swfFieldLimit(i); math.Abs(v) > limit {
+			return nil, n, &SWFError{Line: line, Err: ErrBudget,
+				Msg: fmt.Sprintf("field %d %q is out of range (at most %.0f)", i+1, f[i], limit)}
+		}
+		vals[i] = v
+	}
+	return f, n, nil
 }
 
 // swfFields splits a line at white space as bytes.Fields does, into buf

@@ -78,13 +78,13 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 	// sized once: a Job is large, and growing 28,476 of them by appends
 	// showed as 6% of a KTH-SP2 EASY replay's CPU profile (growslice)
 	w := &Workload{Name: name, Skipped: map[string]int{}, Jobs: make([]Job, 0, len(t.Jobs))}
-	for _, sj := range t.Jobs {
-		j, skip := t.job(sj, c, conv)
-		if skip != "" {
+	var users userNames
+	for i := range t.Jobs {
+		w.Jobs = append(w.Jobs, Job{})
+		if skip := t.job(&t.Jobs[i], c, conv, &users, &w.Jobs[len(w.Jobs)-1]); skip != "" {
+			w.Jobs = w.Jobs[:len(w.Jobs)-1]
 			w.Skipped[skip]++
-			continue
 		}
-		w.Jobs = append(w.Jobs, j)
 	}
 	// traces are in submit order as a rule: a Job is large (a comparison
 	// function copies two), so check by index first
@@ -97,14 +97,15 @@ func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventio
 	return w
 }
 
-// job turns one trace job into a workload's for c, or names why it is
-// left out.
-func (t *Trace) job(sj SWFJob, c *selectnodes.Cluster, conv Conventions) (Job, string) {
+// job turns one trace job into a workload's for c, written to out (a Job
+// is large: each is made in its place), or names why it is left out (out
+// is then unspecified). users gives the user names.
+func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users *userNames, out *Job) string {
 	switch {
 	case sj.Run < 0:
-		return Job{}, "unknown run time"
+		return "unknown run time"
 	case sj.Status == 5 && sj.Run == 0:
-		return Job{}, "cancelled before running"
+		return "cancelled before running"
 	}
 	limit := jobLimit(sj, conv.Estimate)
 	procs := sj.Procs
@@ -139,8 +140,28 @@ func (t *Trace) job(sj SWFJob, c *selectnodes.Cluster, conv Conventions) (Job, s
 			break
 		}
 	}
-	return Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
-		Name: numbered("swf", sj.ID), User: numbered("u", int64(sj.User)), Request: req, TimeLimit: limit}}, ""
+	*out = Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
+		Name: numbered("swf", sj.ID), User: users.name(sj.User), Request: req, TimeLimit: limit}}
+	return ""
+}
+
+// userNames are the names "u<number>" of a trace's users, each made once
+// for the users seen last (a trace has a few hundred users and runs of
+// one user's jobs): jobs of the same user share one string.
+type userNames struct {
+	slot [64]struct {
+		user int
+		name string
+	}
+}
+
+// name is "u" followed by user in decimal.
+func (u *userNames) name(user int) string {
+	s := &u.slot[uint(user)%uint(len(u.slot))]
+	if s.name == "" || s.user != user {
+		s.user, s.name = user, numbered("u", int64(user))
+	}
+	return s.name
 }
 
 // numbered is prefix followed by n in decimal, in one allocation.
@@ -150,7 +171,7 @@ func numbered(prefix string, n int64) string {
 }
 
 // jobLimit is a job's time limit under the estimate convention.
-func jobLimit(sj SWFJob, e Estimate) time.Duration {
+func jobLimit(sj *SWFJob, e Estimate) time.Duration {
 	if e == ExactRunTime {
 		limit := sj.Run.Truncate(time.Second)
 		if limit < sj.Run {
