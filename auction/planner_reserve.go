@@ -156,25 +156,38 @@ func (pl *Planner) headFirst(ctx context.Context, rd *auctionRound, p *Problem, 
 
 // withReservation is the window with the jobs that would still run at the
 // reservation's start kept off its nodes (the head itself and jobs ending
-// by then bid as before); the window itself without one.
+// by then bid as before); the window itself without one. Jobs that shared
+// an eligible bitmap share the one kept off the nodes too, so that bid
+// generation, which groups jobs by bitmap identity (bidShare), still reads
+// their runs once.
 func withReservation(wjobs []WindowJob, byID map[int64]*queue.Job, r *reservation) []WindowJob {
 	if r == nil {
 		return wjobs
 	}
 	out := make([]WindowJob, len(wjobs))
+	kept := map[*bitset.BitSet]*bitset.BitSet{}
 	for k, w := range wjobs {
 		out[k] = w
 		job := byID[w.ID]
 		if job.ID == r.job || endsBy(job, r.now, r.start) {
 			continue
 		}
-		if w.Eligible == nil {
-			out[k].Eligible = r.nodes.Complement()
-		} else {
-			out[k].Eligible = w.Eligible.Difference(r.nodes)
+		e, ok := kept[w.Eligible]
+		if !ok {
+			e = keptOff(w.Eligible, r.nodes)
+			kept[w.Eligible] = e
 		}
+		out[k].Eligible = e
 	}
 	return out
+}
+
+// keptOff is eligible (every node when nil) less the reserved nodes.
+func keptOff(eligible, reserved *bitset.BitSet) *bitset.BitSet {
+	if eligible == nil {
+		return reserved.Complement()
+	}
+	return eligible.Difference(reserved)
 }
 
 // endsBy reports whether job, started at now, ends by t. A job without a
