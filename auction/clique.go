@@ -2,6 +2,7 @@ package auction
 
 import (
 	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -57,20 +58,45 @@ func (m *model) conflictGraph() bitrows {
 			}
 		}
 	}
-	byRes := make([][]bidUse, len(m.capacity))
-	for b := range int32(len(m.value)) {
-		as := m.amt(b)
-		for k, r := range m.res(b) {
-			byRes[r] = append(byRes[r], bidUse{b, as[k]})
-		}
-	}
+	keys, start := m.usesByResource()
 	acc := make([]uint64, adj.words)
-	for r, us := range byRes {
+	us := make([]bidUse, 0, 64)
+	for r := range m.capacity {
+		seg := keys[start[r]:start[r+1]]
 		// Largest first: once a pair fits, every later partner fits too.
-		slices.SortFunc(us, func(x, y bidUse) int { return cmp.Compare(y.amt, x.amt) })
+		// Which pair overfills does not depend on the order among equal
+		// amounts, so plain keys sort as well as the pairs would.
+		slices.Sort(seg)
+		us = us[:0]
+		for _, k := range seg {
+			us = append(us, bidUse{bid: int32(uint32(k)), amt: math.MaxInt32 - int32(k>>32)})
+		}
 		overfills(adj, us, m.capacity[r], acc)
 	}
 	return adj
+}
+
+// usesByResource lists every use of the model's bids by resource: the
+// uses of resource r are keys[start[r]:start[r+1]], each its amount and
+// bid as one key that sorts by amount, largest first, then by bid.
+func (m *model) usesByResource() (keys []uint64, start []int32) {
+	start = make([]int32, len(m.capacity)+1)
+	for _, r := range m.useRes {
+		start[r+1]++
+	}
+	for r := range m.capacity {
+		start[r+1] += start[r]
+	}
+	keys = make([]uint64, len(m.useRes))
+	next := slices.Clone(start[:len(m.capacity)])
+	for b := range int32(len(m.value)) {
+		as := m.amt(b)
+		for k, r := range m.res(b) {
+			keys[next[r]] = uint64(math.MaxInt32-as[k])<<32 | uint64(uint32(b))
+			next[r]++
+		}
+	}
+	return keys, start
 }
 
 // bidUse is a bid's amount of one resource.
