@@ -141,3 +141,30 @@ func TestConflictGraphIsEveryConflictingPair(t *testing.T) {
 	}
 	assert.Greater(t, pairs, 1000, "conflicting pairs")
 }
+
+// The amount sorter puts a resource's uses largest first, by counting or
+// by comparison, each use once.
+func TestAmountSorterSortsLargestFirst(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 37))
+	var s amountSorter
+	for trial := range 300 {
+		c := int32(1 + rng.IntN([]int{3, 16, 64, 300, 5000}[trial%5]))
+		us := make([]bidUse, rng.IntN(200))
+		for k := range us {
+			us[k] = bidUse{bid: int32(k), amt: 1 + rng.Int32N(c)}
+		}
+		if trial%7 == 0 && len(us) > 0 {
+			us[0].amt = c + 1 // not a use of the resource: sorted all the same
+		}
+		want := slices.Clone(us)
+		slices.SortStableFunc(want, byAmount)
+		s.sort(us, c)
+		assert.True(t, slices.IsSortedFunc(us, byAmount), "trial %d", trial)
+		got := slices.Clone(us)
+		slices.SortFunc(got, func(x, y bidUse) int { return cmp.Compare(x.bid, y.bid) })
+		slices.SortFunc(want, func(x, y bidUse) int { return cmp.Compare(x.bid, y.bid) })
+		require.Equal(t, want, got, "trial %d: the same uses", trial)
+	}
+}
