@@ -31,7 +31,7 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int, share *b
 						continue
 					}
 					seen[key] = true
-					out = append(out, newCandidate(job, run[w[0]:w[1]], room, set.level, g))
+					out = append(out, newCandidate(job, run[w[0]:w[1]], room, set.level, g, share.uses))
 					if len(out) >= stop {
 						break scan
 					}
@@ -163,8 +163,8 @@ func keepBest(best *[windowsPerRun]window, kept int, w window) int {
 // spread lays the job's cores on nodes: with a node count, one core each
 // first, then filling in order; for type A, filling in order. Each node
 // gets g GPUs. A job taking whole nodes takes its room on each.
-func spread(job WindowJob, nodes []int, room []int, g int) []Use {
-	uses := make([]Use, len(nodes))
+func spread(job WindowJob, nodes []int, room []int, g int, arena *useArena) []Use {
+	uses := arena.take(len(nodes)) // every field set below
 	left := job.Cores
 	if job.Whole {
 		for k, n := range nodes {

@@ -19,18 +19,18 @@ type candidate struct {
 	contention int
 }
 
-func newCandidate(job WindowJob, stretch, room []int, level, g int) candidate {
+func newCandidate(job WindowJob, stretch, room []int, level, g int, arena *useArena) candidate {
 	c := candidate{stretch: stretch, room: room, level: level, gpus: g}
 	if job.Nodes == 0 {
-		c.uses = spread(job, stretch, room, g)
+		c.uses = spread(job, stretch, room, g, arena)
 	}
 	return c
 }
 
 // made is the candidate's uses, laid out now if they were not.
-func (c *candidate) made(job WindowJob) []Use {
+func (c *candidate) made(job WindowJob, arena *useArena) []Use {
 	if c.uses == nil {
-		c.uses = spread(job, c.stretch, c.room, c.gpus)
+		c.uses = spread(job, c.stretch, c.room, c.gpus, arena)
 	}
 	return c.uses
 }

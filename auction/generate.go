@@ -81,6 +81,16 @@ type nodeset struct {
 // range that fits), and keeps the MaxBids least contended — those whose
 // nodes the fewest other candidate bids want — lowest switch level first.
 func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOptions) (*Problem, error) {
+	return generateBids(window, load, tree, opts, &useArena{})
+}
+
+// generateBids is GenerateBids with the bids' uses from arena, which it
+// resets first when it recycles: the problem made from it before is dead
+// by then.
+func generateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOptions, arena *useArena) (*Problem, error) {
+	if arena.recycle {
+		arena.reset()
+	}
 	n := tree.NodeCount()
 	if len(load.CPUs) != n || len(load.GPUs) != n {
 		return nil, &Error{Path: "load", Err: ErrInvalid, Msg: fmt.Sprintf("%d/%d free counts for %d nodes", len(load.CPUs), len(load.GPUs), n)}
@@ -108,7 +118,7 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 		}
 	}
 	sets := nodesets(tree, load)
-	share := newBidShare(load, len(sets))
+	share := newBidShare(load, len(sets), arena)
 	cands := make([][]candidate, len(jobs))
 	for k, job := range jobs {
 		if err := checkWindowJob(k, job); err != nil {
@@ -132,7 +142,7 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 			if opts.MaxTotalBids > 0 && total >= opts.MaxTotalBids {
 				break
 			}
-			uses := c.made(job)
+			uses := c.made(job, share.uses)
 			lvl := c.level
 			if !opts.SwitchLevel {
 				lvl = lvls.of(uses)

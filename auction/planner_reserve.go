@@ -31,6 +31,7 @@ type auctionRound struct {
 	load   Load
 	tree   *topology.Tree
 	now    time.Time
+	uses   *useArena // the pass's: each problem below is dropped before the next is made
 }
 
 // protectHead holds the auction with the head protected: the job
@@ -61,7 +62,7 @@ func (pl *Planner) protectHead(ctx context.Context, rd *auctionRound, head **res
 	if noneMayBid(wjobs) {
 		return out, nil // no bids: nothing more to start
 	}
-	p, err := GenerateBids(wjobs, rd.load, rd.tree, pl.Bids)
+	p, err := generateBids(wjobs, rd.load, rd.tree, pl.Bids, rd.uses)
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
@@ -97,7 +98,7 @@ func (pl *Planner) noBids(job WindowJob, rd *auctionRound) (bool, error) {
 	if job.Eligible != nil && job.Eligible.None() {
 		return true, nil // no node to bid on
 	}
-	p, err := GenerateBids([]WindowJob{job}, rd.load, rd.tree, pl.Bids)
+	p, err := generateBids([]WindowJob{job}, rd.load, rd.tree, pl.Bids, rd.uses)
 	if err != nil {
 		return false, fmt.Errorf("auction planner: %w", err)
 	}
@@ -146,7 +147,7 @@ func (pl *Planner) headFirst(ctx context.Context, rd *auctionRound, p *Problem, 
 	if len(rest) == 0 {
 		return out, nil
 	}
-	q, err := GenerateBids(withReservation(rest, rd.byID, res), left, rd.tree, pl.Bids)
+	q, err := generateBids(withReservation(rest, rd.byID, res), left, rd.tree, pl.Bids, rd.uses) // p is not read after
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}

@@ -44,7 +44,7 @@ func TestWithReservationSharesKeptBitmaps(t *testing.T) {
 		nodes, err := readNodes(snap, "gpu")
 		require.NoError(t, err)
 		load := nodes.load(snap, "gpu")
-		wjobs, byID, _, declined := pl.windowJobs(snap, window, "gpu", newPassOffers(false), newRunLimits(load))
+		wjobs, byID, _, declined := pl.windowJobs(snap, window, "gpu", newPassOffers(false, &useArena{}), newRunLimits(load))
 		require.Empty(t, declined)
 		reserved := bitset.New(uint(snap.NodeCount()))
 		for i := range snap.NodeCount() {
