@@ -203,7 +203,10 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 			taken[j.ID] = true
 		}
 	}
-	var rest []queue.Job
+	if len(taken) == 0 {
+		return ok, window
+	}
+	rest := make([]queue.Job, 0, len(window)-len(taken)) // a job is large: no copy grown twice over
 	for _, j := range window {
 		if !taken[j.ID] {
 			rest = append(rest, j)
