@@ -162,8 +162,9 @@ func keepBest(best *[windowsPerRun]window, kept int, w window) int {
 
 // spread lays the job's cores on nodes: with a node count, one core each
 // first, then filling in order; for type A, filling in order. Each node
-// gets g GPUs. A job taking whole nodes takes its room on each.
-func spread(job WindowJob, nodes []int, room []int, g int, arena *useArena) []Use {
+// gets g GPUs. A job taking whole nodes takes its room on each. It
+// returns the uses and their cores in all.
+func spread(job WindowJob, nodes []int, room []int, g int, arena *useArena) ([]Use, int) {
 	uses := arena.take(len(nodes)) // every field set below
 	left := job.Cores
 	if job.Whole {
@@ -177,7 +178,7 @@ func spread(job WindowJob, nodes []int, room []int, g int, arena *useArena) []Us
 				uses = uses[:k]
 			}
 		}
-		return uses
+		return uses, job.Cores - left
 	}
 	for k, n := range nodes {
 		uses[k] = Use{Node: n, GPUs: g}
@@ -194,5 +195,5 @@ func spread(job WindowJob, nodes []int, room []int, g int, arena *useArena) []Us
 	if job.Nodes == 0 { // type A: drop nodes the fill did not reach
 		uses = slices.DeleteFunc(uses, func(u Use) bool { return u.Cores == 0 })
 	}
-	return uses
+	return uses, job.Cores - left
 }

@@ -134,6 +134,7 @@ func generateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 		shift = 1 - slices.MinFunc(jobs, func(a, b WindowJob) int { return cmp.Compare(a.Priority, b.Priority) }).Priority
 	}
 	lvls := newLevels(tree)
+	var totals []item // per bid, in order: its cores and GPUs in all
 	for k, job := range jobs {
 		prios[k] = job.Priority + shift
 		out := Job{ID: job.ID, Priority: prios[k], Type: job.Type, Bids: []Bid{},
@@ -148,9 +149,15 @@ func generateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 				lvl = lvls.of(uses)
 			}
 			out.Bids = append(out.Bids, Bid{Uses: uses, Level: lvl, Cost: Cost(sys, len(uses), lvl, c.gpus)})
+			if arena.recycle {
+				totals = append(totals, item{cores: c.cores, gpus: c.gpus * len(uses)})
+			}
 			total++
 		}
 		p.Jobs = append(p.Jobs, out)
+		if arena.recycle { // the planner's problem, which nobody changes
+			p.totals = append(p.totals, totals[len(totals)-len(out.Bids):len(totals):len(totals)])
+		}
 	}
 	p.Alpha = Alpha(prios)
 	return p, p.Validate()

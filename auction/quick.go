@@ -151,9 +151,16 @@ func jobItem(best float64, sums []item) item {
 	return it
 }
 
-// bidSums is the cores and GPUs in all of each of job j's bids listed.
+// bidSums is the cores and GPUs in all of each of job j's bids listed:
+// the planner's totals when it made p.
 func bidSums(p *Problem, j int, bids []int) []item {
 	sums := make([]item, len(bids))
+	if p.totals != nil {
+		for x, i := range bids {
+			sums[x] = p.totals[j][i]
+		}
+		return sums
+	}
 	for x, i := range bids {
 		for _, u := range p.Jobs[j].Bids[i].Uses {
 			sums[x].cores += u.Cores
