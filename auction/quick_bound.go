@@ -65,10 +65,9 @@ func (q *quickSearch) dfs(d int, val float64, cores, gpus int) {
 	job := &q.p.Jobs[q.jobs[d]]
 	for x, i := range q.bids[d] {
 		b := &job.Bids[i]
-		if !q.fits(b, &q.miss[d][x]) {
+		if !q.tryTake(b, &q.miss[d][x]) {
 			continue
 		}
-		q.take(b, 1)
 		q.cur[d] = i
 		sum := q.sums[d][x]
 		q.dfs(d+1, val+q.p.Value(q.jobs[d], i), cores-sum.cores, gpus-sum.gpus)
@@ -93,20 +92,29 @@ func (q *quickSearch) take(b *Bid, sign int) {
 	}
 }
 
-// fits is bidFits, looking first at the use *miss, where b last did not
-// fit, and keeping there the use where it does not: the search tries a
-// bid again and again beside the same taken bids, which it overlaps on
-// the same nodes, so most bids that do not fit are told at their first
-// look instead of after a walk of their uses.
-func (q *quickSearch) fits(b *Bid, miss *int32) bool {
+// tryTake takes b off the free nodes when it fits them (bidFits), in one
+// walk of its uses, and reports whether it did. It looks first at the
+// use *miss, where b last did not fit, and keeps there the use where it
+// does not: the search tries a bid again and again beside the same taken
+// bids, which it overlaps on the same nodes, so most bids that do not
+// fit are told at their first look. A bid uses a node once, so taking
+// its uses as the walk goes changes none of the later checks; on a use
+// that does not fit, the ones taken are given back.
+func (q *quickSearch) tryTake(b *Bid, miss *int32) bool {
 	if u := b.Uses[*miss]; u.Cores > q.cores[u.Node] || u.GPUs > q.gpus[u.Node] {
 		return false
 	}
 	for k, u := range b.Uses {
 		if u.Cores > q.cores[u.Node] || u.GPUs > q.gpus[u.Node] {
+			for _, v := range b.Uses[:k] {
+				q.cores[v.Node] += v.Cores
+				q.gpus[v.Node] += v.GPUs
+			}
 			*miss = int32(k)
 			return false
 		}
+		q.cores[u.Node] -= u.Cores
+		q.gpus[u.Node] -= u.GPUs
 	}
 	return true
 }
