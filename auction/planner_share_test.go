@@ -130,14 +130,14 @@ func (f *freshEachPass) Plan(ctx context.Context, snap *selectnodes.Snapshot, wi
 // one another's bids) decides as a new Planner for every pass, under
 // both replay policies, on the AUCSCHED3 paper's workload 6'.
 func TestPlannerRecyclingPassesDecideAsFreshOnes(t *testing.T) {
-	jobs := 120
+	jobs, policies := 120, []bool{false, true}
 	if testing.Short() {
-		jobs = 40
+		jobs, policies = 20, []bool{false} // a pass on 1,024 nodes costs under -race
 	}
 	w, err := sim.Generate("6'", 1024, 16, 1)
 	require.NoError(t, err)
 	w.Jobs = w.Jobs[:jobs]
-	for _, reserve := range []bool{false, true} {
+	for _, reserve := range policies {
 		mk := func() *auction.Planner {
 			return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, KeepBidless: true, ReserveHead: reserve}
 		}
