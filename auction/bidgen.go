@@ -180,16 +180,14 @@ func spread(job WindowJob, nodes []int, room []int, g int, arena *useArena) ([]U
 		}
 		return uses, job.Cores - left
 	}
-	for k, n := range nodes {
-		uses[k] = Use{Node: n, GPUs: g}
-		if job.Nodes > 0 {
-			uses[k].Cores = 1
-			left--
-		}
+	base := 0 // with a node count, a core on each node first
+	if job.Nodes > 0 {
+		base = 1
+		left -= len(nodes)
 	}
-	for k, n := range nodes {
-		add := min(left, room[n]-uses[k].Cores)
-		uses[k].Cores += add
+	for k, n := range nodes { // then the rest filling in order, in one walk
+		add := min(left, room[n]-base)
+		uses[k] = Use{Node: n, GPUs: g, Cores: base + add}
 		left -= add
 	}
 	if job.Nodes == 0 { // type A: drop nodes the fill did not reach
