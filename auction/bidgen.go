@@ -31,7 +31,7 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int, share *b
 						continue
 					}
 					seen[key] = true
-					out = append(out, newCandidate(job, run[w[0]:w[1]], room, set.level, g))
+					out = append(out, newCandidate(job, run[w[0]:w[1]], room, set.level, g, share.uses))
 					if len(out) >= stop {
 						break scan
 					}
@@ -162,9 +162,10 @@ func keepBest(best *[windowsPerRun]window, kept int, w window) int {
 
 // spread lays the job's cores on nodes: with a node count, one core each
 // first, then filling in order; for type A, filling in order. Each node
-// gets g GPUs. A job taking whole nodes takes its room on each.
-func spread(job WindowJob, nodes []int, room []int, g int) []Use {
-	uses := make([]Use, len(nodes))
+// gets g GPUs. A job taking whole nodes takes its room on each. It
+// returns the uses and their cores in all.
+func spread(job WindowJob, nodes []int, room []int, g int, arena *useArena) ([]Use, int) {
+	uses := arena.take(len(nodes)) // every field set below
 	left := job.Cores
 	if job.Whole {
 		for k, n := range nodes {
@@ -177,22 +178,20 @@ func spread(job WindowJob, nodes []int, room []int, g int) []Use {
 				uses = uses[:k]
 			}
 		}
-		return uses
+		return uses, job.Cores - left
 	}
-	for k, n := range nodes {
-		uses[k] = Use{Node: n, GPUs: g}
-		if job.Nodes > 0 {
-			uses[k].Cores = 1
-			left--
-		}
+	base := 0 // with a node count, a core on each node first
+	if job.Nodes > 0 {
+		base = 1
+		left -= len(nodes)
 	}
-	for k, n := range nodes {
-		add := min(left, room[n]-uses[k].Cores)
-		uses[k].Cores += add
+	for k, n := range nodes { // then the rest filling in order, in one walk
+		add := min(left, room[n]-base)
+		uses[k] = Use{Node: n, GPUs: g, Cores: base + add}
 		left -= add
 	}
 	if job.Nodes == 0 { // type A: drop nodes the fill did not reach
 		uses = slices.DeleteFunc(uses, func(u Use) bool { return u.Cores == 0 })
 	}
-	return uses
+	return uses, job.Cores - left
 }

@@ -12,6 +12,7 @@ import (
 // (its stretch is cut where its cores end).
 type candidate struct {
 	uses       []Use // nil until made, for a job of a node count
+	cores      int   // the uses' cores in all, once made
 	stretch    []int // the nodes of the stretch, ascending
 	room       []int // the job's room on each node (its group's)
 	level      int
@@ -19,18 +20,18 @@ type candidate struct {
 	contention int
 }
 
-func newCandidate(job WindowJob, stretch, room []int, level, g int) candidate {
+func newCandidate(job WindowJob, stretch, room []int, level, g int, arena *useArena) candidate {
 	c := candidate{stretch: stretch, room: room, level: level, gpus: g}
 	if job.Nodes == 0 {
-		c.uses = spread(job, stretch, room, g)
+		c.uses, c.cores = spread(job, stretch, room, g, arena)
 	}
 	return c
 }
 
 // made is the candidate's uses, laid out now if they were not.
-func (c *candidate) made(job WindowJob) []Use {
+func (c *candidate) made(job WindowJob, arena *useArena) []Use {
 	if c.uses == nil {
-		c.uses = spread(job, c.stretch, c.room, c.gpus)
+		c.uses, c.cores = spread(job, c.stretch, c.room, c.gpus, arena)
 	}
 	return c.uses
 }

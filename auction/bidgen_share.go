@@ -12,6 +12,7 @@ type bidShare struct {
 	load   Load
 	sets   int
 	groups map[bidGroup]*groupRuns
+	uses   *useArena // where the bids' uses come from
 }
 
 // bidGroup names a group: jobs without Room (their room is the free
@@ -37,8 +38,8 @@ type setRuns struct {
 	done []bool
 }
 
-func newBidShare(load Load, sets int) *bidShare {
-	return &bidShare{load: load, sets: sets, groups: map[bidGroup]*groupRuns{}}
+func newBidShare(load Load, sets int, uses *useArena) *bidShare {
+	return &bidShare{load: load, sets: sets, groups: map[bidGroup]*groupRuns{}, uses: uses}
 }
 
 // of is job's group: its own when it shares with no other (a Room of its

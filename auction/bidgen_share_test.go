@@ -99,7 +99,7 @@ func TestWindowJobsShareAlikeOffers(t *testing.T) {
 		pl := &Planner{unshared: unshared}
 		nodes, err := readNodes(snap, "gpu")
 		require.NoError(t, err)
-		cache := newPassOffers(unshared)
+		cache := newPassOffers(unshared, &useArena{})
 		load := nodes.load(snap, "gpu")
 		wjobs, _, offers, declined := pl.windowJobs(snap, window, "gpu", cache, newRunLimits(load))
 		require.Empty(t, declined)

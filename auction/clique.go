@@ -57,20 +57,80 @@ func (m *model) conflictGraph() bitrows {
 			}
 		}
 	}
-	byRes := make([][]bidUse, len(m.capacity))
+	uses, start := m.usesByResource()
+	acc := make([]uint64, adj.words)
+	var sorter amountSorter
+	for r, c := range m.capacity {
+		us := uses[start[r]:start[r+1]]
+		// Largest first: once a pair fits, every later partner fits too.
+		sorter.sort(us, c)
+		overfills(adj, us, c, acc)
+	}
+	return adj
+}
+
+// usesByResource lists every use of the model's bids by resource, in bid
+// order: the uses of resource r are uses[start[r]:start[r+1]].
+func (m *model) usesByResource() (uses []bidUse, start []int32) {
+	start = make([]int32, len(m.capacity)+1)
+	for _, r := range m.useRes {
+		start[r+1]++
+	}
+	for r := range m.capacity {
+		start[r+1] += start[r]
+	}
+	uses = make([]bidUse, len(m.useRes))
+	next := slices.Clone(start[:len(m.capacity)])
 	for b := range int32(len(m.value)) {
 		as := m.amt(b)
 		for k, r := range m.res(b) {
-			byRes[r] = append(byRes[r], bidUse{b, as[k]})
+			uses[next[r]] = bidUse{b, as[k]}
+			next[r]++
 		}
 	}
-	acc := make([]uint64, adj.words)
-	for r, us := range byRes {
-		// Largest first: once a pair fits, every later partner fits too.
-		slices.SortFunc(us, func(x, y bidUse) int { return cmp.Compare(y.amt, x.amt) })
-		overfills(adj, us, m.capacity[r], acc)
+	return uses, start
+}
+
+// amountSorter sorts a resource's uses by amount, largest first. A use
+// is at most the resource's capacity, and nodes have few cores and GPUs,
+// so most resources are sorted by counting amounts, the others by
+// comparison. Which pairs overfill does not depend on the order among
+// equal amounts, so either will do.
+type amountSorter struct {
+	count []int32
+	tmp   []bidUse
+}
+
+func byAmount(x, y bidUse) int { return cmp.Compare(y.amt, x.amt) }
+
+// countUpTo is the largest capacity sorted by counting.
+const countUpTo = 256
+
+func (s *amountSorter) sort(us []bidUse, c int32) {
+	if c > countUpTo || int(c) > 4*len(us) {
+		slices.SortFunc(us, byAmount)
+		return
 	}
-	return adj
+	if len(s.count) < countUpTo+2 {
+		s.count = make([]int32, countUpTo+2)
+	}
+	count := s.count[:c+2]
+	clear(count)
+	for _, u := range us {
+		if u.amt < 1 || u.amt > c {
+			slices.SortFunc(us, byAmount)
+			return // not a use of the resource: sorted all the same
+		}
+		count[c-u.amt+1]++ // by c - amt: the largest amount first
+	}
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
+	}
+	s.tmp = append(s.tmp[:0], us...)
+	for _, u := range s.tmp {
+		us[count[c-u.amt]] = u
+		count[c-u.amt]++
+	}
 }
 
 // bidUse is a bid's amount of one resource.

@@ -99,3 +99,72 @@ func TestOverfillsMarksExactlyTheOverfillingPairs(t *testing.T) {
 		require.Equal(t, want.bits, got.bits, "trial %d: %d bids, capacity %d", trial, len(us), c)
 	}
 }
+
+// The conflict graph holds exactly the pairs of bids of one job or that
+// overfill some node's cores or GPUs together, checked pair by pair
+// against the problem on random windows (and on their merged problems,
+// whose resources many bids share).
+func TestConflictGraphIsEveryConflictingPair(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 31))
+	pairs := 0
+	for trial := range 6 {
+		p, err := GenerateWindow(WindowSpec{Jobs: 10 + rng.IntN(30), Bids: 1 + rng.IntN(8), Seed: rng.Uint64(), Ranges: trial%2 == 1})
+		require.NoError(t, err)
+		if trial >= 3 {
+			if q := mergeNodes(p); q != nil {
+				p = q
+			}
+		}
+		m := buildModel(p)
+		adj := m.conflictGraph()
+		n := int32(len(m.value))
+		for a := range n {
+			use := map[int]Use{}
+			for _, u := range p.Jobs[m.jobs[m.jobOf[a]].orig].Bids[m.origBid[a]].Uses {
+				use[u.Node] = u
+			}
+			for b := range n {
+				want := a != b && m.jobOf[a] == m.jobOf[b]
+				for _, u := range p.Jobs[m.jobs[m.jobOf[b]].orig].Bids[m.origBid[b]].Uses {
+					if o, ok := use[u.Node]; ok && a != b && (o.Cores+u.Cores > p.Nodes[u.Node].CPUs || o.GPUs+u.GPUs > p.Nodes[u.Node].GPUs) {
+						want = true
+					}
+				}
+				require.Equal(t, want, adj.has(a, b), "trial %d: bids %d and %d", trial, a, b)
+				if want {
+					pairs++
+				}
+			}
+		}
+	}
+	assert.Greater(t, pairs, 1000, "conflicting pairs")
+}
+
+// The amount sorter puts a resource's uses largest first, by counting or
+// by comparison, each use once.
+func TestAmountSorterSortsLargestFirst(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 37))
+	var s amountSorter
+	for trial := range 300 {
+		c := int32(1 + rng.IntN([]int{3, 16, 64, 300, 5000}[trial%5]))
+		us := make([]bidUse, rng.IntN(200))
+		for k := range us {
+			us[k] = bidUse{bid: int32(k), amt: 1 + rng.Int32N(c)}
+		}
+		if trial%7 == 0 && len(us) > 0 {
+			us[0].amt = c + 1 // not a use of the resource: sorted all the same
+		}
+		want := slices.Clone(us)
+		slices.SortStableFunc(want, byAmount)
+		s.sort(us, c)
+		assert.True(t, slices.IsSortedFunc(us, byAmount), "trial %d", trial)
+		got := slices.Clone(us)
+		slices.SortFunc(got, func(x, y bidUse) int { return cmp.Compare(x.bid, y.bid) })
+		slices.SortFunc(want, func(x, y bidUse) int { return cmp.Compare(x.bid, y.bid) })
+		require.Equal(t, want, got, "trial %d: the same uses", trial)
+	}
+}

@@ -81,6 +81,16 @@ type nodeset struct {
 // range that fits), and keeps the MaxBids least contended — those whose
 // nodes the fewest other candidate bids want — lowest switch level first.
 func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOptions) (*Problem, error) {
+	return generateBids(window, load, tree, opts, &useArena{})
+}
+
+// generateBids is GenerateBids with the bids' uses from arena, which it
+// resets first when it recycles: the problem made from it before is dead
+// by then.
+func generateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOptions, arena *useArena) (*Problem, error) {
+	if arena.recycle {
+		arena.reset()
+	}
 	n := tree.NodeCount()
 	if len(load.CPUs) != n || len(load.GPUs) != n {
 		return nil, &Error{Path: "load", Err: ErrInvalid, Msg: fmt.Sprintf("%d/%d free counts for %d nodes", len(load.CPUs), len(load.GPUs), n)}
@@ -108,7 +118,7 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 		}
 	}
 	sets := nodesets(tree, load)
-	share := newBidShare(load, len(sets))
+	share := newBidShare(load, len(sets), arena)
 	cands := make([][]candidate, len(jobs))
 	for k, job := range jobs {
 		if err := checkWindowJob(k, job); err != nil {
@@ -124,6 +134,7 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 		shift = 1 - slices.MinFunc(jobs, func(a, b WindowJob) int { return cmp.Compare(a.Priority, b.Priority) }).Priority
 	}
 	lvls := newLevels(tree)
+	var totals []item // per bid, in order: its cores and GPUs in all
 	for k, job := range jobs {
 		prios[k] = job.Priority + shift
 		out := Job{ID: job.ID, Priority: prios[k], Type: job.Type, Bids: []Bid{},
@@ -132,15 +143,21 @@ func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 			if opts.MaxTotalBids > 0 && total >= opts.MaxTotalBids {
 				break
 			}
-			uses := c.made(job)
+			uses := c.made(job, share.uses)
 			lvl := c.level
 			if !opts.SwitchLevel {
 				lvl = lvls.of(uses)
 			}
 			out.Bids = append(out.Bids, Bid{Uses: uses, Level: lvl, Cost: Cost(sys, len(uses), lvl, c.gpus)})
+			if arena.recycle {
+				totals = append(totals, item{cores: c.cores, gpus: c.gpus * len(uses)})
+			}
 			total++
 		}
 		p.Jobs = append(p.Jobs, out)
+		if arena.recycle { // the planner's problem, which nobody changes
+			p.totals = append(p.totals, totals[len(totals)-len(out.Bids):len(totals):len(totals)])
+		}
 	}
 	p.Alpha = Alpha(prios)
 	return p, p.Validate()

@@ -45,14 +45,12 @@ func buildModel(p *Problem) *model {
 	jobMax := make([]int32, len(capacity))
 	touched := []int{}
 	positive := 0 // bids worth something
-	uses := 0     // their uses at most, before half cliques
 	for j := range p.Jobs {
 		for i := range p.Jobs[j].Bids {
 			if p.Value(j, i) <= 0 {
 				continue
 			}
 			positive++
-			uses += 2 * len(p.Jobs[j].Bids[i].Uses)
 			for _, u := range p.Jobs[j].Bids[i].Uses {
 				for k, a := range [2]int{coreRes(u.Node), gpuRes(u.Node)} {
 					amt := int32(u.Cores)
@@ -101,9 +99,7 @@ func buildModel(p *Problem) *model {
 			m.capacity = append(m.capacity, 1)
 		}
 	}
-	if !useConflicts {
-		uses *= 2 // a half-clique row per use at most
-	}
+	uses := modelUses(p, compact, clique, capacity)
 	m.useRes, m.useAmt, m.useAmtF = make([]int32, 0, uses), make([]int32, 0, uses), make([]float64, 0, uses)
 	m.resJobs = make([][]int32, len(m.capacity))
 	m.useStart = append(m.useStart, 0)
@@ -115,6 +111,34 @@ func buildModel(p *Problem) *model {
 		m.addCliques(m.conflictCliques())
 	}
 	return m
+}
+
+// modelUses is how many uses addJob will record: a problem's bids use
+// hundreds of nodes each, of which the model keeps the few binding
+// resources, so sizing the lists by the bids' uses would allocate many
+// times what they hold.
+func modelUses(p *Problem, compact, clique, capacity []int32) int {
+	n := 0
+	count := func(r int, amt int) {
+		if compact[r] >= 0 && amt > 0 {
+			n++
+			if clique[r] >= 0 && 2*int32(amt) > capacity[r] {
+				n++
+			}
+		}
+	}
+	for j := range p.Jobs {
+		for i := range p.Jobs[j].Bids {
+			if p.Value(j, i) <= 0 {
+				continue
+			}
+			for _, u := range p.Jobs[j].Bids[i].Uses {
+				count(coreRes(u.Node), u.Cores)
+				count(gpuRes(u.Node), u.GPUs)
+			}
+		}
+	}
+	return n
 }
 
 // addJob adds job j's bids worth something; seen is addJob's scratch, one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -101,6 +102,9 @@ type Planner struct {
 	// if no two jobs were alike: the slow path, which tests compare with
 	// the shared one.
 	unshared bool
+	// uses is the arena of bids' uses a pass takes and gives back
+	// (bidgen_arena.go), so that passes recycle one another's.
+	uses atomic.Pointer[useArena]
 }
 
 var _ queue.Planner = (*Planner)(nil)
@@ -116,7 +120,9 @@ func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window 
 	// change it, except for its node set, which only shrinks in effect (a
 	// node the winners filled offers no CPU), and takeWinners checks
 	// every winner anyway.
-	offers := newPassOffers(pl.unshared)
+	uses := pl.arena() // the bids' uses of the pass's problems, none of which outlives the pass
+	defer pl.release(uses)
+	offers := newPassOffers(pl.unshared, uses)
 	nodes, err := readNodes(snap, gpu) // the configuration's part, the same every round
 	if err != nil {
 		return nil, err
@@ -197,7 +203,10 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 			taken[j.ID] = true
 		}
 	}
-	var rest []queue.Job
+	if len(taken) == 0 {
+		return ok, window
+	}
+	rest := make([]queue.Job, 0, len(window)-len(taken)) // a job is large: no copy grown twice over
 	for _, j := range window {
 		if !taken[j.ID] {
 			rest = append(rest, j)
@@ -218,7 +227,7 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, node
 		return nil, declined, nil
 	}
 	if pl.ReserveHead {
-		rd := &auctionRound{snap: snap, wjobs: wjobs, byID: byID, offers: offers, load: load, tree: tree, now: now}
+		rd := &auctionRound{snap: snap, wjobs: wjobs, byID: byID, offers: offers, load: load, tree: tree, now: now, uses: cache.uses}
 		won, err := pl.protectHead(ctx, rd, head)
 		return won, declined, err
 	}
@@ -231,7 +240,7 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, node
 		}
 		return nil, declined, nil
 	}
-	p, err := GenerateBids(wjobs, load, tree, pl.Bids)
+	p, err := generateBids(wjobs, load, tree, pl.Bids, cache.uses)
 	if err != nil {
 		return nil, nil, fmt.Errorf("auction planner: %w", err)
 	}

@@ -30,15 +30,26 @@ func mergeNodes(p *Problem) *Problem {
 	for c, n := range reps {
 		q.Nodes[c] = p.Nodes[n]
 	}
+	// The merged bids' uses share blocks (each slice capped at its own),
+	// rather than growing a slice a bid.
+	const useBlock = 1 << 12
+	var buf []Use
 	for j := range p.Jobs {
 		job := p.Jobs[j]
 		bids := make([]Bid, len(job.Bids))
 		for i, b := range job.Bids {
 			bids[i] = Bid{Cost: b.Cost, Level: b.Level}
+			if cap(buf)-len(buf) < len(b.Uses) {
+				buf = make([]Use, 0, max(len(b.Uses), useBlock))
+			}
+			start := len(buf)
 			for _, u := range b.Uses {
 				if c := class[u.Node]; reps[c] == u.Node {
-					bids[i].Uses = append(bids[i].Uses, Use{Node: int(c), Cores: u.Cores, GPUs: u.GPUs})
+					buf = append(buf, Use{Node: int(c), Cores: u.Cores, GPUs: u.GPUs})
 				}
+			}
+			if len(buf) > start {
+				bids[i].Uses = buf[start:len(buf):len(buf)]
 			}
 		}
 		job.Bids = bids

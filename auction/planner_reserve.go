@@ -31,6 +31,7 @@ type auctionRound struct {
 	load   Load
 	tree   *topology.Tree
 	now    time.Time
+	uses   *useArena // the pass's: each problem below is dropped before the next is made
 }
 
 // protectHead holds the auction with the head protected: the job
@@ -61,7 +62,7 @@ func (pl *Planner) protectHead(ctx context.Context, rd *auctionRound, head **res
 	if noneMayBid(wjobs) {
 		return out, nil // no bids: nothing more to start
 	}
-	p, err := GenerateBids(wjobs, rd.load, rd.tree, pl.Bids)
+	p, err := generateBids(wjobs, rd.load, rd.tree, pl.Bids, rd.uses)
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
@@ -97,7 +98,7 @@ func (pl *Planner) noBids(job WindowJob, rd *auctionRound) (bool, error) {
 	if job.Eligible != nil && job.Eligible.None() {
 		return true, nil // no node to bid on
 	}
-	p, err := GenerateBids([]WindowJob{job}, rd.load, rd.tree, pl.Bids)
+	p, err := generateBids([]WindowJob{job}, rd.load, rd.tree, pl.Bids, rd.uses)
 	if err != nil {
 		return false, fmt.Errorf("auction planner: %w", err)
 	}
@@ -146,7 +147,7 @@ func (pl *Planner) headFirst(ctx context.Context, rd *auctionRound, p *Problem, 
 	if len(rest) == 0 {
 		return out, nil
 	}
-	q, err := GenerateBids(withReservation(rest, rd.byID, res), left, rd.tree, pl.Bids)
+	q, err := generateBids(withReservation(rest, rd.byID, res), left, rd.tree, pl.Bids, rd.uses) // p is not read after
 	if err != nil {
 		return nil, fmt.Errorf("auction planner: %w", err)
 	}
@@ -156,25 +157,38 @@ func (pl *Planner) headFirst(ctx context.Context, rd *auctionRound, p *Problem, 
 
 // withReservation is the window with the jobs that would still run at the
 // reservation's start kept off its nodes (the head itself and jobs ending
-// by then bid as before); the window itself without one.
+// by then bid as before); the window itself without one. Jobs that shared
+// an eligible bitmap share the one kept off the nodes too, so that bid
+// generation, which groups jobs by bitmap identity (bidShare), still reads
+// their runs once.
 func withReservation(wjobs []WindowJob, byID map[int64]*queue.Job, r *reservation) []WindowJob {
 	if r == nil {
 		return wjobs
 	}
 	out := make([]WindowJob, len(wjobs))
+	kept := map[*bitset.BitSet]*bitset.BitSet{}
 	for k, w := range wjobs {
 		out[k] = w
 		job := byID[w.ID]
 		if job.ID == r.job || endsBy(job, r.now, r.start) {
 			continue
 		}
-		if w.Eligible == nil {
-			out[k].Eligible = r.nodes.Complement()
-		} else {
-			out[k].Eligible = w.Eligible.Difference(r.nodes)
+		e, ok := kept[w.Eligible]
+		if !ok {
+			e = keptOff(w.Eligible, r.nodes)
+			kept[w.Eligible] = e
 		}
+		out[k].Eligible = e
 	}
 	return out
+}
+
+// keptOff is eligible (every node when nil) less the reserved nodes.
+func keptOff(eligible, reserved *bitset.BitSet) *bitset.BitSet {
+	if eligible == nil {
+		return reserved.Complement()
+	}
+	return eligible.Difference(reserved)
 }
 
 // endsBy reports whether job, started at now, ends by t. A job without a

@@ -22,10 +22,13 @@ type passOffers struct {
 	// unshared gives every job an offer and room tables of its own (the
 	// planner's unshared path, which tests compare with the shared one).
 	unshared bool
+	// uses is where the pass's problems' bids take their uses: each
+	// problem is dropped before the next is made.
+	uses *useArena
 }
 
-func newPassOffers(unshared bool) *passOffers {
-	return &passOffers{jobs: map[queue.JobID]*jobOffer{}, byKey: map[selectnodes.OfferKey]*sharedOffer{}, unshared: unshared}
+func newPassOffers(unshared bool, uses *useArena) *passOffers {
+	return &passOffers{jobs: map[queue.JobID]*jobOffer{}, byKey: map[selectnodes.OfferKey]*sharedOffer{}, unshared: unshared, uses: uses}
 }
 
 // jobOffer is what a pass asked of a job's offer: its terms and error

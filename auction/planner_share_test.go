@@ -112,3 +112,44 @@ func TestPlannerSharedOffersOnTheSeedWorkload(t *testing.T) {
 		require.Equal(t, logs[1], logs[0], "reserve %v: shared offers decided otherwise", reserve)
 	}
 }
+
+// freshEachPass plans every pass with a new Planner, so no pass sees
+// memory another pass used.
+type freshEachPass struct {
+	mk  func() *auction.Planner
+	log []string
+}
+
+func (f *freshEachPass) Plan(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, now time.Time) ([]queue.Decision, error) {
+	ds, err := f.mk().Plan(ctx, snap, window, now)
+	f.log = append(f.log, fmt.Sprintf("%s: %+v %v", now.Format(time.RFC3339), ds, err))
+	return ds, err
+}
+
+// One Planner replaying a workload (its passes recycling the memory of
+// one another's bids) decides as a new Planner for every pass, under
+// both replay policies, on the AUCSCHED3 paper's workload 6'.
+func TestPlannerRecyclingPassesDecideAsFreshOnes(t *testing.T) {
+	jobs, policies := 120, []bool{false, true}
+	if testing.Short() {
+		jobs, policies = 20, []bool{false} // a pass on 1,024 nodes costs under -race
+	}
+	w, err := sim.Generate("6'", 1024, 16, 1)
+	require.NoError(t, err)
+	w.Jobs = w.Jobs[:jobs]
+	for _, reserve := range policies {
+		mk := func() *auction.Planner {
+			return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, KeepBidless: true, ReserveHead: reserve}
+		}
+		rec := &recording{Planner: mk()}
+		fresh := &freshEachPass{mk: mk}
+		for _, pl := range []queue.Planner{rec, fresh} {
+			c, err := selectnodes.Seed001()
+			require.NoError(t, err)
+			_, err = sim.Run(c, w, sim.Options{Planner: pl, Window: 100})
+			require.NoError(t, err)
+		}
+		require.NotEmpty(t, rec.log)
+		require.Equal(t, fresh.log, rec.log, "reserve %v: a recycling planner decided otherwise", reserve)
+	}
+}

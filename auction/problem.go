@@ -57,6 +57,12 @@ type Problem struct {
 	ValueByCores bool            `json:"value_by_cores,omitempty"`
 	Nodes        []Node          `json:"nodes"`
 	Jobs         []Job           `json:"jobs"`
+	// totals is, per job and bid, the bid's cores and GPUs in all, when
+	// the planner made the problem (bid generation knows them as it lays
+	// the bids out; the quick search would sum every bid's uses again);
+	// nil otherwise. Only the planner's problems have them: nobody else
+	// changes those after they are made.
+	totals [][]item
 }
 
 // Selection is a chosen bid index per job (same order as Problem.Jobs), or

@@ -83,16 +83,19 @@ func newQuickSearch(p *Problem, tol float64, limit int) *quickSearch {
 		job  int
 		it   item
 		bids []int
+		sums []item
 	}
 	var cands []cand
 	for j := range p.Jobs {
-		if c, ok := jobItem(p, j); ok {
-			cands = append(cands, cand{job: j, it: c, bids: bestFirst(p, j)})
+		if bids := bestFirst(p, j); len(bids) > 0 {
+			sums := bidSums(p, j, bids)
+			cands = append(cands, cand{job: j, it: jobItem(p.Value(j, bids[0]), sums), bids: bids, sums: sums})
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.it.value, a.it.value) })
 	for _, c := range cands {
 		q.jobs, q.items, q.bids = append(q.jobs, c.job), append(q.items, c.it), append(q.bids, c.bids)
+		q.sums, q.miss = append(q.sums, c.sums), append(q.miss, make([]int32, len(c.bids)))
 	}
 	q.byCores = byDensity(q.items, func(it item) int { return it.cores })
 	q.byGPUs = byDensity(q.items, func(it item) int { return it.gpus })
@@ -138,27 +141,33 @@ func (q *quickSearch) greedy() (Selection, float64) {
 	return sel, val
 }
 
-// jobItem is job j's aggregate, false when no bid of it is worth
-// something.
-func jobItem(p *Problem, j int) (item, bool) {
-	it, ok := item{}, false
-	for i := range p.Jobs[j].Bids {
-		v := p.Value(j, i)
-		if v <= 0 {
-			continue
-		}
-		c, g := 0, 0
-		for _, u := range p.Jobs[j].Bids[i].Uses {
-			c += u.Cores
-			g += u.GPUs
-		}
-		if !ok {
-			it, ok = item{value: v, cores: c, gpus: g}, true
-			continue
-		}
-		it.value, it.cores, it.gpus = max(it.value, v), min(it.cores, c), min(it.gpus, g)
+// jobItem is a job's aggregate: its best value, and the fewest cores
+// and GPUs in all of its bids worth something (sums, not empty).
+func jobItem(best float64, sums []item) item {
+	it := item{value: best, cores: sums[0].cores, gpus: sums[0].gpus}
+	for _, s := range sums[1:] {
+		it.cores, it.gpus = min(it.cores, s.cores), min(it.gpus, s.gpus)
 	}
-	return it, ok
+	return it
+}
+
+// bidSums is the cores and GPUs in all of each of job j's bids listed:
+// the planner's totals when it made p.
+func bidSums(p *Problem, j int, bids []int) []item {
+	sums := make([]item, len(bids))
+	if p.totals != nil {
+		for x, i := range bids {
+			sums[x] = p.totals[j][i]
+		}
+		return sums
+	}
+	for x, i := range bids {
+		for _, u := range p.Jobs[j].Bids[i].Uses {
+			sums[x].cores += u.Cores
+			sums[x].gpus += u.GPUs
+		}
+	}
+	return sums
 }
 
 // bestFirst is job j's bids worth something, by value, best first (ties

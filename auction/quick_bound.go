@@ -15,15 +15,17 @@ import (
 // bid's), by value per core and by value per GPU, the smaller of the two.
 type quickSearch struct {
 	p       *Problem
-	jobs    []int   // problem jobs with a bid worth something, by best value
-	bids    [][]int // per job of jobs: its bids worth something, best first
-	items   []item  // per job of jobs: its aggregate
-	byCores []int   // indices of jobs by value per core, best first
-	byGPUs  []int   // the same per GPU
-	cores   []int   // free cores per node
-	gpus    []int   // free GPUs per node
-	cur     []int   // per depth: chosen bid or -1
-	best    float64 // the incumbent's value
+	jobs    []int     // problem jobs with a bid worth something, by best value
+	bids    [][]int   // per job of jobs: its bids worth something, best first
+	sums    [][]item  // per job of jobs and bid of bids: the bid's cores and GPUs in all
+	miss    [][]int32 // per job of jobs and bid of bids: the use where it last did not fit
+	items   []item    // per job of jobs: its aggregate
+	byCores []int     // indices of jobs by value per core, best first
+	byGPUs  []int     // the same per GPU
+	cores   []int     // free cores per node
+	gpus    []int     // free GPUs per node
+	cur     []int     // per depth: chosen bid or -1
+	best    float64   // the incumbent's value
 	sel     Selection
 	tol     float64
 	nodes   int
@@ -61,14 +63,14 @@ func (q *quickSearch) dfs(d int, val float64, cores, gpus int) {
 		return
 	}
 	job := &q.p.Jobs[q.jobs[d]]
-	for _, i := range q.bids[d] {
+	for x, i := range q.bids[d] {
 		b := &job.Bids[i]
-		if !bidFits(b, q.cores, q.gpus) {
+		if !q.tryTake(b, &q.miss[d][x]) {
 			continue
 		}
-		c, g := q.take(b, 1)
 		q.cur[d] = i
-		q.dfs(d+1, val+q.p.Value(q.jobs[d], i), cores-c, gpus-g)
+		sum := q.sums[d][x]
+		q.dfs(d+1, val+q.p.Value(q.jobs[d], i), cores-sum.cores, gpus-sum.gpus)
 		q.take(b, -1)
 		if q.stopped {
 			return
@@ -82,17 +84,39 @@ func (q *quickSearch) dfs(d int, val float64, cores, gpus int) {
 	q.dfs(d+1, val, cores, gpus)
 }
 
-// take takes bid b off the free nodes (sign 1) or gives it back (-1) and
-// returns its cores and GPUs in all.
-func (q *quickSearch) take(b *Bid, sign int) (int, int) {
-	c, g := 0, 0
+// take takes bid b off the free nodes (sign 1) or gives it back (-1).
+func (q *quickSearch) take(b *Bid, sign int) {
 	for _, u := range b.Uses {
 		q.cores[u.Node] -= sign * u.Cores
 		q.gpus[u.Node] -= sign * u.GPUs
-		c += u.Cores
-		g += u.GPUs
 	}
-	return c, g
+}
+
+// tryTake takes b off the free nodes when it fits them (bidFits), in one
+// walk of its uses, and reports whether it did. It looks first at the
+// use *miss, where b last did not fit, and keeps there the use where it
+// does not: the search tries a bid again and again beside the same taken
+// bids, which it overlaps on the same nodes, so most bids that do not
+// fit are told at their first look. A bid uses a node once, so taking
+// its uses as the walk goes changes none of the later checks; on a use
+// that does not fit, the ones taken are given back.
+func (q *quickSearch) tryTake(b *Bid, miss *int32) bool {
+	if u := b.Uses[*miss]; u.Cores > q.cores[u.Node] || u.GPUs > q.gpus[u.Node] {
+		return false
+	}
+	for k, u := range b.Uses {
+		if u.Cores > q.cores[u.Node] || u.GPUs > q.gpus[u.Node] {
+			for _, v := range b.Uses[:k] {
+				q.cores[v.Node] += v.Cores
+				q.gpus[v.Node] += v.GPUs
+			}
+			*miss = int32(k)
+			return false
+		}
+		q.cores[u.Node] -= u.Cores
+		q.gpus[u.Node] -= u.GPUs
+	}
+	return true
 }
 
 // mayBeat reports whether the open jobs (depth d on) may still take val

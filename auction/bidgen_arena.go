@@ -1,0 +1,52 @@
+package auction
+
+// useArena hands out the uses of a problem's bids. A replay's bids have
+// hundreds of uses each, and a planner makes a few problems a pass,
+// each dropped before the next is made: allocating their uses afresh
+// was half of all a replay allocated, and so most of its garbage
+// collection. A planner's arena (recycle) hands the same blocks out
+// again for each problem; GenerateBids' own allocates each bid's uses.
+// Each bid's slice is capped at its own uses, so an append to one never
+// runs into another.
+type useArena struct {
+	recycle bool
+	blocks  [][]Use
+	next    int   // the block to cut from once free is used up
+	free    []Use // what is left of the current block
+}
+
+// useBlock is how many uses a block holds at least.
+const useBlock = 1 << 14
+
+// take is n uses. Recycled uses are not zero: the caller sets every
+// field.
+func (a *useArena) take(n int) []Use {
+	if !a.recycle {
+		return make([]Use, n)
+	}
+	for len(a.free) < n {
+		if a.next == len(a.blocks) {
+			a.blocks = append(a.blocks, make([]Use, max(n, useBlock)))
+		}
+		a.free = a.blocks[a.next]
+		a.next++
+	}
+	uses := a.free[:n:n]
+	a.free = a.free[n:]
+	return uses
+}
+
+// reset hands the blocks out again: every use taken before must be dead.
+func (a *useArena) reset() { a.next, a.free = 0, nil }
+
+// arena is the planner's arena for a pass, taken from the planner so
+// that passes run at once (on one Planner) never share one: a pass that
+// finds none there makes its own. release gives it back.
+func (pl *Planner) arena() *useArena {
+	if a := pl.uses.Swap(nil); a != nil {
+		return a
+	}
+	return &useArena{recycle: true}
+}
+
+func (pl *Planner) release(a *useArena) { pl.uses.Store(a) }
