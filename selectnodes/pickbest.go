@@ -240,7 +240,7 @@ func (c *Cluster) classifyBy(sc *scratch, job *Job, total *bitset.BitSet, n Coun
 	if err := c.compatPending(empty, job, total, n); err != nil { // compat_pending.go
 		return err
 	}
-	if !c.cpusWithin(job, total, n) {
+	if !c.cpusWithinBy(job, total, n, plain) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
 	if !c.emptyFits(empty, job, total, n, plain) {
@@ -253,7 +253,7 @@ func (c *Cluster) classifyBy(sc *scratch, job *Job, total *bitset.BitSet, n Coun
 		return newError(ErrPartConfig, "required nodes %s are down or drained",
 			hostlist.Compress(c.Names(job.Required.Difference(ready))))
 	}
-	if !c.cpusWithin(job, ready, n) {
+	if !c.cpusWithinBy(job, ready, n, plain) {
 		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
 	}
 	// with every qualifying node up and not drained the selection above
@@ -263,7 +263,7 @@ func (c *Cluster) classifyBy(sc *scratch, job *Job, total *bitset.BitSet, n Coun
 			return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
 		}
 	}
-	return newError(ErrBusy, "resources are in use by running jobs")
+	return &Error{Class: ErrBusy, Reason: "resources are in use by running jobs"} // no formatting: a blocked job fails so on every pass
 }
 
 // cpusWithin is a cheap bound before a selector's search: whether the

@@ -48,3 +48,16 @@ func (c *Cluster) emptyFits(empty View, job *Job, set *bitset.BitSet, n Counts, 
 	_, ok := c.selector.JobTest(empty, job, set, n)
 	return ok
 }
+
+// cpusWithinBy is cpusWithin; with plain every node of set offers the
+// job the same CPUs (one kind of node, a plain request: no per-socket
+// or per-core layout), so the bound is a product instead of a walk.
+func (c *Cluster) cpusWithinBy(job *Job, set *bitset.BitSet, n Counts, plain bool) bool {
+	if !plain {
+		return c.cpusWithin(job, set, n)
+	}
+	if n.CPUs <= 0 {
+		return true
+	}
+	return limit(n, int(set.Count()))*c.idleUnits(job, c.records[0].nodes[0], c.records[0].cpus) >= n.CPUs
+}

@@ -11,7 +11,7 @@ import (
 
 // failCluster is a random plain cluster (one kind of node under
 // select/linear) with many nodes down or drained, a partition of some of
-// them and now and then partition node limits, so that failing
+// them and now and then partition node or CPU limits, so that failing
 // selections of every class are common.
 func failCluster(t *testing.T, r *rand.Rand) *Cluster {
 	t.Helper()
@@ -33,6 +33,9 @@ func failCluster(t *testing.T, r *rand.Rand) *Cluster {
 	}
 	if r.IntN(8) == 0 {
 		part.MinNodes = 1 + r.IntN(3)
+	}
+	if r.IntN(6) == 0 {
+		part.MaxCPUsPerNode = 1 + r.IntN(cpus)
 	}
 	all := Partition{Name: "all", Nodes: make([]string, len(nodes))}
 	for i := range nodes {
