@@ -13,8 +13,9 @@ import (
 // idle available nodes (all available ones for TestOnly), the picker's
 // consecutive-run rule — can be found by walking the candidates' runs
 // once, without building node sets or asking the selector. The walk
-// returns only successes; on a failure the selection runs the whole
-// pipeline, so errors and their classes are the pipeline's.
+// answers successes, and failures that no picker could avoid (their
+// error is the pipeline's classification, plain_fail.go); on any other
+// failure the selection runs the whole pipeline.
 
 // plainWalkable reports whether the cluster's selections can be plain
 // walks: its own Linear in the default mode without a switch tree, one
