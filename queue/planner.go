@@ -147,6 +147,7 @@ func (s *Scheduler) selectEach(jobs []*job, ready func(*job) bool, now time.Time
 	var out []Started
 	locked := map[string]bool{}
 	var withheld *bitset.BitSet
+	var toWithhold []string // locked partitions whose nodes are not in withheld yet
 	failed := classFailures{}
 	for _, j := range jobs {
 		if !ready(j) {
@@ -160,6 +161,10 @@ func (s *Scheduler) selectEach(jobs []*job, ready func(*job) bool, now time.Time
 			s.setFailure(j, err, now) // its class already failed this pass, for a reason load cannot change
 			continue
 		}
+		if len(toWithhold) > 0 {
+			withheld = s.withhold(withheld, toWithhold)
+			toWithhold = toWithhold[:0]
+		}
 		req := j.Request
 		req.ExcludeNodes = withheld
 		p, err := s.c.Try(&req, selectnodes.RunNow) // Explain(id) gives the why on demand
@@ -171,19 +176,29 @@ func (s *Scheduler) selectEach(jobs []*job, ready func(*job) bool, now time.Time
 		}
 		if errors.Is(err, selectnodes.ErrBusy) {
 			locked[j.Partition] = true
-			if nodes, ok := s.c.PartitionNodes(j.Partition); ok {
-				if withheld == nil {
-					withheld = nodes
-				} else {
-					withheld.InPlaceUnion(nodes)
-				}
-			}
+			toWithhold = append(toWithhold, j.Partition)
 		} else {
 			failed.add(j, len(locked), err)
 		}
 		s.setFailure(j, err, now)
 	}
 	return out
+}
+
+// withhold adds the nodes of partitions to withheld (nil: none yet). It
+// runs only before a selection that reads them: on a cluster of one
+// partition no job is selected after a busy one, so no bitmap is built.
+func (s *Scheduler) withhold(withheld *bitset.BitSet, partitions []string) *bitset.BitSet {
+	for _, name := range partitions {
+		if nodes, ok := s.c.PartitionNodes(name); ok {
+			if withheld == nil {
+				withheld = nodes
+			} else {
+				withheld.InPlaceUnion(nodes)
+			}
+		}
+	}
+	return withheld
 }
 
 // decide applies one decision, reporting a refusal as an event (a

@@ -229,34 +229,41 @@ func (c *Cluster) classify(job *Job, total *bitset.BitSet, n Counts) *Error {
 
 // classifyIn is classify with a call's scratch for its selections.
 func (c *Cluster) classifyIn(sc *scratch, job *Job, total *bitset.BitSet, n Counts) *Error {
+	return c.classifyBy(sc, job, total, n, false)
+}
+
+// classifyBy is classifyIn; plain says a plain walk may answer its
+// selections (plain_fail.go).
+func (c *Cluster) classifyBy(sc *scratch, job *Job, total *bitset.BitSet, n Counts, plain bool) *Error {
 	empty := c.none()
 	empty.sc = sc
 	if err := c.compatPending(empty, job, total, n); err != nil { // compat_pending.go
 		return err
 	}
-	if !c.cpusWithin(job, total, n) {
+	if !c.cpusWithinBy(job, total, n, plain) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up", total.Count(), n)
 	}
-	if _, ok := c.selector.JobTest(empty, job, total, n); !ok {
+	if !c.emptyFits(empty, job, total, n, plain) {
 		return newError(ErrNodeConfig, "the %d nodes that qualify cannot give %s even if all were idle and up%s",
 			total.Count(), n, c.topologyCause(job, total))
 	}
-	ready := total.Intersection(job.availNodes)
+	ready := sc.bitmap(bmReady, total.Len())
+	andInto(ready, total, job.availNodes)
 	if job.Required != nil && !subsetOf(job.Required, ready) {
 		return newError(ErrPartConfig, "required nodes %s are down or drained",
 			hostlist.Compress(c.Names(job.Required.Difference(ready))))
 	}
-	if !c.cpusWithin(job, ready, n) {
+	if !c.cpusWithinBy(job, ready, n, plain) {
 		return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
 	}
 	// with every qualifying node up and not drained the selection above
 	// already answered (the same inputs): skip repeating it
 	if !ready.Equal(total) {
-		if _, ok := c.selector.JobTest(empty, job, ready, n); !ok {
+		if !c.emptyFits(empty, job, ready, n, plain) {
 			return newError(ErrPartConfig, "too few nodes are up and not drained (%d of %d)", ready.Count(), total.Count())
 		}
 	}
-	return newError(ErrBusy, "resources are in use by running jobs")
+	return &Error{Class: ErrBusy, Reason: "resources are in use by running jobs"} // no formatting: a blocked job fails so on every pass
 }
 
 // cpusWithin is a cheap bound before a selector's search: whether the

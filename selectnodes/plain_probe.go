@@ -13,8 +13,9 @@ import (
 // idle available nodes (all available ones for TestOnly), the picker's
 // consecutive-run rule — can be found by walking the candidates' runs
 // once, without building node sets or asking the selector. The walk
-// returns only successes; on a failure the selection runs the whole
-// pipeline, so errors and their classes are the pipeline's.
+// answers successes, and failures that no picker could avoid (their
+// error is the pipeline's classification, plain_fail.go); on any other
+// failure the selection runs the whole pipeline.
 
 // plainWalkable reports whether the cluster's selections can be plain
 // walks: its own Linear in the default mode without a switch tree, one
@@ -34,18 +35,21 @@ func (c *Cluster) plainWalkable() bool {
 // when into is not nil, the chosen nodes into it (ProbeInto); ok is false
 // when it is not a plain walk or does not fit (the caller then runs the
 // pipeline).
-func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, into *bitset.BitSet) (p *Placement, ok bool) {
+//
+// never is true (with ok false) when the walk can tell that the
+// selection must fail: see plainNever (plain_fail.go).
+func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, into *bitset.BitSet) (p *Placement, ok, never bool) {
 	rec := &c.records[0]
 	if job.Shared || job.Required != nil || job.Excluded != nil || len(job.gres) != 0 || !plainShape(job.Req) ||
 		job.Req.Held || c.checkPartition(job) != nil {
-		return nil, false
+		return nil, false, false
 	}
 	if _, fits := c.baselineFits(job, rec); !fits {
-		return nil, false
+		return nil, false, false
 	}
 	n, err := c.NodeCounts(job)
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
 	// the one node set's usable nodes: the partition's, available, and
 	// for RunNow idle (a job that does not share takes idle nodes)
@@ -60,24 +64,24 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 	}
 	v.sc = sc
 	count := int(cand.Count())
-	if count < n.Min {
-		return nil, false
+	if plainNever(n, count, rec.cpus) {
+		return nil, false, c.parts[job.partIndex].nodes.Any()
 	}
 	chosen, ok := plainPick(sc, cand, len(c.nodes), n, count, rec.cpus)
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
 	cpuOf := func(i int) int { return c.effective(i).CPUs }
 	ch := uses(v, chosen, cpuOf, 0, true)
 	if into != nil {
 		if v.choiceInto(ch, cand, into) != nil {
 			into.ClearAll()
-			return nil, false
+			return nil, false, false
 		}
-		return nil, true
+		return nil, true, false
 	}
 	p, perr := v.placement(job, ch, cand, nodesOnly)
-	return p, perr == nil
+	return p, perr == nil, false
 }
 
 // plainPick is the picker's choice (picker.pick, fillFrom, largestRuns)

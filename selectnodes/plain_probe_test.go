@@ -147,7 +147,7 @@ func plainWalked(c *Cluster, req *Request, mode Mode) int {
 	if err != nil {
 		return 0
 	}
-	if _, ok := c.plainWalk(job, sc, mode, false, nil); ok {
+	if _, ok, _ := c.plainWalk(job, sc, mode, false, nil); ok {
 		return 1
 	}
 	return 0

@@ -54,6 +54,7 @@ const (
 	bmLower         // byWeight: the tiers before the last
 	bmExcl          // resolve: the available nodes less the excluded ones
 	bmPlain         // plainWalk: the candidates
+	bmReady         // classify: the qualifying nodes up and not drained
 	bmCount
 )
 

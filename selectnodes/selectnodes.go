@@ -129,8 +129,12 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 		return nil, countsMemo{}, err
 	}
 	if ex == nil && memo == nil && (mode == RunNow || mode == TestOnly) && !c.noPlainWalk && c.plainWalkable() {
-		if p, ok := c.plainWalk(job, sc, mode, opts.nodesOnly, opts.into); ok {
+		p, ok, never := c.plainWalk(job, sc, mode, opts.nodesOnly, opts.into)
+		switch {
+		case ok:
 			return p, countsMemo{}, nil // plain_probe.go
+		case never:
+			return nil, countsMemo{}, c.plainFailure(job, sc, quick) // plain_fail.go
 		}
 	}
 	// the call lives in the scratch, lent to one call at a time: a call
