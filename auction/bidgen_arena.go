@@ -10,9 +10,13 @@ package auction
 // runs into another.
 type useArena struct {
 	recycle bool
-	blocks  [][]Use
-	next    int   // the block to cut from once free is used up
-	free    []Use // what is left of the current block
+	// checkUses validates every use of a recycling arena's problems, as
+	// Validate does: the planner's tests set it (Planner.checkProblems);
+	// a planner otherwise skips the uses bid generation laid out itself.
+	checkUses bool
+	blocks    [][]Use
+	next      int   // the block to cut from once free is used up
+	free      []Use // what is left of the current block
 }
 
 // useBlock is how many uses a block holds at least.
@@ -43,10 +47,12 @@ func (a *useArena) reset() { a.next, a.free = 0, nil }
 // that passes run at once (on one Planner) never share one: a pass that
 // finds none there makes its own. release gives it back.
 func (pl *Planner) arena() *useArena {
-	if a := pl.uses.Swap(nil); a != nil {
-		return a
+	a := pl.uses.Swap(nil)
+	if a == nil {
+		a = &useArena{recycle: true}
 	}
-	return &useArena{recycle: true}
+	a.checkUses = pl.checkProblems
+	return a
 }
 
 func (pl *Planner) release(a *useArena) { pl.uses.Store(a) }
