@@ -212,16 +212,47 @@ func (m *model) conflictCliques() [][]int32 {
 				}
 				v := int32(w*64 + bits.TrailingZeros64(word))
 				clique := m.growClique(adj, cand, u, v)
-				for i, a := range clique {
-					for _, b := range clique[i+1:] {
-						covered.set(a, b)
-					}
-				}
+				covered.setClique(clique, cand) // growClique leaves cand cleared
 				out = append(out, clique)
 			}
 		}
 	}
 	return out
+}
+
+// setClique marks every pair of clique's bids in m (both ways), as set
+// does pair by pair; scratch is a row's worth of words, left cleared. A
+// big clique is cheaper as its members' bits ORed into each member's
+// row (then its own bit cleared: no bid pairs with itself) than as its
+// pairs one by one; the cheaper way is chosen per clique, the result is
+// the same.
+func (m bitrows) setClique(clique []int32, scratch []uint64) {
+	lo, hi := m.words, 0
+	for _, b := range clique {
+		w := int(b >> 6)
+		lo, hi = min(lo, w), max(hi, w+1)
+	}
+	if len(clique) <= 2*(hi-lo) {
+		for i, a := range clique {
+			for _, b := range clique[i+1:] {
+				m.set(a, b)
+			}
+		}
+		return
+	}
+	for _, b := range clique {
+		scratch[b>>6] |= 1 << (b & 63)
+	}
+	for _, a := range clique {
+		row := m.row(a)
+		for w := lo; w < hi; w++ {
+			row[w] |= scratch[w]
+		}
+	}
+	for _, a := range clique {
+		m.row(a)[a>>6] &^= 1 << (a & 63)
+	}
+	clear(scratch[lo:hi])
 }
 
 // growClique extends {u, v} greedily by the bid of best value adjacent to
