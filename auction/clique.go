@@ -286,8 +286,8 @@ func (m *model) growClique(adj bitrows, cand []uint64, u, v int32) []int32 {
 }
 
 // addCliques makes each clique a resource of capacity 1 that its bids use
-// once, rebuilding the use lists.
-func (m *model) addCliques(cliques [][]int32) {
+// once, rebuilding the use lists (from mem's second set).
+func (m *model) addCliques(cliques [][]int32, mem *modelMem) {
 	if len(cliques) == 0 {
 		return
 	}
@@ -308,8 +308,7 @@ func (m *model) addCliques(cliques [][]int32) {
 		uses += len(e)
 	}
 	start := make([]int32, 1, len(m.useStart))
-	res, amt := make([]int32, 0, uses), make([]int32, 0, uses)
-	amtF := make([]float64, 0, uses)
+	res, amt, amtF := mem.lists(1, uses)
 	for b := range int32(len(m.value)) {
 		res = append(res, m.res(b)...)
 		amt = append(amt, m.amt(b)...)

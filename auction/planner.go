@@ -109,6 +109,9 @@ type Planner struct {
 	// uses is the arena of bids' uses a pass takes and gives back
 	// (bidgen_arena.go), so that passes recycle one another's.
 	uses atomic.Pointer[useArena]
+	// models is the use lists the full solves' models hand on to one
+	// another (modelMem).
+	models atomic.Pointer[modelMem]
 }
 
 var _ queue.Planner = (*Planner)(nil)

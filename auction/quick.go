@@ -71,7 +71,14 @@ func (pl *Planner) solveMerged(ctx context.Context, p *Problem, headCut bool) (*
 		}
 		q = m
 	}
-	return solveModel(ctx, q, opts, nil, cut), nil
+	// The model's lists come from the planner's, taken and given back as
+	// the arena is (two solves at once on one Planner never share them).
+	mem := pl.models.Swap(nil)
+	if mem == nil {
+		mem = &modelMem{}
+	}
+	defer pl.models.Store(mem)
+	return solveModel(ctx, q, opts, nil, cut, mem), nil
 }
 
 // newQuickSearch orders p's jobs worth something as the solver's greedy

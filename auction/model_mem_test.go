@@ -1,0 +1,34 @@
+package auction
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A model built in memory an earlier model left (its lists of another
+// size and content) is the model built afresh, and a full solve in it
+// selects the same, on random windows one after another through one
+// modelMem, as a planner's replay does.
+func TestModelInRecycledMemIsTheFreshModel(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 41))
+	mem := &modelMem{}
+	for trial := range 12 {
+		p, err := GenerateWindow(WindowSpec{Jobs: 5 + rng.IntN(40), Bids: 1 + rng.IntN(8), Seed: rng.Uint64(), Ranges: trial%2 == 1})
+		require.NoError(t, err)
+		if trial%3 == 2 {
+			if q := mergeNodes(p); q != nil {
+				p = q
+			}
+		}
+		require.Equal(t, buildModel(p), buildModelIn(p, mem), "trial %d", trial)
+		opts := Options{Seed: uint64(trial), Rounds: 20}
+		fresh := solveModel(t.Context(), p, opts, nil, math.Inf(1), nil)
+		recycled := solveModel(t.Context(), p, opts, nil, math.Inf(1), mem)
+		require.Equal(t, fresh.Selection, recycled.Selection, "trial %d", trial)
+	}
+}
