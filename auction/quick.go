@@ -104,8 +104,8 @@ func newQuickSearch(p *Problem, tol float64, limit int) *quickSearch {
 		q.jobs, q.items, q.bids = append(q.jobs, c.job), append(q.items, c.it), append(q.bids, c.bids)
 		q.sums, q.miss = append(q.sums, c.sums), append(q.miss, make([]int32, len(c.bids)))
 	}
-	q.byCores = byDensity(q.items, func(it item) int { return it.cores })
-	q.byGPUs = byDensity(q.items, func(it item) int { return it.gpus })
+	q.byCores = newOpenOrder(byDensity(q.items, func(it item) int { return it.cores }))
+	q.byGPUs = newOpenOrder(byDensity(q.items, func(it item) int { return it.gpus }))
 	q.cur = make([]int, len(q.jobs))
 	q.cores, q.gpus = make([]int, len(p.Nodes)), make([]int, len(p.Nodes))
 	for n, nd := range p.Nodes {
