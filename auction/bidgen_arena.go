@@ -28,6 +28,14 @@ func (a *useArena) take(n int) []Use {
 	if !a.recycle {
 		return make([]Use, n)
 	}
+	uses := a.room(n)[:n]
+	a.free = a.free[n:]
+	return uses
+}
+
+// room is an empty slice with room for n uses at the arena's free end,
+// for uses to be appended and then kept (keep); a recycling arena's only.
+func (a *useArena) room(n int) []Use {
 	for len(a.free) < n {
 		if a.next == len(a.blocks) {
 			a.blocks = append(a.blocks, make([]Use, max(n, useBlock)))
@@ -35,9 +43,14 @@ func (a *useArena) take(n int) []Use {
 		a.free = a.blocks[a.next]
 		a.next++
 	}
-	uses := a.free[:n:n]
-	a.free = a.free[n:]
-	return uses
+	return a.free[:0:n]
+}
+
+// keep takes uses (appended to what room gave, within its room) off the
+// free end, capped at their own length.
+func (a *useArena) keep(uses []Use) []Use {
+	a.free = a.free[len(uses):]
+	return uses[:len(uses):len(uses)]
 }
 
 // reset hands the blocks out again: every use taken before must be dead.

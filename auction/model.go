@@ -273,6 +273,7 @@ func (m *model) components() [][]int32 {
 type modelMem struct {
 	res, amt [2][]int32
 	amtF     [2][]float64
+	merged   useArena // the merged problem's uses (mergeNodesIn)
 }
 
 // lists is set k's lists, empty, with room for n uses; a nil mem

@@ -9,19 +9,21 @@ import (
 )
 
 // A model built in memory an earlier model left (its lists of another
-// size and content) is the model built afresh, and a full solve in it
-// selects the same, on random windows one after another through one
+// size and content) is the model built afresh, a merged problem whose
+// uses an earlier one left is the one merged afresh, and a full solve in
+// recycled memory selects the same, on random windows one after another through one
 // modelMem, as a planner's replay does.
 func TestModelInRecycledMemIsTheFreshModel(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 41))
-	mem := &modelMem{}
+	mem := &modelMem{merged: useArena{recycle: true}}
 	for trial := range 12 {
 		p, err := GenerateWindow(WindowSpec{Jobs: 5 + rng.IntN(40), Bids: 1 + rng.IntN(8), Seed: rng.Uint64(), Ranges: trial%2 == 1})
 		require.NoError(t, err)
-		if trial%3 == 2 {
-			if q := mergeNodes(p); q != nil {
+		if q := mergeNodesIn(p, &mem.merged); q != nil {
+			require.Equal(t, mergeNodes(p), q, "trial %d: merged in recycled uses", trial)
+			if trial%3 == 2 {
 				p = q
 			}
 		}

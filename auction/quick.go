@@ -64,20 +64,21 @@ func (pl *Planner) solveMerged(ctx context.Context, p *Problem, headCut bool) (*
 	if headCut {
 		cut = qs.headCut()
 	}
+	// The merged problem's uses and the model's lists come from the
+	// planner's, taken and given back as the arena is (two solves at once
+	// on one Planner never share them).
+	mem := pl.models.Swap(nil)
+	if mem == nil {
+		mem = &modelMem{merged: useArena{recycle: true}}
+	}
+	defer pl.models.Store(mem)
 	q := p
-	if m := mergeNodes(p); m != nil {
+	if m := mergeNodesIn(p, &mem.merged); m != nil {
 		if err := m.Validate(); err != nil {
 			return nil, err
 		}
 		q = m
 	}
-	// The model's lists come from the planner's, taken and given back as
-	// the arena is (two solves at once on one Planner never share them).
-	mem := pl.models.Swap(nil)
-	if mem == nil {
-		mem = &modelMem{}
-	}
-	defer pl.models.Store(mem)
 	return solveModel(ctx, q, opts, nil, cut, mem), nil
 }
 
