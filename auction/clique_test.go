@@ -177,7 +177,11 @@ func TestSetCliqueMarksExactlyItsPairs(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 5))
-	for range 200 {
+	trials := 200
+	if testing.Short() {
+		trials = 40
+	}
+	for range trials {
 		n := 1 + rng.IntN(700)
 		got, want := newBitrows(n), newBitrows(n)
 		for range rng.IntN(3 * n) { // pairs marked before

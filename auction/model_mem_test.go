@@ -18,7 +18,11 @@ func TestModelInRecycledMemIsTheFreshModel(t *testing.T) {
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 41))
 	mem := &modelMem{merged: useArena{recycle: true}}
-	for trial := range 12 {
+	trials := 12
+	if testing.Short() {
+		trials = 5
+	}
+	for trial := range trials {
 		p, err := GenerateWindow(WindowSpec{Jobs: 5 + rng.IntN(40), Bids: 1 + rng.IntN(8), Seed: rng.Uint64(), Ranges: trial%2 == 1})
 		require.NoError(t, err)
 		if q := mergeNodesIn(p, &mem.merged); q != nil {

@@ -162,7 +162,7 @@ func TestPlannerRecyclingPassesDecideAsFreshOnes(t *testing.T) {
 func TestPlannerCheckingItsProblemsDecidesTheSame(t *testing.T) {
 	jobs, policies := 120, []bool{false, true}
 	if testing.Short() {
-		jobs, policies = 20, []bool{true} // a pass on 1,024 nodes costs under -race
+		jobs, policies = 8, []bool{true} // a pass on 1,024 nodes costs under -race
 	}
 	w, err := sim.Generate("6'", 1024, 16, 1)
 	require.NoError(t, err)
