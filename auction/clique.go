@@ -79,7 +79,7 @@ func (m *model) usesByResource() (uses []bidUse, start []int32) {
 	for r := range m.capacity {
 		start[r+1] += start[r]
 	}
-	uses = make([]bidUse, len(m.useRes))
+	uses = m.mem.bidUses(len(m.useRes)) // each one set below
 	next := slices.Clone(start[:len(m.capacity)])
 	for b := range int32(len(m.value)) {
 		as := m.amt(b)

@@ -21,6 +21,7 @@ type model struct {
 	origBid  []int32   // bid -> index in its Problem job
 	jobOf    []int32   // bid -> model job
 	resJobs  [][]int32 // resource -> jobs with a bid on it
+	mem      *modelMem // where its lists come from (nil: allocated)
 }
 
 type mjob struct {
@@ -81,7 +82,7 @@ func buildModelIn(p *Problem, mem *modelMem) *model {
 	}
 	compact := make([]int32, len(capacity))
 	m := &model{value: make([]float64, 0, positive), origBid: make([]int32, 0, positive),
-		jobOf: make([]int32, 0, positive), useStart: make([]int32, 0, positive+1)}
+		jobOf: make([]int32, 0, positive), useStart: make([]int32, 0, positive+1), mem: mem}
 	for r := range capacity {
 		compact[r] = -1
 		if demand[r] > int64(capacity[r]) {
@@ -274,6 +275,7 @@ type modelMem struct {
 	res, amt [2][]int32
 	amtF     [2][]float64
 	merged   useArena // the merged problem's uses (mergeNodesIn)
+	byRes    []bidUse // the uses by resource of the conflict graph
 }
 
 // lists is set k's lists, empty, with room for n uses; a nil mem
@@ -286,4 +288,16 @@ func (mem *modelMem) lists(k, n int) ([]int32, []int32, []float64) {
 		mem.res[k], mem.amt[k], mem.amtF[k] = make([]int32, 0, n), make([]int32, 0, n), make([]float64, 0, n)
 	}
 	return mem.res[k][:0], mem.amt[k][:0], mem.amtF[k][:0]
+}
+
+// bidUses is n bid uses, not cleared: the caller sets each; a nil mem
+// allocates them.
+func (mem *modelMem) bidUses(n int) []bidUse {
+	if mem == nil {
+		return make([]bidUse, n)
+	}
+	if cap(mem.byRes) < n {
+		mem.byRes = make([]bidUse, n)
+	}
+	return mem.byRes[:n]
 }
