@@ -10,9 +10,13 @@ package auction
 // runs into another.
 type useArena struct {
 	recycle bool
-	blocks  [][]Use
-	next    int   // the block to cut from once free is used up
-	free    []Use // what is left of the current block
+	// checkUses validates every use of a recycling arena's problems, as
+	// Validate does: the planner's tests set it (Planner.checkProblems);
+	// a planner otherwise skips the uses bid generation laid out itself.
+	checkUses bool
+	blocks    [][]Use
+	next      int   // the block to cut from once free is used up
+	free      []Use // what is left of the current block
 }
 
 // useBlock is how many uses a block holds at least.
@@ -24,6 +28,14 @@ func (a *useArena) take(n int) []Use {
 	if !a.recycle {
 		return make([]Use, n)
 	}
+	uses := a.room(n)[:n]
+	a.free = a.free[n:]
+	return uses
+}
+
+// room is an empty slice with room for n uses at the arena's free end,
+// for uses to be appended and then kept (keep); a recycling arena's only.
+func (a *useArena) room(n int) []Use {
 	for len(a.free) < n {
 		if a.next == len(a.blocks) {
 			a.blocks = append(a.blocks, make([]Use, max(n, useBlock)))
@@ -31,9 +43,14 @@ func (a *useArena) take(n int) []Use {
 		a.free = a.blocks[a.next]
 		a.next++
 	}
-	uses := a.free[:n:n]
-	a.free = a.free[n:]
-	return uses
+	return a.free[:0:n]
+}
+
+// keep takes uses (appended to what room gave, within its room) off the
+// free end, capped at their own length.
+func (a *useArena) keep(uses []Use) []Use {
+	a.free = a.free[len(uses):]
+	return uses[:len(uses):len(uses)]
 }
 
 // reset hands the blocks out again: every use taken before must be dead.
@@ -43,10 +60,12 @@ func (a *useArena) reset() { a.next, a.free = 0, nil }
 // that passes run at once (on one Planner) never share one: a pass that
 // finds none there makes its own. release gives it back.
 func (pl *Planner) arena() *useArena {
-	if a := pl.uses.Swap(nil); a != nil {
-		return a
+	a := pl.uses.Swap(nil)
+	if a == nil {
+		a = &useArena{recycle: true}
 	}
-	return &useArena{recycle: true}
+	a.checkUses = pl.checkProblems
+	return a
 }
 
 func (pl *Planner) release(a *useArena) { pl.uses.Store(a) }

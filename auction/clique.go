@@ -79,7 +79,7 @@ func (m *model) usesByResource() (uses []bidUse, start []int32) {
 	for r := range m.capacity {
 		start[r+1] += start[r]
 	}
-	uses = make([]bidUse, len(m.useRes))
+	uses = m.mem.bidUses(len(m.useRes)) // each one set below
 	next := slices.Clone(start[:len(m.capacity)])
 	for b := range int32(len(m.value)) {
 		as := m.amt(b)
@@ -212,16 +212,47 @@ func (m *model) conflictCliques() [][]int32 {
 				}
 				v := int32(w*64 + bits.TrailingZeros64(word))
 				clique := m.growClique(adj, cand, u, v)
-				for i, a := range clique {
-					for _, b := range clique[i+1:] {
-						covered.set(a, b)
-					}
-				}
+				covered.setClique(clique, cand) // growClique leaves cand cleared
 				out = append(out, clique)
 			}
 		}
 	}
 	return out
+}
+
+// setClique marks every pair of clique's bids in m (both ways), as set
+// does pair by pair; scratch is a row's worth of words, left cleared. A
+// big clique is cheaper as its members' bits ORed into each member's
+// row (then its own bit cleared: no bid pairs with itself) than as its
+// pairs one by one; the cheaper way is chosen per clique, the result is
+// the same.
+func (m bitrows) setClique(clique []int32, scratch []uint64) {
+	lo, hi := m.words, 0
+	for _, b := range clique {
+		w := int(b >> 6)
+		lo, hi = min(lo, w), max(hi, w+1)
+	}
+	if len(clique) <= 2*(hi-lo) {
+		for i, a := range clique {
+			for _, b := range clique[i+1:] {
+				m.set(a, b)
+			}
+		}
+		return
+	}
+	for _, b := range clique {
+		scratch[b>>6] |= 1 << (b & 63)
+	}
+	for _, a := range clique {
+		row := m.row(a)
+		for w := lo; w < hi; w++ {
+			row[w] |= scratch[w]
+		}
+	}
+	for _, a := range clique {
+		m.row(a)[a>>6] &^= 1 << (a & 63)
+	}
+	clear(scratch[lo:hi])
 }
 
 // growClique extends {u, v} greedily by the bid of best value adjacent to
@@ -255,8 +286,8 @@ func (m *model) growClique(adj bitrows, cand []uint64, u, v int32) []int32 {
 }
 
 // addCliques makes each clique a resource of capacity 1 that its bids use
-// once, rebuilding the use lists.
-func (m *model) addCliques(cliques [][]int32) {
+// once, rebuilding the use lists (from mem's second set).
+func (m *model) addCliques(cliques [][]int32, mem *modelMem) {
 	if len(cliques) == 0 {
 		return
 	}
@@ -277,8 +308,7 @@ func (m *model) addCliques(cliques [][]int32) {
 		uses += len(e)
 	}
 	start := make([]int32, 1, len(m.useStart))
-	res, amt := make([]int32, 0, uses), make([]int32, 0, uses)
-	amtF := make([]float64, 0, uses)
+	res, amt, amtF := mem.lists(1, uses)
 	for b := range int32(len(m.value)) {
 		res = append(res, m.res(b)...)
 		amt = append(amt, m.amt(b)...)

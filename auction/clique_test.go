@@ -168,3 +168,42 @@ func TestAmountSorterSortsLargestFirst(t *testing.T) {
 		require.Equal(t, want, got, "trial %d: the same uses", trial)
 	}
 }
+
+// setClique marks exactly the pairs of a clique, both ways, as set does
+// pair by pair, on random cliques from a few bids (pairwise) to many
+// (rows ORed), over matrices already holding other pairs, and leaves
+// its scratch cleared.
+func TestSetCliqueMarksExactlyItsPairs(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 5))
+	trials := 200
+	if testing.Short() {
+		trials = 40
+	}
+	for range trials {
+		n := 1 + rng.IntN(700)
+		got, want := newBitrows(n), newBitrows(n)
+		for range rng.IntN(3 * n) { // pairs marked before
+			a, b := int32(rng.IntN(n)), int32(rng.IntN(n))
+			if a != b {
+				got.set(a, b)
+				want.set(a, b)
+			}
+		}
+		clique := rng.Perm(n)[:min(n, []int{2, 5, 40, 300}[rng.IntN(4)])]
+		c := make([]int32, len(clique))
+		for k, b := range clique {
+			c[k] = int32(b)
+		}
+		scratch := make([]uint64, got.words)
+		got.setClique(c, scratch)
+		for i, a := range c {
+			for _, b := range c[i+1:] {
+				want.set(a, b)
+			}
+		}
+		require.Equal(t, want.bits, got.bits, "clique of %d bids of %d", len(c), n)
+		require.Equal(t, make([]uint64, got.words), scratch)
+	}
+}

@@ -21,6 +21,7 @@ type model struct {
 	origBid  []int32   // bid -> index in its Problem job
 	jobOf    []int32   // bid -> model job
 	resJobs  [][]int32 // resource -> jobs with a bid on it
+	mem      *modelMem // where its lists come from (nil: allocated)
 }
 
 type mjob struct {
@@ -33,7 +34,11 @@ type mjob struct {
 func coreRes(n int) int { return 2 * n }
 func gpuRes(n int) int  { return 2*n + 1 }
 
-func buildModel(p *Problem) *model {
+func buildModel(p *Problem) *model { return buildModelIn(p, nil) }
+
+// buildModelIn is buildModel with the model's use lists from mem (nil:
+// allocated afresh).
+func buildModelIn(p *Problem, mem *modelMem) *model {
 	capacity := make([]int32, 2*len(p.Nodes))
 	for n, nd := range p.Nodes {
 		capacity[coreRes(n)] = int32(nd.CPUs)
@@ -77,7 +82,7 @@ func buildModel(p *Problem) *model {
 	}
 	compact := make([]int32, len(capacity))
 	m := &model{value: make([]float64, 0, positive), origBid: make([]int32, 0, positive),
-		jobOf: make([]int32, 0, positive), useStart: make([]int32, 0, positive+1)}
+		jobOf: make([]int32, 0, positive), useStart: make([]int32, 0, positive+1), mem: mem}
 	for r := range capacity {
 		compact[r] = -1
 		if demand[r] > int64(capacity[r]) {
@@ -100,7 +105,7 @@ func buildModel(p *Problem) *model {
 		}
 	}
 	uses := modelUses(p, compact, clique, capacity)
-	m.useRes, m.useAmt, m.useAmtF = make([]int32, 0, uses), make([]int32, 0, uses), make([]float64, 0, uses)
+	m.useRes, m.useAmt, m.useAmtF = mem.lists(0, uses)
 	m.resJobs = make([][]int32, len(m.capacity))
 	m.useStart = append(m.useStart, 0)
 	seen := make([]int32, len(m.capacity)) // 1 + the last model job that listed the resource
@@ -108,7 +113,7 @@ func buildModel(p *Problem) *model {
 		m.addJob(p, j, compact, clique, capacity, seen)
 	}
 	if useConflicts {
-		m.addCliques(m.conflictCliques())
+		m.addCliques(m.conflictCliques(), mem)
 	}
 	return m
 }
@@ -257,4 +262,42 @@ func (m *model) components() [][]int32 {
 	}
 	slices.SortFunc(out, func(a, b []int32) int { return cmp.Compare(a[0], b[0]) })
 	return out
+}
+
+// modelMem is the use lists of a model, kept from one full solve to the
+// next: a planner's replay builds a model for every window the quick
+// search does not settle, each with lists of hundreds of thousands of
+// uses, twice (the bids' own, then with their cliques), so allocating and
+// clearing them afresh was a tenth of all a replay allocated. Set k = 0
+// holds a model's first lists, k = 1 those with its cliques; a model
+// built from mem must be dead before mem builds the next.
+type modelMem struct {
+	res, amt [2][]int32
+	amtF     [2][]float64
+	merged   useArena // the merged problem's uses (mergeNodesIn)
+	byRes    []bidUse // the uses by resource of the conflict graph
+}
+
+// lists is set k's lists, empty, with room for n uses; a nil mem
+// allocates them.
+func (mem *modelMem) lists(k, n int) ([]int32, []int32, []float64) {
+	if mem == nil {
+		return make([]int32, 0, n), make([]int32, 0, n), make([]float64, 0, n)
+	}
+	if mem.res[k] == nil || cap(mem.res[k]) < n { // never nil, as make gives
+		mem.res[k], mem.amt[k], mem.amtF[k] = make([]int32, 0, n), make([]int32, 0, n), make([]float64, 0, n)
+	}
+	return mem.res[k][:0], mem.amt[k][:0], mem.amtF[k][:0]
+}
+
+// bidUses is n bid uses, not cleared: the caller sets each; a nil mem
+// allocates them.
+func (mem *modelMem) bidUses(n int) []bidUse {
+	if mem == nil {
+		return make([]bidUse, n)
+	}
+	if cap(mem.byRes) < n {
+		mem.byRes = make([]bidUse, n)
+	}
+	return mem.byRes[:n]
 }

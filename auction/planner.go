@@ -102,9 +102,16 @@ type Planner struct {
 	// if no two jobs were alike: the slow path, which tests compare with
 	// the shared one.
 	unshared bool
+	// checkProblems validates the uses of every problem the planner makes
+	// (Problem.Validate in full), which it otherwise skips as valid by
+	// construction: for its tests.
+	checkProblems bool
 	// uses is the arena of bids' uses a pass takes and gives back
 	// (bidgen_arena.go), so that passes recycle one another's.
 	uses atomic.Pointer[useArena]
+	// models is the use lists the full solves' models hand on to one
+	// another (modelMem).
+	models atomic.Pointer[modelMem]
 }
 
 var _ queue.Planner = (*Planner)(nil)

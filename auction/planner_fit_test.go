@@ -100,3 +100,25 @@ func TestMayBidTotalsAgreeWithStretches(t *testing.T) {
 	}
 	assert.Positive(t, cut, "some jobs are ruled out by the totals alone")
 }
+
+// stretchesOfRuns, from the runs of a GPU count and running sums, is the
+// scan of every node's answer, for every node count (0, each, and more
+// than any run), on random loads.
+func TestStretchesOfRunsAgreeWithTheScan(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 17))
+	_, tree := topology.Seed001()
+	for range 20 {
+		load := seed001Load(rng, tree.NodeCount())
+		rl := newRunLimits(load)
+		for range 60 {
+			g, n := rng.IntN(4), rng.IntN(40)
+			if rng.IntN(8) == 0 {
+				n = rng.IntN(tree.NodeCount() + 2)
+			}
+			require.Equal(t, rl.stretches(g, n), rl.stretchesOfRuns(g, n), "%d GPUs, %d nodes", g, n)
+		}
+		require.Equal(t, -1, rl.stretchesOfRuns(0, -1))
+	}
+}

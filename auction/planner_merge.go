@@ -18,7 +18,12 @@ import "slices"
 // when merging would gain nothing (no two used nodes alike) or p values
 // bids by their cores (ValueByCores sums a bid's uses, which merging
 // would change).
-func mergeNodes(p *Problem) *Problem {
+func mergeNodes(p *Problem) *Problem { return mergeNodesIn(p, nil) }
+
+// mergeNodesIn is mergeNodes with the merged bids' uses from a (reset
+// first), when it is not nil: the merged problem must then be dead
+// before a hands its uses out again.
+func mergeNodesIn(p *Problem, a *useArena) *Problem {
 	if p.ValueByCores {
 		return nil
 	}
@@ -32,24 +37,23 @@ func mergeNodes(p *Problem) *Problem {
 	}
 	// The merged bids' uses share blocks (each slice capped at its own),
 	// rather than growing a slice a bid.
-	const useBlock = 1 << 12
-	var buf []Use
+	if a == nil {
+		a = &useArena{recycle: true}
+	}
+	a.reset()
 	for j := range p.Jobs {
 		job := p.Jobs[j]
 		bids := make([]Bid, len(job.Bids))
 		for i, b := range job.Bids {
 			bids[i] = Bid{Cost: b.Cost, Level: b.Level}
-			if cap(buf)-len(buf) < len(b.Uses) {
-				buf = make([]Use, 0, max(len(b.Uses), useBlock))
-			}
-			start := len(buf)
+			buf := a.room(len(b.Uses))
 			for _, u := range b.Uses {
 				if c := class[u.Node]; reps[c] == u.Node {
 					buf = append(buf, Use{Node: int(c), Cores: u.Cores, GPUs: u.GPUs})
 				}
 			}
-			if len(buf) > start {
-				bids[i].Uses = buf[start:len(buf):len(buf)]
+			if len(buf) > 0 {
+				bids[i].Uses = a.keep(buf)
 			}
 		}
 		job.Bids = bids

@@ -153,3 +153,35 @@ func TestPlannerRecyclingPassesDecideAsFreshOnes(t *testing.T) {
 		require.Equal(t, fresh.log, rec.log, "reserve %v: a recycling planner decided otherwise", reserve)
 	}
 }
+
+// A replay whose planner validates every use of the problems it makes
+// (which it otherwise skips, as bid generation lays them out from the
+// load itself) never fails validation and decides as the planner that
+// skips them, under both replay policies, on the AUCSCHED3 paper's
+// workload 6'.
+func TestPlannerCheckingItsProblemsDecidesTheSame(t *testing.T) {
+	jobs, policies := 120, []bool{false, true}
+	if testing.Short() {
+		jobs, policies = 8, []bool{true} // a pass on 1,024 nodes costs under -race
+	}
+	w, err := sim.Generate("6'", 1024, 16, 1)
+	require.NoError(t, err)
+	w.Jobs = w.Jobs[:jobs]
+	for _, reserve := range policies {
+		var logs [2][]string
+		for k, checked := range []bool{false, true} {
+			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 100, KeepBidless: true, ReserveHead: reserve}
+			if checked {
+				auction.CheckProblems(pl)
+			}
+			rec := &recording{Planner: pl}
+			c, err := selectnodes.Seed001()
+			require.NoError(t, err)
+			_, err = sim.Run(c, w, sim.Options{Planner: rec, Window: 100})
+			require.NoError(t, err, "reserve %v, checked %v", reserve, checked)
+			logs[k] = rec.log
+		}
+		require.NotEmpty(t, logs[0])
+		require.Equal(t, logs[0], logs[1], "reserve %v: the checked planner decided otherwise", reserve)
+	}
+}

@@ -177,7 +177,16 @@ func (p *Problem) Evaluate(sel Selection) (float64, error) {
 // Validate checks the problem: capacities not negative, unique job IDs, no
 // empty bid, every use on a known node and within its capacity, one use per
 // node per bid, finite costs and alpha, and the budgets of Limits.
-func (p *Problem) Validate() error {
+func (p *Problem) Validate() error { return p.validate(true) }
+
+// validate is Validate, which walks every bid's uses only when uses is
+// set. Without it a problem is checked as Validate checks it except for
+// each use's node, amounts and capacity (the bulk of the work on bids
+// of hundreds of nodes): only for the problems bid generation lays out
+// from the free cores and GPUs themselves, so their uses hold by
+// construction, and that know every bid's cores (totals) for
+// ValueByCores. The planner's tests check its problems in full.
+func (p *Problem) validate(uses bool) error {
 	if math.IsNaN(p.Alpha) || math.IsInf(p.Alpha, 0) || p.Alpha < 0 {
 		return &Error{Path: "alpha", Err: ErrInvalid, Msg: fmt.Sprintf("must be finite and not negative, not %v", p.Alpha)}
 	}
@@ -195,8 +204,11 @@ func (p *Problem) Validate() error {
 	seen := make(map[int64]int, len(p.Jobs))
 	// used[n] is 1 + the number of the last bid with a use on node n
 	// (counted over the problem): one slice, not a map per bid.
-	used := make([]uint32, len(p.Nodes))
-	bids, uses := 0, 0
+	var used []uint32
+	if uses {
+		used = make([]uint32, len(p.Nodes))
+	}
+	bids, nuses := 0, 0
 	for j := range p.Jobs {
 		job := &p.Jobs[j]
 		if k, dup := seen[job.ID]; dup {
@@ -211,11 +223,20 @@ func (p *Problem) Validate() error {
 			return &Error{Path: fmt.Sprintf("jobs[%d].bids", j), Err: ErrBudget, Msg: fmt.Sprintf("bids over the budget (%d a job, %d in all)", MaxBidsPerJob, MaxBids)}
 		}
 		for i := range job.Bids {
-			uses += len(job.Bids[i].Uses)
-			if uses > MaxUses {
+			nuses += len(job.Bids[i].Uses)
+			if nuses > MaxUses {
 				return &Error{Path: fmt.Sprintf("jobs[%d].bids[%d].uses", j, i), Err: ErrBudget, Msg: fmt.Sprintf("uses over the budget of %d", MaxUses)}
 			}
-			if err := p.validateBid(j, i, used, uint32(bids-len(job.Bids)+i+1)); err != nil {
+			var err error
+			if uses {
+				err = p.validateBid(j, i, used, uint32(bids-len(job.Bids)+i+1))
+			} else {
+				err = p.validateBidHead(j, i)
+				if err == nil && p.ValueByCores {
+					err = p.validateBidCores(j, i, p.totals[j][i].cores)
+				}
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -223,23 +244,15 @@ func (p *Problem) Validate() error {
 	return nil
 }
 
+// validateBid checks bid i of job j and each of its uses: used and stamp
+// tell a node used twice (Validate).
 func (p *Problem) validateBid(j, i int, used []uint32, stamp uint32) error {
-	b := &p.Jobs[j].Bids[i]
-	// paths are formatted only for an error: validation runs on every
-	// problem a planner builds, most of which are fine
-	path := func() string { return fmt.Sprintf("jobs[%d].bids[%d]", j, i) }
-	if math.IsNaN(b.Cost) || math.IsInf(b.Cost, 0) {
-		return &Error{Path: path() + ".cost", Err: ErrInvalid, Msg: fmt.Sprintf("cost must be finite, not %v", b.Cost)}
-	}
-	if len(b.Uses) == 0 {
-		return &Error{Path: path() + ".uses", Err: ErrInvalid, Msg: "empty bid"}
-	}
-	if b.Level < 0 {
-		return &Error{Path: path() + ".level", Err: ErrInvalid, Msg: fmt.Sprintf("negative level %d", b.Level)}
+	if err := p.validateBidHead(j, i); err != nil {
+		return err
 	}
 	total := 0
-	for k, u := range b.Uses {
-		up := func() string { return fmt.Sprintf("%s.uses[%d]", path(), k) }
+	for k, u := range p.Jobs[j].Bids[i].Uses {
+		up := func() string { return fmt.Sprintf("%s.uses[%d]", bidPath(j, i), k) }
 		if u.Node < 0 || u.Node >= len(p.Nodes) {
 			return &Error{Path: up(), Err: ErrInvalid, Msg: fmt.Sprintf("unknown node %d (%d nodes)", u.Node, len(p.Nodes))}
 		}
@@ -256,8 +269,35 @@ func (p *Problem) validateBid(j, i int, used []uint32, stamp uint32) error {
 		}
 		total += u.Cores
 	}
-	if p.ValueByCores && total == 0 {
-		return &Error{Path: path(), Err: ErrInvalid, Msg: "no cores, so no value by cores"}
+	return p.validateBidCores(j, i, total)
+}
+
+// validateBidHead checks what bid i of job j is beside its uses: its
+// cost, level, and not being empty.
+func (p *Problem) validateBidHead(j, i int) error {
+	b := &p.Jobs[j].Bids[i]
+	if math.IsNaN(b.Cost) || math.IsInf(b.Cost, 0) {
+		return &Error{Path: bidPath(j, i) + ".cost", Err: ErrInvalid, Msg: fmt.Sprintf("cost must be finite, not %v", b.Cost)}
+	}
+	if len(b.Uses) == 0 {
+		return &Error{Path: bidPath(j, i) + ".uses", Err: ErrInvalid, Msg: "empty bid"}
+	}
+	if b.Level < 0 {
+		return &Error{Path: bidPath(j, i) + ".level", Err: ErrInvalid, Msg: fmt.Sprintf("negative level %d", b.Level)}
 	}
 	return nil
 }
+
+// validateBidCores checks that bid i of job j, of cores in all, has a
+// value when the problem values bids by cores.
+func (p *Problem) validateBidCores(j, i, cores int) error {
+	if p.ValueByCores && cores == 0 {
+		return &Error{Path: bidPath(j, i), Err: ErrInvalid, Msg: "no cores, so no value by cores"}
+	}
+	return nil
+}
+
+// bidPath is bid i of job j's path in an error: paths are formatted only
+// for an error, as validation runs on every problem a planner builds,
+// most of which are fine.
+func bidPath(j, i int) string { return fmt.Sprintf("jobs[%d].bids[%d]", j, i) }

@@ -64,14 +64,22 @@ func (pl *Planner) solveMerged(ctx context.Context, p *Problem, headCut bool) (*
 	if headCut {
 		cut = qs.headCut()
 	}
+	// The merged problem's uses and the model's lists come from the
+	// planner's, taken and given back as the arena is (two solves at once
+	// on one Planner never share them).
+	mem := pl.models.Swap(nil)
+	if mem == nil {
+		mem = &modelMem{merged: useArena{recycle: true}}
+	}
+	defer pl.models.Store(mem)
 	q := p
-	if m := mergeNodes(p); m != nil {
+	if m := mergeNodesIn(p, &mem.merged); m != nil {
 		if err := m.Validate(); err != nil {
 			return nil, err
 		}
 		q = m
 	}
-	return solveModel(ctx, q, opts, nil, cut), nil
+	return solveModel(ctx, q, opts, nil, cut, mem), nil
 }
 
 // newQuickSearch orders p's jobs worth something as the solver's greedy
@@ -97,8 +105,8 @@ func newQuickSearch(p *Problem, tol float64, limit int) *quickSearch {
 		q.jobs, q.items, q.bids = append(q.jobs, c.job), append(q.items, c.it), append(q.bids, c.bids)
 		q.sums, q.miss = append(q.sums, c.sums), append(q.miss, make([]int32, len(c.bids)))
 	}
-	q.byCores = byDensity(q.items, func(it item) int { return it.cores })
-	q.byGPUs = byDensity(q.items, func(it item) int { return it.gpus })
+	q.byCores = newOpenOrder(byDensity(q.items, func(it item) int { return it.cores }))
+	q.byGPUs = newOpenOrder(byDensity(q.items, func(it item) int { return it.gpus }))
 	q.cur = make([]int, len(q.jobs))
 	q.cores, q.gpus = make([]int, len(p.Nodes)), make([]int, len(p.Nodes))
 	for n, nd := range p.Nodes {

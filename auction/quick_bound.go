@@ -15,17 +15,17 @@ import (
 // bid's), by value per core and by value per GPU, the smaller of the two.
 type quickSearch struct {
 	p       *Problem
-	jobs    []int     // problem jobs with a bid worth something, by best value
-	bids    [][]int   // per job of jobs: its bids worth something, best first
-	sums    [][]item  // per job of jobs and bid of bids: the bid's cores and GPUs in all
-	miss    [][]int32 // per job of jobs and bid of bids: the use where it last did not fit
-	items   []item    // per job of jobs: its aggregate
-	byCores []int     // indices of jobs by value per core, best first
-	byGPUs  []int     // the same per GPU
-	cores   []int     // free cores per node
-	gpus    []int     // free GPUs per node
-	cur     []int     // per depth: chosen bid or -1
-	best    float64   // the incumbent's value
+	jobs    []int      // problem jobs with a bid worth something, by best value
+	bids    [][]int    // per job of jobs: its bids worth something, best first
+	sums    [][]item   // per job of jobs and bid of bids: the bid's cores and GPUs in all
+	miss    [][]int32  // per job of jobs and bid of bids: the use where it last did not fit
+	items   []item     // per job of jobs: its aggregate
+	byCores *openOrder // indices of jobs by value per core, best first
+	byGPUs  *openOrder // the same per GPU
+	cores   []int      // free cores per node
+	gpus    []int      // free GPUs per node
+	cur     []int      // per depth: chosen bid or -1
+	best    float64    // the incumbent's value
 	sel     Selection
 	tol     float64
 	nodes   int
@@ -62,6 +62,18 @@ func (q *quickSearch) dfs(d int, val float64, cores, gpus int) {
 	if !q.mayBeat(d, val, cores, gpus) {
 		return
 	}
+	// Below d, job d is decided: the bounds there walk the jobs after it
+	// only.
+	q.byCores.remove(d)
+	q.byGPUs.remove(d)
+	q.children(d, val, cores, gpus)
+	q.byGPUs.restore(d)
+	q.byCores.restore(d)
+}
+
+// children searches depth d's job on each of its bids that fits, then
+// left out (dfs).
+func (q *quickSearch) children(d int, val float64, cores, gpus int) {
 	job := &q.p.Jobs[q.jobs[d]]
 	for x, i := range q.bids[d] {
 		b := &job.Bids[i]
@@ -135,13 +147,14 @@ func (q *quickSearch) mayBeat(d int, val float64, cores, gpus int) bool {
 // (byCores) or the GPUs. It may stop early, at a partial sum s with
 // base+s > target: the whole sum adds values that are not negative, and
 // rounding keeps that order, so base plus it would be above target too.
-func (q *quickSearch) fractional(order []int, d, cores, gpus int, byCores bool, base, target float64) float64 {
+func (q *quickSearch) fractional(order *openOrder, d, cores, gpus int, byCores bool, base, target float64) float64 {
 	room := gpus
 	if byCores {
 		room = cores
 	}
 	sum := 0.0
-	for _, k := range order {
+	for x := order.next[order.head()]; x != order.head(); x = order.next[x] {
+		k := order.order[x]
 		it := q.items[k]
 		if k < d || it.cores > cores || it.gpus > gpus {
 			continue
@@ -178,4 +191,41 @@ func byDensity(items []item, weight func(item) int) []int {
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(density(items[b]), density(items[a])) })
 	return idx
+}
+
+// openOrder is an order of the search's jobs as a list the search takes
+// decided jobs out of and puts back (last out, first back): the bound at
+// depth d walks the jobs from d on, in the order's order, without
+// stepping over the decided ones (most of the order deep in the search).
+type openOrder struct {
+	order      []int   // job indices, the order
+	pos        []int32 // pos[k]: job k's place in order
+	next, prev []int32 // the list over places; place len(order) is its head
+}
+
+func newOpenOrder(order []int) *openOrder {
+	n := len(order)
+	o := &openOrder{order: order, pos: make([]int32, n), next: make([]int32, n+1), prev: make([]int32, n+1)}
+	for x, k := range order {
+		o.pos[k] = int32(x)
+	}
+	for x := range n + 1 {
+		o.next[x], o.prev[x] = int32((x+1)%(n+1)), int32((x+n)%(n+1))
+	}
+	return o
+}
+
+func (o *openOrder) head() int32 { return int32(len(o.order)) }
+
+// remove takes job k out of the list.
+func (o *openOrder) remove(k int) {
+	x := o.pos[k]
+	o.next[o.prev[x]], o.prev[o.next[x]] = o.next[x], o.prev[x]
+}
+
+// restore puts job k back where remove took it from: the jobs taken out
+// after it must be back already.
+func (o *openOrder) restore(k int) {
+	x := o.pos[k]
+	o.next[o.prev[x]], o.prev[o.next[x]] = x, x
 }

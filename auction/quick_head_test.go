@@ -28,8 +28,8 @@ func TestHeadCutKeepsTheDecision(t *testing.T) {
 		require.LessOrEqual(t, bestWithFirst(p), cut, "case %d: a selection with the head above the cut", c)
 		opts := ReplayOptions()
 		opts.Seed = uint64(c)
-		whole := solveModel(t.Context(), p, opts, nil, math.Inf(1))
-		cutShort := solveModel(t.Context(), p, opts, nil, cut)
+		whole := solveModel(t.Context(), p, opts, nil, math.Inf(1), nil)
+		cutShort := solveModel(t.Context(), p, opts, nil, cut, nil)
 		if cutShort.Stopped != "cancelled" {
 			require.Equal(t, whole, cutShort, "case %d: the cut changed a solve it did not stop", c)
 			continue

@@ -72,7 +72,7 @@ func TestQuickSolveIsOptimal(t *testing.T) {
 				require.InDelta(t, want, got, 1e-9, "case %d", c)
 				require.InDelta(t, got, q.Objective, 1e-9, "case %d", c)
 				require.True(t, q.Optimal, "case %d", c)
-				full := solveModel(t.Context(), p, Options{Seed: uint64(c)}, nil, math.Inf(1))
+				full := solveModel(t.Context(), p, Options{Seed: uint64(c)}, nil, math.Inf(1), nil)
 				require.True(t, full.Optimal, "case %d", c)
 				require.InDelta(t, full.Objective, q.Objective, 1e-6, "case %d", c)
 			}

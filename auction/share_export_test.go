@@ -6,3 +6,11 @@ func Unshared(pl *Planner) *Planner {
 	pl.unshared = true
 	return pl
 }
+
+// CheckProblems makes pl validate every use of the problems it makes, as
+// Problem.Validate does, where it would skip them as valid by
+// construction.
+func CheckProblems(pl *Planner) *Planner {
+	pl.checkProblems = true
+	return pl
+}

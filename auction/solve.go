@@ -122,14 +122,16 @@ func solve(ctx context.Context, p *Problem, opts Options, tr *searchTrace) (*Sol
 			return sol, nil
 		}
 	}
-	return solveModel(ctx, p, opts, tr, math.Inf(1)), nil
+	return solveModel(ctx, p, opts, tr, math.Inf(1), nil), nil
 }
 
 // solveModel is solve on a valid problem that the quick path did not
 // prove: the model, its pricing, the local search and the exact searches.
 // Once the selection is worth more than cut, the solve stops (as if
-// cancelled) with it (see solver.checkCut); +Inf never stops it.
-func solveModel(ctx context.Context, p *Problem, opts Options, tr *searchTrace, cut float64) *Solution {
+// cancelled) with it (see solver.checkCut); +Inf never stops it. The
+// model's use lists come from mem (nil: allocated), which the caller
+// may hand on once solveModel returns.
+func solveModel(ctx context.Context, p *Problem, opts Options, tr *searchTrace, cut float64, mem *modelMem) *Solution {
 	var stop context.CancelFunc
 	if cut < math.Inf(1) {
 		ctx, stop = context.WithCancel(ctx)
@@ -142,7 +144,7 @@ func solveModel(ctx context.Context, p *Problem, opts Options, tr *searchTrace, 
 		ctx, cancel = context.WithTimeout(ctx, opts.TimeLimit)
 		defer cancel()
 	}
-	m := buildModel(p)
+	m := buildModelIn(p, mem)
 	s := newSolver(ctx, m, opts)
 	s.trace = tr
 	s.cut, s.stop = cut, stop
