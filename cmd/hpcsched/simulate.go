@@ -391,7 +391,11 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 		opts.Queue = append(opts.Queue, opt)
 	}
 	start := time.Now()
-	tune := memTuner()
+	floor := int64(minHeapLimit)
+	if opts.Planner != nil {
+		floor = auctionHeapLimit
+	}
+	tune := memTuner(floor)
 	opts.Progress = func(done, total int, now time.Duration) { tune(done) }
 	if progress != nil {
 		opts.Progress = func(done, total int, now time.Duration) { tune(done); progress(done, total, now) }
@@ -597,13 +601,27 @@ func traceName(path string) string {
 // little and keeps a long trace's peak below a plain-Python replay's.
 const minHeapLimit = 48 << 20
 
-// memTuner raises the soft memory limit to twice the live heap as that
-// grows (records kept for charts, a huge queue), so GOGC=400 never turns
-// into collecting without end; it reads the heap every 4,096 jobs.
-func memTuner() func(done int) {
+// auctionHeapLimit is the floor for a replay with the auction planner,
+// whose passes make and drop problems of many MB each: at 48 MiB the
+// collector runs on nearly every pass, and 128 MiB takes about an eighth
+// off the replay's CPU for about 80 MB more at its peak (BENCHMARKS.md).
+const auctionHeapLimit = 128 << 20
+
+// memTuner sets the soft memory limit to at least floor, then raises it to
+// twice the live heap as that grows (records kept for charts, a huge
+// queue), so GOGC=400 never turns into collecting without end; it reads
+// the heap every 4,096 jobs. It only raises the limit, so cells run at
+// once (-j) with other floors do not lower each other's.
+func memTuner(floor int64) func(done int) {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		return func(int) {}
 	}
+	raise := func(to int64) {
+		if to > debug.SetMemoryLimit(-1) {
+			debug.SetMemoryLimit(to)
+		}
+	}
+	raise(floor)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	last := 0
 	return func(done int) {
@@ -613,8 +631,7 @@ func memTuner() func(done int) {
 		last = done
 		metrics.Read(sample)
 		if sample[0].Value.Kind() == metrics.KindUint64 {
-			live := int64(sample[0].Value.Uint64())
-			debug.SetMemoryLimit(max(minHeapLimit, 2*live))
+			raise(max(floor, 2*int64(sample[0].Value.Uint64())))
 		}
 	}
 }
