@@ -29,7 +29,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from easy import option, read  # noqa: E402
+from easy import option, read, report  # noqa: E402
 
 
 def earliest(times, free, now, procs, est):
@@ -140,22 +140,7 @@ def main():
     resolution = float(option(args, "--resolution") or 0)
     starts = option(args, "--starts")
     jobs, capacity = read(args[0], limit, ids=bool(starts))
-    start = conservative(jobs, capacity, depth, window, resolution)
-    if starts:
-        with open(starts, "w") as out:
-            for job, s in zip(jobs, start):
-                out.write(f"{job[4]} {job[0]:.3f} {s:.3f}\n")
-    wait = bsld = work = 0.0
-    first, last = float("inf"), 0.0
-    for (submit, run, est, procs, _), s in zip(jobs, start):
-        w = s - submit
-        wait += w
-        bsld += max(1.0, (w + run) / max(run, 10.0))
-        work += run * procs
-        first, last = min(first, submit), max(last, s + run)
-    n = len(jobs)
-    print(f"jobs {n} mean_wait_s {wait / n:.1f} bounded_slowdown {bsld / n:.2f} "
-          f"utilization_pct {100 * work / capacity / (last - first):.2f}")
+    report(jobs, capacity, conservative(jobs, capacity, depth, window, resolution), starts)
 
 
 if __name__ == "__main__":

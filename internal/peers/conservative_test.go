@@ -21,10 +21,7 @@ import (
 // it. Under -short the first 2,000 jobs of each trace stand for the whole.
 func TestOursBesideTheConservativePeer(t *testing.T) {
 	dir := shareddata.Require(t, "traces")
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
+	python := lookPython(t)
 	limit, tolerance := 0, 0.25
 	if testing.Short() {
 		limit, tolerance = 2000, 0.1
@@ -67,14 +64,20 @@ func TestOursBesideTheConservativePeer(t *testing.T) {
 // The peers' own unit tests (test_easy.py, test_conservative.py) run with
 // the Go tests, so a change to a peer cannot pass unchecked.
 func TestPeersOwnTests(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
+	python := lookPython(t)
 	for _, script := range []string{"test_easy.py", "test_conservative.py"} {
 		cmd := exec.Command(python, script)
 		cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // no __pycache__ in the tree
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s:\n%s", script, out)
 	}
+}
+
+// lookPython is the python3 the peers run on, skipping the test without one.
+func lookPython(t *testing.T) string {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	return python
 }

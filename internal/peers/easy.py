@@ -119,12 +119,9 @@ def option(args, name):
     return value
 
 
-def main():
-    args = sys.argv[1:]
-    limit = int(option(args, "--limit") or 0)
-    starts = option(args, "--starts")
-    jobs, capacity = read(args[0], limit, ids=bool(starts))
-    start = easy(jobs, capacity)
+def report(jobs, capacity, start, starts):
+    """Writes each job's "id submit start" to the file starts (when given)
+    and prints the summary line."""
     if starts:
         with open(starts, "w") as out:
             for job, s in zip(jobs, start):
@@ -140,6 +137,14 @@ def main():
     n = len(jobs)
     print(f"jobs {n} mean_wait_s {wait / n:.1f} bounded_slowdown {bsld / n:.2f} "
           f"utilization_pct {100 * work / capacity / (last - first):.2f}")
+
+
+def main():
+    args = sys.argv[1:]
+    limit = int(option(args, "--limit") or 0)
+    starts = option(args, "--starts")
+    jobs, capacity = read(args[0], limit, ids=bool(starts))
+    report(jobs, capacity, easy(jobs, capacity), starts)
 
 
 if __name__ == "__main__":

@@ -28,10 +28,7 @@ import (
 // old rule, 18 of COARE's and 56 of HPC2N's started at other times).
 func TestOursAgreesWithThePeerOnOneCPUNodes(t *testing.T) {
 	dir := shareddata.Require(t, "traces")
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
+	python := lookPython(t)
 	limit := 0
 	if testing.Short() {
 		limit = 2000
