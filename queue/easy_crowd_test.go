@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -31,30 +30,7 @@ func TestEASYCrowdedOutDecidesAsChosenNodes(t *testing.T) {
 		}
 		tw := newEASYTwins(t, conf, WithPolicy(policy), WithBackfillDepth(r.IntN(3)*5))
 		tw.ew.noCrowd = true
-		n, cpn := tw.whole.Cluster().NodeCount(), tw.whole.Cluster().MostNodeCPUs()
-		ends := map[time.Duration][]JobID{}
-		runs := map[JobID]time.Duration{}
-		now := time.Duration(0)
-		for step := 0; step < steps; step++ {
-			for _, id := range ends[now] {
-				tw.both("finish", func(s *Scheduler) error { return s.Finish(id, Outcome{Kind: Completed}, t0.Add(now)) })
-			}
-			delete(ends, now)
-			for range r.IntN(4) {
-				spec := randomSpec(r, n, cpn, t0.Add(now))
-				var id JobID
-				tw.both("submit", func(s *Scheduler) (err error) { id, err = s.Submit(spec, t0.Add(now)); return err })
-				runs[id] = min(spec.TimeLimit, time.Duration(1+r.IntN(90))*time.Minute)
-			}
-			for _, id := range tw.pass(t0.Add(now), fmt.Sprintf("seed %d round %d (%q) step %d", seed, k, conf, step)) {
-				ends[now+runs[id]] = append(ends[now+runs[id]], id)
-			}
-			next := now + time.Duration(1+r.IntN(4))*time.Minute
-			for at := range ends {
-				next = min(next, at)
-			}
-			now = next
-		}
+		tw.replay(r, steps, 4, fmt.Sprintf("seed %d round %d (%q)", seed, k, conf))
 		require.Zero(t, tw.ew.crowded)
 		crowded, starts = crowded+tw.ei.crowded, starts+tw.starts
 	}

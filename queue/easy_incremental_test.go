@@ -49,6 +49,38 @@ func (tw *easyTwins) pass(now time.Time, where string) []JobID {
 // randomSpec is a plain request, now and then with a priority of its own
 // (ahead of the queue), a begin time or a time limit that sorts it first
 // under SJF.
+// replay drives the twins through steps events of a random plain workload:
+// the jobs due to end finish, fewer than maxSubmits jobs are submitted, a
+// pass runs (compared between the twins), and time moves to the next end
+// or a few minutes on. where names the run in failures.
+func (tw *easyTwins) replay(r *rand.Rand, steps, maxSubmits int, where string) {
+	n, cpn := tw.whole.Cluster().NodeCount(), tw.whole.Cluster().MostNodeCPUs()
+	ends := map[time.Duration][]JobID{}
+	runs := map[JobID]time.Duration{}
+	now := time.Duration(0)
+	for step := 0; step < steps; step++ {
+		for _, id := range ends[now] {
+			tw.both("finish", func(s *Scheduler) error { return s.Finish(id, Outcome{Kind: Completed}, t0.Add(now)) })
+		}
+		delete(ends, now)
+		for range r.IntN(maxSubmits) {
+			spec := randomSpec(r, n, cpn, t0.Add(now))
+			var id JobID
+			tw.both("submit", func(s *Scheduler) (err error) { id, err = s.Submit(spec, t0.Add(now)); return err })
+			runs[id] = min(spec.TimeLimit, time.Duration(1+r.IntN(90))*time.Minute)
+		}
+		for _, id := range tw.pass(t0.Add(now), fmt.Sprintf("%s step %d", where, step)) {
+			ends[now+runs[id]] = append(ends[now+runs[id]], id)
+		}
+		// the next event: an end, or a submission a few minutes on
+		next := now + time.Duration(1+r.IntN(4))*time.Minute
+		for at := range ends {
+			next = min(next, at)
+		}
+		now = next
+	}
+}
+
 func randomSpec(r *rand.Rand, nodes, cpn int, now time.Time) Spec {
 	limit := time.Duration(1+r.IntN(12)) * 10 * time.Minute
 	req := selectnodes.Request{CPUs: 1 + r.IntN(max(1, nodes*cpn/2))}
@@ -86,31 +118,7 @@ func TestEASYIncrementalDecidesAsWholePasses(t *testing.T) {
 			policy = SJF{}
 		}
 		tw := newEASYTwins(t, conf, WithPolicy(policy), WithBackfillDepth(r.IntN(3)*5))
-		n, cpn := tw.whole.Cluster().NodeCount(), tw.whole.Cluster().MostNodeCPUs()
-		ends := map[time.Duration][]JobID{}
-		runs := map[JobID]time.Duration{}
-		now := time.Duration(0)
-		for step := 0; step < steps; step++ {
-			for _, id := range ends[now] {
-				tw.both("finish", func(s *Scheduler) error { return s.Finish(id, Outcome{Kind: Completed}, t0.Add(now)) })
-			}
-			delete(ends, now)
-			for range r.IntN(3) {
-				spec := randomSpec(r, n, cpn, t0.Add(now))
-				var id JobID
-				tw.both("submit", func(s *Scheduler) (err error) { id, err = s.Submit(spec, t0.Add(now)); return err })
-				runs[id] = min(spec.TimeLimit, time.Duration(1+r.IntN(90))*time.Minute)
-			}
-			for _, id := range tw.pass(t0.Add(now), fmt.Sprintf("seed %d round %d (%q) step %d", seed, k, conf, step)) {
-				ends[now+runs[id]] = append(ends[now+runs[id]], id)
-			}
-			// the next event: an end, or a submission a few minutes on
-			next := now + time.Duration(1+r.IntN(4))*time.Minute
-			for at := range ends {
-				next = min(next, at)
-			}
-			now = next
-		}
+		tw.replay(r, steps, 3, fmt.Sprintf("seed %d round %d (%q)", seed, k, conf))
 		resumed, starts = resumed+tw.ei.resumed, starts+tw.starts
 		require.NoError(t, tw.incr.Cluster().CheckInvariants())
 	}
