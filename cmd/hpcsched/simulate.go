@@ -402,6 +402,9 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 	}
 	res, err := sim.RunSource(ld.c, ld.name, ld.src, opts)
 	if err != nil {
+		if se := (*sim.SWFError)(nil); errors.As(err, &se) && ld.path != "" {
+			err = fmt.Errorf("%s: %w", ld.path, err)
+		}
 		return nil, row{}, err
 	}
 	res.Policy = strings.ToUpper(v.policy)
@@ -473,6 +476,9 @@ type loaded struct {
 	src           sim.Source
 	skipped       func() map[string]int
 	close         func()
+	// path is the trace a streamed source reads, so that a line found bad
+	// mid-replay is named as one found at the start is
+	path string
 }
 
 // load builds the cluster and the workload, and names the cluster. A
@@ -521,7 +527,7 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 		}
 	}
 	ts := sim.NewTraceSource(sr, ld.c, conv, f.limit)
-	ld.src, ld.skipped = ts, ts.Skipped
+	ld.src, ld.skipped, ld.path = ts, ts.Skipped, workload
 	return ld, nil
 }
 
