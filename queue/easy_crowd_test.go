@@ -23,12 +23,7 @@ func TestEASYCrowdedOutDecidesAsChosenNodes(t *testing.T) {
 	}
 	crowded, starts := 0, 0
 	for k := range rounds {
-		conf := plainConf(r)
-		var policy Policy = FCFS{}
-		if r.IntN(3) == 0 {
-			policy = SJF{}
-		}
-		tw := newEASYTwins(t, conf, WithPolicy(policy), WithBackfillDepth(r.IntN(3)*5))
+		tw, conf := randomEASYTwins(t, r)
 		tw.ew.noCrowd = true
 		tw.replay(r, steps, 4, fmt.Sprintf("seed %d round %d (%q)", seed, k, conf))
 		require.Zero(t, tw.ew.crowded)

@@ -49,6 +49,18 @@ func (tw *easyTwins) pass(now time.Time, where string) []JobID {
 // randomSpec is a plain request, now and then with a priority of its own
 // (ahead of the queue), a begin time or a time limit that sorts it first
 // under SJF.
+// randomEASYTwins are twins on a random plain configuration under FCFS or
+// (a third of the time) SJF, with a random backfill depth; conf is the
+// configuration, for failure messages.
+func randomEASYTwins(t *testing.T, r *rand.Rand) (*easyTwins, string) {
+	conf := plainConf(r)
+	var policy Policy = FCFS{}
+	if r.IntN(3) == 0 {
+		policy = SJF{}
+	}
+	return newEASYTwins(t, conf, WithPolicy(policy), WithBackfillDepth(r.IntN(3)*5)), conf
+}
+
 // replay drives the twins through steps events of a random plain workload:
 // the jobs due to end finish, fewer than maxSubmits jobs are submitted, a
 // pass runs (compared between the twins), and time moves to the next end
@@ -112,12 +124,7 @@ func TestEASYIncrementalDecidesAsWholePasses(t *testing.T) {
 	}
 	resumed, starts := 0, 0
 	for k := range rounds {
-		conf := plainConf(r)
-		var policy Policy = FCFS{}
-		if r.IntN(3) == 0 {
-			policy = SJF{}
-		}
-		tw := newEASYTwins(t, conf, WithPolicy(policy), WithBackfillDepth(r.IntN(3)*5))
+		tw, conf := randomEASYTwins(t, r)
 		tw.replay(r, steps, 3, fmt.Sprintf("seed %d round %d (%q)", seed, k, conf))
 		resumed, starts = resumed+tw.ei.resumed, starts+tw.starts
 		require.NoError(t, tw.incr.Cluster().CheckInvariants())
