@@ -198,6 +198,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 				nodes := p.NodeSet()
 				pr.take(nodes, now, end)
 				b.kept.dirty.InPlaceUnion(nodes)
+				b.kept.startedUntil(nodes, end.UnixNano())
 				if b.skip != nil {
 					b.skip.taken(nodes, b.nowAt, end.UnixNano())
 				}

@@ -70,6 +70,10 @@ type keptPlan struct {
 	pass  bfPass // each pass's scratch, reused
 	order []*job // the queue in order, each pass's
 	ch    inputChanges
+	// started lists the nodes the last pass started jobs on, until when;
+	// seen is seenFree's storage (see cons_seen.go)
+	started []nodeUntil
+	seen    []int64
 }
 
 // slotTime is a slot boundary: the instant, and the time.Time value a
@@ -137,13 +141,18 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 	clear(k.ch.runs)
 	k.ch = inputChanges{nowAt: nowAt, freed: k.ch.freed[:0], grew: k.ch.grew[:0], down: k.ch.down[:0], runs: k.ch.runs[:0]}
 	ch := &k.ch // its lists' storage is kept from pass to pass
+	seen := k.seenFree(n)
 	for i := range freeFrom {
 		a, b := k.freeFrom[i], freeFrom[i]
+		la := max(a, seen[i]) // as the last pass's certificates read it
 		wasNever, isNever := k.never.Test(uint(i)), never.Test(uint(i))
-		if a == b && wasNever == isNever {
+		if a == b && la == b && wasNever == isNever {
 			continue
 		}
-		ch.node(i, a, b, wasNever, isNever)
+		ch.node(i, la, b, wasNever, isNever)
+		if a == b && wasNever == isNever {
+			continue // (a start in the pass dirtied the node already)
+		}
 		if wasNever != isNever || a > nowAt || b > nowAt {
 			k.dirty.Set(uint(i))
 		}
@@ -155,6 +164,7 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		}
 	}
 	k.freeFrom, k.never, k.spare, k.spareNever = freeFrom, never, k.freeFrom, k.never
+	k.clearSeen(seen)
 	k.skip.prune(nowAt, s.resv)
 	// Outside a pass reservations are only deleted (a start, an end, a
 	// hold), and a pass keeps k.resv with every change it makes; so
