@@ -134,3 +134,28 @@ func BenchmarkReadKTH(b *testing.B) {
 		}
 	})
 }
+
+// nasa loads NASA-iPSC (18,239 jobs on 128 single-processor nodes, lightly
+// loaded: most jobs start at their submission).
+func nasa(b *testing.B) func() (*selectnodes.Cluster, *Workload) {
+	dir := shareddata.Require(b, "traces")
+	tr, err := OpenSWF(os.DirFS(dir), "NASA-iPSC-1993-3.1-cln.swf", SWFOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() (*selectnodes.Cluster, *Workload) {
+		c, err := tr.ClusterFor(nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return c, tr.Workload("nasa", c)
+	}
+}
+
+// BenchmarkReplayLight times conservative backfill on a lightly loaded
+// trace, where a pass mostly starts a job that fits at once.
+func BenchmarkReplayLight(b *testing.B) {
+	b.Run("trace=NASA-iPSC/jobs=18239/nodes=128/backfill", func(b *testing.B) {
+		replay(b, nasa(b), Options{Backfill: Conservative})
+	})
+}
