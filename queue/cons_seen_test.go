@@ -118,8 +118,13 @@ func lightReplay(t *testing.T, seed uint64, n int, conf string, res Option, step
 		ref.Schedule(now)
 		ref.kept = nil // every pass from scratch, every job in full
 		ref.BackfillStarts(now)
+		msg := fmt.Sprintf("seed %d (%d nodes) step %d", seed, n, step)
 		if !sameDecisions(fast, ref) { // (the cheap check first: the long one names the difference)
-			requireSameDecisions(t, fast, ref, fmt.Sprintf("seed %d (%d nodes) step %d", seed, n, step))
+			requireSameDecisions(t, fast, ref, msg)
+		}
+		if step%10 == 9 {
+			// the kept profile, after passes that may have left it behind
+			requireKeptEqualsRebuilt(t, fast, now, msg)
 		}
 	}
 	return empty, queued
