@@ -74,6 +74,11 @@ func (s *Scheduler) Schedule(now time.Time) []Started {
 func (s *Scheduler) ScheduleContext(ctx context.Context, now time.Time) []Started {
 	s.lock(ctx)
 	defer s.unlock()
+	return s.schedule(ctx, now)
+}
+
+// schedule is one pass of Schedule, under the lock.
+func (s *Scheduler) schedule(ctx context.Context, now time.Time) []Started {
 	now, ok := s.passTime(now)
 	if !ok {
 		return nil

@@ -460,32 +460,26 @@ func (r *runner) step(t time.Time) error {
 		r.res.skipped++
 		return nil // no job can start: the pass would start nothing
 	}
-	var started []queue.Started
+	// Only the IDs of the jobs started: no pass builds a hostlist per start.
+	ids := r.ids[:0]
 	switch r.o.Backfill {
 	case NoBackfill:
-		started = r.s.Schedule(t)
+		ids = r.s.ScheduleIDs(t, ids)
 	case Conservative:
-		started = r.s.Schedule(t)
-		started = append(started, r.s.BackfillStarts(t)...)
+		ids = r.s.ScheduleIDs(t, ids)
+		ids = r.s.BackfillIDs(t, ids)
 	case EASY:
 		// EASY's pass starts the jobs in order itself, until the head
 		if r.o.Planner != nil {
-			started = r.s.Schedule(t)
+			ids = r.s.ScheduleIDs(t, ids)
 		}
-		for _, st := range started {
-			r.started(st.Job, t)
-		}
-		// only the IDs: no hostlist built per start; after submissions
-		// alone the pass looks only at the new jobs
-		r.ids = r.easy.BackfillSubmittedIDs(t, r.ids[:0])
-		for _, id := range r.ids {
-			r.started(id, t)
-		}
-		return nil
+		// after submissions alone the pass looks only at the new jobs
+		ids = r.easy.BackfillSubmittedIDs(t, ids)
 	}
-	for _, st := range started {
-		r.started(st.Job, t)
+	for _, id := range ids {
+		r.started(id, t)
 	}
+	r.ids = ids
 	return nil
 }
 
