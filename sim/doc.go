@@ -44,9 +44,10 @@
 // 95th percentile). When no job of the source has a dependency (a
 // trace's, or a Workload's without one) the scheduler keeps no tombstone
 // of an ended job either, only its ID in a run of consecutive IDs
-// (queue.WithoutTombstones). An EASY replay takes only the IDs of the
-// jobs a pass started (queue.EASY.BackfillIDs), so no start builds a
-// hostlist; the records name nodes by index. Options.OnRecord receives each job's final record as
+// (queue.WithoutTombstones). A replay takes only the IDs of the jobs a
+// pass started (queue.Scheduler.ScheduleIDs and BackfillIDs,
+// queue.EASY.BackfillIDs), so no start builds a hostlist; the records name
+// nodes by index. Options.OnRecord receives each job's final record as
 // it is final; Options.Record keeps them all (charts). A pass on a cluster
 // without a free CPU is skipped under Schedule alone and EASY (it could
 // start nothing, and those passes keep nothing the skipped one would have
