@@ -57,6 +57,16 @@ func (m *model) conflictGraph() bitrows {
 			}
 		}
 	}
+	if m.overfillsByLevels(adj) {
+		return adj
+	}
+	m.overfillsByResource(adj)
+	return adj
+}
+
+// overfillsByResource ORs into adj every pair of bids that overfills one
+// of the model's resources, resource by resource.
+func (m *model) overfillsByResource(adj bitrows) {
 	uses, start := m.usesByResource()
 	acc := make([]uint64, adj.words)
 	var sorter amountSorter
@@ -66,7 +76,6 @@ func (m *model) conflictGraph() bitrows {
 		sorter.sort(us, c)
 		overfills(adj, us, c, acc)
 	}
-	return adj
 }
 
 // usesByResource lists every use of the model's bids by resource, in bid

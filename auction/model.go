@@ -276,6 +276,7 @@ type modelMem struct {
 	amtF     [2][]float64
 	merged   useArena // the merged problem's uses (mergeNodesIn)
 	byRes    []bidUse // the uses by resource of the conflict graph
+	levels   []uint64 // the conflict graph's sets by level (overfillsByLevels)
 }
 
 // lists is set k's lists, empty, with room for n uses; a nil mem
@@ -300,4 +301,16 @@ func (mem *modelMem) bidUses(n int) []bidUse {
 		mem.byRes = make([]bidUse, n)
 	}
 	return mem.byRes[:n]
+}
+
+// levelWords is n words, cleared; a nil mem allocates them.
+func (mem *modelMem) levelWords(n int) []uint64 {
+	if mem == nil {
+		return make([]uint64, n)
+	}
+	if cap(mem.levels) < n {
+		mem.levels = make([]uint64, n)
+	}
+	clear(mem.levels[:n])
+	return mem.levels[:n]
 }
