@@ -22,8 +22,7 @@ type quickSearch struct {
 	items   []item     // per job of jobs: its aggregate
 	byCores *openOrder // indices of jobs by value per core, best first
 	byGPUs  *openOrder // the same per GPU
-	cores   []int      // free cores per node
-	gpus    []int      // free GPUs per node
+	free    []uint64   // per node: its free cores and GPUs (packAmount)
 	cur     []int      // per depth: chosen bid or -1
 	best    float64    // the incumbent's value
 	sel     Selection
@@ -94,41 +93,6 @@ func (q *quickSearch) children(d int, val float64, cores, gpus int) {
 	}
 	q.cur[d] = -1
 	q.dfs(d+1, val, cores, gpus)
-}
-
-// take takes bid b off the free nodes (sign 1) or gives it back (-1).
-func (q *quickSearch) take(b *Bid, sign int) {
-	for _, u := range b.Uses {
-		q.cores[u.Node] -= sign * u.Cores
-		q.gpus[u.Node] -= sign * u.GPUs
-	}
-}
-
-// tryTake takes b off the free nodes when it fits them (bidFits), in one
-// walk of its uses, and reports whether it did. It looks first at the
-// use *miss, where b last did not fit, and keeps there the use where it
-// does not: the search tries a bid again and again beside the same taken
-// bids, which it overlaps on the same nodes, so most bids that do not
-// fit are told at their first look. A bid uses a node once, so taking
-// its uses as the walk goes changes none of the later checks; on a use
-// that does not fit, the ones taken are given back.
-func (q *quickSearch) tryTake(b *Bid, miss *int32) bool {
-	if u := b.Uses[*miss]; u.Cores > q.cores[u.Node] || u.GPUs > q.gpus[u.Node] {
-		return false
-	}
-	for k, u := range b.Uses {
-		if u.Cores > q.cores[u.Node] || u.GPUs > q.gpus[u.Node] {
-			for _, v := range b.Uses[:k] {
-				q.cores[v.Node] += v.Cores
-				q.gpus[v.Node] += v.GPUs
-			}
-			*miss = int32(k)
-			return false
-		}
-		q.cores[u.Node] -= u.Cores
-		q.gpus[u.Node] -= u.GPUs
-	}
-	return true
 }
 
 // mayBeat reports whether the open jobs (depth d on) may still take val
