@@ -24,7 +24,11 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int, share *b
 	scan:
 		for k := range sets {
 			set := &sets[k]
-			for _, run := range group.runs(&job, k, set.nodes, load, g) {
+			runs, rooms := group.runs(&job, k, set.nodes, load, g)
+			for x, run := range runs {
+				if rooms[x] < job.Cores {
+					continue // no stretch of the run holds the job (bestWindows finds none)
+				}
 				for _, w := range bestWindows(job, run, room) {
 					key := [4]int{run[w[0]], run[w[1]-1], g, job.Cores}
 					if seen[key] {
