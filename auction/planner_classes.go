@@ -13,16 +13,12 @@ package auction
 // needs no second walk to tell colliding nodes apart.
 func nodeClasses(p *Problem) (class []int32, reps []int) {
 	r := newClassRefiner(p.Nodes)
-	used := make([]bool, len(p.Nodes))
 	for j := range p.Jobs {
 		for i := range p.Jobs[j].Bids {
-			uses := p.Jobs[j].Bids[i].Uses
-			r.split(uses)
-			for _, u := range uses {
-				used[u.Node] = true
-			}
+			r.split(p.Jobs[j].Bids[i].Uses)
 		}
 	}
+	used := r.used
 	// Number the used nodes' classes by their first nodes.
 	class = make([]int32, len(p.Nodes))
 	to := make([]int32, len(r.size))
@@ -49,6 +45,7 @@ func nodeClasses(p *Problem) (class []int32, reps []int) {
 // most about twice as many as nodes.
 type classRefiner struct {
 	of    []int32  // per node: its class
+	used  []bool   // per node: whether a bid used it
 	size  []int32  // per class: its nodes
 	stamp []uint32 // per class: the last bid that moved nodes out of it
 	move  []int32  // per class: where that bid moved them
@@ -67,7 +64,7 @@ type moved struct {
 }
 
 func newClassRefiner(nodes []Node) *classRefiner {
-	r := &classRefiner{of: make([]int32, len(nodes))}
+	r := &classRefiner{of: make([]int32, len(nodes)), used: make([]bool, len(nodes))}
 	first := make(map[Node]int32, 8)
 	for n, nd := range nodes {
 		c, ok := first[nd]
@@ -113,7 +110,7 @@ func (r *classRefiner) split(uses []Use) {
 		default:
 			to = r.other(c, u)
 		}
-		r.of[u.Node] = to
+		r.of[u.Node], r.used[u.Node] = to, true
 		r.size[to]++
 		if r.size[c]--; r.size[c] == 0 {
 			r.empty = append(r.empty, c)

@@ -39,6 +39,15 @@ func mergeNodesIn(p *Problem, a *useArena) *Problem {
 		a = &useArena{recycle: true}
 	}
 	a.reset()
+	// repOf[n] is the class node n stands for, -1 for a node that stands
+	// for none (its uses are its class's first node's).
+	repOf := make([]int32, len(p.Nodes))
+	for n := range repOf {
+		repOf[n] = -1
+	}
+	for c, n := range reps {
+		repOf[n] = int32(c)
+	}
 	for j := range p.Jobs {
 		job := p.Jobs[j]
 		bids := make([]Bid, len(job.Bids))
@@ -46,7 +55,7 @@ func mergeNodesIn(p *Problem, a *useArena) *Problem {
 			bids[i] = Bid{Cost: b.Cost, Level: b.Level}
 			buf := a.room(len(b.Uses))
 			for _, u := range b.Uses {
-				if c := class[u.Node]; reps[c] == u.Node {
+				if c := repOf[u.Node]; c >= 0 {
 					buf = append(buf, Use{Node: int(c), Cores: u.Cores, GPUs: u.GPUs})
 				}
 			}
