@@ -34,6 +34,9 @@ type quickSearch struct {
 	// none is worth more than firstBest+tol.
 	firstDone bool
 	firstBest float64
+	// noTotals tries every bid on the nodes, even one whose cores or
+	// GPUs in all are more than is free: the slow path, for tests.
+	noTotals bool
 }
 
 // item is a job in the aggregate: its best value, and the fewest cores
@@ -75,12 +78,15 @@ func (q *quickSearch) dfs(d int, val float64, cores, gpus int) {
 func (q *quickSearch) children(d int, val float64, cores, gpus int) {
 	job := &q.p.Jobs[q.jobs[d]]
 	for x, i := range q.bids[d] {
+		sum := q.sums[d][x]
+		if (sum.cores > cores || sum.gpus > gpus) && !q.noTotals {
+			continue // more than is free in all: it fits no nodes
+		}
 		b := &job.Bids[i]
 		if !q.tryTake(b, &q.miss[d][x]) {
 			continue
 		}
 		q.cur[d] = i
-		sum := q.sums[d][x]
 		q.dfs(d+1, val+q.p.Value(q.jobs[d], i), cores-sum.cores, gpus-sum.gpus)
 		q.take(b, -1)
 		if q.stopped {
