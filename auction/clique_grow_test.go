@@ -41,7 +41,11 @@ func TestGrowCliqueAsByScan(t *testing.T) {
 			}
 		}
 	}
-	for k := range 60 {
+	rounds := 60
+	if testing.Short() {
+		rounds = 20
+	}
+	for k := range rounds {
 		p := randomProblem(rng)
 		if k%3 == 0 { // ties: every job of one priority, every bid of one cost
 			for j := range p.Jobs {

@@ -24,7 +24,11 @@ func TestOverfillsByLevelsAsByResource(t *testing.T) {
 		require.True(t, m.overfillsByLevels(got), what)
 		require.Equal(t, want.bits, got.bits, what)
 	}
-	for k := range 200 {
+	rounds := 200
+	if testing.Short() {
+		rounds = 60
+	}
+	for k := range rounds {
 		check("random", withCopies(rng, randomProblem(rng)))
 		if k%20 == 0 {
 			p, err := GenerateWindow(WindowSpec{Jobs: 10 + rng.IntN(60), Bids: 1 + rng.IntN(10), Seed: rng.Uint64(), Ranges: k%40 == 0})

@@ -43,7 +43,11 @@ func TestReducedAboveAsReduced(t *testing.T) {
 			}
 		}
 	}
-	for k := range 100 {
+	rounds := 100
+	if testing.Short() {
+		rounds = 40
+	}
+	for k := range rounds {
 		check(randomProblem(rng))
 		if k%20 == 0 {
 			p, err := GenerateWindow(WindowSpec{Jobs: 10 + rng.IntN(40), Bids: 1 + rng.IntN(10), Seed: rng.Uint64()})

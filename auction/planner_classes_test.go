@@ -27,7 +27,11 @@ func TestNodeClassesAsByHash(t *testing.T) {
 		require.Equal(t, wantClass, class, what)
 		require.Equal(t, wantReps, reps, what)
 	}
-	for k := range 300 {
+	rounds := 300
+	if testing.Short() {
+		rounds = 90
+	}
+	for k := range rounds {
 		check("random", withCopies(rng, randomProblem(rng)))
 		if k%30 == 0 {
 			p, err := GenerateWindow(WindowSpec{Jobs: 10 + rng.IntN(60), Bids: 1 + rng.IntN(10), Seed: rng.Uint64(), Ranges: k%60 == 0})
