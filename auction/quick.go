@@ -74,7 +74,11 @@ func (pl *Planner) solveMerged(ctx context.Context, p *Problem, headCut bool) (*
 	defer pl.models.Store(mem)
 	q := p
 	if m := mergeNodesIn(p, &mem.merged); m != nil {
-		if err := m.Validate(); err != nil {
+		// The merged uses are p's, on the classes' first nodes (each bid
+		// uses a class once, within its capacity, which is its nodes'):
+		// valid as p's are, so walked only when the planner checks its
+		// problems in full.
+		if err := m.validate(pl.checkProblems); err != nil {
 			return nil, err
 		}
 		q = m
