@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,4 +39,41 @@ func TestBestWindowsNoneOnShortRuns(t *testing.T) {
 		found += len(ws)
 	}
 	require.Positive(t, found)
+}
+
+// eligibleRuns' room on each run is the sum of the room on its nodes,
+// for random loads, GPU counts and eligible nodes.
+func TestEligibleRunsRooms(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 34))
+	for range 300 {
+		n := 1 + rng.IntN(60)
+		nodes := make([]int, n)
+		load := Load{CPUs: make([]int, n), GPUs: make([]int, n)}
+		room := make([]int, n)
+		for k := range nodes {
+			nodes[k] = k
+			load.CPUs[k], load.GPUs[k] = rng.IntN(17), rng.IntN(4)
+			room[k] = rng.IntN(load.CPUs[k] + 1)
+		}
+		job := WindowJob{Cores: 1}
+		if rng.IntN(2) == 0 {
+			job.Eligible = bitset.New(uint(n))
+			for k := range n {
+				if rng.IntN(4) > 0 {
+					job.Eligible.Set(uint(k))
+				}
+			}
+		}
+		runs, rooms := eligibleRuns(&job, nodes, load, room, rng.IntN(3))
+		require.Len(t, rooms, len(runs))
+		for x, run := range runs {
+			sum := 0
+			for _, v := range run {
+				sum += room[v]
+			}
+			require.Equal(t, sum, rooms[x])
+		}
+	}
 }

@@ -71,14 +71,8 @@ func (gr *groupRuns) runs(job *WindowJob, k int, nodes []int, load Load, g int) 
 		gr.byG[g] = sr
 	}
 	if !sr.done[k] {
-		runs := eligibleRuns(job, nodes, load, gr.room, g)
-		rooms := make([]int, len(runs))
-		for x, run := range runs {
-			for _, n := range run {
-				rooms[x] += gr.room[n]
-			}
-		}
-		sr.runs[k], sr.rooms[k], sr.done[k] = runs, rooms, true
+		sr.runs[k], sr.rooms[k] = eligibleRuns(job, nodes, load, gr.room, g)
+		sr.done[k] = true
 	}
 	return sr.runs[k], sr.rooms[k]
 }
