@@ -24,7 +24,11 @@ func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int, share *b
 	scan:
 		for k := range sets {
 			set := &sets[k]
-			for _, run := range group.runs(&job, k, set.nodes, load, g) {
+			runs, rooms := group.runs(&job, k, set.nodes, load, g)
+			for x, run := range runs {
+				if rooms[x] < job.Cores {
+					continue // no stretch of the run holds the job (bestWindows finds none)
+				}
 				for _, w := range bestWindows(job, run, room) {
 					key := [4]int{run[w[0]], run[w[1]-1], g, job.Cores}
 					if seen[key] {
@@ -75,25 +79,30 @@ func (job *WindowJob) rooms(load Load) []int {
 }
 
 // eligibleRuns splits nodes into runs of nodes with room for a core of
-// the job and g free GPUs (and in job.Eligible, when not nil).
-func eligibleRuns(job *WindowJob, nodes []int, load Load, room []int, g int) [][]int {
+// the job and g free GPUs (and in job.Eligible, when not nil), with the
+// room on each run in all.
+func eligibleRuns(job *WindowJob, nodes []int, load Load, room []int, g int) ([][]int, []int) {
 	var runs [][]int
-	start := -1
+	var rooms []int
+	start, sum := -1, 0
 	mask := job.Eligible
 	for k, n := range nodes {
 		ok := load.GPUs[n] >= g && (mask == nil || mask.Test(uint(n))) && room[n] > 0
 		if ok && start < 0 {
-			start = k
+			start, sum = k, 0
+		}
+		if ok {
+			sum += room[n]
 		}
 		if !ok && start >= 0 {
-			runs = append(runs, nodes[start:k])
+			runs, rooms = append(runs, nodes[start:k]), append(rooms, sum)
 			start = -1
 		}
 	}
 	if start >= 0 {
-		runs = append(runs, nodes[start:])
+		runs, rooms = append(runs, nodes[start:]), append(rooms, sum)
 	}
-	return runs
+	return runs, rooms
 }
 
 // bestWindows returns [start, end) stretches of run that can hold the job

@@ -1,5 +1,7 @@
 package auction
 
+import "github.com/hpcsched/hpcsched/topology"
+
 // useArena hands out the uses of a problem's bids. A replay's bids have
 // hundreds of uses each, and a planner makes a few problems a pass,
 // each dropped before the next is made: allocating their uses afresh
@@ -17,6 +19,21 @@ type useArena struct {
 	blocks    [][]Use
 	next      int   // the block to cut from once free is used up
 	free      []Use // what is left of the current block
+	// levels is a recycling arena's levels of node ranges, kept from one
+	// problem to the next while the tree is the same (levelsOf).
+	levels *levels
+}
+
+// levelsOf is the levels of tree's node ranges for a problem: a
+// recycling arena's kept ones, when of the same tree, else new ones.
+func (a *useArena) levelsOf(tree *topology.Tree) *levels {
+	if !a.recycle {
+		return newLevels(tree)
+	}
+	if a.levels == nil || a.levels.tree != tree {
+		a.levels = newLevels(tree)
+	}
+	return a.levels
 }
 
 // useBlock is how many uses a block holds at least.

@@ -34,8 +34,9 @@ type groupRuns struct {
 }
 
 type setRuns struct {
-	runs [][][]int
-	done []bool
+	runs  [][][]int
+	rooms [][]int // per nodeset and run: the group's room on it in all
+	done  []bool
 }
 
 func newBidShare(load Load, sets int, uses *useArena) *bidShare {
@@ -61,17 +62,19 @@ func (s *bidShare) of(job *WindowJob) *groupRuns {
 }
 
 // runs is eligibleRuns of nodeset k (its nodes) at g GPUs, for every job
-// of the group: read once.
-func (gr *groupRuns) runs(job *WindowJob, k int, nodes []int, load Load, g int) [][]int {
+// of the group: read once. With them it gives the room on each run in
+// all, more than any stretch of the run has.
+func (gr *groupRuns) runs(job *WindowJob, k int, nodes []int, load Load, g int) ([][]int, []int) {
 	sr := gr.byG[g]
 	if sr == nil {
-		sr = &setRuns{runs: make([][][]int, gr.sets), done: make([]bool, gr.sets)}
+		sr = &setRuns{runs: make([][][]int, gr.sets), rooms: make([][]int, gr.sets), done: make([]bool, gr.sets)}
 		gr.byG[g] = sr
 	}
 	if !sr.done[k] {
-		sr.runs[k], sr.done[k] = eligibleRuns(job, nodes, load, gr.room, g), true
+		sr.runs[k], sr.rooms[k] = eligibleRuns(job, nodes, load, gr.room, g)
+		sr.done[k] = true
 	}
-	return sr.runs[k]
+	return sr.runs[k], sr.rooms[k]
 }
 
 func (s *bidShare) newGroup(job *WindowJob) *groupRuns {

@@ -57,6 +57,16 @@ func (m *model) conflictGraph() bitrows {
 			}
 		}
 	}
+	if m.overfillsByLevels(adj) {
+		return adj
+	}
+	m.overfillsByResource(adj)
+	return adj
+}
+
+// overfillsByResource ORs into adj every pair of bids that overfills one
+// of the model's resources, resource by resource.
+func (m *model) overfillsByResource(adj bitrows) {
 	uses, start := m.usesByResource()
 	acc := make([]uint64, adj.words)
 	var sorter amountSorter
@@ -66,7 +76,6 @@ func (m *model) conflictGraph() bitrows {
 		sorter.sort(us, c)
 		overfills(adj, us, c, acc)
 	}
-	return adj
 }
 
 // usesByResource lists every use of the model's bids by resource, in bid
@@ -211,7 +220,7 @@ func (m *model) conflictCliques() [][]int32 {
 					return out
 				}
 				v := int32(w*64 + bits.TrailingZeros64(word))
-				clique := m.growClique(adj, cand, u, v)
+				clique := m.growClique(adj, cand, order, u, v)
 				covered.setClique(clique, cand) // growClique leaves cand cleared
 				out = append(out, clique)
 			}
@@ -256,33 +265,28 @@ func (m bitrows) setClique(clique []int32, scratch []uint64) {
 }
 
 // growClique extends {u, v} greedily by the bid of best value adjacent to
-// every member.
-func (m *model) growClique(adj bitrows, cand []uint64, u, v int32) []int32 {
+// every member (of equal values, the first), picked from byValue (every
+// bid, best value first, ties in bid order). The candidates only shrink
+// as members join, so a bid passed over in byValue, not being one then,
+// never is again: one walk of byValue finds every pick in turn, and
+// leaves cand cleared.
+func (m *model) growClique(adj bitrows, cand []uint64, byValue []int32, u, v int32) []int32 {
 	ru, rv := adj.row(u), adj.row(v)
 	for w := range cand {
 		cand[w] = ru[w] & rv[w]
 	}
 	clique := []int32{u, v}
-	for {
-		pick := int32(-1)
-		for w, word := range cand {
-			for word != 0 {
-				b := int32(w*64 + bits.TrailingZeros64(word))
-				word &= word - 1
-				if pick < 0 || m.value[b] > m.value[pick] {
-					pick = b
-				}
-			}
+	for _, b := range byValue {
+		if cand[b>>6]&(1<<(b&63)) == 0 {
+			continue
 		}
-		if pick < 0 {
-			return clique
-		}
-		clique = append(clique, pick)
-		rp := adj.row(pick)
+		clique = append(clique, b)
+		rb := adj.row(b)
 		for w := range cand {
-			cand[w] &= rp[w]
+			cand[w] &= rb[w]
 		}
 	}
+	return clique
 }
 
 // addCliques makes each clique a resource of capacity 1 that its bids use

@@ -133,7 +133,7 @@ func generateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 	if opts.ShiftPriorities && len(jobs) > 0 {
 		shift = 1 - slices.MinFunc(jobs, func(a, b WindowJob) int { return cmp.Compare(a.Priority, b.Priority) }).Priority
 	}
-	lvls := newLevels(tree)
+	lvls := arena.levelsOf(tree)
 	var totals []item // per bid, in order: its cores and GPUs in all
 	for k, job := range jobs {
 		prios[k] = job.Priority + shift
@@ -146,7 +146,7 @@ func generateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 			uses := c.made(job, share.uses)
 			lvl := c.level
 			if !opts.SwitchLevel {
-				lvl = lvls.of(uses)
+				lvl = lvls.ofAscending(uses) // a stretch's nodes, or the first of them, ascend
 			}
 			out.Bids = append(out.Bids, Bid{Uses: uses, Level: lvl, Cost: Cost(sys, len(uses), lvl, c.gpus)})
 			if arena.recycle {

@@ -38,6 +38,26 @@ func (s *solver) reduced(b int32) float64 {
 	return v
 }
 
+// reducedAbove reports whether bid b's reduced value is above floor, with
+// the value when it is. Prices are not negative (nor are the amounts), so
+// each term only lowers the running value, and rounding keeps that order:
+// once it is at most floor, so is the whole sum, and the walk stops
+// there. Otherwise the sum is reduced's, term by term in the same order.
+func (s *solver) reducedAbove(b int32, floor float64) (float64, bool) {
+	m := s.m
+	lo, hi := m.useStart[b], m.useStart[b+1]
+	rs, as := m.useRes[lo:hi], m.useAmtF[lo:hi]
+	as = as[:len(rs)] // one bounds check for the loop
+	v := m.value[b]
+	for k, r := range rs {
+		v -= s.price[r] * as[k]
+		if k&7 == 7 && v <= floor {
+			return v, false
+		}
+	}
+	return v, v > floor
+}
+
 // lagrange lowers L over jobs (bids restricted to those fitting resid) and
 // returns the lowest L seen, leaving the prices that gave it. lb is a
 // known feasible value of the same jobs (the step's target).
@@ -77,7 +97,7 @@ func (s *solver) lagrangeRepairing(jobs []int32, resid []int32, lb float64, iter
 				if m.value[b] <= pv {
 					continue
 				}
-				if v := s.reduced(b); v > pv {
+				if v, ok := s.reducedAbove(b, pv); ok {
 					pick, pv = b, v
 				}
 			}
@@ -237,11 +257,11 @@ func (s *solver) bestFitting(j int32, priced bool) int32 {
 	mj := m.jobs[j]
 	pick, pv := int32(-1), 0.0
 	for b := mj.first; b < mj.end; b++ {
-		v := m.value[b]
-		if priced {
-			v = s.reduced(b)
+		v, ok := m.value[b], m.value[b] > pv
+		if priced && ok {
+			v, ok = s.reducedAbove(b, pv)
 		}
-		if v > pv && m.fits(b, s.resid) {
+		if ok && m.fits(b, s.resid) {
 			pick, pv = b, v
 		}
 	}

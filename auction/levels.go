@@ -5,7 +5,8 @@ import (
 	"github.com/hpcsched/hpcsched/topology"
 )
 
-// levels is commonLevel for the bids of one GenerateBids call. A bid is
+// levels is commonLevel for the bids of one GenerateBids call, or of a
+// planner's problems (its arena keeps them: the tree is the same). A bid is
 // a stretch of a run of consecutive nodes, and jobs of one node count
 // find the same best-fitting stretches, so the level of a bid of
 // consecutive nodes is kept by its first and last node; other bids are
@@ -26,10 +27,34 @@ func (l *levels) of(uses []Use) int {
 	if len(uses) == 0 || !consecutive(uses) {
 		return l.measure(uses)
 	}
+	return l.ofRange(uses)
+}
+
+// ofAscending is of for uses whose nodes ascend (each above the one
+// before, as a bid's do that bid generation lays out on a stretch): they
+// are consecutive exactly when the last is the first plus their count
+// less one, so no walk of them need tell.
+func (l *levels) ofAscending(uses []Use) int {
+	if len(uses) == 0 || uses[len(uses)-1].Node-uses[0].Node != len(uses)-1 {
+		return l.measure(uses)
+	}
+	return l.ofRange(uses)
+}
+
+// maxRanges bounds the node ranges whose levels are kept: a planner's
+// passes keep them from one problem to the next, and past it they start
+// over.
+const maxRanges = 1 << 16
+
+// ofRange is of for consecutive uses: the level of their range, kept.
+func (l *levels) ofRange(uses []Use) int {
 	key := [2]int{uses[0].Node, uses[len(uses)-1].Node}
 	lvl, ok := l.byRange[key]
 	if !ok {
 		lvl = l.measure(uses)
+		if len(l.byRange) >= maxRanges {
+			clear(l.byRange)
+		}
 		l.byRange[key] = lvl
 	}
 	return lvl

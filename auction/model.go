@@ -49,13 +49,15 @@ func buildModelIn(p *Problem, mem *modelMem) *model {
 	big := make([]int32, len(capacity)) // jobs asking more than half of r
 	jobMax := make([]int32, len(capacity))
 	touched := []int{}
-	positive := 0 // bids worth something
+	positive := 0     // bids worth something
+	positiveUses := 0 // their uses
 	for j := range p.Jobs {
 		for i := range p.Jobs[j].Bids {
 			if p.Value(j, i) <= 0 {
 				continue
 			}
 			positive++
+			positiveUses += len(p.Jobs[j].Bids[i].Uses)
 			for _, u := range p.Jobs[j].Bids[i].Uses {
 				for k, a := range [2]int{coreRes(u.Node), gpuRes(u.Node)} {
 					amt := int32(u.Cores)
@@ -104,7 +106,14 @@ func buildModelIn(p *Problem, mem *modelMem) *model {
 			m.capacity = append(m.capacity, 1)
 		}
 	}
-	uses := modelUses(p, compact, clique, capacity)
+	// A use records at most its cores and its GPUs, so memory handed on
+	// from solve to solve (mem) is sized by that bound and need not be
+	// counted exactly; with half cliques, or allocated afresh, the lists
+	// are sized by the count.
+	uses := 2 * positiveUses
+	if mem == nil || !useConflicts {
+		uses = modelUses(p, compact, clique, capacity)
+	}
 	m.useRes, m.useAmt, m.useAmtF = mem.lists(0, uses)
 	m.resJobs = make([][]int32, len(m.capacity))
 	m.useStart = append(m.useStart, 0)
@@ -276,6 +285,7 @@ type modelMem struct {
 	amtF     [2][]float64
 	merged   useArena // the merged problem's uses (mergeNodesIn)
 	byRes    []bidUse // the uses by resource of the conflict graph
+	levels   []uint64 // the conflict graph's sets by level (overfillsByLevels)
 }
 
 // lists is set k's lists, empty, with room for n uses; a nil mem
@@ -300,4 +310,16 @@ func (mem *modelMem) bidUses(n int) []bidUse {
 		mem.byRes = make([]bidUse, n)
 	}
 	return mem.byRes[:n]
+}
+
+// levelWords is n words, cleared; a nil mem allocates them.
+func (mem *modelMem) levelWords(n int) []uint64 {
+	if mem == nil {
+		return make([]uint64, n)
+	}
+	if cap(mem.levels) < n {
+		mem.levels = make([]uint64, n)
+	}
+	clear(mem.levels[:n])
+	return mem.levels[:n]
 }

@@ -173,7 +173,7 @@ func withoutDeclined(window []queue.Job, declined []queue.Decision) []queue.Job 
 
 // Declines implements queue.Decliner: the requests no bid can express.
 func (pl *Planner) Declines(j queue.Job) bool {
-	_, ok := shape(&j.Request, pl.gpu())
+	_, ok := shapeOf(&j.Request, pl.gpu())
 	return !ok
 }
 
@@ -399,26 +399,39 @@ func (pn *passNodes) load(snap *selectnodes.Snapshot, gpu string) Load {
 // node count (0: any number) and GPU range; false when no bid can
 // express it.
 func shape(r *selectnodes.Request, gpu string) (WindowJob, bool) {
-	if len(r.Required) > 0 || r.Contiguous || len(r.GRES) > 1 || r.MinCPUsPerNode > 1 ||
-		(r.Features != nil && len(r.Features.Counts()) > 0) {
+	rs, ok := shapeOf(r, gpu)
+	if !ok {
 		return WindowJob{}, false
 	}
-	w := WindowJob{Cores: r.CPUs}
+	return WindowJob{Cores: r.CPUs, Nodes: rs.nodes, GPUsMin: rs.gpusMin, GPUsMax: rs.gpusMax}, true
+}
+
+// requestShape is shape's node count and GPU range.
+type requestShape struct{ nodes, gpusMin, gpusMax int }
+
+// shapeOf is shape without the bid job: Declines asks it of every
+// queued job each pass, and needs only whether a bid can express it.
+func shapeOf(r *selectnodes.Request, gpu string) (requestShape, bool) {
+	if len(r.Required) > 0 || r.Contiguous || len(r.GRES) > 1 || r.MinCPUsPerNode > 1 ||
+		(r.Features != nil && len(r.Features.Counts()) > 0) {
+		return requestShape{}, false
+	}
+	var rs requestShape
 	switch {
 	case r.MinNodes > 0 && r.MaxNodes == r.MinNodes:
-		w.Nodes = r.MinNodes
+		rs.nodes = r.MinNodes
 	case r.MinNodes <= 1 && r.MaxNodes == 0:
 	default:
-		return WindowJob{}, false
+		return requestShape{}, false
 	}
 	if len(r.GRES) == 1 {
 		g := r.GRES[0]
-		if g.Name != gpu || w.Nodes == 0 || g.Max > MaxPerNode || g.Min < 0 || g.Max < g.Min {
-			return WindowJob{}, false
+		if g.Name != gpu || rs.nodes == 0 || g.Max > MaxPerNode || g.Min < 0 || g.Max < g.Min {
+			return requestShape{}, false
 		}
-		w.GPUsMin, w.GPUsMax = int(g.Min), int(g.Max)
+		rs.gpusMin, rs.gpusMax = int(g.Min), int(g.Max)
 	}
-	return w, true
+	return rs, true
 }
 
 // windowJob turns a queue job into a bid-generation job on what the

@@ -1,7 +1,5 @@
 package auction
 
-import "slices"
-
 // mergeNodes is p with its nodes merged where the constraints cannot
 // tell them apart: nodes of the same free cores and GPUs that every bid
 // of the window uses alike (the same bids, the same cores and GPUs each)
@@ -41,6 +39,15 @@ func mergeNodesIn(p *Problem, a *useArena) *Problem {
 		a = &useArena{recycle: true}
 	}
 	a.reset()
+	// repOf[n] is the class node n stands for, -1 for a node that stands
+	// for none (its uses are its class's first node's).
+	repOf := make([]int32, len(p.Nodes))
+	for n := range repOf {
+		repOf[n] = -1
+	}
+	for c, n := range reps {
+		repOf[n] = int32(c)
+	}
 	for j := range p.Jobs {
 		job := p.Jobs[j]
 		bids := make([]Bid, len(job.Bids))
@@ -48,7 +55,7 @@ func mergeNodesIn(p *Problem, a *useArena) *Problem {
 			bids[i] = Bid{Cost: b.Cost, Level: b.Level}
 			buf := a.room(len(b.Uses))
 			for _, u := range b.Uses {
-				if c := class[u.Node]; reps[c] == u.Node {
+				if c := repOf[u.Node]; c >= 0 {
 					buf = append(buf, Use{Node: int(c), Cores: u.Cores, GPUs: u.GPUs})
 				}
 			}
@@ -71,110 +78,6 @@ func anyMerged(class []int32, reps []int) bool {
 		}
 	}
 	return used > len(reps)
-}
-
-// nodeClasses numbers the classes of the used nodes (nodes of the same
-// capacity and the same uses), in the order of their first nodes:
-// class[n] is node n's class (-1 when no bid uses it) and reps[c] the
-// first node of class c.
-//
-// Nodes are grouped by a hash of their capacity and uses, and each
-// node's uses are then checked against its group's first node: a node
-// whose uses differ (the hashes collided) gets a class of its own, so a
-// class never holds two nodes whose rows differ.
-func nodeClasses(p *Problem) (class []int32, reps []int) {
-	n := len(p.Nodes)
-	hash := make([]uint64, n)
-	count := make([]int32, n)
-	for n, nd := range p.Nodes {
-		hash[n] = mix(uint64(nd.CPUs)<<32 ^ uint64(nd.GPUs))
-	}
-	bid := uint64(0)
-	for j := range p.Jobs {
-		for i := range p.Jobs[j].Bids {
-			bid++
-			for _, u := range p.Jobs[j].Bids[i].Uses {
-				hash[u.Node] = mix(hash[u.Node] ^ bid<<40 ^ uint64(u.Cores)<<20 ^ uint64(u.GPUs))
-				count[u.Node]++
-			}
-		}
-	}
-	class = make([]int32, n)
-	first := make(map[uint64]int32, 64)
-	for n := range class {
-		class[n] = -1
-		if count[n] == 0 {
-			continue
-		}
-		c, ok := first[hash[n]]
-		if !ok || p.Nodes[reps[c]] != p.Nodes[n] || count[reps[c]] != count[n] {
-			c = int32(len(reps))
-			reps = append(reps, n)
-			if !ok {
-				first[hash[n]] = c
-			}
-		}
-		class[n] = c
-	}
-	splitMismatches(p, class, &reps)
-	return class, reps
-}
-
-// splitMismatches gives a class of its own to each node whose uses are
-// not its class's first node's: every use of node n must be matched by
-// the same bid's use of the first node, with the same cores and GPUs (the
-// counts being equal, the uses are then the same). Classes stay in the
-// order of their first nodes.
-func splitMismatches(p *Problem, class []int32, reps *[]int) {
-	stamp := make([]uint32, len(p.Nodes))
-	amt := make([]Use, len(p.Nodes))
-	var odd []int
-	bid := uint32(0)
-	for j := range p.Jobs {
-		for i := range p.Jobs[j].Bids {
-			bid++
-			uses := p.Jobs[j].Bids[i].Uses
-			for _, u := range uses {
-				stamp[u.Node], amt[u.Node] = bid, u
-			}
-			for _, u := range uses {
-				r := (*reps)[class[u.Node]]
-				if r != u.Node && (stamp[r] != bid || amt[r].Cores != u.Cores || amt[r].GPUs != u.GPUs) {
-					odd = append(odd, u.Node)
-				}
-			}
-		}
-	}
-	if len(odd) == 0 {
-		return
-	}
-	for _, n := range odd {
-		if (*reps)[class[n]] != n { // not split yet
-			class[n] = int32(len(*reps))
-			*reps = append(*reps, n)
-		}
-	}
-	renumber(class, reps)
-}
-
-// renumber orders the classes by their first nodes.
-func renumber(class []int32, reps *[]int) {
-	order := make([]int32, len(*reps))
-	for c := range order {
-		order[c] = int32(c)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return (*reps)[a] - (*reps)[b] })
-	to := make([]int32, len(order))
-	sorted := make([]int, len(order))
-	for c, old := range order {
-		to[old], sorted[c] = int32(c), (*reps)[old]
-	}
-	for n, c := range class {
-		if c >= 0 {
-			class[n] = to[c]
-		}
-	}
-	*reps = sorted
 }
 
 // mix is a 64-bit finalizer (splitmix64's).

@@ -74,7 +74,11 @@ func (pl *Planner) solveMerged(ctx context.Context, p *Problem, headCut bool) (*
 	defer pl.models.Store(mem)
 	q := p
 	if m := mergeNodesIn(p, &mem.merged); m != nil {
-		if err := m.Validate(); err != nil {
+		// The merged uses are p's, on the classes' first nodes (each bid
+		// uses a class once, within its capacity, which is its nodes'):
+		// valid as p's are, so walked only when the planner checks its
+		// problems in full.
+		if err := m.validate(pl.checkProblems); err != nil {
 			return nil, err
 		}
 		q = m
@@ -108,9 +112,9 @@ func newQuickSearch(p *Problem, tol float64, limit int) *quickSearch {
 	q.byCores = newOpenOrder(byDensity(q.items, func(it item) int { return it.cores }))
 	q.byGPUs = newOpenOrder(byDensity(q.items, func(it item) int { return it.gpus }))
 	q.cur = make([]int, len(q.jobs))
-	q.cores, q.gpus = make([]int, len(p.Nodes)), make([]int, len(p.Nodes))
+	q.free = make([]uint64, len(p.Nodes))
 	for n, nd := range p.Nodes {
-		q.cores[n], q.gpus[n] = nd.CPUs, nd.GPUs
+		q.free[n] = packAmount(nd.CPUs, nd.GPUs)
 	}
 	q.sel, q.best = q.greedy()
 	return q
@@ -131,7 +135,7 @@ func (q *quickSearch) greedy() (Selection, float64) {
 	for _, j := range q.jobs {
 		pick, pv := -1, 0.0
 		for i := range q.p.Jobs[j].Bids {
-			if v := q.p.Value(j, i); v > pv && bidFits(&q.p.Jobs[j].Bids[i], q.cores, q.gpus) {
+			if v := q.p.Value(j, i); v > pv && q.fits(&q.p.Jobs[j].Bids[i]) {
 				pick, pv = i, v
 			}
 		}
@@ -189,16 +193,6 @@ func bestFirst(p *Problem, j int) []int {
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(p.Value(j, b), p.Value(j, a)) })
 	return idx
-}
-
-// bidFits reports whether b fits the free cores and GPUs.
-func bidFits(b *Bid, cores, gpus []int) bool {
-	for _, u := range b.Uses {
-		if u.Cores > cores[u.Node] || u.GPUs > gpus[u.Node] {
-			return false
-		}
-	}
-	return true
 }
 
 func totalCores(p *Problem) int {

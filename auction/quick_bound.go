@@ -22,8 +22,7 @@ type quickSearch struct {
 	items   []item     // per job of jobs: its aggregate
 	byCores *openOrder // indices of jobs by value per core, best first
 	byGPUs  *openOrder // the same per GPU
-	cores   []int      // free cores per node
-	gpus    []int      // free GPUs per node
+	free    []uint64   // per node: its free cores and GPUs (packAmount)
 	cur     []int      // per depth: chosen bid or -1
 	best    float64    // the incumbent's value
 	sel     Selection
@@ -35,6 +34,9 @@ type quickSearch struct {
 	// none is worth more than firstBest+tol.
 	firstDone bool
 	firstBest float64
+	// noTotals tries every bid on the nodes, even one whose cores or
+	// GPUs in all are more than is free: the slow path, for tests.
+	noTotals bool
 }
 
 // item is a job in the aggregate: its best value, and the fewest cores
@@ -76,12 +78,15 @@ func (q *quickSearch) dfs(d int, val float64, cores, gpus int) {
 func (q *quickSearch) children(d int, val float64, cores, gpus int) {
 	job := &q.p.Jobs[q.jobs[d]]
 	for x, i := range q.bids[d] {
+		sum := q.sums[d][x]
+		if (sum.cores > cores || sum.gpus > gpus) && !q.noTotals {
+			continue // more than is free in all: it fits no nodes
+		}
 		b := &job.Bids[i]
 		if !q.tryTake(b, &q.miss[d][x]) {
 			continue
 		}
 		q.cur[d] = i
-		sum := q.sums[d][x]
 		q.dfs(d+1, val+q.p.Value(q.jobs[d], i), cores-sum.cores, gpus-sum.gpus)
 		q.take(b, -1)
 		if q.stopped {
@@ -94,41 +99,6 @@ func (q *quickSearch) children(d int, val float64, cores, gpus int) {
 	}
 	q.cur[d] = -1
 	q.dfs(d+1, val, cores, gpus)
-}
-
-// take takes bid b off the free nodes (sign 1) or gives it back (-1).
-func (q *quickSearch) take(b *Bid, sign int) {
-	for _, u := range b.Uses {
-		q.cores[u.Node] -= sign * u.Cores
-		q.gpus[u.Node] -= sign * u.GPUs
-	}
-}
-
-// tryTake takes b off the free nodes when it fits them (bidFits), in one
-// walk of its uses, and reports whether it did. It looks first at the
-// use *miss, where b last did not fit, and keeps there the use where it
-// does not: the search tries a bid again and again beside the same taken
-// bids, which it overlaps on the same nodes, so most bids that do not
-// fit are told at their first look. A bid uses a node once, so taking
-// its uses as the walk goes changes none of the later checks; on a use
-// that does not fit, the ones taken are given back.
-func (q *quickSearch) tryTake(b *Bid, miss *int32) bool {
-	if u := b.Uses[*miss]; u.Cores > q.cores[u.Node] || u.GPUs > q.gpus[u.Node] {
-		return false
-	}
-	for k, u := range b.Uses {
-		if u.Cores > q.cores[u.Node] || u.GPUs > q.gpus[u.Node] {
-			for _, v := range b.Uses[:k] {
-				q.cores[v.Node] += v.Cores
-				q.gpus[v.Node] += v.GPUs
-			}
-			*miss = int32(k)
-			return false
-		}
-		q.cores[u.Node] -= u.Cores
-		q.gpus[u.Node] -= u.GPUs
-	}
-	return true
 }
 
 // mayBeat reports whether the open jobs (depth d on) may still take val
