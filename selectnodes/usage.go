@@ -48,16 +48,17 @@ func (u *usage) clone() usage {
 // add (sign 1) or remove (sign -1) a placement's load.
 func (u *usage) apply(p *Placement, sign int) {
 	stale := -1 // a word whose bounds a release may have lowered
+	var was wordLoad
 	for _, a := range p.Alloc {
 		i := a.Node
 		w := i / 64
 		if stale >= 0 && stale != w {
-			u.reloadWord(stale)
+			u.reloadBelow(stale, was)
 			stale = -1
 		}
 		h := &u.high[w]
-		if sign < 0 && (u.cpus[i] == h.cpus || u.mem[i] == h.mem || u.jobs[i] == h.jobs) {
-			stale = w // this node may have been the word's fullest
+		if sign < 0 && stale < 0 && (u.cpus[i] == h.cpus || u.mem[i] == h.mem || u.jobs[i] == h.jobs) {
+			stale, was = w, *h // this node may have been the word's fullest
 		}
 		u.cpus[i] += sign * a.CPUs
 		u.mem[i] += int64(sign) * a.Memory
@@ -75,7 +76,7 @@ func (u *usage) apply(p *Placement, sign int) {
 		u.share.SetTo(uint(i), u.excl[i] == 0)
 	}
 	if stale >= 0 {
-		u.reloadWord(stale)
+		u.reloadBelow(stale, was)
 	}
 	u.applyPart(p, sign) // partcap.go
 }
