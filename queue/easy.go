@@ -292,7 +292,7 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 	started := e.plan.started[:0]
 	// the old plan's counted list is the next one's buffer (busy fills it)
 	e.countedID = e.plan.counted[:0]
-	e.lazyNext = easyLazy{until: e.plan.lazy.until[:0]} // and its node ends
+	e.lazyNext = easyLazy{until: e.plan.lazy.until[:0], idle: e.plan.lazy.idle[:0]} // and its node ends
 	e.plan = easyPlan{}
 	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {

@@ -30,6 +30,7 @@ type easyLazy struct {
 	pending   bool
 	req       selectnodes.Request // the head's, when planned (nothing in it is withheld)
 	until     []time.Duration     // per node, its last end when planned; idleNode when idle
+	idle      []int               // the nodes idle when planned, in order (headCrowdsOut)
 	threshold time.Duration       // the k-th distinct end: nodes free by then count
 	least     int                 // idle nodes the head may take beyond the freed ones
 }
@@ -45,8 +46,12 @@ func (e *EASY) countedShadow(j *job, now time.Time, ends []time.Duration, freedB
 	if n, ok := e.s.c.CountedNeed(&j.Request); !ok || n != need || !e.fitsIdle(&j.Request) {
 		return time.Time{}, false
 	}
+	idle := e.lazyNext.idle[:0]
+	for i, ok := e.idle.NextSet(0); ok; i, ok = e.idle.NextSet(i + 1) {
+		idle = append(idle, int(i))
+	}
 	e.lazyNext = easyLazy{pending: true, req: j.Request, until: append(e.lazyNext.until[:0], e.until...),
-		threshold: ends[k-1], least: max(0, need-freedBy[k])}
+		idle: idle, threshold: ends[k-1], least: max(0, need-freedBy[k])}
 	return now.Add(ends[k-1]), true
 }
 
@@ -79,8 +84,8 @@ func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
 		return false
 	}
 	sure := lz.least // idle when planned, taken by every choice, free now
-	for i, t := range lz.until {
-		if t == idleNode && e.free[i] <= 0 {
+	for _, i := range lz.idle {
+		if e.free[i] <= 0 {
 			sure-- // busy since (a job EASY started that ends in time)
 		}
 	}

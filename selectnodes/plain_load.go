@@ -1,6 +1,9 @@
 package selectnodes
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Load read in bulk, for planners that look at every node or every running
 // job on each pass (queue's EASY): one call instead of one per node or job.
@@ -10,9 +13,13 @@ import "time"
 func (c *Cluster) AppendFreeCPUs(dst []int) []int {
 	c.mustBeMade("AppendFreeCPUs")
 	if c.fastSchedule != 0 || c.reported == nil {
-		// the configured CPUs: no node's report to look up
-		for i := range c.nodes {
-			dst = append(dst, c.nodes[i].CPUs-c.use.cpus[i])
+		// the configured CPUs: no node's report to look up. Written in
+		// place (an EASY pass asks at every event)
+		n, at := len(c.nodes), len(dst)
+		dst = slices.Grow(dst, n)[:at+n]
+		out, used := dst[at:], c.use.cpus[:n]
+		for i := range out {
+			out[i] = c.nodes[i].CPUs - used[i]
 		}
 		return dst
 	}
