@@ -49,7 +49,11 @@ func (u *usage) clone() usage {
 func (u *usage) apply(p *Placement, sign int) {
 	stale := -1 // a word whose bounds a release may have lowered
 	var was wordLoad
-	for _, a := range p.Alloc {
+	// the bitmaps' words written directly: a node index is below their
+	// length, which SetTo would otherwise check (and grow) per node
+	idle, share := u.idle.Words(), u.share.Words()
+	for k := range p.Alloc {
+		a := &p.Alloc[k] // not copied: a NodeAlloc is 80 bytes
 		i := a.Node
 		w := i / 64
 		if stale >= 0 && stale != w {
@@ -72,13 +76,22 @@ func (u *usage) apply(p *Placement, sign int) {
 		if sign > 0 {
 			h.cpus, h.mem, h.jobs = max(h.cpus, u.cpus[i]), max(h.mem, u.mem[i]), max(h.jobs, u.jobs[i])
 		}
-		u.idle.SetTo(uint(i), u.jobs[i] == 0)
-		u.share.SetTo(uint(i), u.excl[i] == 0)
+		setBit(idle, i, u.jobs[i] == 0)
+		setBit(share, i, u.excl[i] == 0)
 	}
 	if stale >= 0 {
 		u.reloadBelow(stale, was)
 	}
 	u.applyPart(p, sign) // partcap.go
+}
+
+// setBit sets or clears bit i of a bitmap's words.
+func setBit(words []uint64, i int, on bool) {
+	if on {
+		words[i>>6] |= 1 << (i & 63)
+	} else {
+		words[i>>6] &^= 1 << (i & 63)
+	}
 }
 
 // Allocate records that job runs on placement p from start until end (its
