@@ -77,6 +77,6 @@ func (c *Cluster) HasFreeCPU() bool {
 func (c *Cluster) DescendAllocations(fn func(job JobID, end time.Time, p *Placement) bool) {
 	c.mustBeMade("DescendAllocations")
 	c.ends.Descend(func(k endKey) bool {
-		return fn(k.id, k.end, c.jobs[k.id].p)
+		return fn(k.id, k.end, k.p)
 	})
 }

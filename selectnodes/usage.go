@@ -416,8 +416,10 @@ func (c *Cluster) CheckInvariants() error {
 		errs = append(errs, fmt.Errorf("the end index holds %d jobs, %d run", c.ends.Len(), len(c.jobs)))
 	}
 	for id, r := range c.jobs {
-		if !c.ends.Has(endKey{r.end, id}) {
+		if k, ok := c.ends.Get(endKey{end: r.end, id: id}); !ok {
 			errs = append(errs, fmt.Errorf("job %d is missing from the end index", id))
+		} else if k.p != r.p {
+			errs = append(errs, fmt.Errorf("job %d's placement in the end index is not its record's", id))
 		}
 	}
 	for i := range c.nodes {
