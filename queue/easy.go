@@ -41,7 +41,7 @@ type EASY struct {
 	// request a probe reads (a local copy would escape), the shadow's
 	// per-node ends, distinct ends and node masks
 	order     []*job
-	free      []int // per node, its free CPUs, kept through the pass
+	was       []int // a start's nodes' free CPUs before it (consider)
 	req       selectnodes.Request
 	until     []time.Duration // per node, when its last job ends (from now); idleNode when idle
 	ends      []time.Duration
@@ -139,9 +139,8 @@ func (e *EASY) pass(now time.Time, ids *[]JobID) []Started {
 	s.recalc(now)
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
-	e.free = s.c.AppendFreeCPUs(e.free[:0])
 	w := easyWalk{now: now, ids: ids}
-	w.freeCPUs, w.freeNodes = e.freeOutside(nil)
+	w.freeCPUs, w.freeNodes = s.c.FreeTotals()
 	e.order = s.appendOrdered(e.order[:0])
 	e.walk(&w, e.order)
 	clear(e.order) // hold no finished job
@@ -231,6 +230,11 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 		w.unsure = true
 		return false
 	}
+	// each node's free CPUs before the start, for the counts after it
+	e.was = e.was[:0]
+	for _, a := range p.Alloc {
+		e.was = append(e.was, s.c.FreeCPUs(a.Node))
+	}
 	st, err := s.start(j, p, w.now)
 	if err != nil {
 		w.unsure = true // a plugin refused: it may not later
@@ -246,15 +250,15 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 		e.plan.started = append(e.plan.started, j.ID)
 	}
 	w.freeCPUs -= p.TotalCPUs
-	for _, a := range p.Alloc {
-		was := e.free[a.Node]
-		if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
+	for k, a := range p.Alloc {
+		was, free := e.was[k], s.c.FreeCPUs(a.Node)
+		if free <= 0 {
 			w.freeNodes--
 		}
 		if head != nil && !head.lazy.pending && !head.nodes.Test(uint(a.Node)) {
 			// what freeOutside(head.nodes) would now count differently
-			w.outCPUs += max(e.free[a.Node], 0) - max(was, 0)
-			w.outNodes += btoi(e.free[a.Node] > 0) - btoi(was > 0)
+			w.outCPUs += max(free, 0) - max(was, 0)
+			w.outNodes += btoi(free > 0) - btoi(was > 0)
 		}
 	}
 	return true
@@ -271,12 +275,17 @@ func (s *Scheduler) appendOrdered(buf []*job) []*job {
 }
 
 // freeOutside counts the free CPUs, and the nodes with a free CPU, that
-// are not in nodes (nil for none), from the pass's per-node counts.
+// are not in nodes (nil for none): the cluster's totals less the nodes' own.
 func (e *EASY) freeOutside(nodes *bitset.BitSet) (cpus, count int) {
-	for i, f := range e.free {
-		if f > 0 && (nodes == nil || !nodes.Test(uint(i))) {
-			cpus += f
-			count++
+	c := e.s.c
+	cpus, count = c.FreeTotals() // kept by the cluster: no scan
+	if nodes == nil {
+		return cpus, count
+	}
+	for i, ok := nodes.NextSet(0); ok && int(i) < c.NodeCount(); i, ok = nodes.NextSet(i + 1) {
+		if f := c.FreeCPUs(int(i)); f > 0 {
+			cpus -= f
+			count--
 		}
 	}
 	return cpus, count

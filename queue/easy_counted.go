@@ -80,15 +80,12 @@ func (e *EASY) fitsIdle(req *selectnodes.Request) bool {
 // next job that may fit (on the same inputs: the same nodes).
 func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
 	lz := &p.lazy
-	if e.noCrowd || lz.least <= 0 || len(lz.until) != len(e.free) {
+	if e.noCrowd || lz.least <= 0 || len(lz.until) != e.s.c.NodeCount() {
 		return false
 	}
-	sure := lz.least // idle when planned, taken by every choice, free now
-	for _, i := range lz.idle {
-		if e.free[i] <= 0 {
-			sure-- // busy since (a job EASY started that ends in time)
-		}
-	}
+	// idle when planned, taken by every choice, free now (less those busy
+	// since: jobs EASY started that end in time)
+	sure := lz.least - e.s.c.CountFull(lz.idle)
 	if sure > 0 && (cpus > w.freeCPUs-sure || max(nodes, 1) > w.freeNodes-sure) {
 		e.crowded++
 		return true

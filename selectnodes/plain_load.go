@@ -29,11 +29,33 @@ func (c *Cluster) AppendFreeCPUs(dst []int) []int {
 	return dst
 }
 
+// CountFull returns how many of nodes (indices) have no free CPU
+// (FreeCPUs <= 0): one call for a list a planner checks at every job.
+func (c *Cluster) CountFull(nodes []int) int {
+	c.mustBeMade("CountFull")
+	full := 0
+	for _, i := range nodes {
+		if c.effective(i).CPUs-c.use.cpus[i] <= 0 {
+			full++
+		}
+	}
+	return full
+}
+
 // FreeTotals returns the free CPUs (FreeCPUs) summed over the nodes that
 // have one, and how many nodes have one, in one call: nodes is 0 exactly
 // when no job asking for a CPU can start now.
 func (c *Cluster) FreeTotals() (cpus, nodes int) {
 	c.mustBeMade("FreeTotals")
+	if !c.free.known {
+		c.free.cpus, c.free.nodes = c.countFree()
+		c.free.known = true
+	}
+	return c.free.cpus, c.free.nodes
+}
+
+// countFree is FreeTotals counted node by node.
+func (c *Cluster) countFree() (cpus, nodes int) {
 	fast := c.fastSchedule != 0 || c.reported == nil // the configured CPUs
 	for i := range c.nodes {
 		free := 0

@@ -108,7 +108,7 @@ func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error 
 	if err != nil {
 		return err
 	}
-	c.use.apply(q, 1)
+	c.applyLoad(q, 1)
 	c.addJob(running{id: job, p: q, start: start, end: end})
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, q)
@@ -267,7 +267,7 @@ func (c *Cluster) Release(job JobID) error {
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobFini(job, r.p)
 	}
-	c.use.apply(r.p, -1)
+	c.applyLoad(r.p, -1)
 	c.dropJob(job)
 	return nil
 }
@@ -343,6 +343,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	}
 	c.reported[i] = r
 	c.caps[i/64] = c.capOf(i / 64)
+	c.free.known = false // the node's CPUs may be the reported ones
 	c.mostReported = max(c.mostReported, r.CPUs)
 	n := &c.nodes[i]
 	low := r.CPUs < n.CPUs || r.RealMemory < n.RealMemory || r.TmpDisk < n.TmpDisk
@@ -411,6 +412,10 @@ func (c *Cluster) CheckInvariants() error {
 	}
 	if !slices.Equal(c.capsNow(), c.caps) {
 		errs = append(errs, errors.New("per-word capacity bounds differ from the nodes' resources"))
+	}
+	if cpus, nodes := c.countFree(); c.free.known && (c.free.cpus != cpus || c.free.nodes != nodes) {
+		errs = append(errs, fmt.Errorf("the free totals are %d CPUs on %d nodes, counted %d on %d",
+			c.free.cpus, c.free.nodes, cpus, nodes))
 	}
 	if c.ends.Len() != len(c.jobs) {
 		errs = append(errs, fmt.Errorf("the end index holds %d jobs, %d run", c.ends.Len(), len(c.jobs)))
