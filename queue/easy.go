@@ -430,18 +430,31 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 		e.until[i] = idleNode
 	}
 	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
+	if e.idle == nil || e.idle.Len() != uint(n) {
+		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
+		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
+	}
+	e.idle.SetAll()
+	idle := e.idle.Words() // a busy node's bit is cleared as it is met
 	// from the latest end down: a node's first end seen is its last one,
 	// and the ends come out in order without a sort, equal ones together
 	// (counted in freedBy meanwhile: how many nodes each frees)
 	ends, freed := e.ends[:0], e.freedBy[:0]
+	nowN, plain := now.UnixNano(), now == now.Round(0) // no monotonic reading (see subUnix)
 	c.DescendAllocations(func(id selectnodes.JobID, end time.Time, p *selectnodes.Placement) bool {
 		e.countedID = append(e.countedID, id)
-		at := max(end.Sub(now), idleNode+1)
-		for _, na := range p.Alloc {
+		d, ok := subUnix(end, nowN)
+		if !ok || !plain {
+			d = end.Sub(now)
+		}
+		at := max(d, idleNode+1)
+		for k := range p.Alloc {
+			na := &p.Alloc[k] // not copied: a NodeAlloc is 80 bytes
 			if e.until[na.Node] != idleNode {
 				continue
 			}
 			e.until[na.Node] = at
+			idle[na.Node>>6] &^= 1 << (na.Node & 63)
 			if k := len(ends) - 1; k >= 0 && ends[k] == at {
 				freed[k]++
 			} else {
@@ -452,16 +465,6 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	})
 	slices.Reverse(ends)
 	slices.Reverse(freed)
-	if e.idle == nil || e.idle.Len() != uint(n) {
-		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
-		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
-	}
-	e.idle.ClearAll()
-	for i, t := range e.until {
-		if t == idleNode {
-			e.idle.Set(uint(i))
-		}
-	}
 	// freedBy[k]: the nodes the first k distinct ends free, in place
 	freedBy = append(freed, 0)
 	for k := len(ends); k > 0; k-- {
