@@ -83,6 +83,9 @@ func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
 	if e.noCrowd || lz.least <= 0 || len(lz.until) != e.s.c.NodeCount() {
 		return false
 	}
+	if cpus <= w.freeCPUs-lz.least && max(nodes, 1) <= w.freeNodes-lz.least {
+		return false // it fits beside even the most the choice can take (sure <= least)
+	}
 	// idle when planned, taken by every choice, free now (less those busy
 	// since: jobs EASY started that end in time)
 	sure := lz.least - e.s.c.CountFull(lz.idle)
