@@ -29,8 +29,11 @@ func TestSubUnixIsSub(t *testing.T) {
 		}
 		return ok
 	}
-	answered := 0
-	for range 20000 {
+	answered, pairs := 0, 20000
+	if testing.Short() {
+		pairs = 4000
+	}
+	for range pairs {
 		a, b := at(), at()
 		if check(a, b, "random") {
 			answered++
@@ -40,7 +43,7 @@ func TestSubUnixIsSub(t *testing.T) {
 		check(edge, b, "near 2^62")
 		check(b, edge, "near -2^62")
 	}
-	require.Greater(t, answered, 5000, "the fast path should answer pairs less than 146 years apart")
+	require.Greater(t, answered, pairs/4, "the fast path should answer pairs less than 146 years apart")
 	t0 := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		a, b time.Time
