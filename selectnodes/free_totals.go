@@ -14,8 +14,9 @@ type freeTotals struct {
 }
 
 // applyLoad is use.apply of p with sign, keeping the free totals: each
-// node of p leaves them before the change and comes back after it. A
-// placement naming a node twice (or out of order) drops them instead.
+// node of p leaves them with its free CPUs before the change and comes
+// back with those after it. A placement naming a node twice (or out of
+// order) drops them instead.
 func (c *Cluster) applyLoad(p *Placement, sign int) {
 	if !c.free.known || !ascendingNodes(p.Alloc) {
 		c.free.known = false
@@ -23,18 +24,20 @@ func (c *Cluster) applyLoad(p *Placement, sign int) {
 		return
 	}
 	for k := range p.Alloc {
-		c.countNode(p.Alloc[k].Node, -1)
+		// each node once (ascending): its free CPUs move by its own CPUs
+		a := &p.Alloc[k]
+		was := c.effective(a.Node).CPUs - c.use.cpus[a.Node] // FreeCPUs
+		c.count(was, -1)
+		c.count(was-sign*a.CPUs, 1)
 	}
 	c.use.apply(p, sign)
-	for k := range p.Alloc {
-		c.countNode(p.Alloc[k].Node, 1)
-	}
 }
 
-// countNode adds (sign 1) or takes away (-1) node i's part of the totals.
-func (c *Cluster) countNode(i, sign int) {
-	if f := c.effective(i).CPUs - c.use.cpus[i]; f > 0 { // FreeCPUs
-		c.free.cpus += sign * f
+// count adds (sign 1) or takes away (-1) the part of the totals of a node
+// with free CPUs.
+func (c *Cluster) count(free, sign int) {
+	if free > 0 {
+		c.free.cpus += sign * free
 		c.free.nodes += sign
 	}
 }
