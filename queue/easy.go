@@ -44,6 +44,7 @@ type EASY struct {
 	was       []int // a start's nodes' free CPUs before it (consider)
 	req       selectnodes.Request
 	until     []time.Duration // per node, when its last job ends (from now); idleNode when idle
+	allIdle   []time.Duration // idleNode for every node: until's starting value
 	ends      []time.Duration
 	freedBy   []int
 	idle      *bitset.BitSet
@@ -425,10 +426,10 @@ const idleNode = time.Duration(math.MinInt64)
 func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	c := e.s.c
 	n := c.NodeCount()
-	e.until = slices.Grow(e.until[:0], n)[:n]
-	for i := range e.until {
-		e.until[i] = idleNode
+	if len(e.allIdle) != n {
+		e.allIdle = slices.Repeat([]time.Duration{idleNode}, n)
 	}
+	e.until = append(e.until[:0], e.allIdle...)                 // one copy, not a store per node
 	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
 	if e.idle == nil || e.idle.Len() != uint(n) {
 		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
