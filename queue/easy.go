@@ -41,9 +41,10 @@ type EASY struct {
 	// request a probe reads (a local copy would escape), the shadow's
 	// per-node ends, distinct ends and node masks
 	order     []*job
-	free      []int // per node, its free CPUs, kept through the pass
+	was       []int // a start's nodes' free CPUs before it (consider)
 	req       selectnodes.Request
 	until     []time.Duration // per node, when its last job ends (from now); idleNode when idle
+	allIdle   []time.Duration // idleNode for every node: until's starting value
 	ends      []time.Duration
 	freedBy   []int
 	idle      *bitset.BitSet
@@ -139,9 +140,8 @@ func (e *EASY) pass(now time.Time, ids *[]JobID) []Started {
 	s.recalc(now)
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
-	e.free = s.c.AppendFreeCPUs(e.free[:0])
 	w := easyWalk{now: now, ids: ids}
-	w.freeCPUs, w.freeNodes = e.freeOutside(nil)
+	w.freeCPUs, w.freeNodes = s.c.FreeTotals()
 	e.order = s.appendOrdered(e.order[:0])
 	e.walk(&w, e.order)
 	clear(e.order) // hold no finished job
@@ -231,6 +231,11 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 		w.unsure = true
 		return false
 	}
+	// each node's free CPUs before the start, for the counts after it
+	e.was = e.was[:0]
+	for _, a := range p.Alloc {
+		e.was = append(e.was, s.c.FreeCPUs(a.Node))
+	}
 	st, err := s.start(j, p, w.now)
 	if err != nil {
 		w.unsure = true // a plugin refused: it may not later
@@ -246,15 +251,15 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 		e.plan.started = append(e.plan.started, j.ID)
 	}
 	w.freeCPUs -= p.TotalCPUs
-	for _, a := range p.Alloc {
-		was := e.free[a.Node]
-		if e.free[a.Node] = s.c.FreeCPUs(a.Node); e.free[a.Node] <= 0 {
+	for k, a := range p.Alloc {
+		was, free := e.was[k], s.c.FreeCPUs(a.Node)
+		if free <= 0 {
 			w.freeNodes--
 		}
 		if head != nil && !head.lazy.pending && !head.nodes.Test(uint(a.Node)) {
 			// what freeOutside(head.nodes) would now count differently
-			w.outCPUs += max(e.free[a.Node], 0) - max(was, 0)
-			w.outNodes += btoi(e.free[a.Node] > 0) - btoi(was > 0)
+			w.outCPUs += max(free, 0) - max(was, 0)
+			w.outNodes += btoi(free > 0) - btoi(was > 0)
 		}
 	}
 	return true
@@ -271,12 +276,17 @@ func (s *Scheduler) appendOrdered(buf []*job) []*job {
 }
 
 // freeOutside counts the free CPUs, and the nodes with a free CPU, that
-// are not in nodes (nil for none), from the pass's per-node counts.
+// are not in nodes (nil for none): the cluster's totals less the nodes' own.
 func (e *EASY) freeOutside(nodes *bitset.BitSet) (cpus, count int) {
-	for i, f := range e.free {
-		if f > 0 && (nodes == nil || !nodes.Test(uint(i))) {
-			cpus += f
-			count++
+	c := e.s.c
+	cpus, count = c.FreeTotals() // kept by the cluster: no scan
+	if nodes == nil {
+		return cpus, count
+	}
+	for i, ok := nodes.NextSet(0); ok && int(i) < c.NodeCount(); i, ok = nodes.NextSet(i + 1) {
+		if f := c.FreeCPUs(int(i)); f > 0 {
+			cpus -= f
+			count--
 		}
 	}
 	return cpus, count
@@ -292,7 +302,7 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 	started := e.plan.started[:0]
 	// the old plan's counted list is the next one's buffer (busy fills it)
 	e.countedID = e.plan.counted[:0]
-	e.lazyNext = easyLazy{until: e.plan.lazy.until[:0]} // and its node ends
+	e.lazyNext = easyLazy{until: e.plan.lazy.until[:0], idle: e.plan.lazy.idle[:0]} // and its node ends
 	e.plan = easyPlan{}
 	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {
@@ -416,23 +426,36 @@ const idleNode = time.Duration(math.MinInt64)
 func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	c := e.s.c
 	n := c.NodeCount()
-	e.until = slices.Grow(e.until[:0], n)[:n]
-	for i := range e.until {
-		e.until[i] = idleNode
+	if len(e.allIdle) != n {
+		e.allIdle = slices.Repeat([]time.Duration{idleNode}, n)
 	}
+	e.until = append(e.until[:0], e.allIdle...)                 // one copy, not a store per node
 	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
+	if e.idle == nil || e.idle.Len() != uint(n) {
+		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
+		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
+	}
+	e.idle.SetAll()
+	idle := e.idle.Words() // a busy node's bit is cleared as it is met
 	// from the latest end down: a node's first end seen is its last one,
 	// and the ends come out in order without a sort, equal ones together
 	// (counted in freedBy meanwhile: how many nodes each frees)
 	ends, freed := e.ends[:0], e.freedBy[:0]
+	nowN, plain := now.UnixNano(), now == now.Round(0) // no monotonic reading (see subUnix)
 	c.DescendAllocations(func(id selectnodes.JobID, end time.Time, p *selectnodes.Placement) bool {
 		e.countedID = append(e.countedID, id)
-		at := max(end.Sub(now), idleNode+1)
-		for _, na := range p.Alloc {
+		d, ok := subUnix(end, nowN)
+		if !ok || !plain {
+			d = end.Sub(now)
+		}
+		at := max(d, idleNode+1)
+		for k := range p.Alloc {
+			na := &p.Alloc[k] // not copied: a NodeAlloc is 80 bytes
 			if e.until[na.Node] != idleNode {
 				continue
 			}
 			e.until[na.Node] = at
+			idle[na.Node>>6] &^= 1 << (na.Node & 63)
 			if k := len(ends) - 1; k >= 0 && ends[k] == at {
 				freed[k]++
 			} else {
@@ -443,16 +466,6 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	})
 	slices.Reverse(ends)
 	slices.Reverse(freed)
-	if e.idle == nil || e.idle.Len() != uint(n) {
-		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
-		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
-	}
-	e.idle.ClearAll()
-	for i, t := range e.until {
-		if t == idleNode {
-			e.idle.Set(uint(i))
-		}
-	}
 	// freedBy[k]: the nodes the first k distinct ends free, in place
 	freedBy = append(freed, 0)
 	for k := len(ends); k > 0; k-- {

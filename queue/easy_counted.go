@@ -30,6 +30,7 @@ type easyLazy struct {
 	pending   bool
 	req       selectnodes.Request // the head's, when planned (nothing in it is withheld)
 	until     []time.Duration     // per node, its last end when planned; idleNode when idle
+	idle      []int               // the nodes idle when planned, in order (headCrowdsOut)
 	threshold time.Duration       // the k-th distinct end: nodes free by then count
 	least     int                 // idle nodes the head may take beyond the freed ones
 }
@@ -45,8 +46,12 @@ func (e *EASY) countedShadow(j *job, now time.Time, ends []time.Duration, freedB
 	if n, ok := e.s.c.CountedNeed(&j.Request); !ok || n != need || !e.fitsIdle(&j.Request) {
 		return time.Time{}, false
 	}
+	idle := e.lazyNext.idle[:0]
+	for i, ok := e.idle.NextSet(0); ok; i, ok = e.idle.NextSet(i + 1) {
+		idle = append(idle, int(i))
+	}
 	e.lazyNext = easyLazy{pending: true, req: j.Request, until: append(e.lazyNext.until[:0], e.until...),
-		threshold: ends[k-1], least: max(0, need-freedBy[k])}
+		idle: idle, threshold: ends[k-1], least: max(0, need-freedBy[k])}
 	return now.Add(ends[k-1]), true
 }
 
@@ -75,15 +80,15 @@ func (e *EASY) fitsIdle(req *selectnodes.Request) bool {
 // next job that may fit (on the same inputs: the same nodes).
 func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
 	lz := &p.lazy
-	if e.noCrowd || lz.least <= 0 || len(lz.until) != len(e.free) {
+	if e.noCrowd || lz.least <= 0 || len(lz.until) != e.s.c.NodeCount() {
 		return false
 	}
-	sure := lz.least // idle when planned, taken by every choice, free now
-	for i, t := range lz.until {
-		if t == idleNode && e.free[i] <= 0 {
-			sure-- // busy since (a job EASY started that ends in time)
-		}
+	if cpus <= w.freeCPUs-lz.least && max(nodes, 1) <= w.freeNodes-lz.least {
+		return false // it fits beside even the most the choice can take (sure <= least)
 	}
+	// idle when planned, taken by every choice, free now (less those busy
+	// since: jobs EASY started that end in time)
+	sure := lz.least - e.s.c.CountFull(lz.idle)
 	if sure > 0 && (cpus > w.freeCPUs-sure || max(nodes, 1) > w.freeNodes-sure) {
 		e.crowded++
 		return true

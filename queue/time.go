@@ -102,3 +102,25 @@ func addDurations(a, b time.Duration) time.Duration {
 	}
 	return a + b
 }
+
+// unixNanoSecs bounds the Unix seconds of a time whose UnixNano is exact
+// (the seconds times 1e9, plus the nanoseconds, fit an int64).
+const unixNanoSecs = 9_223_372_035
+
+// subUnix is t.Sub(u) for u given as u.UnixNano(), neither with a
+// monotonic clock reading, by one subtraction of nanoseconds; ok is false
+// (and the caller calls Sub) where that could differ from Sub: t outside
+// the years UnixNano can hold, or a difference within a second or so of
+// where Sub saturates (its seconds times 1e9 could overflow there). An
+// EASY plan reads every running job's end this way.
+func subUnix(t time.Time, uN int64) (time.Duration, bool) {
+	if s := t.Unix(); s <= -unixNanoSecs || s >= unixNanoSecs {
+		return 0, false
+	}
+	tN := t.UnixNano()
+	d := tN - uN
+	if (tN^uN)&(tN^d) < 0 || d <= -1<<62 || d >= 1<<62 {
+		return 0, false // overflowed, or far enough to need Sub's care
+	}
+	return time.Duration(d), true
+}

@@ -110,6 +110,7 @@ type Cluster struct {
 	use  usage
 	jobs map[JobID]running     // by value: recording a job allocates nothing
 	ends *btree.BTreeG[endKey] // the same jobs by expected end (ends.go)
+	free freeTotals            // FreeTotals, kept through the load's changes (free_totals.go)
 
 	// scratch is lent to one selection at a time (takeScratch)
 	scratch atomic.Pointer[scratch]

@@ -147,9 +147,11 @@
 // enough nodes are free by counts, and makes one selection there (more
 // only when that one fails). For planners that count before they select,
 // CountedNeed says when a request's fit on a plain cluster, ignoring the
-// load, is a node count (and the count), and AppendFreeCPUs and
+// load, is a node count (and the count), AppendFreeCPUs and
 // DescendAllocations read every node's free CPUs and the running
-// allocations by expected end in one call. On a cluster of one kind of
+// allocations by expected end in one call, FreeTotals (the free CPUs and
+// the nodes with one) is kept through every start and end instead of
+// counted, and CountFull counts the full nodes of a list. On a cluster of one kind of
 // node under Linear (one node configuration, no GRES, no topology, the
 // default mode), a RunNow or TestOnly selection of a plain request that
 // does not share its nodes (counts only, withheld nodes allowed) skips the

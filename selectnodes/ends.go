@@ -7,10 +7,13 @@ import (
 )
 
 // endKey orders running jobs by expected end, then ID: the order in which
-// WillRun releases them.
+// WillRun releases them. It carries the job's placement (the one its
+// record in Cluster.jobs holds; not compared), so a walk in end order
+// reads the nodes without a lookup by ID.
 type endKey struct {
 	end time.Time
 	id  JobID
+	p   *Placement
 }
 
 func endLess(a, b endKey) bool {
@@ -31,16 +34,16 @@ func newEnds() *btree.BTreeG[endKey] { return btree.NewG(16, endLess) }
 // addJob records r, replacing the record of the same ID.
 func (c *Cluster) addJob(r running) {
 	if old, ok := c.jobs[r.id]; ok {
-		c.ends.Delete(endKey{old.end, old.id})
+		c.ends.Delete(endKey{end: old.end, id: old.id})
 	}
 	c.jobs[r.id] = r
-	c.ends.ReplaceOrInsert(endKey{r.end, r.id})
+	c.ends.ReplaceOrInsert(endKey{r.end, r.id, r.p})
 }
 
 // dropJob forgets job's record.
 func (c *Cluster) dropJob(job JobID) {
 	if old, ok := c.jobs[job]; ok {
-		c.ends.Delete(endKey{old.end, old.id})
+		c.ends.Delete(endKey{end: old.end, id: old.id})
 		delete(c.jobs, job)
 	}
 }

@@ -1,6 +1,9 @@
 package selectnodes
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Load read in bulk, for planners that look at every node or every running
 // job on each pass (queue's EASY): one call instead of one per node or job.
@@ -10,9 +13,13 @@ import "time"
 func (c *Cluster) AppendFreeCPUs(dst []int) []int {
 	c.mustBeMade("AppendFreeCPUs")
 	if c.fastSchedule != 0 || c.reported == nil {
-		// the configured CPUs: no node's report to look up
-		for i := range c.nodes {
-			dst = append(dst, c.nodes[i].CPUs-c.use.cpus[i])
+		// the configured CPUs: no node's report to look up. Written in
+		// place (an EASY pass asks at every event)
+		n, at := len(c.nodes), len(dst)
+		dst = slices.Grow(dst, n)[:at+n]
+		out, used := dst[at:], c.use.cpus[:n]
+		for i := range out {
+			out[i] = c.nodes[i].CPUs - used[i]
 		}
 		return dst
 	}
@@ -22,11 +29,33 @@ func (c *Cluster) AppendFreeCPUs(dst []int) []int {
 	return dst
 }
 
+// CountFull returns how many of nodes (indices) have no free CPU
+// (FreeCPUs <= 0): one call for a list a planner checks at every job.
+func (c *Cluster) CountFull(nodes []int) int {
+	c.mustBeMade("CountFull")
+	full := 0
+	for _, i := range nodes {
+		if c.effective(i).CPUs-c.use.cpus[i] <= 0 {
+			full++
+		}
+	}
+	return full
+}
+
 // FreeTotals returns the free CPUs (FreeCPUs) summed over the nodes that
 // have one, and how many nodes have one, in one call: nodes is 0 exactly
 // when no job asking for a CPU can start now.
 func (c *Cluster) FreeTotals() (cpus, nodes int) {
 	c.mustBeMade("FreeTotals")
+	if !c.free.known {
+		c.free.cpus, c.free.nodes = c.countFree()
+		c.free.known = true
+	}
+	return c.free.cpus, c.free.nodes
+}
+
+// countFree is FreeTotals counted node by node.
+func (c *Cluster) countFree() (cpus, nodes int) {
 	fast := c.fastSchedule != 0 || c.reported == nil // the configured CPUs
 	for i := range c.nodes {
 		free := 0
@@ -70,6 +99,6 @@ func (c *Cluster) HasFreeCPU() bool {
 func (c *Cluster) DescendAllocations(fn func(job JobID, end time.Time, p *Placement) bool) {
 	c.mustBeMade("DescendAllocations")
 	c.ends.Descend(func(k endKey) bool {
-		return fn(k.id, k.end, c.jobs[k.id].p)
+		return fn(k.id, k.end, k.p)
 	})
 }

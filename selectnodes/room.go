@@ -1,6 +1,9 @@
 package selectnodes
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // Word bounds for the load filters. A ConsRes selection on a half-loaded
 // cluster checked every busy node of the spans it read, one at a time
@@ -60,9 +63,18 @@ func (c *Cluster) capOf(w int) wordCap {
 }
 
 // reloadWord recomputes word w's load bounds from its busy nodes (an idle
-// node holds nothing): after a release lowered what the word's fullest
-// node held. The word's idle bits must be current.
+// node holds nothing). The word's idle bits must be current.
 func (u *usage) reloadWord(w int) {
+	u.reloadBelow(w, wordLoad{cpus: math.MaxInt, mem: math.MaxInt64, jobs: math.MaxInt32})
+}
+
+// reloadBelow is reloadWord after a release lowered what the word's
+// fullest node held, when no node of the word holds more than was (the
+// bounds before the release: a release only takes load away). The scan
+// stops at the first node that still holds was in every field: no node
+// can hold more, so the bounds are was again. On a cluster of like nodes
+// each running one job, the first busy node usually does.
+func (u *usage) reloadBelow(w int, was wordLoad) {
 	var l wordLoad
 	for busy := ^u.idle.Words()[w]; busy != 0; busy &= busy - 1 {
 		i := w*64 + bits.TrailingZeros64(busy)
@@ -70,6 +82,9 @@ func (u *usage) reloadWord(w int) {
 			break // the last word's bits past the cluster
 		}
 		l.cpus, l.mem, l.jobs = max(l.cpus, u.cpus[i]), max(l.mem, u.mem[i]), max(l.jobs, u.jobs[i])
+		if l == was {
+			break
+		}
 	}
 	u.high[w] = l
 }

@@ -64,7 +64,7 @@ func (s *Snapshot) Allocate(job JobID, p *Placement, start, end time.Time) error
 	if err != nil {
 		return fmt.Errorf("selectnodes: job %d: %w", job, err)
 	}
-	s.c.use.apply(q, 1)
+	s.c.applyLoad(q, 1)
 	s.c.addJob(running{id: job, p: q, start: start, end: end})
 	return nil
 }
@@ -78,7 +78,7 @@ func (s *Snapshot) Simulate(job JobID, p *Placement, start, end time.Time) (reve
 	if err != nil {
 		return nil, err
 	}
-	s.c.use.apply(q, 1)
+	s.c.applyLoad(q, 1)
 	s.c.addJob(running{id: job, p: q, start: start, end: end})
 	done := false
 	return func() {
@@ -95,7 +95,7 @@ func (s *Snapshot) Release(job JobID) error {
 	if !ok {
 		return fmt.Errorf("selectnodes: job %d is not in the snapshot", job)
 	}
-	s.c.use.apply(r.p, -1)
+	s.c.applyLoad(r.p, -1)
 	s.c.dropJob(job)
 	return nil
 }

@@ -48,16 +48,21 @@ func (u *usage) clone() usage {
 // add (sign 1) or remove (sign -1) a placement's load.
 func (u *usage) apply(p *Placement, sign int) {
 	stale := -1 // a word whose bounds a release may have lowered
-	for _, a := range p.Alloc {
+	var was wordLoad
+	// the bitmaps' words written directly: a node index is below their
+	// length, which SetTo would otherwise check (and grow) per node
+	idle, share := u.idle.Words(), u.share.Words()
+	for k := range p.Alloc {
+		a := &p.Alloc[k] // not copied: a NodeAlloc is 80 bytes
 		i := a.Node
 		w := i / 64
 		if stale >= 0 && stale != w {
-			u.reloadWord(stale)
+			u.reloadBelow(stale, was)
 			stale = -1
 		}
 		h := &u.high[w]
-		if sign < 0 && (u.cpus[i] == h.cpus || u.mem[i] == h.mem || u.jobs[i] == h.jobs) {
-			stale = w // this node may have been the word's fullest
+		if sign < 0 && stale < 0 && (u.cpus[i] == h.cpus || u.mem[i] == h.mem || u.jobs[i] == h.jobs) {
+			stale, was = w, *h // this node may have been the word's fullest
 		}
 		u.cpus[i] += sign * a.CPUs
 		u.mem[i] += int64(sign) * a.Memory
@@ -71,13 +76,22 @@ func (u *usage) apply(p *Placement, sign int) {
 		if sign > 0 {
 			h.cpus, h.mem, h.jobs = max(h.cpus, u.cpus[i]), max(h.mem, u.mem[i]), max(h.jobs, u.jobs[i])
 		}
-		u.idle.SetTo(uint(i), u.jobs[i] == 0)
-		u.share.SetTo(uint(i), u.excl[i] == 0)
+		setBit(idle, i, u.jobs[i] == 0)
+		setBit(share, i, u.excl[i] == 0)
 	}
 	if stale >= 0 {
-		u.reloadWord(stale)
+		u.reloadBelow(stale, was)
 	}
 	u.applyPart(p, sign) // partcap.go
+}
+
+// setBit sets or clears bit i of a bitmap's words.
+func setBit(words []uint64, i int, on bool) {
+	if on {
+		words[i>>6] |= 1 << (i & 63)
+	} else {
+		words[i>>6] &^= 1 << (i & 63)
+	}
 }
 
 // Allocate records that job runs on placement p from start until end (its
@@ -94,7 +108,7 @@ func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error 
 	if err != nil {
 		return err
 	}
-	c.use.apply(q, 1)
+	c.applyLoad(q, 1)
 	c.addJob(running{id: job, p: q, start: start, end: end})
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, q)
@@ -253,7 +267,7 @@ func (c *Cluster) Release(job JobID) error {
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobFini(job, r.p)
 	}
-	c.use.apply(r.p, -1)
+	c.applyLoad(r.p, -1)
 	c.dropJob(job)
 	return nil
 }
@@ -329,6 +343,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	}
 	c.reported[i] = r
 	c.caps[i/64] = c.capOf(i / 64)
+	c.free.known = false // the node's CPUs may be the reported ones
 	c.mostReported = max(c.mostReported, r.CPUs)
 	n := &c.nodes[i]
 	low := r.CPUs < n.CPUs || r.RealMemory < n.RealMemory || r.TmpDisk < n.TmpDisk
@@ -398,12 +413,18 @@ func (c *Cluster) CheckInvariants() error {
 	if !slices.Equal(c.capsNow(), c.caps) {
 		errs = append(errs, errors.New("per-word capacity bounds differ from the nodes' resources"))
 	}
+	if cpus, nodes := c.countFree(); c.free.known && (c.free.cpus != cpus || c.free.nodes != nodes) {
+		errs = append(errs, fmt.Errorf("the free totals are %d CPUs on %d nodes, counted %d on %d",
+			c.free.cpus, c.free.nodes, cpus, nodes))
+	}
 	if c.ends.Len() != len(c.jobs) {
 		errs = append(errs, fmt.Errorf("the end index holds %d jobs, %d run", c.ends.Len(), len(c.jobs)))
 	}
 	for id, r := range c.jobs {
-		if !c.ends.Has(endKey{r.end, id}) {
+		if k, ok := c.ends.Get(endKey{end: r.end, id: id}); !ok {
 			errs = append(errs, fmt.Errorf("job %d is missing from the end index", id))
+		} else if k.p != r.p {
+			errs = append(errs, fmt.Errorf("job %d's placement in the end index is not its record's", id))
 		}
 	}
 	for i := range c.nodes {

@@ -233,9 +233,10 @@ type runner struct {
 	tree   *topology.Tree
 	live   map[queue.JobID]*liveJob
 	ends   endHeap
-	next   Job  // the next job to submit, when have
-	have   bool // next holds a job
-	seq    int  // jobs read so far
+	next   Job       // the next job to submit, when have
+	nextAt time.Time // its submit time (epoch + next.Submit)
+	have   bool      // next holds a job
+	seq    int       // jobs read so far
 	last   time.Duration
 	acc    accumulator
 	recs   []Record
@@ -371,6 +372,7 @@ func (r *runner) peek() error {
 		return fmt.Errorf("sim: job %d (%s) is submitted at %v, before the job it follows (%v): %w", r.seq, j.Spec.Name, j.Submit, r.last, ErrOrder)
 	}
 	r.next, r.have, r.last = j, true, j.Submit
+	r.nextAt = r.epoch.Add(j.Submit)
 	return nil
 }
 
@@ -382,7 +384,7 @@ func (r *runner) dynamic() bool { return r.o.Policy.Dynamic() || r.o.Planner != 
 func (r *runner) nextEvent() (time.Time, bool) {
 	t, ok := time.Time{}, false
 	if r.have {
-		t, ok = r.epoch.Add(r.next.Submit), true
+		t, ok = r.nextAt, true
 	}
 	if len(r.ends) > 0 && (!ok || r.ends[0].at.Before(t)) {
 		t, ok = r.ends[0].at, true
@@ -448,7 +450,7 @@ func (r *runner) step(t time.Time) error {
 			r.ended(id, t, queue.Timeout)
 		}
 	}
-	for r.have && !r.epoch.Add(r.next.Submit).After(t) {
+	for r.have && !r.nextAt.After(t) {
 		if err := r.submit(t); err != nil {
 			return err
 		}
