@@ -111,6 +111,8 @@ type Cluster struct {
 	jobs map[JobID]running     // by value: recording a job allocates nothing
 	ends *btree.BTreeG[endKey] // the same jobs by expected end (ends.go)
 
+	changes changeCount // calls that changed what a placement reads (changes.go)
+
 	// scratch is lent to one selection at a time (takeScratch)
 	scratch atomic.Pointer[scratch]
 
