@@ -66,9 +66,14 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 		return nil
 	}
 	s.recalc(now)
-	for id := range s.resv {
+	plan := s.kept == nil || s.queue.Len() > 0 // see below
+	clamped := false
+	for id, r := range s.resv { // one walk of the map: a pass's fixed cost
 		if j, ok := s.jobs[id]; !ok || j.State != Pending {
 			delete(s.resv, id)
+		} else if plan {
+			clamped = clamped || (r.Start.Before(now) && r.End.After(now))
+			s.overtaken(id, r, now)
 		}
 	}
 	// No pending job (every job pending is queued): nothing to plan, and
@@ -80,10 +85,10 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	// loaded cluster most passes come here. (Without a kept profile the
 	// pass makes one, as a pass planning jobs would: the tests compare
 	// passes on a profile rebuilt every time, and so the full path.)
-	if s.kept != nil && s.queue.Len() == 0 {
+	if !plan {
 		return nil
 	}
-	pr, resvAt := s.planProfile(now)
+	pr, resvAt := s.keptProfile(now, clamped)
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
 	skip := s.kept.skip

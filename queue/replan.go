@@ -106,6 +106,18 @@ func roundUp(t, now time.Time, res time.Duration) time.Time {
 // first time (or when the cluster changed size, or now is before the last
 // pass's now: slots before that are gone).
 func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
+	clamped := false
+	for id, r := range s.resv {
+		clamped = clamped || (r.Start.Before(now) && r.End.After(now))
+		s.overtaken(id, r, now)
+	}
+	return s.keptProfile(now, clamped)
+}
+
+// keptProfile is planProfile once the reservations time has overtaken
+// are dropped and the ones due are started at now (overtaken); clamped
+// says whether one was.
+func (s *Scheduler) keptProfile(now time.Time, clamped bool) (*profile, *resvIndex) {
 	n := s.c.NodeCount()
 	nowAt := now.UnixNano()
 	k := s.kept
@@ -125,11 +137,6 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		k.added = k.added[:0]
 		s.kept = k
 		return k.pr, k.idx
-	}
-	clamped := false
-	for id, r := range s.resv {
-		clamped = clamped || (r.Start.Before(now) && r.End.After(now))
-		s.overtaken(id, r, now)
 	}
 	// boundaries time has passed are no boundaries any more
 	for _, at := range k.pr.at[1:] {
