@@ -52,9 +52,10 @@ type keptPlan struct {
 	// whose count rose from zero since then.
 	refs  map[int64]refCount
 	added []slotTime
-	// refsChanged says a boundary was referenced or forgotten, or became
-	// a node's free time, since the last regrid; slots and loc are the
-	// profile's slot count and now's location then (see planProfile).
+	// refsChanged says a boundary was forgotten, or became a node's free
+	// time, since the last regrid (one newly referenced is in added);
+	// slots and loc are the profile's slot count and now's location then
+	// (see planProfile).
 	refsChanged bool
 	slots       int
 	loc         *time.Location
@@ -162,13 +163,16 @@ func (s *Scheduler) keptProfile(now time.Time, clamped bool) (*profile, *resvInd
 		s.syncResv(k, nowAt, ch)
 	}
 	var moved []int64
-	if k.refsChanged || len(k.pr.at) != k.slots || now.Location() != k.loc {
+	if k.refsChanged || now.Location() != k.loc || !k.splitAsAdded() {
 		moved = k.pr.regrid(now, k.targets(now))
 	} else {
-		// The boundaries are the last regrid's, none split in since and
-		// none passed (its reference would have gone), with the values
-		// it gave them: regrid would only move slot 0's start to now.
+		// The boundaries are the last regrid's, none passed (its
+		// reference would have gone), with the values it gave them, and
+		// the ones referenced since, each split in by the take that
+		// referenced it and none other: regrid would only move slot 0's
+		// start to now.
 		k.pr.times[0], k.pr.at[0] = now, nowAt
+		k.added = k.added[:0]
 	}
 	k.refsChanged, k.slots, k.loc = false, len(k.pr.at), now.Location()
 	words := k.pr.recolumn(k.dirty, k.freeFrom, k.never, k.idx.list, nowAt) // the index holds s.resv now
@@ -176,6 +180,23 @@ func (s *Scheduler) keptProfile(now time.Time, clamped bool) (*profile, *resvInd
 	k.pr.refreshBlocks(nowAt, moved, words)
 	ch.log(s, k.skip, k.pr, n) // on the profile as it now is
 	return k.pr, k.idx
+}
+
+// splitAsAdded reports, when no boundary was forgotten since the last
+// regrid, whether the profile's slots are that regrid's and the
+// boundaries added since, no more: each added one is a slot start, and
+// the slots number as many more as were added. (Splits only insert, and
+// an added boundary is none of the last regrid's, each referenced then.)
+func (k *keptPlan) splitAsAdded() bool {
+	if len(k.pr.at) != k.slots+len(k.added) {
+		return false
+	}
+	for _, b := range k.added {
+		if _, found := slices.BinarySearch(k.pr.at, b.at); !found {
+			return false
+		}
+	}
+	return true
 }
 
 // refCount is what references a boundary: nodes' free times (which
@@ -204,7 +225,6 @@ func (k *keptPlan) count(at int64, t time.Time, free, resv int32) {
 	}
 	if !ok {
 		k.added = append(k.added, slotTime{at: at, t: t})
-		k.refsChanged = true
 	}
 	if c.free <= 0 && free > 0 {
 		k.refsChanged = true // the boundary's value becomes the free time's (see targets)
