@@ -50,7 +50,7 @@ func TestPassesAfterSubmissionsDecideAsRebuiltPlans(t *testing.T) {
 		iters, steps = 8, 100
 	}
 	if raceEnabled {
-		iters, steps = 3, 80
+		iters, steps = 2, 50
 	}
 	var kept, reached int
 	for iter := range iters {
