@@ -66,9 +66,14 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 		return nil
 	}
 	s.recalc(now)
-	for id := range s.resv {
+	plan := s.kept == nil || s.queue.Len() > 0 // see below
+	clamped := false
+	for id, r := range s.resv { // one walk of the map: a pass's fixed cost
 		if j, ok := s.jobs[id]; !ok || j.State != Pending {
 			delete(s.resv, id)
+		} else if plan {
+			clamped = clamped || (r.Start.Before(now) && r.End.After(now))
+			s.overtaken(id, r, now)
 		}
 	}
 	// No pending job (every job pending is queued): nothing to plan, and
@@ -80,10 +85,10 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	// loaded cluster most passes come here. (Without a kept profile the
 	// pass makes one, as a pass planning jobs would: the tests compare
 	// passes on a profile rebuilt every time, and so the full path.)
-	if s.kept != nil && s.queue.Len() == 0 {
+	if !plan {
 		return nil
 	}
-	pr, resvAt := s.planProfile(now)
+	pr, resvAt := s.keptProfile(now, clamped)
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
 	skip := s.kept.skip
@@ -274,7 +279,23 @@ func (b *bfRun) mayStartAway(j *job, end time.Time, old reservation, held bool) 
 // the pass's open set, cleared first), or nil when a partition oversubscribes CPUs (a
 // node without a free CPU may still take a job there). A node with more
 // free CPUs than the change log last saw is logged as room freed now.
+//
+// When the cluster counts no change since the last pass counted (a pass
+// that starts a job changes it), the count and the set are the last
+// pass's, and the log saw them: they are kept as they are.
 func (s *Scheduler) freeNow(skip *skipLog, pass *bfPass) (cpus int, _ *bitset.BitSet) {
+	if changes := s.c.Changes(); !pass.counted.ok || pass.counted.changes != changes {
+		pass.cpus = s.countFree(skip, pass)
+		pass.counted = nodesRead{changes: changes, ok: true}
+	}
+	if s.c.OversubscribesCPUs() {
+		return pass.cpus, nil
+	}
+	return pass.cpus, pass.open
+}
+
+// countFree is freeNow's count, made afresh into pass.open.
+func (s *Scheduler) countFree(skip *skipLog, pass *bfPass) (cpus int) {
 	open := pass.open
 	open.ClearAll()
 	var last []int
@@ -299,10 +320,7 @@ func (s *Scheduler) freeNow(skip *skipLog, pass *bfPass) (cpus int, _ *bitset.Bi
 	if len(rose) > 0 {
 		s.cpusFreed(skip, rose)
 	}
-	if s.c.OversubscribesCPUs() {
-		return cpus, nil
-	}
-	return cpus, open
+	return cpus
 }
 
 // mayStartNow reports whether j could start now away from excl (nil for
@@ -430,6 +448,9 @@ type bfPass struct {
 	gen        uint64   // counts the passes, for parts
 	partsSeen  []string // bfRun.partsSeen's storage
 	free       []int    // freeNow's storage
+	// counted is when open and cpus (the free CPUs) were counted
+	counted nodesRead
+	cpus    int
 	// most bounds, for every start the last earliest ruled out, the nodes
 	// of the job's partition free throughout its window; math.MaxInt when
 	// a start failed for more than its count (a selection failed).

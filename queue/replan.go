@@ -52,9 +52,10 @@ type keptPlan struct {
 	// whose count rose from zero since then.
 	refs  map[int64]refCount
 	added []slotTime
-	// refsChanged says a boundary was referenced or forgotten, or became
-	// a node's free time, since the last regrid; slots and loc are the
-	// profile's slot count and now's location then (see planProfile).
+	// refsChanged says a boundary was forgotten, or became a node's free
+	// time, since the last regrid (one newly referenced is in added);
+	// slots and loc are the profile's slot count and now's location then
+	// (see planProfile).
 	refsChanged bool
 	slots       int
 	loc         *time.Location
@@ -74,6 +75,8 @@ type keptPlan struct {
 	// seen is seenFree's storage (see cons_seen.go)
 	started []nodeUntil
 	seen    []int64
+	// read is when freeFrom and never were read (see cons_still.go)
+	read nodesRead
 }
 
 // slotTime is a slot boundary: the instant, and the time.Time value a
@@ -104,13 +107,25 @@ func roundUp(t, now time.Time, res time.Duration) time.Time {
 // first time (or when the cluster changed size, or now is before the last
 // pass's now: slots before that are gone).
 func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
+	clamped := false
+	for id, r := range s.resv {
+		clamped = clamped || (r.Start.Before(now) && r.End.After(now))
+		s.overtaken(id, r, now)
+	}
+	return s.keptProfile(now, clamped)
+}
+
+// keptProfile is planProfile once the reservations time has overtaken
+// are dropped and the ones due are started at now (overtaken); clamped
+// says whether one was.
+func (s *Scheduler) keptProfile(now time.Time, clamped bool) (*profile, *resvIndex) {
 	n := s.c.NodeCount()
 	nowAt := now.UnixNano()
 	k := s.kept
 	if k == nil || len(k.freeFrom) != n || nowAt < k.pr.at[0] { // (time ran backwards)
 		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]refCount{}, skip: newSkipLog()}
 		k.pr, k.idx = s.buildProfile(now, &k.buf)
-		k.freeFrom, k.never = s.freeFrom(now, nil, nil)
+		k.freeFrom, k.never, k.read = s.freeFrom(now, nil, nil)
 		k.resv = make(map[JobID]reservation, len(s.resv))
 		for i, at := range k.freeFrom {
 			if !k.never.Test(uint(i)) {
@@ -124,11 +139,6 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		s.kept = k
 		return k.pr, k.idx
 	}
-	clamped := false
-	for id, r := range s.resv {
-		clamped = clamped || (r.Start.Before(now) && r.End.After(now))
-		s.overtaken(id, r, now)
-	}
 	// boundaries time has passed are no boundaries any more
 	for _, at := range k.pr.at[1:] {
 		if at > nowAt {
@@ -137,34 +147,12 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		delete(k.refs, at)
 		k.refsChanged = true
 	}
-	freeFrom, never := s.freeFrom(now, k.spare, k.spareNever)
 	clear(k.ch.runs)
 	k.ch = inputChanges{nowAt: nowAt, freed: k.ch.freed[:0], grew: k.ch.grew[:0], down: k.ch.down[:0], runs: k.ch.runs[:0]}
 	ch := &k.ch // its lists' storage is kept from pass to pass
-	seen := k.seenFree(n)
-	for i := range freeFrom {
-		a, b := k.freeFrom[i], freeFrom[i]
-		la := max(a, seen[i]) // as the last pass's certificates read it
-		wasNever, isNever := k.never.Test(uint(i)), never.Test(uint(i))
-		if a == b && la == b && wasNever == isNever {
-			continue
-		}
-		ch.node(i, la, b, wasNever, isNever)
-		if a == b && wasNever == isNever {
-			continue // (a start in the pass dirtied the node already)
-		}
-		if wasNever != isNever || a > nowAt || b > nowAt {
-			k.dirty.Set(uint(i))
-		}
-		if !wasNever {
-			k.unref(a, nowAt)
-		}
-		if !isNever {
-			k.ref(b, now, nowAt)
-		}
+	if !k.nodesStill(s.c, nowAt) {
+		s.readNodes(k, now, ch)
 	}
-	k.freeFrom, k.never, k.spare, k.spareNever = freeFrom, never, k.freeFrom, k.never
-	k.clearSeen(seen)
 	k.skip.prune(nowAt, s.resv)
 	// Outside a pass reservations are only deleted (a start, an end, a
 	// hold), and a pass keeps k.resv with every change it makes; so
@@ -175,20 +163,40 @@ func (s *Scheduler) planProfile(now time.Time) (*profile, *resvIndex) {
 		s.syncResv(k, nowAt, ch)
 	}
 	var moved []int64
-	if k.refsChanged || len(k.pr.at) != k.slots || now.Location() != k.loc {
+	if k.refsChanged || now.Location() != k.loc || !k.splitAsAdded() {
 		moved = k.pr.regrid(now, k.targets(now))
 	} else {
-		// The boundaries are the last regrid's, none split in since and
-		// none passed (its reference would have gone), with the values
-		// it gave them: regrid would only move slot 0's start to now.
+		// The boundaries are the last regrid's, none passed (its
+		// reference would have gone), with the values it gave them, and
+		// the ones referenced since, each split in by the take that
+		// referenced it and none other: regrid would only move slot 0's
+		// start to now.
 		k.pr.times[0], k.pr.at[0] = now, nowAt
+		k.added = k.added[:0]
 	}
 	k.refsChanged, k.slots, k.loc = false, len(k.pr.at), now.Location()
-	words := k.pr.recolumn(k.dirty, freeFrom, never, k.idx.list, nowAt) // the index holds s.resv now
+	words := k.pr.recolumn(k.dirty, k.freeFrom, k.never, k.idx.list, nowAt) // the index holds s.resv now
 	k.dirty.ClearAll()
 	k.pr.refreshBlocks(nowAt, moved, words)
 	ch.log(s, k.skip, k.pr, n) // on the profile as it now is
 	return k.pr, k.idx
+}
+
+// splitAsAdded reports, when no boundary was forgotten since the last
+// regrid, whether the profile's slots are that regrid's and the
+// boundaries added since, no more: each added one is a slot start, and
+// the slots number as many more as were added. (Splits only insert, and
+// an added boundary is none of the last regrid's, each referenced then.)
+func (k *keptPlan) splitAsAdded() bool {
+	if len(k.pr.at) != k.slots+len(k.added) {
+		return false
+	}
+	for _, b := range k.added {
+		if _, found := slices.BinarySearch(k.pr.at, b.at); !found {
+			return false
+		}
+	}
+	return true
 }
 
 // refCount is what references a boundary: nodes' free times (which
@@ -217,7 +225,6 @@ func (k *keptPlan) count(at int64, t time.Time, free, resv int32) {
 	}
 	if !ok {
 		k.added = append(k.added, slotTime{at: at, t: t})
-		k.refsChanged = true
 	}
 	if c.free <= 0 && free > 0 {
 		k.refsChanged = true // the boundary's value becomes the free time's (see targets)
@@ -358,9 +365,10 @@ func sameResv(a, b reservation) bool {
 }
 
 // freeFrom returns each node's rounded free time as buildProfile sees it
-// (math.MinInt64 when no allocation holds it), in buf's storage, and the
-// nodes that are down or not available (in neverBuf's, when it fits).
-func (s *Scheduler) freeFrom(now time.Time, buf []int64, neverBuf *bitset.BitSet) ([]int64, *bitset.BitSet) {
+// (math.MinInt64 when no allocation holds it), in buf's storage, the
+// nodes that are down or not available (in neverBuf's, when it fits), and
+// when it read them (see nodesStill).
+func (s *Scheduler) freeFrom(now time.Time, buf []int64, neverBuf *bitset.BitSet) ([]int64, *bitset.BitSet, nodesRead) {
 	c := s.c
 	out := grown(buf, c.NodeCount())
 	for i := range out {
@@ -369,19 +377,20 @@ func (s *Scheduler) freeFrom(now time.Time, buf []int64, neverBuf *bitset.BitSet
 	// the scheduler's own jobs hold every allocation unless someone
 	// allocated on the cluster behind its back: then as many
 	// (allocation, node) pairs as the nodes count would not be found
-	held := 0
+	held, read := 0, nodesRead{changes: c.Changes(), nextEnd: math.MaxInt64, ok: true}
 	for id, j := range s.active { // any order: a maximum per node
-		held += s.holdUntil(out, id, now, &j.roundedEnd)
+		held += s.holdUntil(out, id, now, &j.roundedEnd, &read.nextEnd)
 	}
 	if held != c.JobsOnTotal() {
 		for i := range out {
 			out[i] = math.MinInt64
 		}
+		read.nextEnd = math.MaxInt64
 		for _, id := range c.Running() {
-			s.holdUntil(out, id, now, nil)
+			s.holdUntil(out, id, now, nil, &read.nextEnd)
 		}
 	}
-	return out, c.UnusableInto(neverBuf)
+	return out, c.UnusableInto(neverBuf), read
 }
 
 // roundedEnd is an allocation's end and the same rounded up to the
@@ -394,13 +403,17 @@ type roundedEnd struct {
 
 // holdUntil raises the free times in out of the nodes job id's allocation
 // holds to its rounded end, and returns how many nodes it holds.
-// memo, when not nil, remembers the end rounded up for the next pass.
-func (s *Scheduler) holdUntil(out []int64, id JobID, now time.Time, memo *roundedEnd) int {
+// memo, when not nil, remembers the end rounded up for the next pass;
+// next is lowered to the allocation's end when that is after now.
+func (s *Scheduler) holdUntil(out []int64, id JobID, now time.Time, memo *roundedEnd, next *int64) int {
 	p, _, end, ok := s.c.Allocation(id)
 	if !ok {
 		return 0
 	}
 	var at int64
+	if end.After(now) {
+		*next = min(*next, end.UnixNano())
+	}
 	switch {
 	case !end.After(now):
 		at = now.UnixNano()

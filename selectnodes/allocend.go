@@ -15,6 +15,7 @@ func (c *Cluster) SetAllocationEnd(job JobID, end time.Time) error {
 		return fmt.Errorf("selectnodes: job %d is not allocated", job)
 	}
 	// records are values: snapshots keep their own copy of the old one
+	c.changes.bump()
 	r.end = end
 	c.addJob(r)
 	return nil

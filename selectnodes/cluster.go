@@ -112,6 +112,8 @@ type Cluster struct {
 	ends *btree.BTreeG[endKey] // the same jobs by expected end (ends.go)
 	free freeTotals            // FreeTotals, kept through the load's changes (free_totals.go)
 
+	changes changeCount // calls that changed what a placement reads (changes.go)
+
 	// scratch is lent to one selection at a time (takeScratch)
 	scratch atomic.Pointer[scratch]
 

@@ -108,6 +108,7 @@ func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error 
 	if err != nil {
 		return err
 	}
+	c.changes.bump()
 	c.applyLoad(q, 1)
 	c.addJob(running{id: job, p: q, start: start, end: end})
 	if h, ok := c.selector.(JobHooks); ok {
@@ -267,6 +268,7 @@ func (c *Cluster) Release(job JobID) error {
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobFini(job, r.p)
 	}
+	c.changes.bump()
 	c.applyLoad(r.p, -1)
 	c.dropJob(job)
 	return nil
@@ -319,6 +321,7 @@ func (c *Cluster) SetNodeState(name string, s NodeState) error {
 		return fmt.Errorf("selectnodes: unknown node state %d", s)
 	}
 	c.own()
+	c.changes.bump()
 	c.states[i] = s
 	c.applyState(i)
 	return nil
@@ -338,6 +341,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 		return false, fmt.Errorf("selectnodes: node %s reported negative resources or more than MaxNodeCPUs CPUs", name)
 	}
 	c.own()
+	c.changes.bump()
 	if c.reported == nil { // made at the first registration: most clusters have none
 		c.reported = make([]Resources, len(c.nodes))
 	}
@@ -374,6 +378,7 @@ func (c *Cluster) UpdatePartition(p Partition) error {
 		at = i
 	}
 	c.own()
+	c.changes.bump()
 	if err := c.setPartition(p, at); err != nil {
 		return err
 	}
