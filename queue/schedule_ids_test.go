@@ -68,7 +68,8 @@ func TestScheduleAndBackfillIDsStartAsTheirFullForms(t *testing.T) {
 	}
 	require.NotEmpty(t, details)
 	require.False(t, ids.quietStarts || heard.quietStarts, "the passes leave the schedulers as they were")
-	require.Empty(t, ids.ScheduleIDs(at(60), nil))
+	require.Equal(t, startIDs(full.Schedule(at(60))), ids.ScheduleIDs(at(60), nil))
+	require.Empty(t, ids.ScheduleIDs(at(60), nil), "a second pass with nothing changed starts nothing")
 }
 
 func TestZeroSchedulerIDsPanicsSayingSo(t *testing.T) {
