@@ -24,8 +24,14 @@ func replay(b *testing.B, load func() (*selectnodes.Cluster, *Workload), o Optio
 
 // kth loads KTH-SP2 (28,476 jobs on 100 single-processor nodes).
 func kth(b *testing.B) func() (*selectnodes.Cluster, *Workload) {
+	return traceLoader(b, "KTH-SP2-1996-2.1-cln.swf", "kth")
+}
+
+// traceLoader reads the shared trace file once and returns what makes a
+// fresh cluster sized from it and its workload, named name.
+func traceLoader(b *testing.B, file, name string) func() (*selectnodes.Cluster, *Workload) {
 	dir := shareddata.Require(b, "traces")
-	tr, err := OpenSWF(os.DirFS(dir), "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
+	tr, err := OpenSWF(os.DirFS(dir), file, SWFOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,7 +40,7 @@ func kth(b *testing.B) func() (*selectnodes.Cluster, *Workload) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		return c, tr.Workload("kth", c)
+		return c, tr.Workload(name, c)
 	}
 }
 
@@ -138,18 +144,7 @@ func BenchmarkReadKTH(b *testing.B) {
 // nasa loads NASA-iPSC (18,239 jobs on 128 single-processor nodes, lightly
 // loaded: most jobs start at their submission).
 func nasa(b *testing.B) func() (*selectnodes.Cluster, *Workload) {
-	dir := shareddata.Require(b, "traces")
-	tr, err := OpenSWF(os.DirFS(dir), "NASA-iPSC-1993-3.1-cln.swf", SWFOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return func() (*selectnodes.Cluster, *Workload) {
-		c, err := tr.ClusterFor(nil, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return c, tr.Workload("nasa", c)
-	}
+	return traceLoader(b, "NASA-iPSC-1993-3.1-cln.swf", "nasa")
 }
 
 // BenchmarkReplayLight times conservative backfill on a lightly loaded
