@@ -41,7 +41,9 @@ func (c *Cluster) AllocateSelected(job JobID, p *Placement, start, end time.Time
 	c.selected.Store(nil) // the cluster holds no placement past its start
 	c.changes.bump()
 	c.applyLoad(p, 1)
-	c.addJob(running{id: job, p: p, start: start, end: end})
+	// addJob without its lookup: the job has no record, checked above
+	c.jobs[job] = running{id: job, p: p, start: start, end: end}
+	c.ends.ReplaceOrInsert(endKey{end, job, p})
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, p)
 	}
