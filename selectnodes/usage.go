@@ -266,7 +266,9 @@ func (c *Cluster) Release(job JobID) error {
 	}
 	c.changes.bump()
 	c.applyLoad(r.p, -1)
-	c.dropJob(job)
+	// dropJob without its lookup: r is the record
+	c.ends.Delete(endKey{end: r.end, id: job})
+	delete(c.jobs, job)
 	return nil
 }
 
