@@ -78,6 +78,9 @@ type Scheduler struct {
 	// quietStarts: the caller of this pass reads no hostlist (EASY.BackfillIDs),
 	// so a start builds one only for a subscriber
 	quietStarts bool
+	// fullAllocChecks: tests have every start checked by Allocate, not
+	// trusted as the selection just made (start.go)
+	fullAllocChecks bool
 	// changes counts the calls that may change the scheduler (every entry
 	// but the read-only ones, which use enterRead), submits the Submit
 	// calls among them: EASY.BackfillSubmittedIDs tells from the two

@@ -28,7 +28,7 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 		s.refuse(j, name, st, now)
 		return Started{}, &StatusError{Plugin: name, Status: st}
 	}
-	if err := s.c.Allocate(j.ID, p, now, j.expectedEnd(now)); err != nil {
+	if err := s.allocate(j, p, now); err != nil {
 		s.runUnreserve(ctx, j, p, len(s.opts.reserve), now)
 		return Started{}, err // not expected: p comes from a selection on this state
 	}
@@ -53,6 +53,17 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 	}
 	s.jobEventWith(EventStart, j, now, hosts, p0)
 	return Started{Job: j.ID, Nodes: hosts}, nil
+}
+
+// allocate records p for j on the cluster. The placement comes from a
+// selection on this state, which the cluster trusts without checking its
+// nodes again when it is the last one made and nothing changed since (a
+// ReservePlugin that changed the cluster gets the full checks).
+func (s *Scheduler) allocate(j *job, p *selectnodes.Placement, now time.Time) error {
+	if s.fullAllocChecks {
+		return s.c.Allocate(j.ID, p, now, j.expectedEnd(now))
+	}
+	return s.c.AllocateSelected(j.ID, p, now, j.expectedEnd(now))
 }
 
 // refuse applies a ReservePlugin's refusal to j: Hold holds it, Fail fails

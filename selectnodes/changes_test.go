@@ -12,7 +12,7 @@ import (
 
 // changers are the Cluster methods that write what a placement reads;
 // every other exported method must leave Changes as it is.
-var changers = map[string]bool{"Allocate": true, "Release": true, "SetAllocationEnd": true,
+var changers = map[string]bool{"Allocate": true, "AllocateSelected": true, "Release": true, "SetAllocationEnd": true,
 	"SetNodeState": true, "Register": true, "UpdatePartition": true}
 
 func TestEveryMutatorBumpsChanges(t *testing.T) {
@@ -26,6 +26,13 @@ func TestEveryMutatorBumpsChanges(t *testing.T) {
 		do   func() error
 	}{
 		{"Allocate", func() error { return c.Allocate(2, p, t0, t0.Add(time.Hour)) }},
+		{"AllocateSelected", func() error {
+			q, err := c.SelectNodes(&Request{CPUs: 1}, RunNow)
+			if err != nil {
+				return err
+			}
+			return c.AllocateSelected(3, q, t0, t0.Add(time.Hour))
+		}},
 		{"SetAllocationEnd", func() error { return c.SetAllocationEnd(2, t0.Add(2*time.Hour)) }},
 		{"Release", func() error { return c.Release(2) }},
 		{"SetNodeState", func() error { return c.SetNodeState("n3", NodeDrain) }},

@@ -116,6 +116,10 @@ type Cluster struct {
 
 	// scratch is lent to one selection at a time (takeScratch)
 	scratch atomic.Pointer[scratch]
+	// selected is the last placement a built-in RunNow selection returned
+	// and selectedAt the Changes it was made at (AllocateSelected)
+	selected   atomic.Pointer[Placement]
+	selectedAt atomic.Uint64
 
 	noPlainWalk bool // tests: every selection runs the pipeline (plain_probe.go)
 

@@ -92,8 +92,7 @@ func (c *Cluster) exactLayout(job *Job, uses []NodeUse) (*Placement, error) {
 					c.nodes[u.Node].Name, g.Name, typeSuffix(g.Type), g.Count)
 			}
 			if g.Count > 0 {
-				a.GRES = append(a.GRES, GRESAlloc{Name: g.Name, Type: g.Type, Count: g.Count, key: key})
-				a.gres = append(a.gres, keyCount{key: key, slot: c.gres.slot(u.Node, key), count: g.Count})
+				a.GRES = append(a.GRES, GRESAlloc{Name: g.Name, Type: g.Type, Count: g.Count, key: int32(key), slot: int32(c.gres.slot(u.Node, key))})
 			}
 		}
 		p.Names = append(p.Names, c.nodes[u.Node].Name)
@@ -137,13 +136,13 @@ func (c *Cluster) exactNode(job *Job, a *NodeAlloc, exclusive bool) error {
 // per requested GRES within its min..max; nothing unrequested.
 func (c *Cluster) exactGRES(job *Job, a *NodeAlloc) error {
 	name := c.nodes[a.Node].Name
-	covered := make([]bool, len(a.gres))
+	covered := make([]bool, len(a.GRES))
 	for _, need := range job.gres {
 		var got int64
-		for g, kc := range a.gres {
-			if slices.Contains(need.keys, kc.key) {
+		for g, kc := range a.GRES {
+			if slices.Contains(need.keys, int(kc.key)) {
 				covered[g] = true
-				got += kc.count // each count is at most the node's capacity, checked below
+				got += kc.Count // each count is at most the node's capacity, checked below
 			}
 		}
 		if got < need.min || got > need.max {
@@ -151,14 +150,14 @@ func (c *Cluster) exactGRES(job *Job, a *NodeAlloc) error {
 				name, got, need.req.Name, typeSuffix(need.req.Type), need.min, need.max)
 		}
 	}
-	for g, kc := range a.gres {
+	for g, kc := range a.GRES {
 		gk := c.gres.keys[kc.key]
 		capacity := int64(0)
 		if kc.slot >= 0 {
 			capacity = c.gres.cap[kc.slot]
 		}
-		if kc.count > capacity {
-			return newError(ErrNodeConfig, "node %s has %d %s%s, the layout gives %d", name, capacity, gk.name, typeSuffix(gk.typ), kc.count)
+		if kc.Count > capacity {
+			return newError(ErrNodeConfig, "node %s has %d %s%s, the layout gives %d", name, capacity, gk.name, typeSuffix(gk.typ), kc.Count)
 		}
 		if !covered[g] {
 			return newError(ErrInvalidRequest, "node %s: the layout gives %s%s, which the job does not request", name, gk.name, typeSuffix(gk.typ))

@@ -136,7 +136,7 @@ func (v View) gresFits(i int, job *Job) bool {
 // them never writes into another node's entries.
 func (v View) takeGRES(i int, job *Job, a *NodeAlloc, slab *gresSlab) {
 	t := &v.c.gres
-	from := len(slab.keys)
+	from := len(slab.allocs)
 	for g := range job.gres {
 		need := &job.gres[g]
 		want := need.max
@@ -151,23 +151,20 @@ func (v View) takeGRES(i int, job *Job, a *NodeAlloc, slab *gresSlab) {
 			want -= take
 			key := int(t.key[s])
 			gk := t.keys[key]
-			slab.keys = append(slab.keys, keyCount{key: key, slot: s, count: take})
-			slab.allocs = append(slab.allocs, GRESAlloc{Name: gk.name, Type: gk.typ, Count: take, key: key})
+			slab.allocs = append(slab.allocs, GRESAlloc{Name: gk.name, Type: gk.typ, Count: take, key: int32(key), slot: int32(s)})
 		}
 	}
-	if to := len(slab.keys); to > from {
-		a.gres = slab.keys[from:to:to]
+	if to := len(slab.allocs); to > from {
 		a.GRES = slab.allocs[from:to:to]
 	}
 }
 
 // gresSlab holds the GRES entries of one placement's nodes.
 type gresSlab struct {
-	keys   []keyCount
 	allocs []GRESAlloc
 }
 
 func newGRESSlab(nodes int, job *Job) *gresSlab {
 	n := nodes * len(job.gres) // one slot per need and node, the usual case; more grows
-	return &gresSlab{keys: make([]keyCount, 0, n), allocs: make([]GRESAlloc, 0, n)}
+	return &gresSlab{allocs: make([]GRESAlloc, 0, n)}
 }

@@ -198,7 +198,11 @@ type gresNeed struct {
 type GRESAlloc struct {
 	Name, Type string
 	Count      int64
-	key        int
+	// key and slot are the GRES key and its slot on the node, derived
+	// from Name and Type by the placement's maker or by Allocate (kept
+	// here, 32 bits each, so that a NodeAlloc is 48 bytes and a GRESAlloc
+	// with them too)
+	key, slot int32
 }
 
 // NodeAlloc is what a job gets on one node.
@@ -207,12 +211,6 @@ type NodeAlloc struct {
 	CPUs   int
 	Memory int64 // MB
 	GRES   []GRESAlloc
-	gres   []keyCount
-}
-
-type keyCount struct {
-	key, slot int // the GRES key, and its slot on the node
-	count     int64
 }
 
 // Placement is where a job runs. Its nodes are listed, not kept as a

@@ -132,6 +132,7 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 		p, ok, never := c.plainWalk(job, sc, mode, opts.nodesOnly, opts.into)
 		switch {
 		case ok:
+			c.stamp(p, mode)
 			return p, countsMemo{}, nil // plain_probe.go
 		case never:
 			return nil, countsMemo{}, c.plainFailure(job, sc, quick) // plain_fail.go
@@ -152,6 +153,9 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 		p = nil // cx.probed, about to be cleared; ProbeInto reads only err
 	}
 	*cx = call{} // hold nothing of this call in the scratch
+	if err == nil {
+		c.stamp(p, mode)
+	}
 	return p, kept, err
 }
 

@@ -186,8 +186,7 @@ func (v View) giveGRES(u NodeUse, a *NodeAlloc) *Error {
 		if slot < 0 || g.Count < 0 || g.Count > v.c.gres.cap[slot]-v.u.gres[slot] {
 			return selectorError("gave node %s %d %s%s, which it does not have free", v.c.nodes[u.Node].Name, g.Count, g.Name, typeSuffix(g.Type))
 		}
-		a.gres = append(a.gres, keyCount{key: key, slot: slot, count: g.Count})
-		a.GRES = append(a.GRES, GRESAlloc{Name: g.Name, Type: g.Type, Count: g.Count, key: key})
+		a.GRES = append(a.GRES, GRESAlloc{Name: g.Name, Type: g.Type, Count: g.Count, key: int32(key), slot: int32(slot)})
 	}
 	return nil
 }

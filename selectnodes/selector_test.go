@@ -303,7 +303,7 @@ func TestSelectorChoiceIsChecked(t *testing.T) {
 	p, err := c.SelectNodes(&Request{}, RunNow)
 	require.NoError(t, err, "a selector may name GRES itself")
 	assert.Equal(t, []string{"c1"}, p.Names)
-	assert.Equal(t, []GRESAlloc{{Name: "gpu", Type: "v100", Count: 1, key: 0}}, p.Alloc[0].GRES)
+	assert.Equal(t, []GRESAlloc{{Name: "gpu", Type: "v100", Count: 1, key: 0, slot: 2}}, p.Alloc[0].GRES)
 	assert.True(t, p.Exclusive)
 	require.NoError(t, c.Allocate(1, p, t0, t0.Add(time.Hour)))
 	require.NoError(t, c.CheckInvariants())

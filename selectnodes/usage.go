@@ -66,8 +66,8 @@ func (u *usage) apply(p *Placement, sign int) {
 		}
 		u.cpus[i] += sign * a.CPUs
 		u.mem[i] += int64(sign) * a.Memory
-		for _, g := range a.gres {
-			u.gres[g.slot] += int64(sign) * g.count
+		for g := range a.GRES {
+			u.gres[a.GRES[g].slot] += int64(sign) * a.GRES[g].Count
 		}
 		u.jobs[i] += int32(sign)
 		if p.Exclusive {
@@ -154,8 +154,8 @@ func (c *Cluster) fitsNode(a *NodeAlloc, q *Placement, maxShare int) error {
 	case a.Memory > 0 && a.Memory > eff.RealMemory-c.use.mem[i]:
 		return fmt.Errorf("node %s has %d MB free, placement needs %d", n.Name, eff.RealMemory-c.use.mem[i], a.Memory)
 	}
-	for _, g := range a.gres {
-		if g.count > c.gres.cap[g.slot]-c.use.gres[g.slot] {
+	for _, g := range a.GRES {
+		if g.Count > c.gres.cap[g.slot]-c.use.gres[g.slot] {
 			kk := c.gres.keys[g.key]
 			return fmt.Errorf("node %s has too few %s:%s left", n.Name, kk.name, kk.typ)
 		}
@@ -183,7 +183,7 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 	for _, a := range q.Alloc {
 		entries += len(a.GRES)
 	}
-	gresSlab, keySlab := make([]GRESAlloc, 0, entries), make([]keyCount, 0, entries)
+	gresSlab := make([]GRESAlloc, 0, entries)
 	for k := range q.Alloc {
 		a := &q.Alloc[k]
 		if a.Node < 0 || a.Node >= len(c.nodes) {
@@ -197,7 +197,6 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 				c.nodes[a.Node].Name, eff.CPUs, eff.RealMemory, a.CPUs, a.Memory)
 		}
 		q.Names = append(q.Names, c.nodes[a.Node].Name)
-		a.gres = a.gres[:0:0]
 		if len(a.GRES) == 0 {
 			a.GRES = slices.Clone(a.GRES)
 			continue
@@ -214,10 +213,8 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 			if slot < 0 || a.GRES[g].Count < 0 || a.GRES[g].Count > c.gres.cap[slot] {
 				return nil, fmt.Errorf("node %s has no %d GRES %s:%s", c.nodes[a.Node].Name, a.GRES[g].Count, a.GRES[g].Name, a.GRES[g].Type)
 			}
-			a.GRES[g].key = key
-			keySlab = append(keySlab, keyCount{key: key, slot: slot, count: a.GRES[g].Count})
+			a.GRES[g].key, a.GRES[g].slot = int32(key), int32(slot)
 		}
-		a.gres = keySlab[from:len(keySlab):len(keySlab)]
 	}
 	return &q, nil
 }
@@ -233,16 +230,15 @@ func (c *Cluster) complete(p *Placement) bool {
 	prev := -1
 	for k := range p.Alloc {
 		a := &p.Alloc[k]
-		if a.Node <= prev || a.Node >= len(c.nodes) || p.Names[k] != c.nodes[a.Node].Name ||
-			len(a.gres) != len(a.GRES) {
+		if a.Node <= prev || a.Node >= len(c.nodes) || p.Names[k] != c.nodes[a.Node].Name {
 			return false
 		}
 		if eff := c.effective(a.Node); a.CPUs < 0 || a.CPUs > eff.CPUs || a.Memory < 0 || a.Memory > eff.RealMemory {
 			return false
 		}
-		for g, kc := range a.gres {
-			if key, ok := c.gres.keyIx[gresKey{a.GRES[g].Name, a.GRES[g].Type}]; !ok || key != kc.key || a.GRES[g].key != key ||
-				kc.slot < 0 || kc.slot != c.gres.slot(a.Node, key) || kc.count != a.GRES[g].Count || kc.count < 0 || kc.count > c.gres.cap[kc.slot] {
+		for _, g := range a.GRES {
+			if key, ok := c.gres.keyIx[gresKey{g.Name, g.Type}]; !ok || int(g.key) != key ||
+				g.slot < 0 || int(g.slot) != c.gres.slot(a.Node, key) || g.Count < 0 || g.Count > c.gres.cap[g.slot] {
 				return false
 			}
 		}
@@ -270,7 +266,9 @@ func (c *Cluster) Release(job JobID) error {
 	}
 	c.changes.bump()
 	c.applyLoad(r.p, -1)
-	c.dropJob(job)
+	// dropJob without its lookup: r is the record
+	c.ends.Delete(endKey{end: r.end, id: job})
+	delete(c.jobs, job)
 	return nil
 }
 
