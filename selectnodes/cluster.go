@@ -118,8 +118,10 @@ type Cluster struct {
 	scratch atomic.Pointer[scratch]
 	// selected is the last placement a built-in RunNow selection returned
 	// and selectedAt the Changes it was made at (AllocateSelected)
-	selected   atomic.Pointer[Placement]
-	selectedAt atomic.Uint64
+	// (and selectedPrint its fingerprint then)
+	selected      atomic.Pointer[Placement]
+	selectedAt    atomic.Uint64
+	selectedPrint atomic.Uint64
 
 	noPlainWalk bool // tests: every selection runs the pipeline (plain_probe.go)
 

@@ -17,22 +17,53 @@ func (c *Cluster) stamp(p *Placement, mode Mode) {
 	switch c.selector.(type) {
 	case Linear, ConsRes:
 		c.selectedAt.Store(c.changes.n)
+		c.selectedPrint.Store(placementPrint(p))
 		c.selected.Store(p)
 	}
 }
 
+// placementPrint is a fingerprint of what Allocate would check in p: its
+// partition, exclusivity, total and every node's index, CPUs, memory and
+// GRES counts. It costs a few additions a node, against the map lookups and
+// fit checks it spares, and it tells a placement modified after its
+// selection from the one the selection returned.
+func placementPrint(p *Placement) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	mix := func(v uint64) { h = (h ^ v) * prime }
+	mix(uint64(len(p.Partition)))
+	mix(uint64(p.TotalCPUs))
+	if p.Exclusive {
+		mix(1)
+	}
+	mix(uint64(len(p.Alloc)))
+	for i := range p.Alloc {
+		a := &p.Alloc[i]
+		mix(uint64(a.Node))
+		mix(uint64(a.CPUs))
+		mix(uint64(a.Memory))
+		mix(uint64(len(a.GRES)))
+		for _, g := range a.GRES {
+			mix(uint64(g.Count))
+		}
+	}
+	return h
+}
+
 // AllocateSelected is Allocate for the placement the last RunNow
 // selection (SelectNodes, Try or Probe) on this cluster returned, with
-// nothing changed on the cluster since and the placement unmodified: it
-// is complete and fits the load by construction, so its nodes are not
-// checked again.
+// nothing changed on the cluster since: it is complete and fits the load
+// by construction, so its nodes are not checked again.
 // Any other placement (an earlier selection's, another cluster's or a
-// snapshot's, one selected in another mode or by a custom Selector, or
-// one with Changes moved since) gets Allocate's full checks. The caller
-// answers for not having modified p.
+// snapshot's, one selected in another mode or by a custom Selector, one
+// with Changes moved since, or the selection's placement modified since:
+// its partition, exclusivity, total, or any node's index, CPUs, memory or
+// GRES counts, told by a fingerprint taken at the selection) gets
+// Allocate's full checks. p is kept by the cluster, as with Allocate.
 func (c *Cluster) AllocateSelected(job JobID, p *Placement, start, end time.Time) error {
 	c.mustBeMade("AllocateSelected")
-	if p == nil || c.selected.Load() != p || c.selectedAt.Load() != c.changes.n {
+	if p == nil || c.selected.Load() != p || c.selectedAt.Load() != c.changes.n ||
+		c.selectedPrint.Load() != placementPrint(p) {
 		return c.Allocate(job, p, start, end)
 	}
 	if _, dup := c.jobs[job]; dup {

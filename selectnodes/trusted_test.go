@@ -70,6 +70,21 @@ func TestAllocateSelectedChecksEveryOtherPlacement(t *testing.T) {
 		require.Error(t, c.AllocateSelected(1, p, t0, t0.Add(time.Hour)))
 		require.Empty(t, c.Running())
 	})
+	t.Run("the last selection, modified since", func(t *testing.T) {
+		for name, modify := range map[string]func(p *Placement){
+			"more CPUs on a node": func(p *Placement) { p.Alloc[0].CPUs = 5 },
+			"another node":        func(p *Placement) { p.Alloc[0].Node = 7 },
+			"more memory":         func(p *Placement) { p.Alloc[0].Memory = 1 << 40 },
+		} {
+			c := uniform(t, 2, 4)
+			p, err := c.SelectNodes(&Request{CPUs: 4}, RunNow)
+			require.NoError(t, err)
+			modify(p)
+			require.Error(t, c.AllocateSelected(1, p, t0, t0.Add(time.Hour)), name)
+			require.Empty(t, c.Running(), name)
+			require.NoError(t, c.CheckInvariants(), name)
+		}
+	})
 	t.Run("the cluster changed since", func(t *testing.T) {
 		c := uniform(t, 2, 4)
 		p, err := c.SelectNodes(&Request{CPUs: 8}, RunNow)
