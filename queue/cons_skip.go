@@ -307,7 +307,7 @@ func (b *bfRun) keep(j *job) bool {
 		return false
 	}
 	if gained != nil && gained.Any() {
-		g := b.usable(gained, &c.resv, d, horizon, need-1-c.most)
+		g := b.usable(gained, b.pass.partition(b.s.c, j.Partition), &c.resv, d, lastTried.UnixNano(), need-1-c.most)
 		if g > need-1-c.most {
 			return false
 		}
