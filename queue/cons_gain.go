@@ -64,7 +64,7 @@ func (b *bfRun) most(j *job) int {
 // now to lastStart. A node free only later joins no window a plan tries
 // (each starts by lastStart), and one outside part joins no count a plan
 // makes; so neither can turn a start ruled out by count into one worth a
-// selection. It stops counting past limit.
+// selection. It weighs none when they are no more than limit.
 func (b *bfRun) usable(gained *bitset.BitSet, part *bitset.BitSet, r *reservation, d time.Duration, lastStart int64, limit int) int {
 	if part != nil {
 		gained.InPlaceIntersection(part) // the log's scratch: ours to change
@@ -72,17 +72,7 @@ func (b *bfRun) usable(gained *bitset.BitSet, part *bitset.BitSet, r *reservatio
 	if c := int(gained.Count()); c <= limit {
 		return c // few enough without weighing each
 	}
-	n := 0
-	for i, ok := gained.NextSet(0); ok && n <= limit; i, ok = gained.NextSet(i + 1) {
-		var own *reservation
-		if r.nodes.Test(i) {
-			own = r
-		}
-		if b.pr.hasRun(i, b.nowAt, lastStart+1, d, own) {
-			n++
-		}
-	}
-	return n
+	return b.pr.runsFrom(gained, b.nowAt, lastStart+1, d, r)
 }
 
 // hasRun reports whether node n is free (or within r's interval, when r

@@ -100,3 +100,59 @@ func TestNarrowedKeepsAcrossPartitionsDecideAsFullPlans(t *testing.T) {
 	}
 	require.Positive(t, narrowed, "some reservations were kept with room gained")
 }
+
+// runsFrom counts the nodes hasRun, asked node by node, finds: random
+// profiles of up to three words of nodes, with and without an own
+// reservation.
+func TestRunsFromMatchesHasRun(t *testing.T) {
+	seed := uint64(5200)
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for iter := 0; iter < 400; iter++ {
+		n := uint(1 + r.IntN(150))
+		p := &profile{}
+		for i, m := 0, 0; i < 1+r.IntN(12); i++ {
+			m += 1 + r.IntN(30)
+			at := t0.Add(time.Duration(m) * time.Minute)
+			if i == 0 {
+				at = t0
+			}
+			s := bitset.New(n)
+			for k := uint(0); k < n; k++ {
+				if r.IntN(3) > 0 {
+					s.Set(k)
+				}
+			}
+			p.times, p.at, p.free = append(p.times, at), append(p.at, at.UnixNano()), append(p.free, s)
+		}
+		g, own := bitset.New(n), bitset.New(n)
+		for k := uint(0); k < n; k++ {
+			if r.IntN(2) == 0 {
+				g.Set(k)
+			}
+			if r.IntN(4) == 0 {
+				own.Set(k)
+			}
+		}
+		start := at(r.IntN(200))
+		res := &reservation{Reservation: Reservation{Start: start, End: start.Add(time.Duration(1+r.IntN(90)) * time.Minute)}, nodes: own}
+		if r.IntN(3) == 0 {
+			res = nil
+		}
+		from := p.at[0] + int64(r.IntN(60))*int64(time.Minute)
+		to := from + int64(r.IntN(240))*int64(time.Minute)
+		d := time.Duration(1+r.IntN(120)) * time.Minute
+		want := 0
+		for k, ok := g.NextSet(0); ok; k, ok = g.NextSet(k + 1) {
+			var o *reservation
+			if res != nil && res.nodes.Test(k) {
+				o = res
+			}
+			if p.hasRun(k, from, to, d, o) {
+				want++
+			}
+		}
+		require.Equal(t, want, p.runsFrom(g, from, to, d, res), "iter %d", iter)
+		require.Equal(t, want, p.runsFrom(g, from, to, d, res), "iter %d, buffers reused", iter)
+	}
+}
