@@ -64,7 +64,8 @@ func (b *bfRun) most(j *job) int {
 // now to lastStart. A node free only later joins no window a plan tries
 // (each starts by lastStart), and one outside part joins no count a plan
 // makes; so neither can turn a start ruled out by count into one worth a
-// selection. It weighs none when they are no more than limit.
+// selection. It weighs none when they are no more than limit, and stops
+// counting past limit.
 func (b *bfRun) usable(gained *bitset.BitSet, part *bitset.BitSet, r *reservation, d time.Duration, lastStart int64, limit int) int {
 	if part != nil {
 		gained.InPlaceIntersection(part) // the log's scratch: ours to change
@@ -72,7 +73,7 @@ func (b *bfRun) usable(gained *bitset.BitSet, part *bitset.BitSet, r *reservatio
 	if c := int(gained.Count()); c <= limit {
 		return c // few enough without weighing each
 	}
-	return b.pr.runsFrom(gained, b.nowAt, lastStart+1, d, r)
+	return b.pr.runsFrom(gained, b.nowAt, lastStart+1, d, r, limit)
 }
 
 // hasRun reports whether node n is free (or within r's interval, when r

@@ -28,8 +28,9 @@ type sweepBufs struct {
 }
 
 // runsFrom counts the nodes n of g for which hasRun(n, from, to, d, own)
-// holds, own being r for the nodes of r and nil for the others.
-func (p *profile) runsFrom(g *bitset.BitSet, from, to int64, d time.Duration, r *reservation) int {
+// holds, own being r for the nodes of r and nil for the others; it stops
+// counting past limit.
+func (p *profile) runsFrom(g *bitset.BitSet, from, to int64, d time.Duration, r *reservation, limit int) int {
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	var own []uint64
 	if r != nil {
@@ -66,8 +67,8 @@ func (p *profile) runsFrom(g *bitset.BitSet, from, to int64, d time.Duration, r 
 				n++
 			}
 		}
-		if !live && at >= to {
-			break // no run started in time is still going
+		if n > limit || (!live && at >= to) {
+			break // enough, or no run started in time is still going
 		}
 	}
 	b.queue = q[:0]

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -152,7 +153,10 @@ func TestRunsFromMatchesHasRun(t *testing.T) {
 				want++
 			}
 		}
-		require.Equal(t, want, p.runsFrom(g, from, to, d, res), "iter %d", iter)
-		require.Equal(t, want, p.runsFrom(g, from, to, d, res), "iter %d, buffers reused", iter)
+		require.Equal(t, want, p.runsFrom(g, from, to, d, res, math.MaxInt), "iter %d", iter)
+		require.Equal(t, want, p.runsFrom(g, from, to, d, res, math.MaxInt), "iter %d, buffers reused", iter)
+		if limit := r.IntN(want + 1); want > limit {
+			require.Greater(t, p.runsFrom(g, from, to, d, res, limit), limit, "iter %d, limit %d", iter, limit)
+		}
 	}
 }
