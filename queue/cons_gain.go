@@ -78,7 +78,8 @@ func (b *bfRun) usable(gained *bitset.BitSet, part *bitset.BitSet, r *reservatio
 
 // hasRun reports whether node n is free (or within r's interval, when r
 // is not nil) throughout some d-long stretch of slots starting before to,
-// from the slot holding from on.
+// from the slot holding from on: runsFrom's question for one node (the
+// tests hold the two equal).
 func (p *profile) hasRun(n uint, from, to int64, d time.Duration, r *reservation) bool {
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	if r != nil {
