@@ -24,9 +24,11 @@ import (
 // already free throughout it (later entries only take room there), so
 // that entry's run is at least the job's (for a node of the job's own
 // reservation, the run as the job sees it). And such a node is still
-// free for the job's length somewhere before the end of those windows:
-// a node the log names that no longer is (a job started on it since, a
-// reservation taken) cannot be one. Hence, with gained the nodes of all
+// free throughout a window the plan would try now (one starting from now
+// to the last start it tried): a node the log names that no longer is (a job started on it since, a
+// reservation taken) cannot be one, nor one whose only such stretches
+// start after the last start the plan tried, nor one outside the job's
+// partition (see usable). Hence, with gained the nodes of all
 // such entries that still are, every start ruled out still has at most
 // most + |gained| nodes; if that is short of need, a full plan would rule
 // out every one of them again by count, find its reservation still free
@@ -56,29 +58,28 @@ func (b *bfRun) most(j *job) int {
 }
 
 // usable counts the nodes of gained that may still serve the job of
-// reservation r, d long, at a start whose window ends by horizon: a free
-// run of at least d on the profile (r given back) meeting [now,
-// horizon). It stops counting past limit.
-func (b *bfRun) usable(gained *bitset.BitSet, r *reservation, d time.Duration, horizon int64, limit int) int {
+// reservation r, d long, in partition part (nil: any node), at a start no
+// later than lastStart, the last one its plan tried: nodes of part with a
+// free run of at least d on the profile (r given back) that starts from
+// now to lastStart. A node free only later joins no window a plan tries
+// (each starts by lastStart), and one outside part joins no count a plan
+// makes; so neither can turn a start ruled out by count into one worth a
+// selection. It weighs none when they are no more than limit, and stops
+// counting past limit.
+func (b *bfRun) usable(gained *bitset.BitSet, part *bitset.BitSet, r *reservation, d time.Duration, lastStart int64, limit int) int {
+	if part != nil {
+		gained.InPlaceIntersection(part) // the log's scratch: ours to change
+	}
 	if c := int(gained.Count()); c <= limit {
 		return c // few enough without weighing each
 	}
-	n := 0
-	for i, ok := gained.NextSet(0); ok && n <= limit; i, ok = gained.NextSet(i + 1) {
-		var own *reservation
-		if r.nodes.Test(i) {
-			own = r
-		}
-		if b.pr.hasRun(i, b.nowAt, horizon, d, own) {
-			n++
-		}
-	}
-	return n
+	return b.pr.runsFrom(gained, b.nowAt, lastStart+1, d, r, limit)
 }
 
 // hasRun reports whether node n is free (or within r's interval, when r
 // is not nil) throughout some d-long stretch of slots starting before to,
-// from the slot holding from on.
+// from the slot holding from on: runsFrom's question for one node (the
+// tests hold the two equal).
 func (p *profile) hasRun(n uint, from, to int64, d time.Duration, r *reservation) bool {
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	if r != nil {

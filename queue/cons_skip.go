@@ -88,8 +88,9 @@ type skipLog struct {
 	cpus    []int              // each node's free CPUs as the last pass left them
 	gained  *bitset.BitSet     // holds' scratch
 	// kept counts the reservations kept without a plan, narrowed those
-	// of them kept with room gained (see cons_gain.go); tests read them.
-	kept, narrowed int
+	// of them kept with room gained (see cons_gain.go), recounted those
+	// kept after counting again (see cons_recount.go); tests read them.
+	kept, narrowed, recounted int
 }
 
 func newSkipLog() *skipLog {
@@ -307,12 +308,16 @@ func (b *bfRun) keep(j *job) bool {
 		return false
 	}
 	if gained != nil && gained.Any() {
-		g := b.usable(gained, &c.resv, d, horizon, need-1-c.most)
-		if g > need-1-c.most {
+		g := b.usable(gained, b.pass.partition(b.s.c, j.Partition), &c.resv, d, lastTried.UnixNano(), need-1-c.most)
+		if g <= need-1-c.most {
+			c.most += g
+			b.skip.narrowed++
+		} else if most, ok := b.recount(j, &r, d, need, lastTried); ok {
+			c.most = most
+			b.skip.recounted++
+		} else {
 			return false
 		}
-		c.most += g
-		b.skip.narrowed++
 	}
 	c.seq = b.skip.seq
 	b.skip.kept++

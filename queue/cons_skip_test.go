@@ -98,6 +98,12 @@ func TestKeptReservationsDecideAsFullPlansInReplays(t *testing.T) {
 // a Schedule and a Backfill pass after every event, comparing decisions
 // (full nil: fast alone, nothing compared).
 func replayTwins(t *testing.T, fast, full *Scheduler, r *rand.Rand, n, jobs int, msg string) {
+	replayTwinsIn(t, fast, full, r, n, jobs, msg, nil)
+}
+
+// replayTwinsIn is replayTwins with each job in one of parts, at random
+// (none: the default partition).
+func replayTwinsIn(t *testing.T, fast, full *Scheduler, r *rand.Rand, n, jobs int, msg string, parts []string) {
 	type end struct {
 		at time.Time
 		id JobID
@@ -147,6 +153,9 @@ func replayTwins(t *testing.T, fast, full *Scheduler, r *rand.Rand, n, jobs int,
 			spec := nodes(1+r.IntN(max(n/4, 1)), time.Duration(1+r.IntN(600))*time.Minute)
 			if r.IntN(8) == 0 {
 				spec.Request = selectnodes.Request{CPUs: 1 + r.IntN(n)}
+			}
+			if len(parts) > 0 {
+				spec.Request.Partition = parts[r.IntN(len(parts))]
 			}
 			for _, s := range both {
 				submit(t, s, spec, now)

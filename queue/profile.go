@@ -30,6 +30,7 @@ type profile struct {
 	masks   []wordMask // maskWords' buffer
 	spare   slotArrays // regrid's buffers
 	rc      recolumnBufs
+	sweep   sweepBufs // runsFrom's buffers
 }
 
 // bfBuffers are storage Backfill reuses from pass to pass (they hold no

@@ -1,0 +1,102 @@
+package queue
+
+import (
+	"math/bits"
+	"time"
+)
+
+// Room freed on more nodes than a certificate's bound allows (see
+// cons_gain.go) need not move the job: the bound adds every gained node
+// to every start, while a node usually joins only some windows. When the
+// certificate still holds otherwise (nothing taken touched its
+// reservation), the plan it stands for ruled out every start by count:
+// so counting again, on the profile as a full plan reads it (the
+// reservation given back), what each start the plan would try has of
+// the job's partition free throughout its window tells what the plan
+// would do. If no start reaches the job's need, a full plan would make
+// no selection, come to its reservation still free and keep it, and
+// record as its bound the largest count (what recount returns); its
+// start-now attempt fails too, its nodes being within the window of the
+// slot holding now (nodes of one CPU: see bfRun.most). Otherwise the job
+// is planned in full.
+//
+// The count reads the profile as it stands, the reservation's nodes
+// counted free over its interval, rather than giving the reservation
+// back and taking it again; it is done only on clusters of a few words
+// of nodes, where a window is a plain AND of its slots.
+
+// recount counts, for every start a full plan of j would try before r
+// (d long, needing need nodes), the nodes of j's partition free
+// throughout its window, as earliest does, on the profile with r given
+// back; ok is false when one reaches need or when the plan would not
+// come back to r.
+func (b *bfRun) recount(j *job, r *reservation, d time.Duration, need int, lastTried time.Time) (most int, ok bool) {
+	pr := b.pr
+	part := b.pass.partition(b.s.c, j.Partition)
+	if part == nil || b.open == nil || b.s.maxNodeCPUs() != 1 || lastTried.After(b.now.Add(b.s.opts.bfWindow)) ||
+		len(part.Words()) > smallWindowWords || len(pr.free[0].Words()) != len(part.Words()) {
+		return 0, false // no bound a plan would record, no certificate it would write, or a large cluster
+	}
+	rs, re := r.Start.UnixNano(), r.End.UnixNano()
+	if _, found := pr.find(r.Start); !found || laterAt(rs, d) > re {
+		return 0, false // the plan's check of r, left to it
+	}
+	g := givenBack{pr: pr, own: r.nodes.Words(), rs: rs, re: re}
+	last := -1 // the last slot read with fewer than need free, as shortScan
+	next := 0
+	for i := 0; i < len(pr.at) && pr.at[i] <= lastTried.UnixNano(); i++ {
+		end := laterAt(pr.at[i], d)
+		for next = max(next, i); next < len(pr.at) && (next == i || pr.at[next] < end); next++ {
+			if g.count(next) < need {
+				last = next
+			}
+		}
+		if last >= i { // a short slot rules out every start up to it
+			most = max(most, g.count(last))
+			i = last
+			continue
+		}
+		c := g.window(i, next, part.Words())
+		if c >= need {
+			return 0, false // a plan would select here
+		}
+		most = max(most, c)
+	}
+	return most, true
+}
+
+// givenBack reads a profile as if the reservation of own over [rs, re)
+// were given back.
+type givenBack struct {
+	pr     *profile
+	own    []uint64
+	rs, re int64
+}
+
+// count is slot s's free nodes.
+func (g *givenBack) count(s int) int {
+	c := g.pr.count[s]
+	if at := g.pr.at[s]; at >= g.rs && at < g.re {
+		for k, w := range g.pr.free[s].Words() {
+			c += bits.OnesCount64(g.own[k] &^ w)
+		}
+	}
+	return c
+}
+
+// window counts the nodes of part free in every slot of [i, last).
+func (g *givenBack) window(i, last int, part []uint64) int {
+	c := 0
+	for k, p := range part {
+		w := p
+		for s := i; s < last && w != 0; s++ {
+			f := g.pr.free[s].Words()[k]
+			if at := g.pr.at[s]; at >= g.rs && at < g.re {
+				f |= g.own[k]
+			}
+			w &= f
+		}
+		c += bits.OnesCount64(w)
+	}
+	return c
+}
