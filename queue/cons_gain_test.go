@@ -62,13 +62,7 @@ func TestReservationKeptWhileTooFewNodesAreFreed(t *testing.T) {
 // nodes (where most plans are ruled out by count), jobs of all sizes
 // ending early, a pass after every event.
 func TestNarrowedKeepsDecideAsFullPlans(t *testing.T) {
-	iters, jobs := 8, 300
-	if testing.Short() {
-		iters, jobs = 3, 100
-	}
-	if raceEnabled {
-		iters, jobs = 1, 80
-	}
+	iters, jobs := twinReplaySizes([2]int{8, 300}, [2]int{3, 100}, [2]int{1, 80})
 	narrowed := 0
 	for iter := range iters {
 		seed := uint64(iter) + 3000

@@ -77,13 +77,7 @@ func TestKeptReservationsDecideAsFullPlans(t *testing.T) {
 // their limits, submitted in bursts and passes after every event, as a
 // simulator drives the scheduler.
 func TestKeptReservationsDecideAsFullPlansInReplays(t *testing.T) {
-	iters, jobs := 6, 400
-	if testing.Short() {
-		iters, jobs = 3, 250
-	}
-	if raceEnabled {
-		iters, jobs = 2, 120
-	}
+	iters, jobs := twinReplaySizes([2]int{6, 400}, [2]int{3, 250}, [2]int{2, 120})
 	for iter := range iters {
 		seed := uint64(iter) + 2000
 		n := []int{16, 100, 64}[iter%3]
@@ -164,4 +158,17 @@ func replayTwinsIn(t *testing.T, fast, full *Scheduler, r *rand.Rand, n, jobs in
 		}
 		pass()
 	}
+}
+
+// twinReplaySizes is how many twin replays a property test runs and of how
+// many jobs: full, under -short, or under the race detector (which wins).
+func twinReplaySizes(full, short, race [2]int) (iters, jobs int) {
+	size := full
+	if testing.Short() {
+		size = short
+	}
+	if raceEnabled {
+		size = race
+	}
+	return size[0], size[1]
 }

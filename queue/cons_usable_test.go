@@ -76,13 +76,7 @@ func TestRoomFreedInAnotherPartitionKeepsTheReservation(t *testing.T) {
 // every job in full: random replays on one-CPU nodes in two partitions
 // (nested or apart), jobs ending early, a pass after every event.
 func TestNarrowedKeepsAcrossPartitionsDecideAsFullPlans(t *testing.T) {
-	iters, jobs := 6, 300
-	if testing.Short() {
-		iters, jobs = 2, 120
-	}
-	if raceEnabled {
-		iters, jobs = 1, 80
-	}
+	iters, jobs := twinReplaySizes([2]int{6, 300}, [2]int{2, 120}, [2]int{1, 80})
 	narrowed, recounted := 0, 0
 	for iter := range iters {
 		seed := uint64(iter) + 5100
