@@ -116,8 +116,7 @@ func (e *EASY) passIDs(now time.Time, dst []JobID, resume bool) []JobID {
 	}
 	s.lock(context.Background())
 	defer s.unlock()
-	s.quietStarts = true
-	defer func() { s.quietStarts = false }()
+	defer s.quiet()()
 	// the IDs go through a field: a pointer to dst would move it to the
 	// heap at every pass
 	e.ids = dst
