@@ -296,3 +296,35 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSelectAllocate is a scheduler's start: a RunNow selection, then
+// its allocation, checked in full (Allocate) or trusted as the selection
+// just made (AllocateSelected), then the release that undoes it.
+func BenchmarkSelectAllocate(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		c := benchCluster(b, n, ConsRes{})
+		for _, size := range []int{1, 64} {
+			for _, path := range []string{"checked", "trusted"} {
+				allocate := c.Allocate
+				if path == "trusted" {
+					allocate = c.AllocateSelected
+				}
+				b.Run(fmt.Sprintf("nodes=%d/job=%dnodes/path=%s", n, size, path), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						p, err := c.SelectNodes(&Request{MinNodes: size}, RunNow)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if err := allocate(1, p, t0, t0); err != nil {
+							b.Fatal(err)
+						}
+						if err := c.Release(1); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
