@@ -60,3 +60,31 @@ func TestScheduleSkipsFailedClasses(t *testing.T) {
 	j, _ = together.Job(ids[len(ids)-1])
 	assert.Equal(t, Running, j.State, "a different class behind the failed ones still starts")
 }
+
+// A job's class is kept between passes, so an update that reshapes the
+// job must drop it: after two jobs of one class fail, the second updated
+// to fit starts in the next pass, and the first, updated to ask for a
+// longer time than the partition allows, fails for that instead.
+func TestClassFollowsAnUpdate(t *testing.T) {
+	six := Spec{Name: "six", User: "u", Request: selectnodes.Request{MinNodes: 6}, TimeLimit: time.Hour}
+	s := classScheduler(t)
+	first, second := submit(t, s, six, at(1)), submit(t, s, six, at(1))
+	s.Schedule(at(2))
+	failed, _ := s.Job(first)
+	require.Equal(t, Pending, failed.State)
+
+	fits := six.Request
+	fits.MinNodes = 3
+	require.NoError(t, s.Update(second, Update{Request: &fits}, at(3)))
+	require.NoError(t, s.Update(first, Update{TimeLimit: 3 * time.Hour}, at(3)))
+	s.Schedule(at(4))
+	j, _ := s.Job(second)
+	assert.Equal(t, Running, j.State, "the updated job is a class of its own now")
+
+	alone := classScheduler(t)
+	id := submit(t, alone, Spec{Name: "six", User: "u", Request: six.Request, TimeLimit: 3 * time.Hour}, at(1))
+	alone.Schedule(at(2))
+	want, _ := alone.Job(id)
+	got, _ := s.Job(first)
+	assert.Equal(t, want.Reason, got.Reason, "the longer job's failure is its own")
+}

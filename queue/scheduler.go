@@ -23,6 +23,9 @@ type job struct {
 	allocSeq uint64
 	// roundedEnd caches the allocation's end rounded for Backfill.
 	roundedEnd roundedEnd
+	// class is the job's class key for Schedule's failure skip, once
+	// rendered; "" until then and after an update (classskip.go).
+	class string
 }
 
 // qkey orders the pending queue: partition priority, then job priority

@@ -129,6 +129,7 @@ func (s *Scheduler) admitUpdate(ctx context.Context, id JobID, u *Update, now ti
 // that changed.
 func (s *Scheduler) updated(j *job, u *Update) (job, []string, error) {
 	next := *j
+	next.class = "" // the request or partition may change: render it again
 	var fields []string
 	if u.Request != nil {
 		next.Request = cloneRequest(*u.Request)
