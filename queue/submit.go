@@ -163,9 +163,14 @@ func checkSpec(spec *Spec) error {
 // newJob builds the record of a submission with ID id, validating its
 // dependency and request against the scheduler.
 func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
-	deps, err := ParseDependency(spec.Dependency)
-	if err != nil {
-		return nil, invalidErr(err)
+	// most jobs name no dependency: their record keeps none (nil), which
+	// every use reads as the empty one, rather than an allocation each
+	var deps *Dependency
+	if spec.Dependency != "" {
+		var err error
+		if deps, err = ParseDependency(spec.Dependency); err != nil {
+			return nil, invalidErr(err)
+		}
 	}
 	for _, t := range deps.targets() {
 		if t == id {

@@ -232,6 +232,7 @@ type runner struct {
 	res    *Result
 	tree   *topology.Tree
 	live   map[queue.JobID]*liveJob
+	spare  []*liveJob // records of ended jobs, for the next submissions
 	ends   endHeap
 	next   Job       // the next job to submit, when have
 	nextAt time.Time // its submit time (epoch + next.Submit)
@@ -534,7 +535,7 @@ func (r *runner) submit(t time.Time) error {
 			rec.TimeLimit = job.TimeLimit
 		}
 	}
-	r.live[id] = &liveJob{rec: rec, run: j.Run}
+	r.live[id] = r.liveJob(rec, j.Run)
 	r.pend++
 	return nil
 }
@@ -584,6 +585,22 @@ func (r *runner) ended(id queue.JobID, t time.Time, st queue.State) {
 	lj.rec.End, lj.rec.State = t, st
 	r.res.Finished++
 	r.emit(lj.rec)
+	// emit copied the record; its Nodes go with the copy, never reused
+	*lj = liveJob{}
+	r.spare = append(r.spare, lj)
+}
+
+// liveJob is the record of a job just submitted: an ended job's, when
+// one is spare, so that a replay allocates about as many records as jobs
+// run at once rather than one per job.
+func (r *runner) liveJob(rec Record, run time.Duration) *liveJob {
+	if n := len(r.spare); n > 0 {
+		lj := r.spare[n-1]
+		r.spare = r.spare[:n-1]
+		*lj = liveJob{rec: rec, run: run}
+		return lj
+	}
+	return &liveJob{rec: rec, run: run}
 }
 
 // emit hands a final record to the measures, Options.OnRecord and, under
