@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,4 +37,24 @@ func TestEndedRecordsAreReused(t *testing.T) {
 		rec.Nodes[0] = -1 // the result's own: OnRecord's copy is untouched
 		assert.GreaterOrEqual(t, given[i].Nodes[0], 0)
 	}
+}
+
+// Job names are cut from shared blocks: each is "swf<ID>", stays so when
+// later names fill the block and start new ones, and a block serves
+// hundreds of names (far fewer allocations than names).
+func TestJobNamesFromBlocks(t *testing.T) {
+	var u userNames
+	ids := []int64{1, 0, -7, 9223372036854775807, -9223372036854775808}
+	for i := int64(0); i < 5000; i++ {
+		ids = append(ids, i*7919)
+	}
+	names := make([]string, len(ids))
+	for k, id := range ids {
+		names[k] = u.job(id)
+	}
+	for k, id := range ids {
+		require.Equal(t, "swf"+strconv.FormatInt(id, 10), names[k])
+	}
+	allocs := testing.AllocsPerRun(1000, func() { _ = u.job(123456) })
+	assert.Less(t, allocs, 0.05, "allocations per name")
 }
