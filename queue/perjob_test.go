@@ -1,6 +1,8 @@
 package queue
 
 import (
+	"math"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 	"time"
@@ -38,5 +40,43 @@ func TestSubmitWithoutDependencyKeepsNone(t *testing.T) {
 	for _, id := range []JobID{b, c} {
 		j, _ := s.Job(id)
 		assert.Equal(t, Running, j.State, "job %d", id)
+	}
+}
+
+// laterBySub is later as it was first written: by EndOfTime.Sub.
+func laterBySub(t time.Time, d time.Duration) time.Time {
+	if d <= 0 {
+		return t
+	}
+	if !t.Before(EndOfTime) || EndOfTime.Sub(t) <= d {
+		return EndOfTime
+	}
+	return t.Add(d)
+}
+
+// later (one Add and one compare) agrees with the sum by Sub on random
+// times from year 1 to past EndOfTime and durations up to the largest,
+// edges included: a gap of exactly d, a nanosecond either side, and the
+// largest d from before 1970, where Sub saturates.
+func TestLaterIsLaterBySub(t *testing.T) {
+	seed := uint64(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC).Unix())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 3))
+	zone := time.FixedZone("x", -7*3600)
+	times := []time.Time{{}, EndOfTime, EndOfTime.Add(-1), EndOfTime.Add(1), time.Unix(0, 0), time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC)}
+	durs := []time.Duration{0, -1, 1, math.MaxInt64, math.MaxInt64 - 1, MaxTimeLimit, unlimited}
+	for range 3000 {
+		tt := time.Unix(r.Int64N(20_000_000_000)-62_135_596_800, r.Int64N(1e9))
+		if r.IntN(2) == 0 {
+			tt = tt.In(zone)
+		}
+		times = append(times, tt)
+		durs = append(durs, time.Duration(r.Int64()>>r.IntN(64)), EndOfTime.Sub(tt), EndOfTime.Sub(tt)+time.Duration(r.IntN(3)-1))
+	}
+	for i, tt := range times {
+		for _, d := range []time.Duration{durs[i%len(durs)], durs[r.IntN(len(durs))], durs[(i+1)%len(durs)], math.MaxInt64, EndOfTime.Sub(tt)} {
+			want, got := laterBySub(tt, d), later(tt, d)
+			require.True(t, want.Equal(got) && want.Location() == got.Location(), "later(%v, %d) = %v, want %v", tt, d, got, want)
+		}
 	}
 }
