@@ -80,3 +80,41 @@ func TestLaterIsLaterBySub(t *testing.T) {
 		}
 	}
 }
+
+// The queue orders by partition priority as the partitions stand: the
+// priority remembered for the last partition read is dropped when a
+// partition changes, for the jobs queued and the jobs submitted after.
+func TestPartitionPriorityFollowsUpdates(t *testing.T) {
+	c := cluster(t, "NodeName=n[0-1] CPUs=1\nPartitionName=a Nodes=ALL Default=YES PriorityTier=1\nPartitionName=b Nodes=ALL PriorityTier=5\n")
+	s := New(c)
+	spec := func(part string) Spec {
+		sp := nodes(1, time.Hour)
+		sp.Request.Partition = part
+		return sp
+	}
+	order := func() []string {
+		var names []string
+		for _, j := range s.Pending() {
+			names = append(names, j.Partition)
+		}
+		return names
+	}
+	submit(t, s, spec("a"), at(0))
+	submit(t, s, spec("b"), at(0))
+	submit(t, s, spec("a"), at(0))
+	assert.Equal(t, []string{"b", "a", "a"}, order())
+
+	pa, _ := c.Partition("a")
+	pa.Priority = 9
+	require.NoError(t, s.UpdatePartition(pa, at(1)))
+	submit(t, s, spec("a"), at(1))
+	submit(t, s, spec("b"), at(1))
+	assert.Equal(t, []string{"a", "a", "a", "b", "b"}, order())
+
+	pb, _ := c.Partition("b")
+	pb.Priority = 20
+	require.NoError(t, s.UpdatePartition(pb, at(2)))
+	submit(t, s, spec("b"), at(2))
+	submit(t, s, spec("a"), at(2))
+	assert.Equal(t, []string{"b", "b", "b", "a", "a", "a", "a"}, order())
+}

@@ -174,10 +174,12 @@ type endEvent struct {
 type endHeap []endEvent
 
 func (h endHeap) less(i, j int) bool {
-	if !h[i].at.Equal(h[j].at) {
-		return h[i].at.Before(h[j].at)
+	// one Compare (Equal and Before each read both times again)
+	a, b := &h[i], &h[j]
+	if c := a.at.Compare(b.at); c != 0 {
+		return c < 0
 	}
-	return h[i].id < h[j].id
+	return a.id < b.id
 }
 
 func (h *endHeap) push(e endEvent) {
