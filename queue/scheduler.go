@@ -66,8 +66,11 @@ type Scheduler struct {
 	bare        bareIDs               // forgotten jobs without a tombstone (WithoutTombstones)
 	depJobs     int                   // jobs that were given a dependency on another job
 	admitted    map[admitKey]struct{} // request shapes that passed the TestOnly probe
-	finished    *btree.BTreeG[finKey] // finished jobs, for WithRetention
-	clock       time.Time             // the latest now accepted; passes never act earlier
+	// lastAdmitted is the shape of admitted found or added last (valid
+	// while admitted is not nil: configChanged forgets both)
+	lastAdmitted admitKey
+	finished     *btree.BTreeG[finKey] // finished jobs, for WithRetention
+	clock        time.Time             // the latest now accepted; passes never act earlier
 
 	opts options
 
