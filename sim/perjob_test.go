@@ -2,9 +2,13 @@ package sim
 
 import (
 	"bytes"
+	"math"
+	"math/rand/v2"
 	"strconv"
 	"testing"
+	"time"
 
+	"github.com/hpcsched/hpcsched/queue"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -57,4 +61,65 @@ func TestJobNamesFromBlocks(t *testing.T) {
 	}
 	allocs := testing.AllocsPerRun(1000, func() { _ = u.job(123456) })
 	assert.Less(t, allocs, 0.05, "allocations per name")
+}
+
+// The live jobs' window and map answer as one map would, on random runs
+// of IDs mostly in order (as the scheduler's counter gives them), some
+// out of it (a Spec's own, below and above the window, 0 and the
+// largest), ended in random order.
+func TestLiveJobsAsAMap(t *testing.T) {
+	first := uint64(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC).Unix())
+	t.Logf("seeds %d to %d", first, first+19)
+	for seed := first; seed < first+20; seed++ {
+		r := rand.New(rand.NewPCG(seed, 11))
+		var l liveJobs
+		want := map[queue.JobID]*liveJob{}
+		next := queue.JobID(1 + r.IntN(5))
+		for step := 0; step < 3000; step++ {
+			switch k := r.IntN(10); {
+			case k < 5: // submit
+				id := next
+				switch r.IntN(12) {
+				case 0:
+					id = queue.JobID(r.Uint64())
+				case 1:
+					id = queue.JobID(r.IntN(20))
+				case 2:
+					id = math.MaxUint64 - queue.JobID(r.IntN(3))
+				default:
+					next++
+				}
+				if _, used := want[id]; used {
+					continue
+				}
+				lj := &liveJob{run: time.Duration(step)}
+				l.put(id, lj)
+				want[id] = lj
+			default: // end one, or look up one that is not there
+				id := next - queue.JobID(1+r.IntN(40))
+				if r.IntN(4) == 0 {
+					for id = range want {
+						break
+					}
+				}
+				if got := l.get(id); got != want[id] {
+					t.Fatalf("seed %d step %d: get(%d) = %p, want %p", seed, step, id, got, want[id])
+				}
+				l.drop(id)
+				delete(want, id)
+			}
+			if l.n != len(want) {
+				t.Fatalf("seed %d step %d: %d jobs held, want %d", seed, step, l.n, len(want))
+			}
+		}
+		all := map[*liveJob]bool{}
+		for _, lj := range l.all() {
+			all[lj] = true
+		}
+		require.Len(t, all, len(want), "seed %d", seed)
+		for id, lj := range want {
+			require.Same(t, lj, l.get(id), "seed %d: get(%d)", seed, id)
+			require.True(t, all[lj], "seed %d: job %d listed", seed, id)
+		}
+	}
 }

@@ -233,7 +233,7 @@ type runner struct {
 	epoch  time.Time
 	res    *Result
 	tree   *topology.Tree
-	live   map[queue.JobID]*liveJob
+	live   liveJobs
 	spare  []*liveJob // records of ended jobs, for the next submissions
 	ends   endHeap
 	next   Job       // the next job to submit, when have
@@ -340,7 +340,7 @@ func newRunner(c *selectnodes.Cluster, name string, src Source, total int, o Opt
 	}
 	s := queue.New(c, qopts...)
 	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), src: src, total: total, epoch: epoch, res: res,
-		tree: c.Topology(), live: map[queue.JobID]*liveJob{}, nodes: c.NodeCount()}
+		tree: c.Topology(), nodes: c.NodeCount()}
 }
 
 // namesNoJob reports whether no job src will give has a dependency: a
@@ -537,13 +537,13 @@ func (r *runner) submit(t time.Time) error {
 			rec.TimeLimit = job.TimeLimit
 		}
 	}
-	r.live[id] = r.liveJob(rec, j.Run)
+	r.live.put(id, r.liveJob(rec, j.Run))
 	r.pend++
 	return nil
 }
 
 func (r *runner) started(id queue.JobID, t time.Time) {
-	lj := r.live[id]
+	lj := r.live.get(id)
 	// the cluster's placement, read only: Scheduler.Job would copy it
 	p, _, _, _ := r.c.Allocation(id)
 	rec := &lj.rec
@@ -578,11 +578,11 @@ func (r *runner) started(id queue.JobID, t time.Time) {
 
 // ended measures a job that ended at t and lets the scheduler forget it.
 func (r *runner) ended(id queue.JobID, t time.Time, st queue.State) {
-	lj := r.live[id]
+	lj := r.live.get(id)
 	if lj == nil {
 		return
 	}
-	delete(r.live, id)
+	r.live.drop(id)
 	_ = r.s.Forget(id)
 	lj.rec.End, lj.rec.State = t, st
 	r.res.Finished++
@@ -625,10 +625,7 @@ func (r *runner) emit(rec Record) {
 // plugin before starting), in submit order, and measures the run.
 func (r *runner) finish() {
 	res := r.res
-	left := make([]*liveJob, 0, len(r.live))
-	for _, lj := range r.live {
-		left = append(left, lj)
-	}
+	left := r.live.all()
 	slices.SortFunc(left, func(a, b *liveJob) int { return a.rec.Seq - b.rec.Seq })
 	for _, lj := range left {
 		j, _ := r.s.Job(lj.rec.Job)
@@ -642,7 +639,7 @@ func (r *runner) finish() {
 		}
 		r.emit(lj.rec)
 	}
-	r.live = nil
+	r.live = liveJobs{}
 	res.Metrics = r.acc.metrics(res.Cores)
 	if r.o.Record {
 		slices.SortFunc(r.recs, func(a, b Record) int { return a.Seq - b.Seq })
