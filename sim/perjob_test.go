@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -120,6 +121,40 @@ func TestLiveJobsAsAMap(t *testing.T) {
 		for id, lj := range want {
 			require.Same(t, lj, l.get(id), "seed %d: get(%d)", seed, id)
 			require.True(t, all[lj], "seed %d: job %d listed", seed, id)
+		}
+	}
+}
+
+// onlyNext hides a Source's other methods: the replay reads it by Next.
+type onlyNext struct{ Source }
+
+// A trace's jobs read in place (the runner's own path for a TraceSource)
+// replay exactly as the same jobs read through Next, on traces with jobs
+// out of order within the window, skipped jobs and a limit.
+func TestTraceReadInPlaceAsByNext(t *testing.T) {
+	var b bytes.Buffer
+	b.Write(syntheticTraceEvery(300, 40))
+	fmt.Fprintf(&b, "301 11990 -1 -1 4 -1 -1 4 600 -1 1 1 1 -1 -1 1 -1 -1\n") // unknown run time: skipped
+	fmt.Fprintf(&b, "302 11900 -1 50 4 -1 -1 4 600 -1 1 1 1 -1 -1 1 -1 -1\n") // before the job above it
+	data := b.Bytes()
+	for _, limit := range []int{0, 120} {
+		for _, bf := range []BackfillMode{NoBackfill, EASY, Conservative} {
+			read := func(wrap bool) *Result {
+				sr, err := NewSWFReader(bytes.NewReader(data), SWFOptions{})
+				require.NoError(t, err)
+				c, err := sr.Header().ClusterFor(nil, nil)
+				require.NoError(t, err)
+				var src Source = NewTraceSource(sr, c, Conventions{}, limit)
+				if wrap {
+					src = onlyNext{src}
+				}
+				res, err := RunSource(c, "x", src, Options{Backfill: bf, Record: true})
+				require.NoError(t, err)
+				return res
+			}
+			inPlace, byNext := read(false), read(true)
+			require.NotEmpty(t, inPlace.Records)
+			assert.Equal(t, byNext, inPlace, "limit %d, %v", limit, bf)
 		}
 	}
 }

@@ -363,7 +363,7 @@ func namesNoJob(src Source) bool {
 
 // peek reads the next job to submit.
 func (r *runner) peek() error {
-	j, err := r.src.Next()
+	err := r.read()
 	if err == io.EOF {
 		r.have = false
 		return nil
@@ -371,12 +371,27 @@ func (r *runner) peek() error {
 	if err != nil {
 		return err
 	}
+	j := &r.next
 	if j.Submit < r.last {
 		return fmt.Errorf("sim: job %d (%s) is submitted at %v, before the job it follows (%v): %w", r.seq, j.Spec.Name, j.Submit, r.last, ErrOrder)
 	}
-	r.next, r.have, r.last = j, true, j.Submit
+	r.have, r.last = true, j.Submit
 	r.nextAt = r.epoch.Add(j.Submit)
 	return nil
+}
+
+// read puts the source's next job in r.next (left alone on an error). A
+// trace's source writes it there itself: a Job is large, and Next's copy
+// would be copied again.
+func (r *runner) read() error {
+	if ts, ok := r.src.(*TraceSource); ok {
+		return ts.nextInto(&r.next)
+	}
+	j, err := r.src.Next()
+	if err == nil {
+		r.next = j
+	}
+	return err
 }
 
 // dynamic reports whether a pass between events may decide differently
@@ -516,7 +531,7 @@ func (r *runner) full() bool {
 }
 
 func (r *runner) submit(t time.Time) error {
-	j := r.next
+	j := &r.next // read, not copied (peek replaces it after)
 	rec := Record{Seq: r.seq, Name: j.Spec.Name, User: j.Spec.User, TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1}
 	r.seq++
 	r.res.Jobs++
