@@ -208,6 +208,9 @@ func (d *Dependency) namesJobs() bool {
 
 // targets lists the job IDs the dependency names.
 func (d *Dependency) targets() []JobID {
+	if d == nil {
+		return nil
+	}
 	var ids []JobID
 	for _, t := range d.terms {
 		if t.kind != depSingleton {

@@ -355,7 +355,7 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 	}
 	s.configChanged()
 	s.saw(now)
-	s.maxPartPrio = -1
+	s.maxPartPrio, s.lastPart = -1, partMemo{}
 	for _, id := range s.ids() {
 		if j := s.jobs[id]; j.State == Pending && j.Partition == p.Name {
 			s.enqueue(j)

@@ -64,12 +64,16 @@ type Scheduler struct {
 	allocSeq    uint64                // numbers allocations, so Restore replays them in order
 	kept        *keptPlan             // Backfill's profile, kept between passes (derived, never saved)
 	maxPartPrio int                   // the highest partition priority; -1 until known
+	lastPart    partMemo              // the partition partPrio read last
 	gone        map[JobID]tombstone   // forgotten jobs (Forget, WithRetention)
 	bare        bareIDs               // forgotten jobs without a tombstone (WithoutTombstones)
 	depJobs     int                   // jobs that were given a dependency on another job
 	admitted    map[admitKey]struct{} // request shapes that passed the TestOnly probe
-	finished    *btree.BTreeG[finKey] // finished jobs, for WithRetention
-	clock       time.Time             // the latest now accepted; passes never act earlier
+	// lastAdmitted is the shape of admitted found or added last (valid
+	// while admitted is not nil: configChanged forgets both)
+	lastAdmitted admitKey
+	finished     *btree.BTreeG[finKey] // finished jobs, for WithRetention
+	clock        time.Time             // the latest now accepted; passes never act earlier
 
 	opts options
 
@@ -365,8 +369,23 @@ func (s *Scheduler) Cluster() *selectnodes.Cluster { return s.c }
 
 // partPrio is the partition priority of a job.
 func (s *Scheduler) partPrio(j *job) int {
+	// a submission asks twice (its priority and its place in the queue),
+	// and a replay's jobs name one partition or a few: the last answer is
+	// kept until a partition changes (UpdatePartition) rather than the
+	// whole Partition copied out of the cluster each time
+	if m := &s.lastPart; m.known && m.name == j.Partition {
+		return m.prio
+	}
 	p, _ := s.c.Partition(j.Partition)
+	s.lastPart = partMemo{name: j.Partition, prio: p.Priority, known: true}
 	return p.Priority
+}
+
+// partMemo is a partition's name and priority (0 for an unknown name).
+type partMemo struct {
+	name  string
+	prio  int
+	known bool
 }
 
 func (s *Scheduler) policyContext(j *job, now time.Time) PolicyContext {

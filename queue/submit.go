@@ -163,9 +163,14 @@ func checkSpec(spec *Spec) error {
 // newJob builds the record of a submission with ID id, validating its
 // dependency and request against the scheduler.
 func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
-	deps, err := ParseDependency(spec.Dependency)
-	if err != nil {
-		return nil, invalidErr(err)
+	// most jobs name no dependency: their record keeps none (nil), which
+	// every use reads as the empty one, rather than an allocation each
+	var deps *Dependency
+	if spec.Dependency != "" {
+		var err error
+		if deps, err = ParseDependency(spec.Dependency); err != nil {
+			return nil, invalidErr(err)
+		}
 	}
 	for _, t := range deps.targets() {
 		if t == id {
@@ -194,10 +199,13 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 	limit := s.timeLimit(spec.TimeLimit, req.Partition)
 	req.TimeLimit = limit
 	s.seq++
-	j.Job = Job{ID: id, Name: spec.Name, User: spec.User, Account: spec.Account, Partition: req.Partition,
-		AdminPriority: spec.Priority, Nice: spec.Nice, Submit: now, Begin: spec.Begin, TimeLimit: limit, TimeMin: spec.TimeMin,
-		Dependency: spec.Dependency, Requeue: spec.Requeue, Request: *req, State: Pending,
-		Held: spec.Hold || s.opts.external, seq: s.seq}
+	// the fields set one by one in the new record (every other one is
+	// zero): a Job literal would be built aside and copied in whole
+	r := &j.Job
+	r.ID, r.Name, r.User, r.Account, r.Partition = id, spec.Name, spec.User, spec.Account, req.Partition
+	r.AdminPriority, r.Nice, r.Submit, r.Begin = spec.Priority, spec.Nice, now, spec.Begin
+	r.TimeLimit, r.TimeMin, r.Dependency, r.Requeue = limit, spec.TimeMin, spec.Dependency, spec.Requeue
+	r.State, r.Held, r.seq = Pending, spec.Hold || s.opts.external, s.seq
 	return j, nil
 }
 

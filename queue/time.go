@@ -41,7 +41,25 @@ func later(t time.Time, d time.Duration) time.Time {
 	if d <= 0 {
 		return t
 	}
-	if !t.Before(EndOfTime) || EndOfTime.Sub(t) <= d {
+	if !t.Before(EndOfTime) {
+		return EndOfTime
+	}
+	if d < math.MaxInt64 {
+		// t+d reaches EndOfTime exactly when EndOfTime.Sub(t) <= d: where
+		// Sub saturates the gap is more than d. One Add and one compare
+		// instead of Sub's (an Add and a compare of its own, besides).
+		if e := t.Add(d); e.Before(EndOfTime) {
+			return e
+		}
+		return EndOfTime
+	}
+	return laterSlow(t, d)
+}
+
+// laterSlow is later by EndOfTime.Sub, for the largest d, where Sub's
+// saturation says EndOfTime even from a t more than d before it.
+func laterSlow(t time.Time, d time.Duration) time.Time {
+	if EndOfTime.Sub(t) <= d {
 		return EndOfTime
 	}
 	return t.Add(d)

@@ -52,8 +52,12 @@ func (u *usage) apply(p *Placement, sign int) {
 	// the bitmaps' words written directly: a node index is below their
 	// length, which SetTo would otherwise check (and grow) per node
 	idle, share := u.idle.Words(), u.share.Words()
+	// the per-node tables cut to one length (they have it): one check of
+	// a node's index covers all four
+	n := len(u.cpus)
+	cpus, mem, jobs, excl := u.cpus[:n], u.mem[:n], u.jobs[:n], u.excl[:n]
 	for k := range p.Alloc {
-		a := &p.Alloc[k] // not copied: a NodeAlloc is 80 bytes
+		a := &p.Alloc[k] // not copied
 		i := a.Node
 		w := i / 64
 		if stale >= 0 && stale != w {
@@ -61,23 +65,23 @@ func (u *usage) apply(p *Placement, sign int) {
 			stale = -1
 		}
 		h := &u.high[w]
-		if sign < 0 && stale < 0 && (u.cpus[i] == h.cpus || u.mem[i] == h.mem || u.jobs[i] == h.jobs) {
+		if sign < 0 && stale < 0 && (cpus[i] == h.cpus || mem[i] == h.mem || jobs[i] == h.jobs) {
 			stale, was = w, *h // this node may have been the word's fullest
 		}
-		u.cpus[i] += sign * a.CPUs
-		u.mem[i] += int64(sign) * a.Memory
+		cpus[i] += sign * a.CPUs
+		mem[i] += int64(sign) * a.Memory
 		for g := range a.GRES {
 			u.gres[a.GRES[g].slot] += int64(sign) * a.GRES[g].Count
 		}
-		u.jobs[i] += int32(sign)
+		jobs[i] += int32(sign)
 		if p.Exclusive {
-			u.excl[i] += int32(sign)
+			excl[i] += int32(sign)
 		}
 		if sign > 0 {
-			h.cpus, h.mem, h.jobs = max(h.cpus, u.cpus[i]), max(h.mem, u.mem[i]), max(h.jobs, u.jobs[i])
+			h.cpus, h.mem, h.jobs = max(h.cpus, cpus[i]), max(h.mem, mem[i]), max(h.jobs, jobs[i])
 		}
-		setBit(idle, i, u.jobs[i] == 0)
-		setBit(share, i, u.excl[i] == 0)
+		setBit(idle, i, jobs[i] == 0)
+		setBit(share, i, excl[i] == 0)
 	}
 	if stale >= 0 {
 		u.reloadBelow(stale, was)

@@ -174,10 +174,12 @@ type endEvent struct {
 type endHeap []endEvent
 
 func (h endHeap) less(i, j int) bool {
-	if !h[i].at.Equal(h[j].at) {
-		return h[i].at.Before(h[j].at)
+	// one Compare (Equal and Before each read both times again)
+	a, b := &h[i], &h[j]
+	if c := a.at.Compare(b.at); c != 0 {
+		return c < 0
 	}
-	return h[i].id < h[j].id
+	return a.id < b.id
 }
 
 func (h *endHeap) push(e endEvent) {
@@ -231,7 +233,8 @@ type runner struct {
 	epoch  time.Time
 	res    *Result
 	tree   *topology.Tree
-	live   map[queue.JobID]*liveJob
+	live   liveJobs
+	spare  []*liveJob // records of ended jobs, for the next submissions
 	ends   endHeap
 	next   Job       // the next job to submit, when have
 	nextAt time.Time // its submit time (epoch + next.Submit)
@@ -337,7 +340,7 @@ func newRunner(c *selectnodes.Cluster, name string, src Source, total int, o Opt
 	}
 	s := queue.New(c, qopts...)
 	return &runner{o: o, c: c, s: s, easy: queue.NewEASY(s), src: src, total: total, epoch: epoch, res: res,
-		tree: c.Topology(), live: map[queue.JobID]*liveJob{}, nodes: c.NodeCount()}
+		tree: c.Topology(), nodes: c.NodeCount()}
 }
 
 // namesNoJob reports whether no job src will give has a dependency: a
@@ -360,7 +363,7 @@ func namesNoJob(src Source) bool {
 
 // peek reads the next job to submit.
 func (r *runner) peek() error {
-	j, err := r.src.Next()
+	err := r.read()
 	if err == io.EOF {
 		r.have = false
 		return nil
@@ -368,12 +371,27 @@ func (r *runner) peek() error {
 	if err != nil {
 		return err
 	}
+	j := &r.next
 	if j.Submit < r.last {
 		return fmt.Errorf("sim: job %d (%s) is submitted at %v, before the job it follows (%v): %w", r.seq, j.Spec.Name, j.Submit, r.last, ErrOrder)
 	}
-	r.next, r.have, r.last = j, true, j.Submit
+	r.have, r.last = true, j.Submit
 	r.nextAt = r.epoch.Add(j.Submit)
 	return nil
+}
+
+// read puts the source's next job in r.next (left alone on an error). A
+// trace's source writes it there itself: a Job is large, and Next's copy
+// would be copied again.
+func (r *runner) read() error {
+	if ts, ok := r.src.(*TraceSource); ok {
+		return ts.nextInto(&r.next)
+	}
+	j, err := r.src.Next()
+	if err == nil {
+		r.next = j
+	}
+	return err
 }
 
 // dynamic reports whether a pass between events may decide differently
@@ -513,7 +531,7 @@ func (r *runner) full() bool {
 }
 
 func (r *runner) submit(t time.Time) error {
-	j := r.next
+	j := &r.next // read, not copied (peek replaces it after)
 	rec := Record{Seq: r.seq, Name: j.Spec.Name, User: j.Spec.User, TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1}
 	r.seq++
 	r.res.Jobs++
@@ -534,13 +552,13 @@ func (r *runner) submit(t time.Time) error {
 			rec.TimeLimit = job.TimeLimit
 		}
 	}
-	r.live[id] = &liveJob{rec: rec, run: j.Run}
+	r.live.put(id, r.liveJob(rec, j.Run))
 	r.pend++
 	return nil
 }
 
 func (r *runner) started(id queue.JobID, t time.Time) {
-	lj := r.live[id]
+	lj := r.live.get(id)
 	// the cluster's placement, read only: Scheduler.Job would copy it
 	p, _, _, _ := r.c.Allocation(id)
 	rec := &lj.rec
@@ -575,15 +593,31 @@ func (r *runner) started(id queue.JobID, t time.Time) {
 
 // ended measures a job that ended at t and lets the scheduler forget it.
 func (r *runner) ended(id queue.JobID, t time.Time, st queue.State) {
-	lj := r.live[id]
+	lj := r.live.get(id)
 	if lj == nil {
 		return
 	}
-	delete(r.live, id)
+	r.live.drop(id)
 	_ = r.s.Forget(id)
 	lj.rec.End, lj.rec.State = t, st
 	r.res.Finished++
 	r.emit(lj.rec)
+	// emit copied the record; its Nodes go with the copy, never reused
+	*lj = liveJob{}
+	r.spare = append(r.spare, lj)
+}
+
+// liveJob is the record of a job just submitted: an ended job's, when
+// one is spare, so that a replay allocates about as many records as jobs
+// run at once rather than one per job.
+func (r *runner) liveJob(rec Record, run time.Duration) *liveJob {
+	if n := len(r.spare); n > 0 {
+		lj := r.spare[n-1]
+		r.spare = r.spare[:n-1]
+		*lj = liveJob{rec: rec, run: run}
+		return lj
+	}
+	return &liveJob{rec: rec, run: run}
 }
 
 // emit hands a final record to the measures, Options.OnRecord and, under
@@ -606,10 +640,7 @@ func (r *runner) emit(rec Record) {
 // plugin before starting), in submit order, and measures the run.
 func (r *runner) finish() {
 	res := r.res
-	left := make([]*liveJob, 0, len(r.live))
-	for _, lj := range r.live {
-		left = append(left, lj)
-	}
+	left := r.live.all()
 	slices.SortFunc(left, func(a, b *liveJob) int { return a.rec.Seq - b.rec.Seq })
 	for _, lj := range left {
 		j, _ := r.s.Job(lj.rec.Job)
@@ -623,7 +654,7 @@ func (r *runner) finish() {
 		}
 		r.emit(lj.rec)
 	}
-	r.live = nil
+	r.live = liveJobs{}
 	res.Metrics = r.acc.metrics(res.Cores)
 	if r.o.Record {
 		slices.SortFunc(r.recs, func(a, b Record) int { return a.Seq - b.Seq })

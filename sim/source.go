@@ -97,11 +97,21 @@ func (s *TraceSource) Skipped() map[string]int {
 // Next returns the next job in submit order, io.EOF after the last (or
 // after limit jobs), or the reader's error.
 func (s *TraceSource) Next() (Job, error) {
+	var j Job
+	if err := s.nextInto(&j); err != nil {
+		return Job{}, err
+	}
+	return j, nil
+}
+
+// nextInto is Next written to *out (left alone on an error): a replay
+// reads each job into its own place, not through a returned copy.
+func (s *TraceSource) nextInto(out *Job) error {
 	if s.r == nil || s.c == nil {
-		return Job{}, errors.New("sim: a TraceSource needs a reader and a cluster (NewTraceSource)")
+		return errors.New("sim: a TraceSource needs a reader and a cluster (NewTraceSource)")
 	}
 	if s.limit > 0 && s.emitted >= s.limit {
-		return Job{}, io.EOF
+		return io.EOF
 	}
 	for !s.eof && len(s.buf) < ReorderWindow && (s.limit == 0 || s.read < s.limit) {
 		err := s.r.take(&s.sj)
@@ -110,7 +120,7 @@ func (s *TraceSource) Next() (Job, error) {
 			break
 		}
 		if err != nil {
-			return Job{}, err
+			return err
 		}
 		// the job is made in its slot of the window: no copy of it moves
 		p := s.slot()
@@ -125,7 +135,7 @@ func (s *TraceSource) Next() (Job, error) {
 		s.read++
 	}
 	if len(s.buf) == 0 {
-		return Job{}, io.EOF
+		return io.EOF
 	}
 	if !s.started {
 		s.started = true
@@ -137,12 +147,13 @@ func (s *TraceSource) Next() (Job, error) {
 	defer s.recycle(h)
 	h.j.Submit -= s.origin
 	if h.j.Submit < s.last {
-		return Job{}, fmt.Errorf("sim: line %d: submitted %v before a job %d or more lines earlier; sort the trace by submit time: %w",
+		return fmt.Errorf("sim: line %d: submitted %v before a job %d or more lines earlier; sort the trace by submit time: %w",
 			h.line, s.last-h.j.Submit, ReorderWindow, ErrOrder)
 	}
 	s.last = h.j.Submit
 	s.emitted++
-	return h.j, nil
+	*out = h.j
+	return nil
 }
 
 func lessHeld(a, b *heldJob) bool {

@@ -135,24 +135,51 @@ func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users 
 		req.Excluded = avoided(c, sj.Avoid)
 	}
 	for _, p := range []string{sj.QueueName, t.Partitions[sj.Partition], t.Queues[sj.Queue]} {
-		if _, ok := c.Partition(p); ok && p != "" {
+		// "" names no partition: no lookup (a trace without queues has
+		// only those)
+		if p == "" {
+			continue
+		}
+		if _, ok := c.Partition(p); ok {
 			req.Partition = p
 			break
 		}
 	}
 	*out = Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
-		Name: numbered("swf", sj.ID), User: users.name(sj.User), Request: req, TimeLimit: limit}}
+		Name: users.job(sj.ID), User: users.name(sj.User), Request: req, TimeLimit: limit}}
 	return ""
 }
 
 // userNames are the names "u<number>" of a trace's users, each made once
 // for the users seen last (a trace has a few hundred users and runs of
-// one user's jobs): jobs of the same user share one string.
+// one user's jobs): jobs of the same user share one string. It also
+// writes the jobs' names "swf<ID>", several to a block (jobs).
 type userNames struct {
 	slot [64]struct {
 		user int
 		name string
 	}
+	jobs strings.Builder
+}
+
+// jobNameBlock is the size of a block of job names: about 400 names to
+// an allocation instead of one each.
+const jobNameBlock = 4096
+
+// job is "swf" followed by id in decimal. The name is a piece of a block
+// that holds the names of the jobs read before it: a Builder's String
+// shares its bytes, which no later write changes, and a full block is
+// left to the names cut from it and a new one begun.
+func (u *userNames) job(id int64) string {
+	var buf [32]byte
+	name := strconv.AppendInt(append(buf[:0], "swf"...), id, 10)
+	if u.jobs.Cap()-u.jobs.Len() < len(name) {
+		u.jobs = strings.Builder{}
+		u.jobs.Grow(jobNameBlock)
+	}
+	start := u.jobs.Len()
+	u.jobs.Write(name)
+	return u.jobs.String()[start:]
 }
 
 // name is "u" followed by user in decimal.

@@ -1,0 +1,120 @@
+package queue
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A job submitted without a dependency keeps none (no record of an empty
+// one per job), and such a job still reads as having none everywhere: it
+// starts, and a later dependency on it (whose cycle check walks its
+// dependencies) is accepted and holds.
+func TestSubmitWithoutDependencyKeepsNone(t *testing.T) {
+	s := simple(t)
+	a := submit(t, s, nodes(8, time.Hour), at(0))
+	blank := nodes(1, time.Hour)
+	blank.Dependency = " " // blank: parsed, and empty
+	b := submit(t, s, blank, at(0))
+	c := submit(t, s, nodes(1, time.Hour), at(0))
+	assert.Nil(t, s.jobs[a].deps, "no dependency given, none kept")
+	assert.True(t, s.jobs[b].deps.empty())
+
+	dep := "afterok:" + strconv.FormatUint(uint64(a), 10)
+	err := s.Update(c, Update{Dependency: &dep}, at(1))
+	require.NoError(t, err)
+	again := "afterok:" + strconv.FormatUint(uint64(c), 10)
+	err = s.Update(a, Update{Dependency: &again}, at(1))
+	require.ErrorIs(t, err, ErrInvalidSpec, "a cycle through a job without dependencies")
+
+	s.Schedule(at(1))
+	ja, _ := s.Job(a)
+	assert.Equal(t, Running, ja.State)
+	require.NoError(t, s.Finish(a, Outcome{Kind: Completed}, at(2)))
+	s.Schedule(at(2))
+	for _, id := range []JobID{b, c} {
+		j, _ := s.Job(id)
+		assert.Equal(t, Running, j.State, "job %d", id)
+	}
+}
+
+// laterBySub is later as it was first written: by EndOfTime.Sub.
+func laterBySub(t time.Time, d time.Duration) time.Time {
+	if d <= 0 {
+		return t
+	}
+	if !t.Before(EndOfTime) || EndOfTime.Sub(t) <= d {
+		return EndOfTime
+	}
+	return t.Add(d)
+}
+
+// later (one Add and one compare) agrees with the sum by Sub on random
+// times from year 1 to past EndOfTime and durations up to the largest,
+// edges included: a gap of exactly d, a nanosecond either side, and the
+// largest d from before 1970, where Sub saturates.
+func TestLaterIsLaterBySub(t *testing.T) {
+	seed := uint64(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC).Unix())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 3))
+	zone := time.FixedZone("x", -7*3600)
+	times := []time.Time{{}, EndOfTime, EndOfTime.Add(-1), EndOfTime.Add(1), time.Unix(0, 0), time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC)}
+	durs := []time.Duration{0, -1, 1, math.MaxInt64, math.MaxInt64 - 1, MaxTimeLimit, unlimited}
+	for range 3000 {
+		tt := time.Unix(r.Int64N(20_000_000_000)-62_135_596_800, r.Int64N(1e9))
+		if r.IntN(2) == 0 {
+			tt = tt.In(zone)
+		}
+		times = append(times, tt)
+		durs = append(durs, time.Duration(r.Int64()>>r.IntN(64)), EndOfTime.Sub(tt), EndOfTime.Sub(tt)+time.Duration(r.IntN(3)-1))
+	}
+	for i, tt := range times {
+		for _, d := range []time.Duration{durs[i%len(durs)], durs[r.IntN(len(durs))], durs[(i+1)%len(durs)], math.MaxInt64, EndOfTime.Sub(tt)} {
+			want, got := laterBySub(tt, d), later(tt, d)
+			require.True(t, want.Equal(got) && want.Location() == got.Location(), "later(%v, %d) = %v, want %v", tt, d, got, want)
+		}
+	}
+}
+
+// The queue orders by partition priority as the partitions stand: the
+// priority remembered for the last partition read is dropped when a
+// partition changes, for the jobs queued and the jobs submitted after.
+func TestPartitionPriorityFollowsUpdates(t *testing.T) {
+	c := cluster(t, "NodeName=n[0-1] CPUs=1\nPartitionName=a Nodes=ALL Default=YES PriorityTier=1\nPartitionName=b Nodes=ALL PriorityTier=5\n")
+	s := New(c)
+	spec := func(part string) Spec {
+		sp := nodes(1, time.Hour)
+		sp.Request.Partition = part
+		return sp
+	}
+	order := func() []string {
+		var names []string
+		for _, j := range s.Pending() {
+			names = append(names, j.Partition)
+		}
+		return names
+	}
+	submit(t, s, spec("a"), at(0))
+	submit(t, s, spec("b"), at(0))
+	submit(t, s, spec("a"), at(0))
+	assert.Equal(t, []string{"b", "a", "a"}, order())
+
+	pa, _ := c.Partition("a")
+	pa.Priority = 9
+	require.NoError(t, s.UpdatePartition(pa, at(1)))
+	submit(t, s, spec("a"), at(1))
+	submit(t, s, spec("b"), at(1))
+	assert.Equal(t, []string{"a", "a", "a", "b", "b"}, order())
+
+	pb, _ := c.Partition("b")
+	pb.Priority = 20
+	require.NoError(t, s.UpdatePartition(pb, at(2)))
+	submit(t, s, spec("b"), at(2))
+	submit(t, s, spec("a"), at(2))
+	assert.Equal(t, []string{"b", "b", "b", "a", "a", "a", "a"}, order())
+}
