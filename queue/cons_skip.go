@@ -307,21 +307,48 @@ func (b *bfRun) keep(j *job) bool {
 	if !ok {
 		return false
 	}
-	if gained != nil && gained.Any() {
-		g := b.usable(gained, b.pass.partition(b.s.c, j.Partition), &c.resv, d, lastTried.UnixNano(), need-1-c.most)
-		if g <= need-1-c.most {
-			c.most += g
-			b.skip.narrowed++
-		} else if most, ok := b.recount(j, &r, d, need, lastTried); ok {
-			c.most = most
-			b.skip.recounted++
-		} else {
-			return false
-		}
+	if gained != nil && gained.Any() && !b.weigh(c, gained, j.Partition, d, need, lastTried) {
+		return false
 	}
 	c.seq = b.skip.seq
 	b.skip.kept++
 	return true
+}
+
+// weigh reports whether the room gained on the nodes gained since c was
+// written leaves c's job where its plan put it, and updates c's bound if
+// so. Gained nodes of the job's partition few enough to fall short of
+// its need at every start settle it by their count. Past that, on
+// clusters where the starts can be counted again (see cons_recount.go),
+// they are: that count is exact, where weighing each node's runs only
+// bounds it, so it is made at once rather than after a weighing that
+// would only often fail. Elsewhere only the nodes a plan could use are
+// weighed (see usable).
+func (b *bfRun) weigh(c *skipCert, gained *bitset.BitSet, partition string, d time.Duration, need int, lastTried time.Time) bool {
+	part := b.pass.partition(b.s.c, partition)
+	limit := need - 1 - c.most
+	if part != nil {
+		gained.InPlaceIntersection(part) // the log's scratch: ours to change
+	}
+	if g := int(gained.Count()); g <= limit {
+		c.most += g
+		b.skip.narrowed++
+		return true
+	}
+	if b.recountable(&c.resv, part, d, lastTried) {
+		most, ok := b.recount(&c.resv, part, d, need, lastTried)
+		if ok {
+			c.most = most
+			b.skip.recounted++
+		}
+		return ok
+	}
+	if g := b.usable(gained, nil, &c.resv, d, lastTried.UnixNano(), limit); g <= limit { // (part applied)
+		c.most += g
+		b.skip.narrowed++
+		return true
+	}
+	return false
 }
 
 // certify writes j's certificate after a full plan that left it
