@@ -232,10 +232,12 @@ func clearedSet(b *bitset.BitSet, n uint) *bitset.BitSet {
 	return b
 }
 
-// partSig is what a plan reads of a partition.
+// partSig is what a plan reads of a partition, and the cluster's change
+// count when it was last compared with the partition.
 type partSig struct {
-	p     selectnodes.Partition
-	nodes *bitset.BitSet
+	p       selectnodes.Partition
+	nodes   *bitset.BitSet
+	changes uint64
 }
 
 func samePartition(a, b partSig) bool {
@@ -261,13 +263,19 @@ func (b *bfRun) checkPartition(name string) {
 		return
 	}
 	b.partsSeen = append(b.partsSeen, name)
+	changes := b.s.c.Changes()
+	old, ok := b.skip.parts[name]
+	if ok && old.changes == changes {
+		return // no call since the comparison changed a partition or a node
+	}
 	nodes := b.pass.partition(b.s.c, name)
 	p, _ := b.s.c.Partition(name)
-	sig := partSig{p, nodes}
-	if old, ok := b.skip.parts[name]; !ok || !samePartition(old, sig) {
+	if !ok || !samePartition(old, partSig{p: p, nodes: nodes}) {
 		b.skip.freed(math.MinInt64)
-		b.skip.parts[name] = partSig{p, nodes.Clone()}
+		old = partSig{p: p, nodes: nodes.Clone()}
 	}
+	old.changes = changes
+	b.skip.parts[name] = old
 }
 
 // keep reports whether j's standing reservation stands without a plan
@@ -289,7 +297,11 @@ func (b *bfRun) keep(j *job) bool {
 	if k, plain := plainKey(&j.Request); !plain || k != c.key || c.mostCPUs != b.s.maxNodeCPUs() {
 		return false
 	}
-	d := j.expectedEnd(b.now).Sub(b.now)
+	limit := j.TimeLimit
+	if limit <= 0 {
+		limit = unlimited
+	}
+	d := time.Duration(laterAt(b.nowAt, limit) - b.nowAt) // j.expectedEnd(b.now).Sub(b.now), in integers
 	if d != c.d {
 		return false
 	}

@@ -1,0 +1,42 @@
+package queue
+
+import (
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/stretchr/testify/require"
+)
+
+// A partition that grows between two passes voids the certificates of
+// its jobs even when a pass in between found nothing changed (the
+// partition's comparison is skipped only while the cluster counts no
+// change since it was made): the job reserved behind a full partition
+// starts on the nodes the partition gained, as a full plan starts it.
+func TestGrownPartitionVoidsCertificatesAfterQuietPasses(t *testing.T) {
+	conf := "NodeName=n[0-7] CPUs=1\nPartitionName=batch Nodes=n[0-3] Default=YES\nPartitionName=other Nodes=n[4-7]\n"
+	fast, full := New(cluster(t, conf)), New(cluster(t, conf), fullPlans)
+	both := []*Scheduler{fast, full}
+	var x JobID
+	for _, s := range both {
+		submit(t, s, nodes(4, 60*time.Minute), at(0))
+		require.Len(t, s.Schedule(at(0)), 1)
+		x = submit(t, s, nodes(4, 30*time.Minute), at(0))
+		s.BackfillStarts(at(0))
+		submit(t, s, nodes(4, 30*time.Minute), at(1)) // a pass after a submission alone
+		s.BackfillStarts(at(1))
+	}
+	requireSameDecisions(t, fast, full, "planned")
+	require.Equal(t, Pending, state(t, fast, x))
+	k0 := fast.kept.skip.kept
+	for _, s := range both {
+		s.BackfillStarts(at(2))
+	}
+	require.Greater(t, fast.kept.skip.kept, k0, "x kept without a plan while nothing changed")
+	for _, s := range both {
+		require.NoError(t, s.UpdatePartition(selectnodes.Partition{Name: "batch", Nodes: []string{"n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7"}, Default: true}, at(3)))
+		s.BackfillStarts(at(3))
+	}
+	requireSameDecisions(t, fast, full, "grown")
+	require.Equal(t, Running, state(t, fast, x))
+}
