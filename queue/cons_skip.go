@@ -74,6 +74,10 @@ type skipCert struct {
 	// plan ruled out, the start-now attempt's included (see gained);
 	// math.MaxInt when unknown.
 	most int
+	// lastTried is the last start the plan tried, one resolution step
+	// before resv's; lastAt the same in Unix nanoseconds
+	lastTried time.Time
+	lastAt    int64
 }
 
 // skipLog is the change log and the certificates. It belongs to a kept
@@ -289,8 +293,12 @@ func (b *bfRun) keep(j *job) bool {
 	if !ok {
 		return false
 	}
-	r, ok := b.s.resv[j.ID]
-	if !ok || !sameResv(r, c.resv) || !r.Start.After(b.now) || j.TimeLimit != c.timeLimit {
+	// c.resv is the job's standing reservation: a pass changes a job's
+	// reservation only when it plans the job, which rewrites or drops the
+	// certificate, and one changed or dropped between passes drops it when
+	// the pass brings the profile up to date (syncResv). Its start is
+	// after now while now is not past the last start tried (below).
+	if j.TimeLimit != c.timeLimit {
 		return false
 	}
 	need := b.s.minNodes(j)
@@ -310,11 +318,11 @@ func (b *bfRun) keep(j *job) bool {
 	// reservation's, so once now is past that, the start-now attempt is a
 	// start no plan tried (a reservation time has overtaken since may have
 	// kept it off nodes that are free now): plan in full.
-	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
-	if b.now.After(lastTried) {
+	lastTried := c.lastTried
+	if b.nowAt > c.lastAt {
 		return false
 	}
-	horizon := laterAt(lastTried.UnixNano(), d)
+	horizon := laterAt(c.lastAt, d)
 	ok, gained := b.skip.holds(b.pr, c, horizon, need)
 	if !ok {
 		return false
@@ -378,7 +386,8 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		return
 	}
 	horizon := b.now.Add(b.s.opts.bfWindow)
-	if r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond)).After(horizon) {
+	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
+	if lastTried.After(horizon) {
 		return // starts past the window were never tried
 	}
 	b.checkPartition(j.Partition)
@@ -386,7 +395,7 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		old = new(skipCert)
 	}
 	*old = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
-		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j)}
+		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j), lastTried: lastTried, lastAt: lastTried.UnixNano()}
 	b.skip.certs[j.ID] = old
 }
 

@@ -40,3 +40,28 @@ func TestGrownPartitionVoidsCertificatesAfterQuietPasses(t *testing.T) {
 	requireSameDecisions(t, fast, full, "grown")
 	require.Equal(t, Running, state(t, fast, x))
 }
+
+// A job held and released between two passes has lost its reservation:
+// its certificate goes with it, and the pass plans the job in full
+// rather than keeping a reservation no longer standing.
+func TestHeldAndReleasedJobIsPlannedAgain(t *testing.T) {
+	fast, full := New(cluster(t, onesConf(4))), New(cluster(t, onesConf(4)), fullPlans)
+	both := []*Scheduler{fast, full}
+	var x JobID
+	for _, s := range both {
+		submit(t, s, nodes(4, 60*time.Minute), at(0))
+		require.Len(t, s.Schedule(at(0)), 1)
+		x = submit(t, s, nodes(4, 30*time.Minute), at(0))
+		s.BackfillStarts(at(0))
+		s.BackfillStarts(at(1))
+	}
+	requireSameDecisions(t, fast, full, "planned")
+	require.Len(t, fast.Reservations(), 1)
+	for _, s := range both {
+		require.NoError(t, s.Hold(x, at(2)))
+		require.NoError(t, s.Release(x, at(2)))
+		s.BackfillStarts(at(3))
+	}
+	requireSameDecisions(t, fast, full, "released")
+	require.Len(t, fast.Reservations(), 1, "reserved again")
+}
