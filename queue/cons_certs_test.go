@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -64,4 +65,37 @@ func TestHeldAndReleasedJobIsPlannedAgain(t *testing.T) {
 	}
 	requireSameDecisions(t, fast, full, "released")
 	require.Len(t, fast.Reservations(), 1, "reserved again")
+}
+
+// samePlainKey agrees with comparing plainKey's keys, a field of the
+// request changed at a time (every field, by reflection, so a field
+// added to the key and not to the comparison fails here).
+func TestSamePlainKeyComparesEveryField(t *testing.T) {
+	base := selectnodes.Request{Partition: "batch", MinNodes: 2, CPUs: 2, User: "u", QOS: "normal"}
+	k, plain := plainKey(&base)
+	require.True(t, plain)
+	require.True(t, samePlainKey(&base, &k))
+	rt := reflect.TypeOf(base)
+	for i := range rt.NumField() {
+		req := base
+		f := reflect.ValueOf(&req).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "x")
+		case reflect.Int, reflect.Int64:
+			f.SetInt(f.Int() + 1)
+		case reflect.Uint8:
+			f.SetUint(f.Uint() + 1)
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		default:
+			t.Fatalf("field %s: kind %s not covered", rt.Field(i).Name, f.Kind())
+		}
+		k2, plain2 := plainKey(&req)
+		require.Equal(t, plain2 && k2 == k, samePlainKey(&req, &k), "field %s", rt.Field(i).Name)
+	}
 }

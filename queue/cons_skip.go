@@ -302,7 +302,7 @@ func (b *bfRun) keep(j *job) bool {
 		return false
 	}
 	need := b.s.minNodes(j)
-	if k, plain := plainKey(&j.Request); !plain || k != c.key || c.mostCPUs != b.s.maxNodeCPUs() {
+	if !samePlainKey(&j.Request, &c.key) || c.mostCPUs != b.s.maxNodeCPUs() {
 		return false
 	}
 	limit := j.TimeLimit
@@ -397,6 +397,23 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	*old = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
 		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j), lastTried: lastTried, lastAt: lastTried.UnixNano()}
 	b.skip.certs[j.ID] = old
+}
+
+// samePlainKey is plainKey(req) == (*k, true), read field by field
+// without building the key (a check every kept reservation makes); a
+// test holds the two equal for every field of a request.
+func samePlainKey(req *selectnodes.Request, k *admitKey) bool {
+	if req.Features != nil || len(req.Required) > 0 || len(req.Excluded) > 0 ||
+		req.ExcludeNodes != nil || len(req.GRES) > 0 || len(req.Groups) > 0 {
+		return false
+	}
+	return req.CPUs == k.cpus && req.MinNodes == k.minNodes && req.MaxNodes == k.maxNodes &&
+		req.DesiredNodes == k.desiredNodes && int64(req.TimeLimit) == k.timeLimit &&
+		req.MinCPUsPerNode == k.minCPUsPerNode && req.MaxCPUsPerSocket == k.maxPerSock &&
+		req.MinMemoryPerNode == k.minMemory && req.MinTmpDiskPerNode == k.minTmpDisk && req.MemPerCPU == k.memPerCPU &&
+		req.WholeMemory == k.wholeMemory && req.CoreTasks == k.coreTasks && req.Root == k.root &&
+		req.Contiguous == k.contiguous && req.Held == k.held && req.MaxSwitches == k.maxSwitches && req.Share == k.share &&
+		req.Partition == k.partition && req.User == k.user && req.Account == k.account && req.QOS == k.qos
 }
 
 func sameAccess(a, b selectnodes.Access) bool {
