@@ -57,11 +57,26 @@ func (b *bfRun) recount(r *reservation, part *bitset.BitSet, d time.Duration, ne
 		}
 		c := g.window(i, next, part.Words())
 		if c >= need {
-			return 0, false // a plan would select here
+			// a plan would select here, having come as far as the
+			// count has: it may carry on from here (see resumeAt)
+			b.pass.resume = resumeAt{at: pr.at[i], most: most, ok: true}
+			return 0, false
 		}
 		most = max(most, c)
 	}
 	return most, true
+}
+
+// resumeAt is where a full plan of the job a recount just failed for
+// may start its search: the slot (by its start) where the count first
+// reached the job's need, and the bound of the starts before it. The
+// plan reads the profile the count read (its reservation given back, no
+// start made since), so its search would rule out the same starts by
+// the same counts before making its first selection there.
+type resumeAt struct {
+	at   int64
+	most int
+	ok   bool
 }
 
 // recountable reports whether recount can tell what a full plan of the

@@ -73,3 +73,33 @@ func TestGainedRoomIsCountedAgainBeforeItIsWeighed(t *testing.T) {
 	require.Zero(t, b.skip.narrowed)
 	require.Nil(t, p.sweep.active, "no node weighed")
 }
+
+// A recount that finds a start reaching the job's need hands the full
+// plan that follows the place it came to: the plan starts its search
+// there and reserves the job where a plan from the first slot does.
+func TestFullPlanCarriesOnWhereTheRecountStopped(t *testing.T) {
+	fast, full := New(cluster(t, onesConf(8))), New(cluster(t, onesConf(8)), fullPlans)
+	both := []*Scheduler{fast, full}
+	var b, c, x JobID
+	for _, s := range both {
+		submit(t, s, nodes(2, 60*time.Minute), at(0))
+		b = submit(t, s, nodes(3, 120*time.Minute), at(0))
+		c = submit(t, s, nodes(3, 120*time.Minute), at(0))
+		require.Len(t, s.Schedule(at(0)), 3)
+		x = submit(t, s, nodes(8, 30*time.Minute), at(0))
+		s.BackfillStarts(at(0))
+	}
+	requireSameDecisions(t, fast, full, "planned")
+	r0 := fast.kept.skip.resumed
+	for _, s := range both { // b and c now end by minute 60: x fits there
+		require.NoError(t, s.Update(b, Update{TimeLimit: 60 * time.Minute}, at(10)))
+		require.NoError(t, s.Update(c, Update{TimeLimit: 60 * time.Minute}, at(10)))
+		s.BackfillStarts(at(10))
+	}
+	requireSameDecisions(t, fast, full, "limits cut")
+	require.Equal(t, 1, fast.kept.skip.resumed-r0, "one plan carried on from the recount")
+	resv := fast.Reservations()
+	require.Len(t, resv, 1)
+	require.Equal(t, x, resv[0].Job)
+	require.True(t, resv[0].Start.Equal(at(60)), "reserved from %v", resv[0].Start)
+}

@@ -93,8 +93,10 @@ type skipLog struct {
 	gained  *bitset.BitSet     // holds' scratch
 	// kept counts the reservations kept without a plan, narrowed those
 	// of them kept with room gained (see cons_gain.go), recounted those
-	// kept after counting again (see cons_recount.go); tests read them.
-	kept, narrowed, recounted int
+	// kept after counting again (see cons_recount.go), resumed the full
+	// plans that started their search where a recount stopped; tests
+	// read them.
+	kept, narrowed, recounted, resumed int
 }
 
 func newSkipLog() *skipLog {
@@ -286,6 +288,7 @@ func (b *bfRun) checkPartition(name string) {
 // (see the comment at the top of this file); if so it moves j's
 // certificate up to the present.
 func (b *bfRun) keep(j *job) bool {
+	b.pass.resume.ok = false // only a recount of j's, below, sets it for j's plan
 	if !b.skipping() {
 		return false
 	}
