@@ -206,6 +206,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 		dropOld()
 		b.resvAt.before(end, b.excl)
 		if p, ok := s.probeNow(j, b.open, b.excl); ok {
+			b.pass.resume.ok = false // a start, refused or not, is no count's
 			st, err := s.start(j, p, now)
 			if err == nil {
 				b.started = append(b.started, st)
@@ -455,6 +456,10 @@ type bfPass struct {
 	// of the job's partition free throughout its window; math.MaxInt when
 	// a start failed for more than its count (a selection failed).
 	most int
+	// resume, when ok, is where the next earliest may start its search
+	// (see resumeAt): set by a recount that failed, read by the plan that
+	// follows it at once
+	resume resumeAt
 	// into is the node set the next selection writes into, until one
 	// succeeds and its reservation keeps it; req the request it selects
 	into *bitset.BitSet
@@ -472,7 +477,7 @@ func (k *keptPlan) newPass(n uint) *bfPass {
 			parts: map[string]partSet{}}
 	}
 	p.gen++ // every partition set is stale
-	p.most = 0
+	p.most, p.resume = 0, resumeAt{}
 	return p
 }
 
@@ -519,21 +524,32 @@ func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, p
 	// A previous reservation that still holds is kept unless a start at
 	// least one resolution step earlier exists: re-planning for seconds
 	// is churn (Slurm's bf_resolution).
-	keepFrom := -1
+	keepFrom, keepAfter := -1, int64(math.MaxInt64)
 	if prev != nil {
 		if k, found := pr.find(prev.Start); found {
 			if pr.freeThroughout(prev.nodes, k, d) {
 				keepFrom = k
+				keepAfter = prev.Start.Add(-max(s.opts.bfResolution, time.Nanosecond)).UnixNano()
 			}
 		}
 	}
 	shorts := pr.shortScan(d, need)
-	for i := 0; i < len(pr.times); i++ {
+	first := 0
+	if pass.resume.ok {
+		if k, found := slices.BinarySearch(pr.at, pass.resume.at); found {
+			first, pass.most = k, pass.resume.most
+			if s.kept != nil && s.kept.skip != nil {
+				s.kept.skip.resumed++
+			}
+		}
+		pass.resume.ok = false
+	}
+	for i := first; i < len(pr.times); i++ {
 		t := pr.times[i]
 		if t.After(horizon) {
 			break
 		}
-		if keepFrom >= 0 && t.After(prev.Start.Add(-max(s.opts.bfResolution, time.Nanosecond))) {
+		if pr.at[i] > keepAfter { // (keepFrom >= 0) past the last start worth trying before prev
 			return prev.nodes, prev.Nodes, prev.Start, probes, nil
 		}
 		// A slot in the window with too few free nodes in the whole

@@ -3,6 +3,8 @@ package queue
 import (
 	"math/bits"
 	"time"
+
+	"github.com/bits-and-blooms/bitset"
 )
 
 // Room freed on more nodes than a certificate's bound allows (see
@@ -20,27 +22,24 @@ import (
 // slot holding now (nodes of one CPU: see bfRun.most). Otherwise the job
 // is planned in full.
 //
+// Where the count can be made it is made as soon as the gained nodes of
+// the job's partition outnumber the bound, before any node's runs are
+// weighed (see bfRun.weigh): it settles the question, and its bound is
+// the exact one a full plan would record, not the bound plus the gain.
+//
 // The count reads the profile as it stands, the reservation's nodes
 // counted free over its interval, rather than giving the reservation
 // back and taking it again; it is done only on clusters of a few words
 // of nodes, where a window is a plain AND of its slots.
 
-// recount counts, for every start a full plan of j would try before r
-// (d long, needing need nodes), the nodes of j's partition free
-// throughout its window, as earliest does, on the profile with r given
-// back; ok is false when one reaches need or when the plan would not
-// come back to r.
-func (b *bfRun) recount(j *job, r *reservation, d time.Duration, need int, lastTried time.Time) (most int, ok bool) {
+// recount counts, for every start a full plan of the job of r would try
+// before r (d long, needing need nodes), the nodes of its partition part
+// free throughout its window, as earliest does, on the profile with r
+// given back; ok is false when one reaches need. It must only be called
+// when recountable holds.
+func (b *bfRun) recount(r *reservation, part *bitset.BitSet, d time.Duration, need int, lastTried time.Time) (most int, ok bool) {
 	pr := b.pr
-	part := b.pass.partition(b.s.c, j.Partition)
-	if part == nil || b.open == nil || b.s.maxNodeCPUs() != 1 || lastTried.After(b.now.Add(b.s.opts.bfWindow)) ||
-		len(part.Words()) > smallWindowWords || len(pr.free[0].Words()) != len(part.Words()) {
-		return 0, false // no bound a plan would record, no certificate it would write, or a large cluster
-	}
 	rs, re := r.Start.UnixNano(), r.End.UnixNano()
-	if _, found := pr.find(r.Start); !found || laterAt(rs, d) > re {
-		return 0, false // the plan's check of r, left to it
-	}
 	g := givenBack{pr: pr, own: r.nodes.Words(), rs: rs, re: re}
 	last := -1 // the last slot read with fewer than need free, as shortScan
 	next := 0
@@ -58,11 +57,41 @@ func (b *bfRun) recount(j *job, r *reservation, d time.Duration, need int, lastT
 		}
 		c := g.window(i, next, part.Words())
 		if c >= need {
-			return 0, false // a plan would select here
+			// a plan would select here, having come as far as the
+			// count has: it may carry on from here (see resumeAt)
+			b.pass.resume = resumeAt{at: pr.at[i], most: most, ok: true}
+			return 0, false
 		}
 		most = max(most, c)
 	}
 	return most, true
+}
+
+// resumeAt is where a full plan of the job a recount just failed for
+// may start its search: the slot (by its start) where the count first
+// reached the job's need, and the bound of the starts before it. The
+// plan reads the profile the count read (its reservation given back, no
+// start made since), so its search would rule out the same starts by
+// the same counts before making its first selection there.
+type resumeAt struct {
+	at   int64
+	most int
+	ok   bool
+}
+
+// recountable reports whether recount can tell what a full plan of the
+// job of r (d long, in partition part) would do: nodes of one CPU, the
+// plan's bound and certificate written, a cluster of a few words of
+// nodes, and r's own check (free at its start for the job's length)
+// one the plan would pass.
+func (b *bfRun) recountable(r *reservation, part *bitset.BitSet, d time.Duration, lastTried time.Time) bool {
+	pr := b.pr
+	if part == nil || b.open == nil || b.s.maxNodeCPUs() != 1 || lastTried.After(b.now.Add(b.s.opts.bfWindow)) ||
+		len(part.Words()) > smallWindowWords || len(pr.free[0].Words()) != len(part.Words()) {
+		return false // no bound a plan would record, no certificate it would write, or a large cluster
+	}
+	_, found := pr.find(r.Start)
+	return found && laterAt(r.Start.UnixNano(), d) <= r.End.UnixNano() // else the plan's check of r, left to it
 }
 
 // givenBack reads a profile as if the reservation of own over [rs, re)

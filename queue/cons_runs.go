@@ -2,6 +2,7 @@ package queue
 
 import (
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -26,13 +27,15 @@ const maxRunNodes = 64
 func (s *Scheduler) freedRun(l *skipLog, pr *profile, nodes *bitset.BitSet, from, to int64) {
 	run := time.Duration(math.MaxInt64)
 	if c := nodes.Count(); c > 0 && c <= maxRunNodes {
-		run = 0
+		shared := false
 		for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
 			if s.c.JobsOn(int(i)) > 0 && s.c.FreeCPUs(int(i)) > 0 {
-				run = math.MaxInt64
+				shared = true
 				break
 			}
-			run = max(run, pr.longestRun(i, from, to))
+		}
+		if !shared {
+			run = pr.longestRuns(nodes, from, to)
 		}
 	}
 	l.add(skipEntry{freed: true, from: from, to: to, run: run, nodes: nodes})
@@ -112,6 +115,96 @@ func (p *profile) longestRunBut(n uint, from, to int64, r *reservation) time.Dur
 		return math.MaxInt64 // free to the end of the profile
 	}
 	return best
+}
+
+// longestRuns is the most longestRun gives any node of nodes, found in
+// one sweep of the slots a word of nodes at a time (a node's run is
+// tracked by the slot it started in), where asking node by node walks
+// the slots once per node.
+func (p *profile) longestRuns(nodes *bitset.BitSet, from, to int64) time.Duration {
+	i := 0
+	if from > p.at[0] {
+		i, _ = p.find(time.Unix(0, from))
+		if i == len(p.at) || p.at[i] > from {
+			i-- // the slot holding from
+		}
+	}
+	nw := nodes.Words()
+	b := &p.sweep
+	b.active = grown(b.active, len(nw)) // the nodes in a run
+	if len(b.start) < len(nw)*64 {
+		b.start = make([]int64, len(nw)*64)
+	}
+	// back from slot i to the start of the runs holding it
+	for k, w := range nw {
+		b.active[k] = w & wordAt(p.free[i], k)
+	}
+	s := i
+	for ; s > 0; s-- {
+		live := false
+		for k := range nw {
+			a := b.active[k]
+			ended := a &^ wordAt(p.free[s-1], k)
+			setStarts(b.start, k, ended, p.at[s])
+			b.active[k] = a &^ ended
+			live = live || a&^ended != 0
+		}
+		if !live {
+			break
+		}
+	}
+	for k := range nw { // the runs still going back at slot 0, if any
+		setStarts(b.start, k, b.active[k], p.at[0])
+		b.active[k] = nw[k] & wordAt(p.free[i], k)
+		if p.at[i] >= to { // (from before the profile's start) runs from to on miss [from, to)
+			for m := b.active[k]; m != 0; m &= m - 1 {
+				if bit := bits.TrailingZeros64(m); b.start[k*64+bit] >= to {
+					b.active[k] &^= 1 << bit
+				}
+			}
+		}
+	}
+	var best time.Duration
+	for s = i + 1; s < len(p.at); s++ {
+		at, live := p.at[s], false
+		for k, w := range nw {
+			a, f := b.active[k], w&wordAt(p.free[s], k)
+			for m := a &^ f; m != 0; m &= m - 1 { // runs ending here
+				best = max(best, time.Duration(at-b.start[k*64+bits.TrailingZeros64(m)]))
+			}
+			a &= f
+			if at < to { // runs starting here
+				setStarts(b.start, k, f&^a, at)
+				a = f
+			}
+			b.active[k] = a
+			live = live || a != 0
+		}
+		if !live && at >= to {
+			return best // no run going, none to start
+		}
+	}
+	for _, a := range b.active {
+		if a != 0 {
+			return math.MaxInt64 // free to the end of the profile
+		}
+	}
+	return best
+}
+
+// wordAt is word k of f, 0 past its end.
+func wordAt(f *bitset.BitSet, k int) uint64 {
+	if w := f.Words(); k < len(w) {
+		return w[k]
+	}
+	return 0
+}
+
+// setStarts records at as the run start of the nodes of word k in m.
+func setStarts(start []int64, k int, m uint64, at int64) {
+	for ; m != 0; m &= m - 1 {
+		start[k*64+bits.TrailingZeros64(m)] = at
+	}
 }
 
 // freedRun is nodes freed over [from, to), to be measured once the

@@ -74,3 +74,47 @@ func TestSkipLogStaysBounded(t *testing.T) {
 	assert.Greater(t, s.kept.skip.seq, uint64(4*pruneAt), "changes logged in all")
 	assert.Less(t, len(s.kept.skip.entries), 2*pruneAt)
 }
+
+// longestRuns is the most longestRun gives any of the nodes: random
+// profiles of up to three words of nodes, intervals starting before,
+// at and inside the profile, some ending before it starts.
+func TestLongestRunsMatchesLongestRun(t *testing.T) {
+	seed := uint64(5300)
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for iter := 0; iter < 2000; iter++ {
+		n := uint(1 + r.IntN(150))
+		p := &profile{}
+		for i, m := 0, 0; i < 1+r.IntN(12); i++ {
+			m += 1 + r.IntN(30)
+			at := t0.Add(time.Duration(m) * time.Minute)
+			if i == 0 {
+				at = t0
+			}
+			s := bitset.New(n)
+			for k := uint(0); k < n; k++ {
+				if r.IntN(3) > 0 {
+					s.Set(k)
+				}
+			}
+			p.times, p.at, p.free = append(p.times, at), append(p.at, at.UnixNano()), append(p.free, s)
+		}
+		nodes := bitset.New(n)
+		for k := uint(0); k < n; k++ {
+			if r.IntN(1+r.IntN(8)) == 0 {
+				nodes.Set(k)
+			}
+		}
+		from := p.at[0] + int64(r.IntN(400)-100)*int64(time.Minute)
+		to := from + int64(1+r.IntN(240))*int64(time.Minute)
+		if k := r.IntN(len(p.at)); r.IntN(3) == 0 && p.at[k] > from {
+			to = p.at[k] // on a boundary
+		}
+		var want time.Duration
+		for k, ok := nodes.NextSet(0); ok; k, ok = nodes.NextSet(k + 1) {
+			want = max(want, p.longestRun(k, from, to))
+		}
+		require.Equal(t, want, p.longestRuns(nodes, from, to), "iter %d", iter)
+		require.Equal(t, want, p.longestRuns(nodes, from, to), "iter %d, buffers reused", iter)
+	}
+}

@@ -74,6 +74,10 @@ type skipCert struct {
 	// plan ruled out, the start-now attempt's included (see gained);
 	// math.MaxInt when unknown.
 	most int
+	// lastTried is the last start the plan tried, one resolution step
+	// before resv's; lastAt the same in Unix nanoseconds
+	lastTried time.Time
+	lastAt    int64
 }
 
 // skipLog is the change log and the certificates. It belongs to a kept
@@ -89,8 +93,10 @@ type skipLog struct {
 	gained  *bitset.BitSet     // holds' scratch
 	// kept counts the reservations kept without a plan, narrowed those
 	// of them kept with room gained (see cons_gain.go), recounted those
-	// kept after counting again (see cons_recount.go); tests read them.
-	kept, narrowed, recounted int
+	// kept after counting again (see cons_recount.go), resumed the full
+	// plans that started their search where a recount stopped; tests
+	// read them.
+	kept, narrowed, recounted, resumed int
 }
 
 func newSkipLog() *skipLog {
@@ -232,10 +238,12 @@ func clearedSet(b *bitset.BitSet, n uint) *bitset.BitSet {
 	return b
 }
 
-// partSig is what a plan reads of a partition.
+// partSig is what a plan reads of a partition, and the cluster's change
+// count when it was last compared with the partition.
 type partSig struct {
-	p     selectnodes.Partition
-	nodes *bitset.BitSet
+	p       selectnodes.Partition
+	nodes   *bitset.BitSet
+	changes uint64
 }
 
 func samePartition(a, b partSig) bool {
@@ -261,19 +269,26 @@ func (b *bfRun) checkPartition(name string) {
 		return
 	}
 	b.partsSeen = append(b.partsSeen, name)
+	changes := b.s.c.Changes()
+	old, ok := b.skip.parts[name]
+	if ok && old.changes == changes {
+		return // no call since the comparison changed a partition or a node
+	}
 	nodes := b.pass.partition(b.s.c, name)
 	p, _ := b.s.c.Partition(name)
-	sig := partSig{p, nodes}
-	if old, ok := b.skip.parts[name]; !ok || !samePartition(old, sig) {
+	if !ok || !samePartition(old, partSig{p: p, nodes: nodes}) {
 		b.skip.freed(math.MinInt64)
-		b.skip.parts[name] = partSig{p, nodes.Clone()}
+		old = partSig{p: p, nodes: nodes.Clone()}
 	}
+	old.changes = changes
+	b.skip.parts[name] = old
 }
 
 // keep reports whether j's standing reservation stands without a plan
 // (see the comment at the top of this file); if so it moves j's
 // certificate up to the present.
 func (b *bfRun) keep(j *job) bool {
+	b.pass.resume.ok = false // only a recount of j's, below, sets it for j's plan
 	if !b.skipping() {
 		return false
 	}
@@ -281,15 +296,23 @@ func (b *bfRun) keep(j *job) bool {
 	if !ok {
 		return false
 	}
-	r, ok := b.s.resv[j.ID]
-	if !ok || !sameResv(r, c.resv) || !r.Start.After(b.now) || j.TimeLimit != c.timeLimit {
+	// c.resv is the job's standing reservation: a pass changes a job's
+	// reservation only when it plans the job, which rewrites or drops the
+	// certificate, and one changed or dropped between passes drops it when
+	// the pass brings the profile up to date (syncResv). Its start is
+	// after now while now is not past the last start tried (below).
+	if j.TimeLimit != c.timeLimit {
 		return false
 	}
 	need := b.s.minNodes(j)
-	if k, plain := plainKey(&j.Request); !plain || k != c.key || c.mostCPUs != b.s.maxNodeCPUs() {
+	if !samePlainKey(&j.Request, &c.key) || c.mostCPUs != b.s.maxNodeCPUs() {
 		return false
 	}
-	d := j.expectedEnd(b.now).Sub(b.now)
+	limit := j.TimeLimit
+	if limit <= 0 {
+		limit = unlimited
+	}
+	d := time.Duration(laterAt(b.nowAt, limit) - b.nowAt) // j.expectedEnd(b.now).Sub(b.now), in integers
 	if d != c.d {
 		return false
 	}
@@ -298,30 +321,57 @@ func (b *bfRun) keep(j *job) bool {
 	// reservation's, so once now is past that, the start-now attempt is a
 	// start no plan tried (a reservation time has overtaken since may have
 	// kept it off nodes that are free now): plan in full.
-	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
-	if b.now.After(lastTried) {
+	lastTried := c.lastTried
+	if b.nowAt > c.lastAt {
 		return false
 	}
-	horizon := laterAt(lastTried.UnixNano(), d)
+	horizon := laterAt(c.lastAt, d)
 	ok, gained := b.skip.holds(b.pr, c, horizon, need)
 	if !ok {
 		return false
 	}
-	if gained != nil && gained.Any() {
-		g := b.usable(gained, b.pass.partition(b.s.c, j.Partition), &c.resv, d, lastTried.UnixNano(), need-1-c.most)
-		if g <= need-1-c.most {
-			c.most += g
-			b.skip.narrowed++
-		} else if most, ok := b.recount(j, &r, d, need, lastTried); ok {
-			c.most = most
-			b.skip.recounted++
-		} else {
-			return false
-		}
+	if gained != nil && gained.Any() && !b.weigh(c, gained, j.Partition, d, need, lastTried) {
+		return false
 	}
 	c.seq = b.skip.seq
 	b.skip.kept++
 	return true
+}
+
+// weigh reports whether the room gained on the nodes gained since c was
+// written leaves c's job where its plan put it, and updates c's bound if
+// so. Gained nodes of the job's partition few enough to fall short of
+// its need at every start settle it by their count. Past that, on
+// clusters where the starts can be counted again (see cons_recount.go),
+// they are: that count is exact, where weighing each node's runs only
+// bounds it, so it is made at once rather than after a weighing that
+// would only often fail. Elsewhere only the nodes a plan could use are
+// weighed (see usable).
+func (b *bfRun) weigh(c *skipCert, gained *bitset.BitSet, partition string, d time.Duration, need int, lastTried time.Time) bool {
+	part := b.pass.partition(b.s.c, partition)
+	limit := need - 1 - c.most
+	if part != nil {
+		gained.InPlaceIntersection(part) // the log's scratch: ours to change
+	}
+	if g := int(gained.Count()); g <= limit {
+		c.most += g
+		b.skip.narrowed++
+		return true
+	}
+	if b.recountable(&c.resv, part, d, lastTried) {
+		most, ok := b.recount(&c.resv, part, d, need, lastTried)
+		if ok {
+			c.most = most
+			b.skip.recounted++
+		}
+		return ok
+	}
+	if g := b.usable(gained, nil, &c.resv, d, lastTried.UnixNano(), limit); g <= limit { // (part applied)
+		c.most += g
+		b.skip.narrowed++
+		return true
+	}
+	return false
 }
 
 // certify writes j's certificate after a full plan that left it
@@ -339,7 +389,8 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		return
 	}
 	horizon := b.now.Add(b.s.opts.bfWindow)
-	if r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond)).After(horizon) {
+	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
+	if lastTried.After(horizon) {
 		return // starts past the window were never tried
 	}
 	b.checkPartition(j.Partition)
@@ -347,8 +398,25 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		old = new(skipCert)
 	}
 	*old = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
-		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j)}
+		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j), lastTried: lastTried, lastAt: lastTried.UnixNano()}
 	b.skip.certs[j.ID] = old
+}
+
+// samePlainKey is plainKey(req) == (*k, true), read field by field
+// without building the key (a check every kept reservation makes); a
+// test holds the two equal for every field of a request.
+func samePlainKey(req *selectnodes.Request, k *admitKey) bool {
+	if req.Features != nil || len(req.Required) > 0 || len(req.Excluded) > 0 ||
+		req.ExcludeNodes != nil || len(req.GRES) > 0 || len(req.Groups) > 0 {
+		return false
+	}
+	return req.CPUs == k.cpus && req.MinNodes == k.minNodes && req.MaxNodes == k.maxNodes &&
+		req.DesiredNodes == k.desiredNodes && int64(req.TimeLimit) == k.timeLimit &&
+		req.MinCPUsPerNode == k.minCPUsPerNode && req.MaxCPUsPerSocket == k.maxPerSock &&
+		req.MinMemoryPerNode == k.minMemory && req.MinTmpDiskPerNode == k.minTmpDisk && req.MemPerCPU == k.memPerCPU &&
+		req.WholeMemory == k.wholeMemory && req.CoreTasks == k.coreTasks && req.Root == k.root &&
+		req.Contiguous == k.contiguous && req.Held == k.held && req.MaxSwitches == k.maxSwitches && req.Share == k.share &&
+		req.Partition == k.partition && req.User == k.user && req.Account == k.account && req.QOS == k.qos
 }
 
 func sameAccess(a, b selectnodes.Access) bool {

@@ -337,6 +337,7 @@ func (s *Scheduler) syncResv(k *keptPlan, nowAt int64, ch *inputChanges) {
 			k.dirty.InPlaceUnion(r.nodes)
 			k.idx.remove(id)
 			k.release(id, nowAt)
+			k.skip.forget(id) // a certificate names its job's reservation as it stands
 		}
 	}
 	if len(k.resv) == len(s.resv) {

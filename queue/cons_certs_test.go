@@ -1,0 +1,101 @@
+package queue
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/stretchr/testify/require"
+)
+
+// A partition that grows between two passes voids the certificates of
+// its jobs even when a pass in between found nothing changed (the
+// partition's comparison is skipped only while the cluster counts no
+// change since it was made): the job reserved behind a full partition
+// starts on the nodes the partition gained, as a full plan starts it.
+func TestGrownPartitionVoidsCertificatesAfterQuietPasses(t *testing.T) {
+	conf := "NodeName=n[0-7] CPUs=1\nPartitionName=batch Nodes=n[0-3] Default=YES\nPartitionName=other Nodes=n[4-7]\n"
+	fast, full := New(cluster(t, conf)), New(cluster(t, conf), fullPlans)
+	both := []*Scheduler{fast, full}
+	var x JobID
+	for _, s := range both {
+		submit(t, s, nodes(4, 60*time.Minute), at(0))
+		require.Len(t, s.Schedule(at(0)), 1)
+		x = submit(t, s, nodes(4, 30*time.Minute), at(0))
+		s.BackfillStarts(at(0))
+		submit(t, s, nodes(4, 30*time.Minute), at(1)) // a pass after a submission alone
+		s.BackfillStarts(at(1))
+	}
+	requireSameDecisions(t, fast, full, "planned")
+	require.Equal(t, Pending, state(t, fast, x))
+	k0 := fast.kept.skip.kept
+	for _, s := range both {
+		s.BackfillStarts(at(2))
+	}
+	require.Greater(t, fast.kept.skip.kept, k0, "x kept without a plan while nothing changed")
+	for _, s := range both {
+		require.NoError(t, s.UpdatePartition(selectnodes.Partition{Name: "batch", Nodes: []string{"n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7"}, Default: true}, at(3)))
+		s.BackfillStarts(at(3))
+	}
+	requireSameDecisions(t, fast, full, "grown")
+	require.Equal(t, Running, state(t, fast, x))
+}
+
+// A job held and released between two passes has lost its reservation:
+// its certificate goes with it, and the pass plans the job in full
+// rather than keeping a reservation no longer standing.
+func TestHeldAndReleasedJobIsPlannedAgain(t *testing.T) {
+	fast, full := New(cluster(t, onesConf(4))), New(cluster(t, onesConf(4)), fullPlans)
+	both := []*Scheduler{fast, full}
+	var x JobID
+	for _, s := range both {
+		submit(t, s, nodes(4, 60*time.Minute), at(0))
+		require.Len(t, s.Schedule(at(0)), 1)
+		x = submit(t, s, nodes(4, 30*time.Minute), at(0))
+		s.BackfillStarts(at(0))
+		s.BackfillStarts(at(1))
+	}
+	requireSameDecisions(t, fast, full, "planned")
+	require.Len(t, fast.Reservations(), 1)
+	for _, s := range both {
+		require.NoError(t, s.Hold(x, at(2)))
+		require.NoError(t, s.Release(x, at(2)))
+		s.BackfillStarts(at(3))
+	}
+	requireSameDecisions(t, fast, full, "released")
+	require.Len(t, fast.Reservations(), 1, "reserved again")
+}
+
+// samePlainKey agrees with comparing plainKey's keys, a field of the
+// request changed at a time (every field, by reflection, so a field
+// added to the key and not to the comparison fails here).
+func TestSamePlainKeyComparesEveryField(t *testing.T) {
+	base := selectnodes.Request{Partition: "batch", MinNodes: 2, CPUs: 2, User: "u", QOS: "normal"}
+	k, plain := plainKey(&base)
+	require.True(t, plain)
+	require.True(t, samePlainKey(&base, &k))
+	rt := reflect.TypeOf(base)
+	for i := range rt.NumField() {
+		req := base
+		f := reflect.ValueOf(&req).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "x")
+		case reflect.Int, reflect.Int64:
+			f.SetInt(f.Int() + 1)
+		case reflect.Uint8:
+			f.SetUint(f.Uint() + 1)
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		default:
+			t.Fatalf("field %s: kind %s not covered", rt.Field(i).Name, f.Kind())
+		}
+		k2, plain2 := plainKey(&req)
+		require.Equal(t, plain2 && k2 == k, samePlainKey(&req, &k), "field %s", rt.Field(i).Name)
+	}
+}
