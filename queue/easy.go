@@ -436,6 +436,7 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	}
 	e.idle.SetAll()
 	idle := e.idle.Words() // a busy node's bit is cleared as it is met
+	until := e.until
 	// from the latest end down: a node's first end seen is its last one,
 	// and the ends come out in order without a sort, equal ones together
 	// (counted in freedBy meanwhile: how many nodes each frees)
@@ -448,17 +449,11 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 			d = end.Sub(now)
 		}
 		at := max(d, idleNode+1)
-		for k := range p.Alloc {
-			na := &p.Alloc[k] // not copied: a NodeAlloc is 80 bytes
-			if e.until[na.Node] != idleNode {
-				continue
-			}
-			e.until[na.Node] = at
-			idle[na.Node>>6] &^= 1 << (na.Node & 63)
+		if got := markBusy(until, idle, p.Alloc, at); got > 0 {
 			if k := len(ends) - 1; k >= 0 && ends[k] == at {
-				freed[k]++
+				freed[k] += got
 			} else {
-				ends, freed = append(ends, at), append(freed, 1)
+				ends, freed = append(ends, at), append(freed, got)
 			}
 		}
 		return true
@@ -476,6 +471,25 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	}
 	e.ends, e.freedBy = ends, freedBy
 	return ends, freedBy
+}
+
+// markBusy marks the nodes of alloc not marked yet as busy until at: their
+// entry in until and their bit cleared in the idle words. It returns how
+// many it marked. The loop is apart from busy's closure so that it works
+// on locals, not on variables the closure shares: it runs once per node of
+// every running job at every head plan.
+func markBusy(until []time.Duration, idle []uint64, alloc []selectnodes.NodeAlloc, at time.Duration) int {
+	marked := 0
+	for k := range alloc {
+		i := alloc[k].Node // not copied whole: a NodeAlloc is 48 bytes
+		if until[i] != idleNode {
+			continue
+		}
+		until[i] = at
+		idle[i>>6] &^= 1 << (i & 63)
+		marked++
+	}
+	return marked
 }
 
 // probeAfter selects j's nodes among those free after the first k
