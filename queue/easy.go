@@ -232,9 +232,10 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 	}
 	// each node's free CPUs before the start, for the counts after it
 	e.was = e.was[:0]
-	for _, a := range p.Alloc {
-		e.was = append(e.was, s.c.FreeCPUs(a.Node))
+	for k := range p.Alloc {
+		e.was = append(e.was, s.c.FreeCPUs(p.Alloc[k].Node))
 	}
+	changes := s.c.Changes()
 	st, err := s.start(j, p, w.now)
 	if err != nil {
 		w.unsure = true // a plugin refused: it may not later
@@ -250,8 +251,16 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 		e.plan.started = append(e.plan.started, j.ID)
 	}
 	w.freeCPUs -= p.TotalCPUs
-	for k, a := range p.Alloc {
-		was, free := e.was[k], s.c.FreeCPUs(a.Node)
+	// when the allocation was the start's only change to the cluster, each
+	// node has its CPUs fewer free: no need to ask the cluster again
+	alone := s.c.Changes() == changes+1
+	for k := range p.Alloc {
+		a := &p.Alloc[k]
+		was := e.was[k]
+		free := was - a.CPUs
+		if !alone {
+			free = s.c.FreeCPUs(a.Node)
+		}
 		if free <= 0 {
 			w.freeNodes--
 		}
