@@ -206,3 +206,25 @@ func scheduleTwinsRun(t *testing.T, r *rand.Rand, tw *easyTwins, where string) i
 	require.NoError(t, tw.incr.Cluster().CheckInvariants())
 	return settled
 }
+
+// The UTC fast path of CheckTime has the years' bounds right, and agrees
+// with Year on random times in and around the years, in UTC and in other
+// zones.
+func TestYearBoundsInUnixSeconds(t *testing.T) {
+	require.Equal(t, time.Date(MinYear, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), int64(minYearUnix))
+	require.Equal(t, time.Date(MaxYear+1, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), int64(pastMaxYearUnix))
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 31))
+	zones := []*time.Location{time.UTC, time.FixedZone("e", 14*3600), time.FixedZone("w", -12*3600), time.FixedZone("far", 400*86400)}
+	edges := []int64{minYearUnix, pastMaxYearUnix}
+	for range 20000 {
+		u := r.Int64N(2*pastMaxYearUnix) - pastMaxYearUnix - 86400*400
+		if r.IntN(4) == 0 {
+			u = edges[r.IntN(2)] + r.Int64N(5) - 2
+		}
+		tt := time.Unix(u, r.Int64N(1e9)).In(zones[r.IntN(len(zones))])
+		y := tt.Year()
+		require.Equal(t, y >= MinYear && y <= MaxYear, CheckTime(tt) == nil, "%v", tt)
+	}
+}
