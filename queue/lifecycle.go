@@ -17,8 +17,11 @@ func (s *Scheduler) pendingReason(j *job, now time.Time) Reason {
 		return ReasonExternal
 	case j.Held:
 		return ReasonHeld
-	case now.Before(j.Begin):
+	case !j.Begin.IsZero() && now.Before(j.Begin): // (no Begin: the zero time, before every now)
 		return ReasonBeginTime
+	}
+	if j.deps.empty() { // most jobs: no call to evaluate
+		return ReasonPriority
 	}
 	switch j.deps.evaluate(s, j, now) {
 	case depWaiting:

@@ -1,12 +1,14 @@
 package queue
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -117,4 +119,112 @@ func TestPartitionPriorityFollowsUpdates(t *testing.T) {
 	submit(t, s, spec("b"), at(2))
 	submit(t, s, spec("a"), at(2))
 	assert.Equal(t, []string{"b", "b", "b", "a", "a", "a", "a"}, order())
+}
+
+// Schedule walks the queue itself, settling the jobs behind a locked
+// partition in the walk; with the walk over a copy of the queue (as it
+// was) twin schedulers start the same jobs on the same nodes and leave
+// every job in the same state with the same reason, over random calls on
+// clusters of several partitions, with holds, begin times, dependencies
+// (some never satisfied, cancelled or not) and drained nodes.
+func TestScheduleWalkDecidesAsACopy(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 29))
+	rounds := 30
+	if testing.Short() {
+		rounds = 4
+	}
+	settled := 0
+	for k := range rounds {
+		conf := fmt.Sprintf("NodeName=n[1-%d] CPUs=%d\nPartitionName=low Nodes=n[1-%d] Default=YES PriorityTier=1\n"+
+			"PartitionName=high Nodes=n[2-%d] PriorityTier=%d\nPartitionName=small Nodes=n1 MaxNodes=1 PriorityTier=%d\n",
+			4+r.IntN(20), 1+r.IntN(4), 3+r.IntN(2), 4, r.IntN(3), r.IntN(3))
+		var opts []Option
+		if r.IntN(2) == 0 {
+			opts = append(opts, WithCancelNeverSatisfied())
+		}
+		if r.IntN(3) == 0 {
+			opts = append(opts, WithPolicy(SJF{}))
+		}
+		tw := newEASYTwins(t, conf, opts...)
+		tw.whole.copyWalk = true
+		where := fmt.Sprintf("seed %d round %d (%q)", seed, k, conf)
+		settled += scheduleTwinsRun(t, r, tw, where)
+	}
+	t.Logf("%d jobs settled behind a lock in the walk", settled)
+	require.Positive(t, settled)
+}
+
+// scheduleTwinsRun drives tw through random calls and Schedule passes,
+// comparing after each pass; it returns the jobs seen pending behind a
+// lock with ReasonPriority.
+func scheduleTwinsRun(t *testing.T, r *rand.Rand, tw *easyTwins, where string) int {
+	c := tw.whole.Cluster()
+	n, cpn := c.NodeCount(), c.MostNodeCPUs()
+	now, settled := t0, 0
+	var ids []JobID
+	for step := 0; step < 150; step++ {
+		now = now.Add(time.Duration(r.IntN(3)) * time.Minute)
+		switch r.IntN(4) {
+		case 0, 1:
+			spec := randomSpec(r, n, cpn, now)
+			spec.Request.Partition = []string{"", "low", "high", "small"}[r.IntN(4)]
+			if spec.Request.Partition == "small" {
+				spec.Request = selectnodes.Request{Partition: "small", CPUs: 1}
+			}
+			switch r.IntN(6) {
+			case 0:
+				spec.Hold = true
+			case 1:
+				if len(ids) > 0 {
+					spec.Dependency = []string{"afterok:", "afternotok:", "afterany:"}[r.IntN(3)] + strconv.FormatUint(uint64(ids[r.IntN(len(ids))]), 10)
+				}
+			case 2:
+				spec.Dependency = "singleton"
+			}
+			var id JobID
+			tw.both("submit", func(s *Scheduler) (err error) { id, err = s.Submit(spec, now); return err })
+			if id != 0 {
+				ids = append(ids, id)
+			}
+		default:
+			tw.randomCall(r, n, cpn, now)
+		}
+		want, got := tw.whole.Schedule(now), tw.incr.Schedule(now)
+		require.Equal(t, want, got, "%s step %d: started", where, step)
+		jw, ji := tw.whole.Jobs(), tw.incr.Jobs()
+		require.Equal(t, len(jw), len(ji), "%s step %d", where, step)
+		for i := range jw {
+			require.Equal(t, jw[i].State, ji[i].State, "%s step %d: job %d", where, step, jw[i].ID)
+			require.Equal(t, jw[i].Reason, ji[i].Reason, "%s step %d: job %d", where, step, jw[i].ID)
+			if jw[i].State == Pending && jw[i].Reason == ReasonPriority {
+				settled++
+			}
+		}
+	}
+	require.NoError(t, tw.incr.Cluster().CheckInvariants())
+	return settled
+}
+
+// The UTC fast path of CheckTime has the years' bounds right, and agrees
+// with Year on random times in and around the years, in UTC and in other
+// zones.
+func TestYearBoundsInUnixSeconds(t *testing.T) {
+	require.Equal(t, time.Date(MinYear, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), int64(minYearUnix))
+	require.Equal(t, time.Date(MaxYear+1, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), int64(pastMaxYearUnix))
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 31))
+	zones := []*time.Location{time.UTC, time.FixedZone("e", 14*3600), time.FixedZone("w", -12*3600), time.FixedZone("far", 400*86400)}
+	edges := []int64{minYearUnix, pastMaxYearUnix}
+	for range 20000 {
+		u := r.Int64N(2*pastMaxYearUnix) - pastMaxYearUnix - 86400*400
+		if r.IntN(4) == 0 {
+			u = edges[r.IntN(2)] + r.Int64N(5) - 2
+		}
+		tt := time.Unix(u, r.Int64N(1e9)).In(zones[r.IntN(len(zones))])
+		y := tt.Year()
+		require.Equal(t, y >= MinYear && y <= MaxYear, CheckTime(tt) == nil, "%v", tt)
+	}
 }

@@ -144,45 +144,60 @@ func (s *Scheduler) plan(ctx context.Context, now time.Time) []Started {
 // partition's nodes from the jobs after it; a job that can never run on
 // this configuration fails.
 func (s *Scheduler) selectEach(jobs []*job, ready func(*job) bool, now time.Time) []Started {
-	var out []Started
-	locked := map[string]bool{}
-	var withheld *bitset.BitSet
-	var toWithhold []string // locked partitions whose nodes are not in withheld yet
-	failed := classFailures{}
+	var ps passState
 	for _, j := range jobs {
-		if !ready(j) {
-			continue
-		}
-		if locked[j.Partition] {
-			j.Reason = ReasonPriority
-			continue
-		}
-		if err, seen := failed.lookup(j, len(locked)); seen {
-			s.setFailure(j, err, now) // its class already failed this pass, for a reason load cannot change
-			continue
-		}
-		if len(toWithhold) > 0 {
-			withheld = s.withhold(withheld, toWithhold)
-			toWithhold = toWithhold[:0]
-		}
-		req := j.Request
-		req.ExcludeNodes = withheld
-		p, err := s.c.Try(&req, selectnodes.RunNow) // Explain(id) gives the why on demand
-		if err == nil {
-			if st, err := s.start(j, p, now); err == nil {
-				out = append(out, st)
-			}
-			continue
-		}
-		if errors.Is(err, selectnodes.ErrBusy) {
-			locked[j.Partition] = true
-			toWithhold = append(toWithhold, j.Partition)
-		} else {
-			failed.add(j, len(locked), err)
-		}
-		s.setFailure(j, err, now)
+		s.selectOne(&ps, j, ready, now)
 	}
-	return out
+	return ps.out
+}
+
+// passState is what a pass of selectOne carries from job to job.
+type passState struct {
+	out []Started
+	// the partitions locked so far: a few names (one on most clusters),
+	// looked up by every job after them, compared rather than hashed
+	locked     []string
+	withheld   *bitset.BitSet
+	toWithhold []string // locked partitions whose nodes are not in withheld yet
+	failed     classFailures
+}
+
+// selectOne is selectEach's step on job j.
+func (s *Scheduler) selectOne(ps *passState, j *job, ready func(*job) bool, now time.Time) {
+	if !ready(j) {
+		return
+	}
+	if slices.Contains(ps.locked, j.Partition) {
+		j.Reason = ReasonPriority
+		return
+	}
+	if err, seen := ps.failed.lookup(j, len(ps.locked)); seen {
+		s.setFailure(j, err, now) // its class already failed this pass, for a reason load cannot change
+		return
+	}
+	if len(ps.toWithhold) > 0 {
+		ps.withheld = s.withhold(ps.withheld, ps.toWithhold)
+		ps.toWithhold = ps.toWithhold[:0]
+	}
+	req := j.Request
+	req.ExcludeNodes = ps.withheld
+	p, err := s.c.Try(&req, selectnodes.RunNow) // Explain(id) gives the why on demand
+	if err == nil {
+		if st, err := s.start(j, p, now); err == nil {
+			ps.out = append(ps.out, st)
+		}
+		return
+	}
+	if errors.Is(err, selectnodes.ErrBusy) {
+		ps.locked = append(ps.locked, j.Partition) // (not locked before: it was looked up above)
+		ps.toWithhold = append(ps.toWithhold, j.Partition)
+	} else {
+		if ps.failed == nil {
+			ps.failed = classFailures{} // made by the first failure of a pass
+		}
+		ps.failed.add(j, len(ps.locked), err)
+	}
+	s.setFailure(j, err, now)
 }
 
 // withhold adds the nodes of partitions to withheld (nil: none yet). It

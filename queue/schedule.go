@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -87,8 +88,54 @@ func (s *Scheduler) schedule(ctx context.Context, now time.Time) []Started {
 	if s.opts.planner != nil {
 		return s.plan(ctx, now)
 	}
+	if s.copyWalk {
+		return s.selectEach(s.ordered(), func(j *job) bool { return s.eligible(j, now) }, now)
+	}
+	return s.scheduleQueue(now)
+}
+
+// scheduleQueue is selectEach on the queue in order, walking the queue
+// itself rather than a copy. A pass without a backfill visits every
+// pending job, and behind a busy job nearly all of them only take
+// ReasonPriority: a job without a hold, a Begin or a dependency in a
+// locked partition is settled in the walk (eligible would say yes, and
+// selectOne would give it that reason). Any other job stops the walk, is
+// handled by selectOne (which may start, fail or cancel it, changing the
+// queue) and the walk resumes after its key. Keys are unique and none
+// changes during a pass, so the jobs visited are the queue's at the start
+// of the pass, in order, as with a copy.
+func (s *Scheduler) scheduleQueue(now time.Time) []Started {
 	eligible := func(j *job) bool { return s.eligible(j, now) } // checked as the pass reaches it: starts may satisfy dependencies
-	return s.selectEach(s.ordered(), eligible, now)
+	var ps passState
+	if s.pivot == nil {
+		s.pivot = new(job)
+	}
+	after := s.pivot // holds the key of the job handled last (resumed after)
+	resumed := false
+	for {
+		var next *job
+		visit := func(j *job) bool {
+			if resumed && !lessKey(after.key, j.key) {
+				return true // the job handled last, still queued
+			}
+			if len(ps.locked) > 0 && !j.Held && j.Begin.IsZero() && j.deps.empty() && slices.Contains(ps.locked, j.Partition) {
+				j.Reason = ReasonPriority
+				return true
+			}
+			next = j
+			return false
+		}
+		if resumed {
+			s.queue.AscendGreaterOrEqual(after, visit)
+		} else {
+			s.queue.Ascend(visit)
+		}
+		if next == nil {
+			return ps.out
+		}
+		after.key, resumed = next.key, true
+		s.selectOne(&ps, next, eligible, now)
+	}
 }
 
 // ordered is the pending queue as a slice, so jobs may leave it while it

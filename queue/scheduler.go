@@ -65,6 +65,7 @@ type Scheduler struct {
 	kept        *keptPlan             // Backfill's profile, kept between passes (derived, never saved)
 	maxPartPrio int                   // the highest partition priority; -1 until known
 	lastPart    partMemo              // the partition partPrio read last
+	pivot       *job                  // a key alone, where Schedule's walk resumes (schedule.go)
 	gone        map[JobID]tombstone   // forgotten jobs (Forget, WithRetention)
 	bare        bareIDs               // forgotten jobs without a tombstone (WithoutTombstones)
 	depJobs     int                   // jobs that were given a dependency on another job
@@ -88,6 +89,9 @@ type Scheduler struct {
 	// fullAllocChecks: tests have every start checked by Allocate, not
 	// trusted as the selection just made (start.go)
 	fullAllocChecks bool
+	// copyWalk: tests have Schedule walk a copy of the queue with
+	// selectEach, the loop scheduleQueue must decide as
+	copyWalk bool
 	// changes counts the calls that may change the scheduler (every entry
 	// but the read-only ones, which use enterRead), submits the Submit
 	// calls among them: EASY.BackfillSubmittedIDs tells from the two

@@ -78,6 +78,9 @@ func (c *Cluster) countFree() (cpus, nodes int) {
 // than a scan of the nodes before it.
 func (c *Cluster) HasFreeCPU() bool {
 	c.mustBeMade("HasFreeCPU")
+	if c.free.known {
+		return c.free.nodes > 0 // the nodes with a free CPU, kept (free_totals.go)
+	}
 	idle := c.use.idle
 	for i, ok := idle.NextSet(0); ok && int(i) < len(c.nodes); i, ok = idle.NextSet(i + 1) {
 		if c.FreeCPUs(int(i)) > 0 {
