@@ -56,7 +56,7 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 			if s > 0 {
 				moved = append(moved, a)
 			}
-			free[s], changed[s] = p.free[src].Clone(), make([]uint64, len(p.changed[src]))
+			free[s], changed[s] = p.cloneSlot(src), p.clearMarks(len(p.changed[src]))
 		}
 		if s > 0 {
 			for o := prev + 1; o <= src; o++ {
@@ -70,6 +70,10 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 	for o, a := range p.at {
 		if !kept[o] && a > nowAt {
 			moved = append(moved, a)
+		}
+		if !kept[o] && len(p.spareSets) < maxSpareSlots { // no new slot holds it
+			p.spareSets = append(p.spareSets, p.free[o])
+			p.spareMarks = append(p.spareMarks, p.changed[o])
 		}
 	}
 	// the old slot arrays are the next regrid's storage
