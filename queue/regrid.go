@@ -210,10 +210,26 @@ func (p *profile) refreshBlocks(nowAt int64, moved []int64, words []int) {
 }
 
 // clearHeld removes from cols (the dirty words dw, masks dm, per slot)
-// the nodes reservation r holds, over the slots of its interval.
+// the nodes reservation r holds, over the slots of its interval. With a
+// few dirty words (the usual case) every one is cleared in each slot: a
+// word in which r holds no dirty node loses nothing (cols holds only
+// dirty nodes), so listing the words r hits costs more than it saves.
 func (p *profile) clearHeld(cols []uint64, dw []int, dm []uint64, r *resvStart) {
 	rw := r.nodes.Words()
 	nw := len(dw)
+	if nw <= smallWindowWords && len(rw) == len(p.free[0].Words()) {
+		if !anyHeld(rw, dw, dm) {
+			return
+		}
+		from, _ := slices.BinarySearch(p.at, r.start)
+		for s := from; s < len(p.at) && p.at[s] < r.end; s++ {
+			c := cols[s*nw : (s+1)*nw : (s+1)*nw]
+			for x, k := range dw {
+				c[x] &^= rw[k]
+			}
+		}
+		return
+	}
 	hit := p.rc.hit[:0]
 	for x, k := range dw {
 		if k < len(rw) && rw[k]&dm[x] != 0 {
@@ -231,4 +247,15 @@ func (p *profile) clearHeld(cols []uint64, dw []int, dm []uint64, r *resvStart) 
 			cols[s*nw+x] &^= rw[dw[x]]
 		}
 	}
+}
+
+// anyHeld reports whether rw holds a node of the dirty words dw (masks
+// dm).
+func anyHeld(rw []uint64, dw []int, dm []uint64) bool {
+	for x, k := range dw {
+		if rw[k]&dm[x] != 0 {
+			return true
+		}
+	}
+	return false
 }
