@@ -163,7 +163,7 @@ func (b *bfRun) plan(j *job) {
 		b.s.freedRun(b.skip, b.pr, old.nodes, old.Start.UnixNano(), old.End.UnixNano())
 	}
 	if has && !same {
-		b.skip.taken(cur.nodes, cur.Start.UnixNano(), cur.End.UnixNano())
+		b.skip.planned(cur.nodes, cur.Start.UnixNano(), cur.End.UnixNano())
 	}
 	if has {
 		b.certify(j, cur, reached)
@@ -218,7 +218,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 				b.kept.dirty.InPlaceUnion(nodes)
 				b.kept.startedUntil(nodes, end.UnixNano())
 				if b.skip != nil {
-					b.skip.taken(nodes, b.nowAt, end.UnixNano())
+					b.skip.planned(nodes, b.nowAt, end.UnixNano())
 				}
 			}
 			if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {

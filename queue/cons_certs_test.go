@@ -1,10 +1,12 @@
 package queue
 
 import (
+	"math"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
@@ -98,4 +100,22 @@ func TestSamePlainKeyComparesEveryField(t *testing.T) {
 		k2, plain2 := plainKey(&req)
 		require.Equal(t, plain2 && k2 == k, samePlainKey(&req, &k), "field %s", rt.Field(i).Name)
 	}
+}
+
+// A certificate walks past room a pass took for the jobs it planned
+// (planned around every standing reservation, see skipLog.planned) but
+// not past room taken otherwise (a job's limit grown, a node down),
+// which may overlap its reservation.
+func TestPlannedRoomIsPassedOver(t *testing.T) {
+	l := newSkipLog()
+	nodes := bitset.New(4).Set(0).Set(1)
+	r := reservation{Reservation: Reservation{Start: at(60), End: at(90)}, nodes: nodes}
+	c := &skipCert{seq: l.seq, resv: r, d: 30 * time.Minute, most: math.MaxInt}
+	l.planned(bitset.New(4).Set(1).Set(2), at(50).UnixNano(), at(70).UnixNano())
+	ok, gained := l.holds(nil, c, at(89).UnixNano(), 2)
+	require.True(t, ok, "planned room overlapping the reservation is no taking from it")
+	require.Nil(t, gained)
+	l.taken(bitset.New(4).Set(1).Set(2), at(50).UnixNano(), at(70).UnixNano())
+	ok, _ = l.holds(nil, c, at(89).UnixNano(), 2)
+	require.False(t, ok, "room taken otherwise voids the certificate")
 }

@@ -53,10 +53,12 @@ const maxSkipLog = 4096
 
 // skipEntry is one change to the profile: room freed from `from` on, on
 // nodes (nil for any) none of which has a free run longer than run, or
-// nodes taken over [from, to).
+// nodes taken over [from, to). planned marks room a pass took for a job
+// it planned, around every reservation standing then (see planned).
 type skipEntry struct {
 	seq      uint64
 	freed    bool
+	planned  bool
 	from, to int64
 	run      time.Duration
 	nodes    *bitset.BitSet
@@ -122,6 +124,20 @@ func (l *skipLog) taken(nodes *bitset.BitSet, from, to int64) {
 		return
 	}
 	l.add(skipEntry{from: from, to: to, nodes: nodes})
+}
+
+// planned logs nodes a pass took over [from, to) for a job it planned:
+// a reservation chosen on the profile, every other reservation taken in
+// it, or a start now away from every node a reservation holds before the
+// start's end. Such room overlaps no standing reservation, and so no
+// certificate's: a certificate names its job's reservation as it stands
+// (one changed since is planned again, which rewrites the certificate,
+// or changed between passes, which drops it). holds passes over it.
+func (l *skipLog) planned(nodes *bitset.BitSet, from, to int64) {
+	if nodes == nil || nodes.None() || to <= from {
+		return
+	}
+	l.add(skipEntry{planned: true, from: from, to: to, nodes: nodes})
 }
 
 // prune drops, once the log has grown past pruneAt entries, the
@@ -213,7 +229,7 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 			}
 			continue
 		}
-		if e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
+		if !e.planned && e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
 			return false, nil
 		}
 	}

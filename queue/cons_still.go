@@ -42,10 +42,11 @@ func (s *Scheduler) readNodes(k *keptPlan, now time.Time, ch *inputChanges) {
 	nowAt := now.UnixNano()
 	freeFrom, never, read := s.freeFrom(now, k.spare, k.spareNever)
 	seen := k.seenFree(len(freeFrom))
+	was, is := k.never.Words(), never.Words() // read a word at a time: a node's Test costs a call
 	for i := range freeFrom {
 		a, b := k.freeFrom[i], freeFrom[i]
 		la := max(a, seen[i]) // as the last pass's certificates read it
-		wasNever, isNever := k.never.Test(uint(i)), never.Test(uint(i))
+		wasNever, isNever := wordHas(was, i), wordHas(is, i)
 		if a == b && la == b && wasNever == isNever {
 			continue
 		}
@@ -66,4 +67,10 @@ func (s *Scheduler) readNodes(k *keptPlan, now time.Time, ch *inputChanges) {
 	k.freeFrom, k.never, k.spare, k.spareNever = freeFrom, never, k.freeFrom, k.never
 	k.read = read
 	k.clearSeen(seen)
+}
+
+// wordHas reports whether the set of words w holds i (false past its end).
+func wordHas(w []uint64, i int) bool {
+	k := i >> 6
+	return k < len(w) && w[k]&(1<<(uint(i)&63)) != 0
 }

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"github.com/bits-and-blooms/bitset"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -120,4 +121,14 @@ func stillReplay(t *testing.T, seed uint64, n int, res Option, steps int) (kept,
 func submitOne(r *rand.Rand, n int) func(*testing.T, *Scheduler, time.Time) {
 	spec := nodes(1+r.IntN(max(n/4, 1)), time.Duration(1+r.IntN(90))*time.Minute)
 	return func(t *testing.T, s *Scheduler, now time.Time) { submit(t, s, spec, now) }
+}
+
+func TestWordHas(t *testing.T) {
+	w := bitset.New(130).Set(0).Set(64).Set(129).Words()
+	for _, c := range []struct {
+		i    int
+		want bool
+	}{{0, true}, {1, false}, {64, true}, {63, false}, {129, true}, {128, false}, {192, false}, {1000, false}} {
+		require.Equal(t, c.want, wordHas(w, c.i), "node %d", c.i)
+	}
 }

@@ -26,6 +26,12 @@ type profile struct {
 	// long window ANDs a few spans instead of every slot; see blocks.go.
 	blocks blockCache
 
+	// spareSets and spareMarks are slot sets and marks a regrid dropped,
+	// for the slots later splits and regrids make (a profile's sets all
+	// have its length, its marks its mark words)
+	spareSets  []*bitset.BitSet
+	spareMarks [][]uint64
+
 	scratch []uint     // members' buffer
 	masks   []wordMask // maskWords' buffer
 	spare   slotArrays // regrid's buffers
@@ -152,12 +158,46 @@ func (p *profile) split(t time.Time) int {
 	// t falls inside slot i-1 (t is never before times[0] = now)
 	p.times = slices.Insert(p.times, i, t)
 	p.at = slices.Insert(p.at, i, t.UnixNano())
-	p.free = slices.Insert(p.free, i, p.free[i-1].Clone())
+	p.free = slices.Insert(p.free, i, p.cloneSlot(i-1))
 	p.count = slices.Insert(p.count, i, p.count[i-1])
-	p.changed = slices.Insert(p.changed, i, make([]uint64, len(p.changed[i-1]))) // a copy: nothing differs
+	p.changed = slices.Insert(p.changed, i, p.clearMarks(len(p.changed[i-1]))) // a copy: nothing differs
 	p.blocks.invalidate(p.at[i])
 	return i
 }
+
+// cloneSlot returns a copy of slot i's free set, in a spare set when
+// there is one.
+func (p *profile) cloneSlot(i int) *bitset.BitSet {
+	src := p.free[i]
+	if n := len(p.spareSets); n > 0 {
+		c := p.spareSets[n-1]
+		p.spareSets[n-1] = nil
+		p.spareSets = p.spareSets[:n-1]
+		if c.Len() == src.Len() {
+			copy(c.Words(), src.Words())
+			return c
+		}
+	}
+	return src.Clone()
+}
+
+// clearMarks returns n words of marks, all clear, spare ones when there
+// are some.
+func (p *profile) clearMarks(n int) []uint64 {
+	if k := len(p.spareMarks); k > 0 {
+		m := p.spareMarks[k-1]
+		p.spareMarks[k-1] = nil
+		p.spareMarks = p.spareMarks[:k-1]
+		if len(m) == n {
+			clear(m)
+			return m
+		}
+	}
+	return make([]uint64, n)
+}
+
+// maxSpareSlots bounds the spare slot sets and marks a profile keeps.
+const maxSpareSlots = 64
 
 // take removes nodes from every slot in [start, end); give puts them back.
 // A reservation's nodes are usually far fewer than a slot's words, so

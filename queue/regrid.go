@@ -56,7 +56,7 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 			if s > 0 {
 				moved = append(moved, a)
 			}
-			free[s], changed[s] = p.free[src].Clone(), make([]uint64, len(p.changed[src]))
+			free[s], changed[s] = p.cloneSlot(src), p.clearMarks(len(p.changed[src]))
 		}
 		if s > 0 {
 			for o := prev + 1; o <= src; o++ {
@@ -70,6 +70,10 @@ func (p *profile) regrid(now time.Time, bounds []slotTime) (moved []int64) {
 	for o, a := range p.at {
 		if !kept[o] && a > nowAt {
 			moved = append(moved, a)
+		}
+		if !kept[o] && len(p.spareSets) < maxSpareSlots { // no new slot holds it
+			p.spareSets = append(p.spareSets, p.free[o])
+			p.spareMarks = append(p.spareMarks, p.changed[o])
 		}
 	}
 	// the old slot arrays are the next regrid's storage
@@ -206,10 +210,26 @@ func (p *profile) refreshBlocks(nowAt int64, moved []int64, words []int) {
 }
 
 // clearHeld removes from cols (the dirty words dw, masks dm, per slot)
-// the nodes reservation r holds, over the slots of its interval.
+// the nodes reservation r holds, over the slots of its interval. With a
+// few dirty words (the usual case) every one is cleared in each slot: a
+// word in which r holds no dirty node loses nothing (cols holds only
+// dirty nodes), so listing the words r hits costs more than it saves.
 func (p *profile) clearHeld(cols []uint64, dw []int, dm []uint64, r *resvStart) {
 	rw := r.nodes.Words()
 	nw := len(dw)
+	if nw <= smallWindowWords && len(rw) == len(p.free[0].Words()) {
+		if !anyHeld(rw, dw, dm) {
+			return
+		}
+		from, _ := slices.BinarySearch(p.at, r.start)
+		for s := from; s < len(p.at) && p.at[s] < r.end; s++ {
+			c := cols[s*nw : (s+1)*nw : (s+1)*nw]
+			for x, k := range dw {
+				c[x] &^= rw[k]
+			}
+		}
+		return
+	}
 	hit := p.rc.hit[:0]
 	for x, k := range dw {
 		if k < len(rw) && rw[k]&dm[x] != 0 {
@@ -227,4 +247,15 @@ func (p *profile) clearHeld(cols []uint64, dw []int, dm []uint64, r *resvStart) 
 			cols[s*nw+x] &^= rw[dw[x]]
 		}
 	}
+}
+
+// anyHeld reports whether rw holds a node of the dirty words dw (masks
+// dm).
+func anyHeld(rw []uint64, dw []int, dm []uint64) bool {
+	for x, k := range dw {
+		if rw[k]&dm[x] != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -61,6 +61,7 @@ type keptPlan struct {
 	loc         *time.Location
 	buf         bfBuffers  // the initial profile's storage, owned
 	bounds      []slotTime // targets' buffer
+	merged      []slotTime // targets' other buffer, for a merge
 	spare       []int64    // freeFrom's other buffer
 	// spareNever is never's other buffer
 	spareNever *bitset.BitSet
@@ -299,14 +300,15 @@ func (k *keptPlan) targets(now time.Time) []slotTime {
 	if len(out) > kept {
 		slices.SortStableFunc(out[kept:], func(a, b slotTime) int { return cmp.Compare(a.at, b.at) })
 		tail := slices.CompactFunc(out[kept:], func(a, b slotTime) bool { return a.at == b.at })
-		out = mergeSlotTimes(out[:kept], tail)
+		out, k.merged = mergeSlotTimes(k.merged[:0], out[:kept], tail), out
 	}
 	k.bounds = out
 	return out
 }
 
-func mergeSlotTimes(a, b []slotTime) []slotTime {
-	out := make([]slotTime, 0, len(a)+len(b))
+// mergeSlotTimes appends to out (storage apart from a's and b's) the
+// merge of the sorted a and b.
+func mergeSlotTimes(out, a, b []slotTime) []slotTime {
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		if j == len(b) || (i < len(a) && a[i].at < b[j].at) {

@@ -176,3 +176,55 @@ func TestKeptProfileFoldsAndDropsBoundaries(t *testing.T) {
 }
 
 func simpleFull() []uint64 { return []uint64{0xff} }
+
+// Slots a regrid drops are reused by later splits and regrids, and a set
+// or a mark slice is never in two places at once: in two slots, or in a
+// slot and the spares (each pass's kept profile also equals a rebuilt
+// one, TestKeptProfileEqualsRebuilt).
+func TestSpareSlotsAreReusedUnshared(t *testing.T) {
+	// a dropped boundary's slot is a spare; a split takes it, as a copy
+	freeAt := []time.Time{at(30), at(60), t0, t0}
+	p := newProfile(t0, freeAt, nil, time.Minute, nil, &bfBuffers{})
+	require.Len(t, p.at, 3)
+	dropped := p.free[1]
+	p.regrid(t0, []slotTime{{at: at(60).UnixNano(), t: at(60)}})
+	require.Equal(t, []*bitset.BitSet{dropped}, p.spareSets)
+	i := p.split(at(45))
+	require.Same(t, dropped, p.free[i], "the spare")
+	require.True(t, p.free[i].Equal(p.free[i-1]), "a copy of the slot split")
+	require.Empty(t, p.spareSets)
+
+	s := New(cluster(t, onesConf(16)))
+	r := rand.New(rand.NewPCG(41, 7))
+	t.Logf("seed 41")
+	now := t0
+	for step := range 400 {
+		now = now.Add(time.Duration(r.IntN(400)) * time.Second)
+		keptEvent(t, s, r, 16, now)
+		if s.kept != nil {
+			requireUnshared(t, s.kept.pr, fmt.Sprintf("step %d", step))
+		}
+	}
+}
+
+// requireUnshared checks that no set or marks slice of p is in two slots,
+// or in a slot and the spares.
+func requireUnshared(t *testing.T, p *profile, msg string) {
+	t.Helper()
+	sets := map[*bitset.BitSet]bool{}
+	marks := map[*uint64]bool{}
+	add := func(f *bitset.BitSet, m []uint64, what string, i int) {
+		require.False(t, sets[f], "%s: %s %d's set is held twice", msg, what, i)
+		sets[f] = true
+		if len(m) > 0 {
+			require.False(t, marks[&m[0]], "%s: %s %d's marks are held twice", msg, what, i)
+			marks[&m[0]] = true
+		}
+	}
+	for i := range p.free {
+		add(p.free[i], p.changed[i], "slot", i)
+	}
+	for i := range p.spareSets {
+		add(p.spareSets[i], p.spareMarks[i], "spare", i)
+	}
+}
