@@ -179,7 +179,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 	end := j.expectedEnd(now)
 	b.pass.most = math.MaxInt // until earliest says better
 	if hadOld {
-		pr.give(old.nodes, old.Start, old.End)
+		b.giveBack(old) // giveback.go
 	}
 	held := hadOld // old still in the index and the books
 	dropOld := func() {
