@@ -85,13 +85,7 @@ func (p *profile) hasRun(n uint, from, to int64, d time.Duration, r *reservation
 	if r != nil {
 		lo, hi = r.Start.UnixNano(), r.End.UnixNano()
 	}
-	i := 0
-	if from > p.at[0] {
-		i, _ = p.find(time.Unix(0, from))
-		if i == len(p.at) || p.at[i] > from {
-			i-- // the slot holding from
-		}
-	}
+	i := p.slotHolding(from)
 	runStart := int64(math.MinInt64) // none
 	k, bit := n/64, uint64(1)<<(n%64)
 	for ; i < len(p.at); i++ {

@@ -81,13 +81,7 @@ func (p *profile) longestRunBut(n uint, from, to int64, r *reservation) time.Dur
 		lo, hi = r.Start.UnixNano(), r.End.UnixNano()
 	}
 	free := func(s int) bool { return (p.at[s] >= lo && p.at[s] < hi) || p.free[s].Test(n) }
-	i := 0
-	if from > p.at[0] {
-		i, _ = p.find(time.Unix(0, from))
-		if i == len(p.at) || p.at[i] > from {
-			i-- // the slot holding from
-		}
-	}
+	i := p.slotHolding(from)
 	for i > 0 && free(i) && free(i-1) {
 		i-- // back to the start of the run holding from
 	}
@@ -122,13 +116,7 @@ func (p *profile) longestRunBut(n uint, from, to int64, r *reservation) time.Dur
 // tracked by the slot it started in), where asking node by node walks
 // the slots once per node.
 func (p *profile) longestRuns(nodes *bitset.BitSet, from, to int64) time.Duration {
-	i := 0
-	if from > p.at[0] {
-		i, _ = p.find(time.Unix(0, from))
-		if i == len(p.at) || p.at[i] > from {
-			i-- // the slot holding from
-		}
-	}
+	i := p.slotHolding(from)
 	nw := nodes.Words()
 	b := &p.sweep
 	b.active = grown(b.active, len(nw)) // the nodes in a run

@@ -84,21 +84,7 @@ func TestLongestRunsMatchesLongestRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 1))
 	for iter := 0; iter < 2000; iter++ {
 		n := uint(1 + r.IntN(150))
-		p := &profile{}
-		for i, m := 0, 0; i < 1+r.IntN(12); i++ {
-			m += 1 + r.IntN(30)
-			at := t0.Add(time.Duration(m) * time.Minute)
-			if i == 0 {
-				at = t0
-			}
-			s := bitset.New(n)
-			for k := uint(0); k < n; k++ {
-				if r.IntN(3) > 0 {
-					s.Set(k)
-				}
-			}
-			p.times, p.at, p.free = append(p.times, at), append(p.at, at.UnixNano()), append(p.free, s)
-		}
+		p := randomSlots(r, n)
 		nodes := bitset.New(n)
 		for k := uint(0); k < n; k++ {
 			if r.IntN(1+r.IntN(8)) == 0 {
@@ -117,4 +103,26 @@ func TestLongestRunsMatchesLongestRun(t *testing.T) {
 		require.Equal(t, want, p.longestRuns(nodes, from, to), "iter %d", iter)
 		require.Equal(t, want, p.longestRuns(nodes, from, to), "iter %d, buffers reused", iter)
 	}
+}
+
+// randomSlots is a profile of up to 12 slots over n nodes, the first at
+// t0 and the others 1-30 minutes apart, each node free in a slot with
+// probability 2/3.
+func randomSlots(r *rand.Rand, n uint) *profile {
+	p := &profile{}
+	for i, m := 0, 0; i < 1+r.IntN(12); i++ {
+		m += 1 + r.IntN(30)
+		at := t0.Add(time.Duration(m) * time.Minute)
+		if i == 0 {
+			at = t0
+		}
+		s := bitset.New(n)
+		for k := uint(0); k < n; k++ {
+			if r.IntN(3) > 0 {
+				s.Set(k)
+			}
+		}
+		p.times, p.at, p.free = append(p.times, at), append(p.at, at.UnixNano()), append(p.free, s)
+	}
+	return p
 }

@@ -36,13 +36,7 @@ func (p *profile) runsFrom(g *bitset.BitSet, from, to int64, d time.Duration, r 
 	if r != nil {
 		lo, hi, own = r.Start.UnixNano(), r.End.UnixNano(), r.nodes.Words()
 	}
-	i := 0
-	if from > p.at[0] {
-		i, _ = p.find(time.Unix(0, from))
-		if i == len(p.at) || p.at[i] > from {
-			i-- // the slot holding from
-		}
-	}
+	i := p.slotHolding(from)
 	gw := g.Words()
 	b := &p.sweep
 	b.active, b.done = grown(b.active, len(gw)), grown(b.done, len(gw))
@@ -105,4 +99,17 @@ func (p *profile) slotRuns(i int, gw, own []uint64, inOwn, startOK bool, start i
 		live = live || act != 0
 	}
 	return live
+}
+
+// slotHolding is the index of the slot holding from (Unix nanoseconds):
+// the last slot starting at or before it, 0 when from is before them all.
+func (p *profile) slotHolding(from int64) int {
+	if from <= p.at[0] {
+		return 0
+	}
+	i, _ := p.find(time.Unix(0, from))
+	if i == len(p.at) || p.at[i] > from {
+		i--
+	}
+	return i
 }

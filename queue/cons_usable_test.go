@@ -109,21 +109,7 @@ func TestRunsFromMatchesHasRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 1))
 	for iter := 0; iter < 400; iter++ {
 		n := uint(1 + r.IntN(150))
-		p := &profile{}
-		for i, m := 0, 0; i < 1+r.IntN(12); i++ {
-			m += 1 + r.IntN(30)
-			at := t0.Add(time.Duration(m) * time.Minute)
-			if i == 0 {
-				at = t0
-			}
-			s := bitset.New(n)
-			for k := uint(0); k < n; k++ {
-				if r.IntN(3) > 0 {
-					s.Set(k)
-				}
-			}
-			p.times, p.at, p.free = append(p.times, at), append(p.at, at.UnixNano()), append(p.free, s)
-		}
+		p := randomSlots(r, n)
 		g, own := bitset.New(n), bitset.New(n)
 		for k := uint(0); k < n; k++ {
 			if r.IntN(2) == 0 {
