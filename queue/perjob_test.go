@@ -135,6 +135,9 @@ func TestScheduleWalkDecidesAsACopy(t *testing.T) {
 	if testing.Short() {
 		rounds = 4
 	}
+	if raceEnabled {
+		rounds = 2
+	}
 	settled := 0
 	for k := range rounds {
 		conf := fmt.Sprintf("NodeName=n[1-%d] CPUs=%d\nPartitionName=low Nodes=n[1-%d] Default=YES PriorityTier=1\n"+

@@ -132,12 +132,16 @@ type onlyNext struct{ Source }
 // replay exactly as the same jobs read through Next, on traces with jobs
 // out of order within the window, skipped jobs and a limit.
 func TestTraceReadInPlaceAsByNext(t *testing.T) {
+	n := 300
+	if testing.Short() || raceEnabled {
+		n = 80
+	}
 	var b bytes.Buffer
-	b.Write(syntheticTraceEvery(300, 40))
-	fmt.Fprintf(&b, "301 11990 -1 -1 4 -1 -1 4 600 -1 1 1 1 -1 -1 1 -1 -1\n") // unknown run time: skipped
-	fmt.Fprintf(&b, "302 11900 -1 50 4 -1 -1 4 600 -1 1 1 1 -1 -1 1 -1 -1\n") // before the job above it
+	b.Write(syntheticTraceEvery(n, 40))
+	fmt.Fprintf(&b, "%d %d -1 -1 4 -1 -1 4 600 -1 1 1 1 -1 -1 1 -1 -1\n", n+1, 40*n-10)  // unknown run time: skipped
+	fmt.Fprintf(&b, "%d %d -1 50 4 -1 -1 4 600 -1 1 1 1 -1 -1 1 -1 -1\n", n+2, 40*n-100) // before the job above it
 	data := b.Bytes()
-	for _, limit := range []int{0, 120} {
+	for _, limit := range []int{0, n / 2} {
 		for _, bf := range []BackfillMode{NoBackfill, EASY, Conservative} {
 			read := func(wrap bool) *Result {
 				sr, err := NewSWFReader(bytes.NewReader(data), SWFOptions{})
