@@ -1,7 +1,7 @@
 package queue
 
 import (
-	"fmt"
+	"strconv"
 )
 
 // classFailures remembers, for one Schedule pass, the job classes whose
@@ -45,13 +45,49 @@ func (j *job) classOf() string {
 	return j.class
 }
 
-// renderClass renders the class of j (never empty).
+// renderClass renders the class of j (never empty): its partition and
+// every field of its request but the withheld nodes (not the job's), each
+// written by strconv, strings quoted so that no value can run into the
+// next. (Formatting the request with fmt's %+v made fmt call String on
+// its nil pointer fields, a recovered panic each.) A test changes every
+// field in turn and wants another key, so a field added to Request must
+// be added here.
 func renderClass(j *job) string {
-	req := j.Request
-	expr := ""
-	if req.Features != nil {
-		expr = req.Features.String()
+	r := &j.Request
+	b := make([]byte, 0, 128)
+	b = strconv.AppendQuote(b, j.Partition)
+	if r.Features != nil {
+		b = strconv.AppendQuote(append(b, "|f"...), r.Features.String())
 	}
-	req.Features, req.ExcludeNodes = nil, nil // pointers: rendered by value above, or not the job's
-	return fmt.Sprintf("%s|%s|%+v", j.Partition, expr, req)
+	b = strconv.AppendQuote(append(b, '|'), r.Partition)
+	for _, v := range [...]int64{int64(r.MinNodes), int64(r.MaxNodes), int64(r.DesiredNodes), int64(r.CPUs),
+		int64(r.MinCPUsPerNode), r.MinMemoryPerNode, r.MinTmpDiskPerNode, r.MemPerCPU, int64(r.MaxCPUsPerSocket),
+		int64(r.MaxSwitches), int64(r.Share), int64(r.TimeLimit)} {
+		b = strconv.AppendInt(append(b, '|'), v, 10)
+	}
+	for _, v := range [...]bool{r.WholeMemory, r.CoreTasks, r.Contiguous, r.Root, r.Held} {
+		b = strconv.AppendBool(append(b, '|'), v)
+	}
+	b = appendQuoted(append(b, "|r"...), r.Required)
+	b = appendQuoted(append(b, "|x"...), r.Excluded)
+	for _, g := range r.GRES {
+		b = strconv.AppendQuote(append(b, "|g"...), g.Name)
+		b = strconv.AppendQuote(b, g.Type)
+		b = strconv.AppendInt(append(b, ':'), g.Min, 10)
+		b = strconv.AppendInt(append(b, '-'), g.Max, 10)
+	}
+	for _, v := range [...]string{r.User, r.Account, r.QOS} {
+		b = strconv.AppendQuote(append(b, '|'), v)
+	}
+	b = appendQuoted(append(b, "|u"...), r.Groups)
+	return string(b)
+}
+
+// appendQuoted appends each of list quoted, and the count.
+func appendQuoted(b []byte, list []string) []byte {
+	b = strconv.AppendInt(b, int64(len(list)), 10)
+	for _, v := range list {
+		b = strconv.AppendQuote(b, v)
+	}
+	return b
 }

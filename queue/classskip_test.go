@@ -2,9 +2,11 @@ package queue
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,4 +89,53 @@ func TestClassFollowsAnUpdate(t *testing.T) {
 	want, _ := alone.Job(id)
 	got, _ := s.Job(first)
 	assert.Equal(t, want.Reason, got.Reason, "the longer job's failure is its own")
+}
+
+// Every field of a request but the withheld nodes is part of its class:
+// changing any one field, by reflection so that a field added to Request
+// later is tried too, gives another key; changing the withheld nodes
+// does not.
+func TestClassKeyReadsEveryRequestField(t *testing.T) {
+	base := job{Job: Job{Partition: "batch", Request: selectnodes.Request{Partition: "batch", User: "u"}}}
+	key := renderClass(&base)
+	typ := reflect.TypeOf(base.Request)
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		other := base
+		v := reflect.ValueOf(&other.Request).Elem().Field(i)
+		switch f.Type.Kind() {
+		case reflect.String:
+			v.SetString("x|y")
+		case reflect.Int, reflect.Int64, reflect.Uint8:
+			if v.CanInt() {
+				v.SetInt(7)
+			} else {
+				v.SetUint(1)
+			}
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Slice:
+			elem := reflect.New(f.Type.Elem()).Elem()
+			if elem.Kind() == reflect.String {
+				elem.SetString("n1")
+			} else {
+				elem.Field(0).SetString("gpu")
+			}
+			v.Set(reflect.Append(v, elem))
+		case reflect.Pointer:
+			if f.Name == "ExcludeNodes" {
+				v.Set(reflect.ValueOf(bitset.New(8).Set(3)))
+				require.Equal(t, key, renderClass(&other), "the withheld nodes are not the job's")
+				continue
+			}
+			require.Equal(t, "Features", f.Name, "a pointer field the class does not read")
+			other.Request.Features = expr(t, "a")
+		default:
+			t.Fatalf("field %s of kind %s: teach this test (and renderClass) about it", f.Name, f.Type.Kind())
+		}
+		require.NotEqual(t, key, renderClass(&other), "field %s", f.Name)
+	}
+	other := base
+	other.Partition = "debug"
+	require.NotEqual(t, key, renderClass(&other), "the job's partition")
 }
