@@ -136,6 +136,8 @@ type bfRun struct {
 	started    []Started
 	skip       *skipLog // nil when the certificates are off
 	partsSeen  []string // the partitions checkPartition compared this pass
+	held       []int64  // heldUntil's per-node ends, once read this pass (giveback.go)
+	latest     []int64  // wordFreeFrom's per-word free times, once read this pass
 }
 
 // plan starts eligible job j now or gives it the earliest reservation,

@@ -1,6 +1,8 @@
 package queue
 
 import (
+	"math"
+	"math/bits"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -43,35 +45,81 @@ func (b *bfRun) giveBack(r reservation) {
 
 // heldPast returns the nodes of nodes that cannot be used, or that a
 // running job holds past start (Unix nanoseconds) by its own time limit,
-// or nil for none. Most calls end at the first loop: no node is unusable
-// or busy past start in the profile.
+// or nil for none. A reservation can hold hundreds of nodes and is given
+// back at every plan of its job, so nodes are looked at a word at a time:
+// a word all of whose nodes are free by start (wordFreeFrom) is passed
+// over without reading its nodes.
 func (b *bfRun) heldPast(nodes *bitset.BitSet, start int64) *bitset.BitSet {
 	k := b.kept
-	late := nodes.Intersection(k.never)
-	busy := false
-	for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
-		busy = busy || k.freeFrom[i] > start
+	var late *bitset.BitSet
+	if nodes.IntersectionCardinality(k.never) > 0 {
+		late = nodes.Intersection(k.never)
 	}
-	if !busy {
-		if late.Any() {
-			return late
-		}
-		return nil
-	}
-	// which of them hold a job past start by its limit, not by rounding
-	for _, j := range b.s.active {
-		p, _, end, ok := b.s.c.Allocation(j.ID)
-		if !ok || end.UnixNano() <= start {
+	latest := b.wordFreeFrom()
+	for w, word := range nodes.Words() {
+		if word == 0 || w >= len(latest) || latest[w] <= start {
 			continue
 		}
-		for _, a := range p.Alloc {
-			if i := uint(a.Node); nodes.Test(i) {
-				late.Set(i)
+		for ; word != 0; word &= word - 1 {
+			i := w*64 + bits.TrailingZeros64(word)
+			// busy past start in the profile: by a limit, or by rounding only
+			if k.freeFrom[i] > start && b.heldUntil()[i] > start {
+				if late == nil {
+					late = bitset.New(nodes.Len())
+				}
+				late.Set(uint(i))
 			}
 		}
 	}
-	if late.Any() {
-		return late
+	return late
+}
+
+// wordFreeFrom is, per word of 64 nodes, the latest free time of its
+// nodes (freeFrom), read once a pass.
+func (b *bfRun) wordFreeFrom() []int64 {
+	if b.latest != nil {
+		return b.latest
 	}
-	return nil
+	k := b.kept
+	n := (len(k.freeFrom) + 63) / 64
+	k.latestBuf = grown(k.latestBuf, n)
+	latest := k.latestBuf[:n]
+	for w := range latest {
+		latest[w] = math.MinInt64
+	}
+	for i, at := range k.freeFrom {
+		latest[i/64] = max(latest[i/64], at)
+	}
+	b.latest = latest
+	return latest
+}
+
+// heldUntil is, per node, the latest end by time limit (Unix nanoseconds,
+// not rounded) of the jobs running at the pass's start, read once a pass
+// when a give first needs it. The jobs a pass starts keep off every
+// standing reservation's nodes until they end, so they never hold a node
+// of a reservation given back past its start and need not be read.
+func (b *bfRun) heldUntil() []int64 {
+	if b.held != nil {
+		return b.held
+	}
+	k := b.kept
+	k.heldBuf = grown(k.heldBuf, len(k.freeFrom))
+	held := k.heldBuf
+	for i := range held {
+		held[i] = math.MinInt64
+	}
+	for id := range b.s.active {
+		p, _, end, ok := b.s.c.Allocation(id)
+		if !ok {
+			continue
+		}
+		at := end.UnixNano()
+		for k := range p.Alloc {
+			i := p.Alloc[k].Node
+			held[i] = max(held[i], at)
+		}
+	}
+	b.held = held
+	return held
 }

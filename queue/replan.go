@@ -60,6 +60,8 @@ type keptPlan struct {
 	slots       int
 	loc         *time.Location
 	buf         bfBuffers  // the initial profile's storage, owned
+	heldBuf     []int64    // storage of a pass's heldUntil (giveback.go)
+	latestBuf   []int64    // storage of a pass's wordFreeFrom (giveback.go)
 	bounds      []slotTime // targets' buffer
 	merged      []slotTime // targets' other buffer, for a merge
 	spare       []int64    // freeFrom's other buffer
