@@ -23,9 +23,9 @@ import (
 //
 //   - recomputes, slot by slot, the columns of the nodes whose inputs
 //     changed (dirty), and of the nodes a reservation was given back on
-//     during the last pass (a give frees nodes without asking whether a
-//     running job or another reservation still holds them there, so only
-//     a recomputation is exact);
+//     during the last pass (a give frees a node that a job backfilled
+//     beside the reservation holds into it only by the profile's rounding
+//     of ends, giveback.go, so only a recomputation is exact);
 //   - makes the boundaries exactly the rebuilt profile's: the new now
 //     (slots before it fold into slot 0), the rounded free times after
 //     now and the reservations' starts and ends. A boundary nothing
