@@ -20,7 +20,10 @@ func (l *liveJobs) put(id queue.JobID, lj *liveJob) {
 	if len(l.win) == 0 {
 		l.base = id // an empty window starts anywhere
 	}
-	if id-l.base == queue.JobID(len(l.win)) { // (an ID below base wraps far above)
+	// the window holds base and the IDs after it, never wrapping past the
+	// largest ID to the smallest: get and drop look there only for an ID
+	// not below base
+	if id >= l.base && id-l.base == queue.JobID(len(l.win)) {
 		l.win = append(l.win, lj)
 		return
 	}

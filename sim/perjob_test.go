@@ -75,6 +75,7 @@ func TestLiveJobsAsAMap(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 11))
 		var l liveJobs
 		want := map[queue.JobID]*liveJob{}
+		var live []queue.JobID // the IDs put, some maybe dropped since
 		next := queue.JobID(1 + r.IntN(5))
 		for step := 0; step < 3000; step++ {
 			switch k := r.IntN(10); {
@@ -96,12 +97,14 @@ func TestLiveJobsAsAMap(t *testing.T) {
 				lj := &liveJob{run: time.Duration(step)}
 				l.put(id, lj)
 				want[id] = lj
+				live = append(live, id)
 			default: // end one, or look up one that is not there
 				id := next - queue.JobID(1+r.IntN(40))
-				if r.IntN(4) == 0 {
-					for id = range want {
-						break
-					}
+				if r.IntN(4) == 0 && len(live) > 0 {
+					// one held, drawn from the seed (a map's order is not)
+					k := r.IntN(len(live))
+					id, live[k] = live[k], live[len(live)-1]
+					live = live[:len(live)-1]
 				}
 				if got := l.get(id); got != want[id] {
 					t.Fatalf("seed %d step %d: get(%d) = %p, want %p", seed, step, id, got, want[id])
@@ -161,4 +164,24 @@ func TestTraceReadInPlaceAsByNext(t *testing.T) {
 			assert.Equal(t, byNext, inPlace, "limit %d, %v", limit, bf)
 		}
 	}
+}
+
+// The window never wraps from the largest ID to the smallest: IDs put
+// after the largest ones are found, and dropped, wherever they are kept.
+func TestLiveJobsDoNotWrap(t *testing.T) {
+	var l liveJobs
+	ids := []queue.JobID{math.MaxUint64 - 1, math.MaxUint64, 0, 1, 2}
+	held := map[queue.JobID]*liveJob{}
+	for _, id := range ids {
+		held[id] = &liveJob{}
+		l.put(id, held[id])
+	}
+	for _, id := range ids {
+		require.Same(t, held[id], l.get(id), "get(%d)", id)
+	}
+	for _, id := range ids {
+		l.drop(id)
+		require.Nil(t, l.get(id), "get(%d) after drop", id)
+	}
+	require.Zero(t, l.n)
 }
