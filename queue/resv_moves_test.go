@@ -2,7 +2,9 @@ package queue
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -97,9 +99,8 @@ func realizableReplay(t *testing.T, s *Scheduler, r *rand.Rand, n, jobs int, msg
 			submit(t, s, nodes(1+r.IntN(max(n/2, 1)), time.Duration(5+r.IntN(120))*time.Minute), now)
 			submitted++
 		case x < 8 || submitted == jobs:
-			for id := range s.active {
+			if id, ok := anyRunning(s, r); ok {
 				require.NoError(t, s.Finish(id, Outcome{Kind: Completed}, now))
-				break
 			}
 		case x == 8:
 			state := selectnodes.NodeDrain
@@ -108,9 +109,8 @@ func realizableReplay(t *testing.T, s *Scheduler, r *rand.Rand, n, jobs int, msg
 			}
 			require.NoError(t, s.SetNodeState(fmt.Sprintf("n%d", r.IntN(n)), state, now))
 		default:
-			for id := range s.active {
+			if id, ok := anyRunning(s, r); ok {
 				require.NoError(t, s.Update(id, Update{TimeLimit: time.Duration(150+r.IntN(120)) * time.Minute}, now))
-				break
 			}
 		}
 		s.Schedule(now)
@@ -144,4 +144,14 @@ func requireRealizable(t *testing.T, s *Scheduler, resv []Reservation, now time.
 			}
 		}
 	}
+}
+
+// anyRunning draws a running job from r (a map's order would make the
+// replay differ from run to run under one seed).
+func anyRunning(s *Scheduler, r *rand.Rand) (JobID, bool) {
+	if len(s.active) == 0 {
+		return 0, false
+	}
+	ids := slices.Sorted(maps.Keys(s.active))
+	return ids[r.IntN(len(ids))], true
 }
