@@ -45,56 +45,82 @@ func (u *usage) clone() usage {
 		high: slices.Clone(u.high), part: clonePartLoads(nil, u.part)}
 }
 
-// add (sign 1) or remove (sign -1) a placement's load.
+// add (sign 1) or remove (sign -1) a placement's load. The idle and share
+// bitmaps are functions of the jobs and exclusive jobs on each node, kept
+// by nothing else: an add clears a node's idle bit (and its share bit for
+// an exclusive job), a remove sets them when the last such job leaves.
+// Their words are written directly (a node index is below their length,
+// which SetTo would otherwise check, and grow, per node), and the per-node
+// tables are cut to one length so one check of an index covers them all.
 func (u *usage) apply(p *Placement, sign int) {
-	stale := -1 // a word whose bounds a release may have lowered
-	var was wordLoad
-	// the bitmaps' words written directly: a node index is below their
-	// length, which SetTo would otherwise check (and grow) per node
+	if sign > 0 {
+		u.add(p)
+	} else {
+		u.remove(p)
+	}
+	u.applyPart(p, sign) // partcap.go
+}
+
+// add is apply for a placement's start.
+func (u *usage) add(p *Placement) {
 	idle, share := u.idle.Words(), u.share.Words()
-	// the per-node tables cut to one length (they have it): one check of
-	// a node's index covers all four
 	n := len(u.cpus)
 	cpus, mem, jobs, excl := u.cpus[:n], u.mem[:n], u.jobs[:n], u.excl[:n]
 	for k := range p.Alloc {
 		a := &p.Alloc[k] // not copied
 		i := a.Node
-		w := i / 64
+		w, bit := i>>6, uint64(1)<<(i&63)
+		c, m, jb := cpus[i]+a.CPUs, mem[i]+a.Memory, jobs[i]+1
+		cpus[i], mem[i], jobs[i] = c, m, jb
+		for g := range a.GRES {
+			u.gres[a.GRES[g].slot] += a.GRES[g].Count
+		}
+		h := &u.high[w]
+		h.cpus, h.mem, h.jobs = max(h.cpus, c), max(h.mem, m), max(h.jobs, jb)
+		idle[w] &^= bit
+		if p.Exclusive {
+			excl[i]++
+			share[w] &^= bit
+		}
+	}
+}
+
+// remove is apply for a placement's end. A node that may have been its
+// word's fullest makes the word's bounds stale, reloaded once the walk
+// leaves the word (a release only lowers them).
+func (u *usage) remove(p *Placement) {
+	stale := -1
+	var was wordLoad
+	idle, share := u.idle.Words(), u.share.Words()
+	n := len(u.cpus)
+	cpus, mem, jobs, excl := u.cpus[:n], u.mem[:n], u.jobs[:n], u.excl[:n]
+	for k := range p.Alloc {
+		a := &p.Alloc[k]
+		i := a.Node
+		w, bit := i>>6, uint64(1)<<(i&63)
 		if stale >= 0 && stale != w {
 			u.reloadBelow(stale, was)
 			stale = -1
 		}
-		h := &u.high[w]
-		if sign < 0 && stale < 0 && (cpus[i] == h.cpus || mem[i] == h.mem || jobs[i] == h.jobs) {
+		if h := &u.high[w]; stale < 0 && (cpus[i] == h.cpus || mem[i] == h.mem || jobs[i] == h.jobs) {
 			stale, was = w, *h // this node may have been the word's fullest
 		}
-		cpus[i] += sign * a.CPUs
-		mem[i] += int64(sign) * a.Memory
+		cpus[i] -= a.CPUs
+		mem[i] -= a.Memory
 		for g := range a.GRES {
-			u.gres[a.GRES[g].slot] += int64(sign) * a.GRES[g].Count
+			u.gres[a.GRES[g].slot] -= a.GRES[g].Count
 		}
-		jobs[i] += int32(sign)
+		if jobs[i]--; jobs[i] == 0 {
+			idle[w] |= bit
+		}
 		if p.Exclusive {
-			excl[i] += int32(sign)
+			if excl[i]--; excl[i] == 0 {
+				share[w] |= bit
+			}
 		}
-		if sign > 0 {
-			h.cpus, h.mem, h.jobs = max(h.cpus, cpus[i]), max(h.mem, mem[i]), max(h.jobs, jobs[i])
-		}
-		setBit(idle, i, jobs[i] == 0)
-		setBit(share, i, excl[i] == 0)
 	}
 	if stale >= 0 {
 		u.reloadBelow(stale, was)
-	}
-	u.applyPart(p, sign) // partcap.go
-}
-
-// setBit sets or clears bit i of a bitmap's words.
-func setBit(words []uint64, i int, on bool) {
-	if on {
-		words[i>>6] |= 1 << (i & 63)
-	} else {
-		words[i>>6] &^= 1 << (i & 63)
 	}
 }
 
