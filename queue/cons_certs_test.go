@@ -22,10 +22,7 @@ func TestGrownPartitionVoidsCertificatesAfterQuietPasses(t *testing.T) {
 	both := []*Scheduler{fast, full}
 	var x JobID
 	for _, s := range both {
-		submit(t, s, nodes(4, 60*time.Minute), at(0))
-		require.Len(t, s.Schedule(at(0)), 1)
-		x = submit(t, s, nodes(4, 30*time.Minute), at(0))
-		s.BackfillStarts(at(0))
+		x = reserveBehindFour(t, s)
 		submit(t, s, nodes(4, 30*time.Minute), at(1)) // a pass after a submission alone
 		s.BackfillStarts(at(1))
 	}
@@ -52,10 +49,7 @@ func TestHeldAndReleasedJobIsPlannedAgain(t *testing.T) {
 	both := []*Scheduler{fast, full}
 	var x JobID
 	for _, s := range both {
-		submit(t, s, nodes(4, 60*time.Minute), at(0))
-		require.Len(t, s.Schedule(at(0)), 1)
-		x = submit(t, s, nodes(4, 30*time.Minute), at(0))
-		s.BackfillStarts(at(0))
+		x = reserveBehindFour(t, s)
 		s.BackfillStarts(at(1))
 	}
 	requireSameDecisions(t, fast, full, "planned")
@@ -118,4 +112,15 @@ func TestPlannedRoomIsPassedOver(t *testing.T) {
 	l.taken(bitset.New(4).Set(1).Set(2), at(50).UnixNano(), at(70).UnixNano())
 	ok, _ = l.holds(nil, c, at(89).UnixNano(), 2)
 	require.False(t, ok, "room taken otherwise voids the certificate")
+}
+
+// reserveBehindFour starts a job on four nodes for an hour at minute 0 and
+// queues one of four nodes for 30 minutes behind it, which the pass at
+// minute 0 reserves; it returns the queued job.
+func reserveBehindFour(t *testing.T, s *Scheduler) JobID {
+	submit(t, s, nodes(4, 60*time.Minute), at(0))
+	require.Len(t, s.Schedule(at(0)), 1)
+	x := submit(t, s, nodes(4, 30*time.Minute), at(0))
+	s.BackfillStarts(at(0))
+	return x
 }
