@@ -71,17 +71,44 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 	if !ok {
 		return nil, false, false
 	}
-	cpuOf := func(i int) int { return c.effective(i).CPUs }
-	ch := uses(v, chosen, cpuOf, 0, true)
 	if into != nil {
-		if v.choiceInto(ch, cand, into) != nil {
+		cpuOf := func(i int) int { return c.effective(i).CPUs }
+		if v.choiceInto(uses(v, chosen, cpuOf, 0, true), cand, into) != nil {
 			into.ClearAll()
 			return nil, false, false
 		}
 		return nil, true, false
 	}
-	p, perr := v.placement(job, ch, cand, nodesOnly)
-	return p, perr == nil, false
+	return c.plainPlacement(job, chosen, nodesOnly), true, false
+}
+
+// plainPlacement is the Placement the pipeline builds for a plain walk's
+// chosen nodes (View.placement of their uses): whole nodes of one
+// configuration, exclusive, no memory or GRES counted. It is built in one
+// pass over the nodes, without the Choice and the checks of a selector's
+// answer, which these nodes meet by construction: they are candidates,
+// in order, each once, with the CPUs they have.
+func (c *Cluster) plainPlacement(job *Job, chosen []int, nodesOnly bool) *Placement {
+	p := &Placement{Partition: job.Part.Name, Exclusive: true, Immediate: true,
+		Names: make([]string, len(chosen)), clusterNodes: len(c.nodes)}
+	if nodesOnly {
+		p.nodes = make([]int, len(chosen))
+	} else {
+		p.Alloc = make([]NodeAlloc, len(chosen))
+	}
+	for k, i := range chosen {
+		n := &c.nodes[i]
+		p.Names[k] = n.Name
+		p.Weight = satAdd64(p.Weight, n.Weight) // weights are user numbers
+		p.TotalCPUs += n.CPUs
+		if nodesOnly {
+			p.nodes[k] = i
+		} else {
+			a := &p.Alloc[k]
+			a.Node, a.CPUs = i, n.CPUs
+		}
+	}
+	return p
 }
 
 // plainPick is the picker's choice (picker.pick, fillFrom, largestRuns)
