@@ -33,6 +33,12 @@ type easyLazy struct {
 	idle      []int               // the nodes idle when planned, in order (headCrowdsOut)
 	threshold time.Duration       // the k-th distinct end: nodes free by then count
 	least     int                 // idle nodes the head may take beyond the freed ones
+	// full is how many of idle have no free CPU, counted when the
+	// cluster's change count was fullAt (fullKnown): a walk asks again for
+	// every job it considers, mostly with nothing started in between
+	full      int
+	fullAt    uint64
+	fullKnown bool
 }
 
 // countedShadow returns the head's shadow time by counting, and records
@@ -88,7 +94,10 @@ func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
 	}
 	// idle when planned, taken by every choice, free now (less those busy
 	// since: jobs EASY started that end in time)
-	sure := lz.least - e.s.c.CountFull(lz.idle)
+	if c := e.s.c; !lz.fullKnown || lz.fullAt != c.Changes() {
+		lz.full, lz.fullAt, lz.fullKnown = c.CountFull(lz.idle), c.Changes(), true
+	}
+	sure := lz.least - lz.full
 	if sure > 0 && (cpus > w.freeCPUs-sure || max(nodes, 1) > w.freeNodes-sure) {
 		e.crowded++
 		return true
