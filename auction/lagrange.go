@@ -25,13 +25,17 @@ import (
 // usageMix is the weight of the newest relaxed usage in the direction.
 const usageMix = 0.3
 
+// bidTerms is bid b's resources, the amounts it takes of them (as long as
+// the resources, so a loop over both checks its bounds once) and its value.
+func (m *model) bidTerms(b int32) (rs []int32, as []float64, value float64) {
+	lo, hi := m.useStart[b], m.useStart[b+1]
+	rs, as = m.useRes[lo:hi], m.useAmtF[lo:hi]
+	return rs, as[:len(rs)], m.value[b]
+}
+
 // reduced is bid b's value less the priced resources it takes.
 func (s *solver) reduced(b int32) float64 {
-	m := s.m
-	lo, hi := m.useStart[b], m.useStart[b+1]
-	rs, as := m.useRes[lo:hi], m.useAmtF[lo:hi]
-	as = as[:len(rs)] // one bounds check for the loop
-	v := m.value[b]
+	rs, as, v := s.m.bidTerms(b)
 	for k, r := range rs {
 		v -= s.price[r] * as[k]
 	}
@@ -44,11 +48,7 @@ func (s *solver) reduced(b int32) float64 {
 // once it is at most floor, so is the whole sum, and the walk stops
 // there. Otherwise the sum is reduced's, term by term in the same order.
 func (s *solver) reducedAbove(b int32, floor float64) (float64, bool) {
-	m := s.m
-	lo, hi := m.useStart[b], m.useStart[b+1]
-	rs, as := m.useRes[lo:hi], m.useAmtF[lo:hi]
-	as = as[:len(rs)] // one bounds check for the loop
-	v := m.value[b]
+	rs, as, v := s.m.bidTerms(b)
 	for k, r := range rs {
 		v -= s.price[r] * as[k]
 		if k&7 == 7 && v <= floor {
