@@ -188,7 +188,7 @@ func (s *Scheduler) selectOne(ps *passState, j *job, ready func(*job) bool, now 
 		}
 		return
 	}
-	if errors.Is(err, selectnodes.ErrBusy) {
+	if isSelectClass(err, selectnodes.ErrBusy) {
 		ps.locked = append(ps.locked, j.Partition) // (not locked before: it was looked up above)
 		ps.toWithhold = append(ps.toWithhold, j.Partition)
 	} else {

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -152,17 +151,16 @@ func (s *Scheduler) ordered() []*job {
 // setFailure records why a selection failed: a configuration the job can
 // never run on fails it, anything else leaves it pending with a reason.
 func (s *Scheduler) setFailure(j *job, err error, now time.Time) {
-	var e *selectnodes.Error
-	if errors.As(err, &e) {
+	if e := asSelectError(err); e != nil {
 		j.Explanation = e.Explanation
 	}
 	switch {
 	case neverRuns(err):
 		j.Reason = ReasonNodeConfig
 		s.end(j, Failed, EventFinish, now, err.Error(), Outcome{})
-	case errors.Is(err, selectnodes.ErrBusy):
+	case isSelectClass(err, selectnodes.ErrBusy):
 		j.Reason = ReasonResources
-	case errors.Is(err, selectnodes.ErrHeld):
+	case isSelectClass(err, selectnodes.ErrHeld):
 		j.Reason = ReasonHeld
 	default:
 		j.Reason = s.partitionReason(j)

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -241,7 +240,7 @@ func userName(j *job) string { return j.User + "\x00" + j.Name }
 // neverRuns reports whether a selection error means the request can never
 // run here (as opposed to not now).
 func neverRuns(err error) bool {
-	return errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest)
+	return isSelectClass(err, selectnodes.ErrNodeConfig) || isSelectClass(err, selectnodes.ErrInvalidRequest)
 }
 
 // admissible is Slurm's check at job_allocate: a TestOnly selection, which
