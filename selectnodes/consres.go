@@ -32,11 +32,23 @@ func (ConsRes) freeOf(v View, job *Job, i, cpus int) int {
 	if job.Shared {
 		capacity = satMul(cpus, job.MaxShare)
 	}
-	free := min(capacity-v.u.cpus[i], cpus, memCPUs(v, job, i))
+	free := min(capacity-v.u.cpus[i], cpus)
+	if cpusOnly(job) {
+		return free // what the limits below would leave as it is
+	}
+	free = min(free, memCPUs(v, job, i))
 	if left := v.capLeft(job, i); left >= 0 { // MaxCPUsPerNode (partcap.go)
 		free = min(free, left)
 	}
 	return v.c.layoutUnits(job, i, free) // tasklayout.go
+}
+
+// cpusOnly reports whether a shared job's free CPUs on a node are its
+// CPUs less their load alone: no memory per CPU, no partition cap per
+// node, no task layout to round to. freeOf runs for every busy node a
+// selection reads, and most jobs ask none of these.
+func cpusOnly(job *Job) bool {
+	return job.memPerCPU <= 0 && job.Part.MaxCPUsPerNode <= 0 && !job.Req.CoreTasks && job.Req.MaxCPUsPerSocket <= 0
 }
 
 var _ loadFilter = ConsRes{}
