@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"math/bits"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -52,10 +53,7 @@ func (e *EASY) countedShadow(j *job, now time.Time, ends []time.Duration, freedB
 	if n, ok := e.s.c.CountedNeed(&j.Request); !ok || n != need || !e.fitsIdle(&j.Request) {
 		return time.Time{}, false
 	}
-	idle := e.lazyNext.idle[:0]
-	for i, ok := e.idle.NextSet(0); ok; i, ok = e.idle.NextSet(i + 1) {
-		idle = append(idle, int(i))
-	}
+	idle := appendSetBits(e.lazyNext.idle[:0], e.idle.Words())
 	e.lazyNext = easyLazy{pending: true, req: j.Request, until: append(e.lazyNext.until[:0], e.until...),
 		idle: idle, threshold: ends[k-1], least: max(0, need-freedBy[k])}
 	return now.Add(ends[k-1]), true
@@ -159,4 +157,16 @@ func (e *EASY) probeUntil(req *selectnodes.Request, until []time.Duration, thres
 	}
 	e.found, e.fewest = e.fewest, e.found
 	return true
+}
+
+// appendSetBits appends the indices of the set bits of words to dst, in
+// order, a word at a time: a counted plan lists the idle nodes of the
+// whole cluster at every plan.
+func appendSetBits(dst []int, words []uint64) []int {
+	for k, w := range words {
+		for ; w != 0; w &= w - 1 {
+			dst = append(dst, k*64+bits.TrailingZeros64(w))
+		}
+	}
+	return dst
 }

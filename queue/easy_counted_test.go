@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
@@ -123,4 +124,24 @@ func TestEASYCountedPlanDecidesAsProbes(t *testing.T) {
 	require.Positive(t, deferred, "no plan deferred its nodes")
 	require.Positive(t, chosen, "no deferred plan chose its nodes in a later pass")
 	t.Logf("%d passes ended with the nodes deferred, %d plans chose them in a later pass", deferred, chosen)
+}
+
+// appendSetBits lists the set bits of a bitmap in order, as NextSet would.
+func TestAppendSetBitsIsNextSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for range 50 {
+		n := uint(r.IntN(300))
+		b := bitset.New(n)
+		for i := range n {
+			if r.IntN(3) == 0 {
+				b.Set(i)
+			}
+		}
+		var want []int
+		for i, ok := b.NextSet(0); ok; i, ok = b.NextSet(i + 1) {
+			want = append(want, int(i))
+		}
+		got := appendSetBits([]int{-1}, b.Words())
+		require.Equal(t, append([]int{-1}, want...), got, "%d bits", n)
+	}
 }

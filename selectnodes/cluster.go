@@ -86,12 +86,15 @@ type status struct {
 	// caps is, per 64-node word, the least CPUs and memory any of its
 	// nodes offers a selection (room.go)
 	caps []wordCap
+	// alikeCPUs is the CPUs every node offers a selection when they all
+	// offer the same, else -1 (CountedNeed asks it at every head plan)
+	alikeCPUs int
 }
 
 func (s *status) clone() *status {
 	return &status{states: slices.Clone(s.states), reported: slices.Clone(s.reported), up: s.up.Clone(),
 		avail: s.avail.Clone(), parts: slices.Clone(s.parts), partIx: maps.Clone(s.partIx), defPart: s.defPart,
-		mostReported: s.mostReported, caps: slices.Clone(s.caps)}
+		mostReported: s.mostReported, caps: slices.Clone(s.caps), alikeCPUs: s.alikeCPUs}
 }
 
 // Cluster is the node and partition model with Slurm's global bitmaps and

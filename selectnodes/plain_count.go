@@ -20,7 +20,7 @@ package selectnodes
 // held. need is max(MinNodes, 1, CPUs over the CPUs of a node rounded up);
 // ok is false when MaxNodes is set below it.
 //
-// It reads the cluster's status (O(nodes)) and changes nothing.
+// It reads the cluster's status (two bitmap counts) and changes nothing.
 func (c *Cluster) CountedNeed(req *Request) (need int, ok bool) {
 	c.mustBeMade("CountedNeed")
 	if req == nil || !plainRequest(req) || !c.plainSelector() {
@@ -34,12 +34,7 @@ func (c *Cluster) CountedNeed(req *Request) (need int, ok bool) {
 	if n == 0 || int(part.nodes.Count()) != n || int(c.avail.Count()) != n {
 		return 0, false
 	}
-	cpn := c.effective(0).CPUs
-	for i := 1; i < n; i++ {
-		if c.effective(i).CPUs != cpn {
-			return 0, false
-		}
-	}
+	cpn := c.alikeCPUs // kept by the status: no scan
 	if cpn <= 0 {
 		return 0, false
 	}

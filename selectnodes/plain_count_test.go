@@ -186,3 +186,49 @@ func plainClusterOf(t *testing.T, n, cpus int) *Cluster {
 	require.NoError(t, err)
 	return c
 }
+
+// CountedNeed follows what nodes report under FastSchedule 0: a node
+// reporting fewer CPUs makes the sizes mixed, and reporting them all
+// again makes them alike; a snapshot keeps what it saw.
+func TestCountedNeedFollowsRegistrations(t *testing.T) {
+	nodes := []Node{{Name: "n0", CPUs: 4}, {Name: "n1", CPUs: 4}, {Name: "n2", CPUs: 4}}
+	part := Partition{Name: "p", Default: true, Nodes: []string{"n0", "n1", "n2"}}
+	c, err := New(nodes, []Partition{part}, WithFastSchedule(2)) // a low report leaves the node up
+	require.NoError(t, err)
+	c0, err := New(nodes, []Partition{part}, WithFastSchedule(0))
+	require.NoError(t, err)
+	req := &Request{CPUs: 9}
+	for _, c := range []*Cluster{c, c0} {
+		need, ok := c.CountedNeed(req)
+		require.True(t, ok)
+		require.Equal(t, 3, need)
+	}
+	before := c0.Snapshot()
+	_, err = c0.Register("n1", Resources{CPUs: 2})
+	require.NoError(t, err)
+	_, ok := c0.CountedNeed(req)
+	require.False(t, ok, "n1 now offers 2 CPUs (and is down)")
+	need, ok := before.c.CountedNeed(req)
+	require.True(t, ok, "the snapshot saw 4 CPUs everywhere")
+	require.Equal(t, 3, need)
+	require.NoError(t, c0.CheckInvariants())
+
+	// under FastSchedule 2 the configuration counts: reports change nothing
+	_, err = c.Register("n1", Resources{CPUs: 2})
+	require.NoError(t, err)
+	need, ok = c.CountedNeed(req)
+	require.True(t, ok)
+	require.Equal(t, 3, need)
+
+	// all reporting 8 under FastSchedule 0: alike again, and bigger
+	c8, err := New(nodes, []Partition{part}, WithFastSchedule(0))
+	require.NoError(t, err)
+	for _, n := range nodes {
+		_, err := c8.Register(n.Name, Resources{CPUs: 8})
+		require.NoError(t, err)
+	}
+	need, ok = c8.CountedNeed(req)
+	require.True(t, ok)
+	require.Equal(t, 2, need)
+	require.NoError(t, c8.CheckInvariants())
+}

@@ -39,7 +39,22 @@ type wordLoad struct {
 func words(n int) int { return (n + 63) / 64 }
 
 // computeCaps fills the status's per-word capacities for every word.
-func (c *Cluster) computeCaps() { c.caps = c.capsNow() }
+func (c *Cluster) computeCaps() { c.caps, c.alikeCPUs = c.capsNow(), c.alikeNow() }
+
+// alikeNow is the CPUs every node offers a selection when they all offer
+// the same, else -1 (also for no nodes).
+func (c *Cluster) alikeNow() int {
+	if len(c.nodes) == 0 {
+		return -1
+	}
+	cpn := c.effective(0).CPUs
+	for i := 1; i < len(c.nodes); i++ {
+		if c.effective(i).CPUs != cpn {
+			return -1
+		}
+	}
+	return cpn
+}
 
 // capsNow is every word's capacity from its nodes' effective resources.
 func (c *Cluster) capsNow() []wordCap {

@@ -375,6 +375,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	}
 	c.reported[i] = r
 	c.caps[i/64] = c.capOf(i / 64)
+	c.alikeCPUs = c.alikeNow()
 	c.free.known = false // the node's CPUs may be the reported ones
 	c.mostReported = max(c.mostReported, r.CPUs)
 	n := &c.nodes[i]
@@ -445,6 +446,9 @@ func (c *Cluster) CheckInvariants() error {
 	}
 	if !slices.Equal(c.capsNow(), c.caps) {
 		errs = append(errs, errors.New("per-word capacity bounds differ from the nodes' resources"))
+	}
+	if c.alikeNow() != c.alikeCPUs {
+		errs = append(errs, fmt.Errorf("the nodes' common CPU count is kept as %d, counted %d", c.alikeCPUs, c.alikeNow()))
 	}
 	if cpus, nodes := c.countFree(); c.free.known && (c.free.cpus != cpus || c.free.nodes != nodes) {
 		errs = append(errs, fmt.Errorf("the free totals are %d CPUs on %d nodes, counted %d on %d",
