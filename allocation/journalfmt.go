@@ -21,7 +21,10 @@ import (
 // header, as stores before version 2 wrote them.
 const journalMagic = "hpcsched-allocation-journal"
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table. The standard library makes it once, on
+// the first call, so a program that imports the package but never writes
+// or reads a file pays nothing for it at start-up.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // JournalError is damage found in a journal: the file, the byte offset
 // and number (1 for the first op) of the record, and what is wrong. It
@@ -89,7 +92,7 @@ func decodeRecord(line []byte, legacy bool) (op, error) {
 
 // encodeLine frames body as a "LENGTH CRC JSON" line.
 func encodeLine(body []byte) []byte {
-	line := fmt.Appendf(nil, "%d %08x ", len(body), crc32.Checksum(body, castagnoli))
+	line := fmt.Appendf(nil, "%d %08x ", len(body), crc32.Checksum(body, castagnoli()))
 	line = append(line, body...)
 	return append(line, '\n')
 }
@@ -110,7 +113,7 @@ func checkLine(line []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checksum %q is not hexadecimal", crcText)
 	}
-	if got := crc32.Checksum(rest, castagnoli); got != uint32(want) {
+	if got := crc32.Checksum(rest, castagnoli()); got != uint32(want) {
 		return nil, fmt.Errorf("checksum %08x, the record's bytes give %08x: it was changed", want, got)
 	}
 	return rest, nil

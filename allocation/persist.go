@@ -169,7 +169,7 @@ func readLimitedTo(path string, limit int64) ([]byte, error) {
 // snapshot cut short or changed is refused. A version 1 snapshot is the
 // bare image.
 func snapshotHeader(body []byte) []byte {
-	return fmt.Appendf(nil, "%s %d %d %08x\n", FileFormat, FileVersion, len(body), crc32.Checksum(body, castagnoli))
+	return fmt.Appendf(nil, "%s %d %d %08x\n", FileFormat, FileVersion, len(body), crc32.Checksum(body, castagnoli()))
 }
 
 func encodeState(s *state) ([]byte, error) {

@@ -217,7 +217,7 @@ func (m *MemStore) repairSegments(rep *FileReport) error {
 			return err
 		}
 		segs[fix.index] = segmentMeta{Name: meta.Name, Count: fix.good, Size: fix.intact,
-			CRC: crc32.Checksum(prefix, castagnoli), MinJob: fix.meta.MinJob, MaxJob: fix.meta.MaxJob,
+			CRC: crc32.Checksum(prefix, castagnoli()), MinJob: fix.meta.MinJob, MaxJob: fix.meta.MaxJob,
 			Failures: fix.meta.Failures, MinRefused: fix.meta.MinRefused, MaxRefused: fix.meta.MaxRefused,
 			Allocations: slices.Sorted(maps.Keys(fix.allocs))} // no index: read through
 	}

@@ -26,7 +26,7 @@ func TestVersion1SegmentsAreReadThrough(t *testing.T) {
 	require.NoError(t, err)
 	v1 := append([]byte(segmentMagicV1), data[len(segmentMagic):m.Index]...)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "s.seg.000009"), v1, 0o600))
-	old := segmentMeta{Name: "s.seg.000009", Count: 3, Size: int64(len(v1)), CRC: crc32.Checksum(v1, castagnoli), MinJob: 1, MaxJob: 3}
+	old := segmentMeta{Name: "s.seg.000009", Count: 3, Size: int64(len(v1)), CRC: crc32.Checksum(v1, castagnoli()), MinJob: 1, MaxJob: 3}
 
 	for _, meta := range []segmentMeta{m, old} {
 		var ids []JobID

@@ -202,7 +202,7 @@ func scanSegment(dir string, m segmentMeta, f func(archived) bool) (good int, in
 	if err != nil || !info.Mode().IsRegular() {
 		return 0, 0, &SegmentError{File: file, Reason: "not a regular file"}
 	}
-	crc := crc32.New(castagnoli)
+	crc := crc32.New(castagnoli())
 	r := bufio.NewReaderSize(io.TeeReader(io.LimitReader(fh, m.Size), crc), 1<<16)
 	fail := func(off int64, rec int, format string, args ...any) (int, int64, error) {
 		return good, intact, &SegmentError{File: file, Offset: off, Record: rec, Reason: fmt.Sprintf(format, args...)}
@@ -342,7 +342,7 @@ func (w *segmentWriter) flush() error {
 	}
 	w.cur.Index = int64(len(w.buf))
 	w.buf = append(w.buf, encodeLine(body)...)
-	w.cur.Size, w.cur.CRC = int64(len(w.buf)), crc32.Checksum(w.buf, castagnoli)
+	w.cur.Size, w.cur.CRC = int64(len(w.buf)), crc32.Checksum(w.buf, castagnoli())
 	if err := writeDurably(w.dir, w.cur.Name, w.buf, w.step); err != nil {
 		return fmt.Errorf("allocation: segment %s: %w", filepath.Join(w.dir, w.cur.Name), err)
 	}

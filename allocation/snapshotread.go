@@ -74,7 +74,7 @@ func decodeSnapshot(r *bufio.Reader, size int64) (*state, error) {
 	case n != size-int64(len(line)):
 		return nil, fmt.Errorf("the header gives %d bytes but %d follow: cut short or grown", n, size-int64(len(line)))
 	}
-	crc := crc32.New(castagnoli)
+	crc := crc32.New(castagnoli())
 	body := io.TeeReader(io.LimitReader(r, n), crc)
 	s, err := decodeImage(json.NewDecoder(body))
 	if _, cerr := io.Copy(io.Discard, body); err == nil && cerr != nil {
