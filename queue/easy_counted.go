@@ -136,20 +136,11 @@ func (e *EASY) chooseNodes(p *easyPlan) {
 // ignoring the load, into e.found; it reports false, leaving e.found as it
 // was, when req does not fit there.
 func (e *EASY) probeUntil(req *selectnodes.Request, until []time.Duration, threshold time.Duration, idleAllowed int) bool {
-	x := e.exclude
-	x.ClearAll()
-	for i, t := range until {
-		switch {
-		case t == idleNode:
-			if idleAllowed == 0 {
-				x.Set(uint(i))
-			} else if idleAllowed > 0 {
-				idleAllowed--
-			}
-		case t > threshold:
-			x.Set(uint(i))
-		}
+	if e.exclude.Len() < uint(len(until)) {
+		e.exclude = bitset.New(uint(len(until)))
 	}
+	x := e.exclude
+	excludeUntil(x.Words(), until, threshold, idleAllowed)
 	e.req = *req
 	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, x)
 	if !e.s.c.ProbeInto(&e.req, selectnodes.TestOnly, e.fewest) {
@@ -169,4 +160,24 @@ func appendSetBits(dst []int, words []uint64) []int {
 		}
 	}
 	return dst
+}
+
+// excludeUntil fills the words of a node mask with the nodes probeUntil
+// withholds: busy past threshold, and the idle ones past the first
+// idleAllowed (all of them when it is 0, none when it is negative). The
+// mask is built a word at a time: it covers every node at every probe.
+func excludeUntil(words []uint64, until []time.Duration, threshold time.Duration, idleAllowed int) {
+	clear(words)
+	for i, t := range until {
+		out := t > threshold
+		if t == idleNode {
+			out = idleAllowed == 0
+			if idleAllowed > 0 {
+				idleAllowed--
+			}
+		}
+		if out {
+			words[i>>6] |= 1 << (i & 63)
+		}
+	}
 }

@@ -145,3 +145,38 @@ func TestAppendSetBitsIsNextSet(t *testing.T) {
 		require.Equal(t, append([]int{-1}, want...), got, "%d bits", n)
 	}
 }
+
+// excludeUntil withholds the nodes busy past the threshold and the idle
+// ones past the first idleAllowed, as a node-by-node walk does.
+func TestExcludeUntilIsNodeByNode(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 11))
+	for range 200 {
+		n := r.IntN(300)
+		until := make([]time.Duration, n)
+		for i := range until {
+			until[i] = time.Duration(r.IntN(10)) * time.Minute
+			if r.IntN(3) == 0 {
+				until[i] = idleNode
+			}
+		}
+		threshold, allowed := time.Duration(r.IntN(10))*time.Minute, r.IntN(12)-2
+		want := bitset.New(uint(n))
+		left := allowed
+		for i, t := range until {
+			switch {
+			case t == idleNode && left == 0:
+				want.Set(uint(i))
+			case t == idleNode && left > 0:
+				left--
+			case t != idleNode && t > threshold:
+				want.Set(uint(i))
+			}
+		}
+		got := bitset.New(uint(n))
+		got.SetAll() // cleared first
+		excludeUntil(got.Words(), until, threshold, allowed)
+		require.True(t, want.Equal(got), "seed %d: %d nodes, threshold %v, %d idle allowed: %v, want %v", seed, n, threshold, allowed, got, want)
+	}
+}
