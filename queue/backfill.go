@@ -67,14 +67,9 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	}
 	s.recalc(now)
 	plan := s.kept == nil || s.queue.Len() > 0 // see below
-	clamped := false
-	for id, r := range s.resv { // one walk of the map: a pass's fixed cost
-		if j, ok := s.jobs[id]; !ok || j.State != Pending {
-			delete(s.resv, id)
-		} else if plan {
-			clamped = clamped || (r.Start.Before(now) && r.End.After(now))
-			s.overtaken(id, r, now)
-		}
+	clamped, from := false, int64(math.MaxInt64)
+	if !plan || !s.kept.resvAfter(now.UnixNano()) {
+		clamped, from = s.walkResv(now, plan)
 	}
 	// No pending job (every job pending is queued): nothing to plan, and
 	// no reservation is left. A kept profile is not brought up to date
@@ -89,6 +84,9 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 		return nil
 	}
 	pr, resvAt := s.keptProfile(now, clamped)
+	if from != math.MaxInt64 || len(s.resv) == 0 {
+		s.kept.resvFrom = resvFrom{at: from, ok: true} // (a walk's, or none)
+	}
 	// bounds: no start can use more CPUs than are free, or (unless a
 	// partition oversubscribes CPUs) more nodes than have a free CPU
 	skip := s.kept.skip
@@ -119,6 +117,42 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	}
 	pass.partsSeen = b.partsSeen // its storage, for the next pass
 	return b.started
+}
+
+// walkResv drops the reservations of jobs no longer pending and, when
+// plan, those time has overtaken, starting the ones due at now (see
+// overtaken). It reports whether one was clamped to now, and the earliest
+// start of the ones left (math.MaxInt64 for none, or when not plan).
+func (s *Scheduler) walkResv(now time.Time, plan bool) (clamped bool, from int64) {
+	from = math.MaxInt64
+	for id, r := range s.resv { // one walk of the map
+		if j, ok := s.jobs[id]; !ok || j.State != Pending {
+			delete(s.resv, id)
+		} else if plan {
+			clamped = clamped || (r.Start.Before(now) && r.End.After(now))
+			if !s.overtaken(id, r, now) {
+				from = min(from, max(r.Start.UnixNano(), now.UnixNano()))
+			}
+		}
+	}
+	return clamped, from
+}
+
+// resvFrom bounds from below the starts of the scheduler's reservations,
+// when ok. A walk of them (walkResv) makes it exact; a pass lowers it for
+// each reservation it makes; everything else only deletes reservations
+// (a start, an end, a hold: each drops the job's reservation as the job
+// leaves the queue or is held), which leaves a bound a bound. A profile
+// built afresh starts without one.
+type resvFrom struct {
+	at int64
+	ok bool
+}
+
+// resvAfter reports whether every reservation starts after nowAt, so
+// that a pass at nowAt has none to drop or clamp (k may be nil).
+func (k *keptPlan) resvAfter(nowAt int64) bool {
+	return k != nil && k.resvFrom.ok && nowAt < k.resvFrom.at && !k.walkEvery
 }
 
 // bfRun is one Backfill pass's state.
@@ -158,14 +192,12 @@ func (b *bfRun) plan(j *job) {
 	if b.skip == nil {
 		return
 	}
-	// log what changed in the profile for the certificates of others
+	// log what changed in the profile for the certificates of others: room
+	// freed (room the plan took is logged nowhere, see skipLog.holds)
 	cur, has := b.s.resv[j.ID]
 	same := hadOld && has && sameResv(old, cur)
 	if hadOld && !same {
 		b.s.freedRun(b.skip, b.pr, old.nodes, old.Start.UnixNano(), old.End.UnixNano())
-	}
-	if has && !same {
-		b.skip.planned(cur.nodes, cur.Start.UnixNano(), cur.End.UnixNano())
 	}
 	if has {
 		b.certify(j, cur, reached)
@@ -218,10 +250,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 				nodes := p.NodeSet()
 				pr.take(nodes, now, end)
 				b.kept.dirty.InPlaceUnion(nodes)
-				b.kept.startedUntil(nodes, end.UnixNano())
-				if b.skip != nil {
-					b.skip.planned(nodes, b.nowAt, end.UnixNano())
-				}
+				b.kept.startedUntil(nodes, end.UnixNano()) // (not logged, see skipLog.holds)
 			}
 			if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
 				return true
@@ -254,6 +283,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 	}
 	dropOld()
 	s.resv[j.ID] = r
+	b.kept.resvFrom.at = min(b.kept.resvFrom.at, r.Start.UnixNano())
 	b.kept.hold(j.ID, r, b.nowAt)
 	pr.take(r.nodes, r.Start, r.End)
 	b.resvAt.add(j.ID, r)

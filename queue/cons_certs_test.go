@@ -96,22 +96,37 @@ func TestSamePlainKeyComparesEveryField(t *testing.T) {
 	}
 }
 
-// A certificate walks past room a pass took for the jobs it planned
-// (planned around every standing reservation, see skipLog.planned) but
-// not past room taken otherwise (a job's limit grown, a node down),
-// which may overlap its reservation.
-func TestPlannedRoomIsPassedOver(t *testing.T) {
+// Room taken other than by a pass for a job it planned (a job's limit
+// grown, a node down) voids a certificate whose reservation it overlaps;
+// room a pass takes for the jobs it plans is not logged (see holds).
+func TestTakenRoomVoidsCertificates(t *testing.T) {
 	l := newSkipLog()
 	nodes := bitset.New(4).Set(0).Set(1)
 	r := reservation{Reservation: Reservation{Start: at(60), End: at(90)}, nodes: nodes}
 	c := &skipCert{seq: l.seq, resv: r, d: 30 * time.Minute, most: math.MaxInt}
-	l.planned(bitset.New(4).Set(1).Set(2), at(50).UnixNano(), at(70).UnixNano())
+	l.taken(bitset.New(4).Set(2).Set(3), at(50).UnixNano(), at(70).UnixNano())
 	ok, gained := l.holds(nil, c, at(89).UnixNano(), 2)
-	require.True(t, ok, "planned room overlapping the reservation is no taking from it")
+	require.True(t, ok, "room taken elsewhere leaves the reservation alone")
 	require.Nil(t, gained)
 	l.taken(bitset.New(4).Set(1).Set(2), at(50).UnixNano(), at(70).UnixNano())
 	ok, _ = l.holds(nil, c, at(89).UnixNano(), 2)
 	require.False(t, ok, "room taken otherwise voids the certificate")
+}
+
+// A pass logs no room it takes for the jobs it plans: only the room it
+// frees (a reservation moved) goes to the change log.
+func TestPlannedRoomIsNotLogged(t *testing.T) {
+	s := New(cluster(t, "NodeName=n[0-7] CPUs=1\nPartitionName=batch Nodes=ALL Default=YES\n"))
+	submit(t, s, nodes(8, 60*time.Minute), at(0))
+	require.Len(t, s.Schedule(at(0)), 1)
+	for range 3 {
+		submit(t, s, nodes(3, 30*time.Minute), at(0))
+	}
+	s.BackfillStarts(at(0))
+	require.Len(t, s.Reservations(), 3)
+	for _, e := range s.kept.skip.entries {
+		require.True(t, e.freed, "a pass logged room it took: %+v", e)
+	}
 }
 
 // reserveBehindFour starts a job on four nodes for an hour at minute 0 and

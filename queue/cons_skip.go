@@ -53,12 +53,11 @@ const maxSkipLog = 4096
 
 // skipEntry is one change to the profile: room freed from `from` on, on
 // nodes (nil for any) none of which has a free run longer than run, or
-// nodes taken over [from, to). planned marks room a pass took for a job
-// it planned, around every reservation standing then (see planned).
+// nodes taken over [from, to) other than by a pass for a job it planned
+// (see holds).
 type skipEntry struct {
 	seq      uint64
 	freed    bool
-	planned  bool
 	from, to int64
 	run      time.Duration
 	nodes    *bitset.BitSet
@@ -126,20 +125,6 @@ func (l *skipLog) taken(nodes *bitset.BitSet, from, to int64) {
 	l.add(skipEntry{from: from, to: to, nodes: nodes})
 }
 
-// planned logs nodes a pass took over [from, to) for a job it planned:
-// a reservation chosen on the profile, every other reservation taken in
-// it, or a start now away from every node a reservation holds before the
-// start's end. Such room overlaps no standing reservation, and so no
-// certificate's: a certificate names its job's reservation as it stands
-// (one changed since is planned again, which rewrites the certificate,
-// or changed between passes, which drops it). holds passes over it.
-func (l *skipLog) planned(nodes *bitset.BitSet, from, to int64) {
-	if nodes == nil || nodes.None() || to <= from {
-		return
-	}
-	l.add(skipEntry{planned: true, from: from, to: to, nodes: nodes})
-}
-
 // prune drops, once the log has grown past pruneAt entries, the
 // certificates of jobs that hold no reservation any more (started or
 // ended outside a pass) or that are older than the log's middle entry (a
@@ -184,6 +169,13 @@ func (l *skipLog) forget(id JobID) { delete(l.certs, id) }
 // freed. gained is then the nodes of that room (nil for none; the log's
 // storage, until the next call), which the caller still has to weigh
 // (see cons_gain.go).
+//
+// Room a pass takes for a job it plans is not logged: a reservation
+// chosen on the profile, or a start now away from every node a
+// reservation holds before the start's end, overlaps no standing
+// reservation, and so no certificate's (a certificate names its job's
+// reservation as it stands: one changed since is planned again, which
+// rewrites the certificate, or changed between passes, which drops it).
 func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok bool, gained *bitset.BitSet) {
 	if c.seq < l.floor {
 		return false, nil
@@ -229,7 +221,7 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 			}
 			continue
 		}
-		if !e.planned && e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
+		if e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
 			return false, nil
 		}
 	}

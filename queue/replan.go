@@ -80,6 +80,11 @@ type keptPlan struct {
 	seen    []int64
 	// read is when freeFrom and never were read (see cons_still.go)
 	read nodesRead
+	// resvFrom bounds the reservations' starts (see walkResv)
+	resvFrom resvFrom
+	// walkEvery makes every pass walk the reservations (tests compare
+	// with it)
+	walkEvery bool
 }
 
 // slotTime is a slot boundary: the instant, and the time.Time value a
