@@ -20,6 +20,9 @@ func (c *Cluster) ProbeInto(req *Request, mode Mode, dst *bitset.BitSet) bool {
 		panic("selectnodes.ProbeInto: dst is nil")
 	}
 	dst.ClearAll()
+	if n := uint(len(c.nodes)); dst.Len() < n {
+		dst.Set(n - 1).Clear(n - 1) // the cluster's size, as documented
+	}
 	if mode == WillRun {
 		mode = RunNow
 	}

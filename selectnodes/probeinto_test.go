@@ -95,4 +95,17 @@ func TestProbeIntoMisuse(t *testing.T) {
 	dst.Set(2)
 	assert.False(t, c.ProbeInto(nil, RunNow, dst))
 	assert.Zero(t, dst.Count())
+
+	// a zero-value or short dst grows to the cluster's size, fit or not,
+	// so it compares with the cluster's other node sets; a longer one
+	// keeps its length
+	n := uint(c.NodeCount())
+	for _, req := range []*Request{{MinNodes: 1}, {MinNodes: c.NodeCount() + 1}} {
+		for _, dst := range []*bitset.BitSet{{}, bitset.New(1), bitset.New(n + 70)} {
+			had := dst.Len()
+			ok := c.ProbeInto(req, TestOnly, dst)
+			assert.Equal(t, max(had, n), dst.Len(), "fits %v, length %d before", ok, had)
+			assert.Equal(t, ok, dst.Any())
+		}
+	}
 }
