@@ -45,6 +45,8 @@ type EASY struct {
 	req       selectnodes.Request
 	until     []time.Duration // per node, when its last job ends (from now); idleNode when idle
 	allIdle   []time.Duration // idleNode for every node: until's starting value
+	held      []heldAlloc     // the running jobs' nodes and ends, latest end first (busy)
+	marked    bool            // until is made from held (markNodes)
 	ends      []time.Duration
 	freedBy   []int
 	idle      *bitset.BitSet
@@ -310,7 +312,7 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 	started := e.plan.started[:0]
 	// the old plan's counted list is the next one's buffer (busy fills it)
 	e.countedID = e.plan.counted[:0]
-	e.lazyNext = easyLazy{until: e.plan.lazy.until[:0], idle: e.plan.lazy.idle[:0]} // and its node ends
+	e.lazyNext = easyLazy{until: e.plan.lazy.until[:0], idle: e.plan.lazy.idle[:0], held: e.plan.lazy.held[:0]} // and its node ends
 	e.plan = easyPlan{}
 	shadow, nodes, counted, ok := e.shadow(j, now)
 	if !ok {
@@ -393,7 +395,8 @@ func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID
 	if at, ok := e.countedShadow(j, now, ends, freedBy, bound, need); ok {
 		return at, nil, e.countedID, true
 	}
-	probed := -1 // the k of e.found
+	e.markNodes() // the probes read each node's last end
+	probed := -1  // the k of e.found
 	k, ok := smallestTrue(bound, len(ends), func(k int) bool {
 		if e.probeAfter(j, ends, k, -1) {
 			probed = k
@@ -425,31 +428,36 @@ func (e *EASY) shadow(j *job, now time.Time) (time.Time, *bitset.BitSet, []JobID
 // idleNode marks an idle node in EASY.until.
 const idleNode = time.Duration(math.MinInt64)
 
-// busy records, from the running jobs, when each node's last job ends
-// (relative to now, so ends sort as integers; a job whose limit is past
-// now ends at a negative time), the idle nodes and the running jobs'
-// IDs, and returns the distinct ends in order and freedBy: freedBy[k] is
-// how many busy nodes are free after the first k ends. All of it lives in
-// e's buffers until the next call.
+// heldAlloc is a running job's nodes and when it ends (from now).
+type heldAlloc struct {
+	at    time.Duration
+	alloc []selectnodes.NodeAlloc
+}
+
+// busy records, from the running jobs, when each of them ends (relative
+// to now, so ends sort as integers; a job whose limit is past now ends at
+// a negative time) and on which nodes, the idle nodes and the running
+// jobs' IDs, and returns the distinct ends in order and freedBy:
+// freedBy[k] is how many busy nodes are free after the first k ends. All
+// of it lives in e's buffers until the next call.
+//
+// A node is free from the end of its last job. When no node runs two jobs
+// (the jobs' node counts add up to the busy nodes), each job frees its
+// own nodes, and the per-node ends (until) are left to mark, for the
+// probes that read them: a counted plan needs only the counts. Otherwise
+// the nodes are marked here, from the latest end down.
 func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	c := e.s.c
 	n := c.NodeCount()
 	if len(e.allIdle) != n {
 		e.allIdle = slices.Repeat([]time.Duration{idleNode}, n)
 	}
-	e.until = append(e.until[:0], e.allIdle...)                 // one copy, not a store per node
 	e.countedID = slices.Grow(e.countedID[:0], len(e.s.active)) // kept by the plan
 	if e.idle == nil || e.idle.Len() != uint(n) {
 		e.idle, e.exclude = bitset.New(uint(n)), bitset.New(uint(n))
 		e.found, e.fewest = bitset.New(uint(n)), bitset.New(uint(n))
 	}
-	e.idle.SetAll()
-	idle := e.idle.Words() // a busy node's bit is cleared as it is met
-	until := e.until
-	// from the latest end down: a node's first end seen is its last one,
-	// and the ends come out in order without a sort, equal ones together
-	// (counted in freedBy meanwhile: how many nodes each frees)
-	ends, freed := e.ends[:0], e.freedBy[:0]
+	held, total := e.held[:0], 0
 	nowN, plain := now.UnixNano(), now == now.Round(0) // no monotonic reading (see subUnix)
 	c.DescendAllocations(func(id selectnodes.JobID, end time.Time, p *selectnodes.Placement) bool {
 		e.countedID = append(e.countedID, id)
@@ -457,16 +465,36 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 		if !ok || !plain {
 			d = end.Sub(now)
 		}
-		at := max(d, idleNode+1)
-		if got := markBusy(until, idle, p.Alloc, at); got > 0 {
-			if k := len(ends) - 1; k >= 0 && ends[k] == at {
-				freed[k] += got
-			} else {
-				ends, freed = append(ends, at), append(freed, got)
-			}
-		}
+		held = append(held, heldAlloc{at: max(d, idleNode+1), alloc: p.Alloc})
+		total += len(p.Alloc)
 		return true
 	})
+	e.held = held
+	c.IdleInto(e.idle)
+	// from the latest end down, the ends come out in order without a
+	// sort, equal ones together (counted in freed meanwhile)
+	ends, freed := e.ends[:0], e.freedBy[:0]
+	add := func(at time.Duration, got int) {
+		if k := len(ends) - 1; k >= 0 && ends[k] == at {
+			freed[k] += got
+		} else if got > 0 {
+			ends, freed = append(ends, at), append(freed, got)
+		}
+	}
+	e.marked = total != n-int(e.idle.Count())
+	if e.marked {
+		// shared nodes: a node's first end seen is its last one
+		e.until = append(e.until[:0], e.allIdle...) // one copy, not a store per node
+		e.idle.SetAll()
+		idle := e.idle.Words() // a busy node's bit is cleared as it is met
+		for _, h := range held {
+			add(h.at, markBusy(e.until, idle, h.alloc, h.at))
+		}
+	} else {
+		for _, h := range held {
+			add(h.at, len(h.alloc))
+		}
+	}
 	slices.Reverse(ends)
 	slices.Reverse(freed)
 	// freedBy[k]: the nodes the first k distinct ends free, in place
@@ -480,6 +508,29 @@ func (e *EASY) busy(now time.Time) (ends []time.Duration, freedBy []int) {
 	}
 	e.ends, e.freedBy = ends, freedBy
 	return ends, freedBy
+}
+
+// markNodes makes until, the nodes' last ends, from the jobs busy found, when
+// busy left it to be made.
+func (e *EASY) markNodes() {
+	if !e.marked {
+		e.until = untilOf(e.until, e.allIdle, e.held)
+		e.marked = true
+	}
+}
+
+// untilOf is each node's last end under the running jobs held (latest end
+// first), idleNode for a node none holds, in dst's memory.
+func untilOf(dst, allIdle []time.Duration, held []heldAlloc) []time.Duration {
+	dst = append(dst[:0], allIdle...)
+	for _, h := range held {
+		for k := range h.alloc {
+			if i := h.alloc[k].Node; dst[i] == idleNode {
+				dst[i] = h.at
+			}
+		}
+	}
+	return dst
 }
 
 // markBusy marks the nodes of alloc not marked yet as busy until at: their

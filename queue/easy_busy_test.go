@@ -14,6 +14,12 @@ import (
 // (from now), sorted, then the distinct ends and how many nodes are free
 // after each.
 func busyByNodes(c *selectnodes.Cluster, now time.Time) ([]time.Duration, []int) {
+	ends, freedBy, _ := busyByNodesWithLast(c, now)
+	return ends, freedBy
+}
+
+// busyByNodesWithLast is busyByNodes with each busy node's last end.
+func busyByNodesWithLast(c *selectnodes.Cluster, now time.Time) ([]time.Duration, []int, map[int]time.Duration) {
 	last := map[int]time.Duration{}
 	for _, id := range c.Running() {
 		p, _, end, _ := c.Allocation(id)
@@ -36,17 +42,23 @@ func busyByNodes(c *selectnodes.Cluster, now time.Time) ([]time.Duration, []int)
 			freedBy = append(freedBy, i+1)
 		}
 	}
-	return ends, freedBy
+	return ends, freedBy, last
 }
 
-// TestEASYBusyCountsEachNodesLastEnd compares the shadow's end list with
-// its definition on random loads of shared nodes (a node's jobs end at
-// different times, several nodes at the same time, limits past now).
+// TestEASYBusyCountsEachNodesLastEnd compares the shadow's end list, its
+// idle nodes and, once marked, each node's last end with their definition
+// on random loads of shared nodes (a node's jobs end at different times,
+// several nodes at the same time, limits past now) and of unshared ones
+// (where the nodes are marked only when asked).
 func TestEASYBusyCountsEachNodesLastEnd(t *testing.T) {
+	branches := map[bool]int{}
 	for seed := uint64(1); seed <= 8; seed++ {
 		t.Logf("seed %d", seed)
 		r := rand.New(rand.NewPCG(seed, 5))
-		s := simple(t)
+		s := simple(t) // Linear: whole nodes
+		if seed%2 == 0 {
+			s = New(cluster(t, "SelectType=select/cons_tres\nNodeName=n[0-7] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n"))
+		}
 		e := NewEASY(s)
 		now := at(0)
 		for step := 0; step < 40; step++ {
@@ -61,10 +73,20 @@ func TestEASYBusyCountsEachNodesLastEnd(t *testing.T) {
 			}
 			s.Schedule(now)
 			now = now.Add(time.Duration(r.IntN(40)) * time.Minute)
-			wantEnds, wantFreed := busyByNodes(s.c, now)
+			wantEnds, wantFreed, last := busyByNodesWithLast(s.c, now)
 			ends, freedBy := e.busy(now)
 			require.Equal(t, wantEnds, append([]time.Duration{}, ends...), "step %d", step)
 			require.Equal(t, wantFreed, append([]int{}, freedBy...), "step %d", step)
+			branches[e.marked]++
+			e.markNodes()
+			for i := range s.c.NodeCount() {
+				want, busy := last[i]
+				if !busy {
+					want = idleNode
+				}
+				require.Equal(t, want, e.until[i], "step %d node %d", step, i)
+				require.Equal(t, !busy, e.idle.Test(uint(i)), "step %d node %d", step, i)
+			}
 			for _, id := range s.Jobs() {
 				if id.State == Running && r.IntN(4) == 0 {
 					require.NoError(t, s.Finish(id.ID, Outcome{Kind: Completed}, now))
@@ -72,4 +94,6 @@ func TestEASYBusyCountsEachNodesLastEnd(t *testing.T) {
 			}
 		}
 	}
+	require.Positive(t, branches[true], "no load with a shared node")
+	require.Positive(t, branches[false], "no load without one")
 }

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -30,7 +31,9 @@ import (
 type easyLazy struct {
 	pending   bool
 	req       selectnodes.Request // the head's, when planned (nothing in it is withheld)
-	until     []time.Duration     // per node, its last end when planned; idleNode when idle
+	held      []heldAlloc         // the running jobs when planned: their nodes and ends (busy)
+	nodes     int                 // the cluster's nodes when planned
+	until     []time.Duration     // per node, its last end when planned (made from held when the nodes are chosen)
 	idle      []int               // the nodes idle when planned, in order (headCrowdsOut)
 	threshold time.Duration       // the k-th distinct end: nodes free by then count
 	least     int                 // idle nodes the head may take beyond the freed ones
@@ -54,8 +57,9 @@ func (e *EASY) countedShadow(j *job, now time.Time, ends []time.Duration, freedB
 		return time.Time{}, false
 	}
 	idle := appendSetBits(e.lazyNext.idle[:0], e.idle.Words())
-	e.lazyNext = easyLazy{pending: true, req: j.Request, until: append(e.lazyNext.until[:0], e.until...),
-		idle: idle, threshold: ends[k-1], least: max(0, need-freedBy[k])}
+	e.lazyNext = easyLazy{pending: true, req: j.Request, held: append(e.lazyNext.held[:0], e.held...),
+		nodes: e.s.c.NodeCount(), until: e.lazyNext.until[:0], idle: idle, threshold: ends[k-1],
+		least: max(0, need-freedBy[k])}
 	return now.Add(ends[k-1]), true
 }
 
@@ -84,7 +88,7 @@ func (e *EASY) fitsIdle(req *selectnodes.Request) bool {
 // next job that may fit (on the same inputs: the same nodes).
 func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
 	lz := &p.lazy
-	if e.noCrowd || lz.least <= 0 || len(lz.until) != e.s.c.NodeCount() {
+	if e.noCrowd || lz.least <= 0 || lz.nodes != e.s.c.NodeCount() {
 		return false
 	}
 	if cpus <= w.freeCPUs-lz.least && max(nodes, 1) <= w.freeNodes-lz.least {
@@ -109,6 +113,10 @@ func (e *EASY) headCrowdsOut(w *easyWalk, p *easyPlan, cpus, nodes int) bool {
 // nodes and only as many idle ones.
 func (e *EASY) chooseNodes(p *easyPlan) {
 	lz := &p.lazy
+	if len(e.allIdle) != lz.nodes { // not expected: busy made it the cluster's size
+		e.allIdle = slices.Repeat([]time.Duration{idleNode}, lz.nodes)
+	}
+	lz.until = untilOf(lz.until, e.allIdle, lz.held)
 	if !e.probeUntil(&lz.req, lz.until, lz.threshold, -1) {
 		// not expected (the count said it fits): hold every node, so no
 		// job may run past the shadow time

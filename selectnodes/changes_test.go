@@ -102,7 +102,7 @@ func TestEveryClusterMethodIsClassified(t *testing.T) {
 	readers := map[string]bool{}
 	for _, m := range []string{"Allocation", "AppendFreeCPUs", "Avail", "BuildNodeSets", "Changes",
 		"CheckInvariants", "CountFull", "CountedNeed", "DefaultPartition", "DescendAllocations", "Explain", "FeatureIndex",
-		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "Idle", "JobsOn",
+		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "Idle", "IdleInto", "JobsOn",
 		"JobsOnTotal", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
 		"NodeSet", "Offer", "OfferKey", "OfferTerms", "OversubscribesCPUs", "Partition", "PartitionNodes",
 		"PartitionNodesInto", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",

@@ -610,6 +610,17 @@ func (c *Cluster) Idle() *bitset.BitSet {
 	return c.use.idle.Clone()
 }
 
+// IdleInto is Idle written into dst (made the cluster's size), for a
+// caller that reads it at every plan: no copy is allocated. dst stays the
+// caller's. A nil dst panics.
+func (c *Cluster) IdleInto(dst *bitset.BitSet) {
+	c.mustBeMade("IdleInto")
+	if dst == nil {
+		panic("selectnodes.IdleInto: dst is nil")
+	}
+	c.use.idle.CopyFull(dst)
+}
+
 // Share is Slurm's share_node_bitmap: nodes not allocated to an exclusive
 // job. A copy.
 func (c *Cluster) Share() *bitset.BitSet {

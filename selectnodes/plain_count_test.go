@@ -172,6 +172,13 @@ func TestBulkLoadReads(t *testing.T) {
 	n := 0
 	c.DescendAllocations(func(JobID, time.Time, *Placement) bool { n++; return false })
 	require.Equal(t, 1, n, "stops when told")
+
+	// IdleInto is Idle, into any dst: zero-value, shorter or longer
+	for _, dst := range []*bitset.BitSet{{}, bitset.New(2), bitset.New(300).SetAll()} {
+		c.IdleInto(dst)
+		require.True(t, c.Idle().Equal(dst), "%v against %v", dst, c.Idle())
+	}
+	require.Panics(t, func() { c.IdleInto(nil) })
 }
 
 func plainClusterOf(t *testing.T, n, cpus int) *Cluster {
