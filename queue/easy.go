@@ -233,10 +233,7 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 		return false
 	}
 	// each node's free CPUs before the start, for the counts after it
-	e.was = e.was[:0]
-	for k := range p.Alloc {
-		e.was = append(e.was, s.c.FreeCPUs(p.Alloc[k].Node))
-	}
+	e.was = s.c.AppendFreeCPUsOn(e.was[:0], p)
 	changes := s.c.Changes()
 	st, err := s.start(j, p, w.now)
 	if err != nil {

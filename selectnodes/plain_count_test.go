@@ -143,6 +143,17 @@ func TestCountedNeedRefusesWhatIsNotACount(t *testing.T) {
 
 // The bulk reads agree with the per-node and per-job ones.
 func TestBulkLoadReads(t *testing.T) {
+	t.Run("reported CPUs", func(t *testing.T) {
+		nodes := []Node{{Name: "a", CPUs: 4}, {Name: "b", CPUs: 4}}
+		c, err := New(nodes, []Partition{{Name: "p", Nodes: []string{"a", "b"}, Default: true}}, WithFastSchedule(0))
+		require.NoError(t, err)
+		_, err = c.Register("b", Resources{CPUs: 8})
+		require.NoError(t, err)
+		p := &Placement{Partition: "p", Alloc: []NodeAlloc{{Node: 1, CPUs: 3}, {Node: 0, CPUs: 1}}}
+		require.NoError(t, c.Allocate(1, p, time.Unix(0, 0), time.Unix(9, 0)))
+		require.Equal(t, []int{c.FreeCPUs(1), c.FreeCPUs(0)}, c.AppendFreeCPUsOn(nil, p))
+		require.Equal(t, []int{5, 3}, c.AppendFreeCPUsOn(nil, p))
+	})
 	c := plainClusterOf(t, 5, 4)
 	p, err := c.SelectNodes(&Request{MinNodes: 2}, RunNow)
 	require.NoError(t, err)
@@ -172,6 +183,20 @@ func TestBulkLoadReads(t *testing.T) {
 	n := 0
 	c.DescendAllocations(func(JobID, time.Time, *Placement) bool { n++; return false })
 	require.Equal(t, 1, n, "stops when told")
+
+	// AppendFreeCPUsOn is FreeCPUs of a placement's nodes, in its order,
+	// after what dst held
+	for _, id := range c.Running() {
+		q, _, _, _ := c.Allocation(id)
+		got := c.AppendFreeCPUsOn([]int{-7}, q)
+		want := []int{-7}
+		for i := range q.All() {
+			want = append(want, c.FreeCPUs(i))
+		}
+		require.Equal(t, want, got, "job %d", id)
+	}
+	require.Equal(t, []int{1}, c.AppendFreeCPUsOn([]int{1}, nil))
+	require.Equal(t, []int{0}, c.AppendFreeCPUsOn(nil, &Placement{Alloc: []NodeAlloc{{Node: 99}}}), "not a node here")
 
 	// IdleInto is Idle, into any dst: zero-value, shorter or longer
 	for _, dst := range []*bitset.BitSet{{}, bitset.New(2), bitset.New(300).SetAll()} {

@@ -29,6 +29,30 @@ func (c *Cluster) AppendFreeCPUs(dst []int) []int {
 	return dst
 }
 
+// AppendFreeCPUsOn appends the free CPUs (FreeCPUs) of each node of p, in
+// p's order, to dst and returns it: a planner that starts p reads its
+// nodes before the start in one call. dst is the caller's; p is only read.
+func (c *Cluster) AppendFreeCPUsOn(dst []int, p *Placement) []int {
+	c.mustBeMade("AppendFreeCPUsOn")
+	if p == nil {
+		return dst
+	}
+	fast := c.fastSchedule != 0 || c.reported == nil // the configured CPUs
+	for k := range p.NodeCount() {
+		i := p.Node(k)
+		if i < 0 || i >= len(c.nodes) {
+			dst = append(dst, 0) // not a node of this cluster: nothing free
+			continue
+		}
+		if fast {
+			dst = append(dst, c.nodes[i].CPUs-c.use.cpus[i])
+		} else {
+			dst = append(dst, c.effective(i).CPUs-c.use.cpus[i])
+		}
+	}
+	return dst
+}
+
 // CountFull returns how many of nodes (indices) have no free CPU
 // (FreeCPUs <= 0): one call for a list a planner checks at every job.
 func (c *Cluster) CountFull(nodes []int) int {
