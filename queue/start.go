@@ -180,7 +180,7 @@ func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (
 	if err := CheckTime(now); err != nil {
 		return time.Time{}, nil, err
 	}
-	spec = spec.clone() // the AdmitPlugins may rewrite it
+	spec.own() // the AdmitPlugins may rewrite it
 	if err := s.runAdmit(ctx, &spec, now); err != nil {
 		return time.Time{}, nil, err
 	}
