@@ -442,7 +442,7 @@ func (r *runner) loop() error {
 		}
 		if r.o.Progress != nil && r.res.Started+r.res.Rejected != done {
 			done = r.res.Started + r.res.Rejected
-			r.o.Progress(done, r.total, t.Sub(r.epoch))
+			r.o.Progress(done, r.total, wallSub(t, r.epoch))
 		}
 	}
 }
@@ -700,7 +700,7 @@ func (a *accumulator) add(r *Record) {
 	if r.End.After(a.last) {
 		a.last = r.End
 	}
-	wait, run := r.Start.Sub(r.Submit), r.End.Sub(r.Start)
+	wait, run := wallSub(r.Start, r.Submit), wallSub(r.End, r.Start) // (a replay's times: elapsed.go)
 	a.waits = append(a.waits, wait)
 	a.coreSec += run.Seconds() * float64(r.Cores)
 	a.busySec += run.Seconds() * float64(r.CPUs)
