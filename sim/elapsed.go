@@ -15,3 +15,12 @@ func wallSub(t, u time.Time) time.Duration {
 	}
 	return t.Sub(u)
 }
+
+// wallBefore is t.Before(u) for two times of one replay (as wallSub: the
+// order of their wall clocks is the order of their monotonic readings),
+// read from the Unix seconds and nanoseconds without a call. The end
+// events are ordered by it.
+func wallBefore(t, u time.Time) bool {
+	ts, us := t.Unix(), u.Unix()
+	return ts < us || ts == us && t.Nanosecond() < u.Nanosecond()
+}
