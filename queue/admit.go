@@ -52,10 +52,11 @@ func (s *Scheduler) admittedBefore(req *selectnodes.Request) bool {
 	if s.admitted != nil && s.lastAdmitted == k {
 		return true
 	}
-	if _, ok = s.admitted[k]; ok {
+	if held := s.admitted[k.hash()]; held != nil && *held == k {
 		s.lastAdmitted = k
+		return true
 	}
-	return ok
+	return false
 }
 
 // noteAdmitted remembers that req's shape passed the TestOnly probe.
@@ -65,12 +66,47 @@ func (s *Scheduler) noteAdmitted(req *selectnodes.Request) {
 		return
 	}
 	if s.admitted == nil || len(s.admitted) >= maxAdmitted {
-		s.admitted = make(map[admitKey]struct{})
+		s.admitted = make(map[uint64]*admitKey)
 	}
-	s.admitted[k] = struct{}{}
+	s.admitted[k.hash()] = &k // (a shape of the same hash is forgotten)
 	s.lastAdmitted = k
 }
 
 // configChanged forgets the admitted shapes: a node's state or a
 // partition changed what a TestOnly selection may find.
 func (s *Scheduler) configChanged() { s.admitted = nil }
+
+// hash is k's key in Scheduler.admitted: the memo is a map by a word
+// hashed here, holding the whole key to compare, rather than a map by the
+// key, whose generic hash of a struct of strings and numbers cost a
+// submission more than this one. Two shapes of one hash share a slot: the
+// one noted last holds it, and the other is probed again.
+func (k *admitKey) hash() uint64 {
+	h := hashString(14695981039346656037, k.partition)
+	h = hashString(h, k.user)
+	h = hashString(h, k.account)
+	h = hashString(h, k.qos)
+	h = hashWord(h, uint64(k.minNodes)^uint64(k.maxNodes)<<21^uint64(k.desiredNodes)<<42)
+	h = hashWord(h, uint64(k.cpus)^uint64(k.minCPUsPerNode)<<21^uint64(k.maxPerSock)<<42)
+	h = hashWord(h, uint64(k.minMemory)^uint64(k.minTmpDisk)<<21^uint64(k.memPerCPU)<<42)
+	h = hashWord(h, uint64(k.maxSwitches)^uint64(k.share)<<32^uint64(k.timeLimit)*0x9e3779b97f4a7c15)
+	flags := uint64(0)
+	for i, b := range [...]bool{k.wholeMemory, k.coreTasks, k.root, k.contiguous, k.held} {
+		if b {
+			flags |= 1 << i
+		}
+	}
+	return hashWord(h, flags)
+}
+
+const hashPrime = 1099511628211
+
+func hashWord(h, v uint64) uint64 { return (h ^ v) * hashPrime }
+
+// hashString mixes s's bytes, and its end ("ab","c" is not "a","bc").
+func hashString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * hashPrime
+	}
+	return (h ^ 0x100) * hashPrime
+}

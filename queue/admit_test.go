@@ -78,3 +78,40 @@ func TestAdmissionMemoSkipsConstrainedRequests(t *testing.T) {
 	submit(t, s, nodes(1, time.Hour), at(0))
 	assert.Len(t, s.admitted, 1)
 }
+
+// The memo is kept by a hash of the shape and answers only for the shape
+// it holds: another shape in a request's slot (as a colliding hash would
+// leave there) sends the request to the probe, which rejects it; and
+// shapes that differ in one field hash apart.
+func TestAdmissionMemoComparesTheWholeShape(t *testing.T) {
+	s := New(cluster(t, "NodeName=n[0-3] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n"))
+	fits := Spec{Name: "job", User: "u", TimeLimit: time.Hour, Request: selectnodes.Request{MinNodes: 1}}
+	submit(t, s, fits, at(0))
+	require.Len(t, s.admitted, 1)
+	tooWide := fits
+	tooWide.Request.MinCPUsPerNode = 8
+	wide := tooWide.Request
+	wide.Partition, wide.QOS = "batch", DefaultQOS // as the admission check reads it
+	k, ok := plainKey(&wide)
+	require.True(t, ok)
+	for _, held := range s.admitted {
+		s.admitted[k.hash()] = held // the admitted shape in the slot of one that never fits
+	}
+	s.lastAdmitted = admitKey{}
+	_, err := s.Submit(tooWide, at(1))
+	assert.ErrorIs(t, err, ErrInvalidSpec)
+
+	base := selectnodes.Request{Partition: "batch", MinNodes: 1}
+	baseKey, _ := plainKey(&base)
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		req := base
+		if !typ.Field(i).IsExported() {
+			continue
+		}
+		nonZero(t, reflect.ValueOf(&req).Elem().Field(i))
+		if k, plain := plainKey(&req); plain {
+			assert.NotEqual(t, baseKey.hash(), k.hash(), "field %s is not hashed", typ.Field(i).Name)
+		}
+	}
+}

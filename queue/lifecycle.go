@@ -38,12 +38,20 @@ func (s *Scheduler) pendingReason(j *job, now time.Time) Reason {
 func (s *Scheduler) end(j *job, st State, kind EventKind, now time.Time, detail string, out Outcome) {
 	var p Payload
 	if j.State == Running || j.State == Suspended {
-		e := JobEnd{State: st, Outcome: out, Elapsed: j.elapsed(now), NodeFailure: st == NodeFail}
+		// the end's account only for whoever hears of it: a ReleasePlugin
+		// or a subscriber (emit drops the event otherwise)
+		heard := len(s.opts.release) > 0 || s.queuesEvents()
+		var e JobEnd
+		if heard {
+			e = JobEnd{State: st, Outcome: out, Elapsed: j.elapsed(now), NodeFailure: st == NodeFail}
+		}
 		s.releaseNodes(j)
 		j.State = st
-		s.runRelease(s.context(), j, e, now)
+		if heard {
+			s.runRelease(s.context(), j, e, now)
+		}
 		if s.queuesEvents() {
-			p = &EndPayload{End: e} // (emit drops the event otherwise)
+			p = &EndPayload{End: e}
 		}
 	}
 	s.dequeue(j)

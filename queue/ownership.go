@@ -15,20 +15,26 @@ import (
 // public is a deep copy of j's public record.
 func (j *job) public() Job {
 	out := j.Job
-	out.Request = cloneRequest(j.Request)
+	ownRequest(&out.Request)
 	out.Placement = clonePlacement(j.Placement)
 	out.Explanation = cloneExplanation(j.Explanation)
 	return out
 }
 
-// clone is a deep copy of spec.
-func (spec Spec) clone() Spec {
-	spec.Request = cloneRequest(spec.Request)
-	return spec
-}
+// own makes spec, a copy, a deep one: its request's slices and bitmap are
+// copied in place (a Spec is large, and a submission's is copied once
+// already, as Submit's argument).
+func (spec *Spec) own() { ownRequest(&spec.Request) }
 
 // cloneRequest copies r's slices and withheld-node bitmap.
 func cloneRequest(r selectnodes.Request) selectnodes.Request {
+	ownRequest(&r)
+	return r
+}
+
+// ownRequest makes r, a copy, a deep one: it copies r's slices and
+// withheld-node bitmap in place.
+func ownRequest(r *selectnodes.Request) {
 	r.Required = slices.Clone(r.Required)
 	r.Excluded = slices.Clone(r.Excluded)
 	r.Groups = slices.Clone(r.Groups)
@@ -36,7 +42,6 @@ func cloneRequest(r selectnodes.Request) selectnodes.Request {
 	if r.ExcludeNodes != nil {
 		r.ExcludeNodes = r.ExcludeNodes.Clone()
 	}
-	return r
 }
 
 // clonePlacement copies p, its names and its per-node allocations (nil

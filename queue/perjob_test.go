@@ -65,10 +65,18 @@ func TestLaterIsLaterBySub(t *testing.T) {
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 3))
 	zone := time.FixedZone("x", -7*3600)
-	times := []time.Time{{}, EndOfTime, EndOfTime.Add(-1), EndOfTime.Add(1), time.Unix(0, 0), time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC)}
-	durs := []time.Duration{0, -1, 1, math.MaxInt64, math.MaxInt64 - 1, MaxTimeLimit, unlimited}
+	gapEdge := EndOfTime.Add(-(1 << 33) * time.Second) // where later's fast path stops reading the gap
+	times := []time.Time{{}, EndOfTime, EndOfTime.Add(-1), EndOfTime.Add(1), time.Unix(0, 0), time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC).Add(-1), gapEdge, gapEdge.Add(-1), gapEdge.Add(1), gapEdge.Add(time.Second)}
+	durs := []time.Duration{0, -1, 1, math.MaxInt64, math.MaxInt64 - 1, MaxTimeLimit, unlimited, 1 << 62, 1<<62 - 1}
 	for range 3000 {
 		tt := time.Unix(r.Int64N(20_000_000_000)-62_135_596_800, r.Int64N(1e9))
+		if r.IntN(2) == 0 { // the accepted years, and their last 2^33 s (which later reads by the gap) more often
+			tt = time.Unix(minYearUnix+r.Int64N(pastMaxYearUnix-minYearUnix), r.Int64N(1e9))
+			if r.IntN(2) == 0 {
+				tt = time.Unix(pastMaxYearUnix-r.Int64N(1<<34), r.Int64N(1e9))
+			}
+		}
 		if r.IntN(2) == 0 {
 			tt = tt.In(zone)
 		}

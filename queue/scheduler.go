@@ -69,7 +69,7 @@ type Scheduler struct {
 	gone        map[JobID]tombstone   // forgotten jobs (Forget, WithRetention)
 	bare        bareIDs               // forgotten jobs without a tombstone (WithoutTombstones)
 	depJobs     int                   // jobs that were given a dependency on another job
-	admitted    map[admitKey]struct{} // request shapes that passed the TestOnly probe
+	admitted    map[uint64]*admitKey  // request shapes that passed the TestOnly probe, by hash (admit.go)
 	// lastAdmitted is the shape of admitted found or added last (valid
 	// while admitted is not nil: configChanged forgets both)
 	lastAdmitted admitKey

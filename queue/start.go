@@ -28,7 +28,8 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 		s.refuse(j, name, st, now)
 		return Started{}, &StatusError{Plugin: name, Status: st}
 	}
-	if err := s.allocate(j, p, now); err != nil {
+	end := j.expectedEnd(now) // the allocation's; the job's own End too when it has a limit
+	if err := s.allocate(j, p, now, end); err != nil {
 		s.runUnreserve(ctx, j, p, len(s.opts.reserve), now)
 		return Started{}, err // not expected: p comes from a selection on this state
 	}
@@ -39,7 +40,7 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 	s.allocSeq++
 	j.allocSeq, j.suspendedFor = s.allocSeq, 0
 	j.State, j.Reason, j.ReasonDetail, j.Start, j.Placement, j.Explanation = Running, ReasonNone, "", now, alloc, nil
-	j.End = later(now, j.TimeLimit)
+	j.End = end // later(now, j.TimeLimit)
 	if j.TimeLimit <= 0 {
 		j.End = time.Time{}
 	}
@@ -55,15 +56,16 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 	return Started{Job: j.ID, Nodes: hosts}, nil
 }
 
-// allocate records p for j on the cluster. The placement comes from a
-// selection on this state, which the cluster trusts without checking its
-// nodes again when it is the last one made and nothing changed since (a
-// ReservePlugin that changed the cluster gets the full checks).
-func (s *Scheduler) allocate(j *job, p *selectnodes.Placement, now time.Time) error {
+// allocate records p for j on the cluster, expected to end at end. The
+// placement comes from a selection on this state, which the cluster
+// trusts without checking its nodes again when it is the last one made
+// and nothing changed since (a ReservePlugin that changed the cluster gets
+// the full checks).
+func (s *Scheduler) allocate(j *job, p *selectnodes.Placement, now, end time.Time) error {
 	if s.fullAllocChecks {
-		return s.c.Allocate(j.ID, p, now, j.expectedEnd(now))
+		return s.c.Allocate(j.ID, p, now, end)
 	}
-	return s.c.AllocateSelected(j.ID, p, now, j.expectedEnd(now))
+	return s.c.AllocateSelected(j.ID, p, now, end)
 }
 
 // refuse applies a ReservePlugin's refusal to j: Hold holds it, Fail fails
@@ -178,7 +180,7 @@ func (s *Scheduler) WillRunSpec(ctx context.Context, spec Spec, now time.Time) (
 	if err := CheckTime(now); err != nil {
 		return time.Time{}, nil, err
 	}
-	spec = spec.clone() // the AdmitPlugins may rewrite it
+	spec.own() // the AdmitPlugins may rewrite it
 	if err := s.runAdmit(ctx, &spec, now); err != nil {
 		return time.Time{}, nil, err
 	}

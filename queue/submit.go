@@ -60,7 +60,7 @@ func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time)
 	if err := CheckTime(now); err != nil {
 		return 0, err
 	}
-	spec = spec.clone() // the caller may reuse its Spec
+	spec.own() // the caller may reuse its Spec
 	if len(s.opts.admit) > 0 {
 		// the plugins get a copy of their own: handing them &spec would
 		// move every submission's spec to the heap

@@ -55,6 +55,16 @@ func later(t time.Time, d time.Duration) time.Time {
 	if d <= 0 {
 		return t
 	}
+	// the usual case by the Unix seconds (a compare of times, and a
+	// second after the Add, cost more): t+d is before EndOfTime when the
+	// gap from t to it, in nanoseconds, exceeds d
+	if u := t.Unix(); u >= minYearUnix && u < pastMaxYearUnix && d < 1<<62 {
+		gap := pastMaxYearUnix - u // seconds, >= 1
+		if gap >= 1<<33 || d < time.Duration(gap*1e9-int64(t.Nanosecond())) {
+			return t.Add(d) // (1<<33 s exceed every d < 1<<62 ns)
+		}
+		return EndOfTime
+	}
 	if !t.Before(EndOfTime) {
 		return EndOfTime
 	}

@@ -54,22 +54,29 @@ func (u *usage) clone() usage {
 // tables are cut to one length so one check of an index covers them all.
 func (u *usage) apply(p *Placement, sign int) {
 	if sign > 0 {
-		u.add(p)
+		u.add(p, nil)
 	} else {
-		u.remove(p)
+		u.remove(p, nil)
 	}
 	u.applyPart(p, sign) // partcap.go
 }
 
-// add is apply for a placement's start.
-func (u *usage) add(p *Placement) {
+// add is apply for a placement's start. Given the cluster's nodes (whose
+// configured CPUs are then every node's), it also returns how the free
+// totals move (free_totals.go), read in the same walk.
+func (u *usage) add(p *Placement, nodes []node) (mv freeMove) {
 	idle, share := u.idle.Words(), u.share.Words()
 	n := len(u.cpus)
 	cpus, mem, jobs, excl := u.cpus[:n], u.mem[:n], u.jobs[:n], u.excl[:n]
+	prev := -1
 	for k := range p.Alloc {
 		a := &p.Alloc[k] // not copied
 		i := a.Node
 		w, bit := i>>6, uint64(1)<<(i&63)
+		if nodes != nil {
+			mv.node(nodes[i].CPUs-cpus[i], a.CPUs, i <= prev)
+			prev = i
+		}
 		c, m, jb := cpus[i]+a.CPUs, mem[i]+a.Memory, jobs[i]+1
 		cpus[i], mem[i], jobs[i] = c, m, jb
 		for g := range a.GRES {
@@ -83,13 +90,15 @@ func (u *usage) add(p *Placement) {
 			share[w] &^= bit
 		}
 	}
+	return mv
 }
 
-// remove is apply for a placement's end. A node that may have been its
-// word's fullest makes the word's bounds stale, reloaded once the walk
-// leaves the word (a release only lowers them).
-func (u *usage) remove(p *Placement) {
-	stale := -1
+// remove is apply for a placement's end, and with nodes the free totals'
+// move as add gives it. A node that may have been its word's fullest
+// makes the word's bounds stale, reloaded once the walk leaves the word
+// (a release only lowers them).
+func (u *usage) remove(p *Placement, nodes []node) (mv freeMove) {
+	stale, prev := -1, -1
 	var was wordLoad
 	idle, share := u.idle.Words(), u.share.Words()
 	n := len(u.cpus)
@@ -98,6 +107,10 @@ func (u *usage) remove(p *Placement) {
 		a := &p.Alloc[k]
 		i := a.Node
 		w, bit := i>>6, uint64(1)<<(i&63)
+		if nodes != nil {
+			mv.node(nodes[i].CPUs-cpus[i], -a.CPUs, i <= prev)
+			prev = i
+		}
 		if stale >= 0 && stale != w {
 			u.reloadBelow(stale, was)
 			stale = -1
@@ -122,6 +135,7 @@ func (u *usage) remove(p *Placement) {
 	if stale >= 0 {
 		u.reloadBelow(stale, was)
 	}
+	return mv
 }
 
 // Allocate records that job runs on placement p from start until end (its

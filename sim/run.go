@@ -174,10 +174,15 @@ type endEvent struct {
 type endHeap []endEvent
 
 func (h endHeap) less(i, j int) bool {
-	// one Compare (Equal and Before each read both times again)
+	// the times' seconds and nanoseconds compared in line (a replay's
+	// times: elapsed.go), not by a call of Compare
 	a, b := &h[i], &h[j]
-	if c := a.at.Compare(b.at); c != 0 {
-		return c < 0
+	as, bs := a.at.Unix(), b.at.Unix()
+	if as != bs {
+		return as < bs
+	}
+	if an, bn := a.at.Nanosecond(), b.at.Nanosecond(); an != bn {
+		return an < bn
 	}
 	return a.id < b.id
 }
@@ -404,7 +409,7 @@ func (r *runner) nextEvent() (time.Time, bool) {
 	if r.have {
 		t, ok = r.nextAt, true
 	}
-	if len(r.ends) > 0 && (!ok || r.ends[0].at.Before(t)) {
+	if len(r.ends) > 0 && (!ok || wallBefore(r.ends[0].at, t)) {
 		t, ok = r.ends[0].at, true
 	}
 	return t, ok
@@ -442,7 +447,7 @@ func (r *runner) loop() error {
 		}
 		if r.o.Progress != nil && r.res.Started+r.res.Rejected != done {
 			done = r.res.Started + r.res.Rejected
-			r.o.Progress(done, r.total, t.Sub(r.epoch))
+			r.o.Progress(done, r.total, wallSub(t, r.epoch))
 		}
 	}
 }
@@ -450,7 +455,7 @@ func (r *runner) loop() error {
 // step ends, submits and schedules everything due at t.
 func (r *runner) step(t time.Time) error {
 	tick := false
-	for len(r.ends) > 0 && !r.ends[0].at.After(t) {
+	for len(r.ends) > 0 && !wallBefore(t, r.ends[0].at) { // at <= t
 		e := r.ends.pop()
 		if !e.out {
 			tick = true
@@ -468,7 +473,7 @@ func (r *runner) step(t time.Time) error {
 			r.ended(id, t, queue.Timeout)
 		}
 	}
-	for r.have && !r.nextAt.After(t) {
+	for r.have && !wallBefore(t, r.nextAt) { // nextAt <= t
 		if err := r.submit(t); err != nil {
 			return err
 		}
@@ -694,13 +699,13 @@ func (a *accumulator) add(r *Record) {
 		return
 	}
 	a.n++
-	if a.first.IsZero() || r.Submit.Before(a.first) {
+	if a.first.IsZero() || wallBefore(r.Submit, a.first) {
 		a.first = r.Submit
 	}
-	if r.End.After(a.last) {
+	if wallBefore(a.last, r.End) {
 		a.last = r.End
 	}
-	wait, run := r.Start.Sub(r.Submit), r.End.Sub(r.Start)
+	wait, run := wallSub(r.Start, r.Submit), wallSub(r.End, r.Start) // (a replay's times: elapsed.go)
 	a.waits = append(a.waits, wait)
 	a.coreSec += run.Seconds() * float64(r.Cores)
 	a.busySec += run.Seconds() * float64(r.CPUs)

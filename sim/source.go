@@ -144,15 +144,16 @@ func (s *TraceSource) nextInto(out *Job) error {
 		}
 	}
 	h := s.pop()
-	defer s.recycle(h)
 	h.j.Submit -= s.origin
 	if h.j.Submit < s.last {
+		s.recycle(h)
 		return fmt.Errorf("sim: line %d: submitted %v before a job %d or more lines earlier; sort the trace by submit time: %w",
 			h.line, s.last-h.j.Submit, ReorderWindow, ErrOrder)
 	}
 	s.last = h.j.Submit
 	s.emitted++
 	*out = h.j
+	s.recycle(h)
 	return nil
 }
 
@@ -173,9 +174,11 @@ func (s *TraceSource) slot() *heldJob {
 	return new(heldJob)
 }
 
-// recycle keeps a popped slot for a later job, holding nothing meanwhile.
+// recycle keeps a popped slot for a later job. It is not cleared: the
+// next job is written over the whole of it (Trace.job), and what it holds
+// meanwhile (a job's name and user, strings shared with other jobs) is
+// little and soon dropped.
 func (s *TraceSource) recycle(h *heldJob) {
-	*h = heldJob{}
 	s.free = append(s.free, h)
 }
 

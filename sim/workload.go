@@ -112,7 +112,11 @@ func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users 
 	if conv.Processors == AllocatedProcs && sj.Allocated > 0 {
 		procs = sj.Allocated
 	}
-	req := selectnodes.Request{CPUs: max(procs, 1)}
+	// the job is written in out, its request in place (a Request built
+	// aside would be copied in whole)
+	*out = Job{Submit: sj.Submit, Run: sj.Run, Spec: queue.Spec{TimeLimit: limit}}
+	req := &out.Spec.Request
+	req.CPUs = max(procs, 1)
 	cores := req.CPUs
 	if sj.Nodes > 0 {
 		req.MinNodes = sj.Nodes
@@ -145,8 +149,7 @@ func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users 
 			break
 		}
 	}
-	*out = Job{Submit: sj.Submit, Run: sj.Run, Cores: cores, Spec: queue.Spec{
-		Name: users.job(sj.ID), User: users.name(sj.User), Request: req, TimeLimit: limit}}
+	out.Cores, out.Spec.Name, out.Spec.User = cores, users.job(sj.ID), users.name(sj.User)
 	return ""
 }
 
