@@ -88,7 +88,7 @@ type skipLog struct {
 	seq     uint64
 	floor   uint64 // certificates from before floor are void
 	entries []skipEntry
-	certs   map[JobID]*skipCert
+	certs   certTable
 	parts   map[string]partSig // the partitions as the last pass saw them
 	cpus    []int              // each node's free CPUs as the last pass left them
 	gained  *bitset.BitSet     // holds' scratch
@@ -101,7 +101,7 @@ type skipLog struct {
 }
 
 func newSkipLog() *skipLog {
-	return &skipLog{certs: map[JobID]*skipCert{}, parts: map[string]partSig{}}
+	return &skipLog{parts: map[string]partSig{}}
 }
 
 func (l *skipLog) add(e skipEntry) {
@@ -137,13 +137,13 @@ func (l *skipLog) prune(nowAt int64, resv map[JobID]reservation) {
 		return
 	}
 	oldest, mid := l.seq, l.entries[len(l.entries)/2].seq
-	for id, c := range l.certs {
+	l.certs.each(func(id JobID, c *skipCert) {
 		if _, ok := resv[id]; !ok || c.seq < max(l.floor, mid) {
-			delete(l.certs, id)
-			continue
+			l.certs.del(id)
+			return
 		}
 		oldest = min(oldest, c.seq)
-	}
+	})
 	keep := l.entries[:0]
 	for _, e := range l.entries {
 		if e.seq > oldest && (e.freed || e.to > nowAt) {
@@ -158,7 +158,7 @@ func (l *skipLog) prune(nowAt int64, resv map[JobID]reservation) {
 const pruneAt = 256
 
 // forget drops job id's certificate.
-func (l *skipLog) forget(id JobID) { delete(l.certs, id) }
+func (l *skipLog) forget(id JobID) { l.certs.del(id) }
 
 // holds reports whether the certificate c may still be good: nothing
 // taken since it overlaps its reservation, and no room freed since that
@@ -180,22 +180,14 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 	if c.seq < l.floor {
 		return false, nil
 	}
-	// the first entry after c.seq (entries are in seq order)
-	i, j := 0, len(l.entries)
-	if j == 0 || l.entries[j-1].seq <= c.seq {
-		return true, nil // nothing logged since
-	}
-	for i < j {
-		if h := int(uint(i+j) >> 1); l.entries[h].seq <= c.seq {
-			i = h + 1
-		} else {
-			j = h
-		}
-	}
 	r := &c.resv
 	start, end := r.Start.UnixNano(), r.End.UnixNano()
 	known := c.most < need // how far short the ruled-out starts fell
-	for k := i; k < len(l.entries); k++ {
+	// the entries after c.seq, from the last (entries are in seq order):
+	// a check passes over every one of them anyway, so finding the first
+	// by a search would only add to its walk (the order they are read in
+	// changes nothing but which failure is found first)
+	for k := len(l.entries) - 1; k >= 0 && l.entries[k].seq > c.seq; k-- {
 		e := &l.entries[k]
 		if e.freed {
 			if e.from >= horizon {
@@ -300,8 +292,8 @@ func (b *bfRun) keep(j *job) bool {
 	if !b.skipping() {
 		return false
 	}
-	c, ok := b.skip.certs[j.ID]
-	if !ok {
+	c := b.skip.certs.get(j.ID)
+	if c == nil {
 		return false
 	}
 	// c.resv is the job's standing reservation: a pass changes a job's
@@ -390,8 +382,8 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	if !b.skipping() {
 		return
 	}
-	old := b.skip.certs[j.ID]
-	delete(b.skip.certs, j.ID)
+	old := b.skip.certs.get(j.ID)
+	b.skip.certs.del(j.ID)
 	k, plain := plainKey(&j.Request)
 	if !plain || reachedStart {
 		return
@@ -407,7 +399,7 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	}
 	*old = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
 		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j), lastTried: lastTried, lastAt: lastTried.UnixNano()}
-	b.skip.certs[j.ID] = old
+	b.skip.certs.set(j.ID, old)
 }
 
 // samePlainKey is plainKey(req) == (*k, true), read field by field
