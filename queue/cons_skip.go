@@ -58,6 +58,7 @@ const maxSkipLog = 4096
 type skipEntry struct {
 	seq      uint64
 	freed    bool
+	own      bool // nodes is the log's own set (see logSet), reused once the entry goes
 	from, to int64
 	run      time.Duration
 	nodes    *bitset.BitSet
@@ -92,6 +93,7 @@ type skipLog struct {
 	parts   map[string]partSig // the partitions as the last pass saw them
 	cpus    []int              // each node's free CPUs as the last pass left them
 	gained  *bitset.BitSet     // holds' scratch
+	spare   []*bitset.BitSet   // sets of entries gone, for logSet
 	// kept counts the reservations kept without a plan, narrowed those
 	// of them kept with room gained (see cons_gain.go), recounted those
 	// kept after counting again (see cons_recount.go), resumed the full
@@ -108,6 +110,7 @@ func (l *skipLog) add(e skipEntry) {
 	l.seq++
 	e.seq = l.seq
 	if len(l.entries) >= maxSkipLog {
+		l.drop(l.entries)
 		l.entries = l.entries[:0]
 		l.floor = l.seq
 	}
@@ -148,11 +151,58 @@ func (l *skipLog) prune(nowAt int64, resv map[JobID]reservation) {
 	for _, e := range l.entries {
 		if e.seq > oldest && (e.freed || e.to > nowAt) {
 			keep = append(keep, e)
+		} else if e.own {
+			l.spareSet(e.nodes)
 		}
 	}
 	clear(l.entries[len(keep):])
 	l.entries = keep
 }
+
+// logSet returns the set of nodes (of n) for an entry of the log's own,
+// in the storage of one an entry gone held; the caller logs it with
+// owned.
+func (l *skipLog) logSet(n int, nodes []int) *bitset.BitSet {
+	var b *bitset.BitSet
+	if k := len(l.spare); k > 0 && l.spare[k-1].Len() == uint(n) {
+		b, l.spare = l.spare[k-1], l.spare[:k-1]
+		b.ClearAll()
+	} else {
+		b = bitset.New(uint(n))
+	}
+	for _, i := range nodes {
+		b.Set(uint(i))
+	}
+	return b
+}
+
+// owned marks the entry logged last as holding set b of logSet's, which
+// nothing else holds; when none was logged with it, b is spare at once.
+func (l *skipLog) owned(b *bitset.BitSet) {
+	if k := len(l.entries) - 1; k >= 0 && l.entries[k].nodes == b {
+		l.entries[k].own = true
+		return
+	}
+	l.spareSet(b)
+}
+
+// drop keeps the sets of the entries es that were the log's own.
+func (l *skipLog) drop(es []skipEntry) {
+	for _, e := range es {
+		if e.own {
+			l.spareSet(e.nodes)
+		}
+	}
+}
+
+func (l *skipLog) spareSet(b *bitset.BitSet) {
+	if len(l.spare) < maxSpareSets {
+		l.spare = append(l.spare, b)
+	}
+}
+
+// maxSpareSets bounds the sets the log keeps for reuse.
+const maxSpareSets = 64
 
 // pruneAt is the log's length that sets prune to work.
 const pruneAt = 256
