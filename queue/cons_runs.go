@@ -244,25 +244,23 @@ func (c *inputChanges) log(s *Scheduler, l *skipLog, pr *profile, n int) {
 		l.freed(math.MinInt64)
 	}
 	if len(c.freed) > 0 {
-		s.freedRun(l, pr, nodeSet(n, c.freed), c.from, c.to)
+		b := l.logSet(n, c.freed)
+		s.freedRun(l, pr, b, c.from, c.to)
+		l.owned(b)
 	}
 	for _, r := range c.runs {
 		s.freedRun(l, pr, r.nodes, r.from, r.to)
 	}
 	if len(c.grew) > 0 {
-		l.taken(nodeSet(n, c.grew), math.MinInt64, c.grewTo)
+		b := l.logSet(n, c.grew)
+		l.taken(b, math.MinInt64, c.grewTo)
+		l.owned(b)
 	}
 	if len(c.down) > 0 {
-		l.taken(nodeSet(n, c.down), math.MinInt64, math.MaxInt64)
+		b := l.logSet(n, c.down)
+		l.taken(b, math.MinInt64, math.MaxInt64)
+		l.owned(b)
 	}
-}
-
-func nodeSet(n int, nodes []int) *bitset.BitSet {
-	b := bitset.New(uint(n))
-	for _, i := range nodes {
-		b.Set(uint(i))
-	}
-	return b
 }
 
 // cpusFreed logs nodes with more free CPUs than the last pass left. A
@@ -280,5 +278,7 @@ func (s *Scheduler) cpusFreed(l *skipLog, nodes []int) {
 		}
 		empty = append(empty, i)
 	}
-	s.freedNow(l, s.kept.pr, nodeSet(s.c.NodeCount(), empty))
+	b := l.logSet(s.c.NodeCount(), empty)
+	s.freedNow(l, s.kept.pr, b)
+	l.owned(b)
 }

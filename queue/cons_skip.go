@@ -58,6 +58,7 @@ const maxSkipLog = 4096
 type skipEntry struct {
 	seq      uint64
 	freed    bool
+	own      bool // nodes is the log's own set (see logSet), reused once the entry goes
 	from, to int64
 	run      time.Duration
 	nodes    *bitset.BitSet
@@ -88,10 +89,11 @@ type skipLog struct {
 	seq     uint64
 	floor   uint64 // certificates from before floor are void
 	entries []skipEntry
-	certs   map[JobID]*skipCert
+	certs   certTable
 	parts   map[string]partSig // the partitions as the last pass saw them
 	cpus    []int              // each node's free CPUs as the last pass left them
 	gained  *bitset.BitSet     // holds' scratch
+	spare   []*bitset.BitSet   // sets of entries gone, for logSet
 	// kept counts the reservations kept without a plan, narrowed those
 	// of them kept with room gained (see cons_gain.go), recounted those
 	// kept after counting again (see cons_recount.go), resumed the full
@@ -101,13 +103,14 @@ type skipLog struct {
 }
 
 func newSkipLog() *skipLog {
-	return &skipLog{certs: map[JobID]*skipCert{}, parts: map[string]partSig{}}
+	return &skipLog{parts: map[string]partSig{}}
 }
 
 func (l *skipLog) add(e skipEntry) {
 	l.seq++
 	e.seq = l.seq
 	if len(l.entries) >= maxSkipLog {
+		l.drop(l.entries)
 		l.entries = l.entries[:0]
 		l.floor = l.seq
 	}
@@ -137,28 +140,75 @@ func (l *skipLog) prune(nowAt int64, resv map[JobID]reservation) {
 		return
 	}
 	oldest, mid := l.seq, l.entries[len(l.entries)/2].seq
-	for id, c := range l.certs {
+	l.certs.each(func(id JobID, c *skipCert) {
 		if _, ok := resv[id]; !ok || c.seq < max(l.floor, mid) {
-			delete(l.certs, id)
-			continue
+			l.certs.del(id)
+			return
 		}
 		oldest = min(oldest, c.seq)
-	}
+	})
 	keep := l.entries[:0]
 	for _, e := range l.entries {
 		if e.seq > oldest && (e.freed || e.to > nowAt) {
 			keep = append(keep, e)
+		} else if e.own {
+			l.spareSet(e.nodes)
 		}
 	}
 	clear(l.entries[len(keep):])
 	l.entries = keep
 }
 
+// logSet returns the set of nodes (of n) for an entry of the log's own,
+// in the storage of one an entry gone held; the caller logs it with
+// owned.
+func (l *skipLog) logSet(n int, nodes []int) *bitset.BitSet {
+	var b *bitset.BitSet
+	if k := len(l.spare); k > 0 && l.spare[k-1].Len() == uint(n) {
+		b, l.spare = l.spare[k-1], l.spare[:k-1]
+		b.ClearAll()
+	} else {
+		b = bitset.New(uint(n))
+	}
+	for _, i := range nodes {
+		b.Set(uint(i))
+	}
+	return b
+}
+
+// owned marks the entry logged last as holding set b of logSet's, which
+// nothing else holds; when none was logged with it, b is spare at once.
+func (l *skipLog) owned(b *bitset.BitSet) {
+	if k := len(l.entries) - 1; k >= 0 && l.entries[k].nodes == b {
+		l.entries[k].own = true
+		return
+	}
+	l.spareSet(b)
+}
+
+// drop keeps the sets of the entries es that were the log's own.
+func (l *skipLog) drop(es []skipEntry) {
+	for _, e := range es {
+		if e.own {
+			l.spareSet(e.nodes)
+		}
+	}
+}
+
+func (l *skipLog) spareSet(b *bitset.BitSet) {
+	if len(l.spare) < maxSpareSets {
+		l.spare = append(l.spare, b)
+	}
+}
+
+// maxSpareSets bounds the sets the log keeps for reuse.
+const maxSpareSets = 64
+
 // pruneAt is the log's length that sets prune to work.
 const pruneAt = 256
 
 // forget drops job id's certificate.
-func (l *skipLog) forget(id JobID) { delete(l.certs, id) }
+func (l *skipLog) forget(id JobID) { l.certs.del(id) }
 
 // holds reports whether the certificate c may still be good: nothing
 // taken since it overlaps its reservation, and no room freed since that
@@ -180,22 +230,14 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 	if c.seq < l.floor {
 		return false, nil
 	}
-	// the first entry after c.seq (entries are in seq order)
-	i, j := 0, len(l.entries)
-	if j == 0 || l.entries[j-1].seq <= c.seq {
-		return true, nil // nothing logged since
-	}
-	for i < j {
-		if h := int(uint(i+j) >> 1); l.entries[h].seq <= c.seq {
-			i = h + 1
-		} else {
-			j = h
-		}
-	}
 	r := &c.resv
 	start, end := r.Start.UnixNano(), r.End.UnixNano()
 	known := c.most < need // how far short the ruled-out starts fell
-	for k := i; k < len(l.entries); k++ {
+	// the entries after c.seq, from the last (entries are in seq order):
+	// a check passes over every one of them anyway, so finding the first
+	// by a search would only add to its walk (the order they are read in
+	// changes nothing but which failure is found first)
+	for k := len(l.entries) - 1; k >= 0 && l.entries[k].seq > c.seq; k-- {
 		e := &l.entries[k]
 		if e.freed {
 			if e.from >= horizon {
@@ -300,8 +342,8 @@ func (b *bfRun) keep(j *job) bool {
 	if !b.skipping() {
 		return false
 	}
-	c, ok := b.skip.certs[j.ID]
-	if !ok {
+	c := b.skip.certs.get(j.ID)
+	if c == nil {
 		return false
 	}
 	// c.resv is the job's standing reservation: a pass changes a job's
@@ -390,8 +432,8 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	if !b.skipping() {
 		return
 	}
-	old := b.skip.certs[j.ID]
-	delete(b.skip.certs, j.ID)
+	old := b.skip.certs.get(j.ID)
+	b.skip.certs.del(j.ID)
 	k, plain := plainKey(&j.Request)
 	if !plain || reachedStart {
 		return
@@ -407,7 +449,7 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	}
 	*old = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
 		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j), lastTried: lastTried, lastAt: lastTried.UnixNano()}
-	b.skip.certs[j.ID] = old
+	b.skip.certs.set(j.ID, old)
 }
 
 // samePlainKey is plainKey(req) == (*k, true), read field by field

@@ -50,8 +50,9 @@ type keptPlan struct {
 	// free times and reservations' starts and ends; a boundary whose
 	// count drops to zero goes at the next pass. added lists the ones
 	// whose count rose from zero since then.
-	refs  map[int64]refCount
-	added []slotTime
+	refs      map[int64]*refCount
+	added     []slotTime
+	spareRefs []*refCount // storage of counts forgotten
 	// refsChanged says a boundary was forgotten, or became a node's free
 	// time, since the last regrid (one newly referenced is in added);
 	// slots and loc are the profile's slot count and now's location then
@@ -131,7 +132,7 @@ func (s *Scheduler) keptProfile(now time.Time, clamped bool) (*profile, *resvInd
 	nowAt := now.UnixNano()
 	k := s.kept
 	if k == nil || len(k.freeFrom) != n || nowAt < k.pr.at[0] { // (time ran backwards)
-		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]refCount{}, skip: newSkipLog()}
+		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]*refCount{}, skip: newSkipLog()}
 		k.pr, k.idx = s.buildProfile(now, &k.buf)
 		k.freeFrom, k.never, k.read = s.freeFrom(now, nil, nil)
 		k.resv = make(map[JobID]reservation, len(s.resv))
@@ -152,7 +153,7 @@ func (s *Scheduler) keptProfile(now time.Time, clamped bool) (*profile, *resvInd
 		if at > nowAt {
 			break
 		}
-		delete(k.refs, at)
+		k.forgetRef(at)
 		k.refsChanged = true
 	}
 	clear(k.ch.runs)
@@ -214,25 +215,37 @@ type refCount struct{ free, resv int32 }
 // ref counts one more node free at at (when after now); unref one less.
 func (k *keptPlan) ref(at int64, now time.Time, nowAt int64) {
 	if at > nowAt {
-		k.count(at, time.Unix(0, at).In(now.Location()), 1, 0)
+		k.count(at, time.Time{}, now.Location(), 1, 0)
 	}
 }
 
 func (k *keptPlan) unref(at, nowAt int64) {
 	if at > nowAt {
-		k.count(at, time.Time{}, -1, 0)
+		k.count(at, time.Time{}, nil, -1, 0)
 	}
 }
 
-// count adds to the references of the boundary at (t its value, when it
-// is new), forgetting it when none are left.
-func (k *keptPlan) count(at int64, t time.Time, free, resv int32) {
-	c, ok := k.refs[at]
-	if !ok && (free < 0 || resv < 0) {
-		return // a boundary time has passed
-	}
-	if !ok {
+// count adds to the references of the boundary at, forgetting it when
+// none are left. A new boundary's value is t, or with loc not nil the
+// instant in loc (made only then: most counts find the boundary). The
+// counts are held by pointer, so that a change is one map lookup.
+func (k *keptPlan) count(at int64, t time.Time, loc *time.Location, free, resv int32) {
+	c := k.refs[at]
+	if c == nil {
+		if free < 0 || resv < 0 {
+			return // a boundary time has passed
+		}
+		if loc != nil {
+			t = time.Unix(0, at).In(loc)
+		}
 		k.added = append(k.added, slotTime{at: at, t: t})
+		if n := len(k.spareRefs); n > 0 {
+			c, k.spareRefs = k.spareRefs[n-1], k.spareRefs[:n-1]
+			*c = refCount{}
+		} else {
+			c = new(refCount)
+		}
+		k.refs[at] = c
 	}
 	if c.free <= 0 && free > 0 {
 		k.refsChanged = true // the boundary's value becomes the free time's (see targets)
@@ -241,10 +254,17 @@ func (k *keptPlan) count(at int64, t time.Time, free, resv int32) {
 	c.resv += resv
 	if c.free <= 0 && c.resv <= 0 {
 		delete(k.refs, at)
+		k.spareRefs = append(k.spareRefs, c)
 		k.refsChanged = true
-		return
 	}
-	k.refs[at] = c
+}
+
+// forgetRef drops the boundary at's references, keeping their storage.
+func (k *keptPlan) forgetRef(at int64) {
+	if c := k.refs[at]; c != nil {
+		delete(k.refs, at)
+		k.spareRefs = append(k.spareRefs, c)
+	}
 }
 
 // hold records that the profile holds reservation r: its interval's ends
@@ -253,7 +273,7 @@ func (k *keptPlan) hold(id JobID, r reservation, nowAt int64) {
 	k.resv[id] = r
 	for _, t := range []time.Time{r.End, r.Start} {
 		if at := t.UnixNano(); at > nowAt {
-			k.count(at, t, 0, 1)
+			k.count(at, t, nil, 0, 1)
 		}
 	}
 }
@@ -266,7 +286,7 @@ func (k *keptPlan) release(id JobID, nowAt int64) {
 	delete(k.resv, id)
 	for _, t := range []time.Time{r.End, r.Start} {
 		if at := t.UnixNano(); at > nowAt {
-			k.count(at, time.Time{}, 0, -1)
+			k.count(at, time.Time{}, nil, 0, -1)
 		}
 	}
 }
@@ -284,7 +304,7 @@ func (k *keptPlan) targets(now time.Time) []slotTime {
 		if at <= nowAt {
 			continue
 		}
-		if c, ok := k.refs[at]; ok {
+		if c := k.refs[at]; c != nil {
 			t := pr.times[i]
 			if c.free > 0 {
 				t = time.Unix(0, at).In(now.Location())
@@ -294,7 +314,7 @@ func (k *keptPlan) targets(now time.Time) []slotTime {
 	}
 	kept := len(out)
 	for _, b := range k.added {
-		if c, ok := k.refs[b.at]; ok {
+		if c := k.refs[b.at]; c != nil {
 			if c.free > 0 {
 				b.t = time.Unix(0, b.at).In(now.Location())
 			}
