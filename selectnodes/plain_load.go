@@ -37,17 +37,24 @@ func (c *Cluster) AppendFreeCPUsOn(dst []int, p *Placement) []int {
 	if p == nil {
 		return dst
 	}
+	m, at := p.NodeCount(), len(dst)
+	dst = slices.Grow(dst, m)[:at+m]
+	out, used, n := dst[at:], c.use.cpus, len(c.nodes)
 	fast := c.fastSchedule != 0 || c.reported == nil // the configured CPUs
-	for k := range p.NodeCount() {
-		i := p.Node(k)
-		if i < 0 || i >= len(c.nodes) {
-			dst = append(dst, 0) // not a node of this cluster: nothing free
-			continue
-		}
-		if fast {
-			dst = append(dst, c.nodes[i].CPUs-c.use.cpus[i])
+	for k := range out {
+		var i int
+		if p.Alloc != nil { // a placement's usual form: its nodes read in place
+			i = p.Alloc[k].Node
 		} else {
-			dst = append(dst, c.effective(i).CPUs-c.use.cpus[i])
+			i = p.nodes[k]
+		}
+		switch {
+		case i < 0 || i >= n || i >= len(used):
+			out[k] = 0 // not a node of this cluster: nothing free
+		case fast:
+			out[k] = c.nodes[i].CPUs - used[i]
+		default:
+			out[k] = c.effective(i).CPUs - used[i]
 		}
 	}
 	return dst
