@@ -89,13 +89,13 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 // answer, which these nodes meet by construction: they are candidates,
 // in order, each once, with the CPUs they have.
 func (c *Cluster) plainPlacement(job *Job, chosen []int, nodesOnly bool) *Placement {
-	p := &Placement{Partition: job.Part.Name, Exclusive: true, Immediate: true,
-		Names: make([]string, len(chosen)), clusterNodes: len(c.nodes)}
+	var p *Placement
 	if nodesOnly {
-		p.nodes = make([]int, len(chosen))
+		p = &Placement{Names: make([]string, len(chosen)), nodes: make([]int, len(chosen))}
 	} else {
-		p.Alloc = make([]NodeAlloc, len(chosen))
+		p = newPlacementOf(len(chosen))
 	}
+	p.Partition, p.Exclusive, p.Immediate, p.clusterNodes = job.Part.Name, true, true, len(c.nodes)
 	for k, i := range chosen {
 		n := &c.nodes[i]
 		p.Names[k] = n.Name
