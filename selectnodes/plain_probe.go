@@ -149,17 +149,31 @@ func plainPick(sc *scratch, cand *bitset.BitSet, hi int, n Counts, count, cpus i
 			}
 			return a.start - b.start
 		})
+		// each run gives its first nodes: the part taken of each is kept
+		// (over the runs already read) and the parts are put in node order,
+		// rather than the nodes sorted one by one
+		taken := 0
 		for _, r := range runs {
-			for i := r.start; i < r.end && room > 0 && (needNodes > 0 || needCPU > 0); i++ {
-				sel = append(sel, i)
+			end := r.start
+			for ; end < r.end && room > 0 && (needNodes > 0 || needCPU > 0); end++ {
 				needNodes--
 				if needCPU > 0 {
 					needCPU -= cpus
 				}
 				room--
 			}
+			if end > r.start {
+				runs[taken] = run{r.start, end}
+				taken++
+			}
 		}
-		slices.Sort(sel)
+		parts := runs[:taken]
+		slices.SortFunc(parts, func(a, b run) int { return a.start - b.start })
+		for _, r := range parts {
+			for i := r.start; i < r.end; i++ {
+				sel = append(sel, i)
+			}
+		}
 	}
 	sc.plainSel = sel
 	meets := len(sel) >= max(n.Min, 1) && (n.CPUs <= 0 || len(sel)*cpus >= n.CPUs)
