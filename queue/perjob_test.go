@@ -239,3 +239,36 @@ func TestYearBoundsInUnixSeconds(t *testing.T) {
 		require.Equal(t, y >= MinYear && y <= MaxYear, CheckTime(tt) == nil, "%v", tt)
 	}
 }
+
+// eligible's in-line answer for the usual job is pendingReason's: random
+// jobs held or not (in external mode or not), with no Begin, a zero Begin
+// in a zone, a Begin past or to come, and no dependency, an empty one or
+// one on a job pending or ended (seed logged).
+func TestEligibleInLineAsPendingReason(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 13))
+	for _, external := range []bool{false, true} {
+		var opts []Option
+		if external {
+			opts = append(opts, WithExternalScheduler())
+		}
+		s := simple(t, opts...)
+		first := submit(t, s, nodes(1, time.Hour), at(0))
+		zone := time.FixedZone("z", 3600)
+		begins := []time.Time{{}, time.Time{}.In(zone), at(-5), at(5)}
+		for range 400 {
+			j := &job{Job: Job{ID: 99, Held: r.IntN(3) == 0, Begin: begins[r.IntN(len(begins))], State: Pending}}
+			switch r.IntN(3) {
+			case 1:
+				j.deps = &Dependency{}
+			case 2:
+				d, err := ParseDependency(fmt.Sprintf("afterok:%d", first))
+				require.NoError(t, err)
+				j.deps = d
+			}
+			want := s.pendingReason(j, at(1)) == ReasonPriority
+			require.Equal(t, want, s.eligible(j, at(1)), "held %v, begin %v, deps %v", j.Held, j.Begin, j.deps)
+		}
+	}
+}

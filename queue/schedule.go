@@ -23,6 +23,18 @@ func (j *job) expectedEnd(start time.Time) time.Time {
 // its reason when not (and cancelling it when its dependencies can never
 // be met and the scheduler was told to).
 func (s *Scheduler) eligible(j *job, now time.Time) bool {
+	if !j.Held && j.Begin == (time.Time{}) && j.deps.empty() {
+		// pendingReason's ReasonPriority, in line: most jobs, at every
+		// pass (a Begin that is the zero instant in a zone other than
+		// UTC goes the slow way, to the same answer)
+		return true
+	}
+	return s.eligibleSlow(j, now)
+}
+
+// eligibleSlow is eligible for a job held, with a Begin or with a
+// dependency.
+func (s *Scheduler) eligibleSlow(j *job, now time.Time) bool {
 	r := s.pendingReason(j, now)
 	if r == ReasonDependencyNeverSatisfied && s.opts.cancelNever {
 		s.end(j, Cancelled, EventCancel, now, "dependency can never be satisfied", Outcome{})

@@ -85,13 +85,13 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 // answer, which these nodes meet by construction: they are candidates,
 // in order, each once, with the CPUs they have.
 func (c *Cluster) plainPlacement(job *Job, chosen []int, nodesOnly bool) *Placement {
-	p := &Placement{Partition: job.Part.Name, Exclusive: true, Immediate: true,
-		Names: make([]string, len(chosen)), clusterNodes: len(c.nodes)}
+	var p *Placement
 	if nodesOnly {
-		p.nodes = make([]int, len(chosen))
+		p = &Placement{Names: make([]string, len(chosen)), nodes: make([]int, len(chosen))}
 	} else {
-		p.Alloc = make([]NodeAlloc, len(chosen))
+		p = newPlacementOf(len(chosen))
 	}
+	p.Partition, p.Exclusive, p.Immediate, p.clusterNodes = job.Part.Name, true, true, len(c.nodes)
 	for k, i := range chosen {
 		n := &c.nodes[i]
 		p.Names[k] = n.Name
@@ -145,17 +145,31 @@ func plainPick(sc *scratch, cand *bitset.BitSet, hi int, n Counts, count, cpus i
 			}
 			return a.start - b.start
 		})
+		// each run gives its first nodes: the part taken of each is kept
+		// (over the runs already read) and the parts are put in node order,
+		// rather than the nodes sorted one by one
+		taken := 0
 		for _, r := range runs {
-			for i := r.start; i < r.end && room > 0 && (needNodes > 0 || needCPU > 0); i++ {
-				sel = append(sel, i)
+			end := r.start
+			for ; end < r.end && room > 0 && (needNodes > 0 || needCPU > 0); end++ {
 				needNodes--
 				if needCPU > 0 {
 					needCPU -= cpus
 				}
 				room--
 			}
+			if end > r.start {
+				runs[taken] = run{r.start, end}
+				taken++
+			}
 		}
-		slices.Sort(sel)
+		parts := runs[:taken]
+		slices.SortFunc(parts, func(a, b run) int { return a.start - b.start })
+		for _, r := range parts {
+			for i := r.start; i < r.end; i++ {
+				sel = append(sel, i)
+			}
+		}
 	}
 	sc.plainSel = sel
 	meets := len(sel) >= max(n.Min, 1) && (n.CPUs <= 0 || len(sel)*cpus >= n.CPUs)

@@ -537,7 +537,7 @@ func (r *runner) full() bool {
 
 func (r *runner) submit(t time.Time) error {
 	j := &r.next // read, not copied (peek replaces it after)
-	rec := Record{Seq: r.seq, Name: j.Spec.Name, User: j.Spec.User, TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1}
+	seq := r.seq
 	r.seq++
 	r.res.Jobs++
 	id, err := r.s.Submit(j.Spec, t)
@@ -545,19 +545,23 @@ func (r *runner) submit(t time.Time) error {
 		if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
 			r.res.Rejected++
 			r.res.Unrunnable[unrunnableReason(r.c, &j.Spec.Request, err)]++
-			rec.State = queue.Failed
-			r.emit(rec)
+			rec := Record{Seq: seq, Name: j.Spec.Name, User: j.Spec.User, TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1,
+				State: queue.Failed}
+			r.emit(&rec)
 			return nil
 		}
-		return fmt.Errorf("sim: submitting job %d (%s): %w", rec.Seq, j.Spec.Name, err)
+		return fmt.Errorf("sim: submitting job %d (%s): %w", seq, j.Spec.Name, err)
 	}
-	rec.Job = id
-	if rec.TimeLimit == 0 {
+	// the record is written in its place (a Record is large)
+	lj := r.liveJob()
+	lj.rec = Record{Seq: seq, Job: id, Name: j.Spec.Name, User: j.Spec.User, TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1}
+	lj.run = j.Run
+	if lj.rec.TimeLimit == 0 {
 		if job, ok := r.s.Job(id); ok {
-			rec.TimeLimit = job.TimeLimit
+			lj.rec.TimeLimit = job.TimeLimit
 		}
 	}
-	r.live.put(id, r.liveJob(rec, j.Run))
+	r.live.put(id, lj)
 	r.pend++
 	return nil
 }
@@ -606,38 +610,37 @@ func (r *runner) ended(id queue.JobID, t time.Time, st queue.State) {
 	_ = r.s.Forget(id)
 	lj.rec.End, lj.rec.State = t, st
 	r.res.Finished++
-	r.emit(lj.rec)
+	r.emit(&lj.rec)
 	// emit copied the record; its Nodes go with the copy, never reused
 	*lj = liveJob{}
 	r.spare = append(r.spare, lj)
 }
 
-// liveJob is the record of a job just submitted: an ended job's, when
-// one is spare, so that a replay allocates about as many records as jobs
-// run at once rather than one per job.
-func (r *runner) liveJob(rec Record, run time.Duration) *liveJob {
+// liveJob is an empty record for a job just submitted: an ended job's
+// (cleared when it ended), when one is spare, so that a replay allocates
+// about as many records as jobs run at once rather than one per job.
+func (r *runner) liveJob() *liveJob {
 	if n := len(r.spare); n > 0 {
 		lj := r.spare[n-1]
 		r.spare = r.spare[:n-1]
-		*lj = liveJob{rec: rec, run: run}
 		return lj
 	}
-	return &liveJob{rec: rec, run: run}
+	return &liveJob{}
 }
 
-// emit hands a final record to the measures, Options.OnRecord and, under
-// Options.Record, the result.
-func (r *runner) emit(rec Record) {
-	r.acc.add(&rec)
+// emit hands a copy of a final record to the measures, Options.OnRecord
+// and, under Options.Record, the result.
+func (r *runner) emit(rec *Record) {
+	r.acc.add(rec)
 	if r.o.OnRecord != nil {
-		given := rec
+		given := *rec
 		if r.o.Record {
 			given.Nodes = slices.Clone(rec.Nodes) // the caller's, not the result's
 		}
 		r.o.OnRecord(given)
 	}
 	if r.o.Record {
-		r.recs = append(r.recs, rec)
+		r.recs = append(r.recs, *rec)
 	}
 }
 
@@ -657,7 +660,7 @@ func (r *runner) finish() {
 			res.Rejected++
 			res.Unrunnable[unrunnableReason(r.c, &j.Request, explanationErr(j))]++
 		}
-		r.emit(lj.rec)
+		r.emit(&lj.rec)
 	}
 	r.live = liveJobs{}
 	res.Metrics = r.acc.metrics(res.Cores)
