@@ -478,6 +478,8 @@ type bfPass struct {
 	w, notW    *bitset.BitSet
 	open, excl *bitset.BitSet
 	parts      map[string]partSet
+	last       partSet // the partition fetched last, and its name
+	lastName   string
 	gen        uint64   // counts the passes, for parts
 	partsSeen  []string // bfRun.partsSeen's storage
 	free       []int    // freeNow's storage
@@ -523,8 +525,12 @@ type partSet struct {
 // such partition), fetched once a pass into storage kept from pass to
 // pass: nothing may keep it past the pass.
 func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSet {
+	if pass.last.gen == pass.gen && pass.lastName == name { // most jobs share a partition
+		return pass.last.nodes
+	}
 	e, ok := pass.parts[name]
 	if ok && e.gen == pass.gen {
+		pass.last, pass.lastName = e, name
 		return e.nodes
 	}
 	nodes, found := c.PartitionNodesInto(name, e.nodes)
@@ -532,6 +538,7 @@ func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSe
 		nodes = nil
 	}
 	pass.parts[name] = partSet{nodes, pass.gen}
+	pass.last, pass.lastName = partSet{nodes, pass.gen}, name
 	return nodes
 }
 
