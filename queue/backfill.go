@@ -225,7 +225,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 			held = false
 		}
 	}
-	if p, _ := s.c.Partition(j.Partition); p.MaxTime > 0 && j.TimeLimit > p.MaxTime {
+	if mt := b.pass.maxTime(s.c, j.Partition); mt > 0 && j.TimeLimit > mt {
 		dropOld() // it can start nowhere until its limit or the partition's changes
 		j.Reason = ReasonPartitionTimeLimit
 		return false
@@ -262,7 +262,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 	if hadOld {
 		prev = &old
 	}
-	nodes, names, at, probes, err := s.earliest(pr, j, now, b.pass, prev)
+	nodes, names, at, probes, err := s.earliest(pr, j, now, end, b.pass, prev)
 	b.selections += probes
 	if err != nil {
 		dropOld()
@@ -480,9 +480,13 @@ type bfPass struct {
 	parts      map[string]partSet
 	last       partSet // the partition fetched last, and its name
 	lastName   string
-	gen        uint64   // counts the passes, for parts
-	partsSeen  []string // bfRun.partsSeen's storage
-	free       []int    // freeNow's storage
+	// mt is the MaxTime of partition mtName in pass mtGen (see maxTime)
+	mt        time.Duration
+	mtName    string
+	mtGen     uint64
+	gen       uint64   // counts the passes, for parts
+	partsSeen []string // bfRun.partsSeen's storage
+	free      []int    // freeNow's storage
 	// counted is when open and cpus (the free CPUs) were counted
 	counted nodesRead
 	cpus    int
@@ -542,6 +546,17 @@ func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSe
 	return nodes
 }
 
+// maxTime is partition name's MaxTime (0 when there is no such
+// partition), read once a pass for the partition read last: a partition
+// is a large value to copy for every plan, and no pass changes one.
+func (pass *bfPass) maxTime(c *selectnodes.Cluster, name string) time.Duration {
+	if pass.mtGen != pass.gen || pass.mtName != name {
+		p, _ := c.Partition(name)
+		pass.mt, pass.mtName, pass.mtGen = p.MaxTime, name, pass.gen
+	}
+	return pass.mt
+}
+
 // earliest finds the first slot from which j's nodes stay free for its
 // whole time limit, selecting (TestOnly, so only the free nodes count)
 // among the nodes free throughout.
@@ -553,8 +568,8 @@ func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSe
 // probes is how many selections it made. No nodes and no error is a job
 // that fits the idle cluster but starts nowhere within the window (busy:
 // the caller records it without building an error).
-func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
-	d := j.expectedEnd(now).Sub(now)
+func (s *Scheduler) earliest(pr *profile, j *job, now, end time.Time, pass *bfPass, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
+	d := end.Sub(now) // end is j.expectedEnd(now)
 	horizon := now.Add(s.opts.bfWindow)
 	part := pass.partition(s.c, j.Partition)
 	need := s.minNodes(j)
