@@ -197,7 +197,7 @@ func (b *bfRun) plan(j *job) {
 	cur, has := b.s.resv[j.ID]
 	same := hadOld && has && sameResv(old, cur)
 	if hadOld && !same {
-		b.s.freedRun(b.skip, b.pr, old.nodes, old.Start.UnixNano(), old.End.UnixNano())
+		b.s.freedRunIn(b.skip, b.pr, old.nodes, b.open, old.Start.UnixNano(), old.End.UnixNano())
 	}
 	if has {
 		b.certify(j, cur, reached)
@@ -338,17 +338,20 @@ func (s *Scheduler) countFree(skip *skipLog, pass *bfPass) (cpus int) {
 	}
 	var rose []int
 	pass.free = s.c.FreeCPUsInto(pass.free)
+	ow := open.Words() // (open holds every node: set a word's bit without a call)
 	for i, f := range pass.free {
 		if f > 0 {
 			cpus += f
-			open.Set(uint(i))
+			ow[i>>6] |= 1 << (uint(i) & 63)
 		}
-		if last != nil && f > last[i] {
-			rose = append(rose, i)
+	}
+	if last != nil {
+		for i, f := range pass.free {
+			if f > last[i] {
+				rose = append(rose, i)
+			}
 		}
-		if last != nil {
-			last[i] = f
-		}
+		copy(last, pass.free)
 	}
 	if len(rose) > 0 {
 		s.cpusFreed(skip, rose)
