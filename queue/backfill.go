@@ -197,7 +197,7 @@ func (b *bfRun) plan(j *job) {
 	cur, has := b.s.resv[j.ID]
 	same := hadOld && has && sameResv(old, cur)
 	if hadOld && !same {
-		b.s.freedRun(b.skip, b.pr, old.nodes, old.Start.UnixNano(), old.End.UnixNano())
+		b.s.freedRunIn(b.skip, b.pr, old.nodes, b.open, old.Start.UnixNano(), old.End.UnixNano())
 	}
 	if has {
 		b.certify(j, cur, reached)
@@ -225,7 +225,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 			held = false
 		}
 	}
-	if p, _ := s.c.Partition(j.Partition); p.MaxTime > 0 && j.TimeLimit > p.MaxTime {
+	if mt := b.pass.maxTime(s.c, j.Partition); mt > 0 && j.TimeLimit > mt {
 		dropOld() // it can start nowhere until its limit or the partition's changes
 		j.Reason = ReasonPartitionTimeLimit
 		return false
@@ -262,7 +262,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 	if hadOld {
 		prev = &old
 	}
-	nodes, names, at, probes, err := s.earliest(pr, j, now, b.pass, prev)
+	nodes, names, at, probes, err := s.earliest(pr, j, now, end, b.pass, prev)
 	b.selections += probes
 	if err != nil {
 		dropOld()
@@ -338,17 +338,20 @@ func (s *Scheduler) countFree(skip *skipLog, pass *bfPass) (cpus int) {
 	}
 	var rose []int
 	pass.free = s.c.FreeCPUsInto(pass.free)
+	ow := open.Words() // (open holds every node: set a word's bit without a call)
 	for i, f := range pass.free {
 		if f > 0 {
 			cpus += f
-			open.Set(uint(i))
+			ow[i>>6] |= 1 << (uint(i) & 63)
 		}
-		if last != nil && f > last[i] {
-			rose = append(rose, i)
+	}
+	if last != nil {
+		for i, f := range pass.free {
+			if f > last[i] {
+				rose = append(rose, i)
+			}
 		}
-		if last != nil {
-			last[i] = f
-		}
+		copy(last, pass.free)
 	}
 	if len(rose) > 0 {
 		s.cpusFreed(skip, rose)
@@ -478,9 +481,15 @@ type bfPass struct {
 	w, notW    *bitset.BitSet
 	open, excl *bitset.BitSet
 	parts      map[string]partSet
-	gen        uint64   // counts the passes, for parts
-	partsSeen  []string // bfRun.partsSeen's storage
-	free       []int    // freeNow's storage
+	last       partSet // the partition fetched last, and its name
+	lastName   string
+	// mt is the MaxTime of partition mtName in pass mtGen (see maxTime)
+	mt        time.Duration
+	mtName    string
+	mtGen     uint64
+	gen       uint64   // counts the passes, for parts
+	partsSeen []string // bfRun.partsSeen's storage
+	free      []int    // freeNow's storage
 	// counted is when open and cpus (the free CPUs) were counted
 	counted nodesRead
 	cpus    int
@@ -523,8 +532,12 @@ type partSet struct {
 // such partition), fetched once a pass into storage kept from pass to
 // pass: nothing may keep it past the pass.
 func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSet {
+	if pass.last.gen == pass.gen && pass.lastName == name { // most jobs share a partition
+		return pass.last.nodes
+	}
 	e, ok := pass.parts[name]
 	if ok && e.gen == pass.gen {
+		pass.last, pass.lastName = e, name
 		return e.nodes
 	}
 	nodes, found := c.PartitionNodesInto(name, e.nodes)
@@ -532,7 +545,19 @@ func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSe
 		nodes = nil
 	}
 	pass.parts[name] = partSet{nodes, pass.gen}
+	pass.last, pass.lastName = partSet{nodes, pass.gen}, name
 	return nodes
+}
+
+// maxTime is partition name's MaxTime (0 when there is no such
+// partition), read once a pass for the partition read last: a partition
+// is a large value to copy for every plan, and no pass changes one.
+func (pass *bfPass) maxTime(c *selectnodes.Cluster, name string) time.Duration {
+	if pass.mtGen != pass.gen || pass.mtName != name {
+		p, _ := c.Partition(name)
+		pass.mt, pass.mtName, pass.mtGen = p.MaxTime, name, pass.gen
+	}
+	return pass.mt
 }
 
 // earliest finds the first slot from which j's nodes stay free for its
@@ -546,8 +571,8 @@ func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSe
 // probes is how many selections it made. No nodes and no error is a job
 // that fits the idle cluster but starts nowhere within the window (busy:
 // the caller records it without building an error).
-func (s *Scheduler) earliest(pr *profile, j *job, now time.Time, pass *bfPass, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
-	d := j.expectedEnd(now).Sub(now)
+func (s *Scheduler) earliest(pr *profile, j *job, now, end time.Time, pass *bfPass, prev *reservation) (nodes *bitset.BitSet, names []string, at time.Time, probes int, err error) {
+	d := end.Sub(now) // end is j.expectedEnd(now)
 	horizon := now.Add(s.opts.bfWindow)
 	part := pass.partition(s.c, j.Partition)
 	need := s.minNodes(j)

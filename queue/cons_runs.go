@@ -25,20 +25,34 @@ const maxRunNodes = 64
 // job now beside them wherever no reservation holds it, which the
 // profile's whole-node runs do not show: its run counts as unbounded.
 func (s *Scheduler) freedRun(l *skipLog, pr *profile, nodes *bitset.BitSet, from, to int64) {
+	s.freedRunIn(l, pr, nodes, nil, from, to)
+}
+
+// freedRunIn is freedRun given open, the nodes with a free CPU (nil when
+// not known): only those can run jobs and have CPUs to spare.
+func (s *Scheduler) freedRunIn(l *skipLog, pr *profile, nodes, open *bitset.BitSet, from, to int64) {
 	run := time.Duration(math.MaxInt64)
-	if c := nodes.Count(); c > 0 && c <= maxRunNodes {
-		shared := false
-		for i, ok := nodes.NextSet(0); ok; i, ok = nodes.NextSet(i + 1) {
-			if s.c.JobsOn(int(i)) > 0 && s.c.FreeCPUs(int(i)) > 0 {
-				shared = true
-				break
-			}
-		}
-		if !shared {
-			run = pr.longestRuns(nodes, from, to)
-		}
+	if c := nodes.Count(); c > 0 && c <= maxRunNodes && !s.anyShared(nodes, open) {
+		run = pr.longestRuns(nodes, from, to)
 	}
 	l.add(skipEntry{freed: true, from: from, to: to, run: run, nodes: nodes})
+}
+
+// anyShared reports whether a node of nodes runs jobs with CPUs to spare;
+// open, when not nil, holds every node with a free CPU (the others need
+// no asking).
+func (s *Scheduler) anyShared(nodes, open *bitset.BitSet) bool {
+	for k, w := range nodes.Words() {
+		if open != nil {
+			w &= wordAt(open, k)
+		}
+		for ; w != 0; w &= w - 1 {
+			if i := k*64 + bits.TrailingZeros64(w); s.c.JobsOn(i) > 0 && s.c.FreeCPUs(i) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // freedNow logs nodes left without jobs now, whose columns are free from

@@ -227,3 +227,28 @@ func sameDecisions(a, b *Scheduler) bool {
 	}
 	return true
 }
+
+// A job a pass starts on a node no allocation held before, which ends
+// early with nothing started there since, leaves the node's free time as
+// the last read had it; the room it leaves still reaches the log (the
+// node is compared with the start's end, not only with the last read),
+// so a job whose certificate could use it is planned and starts.
+func TestRoomLeftOnANodeNeverHeldReachesTheLog(t *testing.T) {
+	for _, s := range []*Scheduler{New(cluster(t, onesConf(2))), New(cluster(t, onesConf(2)), fullPlans)} {
+		submit(t, s, nodes(1, time.Hour), t0)
+		s.Schedule(t0) // on n0 until 60
+		head := submit(t, s, nodes(2, 30*time.Minute), t0)
+		a := submit(t, s, nodes(1, 50*time.Minute), t0)
+		c := submit(t, s, nodes(1, 25*time.Minute), t0)
+		s.Schedule(t0) // head is blocked: the partition is locked
+		s.BackfillStarts(t0)
+		require.Equal(t, Running, state(t, s, a), "a starts in the pass, on n1 until 50")
+		rc := reservationOf(t, s, c)
+		require.True(t, rc.Start.Equal(at(90)), "c after head's [60, 90): %v", rc.Start)
+		require.NoError(t, s.Finish(a, Outcome{Kind: Completed}, at(10)))
+		s.Schedule(at(10))
+		s.BackfillStarts(at(10))
+		require.Equal(t, Running, state(t, s, c), "c starts on n1's [10, 60)")
+		require.Equal(t, Pending, state(t, s, head))
+	}
+}

@@ -90,10 +90,10 @@ type skipLog struct {
 	floor   uint64 // certificates from before floor are void
 	entries []skipEntry
 	certs   certTable
-	parts   map[string]partSig // the partitions as the last pass saw them
-	cpus    []int              // each node's free CPUs as the last pass left them
-	gained  *bitset.BitSet     // holds' scratch
-	spare   []*bitset.BitSet   // sets of entries gone, for logSet
+	parts   map[string]*partSig // the partitions as the last pass saw them
+	cpus    []int               // each node's free CPUs as the last pass left them
+	gained  *bitset.BitSet      // holds' scratch
+	spare   []*bitset.BitSet    // sets of entries gone, for logSet
 	// kept counts the reservations kept without a plan, narrowed those
 	// of them kept with room gained (see cons_gain.go), recounted those
 	// kept after counting again (see cons_recount.go), resumed the full
@@ -103,7 +103,7 @@ type skipLog struct {
 }
 
 func newSkipLog() *skipLog {
-	return &skipLog{parts: map[string]partSig{}}
+	return &skipLog{parts: map[string]*partSig{}}
 }
 
 func (l *skipLog) add(e skipEntry) {
@@ -296,13 +296,14 @@ type partSig struct {
 	changes uint64
 }
 
-func samePartition(a, b partSig) bool {
-	x, y := a.p, b.p
+// samePartition reports whether a is partition y with nodes.
+func samePartition(a *partSig, y *selectnodes.Partition, nodes *bitset.BitSet) bool {
+	x := &a.p
 	return x.Name == y.Name && x.MinNodes == y.MinNodes && x.MaxNodes == y.MaxNodes && x.MaxTime == y.MaxTime &&
 		x.DefaultTime == y.DefaultTime && x.Priority == y.Priority && x.State == y.State && x.RootOnly == y.RootOnly &&
 		x.Sharing == y.Sharing && x.Hidden == y.Hidden && x.MaxMemPerNode == y.MaxMemPerNode &&
 		x.DefMemPerCPU == y.DefMemPerCPU && x.DefMemPerNode == y.DefMemPerNode && x.MaxCPUsPerNode == y.MaxCPUsPerNode &&
-		sameAccess(x.Access, y.Access) && a.nodes.Equal(b.nodes)
+		sameAccess(x.Access, y.Access) && a.nodes.Equal(nodes)
 }
 
 // skipping reports whether this pass may keep reservations without a
@@ -320,18 +321,18 @@ func (b *bfRun) checkPartition(name string) {
 	}
 	b.partsSeen = append(b.partsSeen, name)
 	changes := b.s.c.Changes()
-	old, ok := b.skip.parts[name]
-	if ok && old.changes == changes {
+	old := b.skip.parts[name] // (by pointer: a partition is a large value)
+	if old != nil && old.changes == changes {
 		return // no call since the comparison changed a partition or a node
 	}
 	nodes := b.pass.partition(b.s.c, name)
 	p, _ := b.s.c.Partition(name)
-	if !ok || !samePartition(old, partSig{p: p, nodes: nodes}) {
+	if old == nil || !samePartition(old, &p, nodes) {
 		b.skip.freed(math.MinInt64)
-		old = partSig{p: p, nodes: nodes.Clone()}
+		old = &partSig{p: p, nodes: nodes.Clone()}
+		b.skip.parts[name] = old
 	}
 	old.changes = changes
-	b.skip.parts[name] = old
 }
 
 // keep reports whether j's standing reservation stands without a plan

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -43,8 +44,12 @@ func (s *Scheduler) readNodes(k *keptPlan, now time.Time, ch *inputChanges) {
 	freeFrom, never, read := s.freeFrom(now, k.spare, k.spareNever)
 	seen := k.seenFree(len(freeFrom))
 	was, is := k.never.Words(), never.Words() // read a word at a time: a node's Test costs a call
+	same := slices.Equal(was, is)             // the usual case: no node came or went
 	for i := range freeFrom {
 		a, b := k.freeFrom[i], freeFrom[i]
+		if same && a == b && seen[i] <= b { // (la == b below, and the sets agree)
+			continue
+		}
 		la := max(a, seen[i]) // as the last pass's certificates read it
 		wasNever, isNever := wordHas(was, i), wordHas(is, i)
 		if a == b && la == b && wasNever == isNever {
