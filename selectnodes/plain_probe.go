@@ -56,13 +56,9 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 	N := uint(len(c.nodes))
 	cand := sc.bitmap(bmPlain, N)
 	andInto(cand, c.parts[job.partIndex].nodes, job.availNodes)
-	v := c.live()
-	if mode == TestOnly {
-		v = c.none()
-	} else {
-		cand.InPlaceIntersection(v.u.idle)
+	if mode != TestOnly {
+		cand.InPlaceIntersection(c.use.idle)
 	}
-	v.sc = sc
 	count := int(cand.Count())
 	if plainNever(n, count, rec.cpus) {
 		return nil, false, c.parts[job.partIndex].nodes.Any()
@@ -72,10 +68,11 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 		return nil, false, false
 	}
 	if into != nil {
-		cpuOf := func(i int) int { return c.effective(i).CPUs }
-		if v.choiceInto(uses(v, chosen, cpuOf, 0, true), cand, into) != nil {
-			into.ClearAll()
-			return nil, false, false
+		// the chosen nodes, without the Choice and the checks of a
+		// selector's answer, which they meet by construction (see
+		// plainPlacement)
+		for _, i := range chosen {
+			into.Set(uint(i))
 		}
 		return nil, true, false
 	}
