@@ -57,7 +57,7 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 	cand := sc.bitmap(bmPlain, N)
 	andInto(cand, c.parts[job.partIndex].nodes, job.availNodes)
 	if mode != TestOnly {
-		cand.InPlaceIntersection(c.use.idle)
+		cand.InPlaceIntersection(c.live().u.idle)
 	}
 	count := int(cand.Count())
 	if plainNever(n, count, rec.cpus) {
@@ -68,9 +68,8 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 		return nil, false, false
 	}
 	if into != nil {
-		// the chosen nodes, without the Choice and the checks of a
-		// selector's answer, which they meet by construction (see
-		// plainPlacement)
+		// the nodes meet choiceInto's checks by construction, as they do
+		// plainPlacement's (candidates, in order, each once, whole)
 		for _, i := range chosen {
 			into.Set(uint(i))
 		}
