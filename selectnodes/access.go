@@ -32,6 +32,9 @@ func allowedBy(list []string, values ...string) bool {
 // or QOS is not checked against AllowAccounts or AllowQOS: in Slurm those
 // default from the accounting database, which is not modelled here.
 func (a *Access) check(p string, req *Request) string {
+	if len(a.AllowGroups)+len(a.AllowAccounts)+len(a.DenyAccounts)+len(a.AllowQOS)+len(a.DenyQOS) == 0 {
+		return "" // no list (most partitions): everyone, at every selection
+	}
 	switch {
 	case req.Root:
 		return ""

@@ -238,6 +238,23 @@ func (c *Cluster) Resolve(req *Request) (*Job, error) {
 // nodes, when it excludes some, go in the call's scratch (sc, when not
 // nil), as the job lives no longer than the call; a planner probing with
 // excluded nodes allocated a bitmap of the cluster's size per probe.
+// partitionOf is the index of the partition named name, the default one
+// for "". The default partition (most requests', named or not) is told
+// by its name before the map is hashed.
+func (c *Cluster) partitionOf(name string) (int, *Error) {
+	if d := c.defPart; d >= 0 && (name == "" || name == c.parts[d].Name) {
+		return d, nil
+	}
+	if name == "" {
+		return 0, newError(ErrInvalidRequest, "no partition given and the cluster has no default partition")
+	}
+	pi, ok := c.partIx[name]
+	if !ok {
+		return 0, newError(ErrInvalidRequest, "unknown partition %q", name)
+	}
+	return pi, nil
+}
+
 func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	switch {
 	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
@@ -246,16 +263,9 @@ func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	case req.MaxNodes > 0 && req.MinNodes > req.MaxNodes:
 		return nil, newError(ErrInvalidRequest, "minimum %d nodes is above maximum %d", req.MinNodes, req.MaxNodes)
 	}
-	name := req.Partition
-	if name == "" {
-		if c.defPart < 0 {
-			return nil, newError(ErrInvalidRequest, "no partition given and the cluster has no default partition")
-		}
-		name = c.parts[c.defPart].Name
-	}
-	pi, ok := c.partIx[name]
-	if !ok {
-		return nil, newError(ErrInvalidRequest, "unknown partition %q", name)
+	pi, perr := c.partitionOf(req.Partition)
+	if perr != nil {
+		return nil, perr
 	}
 	part := &c.parts[pi]
 	job := sc.job() // the call's, when there is one: it lives as long
