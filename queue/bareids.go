@@ -27,6 +27,10 @@ type idRange struct{ lo, hi JobID }
 type bareIDs struct {
 	t     *btree.BTreeG[*idRange]
 	pivot *idRange // a search key, reused (the scheduler's lock covers it)
+	// top is the run with the greatest first ID (nil when empty): an ID
+	// above it, as a replay's newest jobs mostly are, extends it or starts
+	// a run after it without searching the tree
+	top *idRange
 }
 
 func (b *bareIDs) init() {
@@ -58,12 +62,29 @@ func (b *bareIDs) has(id JobID) bool {
 // insertRun puts a run that overlaps none of the set's into it (Restore).
 func (b *bareIDs) insertRun(r idRange) {
 	b.init()
-	b.t.ReplaceOrInsert(&r)
+	b.put(&r)
+}
+
+// put inserts run r, which overlaps none of the set's, keeping top.
+func (b *bareIDs) put(r *idRange) {
+	b.t.ReplaceOrInsert(r)
+	if b.top == nil || r.lo > b.top.lo {
+		b.top = r
+	}
 }
 
 // add puts id in the set, joining the runs it touches.
 func (b *bareIDs) add(id JobID) {
 	b.init()
+	if top := b.top; top != nil && id > top.hi {
+		// no run starts above top: id joins it or starts the next one
+		if id == top.hi+1 { // top.hi < id: no overflow
+			top.hi = id
+		} else {
+			b.put(&idRange{lo: id, hi: id})
+		}
+		return
+	}
 	var prev, next *idRange
 	b.t.DescendLessOrEqual(b.key(id), func(r *idRange) bool {
 		prev = r
@@ -85,12 +106,15 @@ func (b *bareIDs) add(id JobID) {
 	case joinPrev && next != nil:
 		b.t.Delete(next)
 		prev.hi = next.hi
+		if b.top == next {
+			b.top = prev
+		}
 	case joinPrev:
 		prev.hi = id
 	case next != nil:
 		next.lo = id // still above prev.hi + 1: the order holds
 	default:
-		b.t.ReplaceOrInsert(&idRange{lo: id, hi: id})
+		b.put(&idRange{lo: id, hi: id})
 	}
 }
 
