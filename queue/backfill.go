@@ -221,7 +221,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 			b.resvAt.remove(j.ID)
 			delete(s.resv, j.ID)
 			b.kept.release(j.ID, b.nowAt)
-			b.kept.dirty.InPlaceUnion(old.nodes) // see keptPlan
+			unionInto(b.kept.dirty, old.nodes) // see keptPlan
 			held = false
 		}
 	}
@@ -249,7 +249,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 				b.noteCPUs(p)
 				nodes := p.NodeSet()
 				pr.take(nodes, now, end)
-				b.kept.dirty.InPlaceUnion(nodes)
+				unionInto(b.kept.dirty, nodes)
 				b.kept.startedUntil(nodes, end.UnixNano()) // (not logged, see skipLog.holds)
 			}
 			if err == nil || j.State != Pending || j.Held || j.Reason == ReasonRefused {
@@ -810,7 +810,7 @@ func (x *resvIndex) before(t time.Time, dst *bitset.BitSet) {
 		limit := t.UnixNano()
 		for i := range x.list {
 			if e := &x.list[i]; e.start < limit {
-				dst.InPlaceUnion(e.nodes)
+				unionInto(dst, e.nodes)
 			}
 		}
 		return

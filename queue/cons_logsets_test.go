@@ -90,3 +90,25 @@ func TestPruneSparesOnlyDroppedSets(t *testing.T) {
 		requireLogSetsUnshared(t, l, fmt.Sprintf("set %d after the prune", i))
 	}
 }
+
+// unionInto is InPlaceUnion, on sets as long and on sets of other
+// lengths (random sets, seed logged).
+func TestUnionIntoIsInPlaceUnion(t *testing.T) {
+	t.Logf("seed 5")
+	r := rand.New(rand.NewPCG(5, 8))
+	for range 200 {
+		a, b := bitset.New(uint(1+r.IntN(200))), bitset.New(uint(1+r.IntN(200)))
+		if r.IntN(2) == 0 {
+			b = bitset.New(a.Len())
+		}
+		for range r.IntN(40) {
+			a.Set(uint(r.IntN(int(a.Len()))))
+			b.Set(uint(r.IntN(int(b.Len()))))
+		}
+		want := a.Clone()
+		want.InPlaceUnion(b)
+		unionInto(a, b)
+		require.True(t, want.Equal(a), "%v ∪ %v", a, b)
+		require.Equal(t, want.Len(), a.Len())
+	}
+}

@@ -257,7 +257,7 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 				gained = l.gained
 			}
 			if e.run >= c.d {
-				gained.InPlaceUnion(e.nodes)
+				unionInto(gained, e.nodes)
 			} else {
 				unionCommon(gained, e.nodes, r.nodes)
 			}
@@ -268,6 +268,16 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 		}
 	}
 	return true, gained
+}
+
+// unionInto adds b to dst: word by word when the two are as long (the
+// usual case: every set of the log has the cluster's length).
+func unionInto(dst, b *bitset.BitSet) {
+	if d, w := dst.Words(), b.Words(); len(d) == len(w) && dst.Len() == b.Len() {
+		orInto(d, w)
+		return
+	}
+	dst.InPlaceUnion(b)
 }
 
 // unionCommon adds to dst the nodes both a and b hold (dst as long as

@@ -70,7 +70,7 @@ func TestResvWalkSkipDecidesAsAWalk(t *testing.T) {
 // The same on replays (a long queue, passes after every submission and
 // end), where nearly every pass skips the walk.
 func TestResvWalkSkipDecidesAsAWalkInReplays(t *testing.T) {
-	iters, jobs := twinReplaySizes([2]int{4, 300}, [2]int{2, 200}, [2]int{1, 100})
+	iters, jobs := twinReplaySizes([2]int{4, 300}, [2]int{1, 200}, [2]int{1, 100})
 	for iter := range iters {
 		seed := uint64(iter) + 3200
 		t.Logf("seed %d", seed)

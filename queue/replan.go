@@ -50,9 +50,8 @@ type keptPlan struct {
 	// free times and reservations' starts and ends; a boundary whose
 	// count drops to zero goes at the next pass. added lists the ones
 	// whose count rose from zero since then.
-	refs      map[int64]*refCount
-	added     []slotTime
-	spareRefs []*refCount // storage of counts forgotten
+	refs  []refEntry // sorted by instant: targets reads them in order
+	added []slotTime
 	// refsChanged says a boundary was forgotten, or became a node's free
 	// time, since the last regrid (one newly referenced is in added);
 	// slots and loc are the profile's slot count and now's location then
@@ -132,7 +131,7 @@ func (s *Scheduler) keptProfile(now time.Time, clamped bool) (*profile, *resvInd
 	nowAt := now.UnixNano()
 	k := s.kept
 	if k == nil || len(k.freeFrom) != n || nowAt < k.pr.at[0] { // (time ran backwards)
-		k = &keptPlan{dirty: bitset.New(uint(n)), refs: map[int64]*refCount{}, skip: newSkipLog()}
+		k = &keptPlan{dirty: bitset.New(uint(n)), skip: newSkipLog()}
 		k.pr, k.idx = s.buildProfile(now, &k.buf)
 		k.freeFrom, k.never, k.read = s.freeFrom(now, nil, nil)
 		k.resv = make(map[JobID]reservation, len(s.resv))
@@ -212,6 +211,25 @@ func (k *keptPlan) splitAsAdded() bool {
 // give it its value in a rebuilt profile) and reservations' ends.
 type refCount struct{ free, resv int32 }
 
+// refEntry is a boundary's instant and its references.
+type refEntry struct {
+	at int64
+	refCount
+}
+
+// findRef is where the boundary at is in refs, or would be inserted.
+func (k *keptPlan) findRef(at int64) (int, bool) {
+	i, j := 0, len(k.refs)
+	for i < j {
+		if h := int(uint(i+j) >> 1); k.refs[h].at < at {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i, i < len(k.refs) && k.refs[i].at == at
+}
+
 // ref counts one more node free at at (when after now); unref one less.
 func (k *keptPlan) ref(at int64, now time.Time, nowAt int64) {
 	if at > nowAt {
@@ -227,11 +245,10 @@ func (k *keptPlan) unref(at, nowAt int64) {
 
 // count adds to the references of the boundary at, forgetting it when
 // none are left. A new boundary's value is t, or with loc not nil the
-// instant in loc (made only then: most counts find the boundary). The
-// counts are held by pointer, so that a change is one map lookup.
+// instant in loc (made only then: most counts find the boundary).
 func (k *keptPlan) count(at int64, t time.Time, loc *time.Location, free, resv int32) {
-	c := k.refs[at]
-	if c == nil {
+	i, ok := k.findRef(at)
+	if !ok {
 		if free < 0 || resv < 0 {
 			return // a boundary time has passed
 		}
@@ -239,31 +256,24 @@ func (k *keptPlan) count(at int64, t time.Time, loc *time.Location, free, resv i
 			t = time.Unix(0, at).In(loc)
 		}
 		k.added = append(k.added, slotTime{at: at, t: t})
-		if n := len(k.spareRefs); n > 0 {
-			c, k.spareRefs = k.spareRefs[n-1], k.spareRefs[:n-1]
-			*c = refCount{}
-		} else {
-			c = new(refCount)
-		}
-		k.refs[at] = c
+		k.refs = slices.Insert(k.refs, i, refEntry{at: at})
 	}
+	c := &k.refs[i].refCount
 	if c.free <= 0 && free > 0 {
 		k.refsChanged = true // the boundary's value becomes the free time's (see targets)
 	}
 	c.free += free
 	c.resv += resv
 	if c.free <= 0 && c.resv <= 0 {
-		delete(k.refs, at)
-		k.spareRefs = append(k.spareRefs, c)
+		k.refs = slices.Delete(k.refs, i, i+1)
 		k.refsChanged = true
 	}
 }
 
-// forgetRef drops the boundary at's references, keeping their storage.
+// forgetRef drops the boundary at's references.
 func (k *keptPlan) forgetRef(at int64) {
-	if c := k.refs[at]; c != nil {
-		delete(k.refs, at)
-		k.spareRefs = append(k.spareRefs, c)
+	if i, ok := k.findRef(at); ok {
+		k.refs = slices.Delete(k.refs, i, i+1)
 	}
 }
 
@@ -299,12 +309,17 @@ func (k *keptPlan) release(id JobID, nowAt int64) {
 func (k *keptPlan) targets(now time.Time) []slotTime {
 	pr, nowAt := k.pr, now.UnixNano()
 	out := k.bounds[:0]
+	r := 0 // refs and pr.at are both sorted: walked together
 	for i := 1; i < len(pr.at); i++ {
 		at := pr.at[i]
 		if at <= nowAt {
 			continue
 		}
-		if c := k.refs[at]; c != nil {
+		for r < len(k.refs) && k.refs[r].at < at {
+			r++
+		}
+		if r < len(k.refs) && k.refs[r].at == at {
+			c := &k.refs[r]
 			t := pr.times[i]
 			if c.free > 0 {
 				t = time.Unix(0, at).In(now.Location())
@@ -314,8 +329,8 @@ func (k *keptPlan) targets(now time.Time) []slotTime {
 	}
 	kept := len(out)
 	for _, b := range k.added {
-		if c := k.refs[b.at]; c != nil {
-			if c.free > 0 {
+		if r, ok := k.findRef(b.at); ok {
+			if k.refs[r].free > 0 {
 				b.t = time.Unix(0, b.at).In(now.Location())
 			}
 			if _, found := slices.BinarySearch(pr.at, b.at); !found {
