@@ -22,19 +22,11 @@ func TestRoomLeftByAPassStartReachesTheLog(t *testing.T) {
 		later := nodes(1, 20*time.Minute)
 		later.Begin = at(10) // ahead of the others in the queue, eligible at 10
 		b := submit(t, s, later, t0)
-		head := submit(t, s, nodes(2, 30*time.Minute), t0)
-		a := submit(t, s, nodes(1, 50*time.Minute), t0)
-		c := submit(t, s, nodes(1, 25*time.Minute), t0)
-		s.Schedule(t0) // head is blocked: the partition is locked
-		s.BackfillStarts(t0)
-		require.Equal(t, Running, state(t, s, a), "a starts in the pass, on n1 until 50")
-		rc := reservationOf(t, s, c)
-		require.True(t, rc.Start.Equal(at(90)), "c after head's [60, 90): %v", rc.Start)
-		require.NoError(t, s.Finish(a, Outcome{Kind: Completed}, at(10)))
+		head, c := headBehindOneAndEarlyEnd(t, s)
 		s.Schedule(at(10)) // b on n1 until 30
 		require.Equal(t, Running, state(t, s, b))
 		s.BackfillStarts(at(10))
-		rc = reservationOf(t, s, c)
+		rc := reservationOf(t, s, c)
 		require.True(t, rc.Start.Equal(at(30)), "c moves up to n1's [30, 60): %v", rc.Start)
 		require.Equal(t, Pending, state(t, s, head))
 		_ = run
@@ -237,18 +229,28 @@ func TestRoomLeftOnANodeNeverHeldReachesTheLog(t *testing.T) {
 	for _, s := range []*Scheduler{New(cluster(t, onesConf(2))), New(cluster(t, onesConf(2)), fullPlans)} {
 		submit(t, s, nodes(1, time.Hour), t0)
 		s.Schedule(t0) // on n0 until 60
-		head := submit(t, s, nodes(2, 30*time.Minute), t0)
-		a := submit(t, s, nodes(1, 50*time.Minute), t0)
-		c := submit(t, s, nodes(1, 25*time.Minute), t0)
-		s.Schedule(t0) // head is blocked: the partition is locked
-		s.BackfillStarts(t0)
-		require.Equal(t, Running, state(t, s, a), "a starts in the pass, on n1 until 50")
-		rc := reservationOf(t, s, c)
-		require.True(t, rc.Start.Equal(at(90)), "c after head's [60, 90): %v", rc.Start)
-		require.NoError(t, s.Finish(a, Outcome{Kind: Completed}, at(10)))
+		head, c := headBehindOneAndEarlyEnd(t, s)
 		s.Schedule(at(10))
 		s.BackfillStarts(at(10))
 		require.Equal(t, Running, state(t, s, c), "c starts on n1's [10, 60)")
 		require.Equal(t, Pending, state(t, s, head))
 	}
+}
+
+// headBehindOneAndEarlyEnd submits, on two one-CPU nodes with n0 busy
+// until 60, a two-node head and two one-node jobs a (50 min) and c
+// (25 min); one pass starts a on n1 and reserves c after the head's [60,
+// 90); then a ends early, at 10. It returns the head and c.
+func headBehindOneAndEarlyEnd(t *testing.T, s *Scheduler) (head, c JobID) {
+	t.Helper()
+	head = submit(t, s, nodes(2, 30*time.Minute), t0)
+	a := submit(t, s, nodes(1, 50*time.Minute), t0)
+	c = submit(t, s, nodes(1, 25*time.Minute), t0)
+	s.Schedule(t0) // head is blocked: the partition is locked
+	s.BackfillStarts(t0)
+	require.Equal(t, Running, state(t, s, a), "a starts in the pass, on n1 until 50")
+	rc := reservationOf(t, s, c)
+	require.True(t, rc.Start.Equal(at(90)), "c after head's [60, 90): %v", rc.Start)
+	require.NoError(t, s.Finish(a, Outcome{Kind: Completed}, at(10)))
+	return head, c
 }
