@@ -19,17 +19,8 @@ func onesConf(n int) string {
 // plan while the jobs ending early free too few nodes to start it any
 // earlier, and is planned again (and starts) once they free enough.
 func TestReservationKeptWhileTooFewNodesAreFreed(t *testing.T) {
-	fast, full := New(cluster(t, onesConf(8))), New(cluster(t, onesConf(8)), fullPlans)
+	fast, full, a, b, c, x := wholeClusterBehindThree(t)
 	both := []*Scheduler{fast, full}
-	var a, b, c, x JobID
-	for _, s := range both {
-		a = submit(t, s, nodes(2, 60*time.Minute), at(0))
-		b = submit(t, s, nodes(3, 120*time.Minute), at(0))
-		c = submit(t, s, nodes(3, 120*time.Minute), at(0))
-		require.Len(t, s.Schedule(at(0)), 3)
-		x = submit(t, s, nodes(8, 30*time.Minute), at(0))
-		s.BackfillStarts(at(0))
-	}
 	requireSameDecisions(t, fast, full, "planned")
 	resv := fast.Reservations()
 	require.Len(t, resv, 1)
@@ -146,4 +137,22 @@ func TestKeptReservationPlannedPastItsLastTriedStart(t *testing.T) {
 	res := WithBackfillResolution(15 * time.Minute)
 	fast, full := New(cluster(t, onesConf(32)), res), New(cluster(t, onesConf(32)), res, fullPlans)
 	replayTwins(t, fast, full, rand.New(rand.NewPCG(3001, 11)), 32, 150, "seed 3001")
+}
+
+// wholeClusterBehindThree makes twin schedulers on eight one-CPU nodes,
+// one planning in full at every pass, each running a (2 nodes, 1 h), b
+// and c (3 nodes, 2 h each), with x (all 8 nodes, 30 min) reserved
+// behind them by one conservative pass.
+func wholeClusterBehindThree(t *testing.T) (fast, full *Scheduler, a, b, c, x JobID) {
+	t.Helper()
+	fast, full = New(cluster(t, onesConf(8))), New(cluster(t, onesConf(8)), fullPlans)
+	for _, s := range []*Scheduler{fast, full} {
+		a = submit(t, s, nodes(2, 60*time.Minute), at(0))
+		b = submit(t, s, nodes(3, 120*time.Minute), at(0))
+		c = submit(t, s, nodes(3, 120*time.Minute), at(0))
+		require.Len(t, s.Schedule(at(0)), 3)
+		x = submit(t, s, nodes(8, 30*time.Minute), at(0))
+		s.BackfillStarts(at(0))
+	}
+	return fast, full, a, b, c, x
 }

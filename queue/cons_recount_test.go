@@ -78,17 +78,8 @@ func TestGainedRoomIsCountedAgainBeforeItIsWeighed(t *testing.T) {
 // plan that follows the place it came to: the plan starts its search
 // there and reserves the job where a plan from the first slot does.
 func TestFullPlanCarriesOnWhereTheRecountStopped(t *testing.T) {
-	fast, full := New(cluster(t, onesConf(8))), New(cluster(t, onesConf(8)), fullPlans)
+	fast, full, _, b, c, x := wholeClusterBehindThree(t)
 	both := []*Scheduler{fast, full}
-	var b, c, x JobID
-	for _, s := range both {
-		submit(t, s, nodes(2, 60*time.Minute), at(0))
-		b = submit(t, s, nodes(3, 120*time.Minute), at(0))
-		c = submit(t, s, nodes(3, 120*time.Minute), at(0))
-		require.Len(t, s.Schedule(at(0)), 3)
-		x = submit(t, s, nodes(8, 30*time.Minute), at(0))
-		s.BackfillStarts(at(0))
-	}
 	requireSameDecisions(t, fast, full, "planned")
 	r0 := fast.kept.skip.resumed
 	for _, s := range both { // b and c now end by minute 60: x fits there
