@@ -151,7 +151,9 @@
 // DescendAllocations read every node's free CPUs and the running
 // allocations by expected end in one call, FreeTotals (the free CPUs and
 // the nodes with one) is kept through every start and end instead of
-// counted, and CountFull counts the full nodes of a list. On a cluster of one kind of
+// counted, CountFull counts the full nodes of a list, AppendFreeCPUsOn
+// reads the free CPUs of a placement's nodes, and IdleInto copies the idle
+// nodes into a bitset the caller reuses. On a cluster of one kind of
 // node under Linear (one node configuration, no GRES, no topology, the
 // default mode), a RunNow or TestOnly selection of a plain request that
 // does not share its nodes (counts only, withheld nodes allowed) skips the
