@@ -15,12 +15,7 @@ func coare(b *testing.B) func() (*selectnodes.Cluster, *Workload) {
 // BenchmarkReplayCores times replays of a trace whose jobs share nodes by
 // cores, where a start selects cores rather than whole nodes.
 func BenchmarkReplayCores(b *testing.B) {
-	b.Run("trace=COARE/jobs=19760/nodes=24/easy", func(b *testing.B) {
-		replay(b, coare(b), Options{Backfill: EASY, BackfillDepth: -1})
-	})
-	b.Run("trace=COARE/jobs=19760/nodes=24/backfill", func(b *testing.B) {
-		replay(b, coare(b), Options{Backfill: Conservative})
-	})
+	replayBothBackfills(b, "trace=COARE/jobs=19760/nodes=24", coare)
 }
 
 // hpc2n loads the HPC2N subset (3,171 jobs on 240 one-CPU nodes).
@@ -30,10 +25,17 @@ func hpc2n(b *testing.B) func() (*selectnodes.Cluster, *Workload) {
 
 // BenchmarkReplayHPC2N times replays of a short trace with a long queue.
 func BenchmarkReplayHPC2N(b *testing.B) {
-	b.Run("trace=HPC2N/jobs=3171/nodes=240/easy", func(b *testing.B) {
-		replay(b, hpc2n(b), Options{Backfill: EASY, BackfillDepth: -1})
+	replayBothBackfills(b, "trace=HPC2N/jobs=3171/nodes=240", hpc2n)
+}
+
+// replayBothBackfills times a trace's replay under EASY (no depth limit)
+// and under conservative backfill, as the sub-benchmarks name/easy and
+// name/backfill.
+func replayBothBackfills(b *testing.B, name string, load func(*testing.B) func() (*selectnodes.Cluster, *Workload)) {
+	b.Run(name+"/easy", func(b *testing.B) {
+		replay(b, load(b), Options{Backfill: EASY, BackfillDepth: -1})
 	})
-	b.Run("trace=HPC2N/jobs=3171/nodes=240/backfill", func(b *testing.B) {
-		replay(b, hpc2n(b), Options{Backfill: Conservative})
+	b.Run(name+"/backfill", func(b *testing.B) {
+		replay(b, load(b), Options{Backfill: Conservative})
 	})
 }
