@@ -27,8 +27,8 @@ func TestBareIDsHoldExactlyTheAddedIDs(t *testing.T) {
 		if round%5 == 0 {
 			base = lastJobID - JobID(span) // the top of the ID space
 		}
-		if round%3 == 1 { // some runs restored first, as Restore puts them
-			for lo := base + JobID(r.IntN(span/2+1)); lo <= base+JobID(span) && lo >= base; lo += JobID(3 + r.IntN(20)) {
+		if round%3 == 1 { // some runs restored first, as Restore puts them (each within the ID space)
+			for lo := base + JobID(r.IntN(span/2+1)); lo < base+JobID(span) && lo >= base; lo += JobID(3 + r.IntN(20)) {
 				b.insertRun(idRange{lo, lo + 1})
 				want[lo], want[lo+1] = true, true
 			}
