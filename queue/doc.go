@@ -82,6 +82,11 @@
 //     and of the placement.
 //   - Backfill and Reservations return fresh Reservation slices.
 //
+// One value is lent rather than copied: a Policy's Priority reads the
+// job's own record, valid for that call only. It must not change it or
+// keep the pointer; a forgotten job's record is cleared and reused for a
+// later job.
+//
 // Two things are shared by design: a *features.Expr (Request.Features),
 // which is immutable (call UnmarshalText only on an Expr of your own),
 // and the selectnodes.Cluster given to New, which the scheduler owns from

@@ -122,6 +122,38 @@ func (s *Scheduler) forget(j *job) {
 			s.byUserName[key] = list
 		}
 	}
+	s.keepSpare(j)
+}
+
+// maxSpare bounds the forgotten records kept for reuse: a replay that
+// forgets jobs as they end submits about as many as it forgets, and a
+// burst of ends past the bound leaves the rest to the collector.
+const maxSpare = 256
+
+// keepSpare clears forgotten record j and keeps it for a new job to
+// reuse. A record is the scheduler's alone (callers, plugins and
+// subscribers get copies; a Policy reads one only during its call), so
+// nothing reads it after it is forgotten. Reuse spares a replay the
+// allocation of a new record per job, and the fresh memory each would
+// fault in.
+func (s *Scheduler) keepSpare(j *job) {
+	if len(s.spare) >= maxSpare {
+		return
+	}
+	*j = job{} // drops its placement, explanation and request for the collector
+	s.spare = append(s.spare, j)
+}
+
+// newRecord is a cleared job record: a forgotten one when one is kept,
+// or a new one.
+func (s *Scheduler) newRecord() *job {
+	if n := len(s.spare); n > 0 {
+		j := s.spare[n-1]
+		s.spare[n-1] = nil
+		s.spare = s.spare[:n-1]
+		return j
+	}
+	return new(job)
 }
 
 // ended notes that j reached a terminal state, for WithRetention.

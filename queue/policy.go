@@ -9,6 +9,9 @@ import (
 // which with its partition's priority orders the queue.
 type Policy interface {
 	// Priority returns a job's priority (higher runs first), at least 1.
+	// j is the scheduler's own record, lent for the call: read it, but
+	// do not change it or keep the pointer (see Ownership in the package
+	// documentation).
 	Priority(j *Job, ctx PolicyContext) int64
 	// Dynamic reports whether priorities change with time alone (then the
 	// scheduler recomputes them every RecalcInterval).

@@ -74,6 +74,7 @@ type Scheduler struct {
 	// while admitted is not nil: configChanged forgets both)
 	lastAdmitted admitKey
 	finished     *btree.BTreeG[finKey] // finished jobs, for WithRetention
+	spare        []*job                // forgotten records, cleared, for new jobs to reuse (forget.go)
 	clock        time.Time             // the latest now accepted; passes never act earlier
 
 	opts options

@@ -184,7 +184,8 @@ func (s *Scheduler) newJob(id JobID, spec *Spec, now time.Time) (*job, error) {
 	}
 	// the admission check reads the request in the new record, where it
 	// is kept: a local copy would go to the heap as well
-	j := &job{Job: Job{Request: spec.Request}, deps: deps}
+	j := s.newRecord()
+	j.Request, j.deps = spec.Request, deps
 	req := &j.Request
 	if req.Partition == "" {
 		req.Partition = s.c.DefaultPartition()
