@@ -78,6 +78,16 @@ func WithRetention(n int) Option {
 // the end event is the last word on it.
 func WithForgetFinished() Option { return func(o *options) { o.retain = retainNone } }
 
+// WithRecycledPlacements hands a job's placement back to the cluster
+// (selectnodes.Cluster.Recycle) when the scheduler forgets the job
+// (Forget, WithRetention, WithForgetFinished), so that later starts reuse
+// its memory: a long replay then allocates almost nothing per job. What
+// the scheduler hands out (Job, Jobs, events, plugins' arguments) is a
+// copy and stays valid. Use it only when nothing reads a placement taken
+// from the cluster itself (Cluster.Allocation, DescendAllocations, or the
+// one a Policy sees in the job's record) after its job is forgotten.
+func WithRecycledPlacements() Option { return func(o *options) { o.recycle = true } }
+
 // retainNone is options.retain for "keep no finished job"; 0 keeps all.
 const retainNone = -1
 
@@ -121,6 +131,9 @@ func (s *Scheduler) forget(j *job) {
 		} else {
 			s.byUserName[key] = list
 		}
+	}
+	if s.opts.recycle && j.Placement != nil {
+		s.c.Recycle(j.Placement) // the cluster released it when the job ended
 	}
 	s.keepSpare(j)
 }

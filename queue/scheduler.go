@@ -119,6 +119,7 @@ type options struct {
 	bfResolution  time.Duration
 	retain        int // WithRetention's count; 0 keeps all, retainNone none
 	noTombstones  bool
+	recycle       bool // WithRecycledPlacements
 }
 
 // Option configures New (and Restore).

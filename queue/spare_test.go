@@ -91,3 +91,62 @@ func randomSpareSpec(t *testing.T, rng *rand.Rand, ids []JobID) Spec {
 	}
 	return spec
 }
+
+// A scheduler made WithRecycledPlacements hands a forgotten job's
+// placement back to the cluster, and later starts reuse it: every pass,
+// under Schedule, EASY and conservative backfill, must start the same
+// jobs on the same nodes as without, and every job read alike.
+func TestRecycledPlacementsChangeNoAnswer(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 11))
+	const conf = "NodeName=n[0-15] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n"
+	plain := New(cluster(t, conf), WithForgetFinished())
+	recycles := New(cluster(t, conf), WithForgetFinished(), WithRecycledPlacements())
+	easyA, easyB := NewEASY(plain), NewEASY(recycles)
+	seen := map[*selectnodes.Placement]JobID{} // each start's placement, to see reuse
+	reused := 0
+	var running []JobID
+	for step := range 800 {
+		now := at(step)
+		switch op := rng.IntN(10); {
+		case op < 4:
+			spec := Spec{User: "u", Request: selectnodes.Request{MinNodes: 1 + rng.IntN(4)},
+				TimeLimit: time.Duration(1+rng.IntN(60)) * time.Minute}
+			a, errA := plain.Submit(spec, now)
+			b, errB := recycles.Submit(spec, now)
+			require.NoError(t, errA)
+			require.NoError(t, errB)
+			require.Equal(t, a, b)
+		case op < 7:
+			var startedA, startedB []JobID
+			switch rng.IntN(3) {
+			case 0:
+				startedA, startedB = plain.ScheduleIDs(now, nil), recycles.ScheduleIDs(now, nil)
+			case 1:
+				startedA, startedB = easyA.BackfillIDs(now, nil), easyB.BackfillIDs(now, nil)
+			default:
+				startedA, startedB = plain.BackfillIDs(now, nil), recycles.BackfillIDs(now, nil)
+			}
+			require.Equal(t, startedA, startedB, "step %d", step)
+			for _, id := range startedB {
+				p, _, _, ok := recycles.c.Allocation(id)
+				require.True(t, ok)
+				if _, ok := seen[p]; ok {
+					reused++
+				}
+				seen[p] = id
+			}
+			running = append(running, startedB...)
+		case len(running) > 0:
+			k := rng.IntN(len(running))
+			id := running[k]
+			running = append(running[:k], running[k+1:]...)
+			require.NoError(t, plain.Finish(id, Outcome{}, now))
+			require.NoError(t, recycles.Finish(id, Outcome{}, now))
+		}
+		require.Equal(t, plain.Jobs(), recycles.Jobs(), "step %d", step)
+	}
+	require.NoError(t, recycles.c.CheckInvariants())
+	require.Positive(t, reused, "no placement was reused: the test saw nothing")
+}

@@ -80,6 +80,14 @@ func TestReadersLeaveChangesAlone(t *testing.T) {
 	_, _ = c.PartitionNodesInto("p", nil)
 	_ = c.UnusableInto(nil)
 	c.DescendAllocations(func(JobID, time.Time, *Placement) bool { return true })
+	assert.Equal(t, before, c.Changes())
+	// a placement handed back changes no load
+	p, err := c.SelectNodes(&Request{}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(2, p, t0, t0.Add(time.Hour)))
+	require.NoError(t, c.Release(2))
+	before = c.Changes()
+	require.True(t, c.Recycle(p))
 	_ = c.Snapshot()
 	_ = c.Node(0)
 	_, _ = c.NodeSet([]string{"n1"})
@@ -106,7 +114,7 @@ func TestEveryClusterMethodIsClassified(t *testing.T) {
 		"JobsOnTotal", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
 		"NodeSet", "Offer", "OfferKey", "OfferTerms", "OversubscribesCPUs", "Partition", "PartitionNodes",
 		"PartitionNodesInto", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
-		"ReqFeatures", "Resolve", "Running", "SelectNodes", "Selector", "Share", "SlurmCompat", "Snapshot",
+		"Recycle", "ReqFeatures", "Resolve", "Running", "SelectNodes", "Selector", "Share", "SlurmCompat", "Snapshot",
 		"State", "Topology", "Try", "UnusableInto", "Up"} {
 		readers[m] = true
 	}

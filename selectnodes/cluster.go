@@ -126,6 +126,12 @@ type Cluster struct {
 	selectedAt    atomic.Uint64
 	selectedPrint atomic.Uint64
 
+	// spare holds recycled placements by node count for plain walks to
+	// reuse; snapped is set once a snapshot was taken, which may hold any
+	// running placement, so that none is recycled after (recycle.go)
+	spare   spares
+	snapped bool
+
 	noPlainWalk bool // tests: every selection runs the pipeline (plain_probe.go)
 
 	topoConf *slurmconf.Topology // construction only

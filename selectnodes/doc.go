@@ -141,7 +141,10 @@
 // the cluster's: NodeSet builds one on demand); the
 // built-in selectors' choices live in that memory (see Choice). Allocate
 // keeps a placement a selection returned instead of copying it, so
-// Allocate and Release cost the job's nodes and allocate nothing. WillRun
+// Allocate and Release cost the job's nodes and allocate nothing; the
+// last holder of a released placement may hand it back with Recycle, and
+// the next plain walk choosing as many nodes fills it again instead of
+// allocating (a replay's starts then allocate nearly nothing). WillRun
 // walks the running jobs in an index by expected end that Allocate,
 // Release and SetAllocationEnd keep, finds the first end after which
 // enough nodes are free by counts, and makes one selection there (more

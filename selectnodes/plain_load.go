@@ -129,7 +129,7 @@ func (c *Cluster) HasFreeCPU() bool {
 // DescendAllocations calls fn for each running allocation from the latest
 // expected end to the earliest (equal ends by descending job ID), until fn
 // returns false. The Placement is the cluster's: read it during the call,
-// do not change or keep it. fn must not change the cluster.
+// do not change or keep it (see Allocation). fn must not change the cluster.
 func (c *Cluster) DescendAllocations(fn func(job JobID, end time.Time, p *Placement) bool) {
 	c.mustBeMade("DescendAllocations")
 	c.ends.Descend(func(k endKey) bool {

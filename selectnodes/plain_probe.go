@@ -88,7 +88,7 @@ func (c *Cluster) plainPlacement(job *Job, chosen []int, nodesOnly bool) *Placem
 	var p *Placement
 	if nodesOnly {
 		p = &Placement{Names: make([]string, len(chosen)), nodes: make([]int, len(chosen))}
-	} else {
+	} else if p = c.reuse(len(chosen)); p == nil {
 		p = newPlacementOf(len(chosen))
 	}
 	p.Partition, p.Exclusive, p.Immediate, p.clusterNodes = job.Part.Name, true, true, len(c.nodes)

@@ -240,6 +240,12 @@ type Placement struct {
 	// clusterNodes is the cluster's node count, the length of NodeSet's
 	// bitmap; 0 for a placement built outside the package.
 	clusterNodes int
+	// live counts the cluster allocations holding the placement (only a
+	// cluster's own Allocate, AllocateSelected and Release change it,
+	// never a snapshot's), and pooled marks one handed back by Recycle
+	// and not yet reused: Recycle refuses both (recycle.go).
+	live   int32
+	pooled bool
 }
 
 // NodeCount returns the number of nodes.

@@ -30,6 +30,7 @@ type Snapshot struct {
 // partitions for the snapshot.
 func (c *Cluster) Snapshot() *Snapshot {
 	c.mustBeMade("Snapshot")
+	c.snapped = true // it holds the running placements: Recycle stops
 	c.shared = true
 	// the end index is cloned lazily (copy on write): the cluster is not
 	// used concurrently, so writing its copy-on-write state here is safe

@@ -155,6 +155,7 @@ func (c *Cluster) Allocate(job JobID, p *Placement, start, end time.Time) error 
 	c.changes.bump()
 	c.applyLoad(q, 1)
 	c.addJob(running{id: job, p: q, start: start, end: end})
+	q.live++
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, q)
 	}
@@ -313,10 +314,15 @@ func (c *Cluster) Release(job JobID) error {
 	// dropJob without its lookup: r is the record
 	c.ends.Delete(endKey{end: r.end, id: job})
 	delete(c.jobs, job)
+	r.p.live--
 	return nil
 }
 
-// Allocation returns job's placement and times.
+// Allocation returns job's placement and times. The placement is the
+// cluster's: read it, do not change it. It stays valid after the job's
+// Release unless someone hands it back with Recycle (a queue.Scheduler
+// made WithRecycledPlacements does as it forgets the job): copy what you
+// keep longer.
 func (c *Cluster) Allocation(job JobID) (p *Placement, start, end time.Time, ok bool) {
 	c.mustBeMade("Allocation")
 	r, ok := c.jobs[job]

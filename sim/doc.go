@@ -47,7 +47,10 @@
 // (queue.WithoutTombstones). A replay takes only the IDs of the jobs a
 // pass started (queue.Scheduler.ScheduleIDs and BackfillIDs,
 // queue.EASY.BackfillIDs), so no start builds a hostlist; the records name
-// nodes by index. Options.OnRecord receives each job's final record as
+// nodes by index, read from the placement as the job starts; a
+// forgotten job's placement and record serve a later job
+// (queue.WithRecycledPlacements), so a long replay allocates little per
+// job. Options.OnRecord receives each job's final record as
 // it is final; Options.Record keeps them all (charts). A pass on a cluster
 // without a free CPU is skipped under Schedule alone and EASY (it could
 // start nothing, and those passes keep nothing the skipped one would have

@@ -325,7 +325,9 @@ func newRunner(c *selectnodes.Cluster, name string, src Source, total int, o Opt
 	case depth < 0:
 		depth = 0 // the queue's "no limit"
 	}
-	qopts := []queue.Option{queue.WithPolicy(policy), queue.WithBackfillDepth(depth)}
+	// the replay reads a placement only as its job starts (started), so a
+	// forgotten job's placement can serve a later start
+	qopts := []queue.Option{queue.WithPolicy(policy), queue.WithBackfillDepth(depth), queue.WithRecycledPlacements()}
 	if o.Planner != nil {
 		qopts = append(qopts, queue.WithPlanner(o.Planner, o.Window))
 	}

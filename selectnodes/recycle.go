@@ -1,0 +1,82 @@
+package selectnodes
+
+// A long replay starts and ends a job at every step, and each start's
+// Placement was a fresh allocation: most of what a replay allocated, and
+// fresh memory the kernel had to fault in. Recycle lets the last holder
+// of a placement hand it back, and the next plain walk choosing as many
+// nodes fills it again instead of allocating.
+
+// Spares are bounded: at most maxSparePerSize placements of one node
+// count, and at most maxSpareSlots nodes' worth in all, so a burst of
+// ends keeps a few kilobytes, not the burst.
+const (
+	maxSparePerSize = 64
+	maxSpareSlots   = 1 << 16
+)
+
+// spares are recycled placements by node count.
+type spares struct {
+	bySize map[int][]*Placement
+	slots  int // the node entries held, for maxSpareSlots
+}
+
+// Recycle hands back placement p, which nothing will read again, for a
+// later selection on this cluster to reuse its memory. Call it after the
+// last use of p by everyone who has it: the job's Release, and every copy
+// of the pointer you gave out. After Recycle, p may become another job's
+// placement.
+//
+// Recycle does nothing, and reports false, when p is nil or has no
+// per-node allocations, when a cluster still has it allocated, when it
+// was recycled already and not reused since, when the cluster has given
+// out a Snapshot (which keeps the placements running then), when the
+// selector keeps its own tables (JobHooks), or when enough placements of
+// its size are kept already.
+func (c *Cluster) Recycle(p *Placement) bool {
+	c.mustBeMade("Recycle")
+	if p == nil {
+		return false
+	}
+	n := len(p.Alloc)
+	switch {
+	case n == 0 || p.live != 0 || p.pooled || c.snapped:
+		return false
+	case len(p.Names) != n || p.nodes != nil:
+		return false // not a placement a selection made
+	}
+	if _, hooks := c.selector.(JobHooks); hooks {
+		return false
+	}
+	list := c.spare.bySize[n]
+	if len(list) >= maxSparePerSize || c.spare.slots+n > maxSpareSlots {
+		return false
+	}
+	if c.selected.Load() == p {
+		c.selected.Store(nil) // AllocateSelected must not trust it
+	}
+	names, alloc := p.Names, p.Alloc
+	clear(names) // no name, memory or GRES left from the last job
+	clear(alloc)
+	*p = Placement{Names: names[:n:n], Alloc: alloc[:n:n], pooled: true}
+	if c.spare.bySize == nil {
+		c.spare.bySize = map[int][]*Placement{}
+	}
+	c.spare.bySize[n] = append(list, p)
+	c.spare.slots += n
+	return true
+}
+
+// reuse is a recycled placement of n nodes, its fields all zero but Names
+// and Alloc (n zero entries each), or nil when none is kept.
+func (c *Cluster) reuse(n int) *Placement {
+	list := c.spare.bySize[n]
+	if len(list) == 0 {
+		return nil
+	}
+	p := list[len(list)-1]
+	list[len(list)-1] = nil
+	c.spare.bySize[n] = list[:len(list)-1]
+	c.spare.slots -= n
+	p.pooled = false
+	return p
+}

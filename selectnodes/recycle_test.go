@@ -1,0 +1,94 @@
+package selectnodes
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A recycled placement serves the next plain walk of as many nodes, and
+// reads exactly as the fresh placement a cluster without it returns: no
+// node, memory or total is left from its last job.
+func TestRecycledPlacementServesTheNextStart(t *testing.T) {
+	c, fresh := uniform(t, 8, 4), uniform(t, 8, 4)
+	old, err := c.SelectNodes(&Request{MinNodes: 2}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(1, old, t0, t0.Add(time.Hour)))
+	assert.False(t, c.Recycle(old), "still allocated")
+	require.NoError(t, c.Release(1))
+	require.True(t, c.Recycle(old))
+	assert.False(t, c.Recycle(old), "recycled twice")
+
+	other, ok := c.Probe(&Request{MinNodes: 3}, RunNow)
+	require.True(t, ok)
+	assert.NotSame(t, old, other, "another size")
+	got, ok := c.Probe(&Request{MinNodes: 2}, RunNow)
+	require.True(t, ok)
+	require.Same(t, old, got, "the recycled placement was not reused")
+	want, ok := fresh.Probe(&Request{MinNodes: 2}, RunNow)
+	require.True(t, ok)
+	assert.Equal(t, want, got)
+
+	// reused, it is an ordinary placement again: allocated, released,
+	// recycled
+	require.NoError(t, c.AllocateSelected(2, got, t0, t0.Add(time.Hour)))
+	assert.False(t, c.Recycle(got), "still allocated")
+	require.NoError(t, c.Release(2))
+	assert.True(t, c.Recycle(got))
+	require.NoError(t, c.CheckInvariants())
+}
+
+// A recycled placement keeps nothing of its job: the memory and GRES a
+// consumable-resources selection recorded are gone with the rest.
+func TestRecycledPlacementKeepsNothing(t *testing.T) {
+	c := uniform(t, 4, 4, WithSelector(ConsRes{}))
+	p, err := c.SelectNodes(&Request{MinNodes: 2, MinMemoryPerNode: 300}, RunNow)
+	require.NoError(t, err)
+	require.Equal(t, int64(300), p.Alloc[0].Memory)
+	require.NoError(t, c.Allocate(1, p, t0, t0.Add(time.Hour)))
+	require.NoError(t, c.Release(1))
+	require.True(t, c.Recycle(p))
+	assert.Equal(t, &Placement{Names: make([]string, 2), Alloc: make([]NodeAlloc, 2), pooled: true}, p)
+	assert.Equal(t, 2, cap(p.Names))
+	assert.Equal(t, 2, cap(p.Alloc))
+}
+
+// Recycle refuses what it cannot know to be unread, and what is not a
+// selection's placement.
+func TestRecycleRefuses(t *testing.T) {
+	released := func(c *Cluster) *Placement {
+		p, err := c.SelectNodes(&Request{MinNodes: 1}, RunNow)
+		require.NoError(t, err)
+		require.NoError(t, c.Allocate(1, p, t0, t0.Add(time.Hour)))
+		require.NoError(t, c.Release(1))
+		return p
+	}
+	c := uniform(t, 4, 2)
+	assert.False(t, c.Recycle(nil))
+	assert.False(t, c.Recycle(&Placement{}))
+	p := released(c)
+	c.Snapshot() // it may hold any placement running when taken
+	assert.False(t, c.Recycle(p), "after a snapshot")
+
+	h := uniform(t, 4, 2, WithSelector(&hookRecorder{}))
+	assert.False(t, h.Recycle(released(h)), "a selector with its own tables")
+
+	// placements of one size beyond the bound are left to the collector
+	full := uniform(t, maxSparePerSize+1, 1)
+	var ps []*Placement
+	for id := range JobID(maxSparePerSize + 1) {
+		p, err := full.SelectNodes(&Request{MinNodes: 1}, RunNow)
+		require.NoError(t, err)
+		require.NoError(t, full.Allocate(id, p, t0, t0.Add(time.Hour)))
+		ps = append(ps, p)
+	}
+	for id := range JobID(len(ps)) {
+		require.NoError(t, full.Release(id))
+	}
+	for _, p := range ps[:maxSparePerSize] {
+		require.True(t, full.Recycle(p))
+	}
+	assert.False(t, full.Recycle(ps[maxSparePerSize]), "beyond the bound")
+}
