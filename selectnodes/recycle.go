@@ -80,3 +80,22 @@ func (c *Cluster) reuse(n int) *Placement {
 	p.pooled = false
 	return p
 }
+
+// newPlacement is an empty placement with room for n nodes, Names and
+// either Alloc or (nodesOnly) the node list, each of length 0: a recycled
+// one when the view is the cluster's own and one of n nodes is kept.
+func (v View) newPlacement(n int, nodesOnly bool) *Placement {
+	if !nodesOnly && v.c != nil {
+		if p := v.c.reuse(n); p != nil {
+			p.Names, p.Alloc = p.Names[:0], p.Alloc[:0]
+			return p
+		}
+	}
+	p := &Placement{Names: make([]string, 0, n)}
+	if nodesOnly {
+		p.nodes = make([]int, 0, n)
+	} else {
+		p.Alloc = make([]NodeAlloc, 0, n)
+	}
+	return p
+}

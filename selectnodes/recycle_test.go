@@ -92,3 +92,30 @@ func TestRecycleRefuses(t *testing.T) {
 	}
 	assert.False(t, full.Recycle(ps[maxSparePerSize]), "beyond the bound")
 }
+
+// The selection pipeline reuses a recycled placement too (a
+// consumable-resources cluster never takes the plain walk), and its answer
+// reads as a fresh one.
+func TestPipelineReusesRecycledPlacement(t *testing.T) {
+	c, fresh := uniform(t, 4, 4, WithSelector(ConsRes{})), uniform(t, 4, 4, WithSelector(ConsRes{}))
+	old, err := c.SelectNodes(&Request{MinNodes: 2, MinMemoryPerNode: 300}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(1, old, t0, t0.Add(time.Hour)))
+	require.NoError(t, c.Release(1))
+	require.True(t, c.Recycle(old))
+	req := &Request{MinNodes: 2, CPUs: 3}
+	got, err := c.SelectNodes(req, RunNow)
+	require.NoError(t, err)
+	require.Same(t, old, got, "the recycled placement was not reused")
+	want, err := fresh.SelectNodes(req, RunNow)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	// a node list alone (ProbeNodes) never takes a recycled placement
+	require.NoError(t, c.Allocate(2, got, t0, t0.Add(time.Hour)))
+	require.NoError(t, c.Release(2))
+	require.True(t, c.Recycle(got))
+	nodes, ok := c.ProbeNodes(req, RunNow)
+	require.True(t, ok)
+	assert.NotEmpty(t, nodes)
+	assert.Len(t, c.spare.bySize[2], 1, "ProbeNodes took the kept placement")
+}

@@ -116,13 +116,10 @@ func (v View) placement(job *Job, ch Choice, avail *bitset.BitSet, nodesOnly boo
 		uses = slices.Clone(uses) // the selector's slice stays as it was
 		slices.SortFunc(uses, byNode)
 	}
-	p := &Placement{Partition: job.Part.Name, Exclusive: ch.Exclusive, Immediate: true,
-		Names: make([]string, 0, len(uses)), clusterNodes: len(c.nodes)}
+	p := v.newPlacement(len(uses), nodesOnly)
+	p.Partition, p.Exclusive, p.Immediate, p.clusterNodes = job.Part.Name, ch.Exclusive, true, len(c.nodes)
 	var slab *gresSlab
-	if nodesOnly {
-		p.nodes = make([]int, 0, len(uses))
-	} else {
-		p.Alloc = make([]NodeAlloc, 0, len(uses))
+	if !nodesOnly {
 		if len(job.gres) > 0 { // takeGRES takes nothing for a job without GRES
 			slab = newGRESSlab(len(uses), job)
 		}
