@@ -24,7 +24,7 @@ type spares struct {
 // later selection on this cluster to reuse its memory. Call it after the
 // last use of p by everyone who has it: the job's Release, and every copy
 // of the pointer you gave out. After Recycle, p may become another job's
-// placement.
+// placement; until then Allocate refuses it.
 //
 // Recycle does nothing, and reports false, when p is nil or has no
 // per-node allocations, when a cluster still has it allocated, when it

@@ -20,6 +20,7 @@ func TestRecycledPlacementServesTheNextStart(t *testing.T) {
 	require.NoError(t, c.Release(1))
 	require.True(t, c.Recycle(old))
 	assert.False(t, c.Recycle(old), "recycled twice")
+	assert.ErrorContains(t, c.Allocate(5, old, t0, t0.Add(time.Hour)), "handed back with Recycle")
 
 	other, ok := c.Probe(&Request{MinNodes: 3}, RunNow)
 	require.True(t, ok)

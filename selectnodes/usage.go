@@ -168,6 +168,9 @@ func (c *Cluster) admit(job JobID, p *Placement) (*Placement, error) {
 	if p == nil || len(p.Alloc) == 0 {
 		return nil, errors.New("selectnodes: Allocate needs a placement with nodes")
 	}
+	if p.pooled {
+		return nil, fmt.Errorf("selectnodes: job %d: the placement was handed back with Recycle", job)
+	}
 	if _, dup := c.jobs[job]; dup {
 		return nil, fmt.Errorf("selectnodes: job %d is already allocated", job)
 	}
@@ -218,6 +221,7 @@ func (c *Cluster) normalize(p *Placement) (*Placement, error) {
 		return p, nil
 	}
 	q := *p
+	q.live, q.pooled = 0, false // a new placement: no allocation holds it yet
 	q.Alloc = slices.Clone(p.Alloc)
 	slices.SortStableFunc(q.Alloc, func(a, b NodeAlloc) int { return cmp.Compare(a.Node, b.Node) })
 	q.nodes, q.clusterNodes = nil, len(c.nodes)
