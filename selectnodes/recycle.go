@@ -14,10 +14,41 @@ const (
 	maxSpareSlots   = 1 << 16
 )
 
-// spares are recycled placements by node count.
+// spares are recycled placements by node count: in a slice by count up
+// to smallSpare nodes (a replay's usual sizes, without a map's hashing
+// at every start and end), in a map beyond.
 type spares struct {
+	small  *[smallSpare + 1][]*Placement // made at the first Recycle
 	bySize map[int][]*Placement
 	slots  int // the node entries held, for maxSpareSlots
+}
+
+const smallSpare = 64
+
+// list is the kept placements of n nodes.
+func (s *spares) list(n int) []*Placement {
+	if n <= smallSpare {
+		if s.small == nil {
+			return nil
+		}
+		return s.small[n]
+	}
+	return s.bySize[n]
+}
+
+// setList replaces the kept placements of n nodes.
+func (s *spares) setList(n int, l []*Placement) {
+	if n <= smallSpare {
+		if s.small == nil {
+			s.small = new([smallSpare + 1][]*Placement)
+		}
+		s.small[n] = l
+		return
+	}
+	if s.bySize == nil {
+		s.bySize = map[int][]*Placement{}
+	}
+	s.bySize[n] = l
 }
 
 // Recycle hands back placement p, which nothing will read again, for a
@@ -47,7 +78,7 @@ func (c *Cluster) Recycle(p *Placement) bool {
 	if _, hooks := c.selector.(JobHooks); hooks {
 		return false
 	}
-	list := c.spare.bySize[n]
+	list := c.spare.list(n)
 	if len(list) >= maxSparePerSize || c.spare.slots+n > maxSpareSlots {
 		return false
 	}
@@ -58,10 +89,7 @@ func (c *Cluster) Recycle(p *Placement) bool {
 	clear(names) // no name, memory or GRES left from the last job
 	clear(alloc)
 	*p = Placement{Names: names[:n:n], Alloc: alloc[:n:n], pooled: true}
-	if c.spare.bySize == nil {
-		c.spare.bySize = map[int][]*Placement{}
-	}
-	c.spare.bySize[n] = append(list, p)
+	c.spare.setList(n, append(list, p))
 	c.spare.slots += n
 	return true
 }
@@ -69,13 +97,13 @@ func (c *Cluster) Recycle(p *Placement) bool {
 // reuse is a recycled placement of n nodes, its fields all zero but Names
 // and Alloc (n zero entries each), or nil when none is kept.
 func (c *Cluster) reuse(n int) *Placement {
-	list := c.spare.bySize[n]
+	list := c.spare.list(n)
 	if len(list) == 0 {
 		return nil
 	}
 	p := list[len(list)-1]
 	list[len(list)-1] = nil
-	c.spare.bySize[n] = list[:len(list)-1]
+	c.spare.setList(n, list[:len(list)-1])
 	c.spare.slots -= n
 	p.pooled = false
 	return p

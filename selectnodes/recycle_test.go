@@ -12,33 +12,35 @@ import (
 // reads exactly as the fresh placement a cluster without it returns: no
 // node, memory or total is left from its last job.
 func TestRecycledPlacementServesTheNextStart(t *testing.T) {
-	c, fresh := uniform(t, 8, 4), uniform(t, 8, 4)
-	old, err := c.SelectNodes(&Request{MinNodes: 2}, RunNow)
-	require.NoError(t, err)
-	require.NoError(t, c.Allocate(1, old, t0, t0.Add(time.Hour)))
-	assert.False(t, c.Recycle(old), "still allocated")
-	require.NoError(t, c.Release(1))
-	require.True(t, c.Recycle(old))
-	assert.False(t, c.Recycle(old), "recycled twice")
-	assert.ErrorContains(t, c.Allocate(5, old, t0, t0.Add(time.Hour)), "handed back with Recycle")
+	for _, n := range []int{2, smallSpare + 6} { // kept by size in a slice, and in a map
+		c, fresh := uniform(t, 80, 4), uniform(t, 80, 4)
+		old, err := c.SelectNodes(&Request{MinNodes: n}, RunNow)
+		require.NoError(t, err)
+		require.NoError(t, c.Allocate(1, old, t0, t0.Add(time.Hour)))
+		assert.False(t, c.Recycle(old), "still allocated")
+		require.NoError(t, c.Release(1))
+		require.True(t, c.Recycle(old))
+		assert.False(t, c.Recycle(old), "recycled twice")
+		assert.ErrorContains(t, c.Allocate(5, old, t0, t0.Add(time.Hour)), "handed back with Recycle")
 
-	other, ok := c.Probe(&Request{MinNodes: 3}, RunNow)
-	require.True(t, ok)
-	assert.NotSame(t, old, other, "another size")
-	got, ok := c.Probe(&Request{MinNodes: 2}, RunNow)
-	require.True(t, ok)
-	require.Same(t, old, got, "the recycled placement was not reused")
-	want, ok := fresh.Probe(&Request{MinNodes: 2}, RunNow)
-	require.True(t, ok)
-	assert.Equal(t, want, got)
+		other, ok := c.Probe(&Request{MinNodes: n + 1}, RunNow)
+		require.True(t, ok)
+		assert.NotSame(t, old, other, "another size")
+		got, ok := c.Probe(&Request{MinNodes: n}, RunNow)
+		require.True(t, ok)
+		require.Same(t, old, got, "%d nodes: the recycled placement was not reused", n)
+		want, ok := fresh.Probe(&Request{MinNodes: n}, RunNow)
+		require.True(t, ok)
+		assert.Equal(t, want, got)
 
-	// reused, it is an ordinary placement again: allocated, released,
-	// recycled
-	require.NoError(t, c.AllocateSelected(2, got, t0, t0.Add(time.Hour)))
-	assert.False(t, c.Recycle(got), "still allocated")
-	require.NoError(t, c.Release(2))
-	assert.True(t, c.Recycle(got))
-	require.NoError(t, c.CheckInvariants())
+		// reused, it is an ordinary placement again: allocated, released,
+		// recycled
+		require.NoError(t, c.AllocateSelected(2, got, t0, t0.Add(time.Hour)))
+		assert.False(t, c.Recycle(got), "still allocated")
+		require.NoError(t, c.Release(2))
+		assert.True(t, c.Recycle(got))
+		require.NoError(t, c.CheckInvariants())
+	}
 }
 
 // A recycled placement keeps nothing of its job: the memory and GRES a
@@ -118,5 +120,5 @@ func TestPipelineReusesRecycledPlacement(t *testing.T) {
 	nodes, ok := c.ProbeNodes(req, RunNow)
 	require.True(t, ok)
 	assert.NotEmpty(t, nodes)
-	assert.Len(t, c.spare.bySize[2], 1, "ProbeNodes took the kept placement")
+	assert.Len(t, c.spare.list(2), 1, "ProbeNodes took the kept placement")
 }
