@@ -75,6 +75,7 @@ type Scheduler struct {
 	lastAdmitted admitKey
 	finished     *btree.BTreeG[finKey] // finished jobs, for WithRetention
 	spare        []*job                // forgotten records, cleared, for new jobs to reuse (forget.go)
+	selReq       selectnodes.Request   // a Schedule selection's request, under the lock (planner.go)
 	clock        time.Time             // the latest now accepted; passes never act earlier
 
 	opts options

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
@@ -51,5 +52,30 @@ func TestSelectClassDoesNotAllocate(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per call, want 0", allocs)
+	}
+}
+
+// A Schedule pass copies a job's request for its selection into storage
+// kept for it, not into a new heap copy per selection, and keeps none of
+// the job's slices after: a pass that tries one job and finds the cluster
+// full allocates only the pass's own few objects.
+func TestScheduleSelectionKeepsNoRequestCopy(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector adds allocations")
+	}
+	s := simple(t)
+	for range 3 {
+		submit(t, s, nodes(4, time.Hour), at(0)) // two run, one waits
+	}
+	s.Schedule(at(1))
+	var ids []JobID
+	allocs := testing.AllocsPerRun(50, func() {
+		ids = s.ScheduleIDs(at(2), ids[:0])
+	})
+	if allocs > 3 {
+		t.Errorf("a pass trying one job allocates %v times, want at most 3", allocs)
+	}
+	if s.selReq.Features != nil || s.selReq.ExcludeNodes != nil || s.selReq.MinNodes != 0 {
+		t.Errorf("the selection's request is kept after the pass: %+v", s.selReq)
 	}
 }
