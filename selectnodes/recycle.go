@@ -7,11 +7,19 @@ package selectnodes
 // nodes fills it again instead of allocating.
 
 // Spares are bounded: at most maxSparePerSize placements of one node
-// count, and at most maxSpareSlots nodes' worth in all, so a burst of
-// ends keeps a few kilobytes, not the burst.
+// count, and at most maxSpareSlots nodes' worth in all (512 KB of
+// per-node entries). A placement that would pass the bound empties the
+// store first: what was kept is of sizes not asked for since, and the
+// store then holds the latest ends, which the next starts are likeliest
+// to match. (Refusing it instead let sizes seen once fill the store for
+// good: on a cluster of a thousand nodes the store held its bound and
+// served one start in ten.) A store that fills up while fewer than one in
+// four of the placements it took were asked for again closes for good:
+// on such a load (jobs of many sizes on many nodes) it would only hold
+// memory the collector could reuse.
 const (
 	maxSparePerSize = 64
-	maxSpareSlots   = 1 << 16
+	maxSpareSlots   = 1 << 13
 )
 
 // spares are recycled placements by node count: in a slice by count up
@@ -21,9 +29,21 @@ type spares struct {
 	small  *[smallSpare + 1][]*Placement // made at the first Recycle
 	bySize map[int][]*Placement
 	slots  int // the node entries held, for maxSpareSlots
+	// taken and served count the placements kept and reused since the
+	// store last emptied; closed is set when it filled up serving too few
+	taken, served int
+	closed        bool
 }
 
 const smallSpare = 64
+
+// empty drops every kept placement.
+func (s *spares) empty() {
+	if s.small != nil {
+		clear(s.small[:])
+	}
+	s.bySize, s.slots, s.taken, s.served = nil, 0, 0, 0
+}
 
 // list is the kept placements of n nodes.
 func (s *spares) list(n int) []*Placement {
@@ -61,8 +81,12 @@ func (s *spares) setList(n int, l []*Placement) {
 // per-node allocations, when a cluster still has it allocated, when it
 // was recycled already and not reused since, when the cluster has given
 // out a Snapshot (which keeps the placements running then), when the
-// selector keeps its own tables (JobHooks), or when enough placements of
-// its size are kept already.
+// selector keeps its own tables (JobHooks), when enough placements of
+// its size are kept already, or when it alone has more nodes than the
+// store keeps (8,192). The store is bounded (512 KB of per-node entries):
+// a placement that would pass the bound empties it first, and the store
+// closes for good, keeping nothing more, if fewer than one in four of the
+// placements it kept had been reused by then.
 func (c *Cluster) Recycle(p *Placement) bool {
 	c.mustBeMade("Recycle")
 	if p == nil {
@@ -79,8 +103,16 @@ func (c *Cluster) Recycle(p *Placement) bool {
 		return false
 	}
 	list := c.spare.list(n)
-	if len(list) >= maxSparePerSize || c.spare.slots+n > maxSpareSlots {
+	if c.spare.closed || len(list) >= maxSparePerSize || n > maxSpareSlots {
 		return false
+	}
+	if c.spare.slots+n > maxSpareSlots {
+		closing := c.spare.served*4 < c.spare.taken
+		c.spare.empty()
+		if c.spare.closed = closing; closing {
+			return false
+		}
+		list = nil
 	}
 	if c.selected.Load() == p {
 		c.selected.Store(nil) // AllocateSelected must not trust it
@@ -91,6 +123,7 @@ func (c *Cluster) Recycle(p *Placement) bool {
 	*p = Placement{Names: names[:n:n], Alloc: alloc[:n:n], pooled: true}
 	c.spare.setList(n, append(list, p))
 	c.spare.slots += n
+	c.spare.taken++
 	return true
 }
 
@@ -105,6 +138,7 @@ func (c *Cluster) reuse(n int) *Placement {
 	list[len(list)-1] = nil
 	c.spare.setList(n, list[:len(list)-1])
 	c.spare.slots -= n
+	c.spare.served++
 	p.pooled = false
 	return p
 }

@@ -122,3 +122,54 @@ func TestPipelineReusesRecycledPlacement(t *testing.T) {
 	assert.NotEmpty(t, nodes)
 	assert.Len(t, c.spare.list(2), 1, "ProbeNodes took the kept placement")
 }
+
+// The store of recycled placements is bounded: a placement that would
+// pass its bound empties it first (the latest ends are kept), and one
+// larger than the whole store is refused.
+func TestRecycleStoreIsBounded(t *testing.T) {
+	c := uniform(t, maxSpareSlots+1, 1)
+	released := func(id JobID, n int) *Placement {
+		p, err := c.SelectNodes(&Request{MinNodes: n}, RunNow)
+		require.NoError(t, err)
+		require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Hour)))
+		require.NoError(t, c.Release(id))
+		return p
+	}
+	assert.False(t, c.Recycle(released(1, maxSpareSlots+1)), "larger than the store")
+	first := released(2, maxSpareSlots/2+1)
+	require.True(t, c.Recycle(first))
+	got, ok := c.Probe(&Request{MinNodes: maxSpareSlots/2 + 1}, RunNow)
+	require.True(t, ok)
+	require.Same(t, first, got) // served: the store stays open when it fills
+	require.True(t, c.Recycle(released(4, maxSpareSlots/2+1)))
+	second := released(3, maxSpareSlots/2) // passes the bound: the store starts again
+	require.True(t, c.Recycle(second))
+	assert.Equal(t, maxSpareSlots/2, c.spare.slots)
+	assert.Empty(t, c.spare.list(maxSpareSlots/2+1), "the earlier placement is still kept")
+	got, ok = c.Probe(&Request{MinNodes: maxSpareSlots / 2}, RunNow)
+	require.True(t, ok)
+	assert.Same(t, second, got)
+	assert.Zero(t, c.spare.slots)
+}
+
+// A store that fills up having served fewer than one in four of the
+// placements it took closes: it keeps nothing more.
+func TestRecycleStoreClosesWhenItDoesNotServe(t *testing.T) {
+	c := uniform(t, maxSpareSlots, 1)
+	released := func(id JobID, n int) *Placement {
+		p, err := c.SelectNodes(&Request{MinNodes: n}, RunNow)
+		require.NoError(t, err)
+		require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Hour)))
+		require.NoError(t, c.Release(id))
+		return p
+	}
+	// sizes never asked for again fill the store
+	id, kept := JobID(1), 0
+	for n := 1000; kept+n <= maxSpareSlots; n++ {
+		require.True(t, c.Recycle(released(id, n)))
+		id, kept = id+1, kept+n
+	}
+	assert.False(t, c.Recycle(released(id, 2000)), "it filled up serving none")
+	assert.Zero(t, c.spare.slots, "a closed store keeps nothing")
+	assert.False(t, c.Recycle(released(id+1, 1)), "closed for good")
+}
