@@ -179,13 +179,18 @@ func (s *Scheduler) selectOne(ps *passState, j *job, ready func(*job) bool, now 
 		ps.withheld = s.withhold(ps.withheld, ps.toWithhold)
 		ps.toWithhold = ps.toWithhold[:0]
 	}
-	// the request is copied into storage kept for it: a local copy passed
-	// by pointer would go to the heap at every selection
-	req := &s.selReq
-	*req = j.Request
-	req.ExcludeNodes = ps.withheld
-	p, err := s.c.Try(req, selectnodes.RunNow) // Explain(id) gives the why on demand
-	*req = selectnodes.Request{}               // hold none of the job's slices
+	var p *selectnodes.Placement
+	err := s.lastBusy.answer(s, ps, j)
+	if err == nil {
+		// the request is copied into storage kept for it: a local copy
+		// passed by pointer would go to the heap at every selection
+		req := &s.selReq
+		*req = j.Request
+		req.ExcludeNodes = ps.withheld
+		p, err = s.c.Try(req, selectnodes.RunNow) // Explain(id) gives the why on demand
+		*req = selectnodes.Request{}              // hold none of the job's slices
+		s.lastBusy.note(s, ps, j, err)
+	}
 	if err == nil {
 		if st, err := s.start(j, p, now); err == nil {
 			ps.out = append(ps.out, st)

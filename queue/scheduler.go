@@ -76,6 +76,8 @@ type Scheduler struct {
 	finished     *btree.BTreeG[finKey] // finished jobs, for WithRetention
 	spare        []*job                // forgotten records, cleared, for new jobs to reuse (forget.go)
 	selReq       selectnodes.Request   // a Schedule selection's request, under the lock (planner.go)
+	lastBusy     busyMemo              // the last pass's first busy failure (busymemo.go)
+	updates      uint64                // Update calls applied, which may change a job's request
 	clock        time.Time             // the latest now accepted; passes never act earlier
 
 	opts options
@@ -91,6 +93,9 @@ type Scheduler struct {
 	// fullAllocChecks: tests have every start checked by Allocate, not
 	// trusted as the selection just made (start.go)
 	fullAllocChecks bool
+	// noBusyMemo: tests have every Schedule selection run, none answered
+	// by the last pass's busy failure (busymemo.go)
+	noBusyMemo bool
 	// copyWalk: tests have Schedule walk a copy of the queue with
 	// selectEach, the loop scheduleQueue must decide as
 	copyWalk bool

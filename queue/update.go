@@ -195,6 +195,7 @@ func (s *Scheduler) apply(j *job, next job, fields []string, pending bool, now t
 	oldPrio := j.Priority
 	s.dequeue(j)
 	*j = next
+	s.updates++ // a kept busy answer may name this job's old request (busymemo.go)
 	j.queued = false
 	if !pending && j.TimeLimit > 0 && slices.Contains(fields, "TimeLimit") {
 		j.End = later(later(j.Start, j.TimeLimit), j.suspendedFor)
