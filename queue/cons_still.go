@@ -41,7 +41,7 @@ func (k *keptPlan) nodesStill(c *selectnodes.Cluster, nowAt int64) bool {
 // the free times name; the kept ones become the ones read.
 func (s *Scheduler) readNodes(k *keptPlan, now time.Time, ch *inputChanges) {
 	nowAt := now.UnixNano()
-	freeFrom, never, read := s.freeFrom(now, k.spare, k.spareNever)
+	freeFrom, never, read := s.freeFrom(now, k.spare, k.spareNever, &k.ends)
 	seen := k.seenFree(len(freeFrom))
 	was, is := k.never.Words(), never.Words() // read a word at a time: a node's Test costs a call
 	same := slices.Equal(was, is)             // the usual case: no node came or went
