@@ -342,23 +342,29 @@ func (s *Scheduler) countFree(skip *skipLog, pass *bfPass) (cpus int) {
 		skip.cpus = grownKeep(skip.cpus, s.c.NodeCount())
 		last = skip.cpus
 	}
-	var rose []int
 	pass.free = s.c.FreeCPUsInto(pass.free)
 	ow := open.Words() // (open holds every node: set a word's bit without a call)
-	for i, f := range pass.free {
+	if last == nil {
+		for i, f := range pass.free {
+			if f > 0 {
+				cpus += f
+				ow[i>>6] |= 1 << (uint(i) & 63)
+			}
+		}
+		return cpus
+	}
+	rose := pass.rose[:0] // (storage kept from pass to pass)
+	for i, f := range pass.free[:len(last)] {
 		if f > 0 {
 			cpus += f
 			ow[i>>6] |= 1 << (uint(i) & 63)
 		}
-	}
-	if last != nil {
-		for i, f := range pass.free {
-			if f > last[i] {
-				rose = append(rose, i)
-			}
+		if f > last[i] {
+			rose = append(rose, i)
 		}
-		copy(last, pass.free)
+		last[i] = f
 	}
+	pass.rose = rose
 	if len(rose) > 0 {
 		s.cpusFreed(skip, rose)
 	}
@@ -496,6 +502,7 @@ type bfPass struct {
 	gen       uint64   // counts the passes, for parts
 	partsSeen []string // bfRun.partsSeen's storage
 	free      []int    // freeNow's storage
+	rose      []int    // countFree's storage
 	// counted is when open and cpus (the free CPUs) were counted
 	counted nodesRead
 	cpus    int

@@ -97,6 +97,7 @@ type skipLog struct {
 	cpus    []int               // each node's free CPUs as the last pass left them
 	gained  *bitset.BitSet      // holds' scratch
 	spare   []*bitset.BitSet    // sets of entries gone, for logSet
+	empty   []int               // cpusFreed's storage
 	// kept counts the reservations kept without a plan, narrowed those
 	// of them kept with room gained (see cons_gain.go), recounted those
 	// kept after counting again (see cons_recount.go), resumed the full
