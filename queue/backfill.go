@@ -92,7 +92,7 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	skip := s.kept.skip
 	pass := s.kept.newPass(uint(s.c.NodeCount()))
 	freeCPUs, open := s.freeNow(skip, pass)
-	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
+	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), horizon: now.Add(s.opts.bfWindow), pr: pr, resvAt: resvAt, kept: s.kept,
 		freeCPUs: freeCPUs, open: open, excl: pass.excl, pass: pass, skip: skip, partsSeen: pass.partsSeen[:0]}
 	considered := 0
 	k := s.kept
@@ -160,6 +160,7 @@ type bfRun struct {
 	s          *Scheduler
 	now        time.Time
 	nowAt      int64
+	horizon    time.Time // now plus the backfill window: the last start a plan tries
 	pr         *profile
 	resvAt     *resvIndex
 	kept       *keptPlan

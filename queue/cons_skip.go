@@ -459,9 +459,8 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	if !plain || reachedStart {
 		return
 	}
-	horizon := b.now.Add(b.s.opts.bfWindow)
 	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
-	if lastTried.After(horizon) {
+	if lastTried.After(b.horizon) {
 		return // starts past the window were never tried
 	}
 	b.checkPartition(j.Partition)
