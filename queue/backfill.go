@@ -92,7 +92,7 @@ func (s *Scheduler) backfill(now time.Time) []Started {
 	skip := s.kept.skip
 	pass := s.kept.newPass(uint(s.c.NodeCount()))
 	freeCPUs, open := s.freeNow(skip, pass)
-	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), pr: pr, resvAt: resvAt, kept: s.kept,
+	b := &bfRun{s: s, now: now, nowAt: now.UnixNano(), horizon: now.Add(s.opts.bfWindow), pr: pr, resvAt: resvAt, kept: s.kept,
 		freeCPUs: freeCPUs, open: open, excl: pass.excl, pass: pass, skip: skip, partsSeen: pass.partsSeen[:0]}
 	considered := 0
 	k := s.kept
@@ -160,6 +160,7 @@ type bfRun struct {
 	s          *Scheduler
 	now        time.Time
 	nowAt      int64
+	horizon    time.Time // now plus the backfill window: the last start a plan tries
 	pr         *profile
 	resvAt     *resvIndex
 	kept       *keptPlan
@@ -172,6 +173,7 @@ type bfRun struct {
 	partsSeen  []string // the partitions checkPartition compared this pass
 	held       []int64  // heldUntil's per-node ends, once read this pass (giveback.go)
 	latest     []int64  // wordFreeFrom's per-word free times, once read this pass
+	busy       bool     // the last replan found no start within the window
 }
 
 // plan starts eligible job j now or gives it the earliest reservation,
@@ -199,9 +201,12 @@ func (b *bfRun) plan(j *job) {
 	if hadOld && !same {
 		b.s.freedRunIn(b.skip, b.pr, old.nodes, b.open, old.Start.UnixNano(), old.End.UnixNano())
 	}
-	if has {
+	switch {
+	case has:
 		b.certify(j, cur, reached)
-	} else {
+	case b.busy:
+		b.certifyBusy(j, reached)
+	default:
 		b.skip.forget(j.ID)
 	}
 }
@@ -210,6 +215,7 @@ func (b *bfRun) plan(j *job) {
 // reached a start.
 func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool) {
 	s, now, pr := b.s, b.now, b.pr
+	b.busy = false
 	end := j.expectedEnd(now)
 	b.pass.most = math.MaxInt // until earliest says better
 	if hadOld {
@@ -272,6 +278,7 @@ func (b *bfRun) replan(j *job, old reservation, hadOld bool) (reachedStart bool)
 	if nodes == nil { // busy: no start within the window
 		dropOld()
 		j.Explanation, j.Reason = nil, ReasonResources // as setFailure would record ErrBusy
+		b.busy = true
 		return reachedStart
 	}
 	r := reservation{Reservation{Job: j.ID, Start: at, End: j.expectedEnd(at), Nodes: names}, nodes}
@@ -336,23 +343,29 @@ func (s *Scheduler) countFree(skip *skipLog, pass *bfPass) (cpus int) {
 		skip.cpus = grownKeep(skip.cpus, s.c.NodeCount())
 		last = skip.cpus
 	}
-	var rose []int
 	pass.free = s.c.FreeCPUsInto(pass.free)
 	ow := open.Words() // (open holds every node: set a word's bit without a call)
-	for i, f := range pass.free {
+	if last == nil {
+		for i, f := range pass.free {
+			if f > 0 {
+				cpus += f
+				ow[i>>6] |= 1 << (uint(i) & 63)
+			}
+		}
+		return cpus
+	}
+	rose := pass.rose[:0] // (storage kept from pass to pass)
+	for i, f := range pass.free[:len(last)] {
 		if f > 0 {
 			cpus += f
 			ow[i>>6] |= 1 << (uint(i) & 63)
 		}
-	}
-	if last != nil {
-		for i, f := range pass.free {
-			if f > last[i] {
-				rose = append(rose, i)
-			}
+		if f > last[i] {
+			rose = append(rose, i)
 		}
-		copy(last, pass.free)
+		last[i] = f
 	}
+	pass.rose = rose
 	if len(rose) > 0 {
 		s.cpusFreed(skip, rose)
 	}
@@ -490,6 +503,7 @@ type bfPass struct {
 	gen       uint64   // counts the passes, for parts
 	partsSeen []string // bfRun.partsSeen's storage
 	free      []int    // freeNow's storage
+	rose      []int    // countFree's storage
 	// counted is when open and cpus (the free CPUs) were counted
 	counted nodesRead
 	cpus    int
@@ -497,6 +511,9 @@ type bfPass struct {
 	// of the job's partition free throughout its window; math.MaxInt when
 	// a start failed for more than its count (a selection failed).
 	most int
+	// untried is, after an earliest that found no start, the first slot
+	// start it left untried past the window (math.MaxInt64 for none)
+	untried int64
 	// resume, when ok, is where the next earliest may start its search
 	// (see resumeAt): set by a recount that failed, read by the plan that
 	// follows it at once
@@ -601,7 +618,8 @@ func (s *Scheduler) earliest(pr *profile, j *job, now, end time.Time, pass *bfPa
 		}
 		pass.resume.ok = false
 	}
-	for i := first; i < len(pr.times); i++ {
+	i := first
+	for ; i < len(pr.times); i++ {
 		t := pr.times[i]
 		if t.After(horizon) {
 			break
@@ -642,6 +660,12 @@ func (s *Scheduler) earliest(pr *profile, j *job, now, end time.Time, pass *bfPa
 	}
 	if keepFrom >= 0 {
 		return prev.nodes, prev.Nodes, prev.Start, probes, nil
+	}
+	// every start before the first slot left untried was tried or ruled
+	// out (see certifyBusy)
+	pass.untried = int64(math.MaxInt64)
+	if i < len(pr.at) {
+		pass.untried = pr.at[i]
 	}
 	// why not: never (a configuration error), or not within the window;
 	// a shape admitted since the configuration last changed fits the idle

@@ -43,7 +43,8 @@ func (b *bfRun) recount(r *reservation, part *bitset.BitSet, d time.Duration, ne
 	g := givenBack{pr: pr, own: r.nodes.Words(), rs: rs, re: re}
 	last := -1 // the last slot read with fewer than need free, as shortScan
 	next := 0
-	for i := 0; i < len(pr.at) && pr.at[i] <= lastTried.UnixNano(); i++ {
+	lastAt := lastTried.UnixNano()
+	for i := 0; i < len(pr.at) && pr.at[i] <= lastAt; i++ {
 		end := laterAt(pr.at[i], d)
 		for next = max(next, i); next < len(pr.at) && (next == i || pr.at[next] < end); next++ {
 			if g.count(next) < need {
@@ -86,7 +87,7 @@ type resumeAt struct {
 // one the plan would pass.
 func (b *bfRun) recountable(r *reservation, part *bitset.BitSet, d time.Duration, lastTried time.Time) bool {
 	pr := b.pr
-	if part == nil || b.open == nil || b.s.maxNodeCPUs() != 1 || lastTried.After(b.now.Add(b.s.opts.bfWindow)) ||
+	if part == nil || b.open == nil || b.s.maxNodeCPUs() != 1 || lastTried.After(b.horizon) ||
 		len(part.Words()) > smallWindowWords || len(pr.free[0].Words()) != len(part.Words()) {
 		return false // no bound a plan would record, no certificate it would write, or a large cluster
 	}

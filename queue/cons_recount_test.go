@@ -62,7 +62,8 @@ func TestGainedRoomIsCountedAgainBeforeItIsWeighed(t *testing.T) {
 		p.count = append(p.count, int(set.Count()))
 	}
 	k := &keptPlan{}
-	b := &bfRun{s: s, pr: p, now: at(0), nowAt: at(0).UnixNano(), pass: k.newPass(2), open: bitset.New(2), skip: newSkipLog()}
+	b := &bfRun{s: s, pr: p, now: at(0), nowAt: at(0).UnixNano(), horizon: at(0).Add(s.opts.bfWindow), pass: k.newPass(2),
+		open: bitset.New(2), skip: newSkipLog()}
 	r := reservation{Reservation: Reservation{Start: at(120), End: at(150)}, nodes: bitset.New(2).Set(0).Set(1)}
 	// a bound written on an earlier profile, where one node joined a window
 	c := &skipCert{resv: r, d: 30 * time.Minute, most: 1}

@@ -284,7 +284,7 @@ func (c *inputChanges) log(s *Scheduler, l *skipLog, pr *profile, n int) {
 // free run in the profile (which counts whole nodes), so it counts as
 // room everywhere.
 func (s *Scheduler) cpusFreed(l *skipLog, nodes []int) {
-	empty := make([]int, 0, len(nodes))
+	empty := l.empty[:0] // (storage kept with the log)
 	for _, i := range nodes {
 		if s.c.JobsOn(i) > 0 {
 			l.freed(math.MinInt64)
@@ -292,6 +292,7 @@ func (s *Scheduler) cpusFreed(l *skipLog, nodes []int) {
 		}
 		empty = append(empty, i)
 	}
+	l.empty = empty
 	b := l.logSet(s.c.NodeCount(), empty)
 	s.freedNow(l, s.kept.pr, b)
 	l.owned(b)

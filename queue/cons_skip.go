@@ -80,6 +80,9 @@ type skipCert struct {
 	// before resv's; lastAt the same in Unix nanoseconds
 	lastTried time.Time
 	lastAt    int64
+	// busy: the plan found no start within the window and left the job
+	// without a reservation (resv is zero; see cons_busy.go)
+	busy bool
 }
 
 // skipLog is the change log and the certificates. It belongs to a kept
@@ -94,12 +97,15 @@ type skipLog struct {
 	cpus    []int               // each node's free CPUs as the last pass left them
 	gained  *bitset.BitSet      // holds' scratch
 	spare   []*bitset.BitSet    // sets of entries gone, for logSet
+	empty   []int               // cpusFreed's storage
 	// kept counts the reservations kept without a plan, narrowed those
 	// of them kept with room gained (see cons_gain.go), recounted those
 	// kept after counting again (see cons_recount.go), resumed the full
 	// plans that started their search where a recount stopped; tests
 	// read them.
 	kept, narrowed, recounted, resumed int
+	// keptBusy counts the jobs kept without a reservation (cons_busy.go)
+	keptBusy int
 }
 
 func newSkipLog() *skipLog {
@@ -141,7 +147,7 @@ func (l *skipLog) prune(nowAt int64, resv map[JobID]reservation) {
 	}
 	oldest, mid := l.seq, l.entries[len(l.entries)/2].seq
 	l.certs.each(func(id JobID, c *skipCert) {
-		if _, ok := resv[id]; !ok || c.seq < max(l.floor, mid) {
+		if _, ok := resv[id]; (!ok && !c.busy) || c.seq < max(l.floor, mid) {
 			l.certs.del(id)
 			return
 		}
@@ -244,7 +250,7 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 				continue
 			}
 			if !known || e.nodes == nil {
-				if e.run >= c.d || ownRun(pr, e, r) >= c.d {
+				if e.run >= c.d || (r.nodes != nil && ownRun(pr, e, r) >= c.d) {
 					return false, nil
 				}
 				continue
@@ -263,7 +269,7 @@ func (l *skipLog) holds(pr *profile, c *skipCert, horizon int64, need int) (ok b
 			}
 			continue
 		}
-		if e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
+		if r.nodes != nil && e.from < end && start < e.to && e.nodes.IntersectionCardinality(r.nodes) > 0 {
 			return false, nil
 		}
 	}
@@ -383,7 +389,7 @@ func (b *bfRun) keep(j *job) bool {
 	// start no plan tried (a reservation time has overtaken since may have
 	// kept it off nodes that are free now): plan in full.
 	lastTried := c.lastTried
-	if b.nowAt > c.lastAt {
+	if b.nowAt > c.lastAt || (c.busy && !b.busyStill(j, c)) {
 		return false
 	}
 	horizon := laterAt(c.lastAt, d)
@@ -393,6 +399,10 @@ func (b *bfRun) keep(j *job) bool {
 	}
 	if gained != nil && gained.Any() && !b.weigh(c, gained, j.Partition, d, need, lastTried) {
 		return false
+	}
+	if c.busy {
+		j.Explanation = nil // as the busy plan records it
+		b.skip.keptBusy++
 	}
 	c.seq = b.skip.seq
 	b.skip.kept++
@@ -449,9 +459,8 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	if !plain || reachedStart {
 		return
 	}
-	horizon := b.now.Add(b.s.opts.bfWindow)
 	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
-	if lastTried.After(horizon) {
+	if lastTried.After(b.horizon) {
 		return // starts past the window were never tried
 	}
 	b.checkPartition(j.Partition)

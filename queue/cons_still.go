@@ -41,13 +41,17 @@ func (k *keptPlan) nodesStill(c *selectnodes.Cluster, nowAt int64) bool {
 // the free times name; the kept ones become the ones read.
 func (s *Scheduler) readNodes(k *keptPlan, now time.Time, ch *inputChanges) {
 	nowAt := now.UnixNano()
-	freeFrom, never, read := s.freeFrom(now, k.spare, k.spareNever)
+	freeFrom, never, read := s.freeFrom(now, k.spare, k.spareNever, &k.ends)
 	seen := k.seenFree(len(freeFrom))
 	was, is := k.never.Words(), never.Words() // read a word at a time: a node's Test costs a call
 	same := slices.Equal(was, is)             // the usual case: no node came or went
-	for i := range freeFrom {
-		a, b := k.freeFrom[i], freeFrom[i]
-		if same && a == b && seen[i] <= b { // (la == b below, and the sets agree)
+	// and usually no start in the last pass: every seen[i] is then
+	// math.MinInt64, and a node is passed over on its free time alone
+	quick := same && len(k.started) == 0
+	old := k.freeFrom[:len(freeFrom)] // (as long: see keptProfile)
+	for i, b := range freeFrom {
+		a := old[i]
+		if a == b && (quick || same && seen[i] <= b) { // (la == b below, and the sets agree)
 			continue
 		}
 		la := max(a, seen[i]) // as the last pass's certificates read it

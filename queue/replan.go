@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
 // keptPlan is Backfill's availability profile and reservation index kept
@@ -78,8 +79,10 @@ type keptPlan struct {
 	// seen is seenFree's storage (see cons_seen.go)
 	started []nodeUntil
 	seen    []int64
-	// read is when freeFrom and never were read (see cons_still.go)
+	// read is when freeFrom and never were read (see cons_still.go);
+	// ends the allocation ends it rounded
 	read nodesRead
+	ends endMemo
 	// resvFrom bounds the reservations' starts (see walkResv)
 	resvFrom resvFrom
 	// walkEvery makes every pass walk the reservations (tests compare
@@ -133,7 +136,7 @@ func (s *Scheduler) keptProfile(now time.Time, clamped bool) (*profile, *resvInd
 	if k == nil || len(k.freeFrom) != n || nowAt < k.pr.at[0] { // (time ran backwards)
 		k = &keptPlan{dirty: bitset.New(uint(n)), skip: newSkipLog()}
 		k.pr, k.idx = s.buildProfile(now, &k.buf)
-		k.freeFrom, k.never, k.read = s.freeFrom(now, nil, nil)
+		k.freeFrom, k.never, k.read = s.freeFrom(now, nil, nil, &k.ends)
 		k.resv = make(map[JobID]reservation, len(s.resv))
 		for i, at := range k.freeFrom {
 			if !k.never.Test(uint(i)) {
@@ -412,31 +415,57 @@ func sameResv(a, b reservation) bool {
 // freeFrom returns each node's rounded free time as buildProfile sees it
 // (math.MinInt64 when no allocation holds it), in buf's storage, the
 // nodes that are down or not available (in neverBuf's, when it fits), and
-// when it read them (see nodesStill).
-func (s *Scheduler) freeFrom(now time.Time, buf []int64, neverBuf *bitset.BitSet) ([]int64, *bitset.BitSet, nodesRead) {
+// when it read them (see nodesStill). It walks the cluster's allocations
+// by end, each with its placement (no lookup by job), and takes each end
+// rounded from m when the last read rounded it.
+func (s *Scheduler) freeFrom(now time.Time, buf []int64, neverBuf *bitset.BitSet, m *endMemo) ([]int64, *bitset.BitSet, nodesRead) {
 	c := s.c
 	out := grown(buf, c.NodeCount())
 	for i := range out {
 		out[i] = math.MinInt64
 	}
-	// the scheduler's own jobs hold every allocation unless someone
-	// allocated on the cluster behind its back: then as many
-	// (allocation, node) pairs as the nodes count would not be found
-	held, read := 0, nodesRead{changes: c.Changes(), nextEnd: math.MaxInt64, ok: true}
-	for id, j := range s.active { // any order: a maximum per node
-		held += s.holdUntil(out, id, now, &j.roundedEnd, &read.nextEnd)
-	}
-	if held != c.JobsOnTotal() {
-		for i := range out {
-			out[i] = math.MinInt64
+	nowAt, res := now.UnixNano(), s.opts.bfResolution
+	read := nodesRead{changes: c.Changes(), nextEnd: math.MaxInt64, ok: true}
+	prev, next, cur := m.last, m.next[:0], 0
+	c.DescendAllocations(func(_ selectnodes.JobID, end time.Time, p *selectnodes.Placement) bool {
+		at := nowAt
+		if end.After(now) {
+			e := end.UnixNano()
+			read.nextEnd = e // (the ends descend: the last one after now is the earliest)
+			if k := len(next) - 1; k >= 0 && next[k].end == e {
+				at = next[k].at
+			} else {
+				// the last read's ends descend too: a cursor finds e's
+				for cur < len(prev) && prev[cur].end > e {
+					cur++
+				}
+				if cur < len(prev) && prev[cur].end == e {
+					at = prev[cur].at
+				} else {
+					at = roundUp(end, now, res).UnixNano()
+				}
+				next = append(next, roundedAt{e, at})
+			}
 		}
-		read.nextEnd = math.MaxInt64
-		for _, id := range c.Running() {
-			s.holdUntil(out, id, now, nil, &read.nextEnd)
+		for _, a := range p.Alloc {
+			out[a.Node] = max(out[a.Node], at)
 		}
-	}
+		return true
+	})
+	m.last, m.next = next, prev
 	return out, c.UnusableInto(neverBuf), read
 }
+
+// endMemo is the allocation ends after now a read of the free times
+// rounded, latest first, and storage for the next read's. (Once an end
+// is after now its rounding does not depend on now.)
+type endMemo struct {
+	last, next []roundedAt
+}
+
+// roundedAt is an allocation's end and the same rounded up to the
+// backfill resolution, in Unix nanoseconds.
+type roundedAt struct{ end, at int64 }
 
 // roundedEnd is an allocation's end and the same rounded up to the
 // backfill resolution (the rounding does not depend on now once the end is
@@ -444,34 +473,4 @@ func (s *Scheduler) freeFrom(now time.Time, buf []int64, neverBuf *bitset.BitSet
 type roundedEnd struct {
 	end time.Time
 	at  int64
-}
-
-// holdUntil raises the free times in out of the nodes job id's allocation
-// holds to its rounded end, and returns how many nodes it holds.
-// memo, when not nil, remembers the end rounded up for the next pass;
-// next is lowered to the allocation's end when that is after now.
-func (s *Scheduler) holdUntil(out []int64, id JobID, now time.Time, memo *roundedEnd, next *int64) int {
-	p, _, end, ok := s.c.Allocation(id)
-	if !ok {
-		return 0
-	}
-	var at int64
-	if end.After(now) {
-		*next = min(*next, end.UnixNano())
-	}
-	switch {
-	case !end.After(now):
-		at = now.UnixNano()
-	case memo != nil && memo.end.Equal(end):
-		at = memo.at
-	default:
-		at = roundUp(end, now, s.opts.bfResolution).UnixNano()
-		if memo != nil {
-			*memo = roundedEnd{end, at}
-		}
-	}
-	for _, a := range p.Alloc {
-		out[a.Node] = max(out[a.Node], at)
-	}
-	return len(p.Alloc)
 }
