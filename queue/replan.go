@@ -466,11 +466,3 @@ type endMemo struct {
 // roundedAt is an allocation's end and the same rounded up to the
 // backfill resolution, in Unix nanoseconds.
 type roundedAt struct{ end, at int64 }
-
-// roundedEnd is an allocation's end and the same rounded up to the
-// backfill resolution (the rounding does not depend on now once the end is
-// after now).
-type roundedEnd struct {
-	end time.Time
-	at  int64
-}

@@ -21,8 +21,6 @@ type job struct {
 	suspendedFor time.Duration
 	// allocSeq orders the allocations of running jobs as they were made.
 	allocSeq uint64
-	// roundedEnd caches the allocation's end rounded for Backfill.
-	roundedEnd roundedEnd
 	// class is the job's class key for Schedule's failure skip, once
 	// rendered; "" until then and after an update (classskip.go).
 	class string
