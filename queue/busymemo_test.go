@@ -2,7 +2,6 @@ package queue
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -16,9 +15,7 @@ import (
 // change an answer (submissions, starts, ends, cancels, request updates,
 // node states) and must start the same jobs and read alike after each.
 func TestBusyMemoChangesNoDecision(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 13))
+	rng := seeded(t, 13)
 	const conf = "NodeName=n[0-7] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n"
 	memo, plain := New(cluster(t, conf)), New(cluster(t, conf))
 	plain.noBusyMemo = true

@@ -26,13 +26,8 @@ import (
 // certifyBusy writes j's certificate after a full plan that found no
 // start within the window, when the plan qualifies as certify's does.
 func (b *bfRun) certifyBusy(j *job, reachedStart bool) {
-	if !b.skipping() {
-		return
-	}
-	old := b.skip.certs.get(j.ID)
-	b.skip.certs.del(j.ID)
-	k, plain := plainKey(&j.Request)
-	if !plain || reachedStart {
+	old, k, ok := b.takeCert(j, reachedStart)
+	if !ok {
 		return
 	}
 	b.checkPartition(j.Partition)

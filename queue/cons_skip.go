@@ -450,13 +450,8 @@ func (b *bfRun) weigh(c *skipCert, gained *bitset.BitSet, partition string, d ti
 // attempt that reached no start, and every start before r's (less one
 // resolution step) tried within the backfill window.
 func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
-	if !b.skipping() {
-		return
-	}
-	old := b.skip.certs.get(j.ID)
-	b.skip.certs.del(j.ID)
-	k, plain := plainKey(&j.Request)
-	if !plain || reachedStart {
+	old, k, ok := b.takeCert(j, reachedStart)
+	if !ok {
 		return
 	}
 	lastTried := r.Start.Add(-max(b.s.opts.bfResolution, time.Nanosecond))
@@ -470,6 +465,21 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 	*old = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
 		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j), lastTried: lastTried, lastAt: lastTried.UnixNano()}
 	b.skip.certs.set(j.ID, old)
+}
+
+// takeCert removes j's certificate before a full plan writes its new one,
+// returning the old one's storage (nil for none) to write it in and j's
+// plain key; ok is false when no certificate may follow: the pass keeps
+// none, the request is not plain, or the start-now attempt reached a
+// start.
+func (b *bfRun) takeCert(j *job, reachedStart bool) (old *skipCert, k admitKey, ok bool) {
+	if !b.skipping() {
+		return nil, admitKey{}, false
+	}
+	old = b.skip.certs.get(j.ID)
+	b.skip.certs.del(j.ID)
+	k, plain := plainKey(&j.Request)
+	return old, k, plain && !reachedStart
 }
 
 // samePlainKey is plainKey(req) == (*k, true), read field by field

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,14 @@ import (
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func at(min int) time.Time { return t0.Add(time.Duration(min) * time.Minute) }
+
+// seeded is a random source on a fresh seed, logged so that a failure can
+// be replayed with it.
+func seeded(t testing.TB, stream uint64) *rand.Rand {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	return rand.New(rand.NewPCG(seed, stream))
+}
 
 func cluster(t testing.TB, conf string, opts ...selectnodes.Option) *selectnodes.Cluster {
 	t.Helper()

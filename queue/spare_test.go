@@ -16,9 +16,7 @@ import (
 // ends; after each call every job the forgetting one still holds must
 // read alike in both, and some record must have served two jobs.
 func TestReusedRecordsReadAsNew(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 7))
+	rng := seeded(t, 7)
 	const conf = "NodeName=n[0-7] CPUs=4 Feature=a\nNodeName=m[0-3] CPUs=8 Feature=b\nPartitionName=batch Nodes=ALL Default=YES\n"
 	forgets := New(cluster(t, conf), WithForgetFinished())
 	keeps := New(cluster(t, conf))
@@ -97,9 +95,7 @@ func randomSpareSpec(t *testing.T, rng *rand.Rand, ids []JobID) Spec {
 // under Schedule, EASY and conservative backfill, must start the same
 // jobs on the same nodes as without, and every job read alike.
 func TestRecycledPlacementsChangeNoAnswer(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 11))
+	rng := seeded(t, 11)
 	const conf = "NodeName=n[0-15] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n"
 	plain := New(cluster(t, conf), WithForgetFinished())
 	recycles := New(cluster(t, conf), WithForgetFinished(), WithRecycledPlacements())

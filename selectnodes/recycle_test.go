@@ -61,22 +61,15 @@ func TestRecycledPlacementKeepsNothing(t *testing.T) {
 // Recycle refuses what it cannot know to be unread, and what is not a
 // selection's placement.
 func TestRecycleRefuses(t *testing.T) {
-	released := func(c *Cluster) *Placement {
-		p, err := c.SelectNodes(&Request{MinNodes: 1}, RunNow)
-		require.NoError(t, err)
-		require.NoError(t, c.Allocate(1, p, t0, t0.Add(time.Hour)))
-		require.NoError(t, c.Release(1))
-		return p
-	}
 	c := uniform(t, 4, 2)
 	assert.False(t, c.Recycle(nil))
 	assert.False(t, c.Recycle(&Placement{}))
-	p := released(c)
+	p := released(t, c, 1, 1)
 	c.Snapshot() // it may hold any placement running when taken
 	assert.False(t, c.Recycle(p), "after a snapshot")
 
 	h := uniform(t, 4, 2, WithSelector(&hookRecorder{}))
-	assert.False(t, h.Recycle(released(h)), "a selector with its own tables")
+	assert.False(t, h.Recycle(released(t, h, 1, 1)), "a selector with its own tables")
 
 	// placements of one size beyond the bound are left to the collector
 	full := uniform(t, maxSparePerSize+1, 1)
@@ -128,21 +121,14 @@ func TestPipelineReusesRecycledPlacement(t *testing.T) {
 // larger than the whole store is refused.
 func TestRecycleStoreIsBounded(t *testing.T) {
 	c := uniform(t, maxSpareSlots+1, 1)
-	released := func(id JobID, n int) *Placement {
-		p, err := c.SelectNodes(&Request{MinNodes: n}, RunNow)
-		require.NoError(t, err)
-		require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Hour)))
-		require.NoError(t, c.Release(id))
-		return p
-	}
-	assert.False(t, c.Recycle(released(1, maxSpareSlots+1)), "larger than the store")
-	first := released(2, maxSpareSlots/2+1)
+	assert.False(t, c.Recycle(released(t, c, 1, maxSpareSlots+1)), "larger than the store")
+	first := released(t, c, 2, maxSpareSlots/2+1)
 	require.True(t, c.Recycle(first))
 	got, ok := c.Probe(&Request{MinNodes: maxSpareSlots/2 + 1}, RunNow)
 	require.True(t, ok)
 	require.Same(t, first, got) // served: the store stays open when it fills
-	require.True(t, c.Recycle(released(4, maxSpareSlots/2+1)))
-	second := released(3, maxSpareSlots/2) // passes the bound: the store starts again
+	require.True(t, c.Recycle(released(t, c, 4, maxSpareSlots/2+1)))
+	second := released(t, c, 3, maxSpareSlots/2) // passes the bound: the store starts again
 	require.True(t, c.Recycle(second))
 	assert.Equal(t, maxSpareSlots/2, c.spare.slots)
 	assert.Empty(t, c.spare.list(maxSpareSlots/2+1), "the earlier placement is still kept")
@@ -156,20 +142,23 @@ func TestRecycleStoreIsBounded(t *testing.T) {
 // placements it took closes: it keeps nothing more.
 func TestRecycleStoreClosesWhenItDoesNotServe(t *testing.T) {
 	c := uniform(t, maxSpareSlots, 1)
-	released := func(id JobID, n int) *Placement {
-		p, err := c.SelectNodes(&Request{MinNodes: n}, RunNow)
-		require.NoError(t, err)
-		require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Hour)))
-		require.NoError(t, c.Release(id))
-		return p
-	}
 	// sizes never asked for again fill the store
 	id, kept := JobID(1), 0
 	for n := 1000; kept+n <= maxSpareSlots; n++ {
-		require.True(t, c.Recycle(released(id, n)))
+		require.True(t, c.Recycle(released(t, c, id, n)))
 		id, kept = id+1, kept+n
 	}
-	assert.False(t, c.Recycle(released(id, 2000)), "it filled up serving none")
+	assert.False(t, c.Recycle(released(t, c, id, 2000)), "it filled up serving none")
 	assert.Zero(t, c.spare.slots, "a closed store keeps nothing")
-	assert.False(t, c.Recycle(released(id+1, 1)), "closed for good")
+	assert.False(t, c.Recycle(released(t, c, id+1, 1)), "closed for good")
+}
+
+// released is a placement of n nodes that job id held on c and released.
+func released(t *testing.T, c *Cluster, id JobID, n int) *Placement {
+	t.Helper()
+	p, err := c.SelectNodes(&Request{MinNodes: n}, RunNow)
+	require.NoError(t, err)
+	require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Hour)))
+	require.NoError(t, c.Release(id))
+	return p
 }
