@@ -299,14 +299,16 @@ func BenchmarkSnapshot(b *testing.B) {
 
 // BenchmarkSelectAllocate is a scheduler's start: a RunNow selection, then
 // its allocation, checked in full (Allocate) or trusted as the selection
-// just made (AllocateSelected), then the release that undoes it.
+// just made (AllocateSelected), then the release that undoes it; under
+// path=recycled the released placement is handed back (Recycle) for the
+// next selection to fill.
 func BenchmarkSelectAllocate(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
 		c := benchCluster(b, n, ConsRes{})
 		for _, size := range []int{1, 64} {
-			for _, path := range []string{"checked", "trusted"} {
+			for _, path := range []string{"checked", "trusted", "recycled"} {
 				allocate := c.Allocate
-				if path == "trusted" {
+				if path != "checked" {
 					allocate = c.AllocateSelected
 				}
 				b.Run(fmt.Sprintf("nodes=%d/job=%dnodes/path=%s", n, size, path), func(b *testing.B) {
@@ -321,6 +323,9 @@ func BenchmarkSelectAllocate(b *testing.B) {
 						}
 						if err := c.Release(1); err != nil {
 							b.Fatal(err)
+						}
+						if path == "recycled" && !c.Recycle(p) {
+							b.Fatal("the placement was not taken back")
 						}
 					}
 				})
