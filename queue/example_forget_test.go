@@ -29,3 +29,44 @@ func ExampleWithForgetFinished() {
 	// jobs kept: 0 false
 	// job 2 RUNNING
 }
+
+// A replay that reads each start's placement only as it starts lets the
+// scheduler hand a forgotten job's placement back to the cluster, so
+// that later starts reuse its memory. What the scheduler hands out (Job,
+// events) are copies and stay as they were.
+func ExampleWithRecycledPlacements() {
+	c, err := selectnodes.New(
+		[]selectnodes.Node{{Name: "n1", CPUs: 4}, {Name: "n2", CPUs: 4}},
+		[]selectnodes.Partition{{Name: "batch", Nodes: []string{"n1", "n2"}, Default: true}})
+	if err != nil {
+		panic(err)
+	}
+	s := queue.New(c, queue.WithForgetFinished(), queue.WithRecycledPlacements())
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var kept queue.Job
+	var last *selectnodes.Placement // compared, never read after its job
+	for k := range 3 {
+		now := t0.Add(time.Duration(k) * time.Hour)
+		id, err := s.Submit(queue.Spec{User: "u", Request: selectnodes.Request{MinNodes: 1}, TimeLimit: time.Hour}, now)
+		if err != nil {
+			panic(err)
+		}
+		s.Schedule(now)
+		p, _, _, _ := c.Allocation(id) // the cluster's, read while the job runs
+		j, _ := s.Job(id)              // a copy: the caller's
+		if k == 0 {
+			kept = j
+		}
+		fmt.Println("job", id, "on", p.Hostlist(), "in the last job's placement:", p == last)
+		last = p
+		if err := s.Finish(id, queue.Outcome{}, now.Add(30*time.Minute)); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println("job 1's copy still reads", kept.Nodes())
+	// Output:
+	// job 1 on n1 in the last job's placement: false
+	// job 2 on n1 in the last job's placement: true
+	// job 3 on n1 in the last job's placement: true
+	// job 1's copy still reads n1
+}
