@@ -132,6 +132,10 @@
 // another in a dependency, only the forgotten IDs as runs of consecutive
 // IDs (a few runs for a queue whose jobs end roughly in order, whatever
 // their number); a dependency given later on such a job is refused.
+// A forgotten job's record is reused for a later submission, and with
+// WithRecycledPlacements its placement too (selectnodes.Cluster.Recycle),
+// so a long replay allocates little per job; that option is for callers
+// that read no placement from the cluster after its job is forgotten.
 //
 // # State
 //
