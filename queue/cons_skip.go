@@ -376,7 +376,6 @@ func (b *bfRun) keep(j *job) bool {
 	if j.TimeLimit != c.timeLimit {
 		return false
 	}
-	need := b.s.minNodes(j)
 	if !b.keyStands(j, c) || c.mostCPUs != b.s.maxNodeCPUs() {
 		return false
 	}
@@ -397,12 +396,7 @@ func (b *bfRun) keep(j *job) bool {
 	if b.nowAt > c.lastAt || (c.busy && !b.busyStill(j, c)) {
 		return false
 	}
-	horizon := laterAt(c.lastAt, d)
-	ok, gained := b.skip.holds(b.pr, c, horizon, need)
-	if !ok {
-		return false
-	}
-	if gained != nil && gained.Any() && !b.weigh(c, gained, j.Partition, d, need, lastTried) {
+	if !b.logStands(j, c, d, lastTried) {
 		return false
 	}
 	if c.busy {
@@ -412,6 +406,22 @@ func (b *bfRun) keep(j *job) bool {
 	c.seq = b.skip.seq
 	b.skip.kept++
 	return true
+}
+
+// logStands reports whether what the log holds since c was written leaves
+// c's job where its plan put it (holds, then weigh). A certificate as new
+// as the log has nothing to read there: holds would pass it at once, so
+// it is not called, nor the job's need counted for it.
+func (b *bfRun) logStands(j *job, c *skipCert, d time.Duration, lastTried time.Time) bool {
+	if c.seq == b.skip.seq { // (the log's floor is never above its last seq)
+		return true
+	}
+	need := b.s.minNodes(j)
+	ok, gained := b.skip.holds(b.pr, c, laterAt(c.lastAt, d), need)
+	if !ok {
+		return false
+	}
+	return gained == nil || !gained.Any() || b.weigh(c, gained, j.Partition, d, need, lastTried)
 }
 
 // weigh reports whether the room gained on the nodes gained since c was
