@@ -36,7 +36,7 @@ func (b *bfRun) certifyBusy(j *job, reachedStart bool) {
 	}
 	last := b.pass.untried - 1 // every start up to it was tried or ruled out
 	*old = skipCert{seq: b.skip.seq, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit, key: k,
-		mostCPUs: b.s.maxNodeCPUs(), most: math.MaxInt, lastTried: time.Unix(0, last), lastAt: last, busy: true}
+		updates: b.s.updates, mostCPUs: b.s.maxNodeCPUs(), most: math.MaxInt, lastTried: time.Unix(0, last), lastAt: last, busy: true}
 	b.skip.certs.set(j.ID, old)
 }
 

@@ -71,7 +71,10 @@ type skipCert struct {
 	d         time.Duration
 	timeLimit time.Duration
 	key       admitKey
-	mostCPUs  int
+	// updates is the scheduler's count of applied Updates when the job's
+	// request was last compared with key (see keyStands)
+	updates  uint64
+	mostCPUs int
 	// most bounds the nodes the job could have had at every start its
 	// plan ruled out, the start-now attempt's included (see gained);
 	// math.MaxInt when unknown.
@@ -104,8 +107,10 @@ type skipLog struct {
 	// plans that started their search where a recount stopped; tests
 	// read them.
 	kept, narrowed, recounted, resumed int
-	// keptBusy counts the jobs kept without a reservation (cons_busy.go)
-	keptBusy int
+	// keptBusy counts the jobs kept without a reservation (cons_busy.go);
+	// keyed the requests compared field by field with a certificate's key
+	// (keyStands)
+	keptBusy, keyed int
 }
 
 func newSkipLog() *skipLog {
@@ -371,8 +376,7 @@ func (b *bfRun) keep(j *job) bool {
 	if j.TimeLimit != c.timeLimit {
 		return false
 	}
-	need := b.s.minNodes(j)
-	if !samePlainKey(&j.Request, &c.key) || c.mostCPUs != b.s.maxNodeCPUs() {
+	if !b.keyStands(j, c) || c.mostCPUs != b.s.maxNodeCPUs() {
 		return false
 	}
 	limit := j.TimeLimit
@@ -392,12 +396,7 @@ func (b *bfRun) keep(j *job) bool {
 	if b.nowAt > c.lastAt || (c.busy && !b.busyStill(j, c)) {
 		return false
 	}
-	horizon := laterAt(c.lastAt, d)
-	ok, gained := b.skip.holds(b.pr, c, horizon, need)
-	if !ok {
-		return false
-	}
-	if gained != nil && gained.Any() && !b.weigh(c, gained, j.Partition, d, need, lastTried) {
+	if !b.logStands(j, c, d, lastTried) {
 		return false
 	}
 	if c.busy {
@@ -407,6 +406,22 @@ func (b *bfRun) keep(j *job) bool {
 	c.seq = b.skip.seq
 	b.skip.kept++
 	return true
+}
+
+// logStands reports whether what the log holds since c was written leaves
+// c's job where its plan put it (holds, then weigh). A certificate as new
+// as the log has nothing to read there: holds would pass it at once, so
+// it is not called, nor the job's need counted for it.
+func (b *bfRun) logStands(j *job, c *skipCert, d time.Duration, lastTried time.Time) bool {
+	if c.seq == b.skip.seq { // (the log's floor is never above its last seq)
+		return true
+	}
+	need := b.s.minNodes(j)
+	ok, gained := b.skip.holds(b.pr, c, laterAt(c.lastAt, d), need)
+	if !ok {
+		return false
+	}
+	return gained == nil || !gained.Any() || b.weigh(c, gained, j.Partition, d, need, lastTried)
 }
 
 // weigh reports whether the room gained on the nodes gained since c was
@@ -463,7 +478,7 @@ func (b *bfRun) certify(j *job, r reservation, reachedStart bool) {
 		old = new(skipCert)
 	}
 	*old = skipCert{seq: b.skip.seq, resv: r, d: j.expectedEnd(b.now).Sub(b.now), timeLimit: j.TimeLimit,
-		key: k, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j), lastTried: lastTried, lastAt: lastTried.UnixNano()}
+		key: k, updates: b.s.updates, mostCPUs: b.s.maxNodeCPUs(), most: b.most(j), lastTried: lastTried, lastAt: lastTried.UnixNano()}
 	b.skip.certs.set(j.ID, old)
 }
 
@@ -480,6 +495,24 @@ func (b *bfRun) takeCert(j *job, reachedStart bool) (old *skipCert, k admitKey, 
 	b.skip.certs.del(j.ID)
 	k, plain := plainKey(&j.Request)
 	return old, k, plain && !reachedStart
+}
+
+// keyStands reports whether j's request is still c's plain key. A pending
+// job's request changes only as an Update is applied, which the scheduler
+// counts: while that count stands where it was when the request was last
+// compared with the key, the request is the one compared, and the field
+// by field comparison (a check every kept reservation made) is not made
+// again.
+func (b *bfRun) keyStands(j *job, c *skipCert) bool {
+	if c.updates == b.s.updates {
+		return true
+	}
+	b.skip.keyed++
+	if !samePlainKey(&j.Request, &c.key) {
+		return false
+	}
+	c.updates = b.s.updates
+	return true
 }
 
 // samePlainKey is plainKey(req) == (*k, true), read field by field
