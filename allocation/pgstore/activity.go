@@ -91,14 +91,19 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 	var result string
 	var alloc, bal *int64
 	args := []any{key, int64(r.UID), r.Account, string(r.Resource), r.Amount, r.Rate, r.Comment, now}
-	for range 2 { // a pre-debit of the same job id on another allocation may commit first
+	unique := false
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		result = "ok"
 		err = s.pool.QueryRow(ctx, preDebitSQL, args...).Scan(&alloc, &bal)
 		if errors.Is(err, pgx.ErrNoRows) {
 			err = s.pool.QueryRow(ctx, "SELECT result, alloc, bal FROM hpcsched_predebit($1, $2, $3, $4, $5, $6, $7, $8)",
 				args...).Scan(&result, &alloc, &bal)
 		}
-		if pgCode(err) != uniqueViolation {
+		if pgCode(err) == uniqueViolation && !unique {
+			unique = true // a pre-debit of the same job id on another allocation committed first: once more
+			continue
+		}
+		if !transient(err) {
 			break
 		}
 	}
@@ -141,18 +146,14 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 		return allocation.Job{}, err
 	}
 	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
-	rows, _ := s.pool.Query(ctx, completeSQL, key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
-	j, err := pgx.CollectExactlyOneRow(rows, scanJob)
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return j, clean(overflow(err))
-	}
+	var j allocation.Job
 	var result string
-	rows, _ = s.pool.Query(ctx, "SELECT $1::bigint, COALESCE(o_allocation, 0), COALESCE(o_uid, 0), COALESCE(o_amount, 0), COALESCE(o_rate, 0),"+
-		" COALESCE(o_status, ''), COALESCE(o_started, 'epoch'), o_ended, COALESCE(o_elapsed, 0), COALESCE(o_outcome, ''), COALESCE(o_debited, 0), result"+
-		" FROM hpcsched_complete($1, $2, $3, $4, $5)", key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
-	j, err = pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (allocation.Job, error) {
-		return scanJobAnd(row, &result)
-	})
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		j, result, err = s.completeOnce(ctx, key, c, now)
+		if !transient(err) {
+			break
+		}
+	}
 	switch {
 	case result == "gone":
 		return allocation.Job{}, fmt.Errorf("%w: job %d has no pre-debit", allocation.ErrNotFound, c.Job)
@@ -166,6 +167,25 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 	return j, nil
 }
 
+// completeOnce is one try of Complete: the usual statement, and the
+// function when that returns no row (result is then the function's
+// answer; "ok" from the statement).
+func (s *Store) completeOnce(ctx context.Context, key int64, c allocation.Completion, now time.Time) (allocation.Job, string, error) {
+	rows, _ := s.pool.Query(ctx, completeSQL, key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
+	j, err := pgx.CollectExactlyOneRow(rows, scanJob)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return j, "ok", err
+	}
+	result := ""
+	rows, _ = s.pool.Query(ctx, "SELECT $1::bigint, COALESCE(o_allocation, 0), COALESCE(o_uid, 0), COALESCE(o_amount, 0), COALESCE(o_rate, 0),"+
+		" COALESCE(o_status, ''), COALESCE(o_started, 'epoch'), o_ended, COALESCE(o_elapsed, 0), COALESCE(o_outcome, ''), COALESCE(o_debited, 0), result"+
+		" FROM hpcsched_complete($1, $2, $3, $4, $5)", key, int64(c.Elapsed), string(c.Outcome), c.Amount, now)
+	j, err = pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (allocation.Job, error) {
+		return scanJobAnd(row, &result)
+	})
+	return j, result, err
+}
+
 // Forget drops a job's record: an executing pre-debit is returned in full, a completed job keeps its debit. Unknown jobs are ignored.
 func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) error {
 	if err := s.opened(); err != nil {
@@ -175,7 +195,17 @@ func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) 
 	if err != nil {
 		return err
 	}
-	return clean(pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	for attempt := 1; ; attempt++ {
+		err = s.forgetOnce(ctx, key, now)
+		if attempt == maxAttempts || !transient(err) {
+			return clean(err)
+		}
+	}
+}
+
+// forgetOnce is one try of Forget, in one transaction.
+func (s *Store) forgetOnce(ctx context.Context, key int64, now time.Time) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		rows, _ := tx.Query(ctx, "SELECT "+jobCols+" FROM jobs WHERE job_id = $1 FOR UPDATE", key)
 		j, err := pgx.CollectExactlyOneRow(rows, scanJob)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -204,7 +234,7 @@ func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) 
 		}
 		_, err = tx.Exec(ctx, "DELETE FROM jobs WHERE job_id = $1", key)
 		return err
-	}))
+	})
 }
 
 const jobCols = "job_id, allocation_id, uid, amount, rate, status, started, ended, elapsed_ns, outcome, debited"

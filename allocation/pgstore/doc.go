@@ -21,8 +21,14 @@
 // PL/pgSQL functions the migrations install (hpcsched_predebit,
 // hpcsched_complete), which the store calls when the first statement
 // returns no row. A completion locks the job's row before the balances
-// row; nothing locks them in another order, so they cannot deadlock. A
-// CHECK (balance >= 0) backs this up.
+// row, as a forget does. One race still closes a cycle: a repeated
+// pre-debit of a job that a completion (or a forget) is writing holds the
+// balances row while its insert of the job's row waits for that writer,
+// which waits for the balances row. PostgreSQL breaks such a deadlock by
+// aborting one statement (SQLSTATE 40P01), which leaves nothing behind,
+// and the store runs it again, as it does a serialization failure, up to
+// eight times: pre-debits, completions and forgets are idempotent. A
+// CHECK (balance >= 0) backs the balance checks up.
 //
 // A job writes few rows: its pre-debit a jobs row and an activity row; its
 // completion updates the jobs row (kept on its page, a HOT update: the

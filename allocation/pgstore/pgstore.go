@@ -154,11 +154,31 @@ func pgCode(err error) string {
 }
 
 const (
-	uniqueViolation     = "23505"
-	exclusionViolation  = "23P01"
-	foreignKeyViolation = "23503"
-	restrictViolation   = "23001" // an allocation in use (migration 004's trigger)
+	uniqueViolation      = "23505"
+	exclusionViolation   = "23P01"
+	foreignKeyViolation  = "23503"
+	restrictViolation    = "23001" // an allocation in use (migration 004's trigger)
+	deadlockDetected     = "40P01"
+	serializationFailure = "40001"
 )
+
+// maxAttempts bounds how often a pre-debit, a completion or a forget is
+// tried when PostgreSQL aborts it to break a deadlock or a serialization
+// conflict (transient): each is idempotent and its transaction left no
+// trace, so it is simply run again, at once, since the other transaction
+// has gone on. One such race is known: a repeated pre-debit of a job that
+// a completion is updating waits, holding the allocation's balances row,
+// for the completion's job row, while the completion waits for the
+// balances row.
+const maxAttempts = 8
+
+// transient reports whether PostgreSQL aborted err's transaction only to
+// break a deadlock or a serialization conflict, asking the client to try
+// again.
+func transient(err error) bool {
+	code := pgCode(err)
+	return code == deadlockDetected || code == serializationFailure
+}
 
 // jobKey is a job id as the bigint column holds it.
 func jobKey(id allocation.JobID) (int64, error) {
