@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -57,8 +58,10 @@ func TestConcurrentRepeatsRecordOnce(t *testing.T) {
 	if testing.Short() {
 		rounds = 3
 	}
-	for range rounds {
-		concurrentRepeats(t)
+	for r := range rounds {
+		// a subtest each, so that each round's stores and database are
+		// closed before the next opens its own
+		t.Run(fmt.Sprintf("round=%d", r), concurrentRepeats)
 	}
 }
 
