@@ -291,6 +291,11 @@ func TestDocCommandsRun(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{} // the README and a doc.go may show the same command
+	// what the commands write under ${TMPDIR:-/tmp} goes to a directory of
+	// this run's own, shared by them (one reads what an earlier wrote), so
+	// a second run finds no file of the first (--jobs refuses to overwrite
+	// one) and nothing is left behind
+	tmp := t.TempDir()
 	for _, file := range slices.Sorted(maps.Keys(cmds)) {
 		for _, line := range cmds[file] {
 			key, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(line, "go run ./cmd/"), "hpcsched "), "#")
@@ -299,12 +304,12 @@ func TestDocCommandsRun(t *testing.T) {
 				continue
 			}
 			seen[key] = true
-			t.Run(file+": "+line, func(t *testing.T) { runDocCommand(t, dir, bin, line) })
+			t.Run(file+": "+line, func(t *testing.T) { runDocCommand(t, dir, bin, tmp, line) })
 		}
 	}
 }
 
-func runDocCommand(t *testing.T, dir, bin, line string) {
+func runDocCommand(t *testing.T, dir, bin, tmp, line string) {
 	text, comment, _ := strings.Cut(line, "#")
 	if strings.Contains(text, "../shared") {
 		if _, err := os.Stat(filepath.Join(dir, "..", "shared", "data")); err != nil {
@@ -328,7 +333,14 @@ func runDocCommand(t *testing.T, dir, bin, line string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", script)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	before := topEntries(t, dir)
 	out, err := cmd.CombinedOutput()
+	for _, name := range topEntries(t, dir) {
+		if !slices.Contains(before, name) {
+			t.Errorf("%s left %s in the repository", line, name)
+		}
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
@@ -338,4 +350,19 @@ func runDocCommand(t *testing.T, dir, bin, line string) {
 	if code != wantExit {
 		t.Fatalf("%s: exit %d, want %d\n%s", line, code, wantExit, out)
 	}
+}
+
+// topEntries lists the repository's top-level entries, but for hidden
+// ones (other tests' scratch directories).
+func topEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
