@@ -53,13 +53,7 @@ func requireSameExplanations(t *testing.T, fast, full *Scheduler, msg string) {
 // holds, updates, requeues, allocations behind the scheduler's back),
 // with a window shorter than many jobs' limits.
 func TestBusyJobsKeptDecideAsFullPlansUnderEvents(t *testing.T) {
-	iters, steps := 8, 200
-	if testing.Short() {
-		iters = 4
-	}
-	if raceEnabled {
-		iters = 2
-	}
+	iters, steps := twinIterations(8, 4, 2), 200
 	base := rand.Uint64()
 	t.Logf("seed %d", base)
 	kept := 0

@@ -16,13 +16,7 @@ import (
 // updates of pending jobs' requests (the time limit left as it was, so
 // that only the request tells the job changed), and decide alike.
 func TestKeptRequestsAreComparedAfterUpdates(t *testing.T) {
-	iters, steps := 6, 240
-	if testing.Short() {
-		iters = 3
-	}
-	if raceEnabled {
-		iters = 2
-	}
+	iters, steps := twinIterations(6, 3, 2), 240
 	base := rand.Uint64()
 	t.Logf("seed %d", base)
 	keyed := 0

@@ -47,13 +47,7 @@ func requireSameDecisions(t *testing.T, fast, full *Scheduler, msg string) {
 // states, allocations behind the scheduler's back) on clusters of
 // whole nodes and of shared ones.
 func TestKeptReservationsDecideAsFullPlans(t *testing.T) {
-	iters, steps := 16, 160
-	if testing.Short() {
-		iters = 6
-	}
-	if raceEnabled {
-		iters = 3
-	}
+	iters, steps := twinIterations(16, 6, 3), 160
 	for iter := range iters {
 		seed := uint64(iter) + 1000
 		n := []int{8, 40, 100}[iter%3]

@@ -32,13 +32,7 @@ func requireResvBound(t *testing.T, s *Scheduler, msg string) (bounded bool) {
 // events of every kind (keptEvent's), and the bound it reads holds after
 // every event.
 func TestResvWalkSkipDecidesAsAWalk(t *testing.T) {
-	iters, steps := 12, 160
-	if testing.Short() {
-		iters = 5
-	}
-	if raceEnabled {
-		iters = 2
-	}
+	iters, steps := twinIterations(12, 5, 2), 160
 	skipped := 0
 	for iter := range iters {
 		seed := uint64(iter) + 3100

@@ -17,6 +17,19 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func at(min int) time.Time { return t0.Add(time.Duration(min) * time.Minute) }
 
+// twinIterations is how many random twin runs a test makes: full in a
+// whole run, short under -short, race under the race detector (which is
+// slower still, and runs with -short in CI).
+func twinIterations(full, short, race int) int {
+	switch {
+	case raceEnabled:
+		return race
+	case testing.Short():
+		return short
+	}
+	return full
+}
+
 // seeded is a random source on a fresh seed, logged so that a failure can
 // be replayed with it.
 func seeded(t testing.TB, stream uint64) *rand.Rand {
