@@ -69,15 +69,23 @@ type easyPlan struct {
 	shadow  time.Time
 	nodes   *bitset.BitSet
 	counted []JobID // running when planned; one ending invalidates the plan
-	// started are the jobs EASY started since, which respect the plan; a
+	// started are the starts EASY made since, which respect the plan; a
 	// running job started by anyone else (Schedule, Start) invalidates
 	// the plan. allocSeq is the scheduler's allocation count at the plan,
 	// so that a start EASY did not make shows without a scan.
-	started  []JobID
+	started  []easyStart
 	allocSeq uint64
 	// lazy: a counted plan's nodes are chosen when a job first needs them
 	// (nodes is nil until then; easy_counted.go)
 	lazy easyLazy
+}
+
+// easyStart is one start EASY made under a plan: the job and its
+// allocation's number. A job requeued and started again is another
+// start, so its first one no longer runs: the number tells them apart.
+type easyStart struct {
+	id  JobID
+	seq uint64
 }
 
 // NewEASY returns EASY backfilling for s.
@@ -246,7 +254,7 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 		w.started = append(w.started, st)
 	}
 	if e.plan.head != 0 {
-		e.plan.started = append(e.plan.started, j.ID)
+		e.plan.started = append(e.plan.started, easyStart{id: j.ID, seq: j.allocSeq})
 	}
 	w.freeCPUs -= p.TotalCPUs
 	// when the allocation was the start's only change to the cluster, each
@@ -329,8 +337,8 @@ func (e *EASY) headPlan(j *job, now time.Time) *easyPlan {
 func (e *EASY) stillSound() bool {
 	s := e.s
 	alive := 0
-	for _, id := range e.plan.started {
-		if _, ok := s.active[id]; ok {
+	for _, st := range e.plan.started {
+		if j, ok := s.active[st.id]; ok && j.allocSeq == st.seq {
 			alive++
 		}
 	}
@@ -342,16 +350,27 @@ func (e *EASY) stillSound() bool {
 	}
 	slices.Sort(e.plan.counted)
 	counted := 0
-	for id := range s.active {
+	for id, j := range s.active {
 		switch {
-		case slices.Contains(e.plan.started, id):
-		case containsSorted(e.plan.counted, id):
-			counted++
+		case e.startedHere(id, j.allocSeq):
+		case j.allocSeq <= e.plan.allocSeq && containsSorted(e.plan.counted, id):
+			counted++ // (a counted job started again since is a new start)
 		default:
 			return false // started by someone else
 		}
 	}
 	return counted == len(e.plan.counted)
+}
+
+// startedHere reports whether the allocation seq of job id is a start
+// EASY made under the plan.
+func (e *EASY) startedHere(id JobID, seq uint64) bool {
+	for _, st := range e.plan.started {
+		if st.id == id && st.seq == seq {
+			return true
+		}
+	}
+	return false
 }
 
 func btoi(b bool) int {

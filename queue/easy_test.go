@@ -161,3 +161,43 @@ func TestEASYReplansAfterOutsideStarts(t *testing.T) {
 	easy.Backfill(at(3))
 	assert.Equal(t, at(2).Add(3*time.Hour), easy.plan.shadow, "the head now waits for the started job")
 }
+
+// A backfilled job that is requeued and backfilled again is one start
+// under the plan, not two: the plan stands while the job it counted on
+// runs and the head is the same (a double count of the job once made the
+// next pass plan afresh, and an incremental pass, which does not check,
+// then decided otherwise).
+func TestEASYKeepsItsPlanOverARestartedBackfill(t *testing.T) {
+	s := simple(t)
+	easy := NewEASY(s)
+	submit(t, s, nodes(4, time.Hour), at(0))
+	head := submit(t, s, nodes(8, time.Hour), at(0))
+	small := submit(t, s, nodes(1, 30*time.Minute), at(0))
+	started := easy.Backfill(at(0))
+	require.Len(t, started, 2, "the first job and the backfilled one")
+	require.Equal(t, head, easy.plan.head)
+	planned := easy.plan.allocSeq
+	require.NoError(t, s.Requeue(small, at(1)))
+	require.Len(t, easy.Backfill(at(1)), 1, "the requeued job is backfilled again")
+	require.Equal(t, Running, state(t, s, small))
+	easy.Backfill(at(2))
+	assert.Equal(t, planned, easy.plan.allocSeq, "nothing the plan counted on ended: it stands")
+	assert.Equal(t, at(60), easy.plan.shadow)
+}
+
+// A job EASY backfilled, requeued and then started by someone else is an
+// outside start: the plan is made again.
+func TestEASYReplansAfterAnOutsideRestart(t *testing.T) {
+	s := simple(t)
+	easy := NewEASY(s)
+	submit(t, s, nodes(4, time.Hour), at(0))
+	head := submit(t, s, nodes(8, time.Hour), at(0))
+	small := submit(t, s, nodes(1, 30*time.Minute), at(0))
+	require.Len(t, easy.Backfill(at(0)), 2)
+	require.Equal(t, head, easy.plan.head)
+	planned := easy.plan.allocSeq
+	require.NoError(t, s.Requeue(small, at(1)))
+	require.NoError(t, s.Start(small, nil, at(1))) // an operator's start
+	easy.Backfill(at(2))
+	assert.NotEqual(t, planned, easy.plan.allocSeq, "the operator's start was not seen")
+}
