@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/topology"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,8 +35,7 @@ func TestUseArenaRecycles(t *testing.T) {
 // bids' uses summed: random windows of every request kind, some taking
 // whole nodes, on random loads of the AUCSCHED3 paper's system.
 func TestPlannerProblemsAndTotals(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 41))
 	_, tree := topology.Seed001()
 	arena := &useArena{recycle: true}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,8 +39,7 @@ func sortedWindows(job WindowJob, run []int, room []int) [][2]int {
 // bestWindows keeps what sorting every stretch kept, ties and all, on
 // random runs (few distinct rooms, so spare cores often tie).
 func TestBestWindowsAsSorted(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 31))
 	for range 3000 {
 		n := 1 + rng.IntN(30)

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
 // Ranking by spans' prefix sums keeps what counting every use of every
 // candidate kept, candidates laid out or not, of consecutive nodes or not.
 func TestRankAsCounted(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 37))
 	const n = 64
 	nodes := make([]int, n)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,8 +15,7 @@ import (
 // not; and it finds some on runs of enough room often enough for the
 // check to mean something.
 func TestBestWindowsNoneOnShortRuns(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 32))
 	found := 0
 	for range 3000 {
@@ -44,8 +44,7 @@ func TestBestWindowsNoneOnShortRuns(t *testing.T) {
 // eligibleRuns' room on each run is the sum of the room on its nodes,
 // for random loads, GPU counts and eligible nodes.
 func TestEligibleRunsRooms(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 34))
 	for range 300 {
 		n := 1 + rng.IntN(60)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/topology"
@@ -19,8 +20,7 @@ import (
 // the AUCSCHED3 paper's system with jobs of a few room tables and
 // eligible sets.
 func TestBidShareSameProblem(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 23))
 	_, tree := topology.Seed001()
 	n := tree.NodeCount()

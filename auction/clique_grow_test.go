@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,8 +16,7 @@ import (
 // every conflicting pair of random problems (some with many bids of one
 // value, so that ties decide) and of the paper's generated windows.
 func TestGrowCliqueAsByScan(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 14))
 	check := func(p *Problem) {
 		t.Helper()

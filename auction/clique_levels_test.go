@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,8 +14,7 @@ import (
 // windows whose bids lay their cores out unevenly, on the models' node
 // resources and cliques (resources of capacity 1) alike.
 func TestOverfillsByLevelsAsByResource(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 12))
 	check := func(what string, p *Problem) {
 		t.Helper()

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -105,8 +106,7 @@ func TestOverfillsMarksExactlyTheOverfillingPairs(t *testing.T) {
 // against the problem on random windows (and on their merged problems,
 // whose resources many bids share).
 func TestConflictGraphIsEveryConflictingPair(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 31))
 	pairs := 0
 	// six windows at least, more while they give too few conflicting pairs
@@ -147,8 +147,7 @@ func TestConflictGraphIsEveryConflictingPair(t *testing.T) {
 // The amount sorter puts a resource's uses largest first, by counting or
 // by comparison, each use once.
 func TestAmountSorterSortsLargestFirst(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 37))
 	var s amountSorter
 	for trial := range 300 {
@@ -176,8 +175,7 @@ func TestAmountSorterSortsLargestFirst(t *testing.T) {
 // (rows ORed), over matrices already holding other pairs, and leaves
 // its scratch cleared.
 func TestSetCliqueMarksExactlyItsPairs(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 5))
 	trials := 200
 	if testing.Short() {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -13,8 +14,7 @@ import (
 // it is above, at random prices (some zero, some huge) and floors, on
 // random problems and the paper's generated windows.
 func TestReducedAboveAsReduced(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 13))
 	check := func(p *Problem) {
 		t.Helper()

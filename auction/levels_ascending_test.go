@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/topology"
 	"github.com/stretchr/testify/require"
 )
@@ -11,8 +12,7 @@ import (
 // ofAscending is commonLevel for ascending nodes, consecutive or with
 // gaps, asked again and again of one levels.
 func TestLevelsOfAscending(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 30))
 	_, tree := topology.Seed001()
 	l := newLevels(tree)
@@ -36,8 +36,7 @@ func TestLevelsOfAscending(t *testing.T) {
 // levels are commonLevel's: random windows of every request kind on
 // random loads of the AUCSCHED3 paper's system.
 func TestPlannerLevelsAsCommonLevel(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 31))
 	_, tree := topology.Seed001()
 	arena := &useArena{recycle: true}

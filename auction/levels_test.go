@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/topology"
 	"github.com/stretchr/testify/require"
 )
@@ -13,8 +14,7 @@ import (
 // consecutive nodes and others, on the AUCSCHED3 paper's tree and on one
 // whose leaves interleave the nodes (so consecutive nodes span switches).
 func TestLevelsAsCommonLevel(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 29))
 	_, paper := topology.Seed001()
 	names := make([]string, 64)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,8 +15,7 @@ import (
 // recycled memory selects the same, on random windows one after another through one
 // modelMem, as a planner's replay does.
 func TestModelInRecycledMemIsTheFreshModel(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 41))
 	mem := &modelMem{merged: useArena{recycle: true}}
 	trials := 12

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -17,8 +18,7 @@ import (
 // with copied nodes (some with one core more), on the paper's generated
 // windows, and on windows whose bids lay their cores out unevenly.
 func TestNodeClassesAsByHash(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 11))
 	check := func(what string, p *Problem) {
 		t.Helper()

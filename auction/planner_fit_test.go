@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/topology"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -13,8 +14,7 @@ import (
 // never gets a bid from GenerateBids, and the rule does rule some out
 // and keeps others.
 func TestMayBidHidesNoBid(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 9))
 	_, tree := topology.Seed001()
 	out, in := 0, 0
@@ -81,8 +81,7 @@ func TestMayBidStretches(t *testing.T) {
 // The shortcut by total free cores never changes mayBid's answer: it is
 // the scan of stretches' answer on random loads and jobs.
 func TestMayBidTotalsAgreeWithStretches(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 13))
 	_, tree := topology.Seed001()
 	cut := 0
@@ -105,8 +104,7 @@ func TestMayBidTotalsAgreeWithStretches(t *testing.T) {
 // scan of every node's answer, for every node count (0, each, and more
 // than any run), on random loads.
 func TestStretchesOfRunsAgreeWithTheScan(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 17))
 	_, tree := topology.Seed001()
 	for range 20 {

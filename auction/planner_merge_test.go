@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,8 +51,7 @@ func deepClone(p *Problem) *Problem {
 // objective, both ways round; the merged problem is smaller and the
 // original is left as it was.
 func TestMergeNodesSameSelections(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	windows := 6
 	if testing.Short() {
@@ -101,8 +101,7 @@ func countUses(p *Problem) int {
 // has the same optimum as the original by brute force, and merges only
 // the true copies.
 func TestMergeNodesSameOptimum(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 8))
 	merged := 0
 	for range 300 {

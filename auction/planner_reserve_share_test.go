@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/topology"
@@ -20,8 +21,7 @@ import (
 // and job sizes on the AUCSCHED3 paper's machine; jobs of two kinds (no
 // GPU, one GPU a node), the head, long and short jobs.
 func TestWithReservationSharesKeptBitmaps(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 29))
 	c, err := selectnodes.Seed001()
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/hpcsched/hpcsched/auction"
 	"github.com/hpcsched/hpcsched/check"
 	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/sim"
@@ -55,8 +56,7 @@ func TestPlannerSharedOffersDecideAsUnshared(t *testing.T) {
 	}
 	confs, err := filepath.Glob(filepath.Join(dir, "slurm_configs", "*.slurm.conf"))
 	require.NoError(t, err)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	jobs := 60
 	if testing.Short() {
 		jobs = 15

@@ -14,6 +14,7 @@ import (
 	"github.com/hpcsched/hpcsched/check"
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
@@ -178,8 +179,7 @@ func TestPlannerOnRealSites(t *testing.T) {
 	confs, err := filepath.Glob(filepath.Join(dir, "slurm_configs", "*.slurm.conf"))
 	require.NoError(t, err)
 	require.NotEmpty(t, confs)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	jobs := 120
 	if testing.Short() {
 		jobs = 40

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/auction"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/slurmconf"
@@ -63,8 +64,7 @@ PartitionName=gpu Nodes=g[01-04] DefMemPerCPU=4000 MaxMemPerNode=160000
 func TestPlannerMixedWorkloadEndsWithScheduleAlone(t *testing.T) {
 	cfg, err := slurmconf.Parse(strings.NewReader(siteConf))
 	require.NoError(t, err)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	for _, reserve := range []bool{false, true} {
 		c, err := selectnodes.FromConfig(cfg)
 		require.NoError(t, err)
@@ -85,8 +85,7 @@ func TestPlannerMixedWorkloadEndsWithScheduleAlone(t *testing.T) {
 func TestPlannerWithBackfillBothContribute(t *testing.T) {
 	cfg, err := slurmconf.Parse(strings.NewReader(siteConf))
 	require.NoError(t, err)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	c, err := selectnodes.FromConfig(cfg)
 	require.NoError(t, err)
 	pl := &counting{Planner: &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 3}}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -101,8 +102,7 @@ func TestPlantedWindowsAgainstCBC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("CBC cross-check is long")
 	}
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	p, packing := plantedWindowAndPacking(seed, 30, 8, 2)
 	require.NoError(t, p.Validate())
 	var tr searchTrace

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -43,8 +44,7 @@ func (q *quickSearch) fractionalScan(order []int, d, cores, gpus int, byCores bo
 // down and coming back, and the list is whole again once every job is
 // back.
 func TestOpenOrderBoundIsTheScan(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 43))
 	for range 50 {
 		n := rng.IntN(30)

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/topology"
 	"github.com/stretchr/testify/require"
 )
@@ -15,8 +16,7 @@ import (
 // planner's problems on random loads, within budgets that stop some
 // searches.
 func TestQuickSkipByTotalsAsTryingAll(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 33))
 	_, tree := topology.Seed001()
 	arena := &useArena{recycle: true}

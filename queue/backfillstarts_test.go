@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
@@ -13,8 +14,7 @@ import (
 // same standing reservations (read afterwards with Reservations) and the
 // same events, pass after pass of random submissions and completions.
 func TestBackfillStartsIsBackfill(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 3))
 	a, b := simple(t), simple(t)
 	var evA, evB []Event

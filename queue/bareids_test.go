@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,8 +17,7 @@ import (
 // The runs hold exactly the IDs added, in any order, as disjoint,
 // ascending, non-adjacent runs.
 func TestBareIDsHoldExactlyTheAddedIDs(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 7))
 	for round := range 50 {
 		var b bareIDs

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,8 +18,7 @@ import (
 // head is mostly such jobs; and the shortcut is taken.
 func TestBusyJobsKeptDecideAsFullPlans(t *testing.T) {
 	iters, jobs := twinReplaySizes([2]int{6, 300}, [2]int{3, 200}, [2]int{2, 100})
-	base := rand.Uint64()
-	t.Logf("seed %d", base)
+	base := testseed.Draw(t)
 	kept := 0
 	for iter := range iters {
 		seed := base + uint64(iter)
@@ -54,8 +54,7 @@ func requireSameExplanations(t *testing.T, fast, full *Scheduler, msg string) {
 // with a window shorter than many jobs' limits.
 func TestBusyJobsKeptDecideAsFullPlansUnderEvents(t *testing.T) {
 	iters, steps := twinIterations(8, 4, 2), 200
-	base := rand.Uint64()
-	t.Logf("seed %d", base)
+	base := testseed.Draw(t)
 	kept := 0
 	for iter := range iters {
 		seed := base + uint64(iter)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
@@ -17,8 +18,7 @@ import (
 // that only the request tells the job changed), and decide alike.
 func TestKeptRequestsAreComparedAfterUpdates(t *testing.T) {
 	iters, steps := twinIterations(6, 3, 2), 240
-	base := rand.Uint64()
-	t.Logf("seed %d", base)
+	base := testseed.Draw(t)
 	keyed := 0
 	for iter := range iters {
 		seed := base + uint64(iter)
@@ -84,8 +84,7 @@ func keyedEvent(t *testing.T, s *Scheduler, r *rand.Rand, n int, now time.Time) 
 // Without updates no kept reservation's request is compared again: a
 // replay's passes keep reservations, and compare none.
 func TestKeptRequestsAreNotComparedWithoutUpdates(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	s := New(cluster(t, "NodeName=n[0-39] CPUs=1\nPartitionName=batch Nodes=ALL Default=YES\n"))
 	replayTwins(t, s, nil, rand.New(rand.NewPCG(seed, 9)), 40, 150, fmt.Sprintf("seed %d", seed))
 	require.NotNil(t, s.kept)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
@@ -99,8 +100,7 @@ func replayEASY(t *testing.T, conf string, jobs []plainJob, counted bool) (start
 // The counted head plan decides exactly as the plan by probes: every
 // start's time, job and nodes, over random plain clusters and workloads.
 func TestEASYCountedPlanDecidesAsProbes(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 11))
 	rounds := 120
 	if testing.Short() {
@@ -149,8 +149,7 @@ func TestAppendSetBitsIsNextSet(t *testing.T) {
 // excludeUntil withholds the nodes busy past the threshold and the idle
 // ones past the first idleAllowed, as a node-by-node walk does.
 func TestExcludeUntilIsNodeByNode(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 11))
 	for range 200 {
 		n := r.IntN(300)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,8 +15,7 @@ import (
 // workloads (FCFS and SJF, shared and whole nodes, depth limits, passes
 // that go on from the last one).
 func TestEASYCrowdedOutDecidesAsChosenNodes(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 23))
 	rounds, steps := 40, 300
 	if testing.Short() {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
@@ -115,8 +116,7 @@ func randomSpec(r *rand.Rand, nodes, cpn int, now time.Time) Spec {
 // over random plain workloads: FCFS and SJF, jobs submitted with a priority
 // of their own or a begin time, several submissions between passes.
 func TestEASYIncrementalDecidesAsWholePasses(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 17))
 	rounds, steps := 60, 300
 	if testing.Short() {
@@ -136,8 +136,7 @@ func TestEASYIncrementalDecidesAsWholePasses(t *testing.T) {
 // After any call other than Submit an incremental pass is a whole one:
 // random interleavings of every kind of call, a pass after each.
 func TestEASYIncrementalAfterAnyCall(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 19))
 	rounds := 30
 	if testing.Short() {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/require"
 )
@@ -18,8 +19,7 @@ import (
 // released and given new ends (many sharing an end) between reads, and
 // now moving on.
 func TestFreeFromRoundsEveryEndAsTheAllocationsHoldIt(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 17))
 	for _, res := range []time.Duration{time.Minute, 7 * time.Minute, time.Nanosecond, 0} {
 		c := cluster(t, "NodeName=n[0-69] CPUs=2\nPartitionName=batch Nodes=ALL Default=YES\n")

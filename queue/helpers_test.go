@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/features"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/stretchr/testify/require"
@@ -33,8 +34,7 @@ func twinIterations(full, short, race int) int {
 // seeded is a random source on a fresh seed, logged so that a failure can
 // be replayed with it.
 func seeded(t testing.TB, stream uint64) *rand.Rand {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	return rand.New(rand.NewPCG(seed, stream))
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -240,8 +241,7 @@ func TestScribblingOnHandedOutValuesChangesNothing(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("HPCSCHED_OWNERSHIP_SEEDS")); err == nil && v > 0 {
 		seeds = v
 	}
-	base := rand.Uint64()
-	t.Logf("seeds from %d", base)
+	base := testseed.Draw(t)
 	for k := range seeds {
 		seed := base + uint64(k)
 		planner := k%2 == 1

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -136,8 +137,7 @@ func TestPartitionPriorityFollowsUpdates(t *testing.T) {
 // clusters of several partitions, with holds, begin times, dependencies
 // (some never satisfied, cancelled or not) and drained nodes.
 func TestScheduleWalkDecidesAsACopy(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 29))
 	rounds := 30
 	if testing.Short() {
@@ -224,8 +224,7 @@ func scheduleTwinsRun(t *testing.T, r *rand.Rand, tw *easyTwins, where string) i
 func TestYearBoundsInUnixSeconds(t *testing.T) {
 	require.Equal(t, time.Date(MinYear, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), int64(minYearUnix))
 	require.Equal(t, time.Date(MaxYear+1, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), int64(pastMaxYearUnix))
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 31))
 	zones := []*time.Location{time.UTC, time.FixedZone("e", 14*3600), time.FixedZone("w", -12*3600), time.FixedZone("far", 400*86400)}
 	edges := []int64{minYearUnix, pastMaxYearUnix}
@@ -245,8 +244,7 @@ func TestYearBoundsInUnixSeconds(t *testing.T) {
 // in a zone, a Begin past or to come, and no dependency, an empty one or
 // one on a job pending or ended (seed logged).
 func TestEligibleInLineAsPendingReason(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 13))
 	for _, external := range []bool{false, true} {
 		var opts []Option

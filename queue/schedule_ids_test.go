@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,8 +23,7 @@ func startIDs(started []Started) []JobID {
 // leave the same placements; a subscriber still receives each start's
 // hostlist.
 func TestScheduleAndBackfillIDsStartAsTheirFullForms(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	full, ids, heard := simple(t), simple(t), simple(t)
 	var rec recorder

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -12,8 +13,7 @@ import (
 // check it again; with the full checks turned back on, random EASY
 // replays start the same jobs on the same nodes.
 func TestStartTrustingTheSelectionDecidesAsFullChecks(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 23))
 	rounds, steps := 20, 200
 	if testing.Short() {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -13,8 +14,7 @@ import (
 // beyond (where Sub saturates), pairs near the differences where Sub's
 // arithmetic overflows, and a table of edges.
 func TestSubUnixIsSub(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 43))
 	lo := time.Date(MinYear-5, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
 	hi := time.Date(MaxYear+5, 1, 1, 0, 0, 0, 0, time.UTC).Unix()

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,8 +31,7 @@ func freeOfEveryLimit(v View, job *Job, i, cpus int) int {
 // node gets, on every node under random loads, the free CPUs the full rule
 // gives; the jobs that ask any of them take the full rule.
 func TestFreeCPUsShortcutIsTheFullRule(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 5))
 	shortcuts := 0
 	for iter := range iterations(6, 30) {

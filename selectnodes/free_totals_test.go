@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -25,8 +26,7 @@ func countFreeByNode(c *Cluster) (cpus, nodes int) {
 // step or now and then; a snapshot's changes do not touch the cluster's
 // totals. CountFull agrees with FreeCPUs on random lists of nodes.
 func TestFreeTotalsKeptThroughChanges(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 41))
 	for iter := range iterations(10, 40) {
 		sel := []Selector{Linear{}, ConsRes{}}[iter%2]

@@ -10,6 +10,7 @@ import (
 	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -146,8 +147,7 @@ func sameOffer(t *testing.T, a, b *Offer, nodes, gres int, why string) {
 // the key leaves out change no answer about a node.
 func TestOfferKeySameOffer(t *testing.T) {
 	fsys := shareddata.SiteConfigs(t)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 17))
 	compared := 0
 	for _, file := range shareddata.SlurmConfs() {

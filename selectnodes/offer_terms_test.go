@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -12,8 +13,7 @@ import (
 // OfferTerms says what Offer says, error and terms alike, on random
 // clusters, loads and requests (held jobs and bad partitions included).
 func TestOfferTermsAgreeWithOffer(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 11))
 	refused := 0
 	for range iterations(600, 6000) {

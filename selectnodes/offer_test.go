@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -72,8 +73,7 @@ func greedyLayout(o *Offer, req *Request) ([]NodeUse, bool) {
 // An Offer agrees with the pipeline both ways: what a selection takes is
 // offered, and a layout built from the offer alone passes PlaceExact.
 func TestOfferAgreesWithThePipeline(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 7))
 	built := 0
 	for range iterations(600, 6000) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,8 +16,7 @@ import (
 // the totals asked now and then (made known) and nodes registering
 // (which drops them), under FastSchedule 0 (reported CPUs count) and 1.
 func TestHasFreeCPUAsNodeByNode(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 43))
 	full, free := 0, 0
 	for iter := range 40 {

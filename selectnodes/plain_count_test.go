@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -55,8 +56,7 @@ func plainRequestFor(r *rand.Rand, n int) Request {
 // On a plain cluster, a plain request that fits the idle cluster fits
 // with any nodes withheld exactly when CountedNeed nodes are left.
 func TestCountedNeedIsTheSelectionsCount(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 7))
 	checked, rounds := 0, 300
 	if testing.Short() {

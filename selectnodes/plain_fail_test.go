@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -77,8 +78,7 @@ func plainRefused(c *Cluster, req *Request, mode Mode) string {
 // Try's error (class, reason, cause, no Explanation), SelectNodes' error
 // with its Explanation, and Probe's answer, in RunNow and TestOnly.
 func TestPlainFailureIsThePipelines(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 37))
 	rounds := 200
 	if testing.Short() {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -106,8 +107,7 @@ func both[T any](c *Cluster, f func() T) (walk, pipeline T) {
 // Try, in RunNow and TestOnly, answers with plain walks exactly as the
 // pipeline does: the same Placement, field for field, or the same error.
 func TestTryPlainIsTry(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 23))
 	rounds := 300
 	if testing.Short() {
@@ -156,8 +156,7 @@ func plainWalked(c *Cluster, req *Request, mode Mode) int {
 // Probe, ProbeNodes and ProbeInto answer with plain walks exactly as the
 // pipeline does.
 func TestProbePlainIsProbe(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 29))
 	rounds := 200
 	if testing.Short() {
@@ -195,8 +194,7 @@ func TestProbePlainIsProbe(t *testing.T) {
 
 // FreeTotals sums what FreeCPUs says node by node.
 func TestFreeTotals(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 31))
 	for range 30 {
 		c := walkCluster(t, r)
@@ -218,8 +216,7 @@ func TestFreeTotals(t *testing.T) {
 // the last CPU, then emptied job by job (idle nodes, nodes with a CPU left
 // beside a job, nodes reported smaller than configured).
 func TestHasFreeCPU(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 37))
 	full, free := 0, 0
 	for range 30 {

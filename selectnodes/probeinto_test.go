@@ -8,6 +8,7 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,8 +20,7 @@ import (
 // and on the SLAC site's configuration (features, alternatives, counted
 // terms, typed GRES).
 func TestProbeIntoAgreesWithProbeNodes(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	c, err := Seed001()
 	require.NoError(t, err)
 	probeIntoAgrees(t, c, rand.New(rand.NewPCG(seed, 1)), 4000, nil)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/features"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/stretchr/testify/assert"
@@ -55,8 +56,7 @@ func TestNewRefusesEachNodeOfABadSharedConfiguration(t *testing.T) {
 // NodeIndex finds every node and no other name, whatever the names (the
 // index is a hash table of its own).
 func TestNodeIndexProperty(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	for round := range 20 {
 		n := 1 + r.IntN(3000)
@@ -155,8 +155,7 @@ func TestCompatKeepsARecordPerLine(t *testing.T) {
 // config record either way. Drawn at random: node counts, CPUs, weights
 // and requests.
 func TestLinesAndRangesAnswerAlike(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	for round := range 30 {
 		var lines, ranges strings.Builder

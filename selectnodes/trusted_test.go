@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,8 +16,7 @@ import (
 // and one trusted, with random releases between; every node's load, the
 // invariants and each next selection must agree.
 func TestAllocateSelectedMatchesAllocate(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	rounds, steps := 40, 60
 	if testing.Short() {
 		rounds = 10

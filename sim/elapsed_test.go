@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 )
 
@@ -15,8 +16,7 @@ import (
 // the years; durations small, large, negative and near the 2^33 s where
 // wallSub hands over to Sub (random, seed logged).
 func TestWallSubIsSub(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 9))
 	epochs := []time.Time{time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), time.Unix(823000000, 0),
 		time.Now(), time.Date(1996, 5, 1, 3, 0, 0, 7, time.FixedZone("x", 5*3600)), {},
@@ -57,8 +57,7 @@ func TestWallSubIsSub(t *testing.T) {
 // Compare gives it: random times of one replay (many in one second, many
 // equal), seed logged.
 func TestEndHeapPopsInTimeOrder(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 11))
 	epoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	for round := range 200 {
