@@ -73,7 +73,9 @@
 //     — and one line at most 16 MiB, both checked as the reader reads (an
 //     endless line such as /dev/zero stops after 16 MiB);
 //   - time fields at most MaxSWFSeconds (2^32 s), other counts an int32,
-//     NaN and infinities rejected, with the field's number;
+//     NaN and infinities rejected, with the field's number; a trace job's
+//     time limit longer than queue.MaxTimeLimit (a century: some logs write
+//     a huge requested time for "unlimited") is held to it;
 //   - at most MaxClusterNodes (2^20) nodes from a header, a machines file
 //     (in total) or a PBS spec (summed over its chunks), and an int32 of
 //     processors; Generate's nodes x cores an int32;

@@ -279,10 +279,16 @@ func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 // RunSource replays the jobs src gives, reading each only when the
 // replay reaches its submit time, so memory holds the jobs queued and
 // running, not the workload (unless o.Record keeps every record). The
-// result's Jobs counts the jobs read.
+// result's Jobs counts the jobs read. A run uses its source up: a
+// Workload's or a TraceSource a run read to its end is an error here
+// (take a new one), not an empty replay.
 func RunSource(c *selectnodes.Cluster, name string, src Source, o Options) (*Result, error) {
 	if src == nil {
 		return nil, errors.New("sim: RunSource needs a source")
+	}
+	if s, ok := src.(interface{ spent() bool }); ok && s.spent() {
+		// it would give no job: a result of none would pass for a replay
+		return nil, errors.New("sim: the source was read to its end by an earlier run; make a new one (Workload.Source, NewTraceSource)")
 	}
 	total := 0
 	if ss, ok := src.(*sliceSource); ok {

@@ -13,6 +13,7 @@ import (
 
 // Source gives a workload's jobs one at a time, in submit order: Run
 // submits each when its time comes and holds no job it has not read yet.
+// A run reads its source to the end: a second run needs a new Source.
 type Source interface {
 	// Next returns the next job, or io.EOF after the last.
 	Next() (Job, error)
@@ -35,6 +36,10 @@ type sliceSource struct {
 	jobs []Job
 	i    int
 }
+
+// spent reports whether a run read the source to its end (an empty
+// workload's is not spent: it had nothing to give).
+func (s *sliceSource) spent() bool { return s.i > 0 && s.i >= len(s.jobs) }
 
 func (s *sliceSource) Next() (Job, error) {
 	if s.i >= len(s.jobs) {
@@ -155,6 +160,11 @@ func (s *TraceSource) nextInto(out *Job) error {
 	*out = h.j
 	s.recycle(h)
 	return nil
+}
+
+// spent reports whether the source gave jobs and has no more.
+func (s *TraceSource) spent() bool {
+	return s.emitted > 0 && ((s.limit > 0 && s.emitted >= s.limit) || (s.eof && len(s.buf) == 0))
 }
 
 func lessHeld(a, b *heldJob) bool {

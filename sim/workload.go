@@ -200,8 +200,15 @@ func numbered(prefix string, n int64) string {
 	return string(strconv.AppendInt(append(buf[:0], prefix...), n, 10))
 }
 
-// jobLimit is a job's time limit under the estimate convention.
+// jobLimit is a job's time limit under the estimate convention, at most
+// queue.MaxTimeLimit: the reader takes times up to MaxSWFSeconds (136
+// years), some logs write a huge requested time for "unlimited", and the
+// queue refuses a limit over a century.
 func jobLimit(sj *SWFJob, e Estimate) time.Duration {
+	return min(rawLimit(sj, e), queue.MaxTimeLimit)
+}
+
+func rawLimit(sj *SWFJob, e Estimate) time.Duration {
 	if e == ExactRunTime {
 		limit := sj.Run.Truncate(time.Second)
 		if limit < sj.Run {

@@ -1,0 +1,71 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hpcsched/hpcsched/queue"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A requested time over a century (some logs write a huge sentinel for
+// "unlimited"; the reader takes up to MaxSWFSeconds) made the queue refuse
+// the job's spec, and the whole replay stopped on an error that named no
+// line. The limit is held to queue.MaxTimeLimit, in both replay paths.
+func TestTimeLimitOverACenturyIsHeldToIt(t *testing.T) {
+	const trace = "; MaxNodes: 2\n; MaxProcs: 2\n" +
+		"1 0 0 4294967296 1 -1 -1 1 4294967296 -1 1 1 1 -1 -1 1 -1 -1\n" +
+		"2 5 0 100 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"
+	for _, conv := range []Conventions{{}, {Estimate: ExactRunTime}} {
+		tr, err := ReadSWF(strings.NewReader(trace), SWFOptions{})
+		require.NoError(t, err)
+		c, err := tr.ClusterFor(nil, nil)
+		require.NoError(t, err)
+		var recs []Record
+		res, err := Run(c, tr.WorkloadWith("huge", c, conv), Options{OnRecord: func(r Record) { recs = append(recs, r) }})
+		require.NoError(t, err)
+		assert.Equal(t, 2, res.Started)
+		assert.LessOrEqual(t, recs[len(recs)-1].TimeLimit, queue.MaxTimeLimit)
+
+		sr, err := NewSWFReader(strings.NewReader(trace), SWFOptions{})
+		require.NoError(t, err)
+		c2, err := tr.ClusterFor(nil, nil)
+		require.NoError(t, err)
+		res2, err := RunSource(c2, "huge", NewTraceSource(sr, c2, conv, 0), Options{})
+		require.NoError(t, err)
+		assert.Equal(t, res.Metrics, res2.Metrics)
+	}
+}
+
+// A Source used up by one run gave a second run no jobs and no error: a
+// result of zero jobs that looked like a replay.
+func TestSpentSourceIsAnError(t *testing.T) {
+	tr, err := ReadSWF(strings.NewReader(tinySWF), SWFOptions{})
+	require.NoError(t, err)
+	c := tinyCluster(t)
+	w := tr.Workload("tiny", c)
+	src := w.Source()
+	_, err = RunSource(c, "a", src, Options{})
+	require.NoError(t, err)
+	_, err = RunSource(tinyCluster(t), "b", src, Options{})
+	assert.ErrorContains(t, err, "earlier run")
+
+	sr, err := NewSWFReader(strings.NewReader(tinySWF), SWFOptions{})
+	require.NoError(t, err)
+	ts := NewTraceSource(sr, c, Conventions{}, 0)
+	_, err = RunSource(tinyCluster(t), "c", ts, Options{})
+	require.NoError(t, err)
+	_, err = RunSource(tinyCluster(t), "d", ts, Options{})
+	assert.ErrorContains(t, err, "earlier run")
+
+	// an empty workload is no error, and Run makes a new source each time
+	res, err := RunSource(tinyCluster(t), "e", (&Workload{}).Source(), Options{})
+	require.NoError(t, err)
+	assert.Zero(t, res.Jobs)
+	for range 2 {
+		res, err = Run(tinyCluster(t), w, Options{})
+		require.NoError(t, err)
+		assert.Equal(t, len(w.Jobs), res.Jobs)
+	}
+}
