@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -68,4 +69,46 @@ func TestSpentSourceIsAnError(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, len(w.Jobs), res.Jobs)
 	}
+}
+
+// Calls an outsider makes by mistake or with a real file's quirks: each
+// panicked or gave a misleading error.
+func TestReaderAndChartMisuse(t *testing.T) {
+	_, err := NewSWFReader(nil, SWFOptions{})
+	assert.ErrorContains(t, err, "needs a reader")
+	_, err = ReadSWF(nil, SWFOptions{})
+	assert.Error(t, err)
+	var zero SWFReader
+	_, err = zero.Next()
+	assert.ErrorContains(t, err, "NewSWFReader")
+	assert.NotNil(t, zero.Header())
+
+	// a byte order mark before the header (a file saved on Windows)
+	tr, err := ReadSWF(strings.NewReader("\ufeff"+tinySWF), SWFOptions{})
+	require.NoError(t, err)
+	plain, err := ReadSWF(strings.NewReader(tinySWF), SWFOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, plain, tr)
+
+	assert.ErrorContains(t, WriteSVG(io.Discard, nil), "nil")
+	recorded, err := Run(tinyCluster(t), &Workload{Name: "none"}, Options{Record: true})
+	require.NoError(t, err)
+	err = WriteSVG(io.Discard, recorded)
+	assert.ErrorContains(t, err, "or had no job", "the run was recorded: not only Options.Record is to blame")
+	full, err := Run(tinyCluster(t), plain.Workload("tiny", tinyCluster(t)), Options{Record: true})
+	require.NoError(t, err)
+	assert.ErrorContains(t, WriteSVGLike(io.Discard, full, []*Result{nil}), "run 1 is nil")
+	assert.ErrorContains(t, WriteComparisonSVG(io.Discard, []*Result{full, nil}), "run 1 is nil")
+	require.NoError(t, WriteComparisonSVG(io.Discard, []*Result{full}))
+}
+
+func TestMachinesDuplicateGroupAndBadMemory(t *testing.T) {
+	_, err := ReadMachines(strings.NewReader("0 a 4 8 1 1024\n1 b 2 8 1 1024\n2 a 4 8 1 1024\n"))
+	assert.ErrorContains(t, err, "line 3")
+	assert.ErrorContains(t, err, "line 1")
+	_, err = ReadMachines(strings.NewReader("0 a 4 8 1 lots\n"))
+	assert.ErrorContains(t, err, "line 1")
+	m, err := ReadMachines(strings.NewReader("0 a 4 8 1 -1\n1 b 4 8 1 2048\n"))
+	require.NoError(t, err)
+	assert.Equal(t, []Machine{{Name: "a", Nodes: 4, CPUs: 8}, {Name: "b", Nodes: 4, CPUs: 8, MemoryKB: 2048}}, m)
 }

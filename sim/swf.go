@@ -280,6 +280,9 @@ type SWFReader struct {
 // NewSWFReader reads the trace's header (its ';' lines up to the first job)
 // from r; Header gives it and Next the jobs.
 func NewSWFReader(r io.Reader, opts SWFOptions) (*SWFReader, error) {
+	if r == nil {
+		return nil, errors.New("sim: NewSWFReader needs a reader")
+	}
 	s := &SWFReader{opts: opts, budget: opts.budget(), t: &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}}
 	s.br = bufio.NewReaderSize(&budgetReader{r: r, left: s.budget + 1}, 64<<10)
 	j := new(SWFJob)
@@ -297,6 +300,9 @@ func NewSWFReader(r io.Reader, opts SWFOptions) (*SWFReader, error) {
 // first job count too): sizes, names, queues and partitions, with no jobs.
 // Each call returns a new copy, the caller's.
 func (s *SWFReader) Header() *Trace {
+	if s.t == nil {
+		return &Trace{} // the zero SWFReader has read nothing
+	}
 	t := *s.t
 	t.Queues, t.Partitions = maps.Clone(s.t.Queues), maps.Clone(s.t.Partitions)
 	return &t
@@ -333,11 +339,19 @@ func (s *SWFReader) take(j *SWFJob) error {
 
 // nextInto reads the next job line into j, or returns the reader's error.
 func (s *SWFReader) nextInto(j *SWFJob) error {
+	if s.br == nil {
+		return errors.New("sim: an SWFReader needs NewSWFReader")
+	}
 	for s.err == nil {
 		text, err := s.readLine()
 		if err != nil {
 			s.err = err
 			break
+		}
+		if s.line == 1 {
+			// a byte order mark (editors on Windows write one) is not
+			// part of the first line's first field or header
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
 		}
 		text = bytes.TrimSpace(text)
 		if len(text) == 0 {
@@ -702,9 +716,11 @@ type Machine struct {
 	MemoryKB int64
 }
 
-// ReadMachines reads Alea's .machines format: "id name nodes cpus speed memory".
+// ReadMachines reads Alea's .machines format: "id name nodes cpus speed
+// memory" (memory in KB, -1 unknown); each group name once.
 func ReadMachines(r io.Reader) ([]Machine, error) {
 	var out []Machine
+	names := map[string]int{} // group name: its line
 	sc := bufio.NewScanner(&budgetReader{r: r, left: maxMachinesBytes})
 	line, total := 0, 0
 	for sc.Scan() {
@@ -726,9 +742,19 @@ func ReadMachines(r io.Reader) ([]Machine, error) {
 			return nil, &SWFError{Line: line, Err: ErrBudget,
 				Msg: fmt.Sprintf("machines: more than %d nodes in all, or more than %d CPUs a node", MaxClusterNodes, maxSWFCount)}
 		}
+		if first, ok := names[f[1]]; ok {
+			// its nodes would have the names of the first group's
+			return nil, &SWFError{Line: line, Msg: fmt.Sprintf("machines: group %q is also on line %d", f[1], first)}
+		}
+		names[f[1]] = line
 		m := Machine{Name: f[1], Nodes: nodes, CPUs: cpus}
 		if len(f) >= 6 {
-			m.MemoryKB, _ = strconv.ParseInt(f[5], 10, 64)
+			// the nodes' RealMemory (-1 unknown): a bad one is said, not
+			// read as 0
+			if m.MemoryKB, err1 = strconv.ParseInt(f[5], 10, 64); err1 != nil || m.MemoryKB < -1 {
+				return nil, &SWFError{Line: line, Msg: fmt.Sprintf("machines: memory %q is not a number of KB", f[5])}
+			}
+			m.MemoryKB = max(m.MemoryKB, 0)
 		}
 		out = append(out, m)
 	}
