@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -111,4 +112,37 @@ func TestMachinesDuplicateGroupAndBadMemory(t *testing.T) {
 	m, err := ReadMachines(strings.NewReader("0 a 4 8 1 -1\n1 b 4 8 1 2048\n"))
 	require.NoError(t, err)
 	assert.Equal(t, []Machine{{Name: "a", Nodes: 4, CPUs: 8}, {Name: "b", Nodes: 4, CPUs: 8, MemoryKB: 2048}}, m)
+}
+
+// The MetaCentrum trace's PBS specs hold "mem=3gb", a resource, not a node
+// property: filed as one, it made the job's whole feature expression
+// unparsable, so its other properties were dropped without a word (and
+// every node got a "mem=3gb" feature). And the trace names hosts without
+// the zero padding of the machines file's node names ("zewura2" for
+// zewura02), so a job's host, and the hosts it avoided, were ignored.
+func TestPBSMemoryResourceAndUnpaddedHosts(t *testing.T) {
+	const line = "%d 1356996147 0 100 1 1 1024 1 86400 1 1 62 1 1 -1 1 1 1 {1} q_1d %s\n"
+	trace := fmt.Sprintf(line, 1, "1:ppn=1:mem=3gb:x86_64") + fmt.Sprintf(line, 2, "1:ppn=1:zewura2.cerit-sc.cz") +
+		fmt.Sprintf(line, 3, "1:ppn=1:^zewura2.cerit-sc.cz:^zegox1.cerit-sc.cz") + fmt.Sprintf(line, 4, "zegox3.cerit-sc.cz:ppn=1")
+	tr, err := ReadSWF(strings.NewReader(trace), SWFOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"x86_64"}, tr.Jobs[0].Properties)
+	assert.Equal(t, []string{"mem=3gb"}, tr.Jobs[0].Resources)
+	assert.Equal(t, []string{"x86_64"}, tr.SiteProperties())
+	c, err := tr.ClusterFor([]Machine{{Name: "zewura", Nodes: 20, CPUs: 80}, {Name: "zegox", Nodes: 12, CPUs: 12}}, nil)
+	require.NoError(t, err)
+	w := tr.Workload("meta", c)
+	require.Len(t, w.Jobs, 4)
+	assert.NotNil(t, w.Jobs[0].Spec.Request.Features, "x86_64 is kept")
+	assert.Equal(t, []string{"zewura02"}, w.Jobs[1].Spec.Request.Required)
+	assert.Equal(t, []string{"zewura02", "zegox01"}, w.Jobs[2].Spec.Request.Excluded)
+	assert.Equal(t, []string{"zegox03"}, w.Jobs[3].Spec.Request.Required)
+
+	// a property no feature expression can name leaves the job out,
+	// counted, rather than running it anywhere
+	tr, err = ReadSWF(strings.NewReader(fmt.Sprintf(line, 1, "1:ppn=1:a@b:x86_64")), SWFOptions{})
+	require.NoError(t, err)
+	w = tr.Workload("meta", c)
+	assert.Empty(t, w.Jobs)
+	assert.Equal(t, map[string]int{"node properties a feature expression cannot name": 1}, w.Skipped)
 }

@@ -40,6 +40,9 @@ type SWFJob struct {
 	Nodes      int      // PBS node count (0 when not given)
 	PPN        int      // PBS processors per node (0 when not given)
 	Properties []string // PBS node properties
+	// Resources are the PBS spec's other "name=value" terms ("mem=3gb"),
+	// which are not node properties; the replay does not model them.
+	Resources []string
 	// Avoid are the PBS spec's negated terms ("^zewura12.cerit-sc.cz",
 	// "^cl_zewura"), without the caret: hosts (short names) or properties
 	// the job's nodes must not have.
@@ -689,7 +692,8 @@ func (j *SWFJob) parseChunk(spec, chunk string) (nodes, ppn int, err error) {
 
 // addProperty files one ':'-separated term of a PBS chunk: "host=H" or a
 // domain name asks for that host, "^X" avoids a host or a property, any
-// other word is a node property.
+// other "name=value" is a resource ("mem=3gb"), any other word a node
+// property.
 func (j *SWFJob) addProperty(p string) {
 	host, isHost := strings.CutPrefix(p, "host=")
 	switch {
@@ -699,9 +703,13 @@ func (j *SWFJob) addProperty(p string) {
 		if name != "" && !slices.Contains(j.Avoid, name) {
 			j.Avoid = append(j.Avoid, name)
 		}
-	case isHost || strings.Contains(p, "."):
+	case isHost || (strings.Contains(p, ".") && !strings.Contains(p, "=")):
 		if j.Host == "" {
 			j.Host, _, _ = strings.Cut(host, ".")
+		}
+	case strings.Contains(p, "="):
+		if !slices.Contains(j.Resources, p) {
+			j.Resources = append(j.Resources, p)
 		}
 	case !slices.Contains(j.Properties, p):
 		j.Properties = append(j.Properties, p)

@@ -72,8 +72,11 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 // CPU total (the extended form's PBS spec becomes nodes, CPUs per node,
 // features and --exclusive); the time limit comes from conv.Estimate;
 // queue and partition numbers pick the partition of that name when c has
-// one. Jobs with an unknown run time, and cancelled jobs that never ran,
-// are skipped and counted.
+// one; a PBS spec's host and avoided hosts name nodes with or without the
+// zero padding of ClusterFor's names. Jobs with an unknown run time,
+// cancelled jobs that never ran, and jobs asking for node properties no
+// feature expression can name are skipped and counted. Processors
+// unknown in both fields (-1, or any number below 1) are one.
 func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventions) *Workload {
 	// sized once: a Job is large, and growing 28,476 of them by appends
 	// showed as 6% of a KTH-SP2 EASY replay's CPU profile (growslice)
@@ -126,15 +129,18 @@ func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users 
 			cores = req.CPUs
 		}
 		if len(sj.Properties) > 0 {
-			if e, err := features.Parse(strings.Join(sj.Properties, "&")); err == nil {
-				req.Features = e
+			e, err := features.Parse(strings.Join(sj.Properties, "&"))
+			if err != nil {
+				// run without them, it would run where it never could
+				return "node properties a feature expression cannot name"
 			}
+			req.Features = e
 		}
 		if sj.Exclusive {
 			req.Share = selectnodes.ShareExclusiveJob
 		}
-		if _, ok := c.NodeIndex(sj.Host); ok && sj.Host != "" {
-			req.Required = []string{sj.Host}
+		if host, ok := hostNode(c, sj.Host); ok {
+			req.Required = []string{host}
 		}
 		req.Excluded = avoided(c, sj.Avoid)
 	}
@@ -231,8 +237,8 @@ func rawLimit(sj *SWFJob, e Estimate) time.Duration {
 func avoided(c *selectnodes.Cluster, avoid []string) []string {
 	var out []string
 	for _, a := range avoid {
-		if _, ok := c.NodeIndex(a); ok {
-			out = append(out, a)
+		if host, ok := hostNode(c, a); ok {
+			out = append(out, host)
 			continue
 		}
 		for i := 0; i < c.NodeCount(); i++ {
@@ -242,6 +248,30 @@ func avoided(c *selectnodes.Cluster, avoid []string) []string {
 		}
 	}
 	return out
+}
+
+// hostNode is the name of c's node that a trace calls host: the same
+// name, or the same with its number zero-padded as ClusterFor pads a
+// machine group's ("zewura2" is zewura02, of a group of 20).
+func hostNode(c *selectnodes.Cluster, host string) (string, bool) {
+	if host == "" {
+		return "", false
+	}
+	if _, ok := c.NodeIndex(host); ok {
+		return host, true
+	}
+	digits := strings.TrimLeft(host[len(strings.TrimRight(host, "0123456789")):], "0")
+	if digits == "" || len(digits) > 7 {
+		return "", false
+	}
+	prefix := strings.TrimRight(host, "0123456789")
+	for pad := len(digits) + 1; pad <= 7; pad++ {
+		name := prefix + strings.Repeat("0", pad-len(digits)) + digits
+		if _, ok := c.NodeIndex(name); ok {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // SiteProperties are the node properties a PBS trace's jobs ask for that
