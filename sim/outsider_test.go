@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/stretchr/testify/assert"
@@ -145,4 +146,21 @@ func TestPBSMemoryResourceAndUnpaddedHosts(t *testing.T) {
 	w = tr.Workload("meta", c)
 	assert.Empty(t, w.Jobs)
 	assert.Equal(t, map[string]int{"node properties a feature expression cannot name": 1}, w.Skipped)
+}
+
+// An epoch the queue cannot take failed as the first job's submission, and
+// a nil scheduler option panicked in queue.New: both are Options errors,
+// said before the run starts.
+func TestEpochAndQueueOptionsCheckedUpFront(t *testing.T) {
+	w := twoJobsFarApart()
+	for _, o := range []Options{{Epoch: time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{Epoch: time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC)}, {Queue: []queue.Option{nil}}} {
+		_, err := Run(tinyCluster(t), w, o)
+		assert.ErrorIs(t, err, ErrOption, "%+v", o)
+	}
+	_, err := Run(tinyCluster(t), w, Options{Epoch: time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)})
+	assert.NoError(t, err)
+	_, err = Generate("1", 0, 16, 1)
+	assert.ErrorIs(t, err, ErrOption)
+	assert.ErrorContains(t, err, "0 nodes of 16 cores")
 }

@@ -79,7 +79,8 @@ type Options struct {
 	// at least MinInterval.
 	Interval time.Duration
 	// Epoch is the virtual time of the workload's start (2000-01-01 UTC
-	// when zero).
+	// when zero); it and every time of the run lie in the years
+	// queue.MinYear to queue.MaxYear.
 	Epoch time.Time
 	// Progress, when set, is told how many jobs have started or were
 	// rejected so far, how many the workload has (0 when unknown: a
@@ -113,6 +114,14 @@ func (o *Options) check() error {
 		return fmt.Errorf("sim: interval %v (want 0 for none or at least %v): %w", o.Interval, MinInterval, ErrOption)
 	case o.Window < 0:
 		return fmt.Errorf("sim: planner window %d: %w", o.Window, ErrOption)
+	case !o.Epoch.IsZero() && queue.CheckTime(o.Epoch) != nil:
+		// said up front, not as the first job's submission failing
+		return fmt.Errorf("sim: epoch %v is outside the years %d to %d the queue takes: %w", o.Epoch, queue.MinYear, queue.MaxYear, ErrOption)
+	}
+	for i, q := range o.Queue {
+		if q == nil {
+			return fmt.Errorf("sim: Options.Queue[%d] is nil: %w", i, ErrOption)
+		}
 	}
 	return nil
 }
@@ -263,7 +272,10 @@ type liveJob struct {
 	run time.Duration
 }
 
-// Run replays w on c (which it takes over) and measures it.
+// Run replays w on c (which it takes over) and measures it. It reads w's
+// jobs as the replay reaches them, without a copy: w must not change
+// until Run returns, and is the caller's again after (another run may
+// replay it).
 func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 	if w == nil {
 		return nil, errors.New("sim: Run needs a cluster and a workload")

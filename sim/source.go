@@ -24,7 +24,8 @@ type Source interface {
 var ErrOrder = errors.New("jobs out of submit order")
 
 // Source gives the workload's jobs in order, for RunSource (a nil
-// workload has none).
+// workload has none). It reads w.Jobs as it goes, without a copy: they
+// must not change while a run reads them.
 func (w *Workload) Source() Source {
 	if w == nil {
 		return &sliceSource{}
@@ -82,7 +83,11 @@ type heldJob struct {
 }
 
 // NewTraceSource reads jobs from r for cluster c under conv (its zero
-// value has neither, and Next says so); limit > 0
+// value has neither, and Next says so). For an extended trace
+// (r.Extended) build c from the whole trace (OpenSWF, then
+// Trace.ClusterFor): its nodes need the SiteProperties its jobs ask for,
+// which r.Header, having no jobs, cannot give, and the jobs asking for
+// them would all be rejected. limit > 0
 // takes the first limit jobs of the trace (in submit order) and reads no
 // further line.
 func NewTraceSource(r *SWFReader, c *selectnodes.Cluster, conv Conventions, limit int) *TraceSource {

@@ -301,7 +301,9 @@ func NewSWFReader(r io.Reader, opts SWFOptions) (*SWFReader, error) {
 
 // Header is the trace's header as read so far (header lines after the
 // first job count too): sizes, names, queues and partitions, with no jobs.
-// Each call returns a new copy, the caller's.
+// Each call returns a new copy, the caller's. Having no jobs, it has no
+// SiteProperties: a cluster for an Extended trace is built from the
+// whole trace (see NewTraceSource).
 func (s *SWFReader) Header() *Trace {
 	if s.t == nil {
 		return &Trace{} // the zero SWFReader has read nothing
