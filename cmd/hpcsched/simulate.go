@@ -105,6 +105,9 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
 		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
 	}
+	if err := f.unusedFlags(); err != nil {
+		return nil, err
+	}
 	if _, err := f.conventions(); err != nil {
 		return nil, err
 	}
@@ -124,6 +127,26 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 		f.ledger = lf
 	}
 	return f, nil
+}
+
+// unusedFlags refuses flags the other flags make meaningless, which
+// would otherwise be ignored without a word.
+func (f *simFlags) unusedFlags() error {
+	generated := false
+	for _, w := range workloads(f.workload) {
+		generated = generated || strings.HasPrefix(w, "aucsched:")
+	}
+	switch {
+	case f.topo != "" && f.conf == "":
+		return usagef("simulate: --topology is the topology.conf of a --conf cluster; give --conf too")
+	case f.conf != "" && (f.machines != "" || f.extra != ""):
+		return usagef("simulate: --machines and --features make an SWF trace's cluster; --conf gives the cluster")
+	case f.both && f.compare != "":
+		return usagef("simulate: --both is --compare %s,%s+conservative; give one of them", f.policy, f.policy)
+	case f.seedList != "" && !generated:
+		return usagef("simulate: --seeds %s: the seeds are the generated workloads' (aucsched:ID), and --workload has none", f.seedList)
+	}
+	return nil
 }
 
 // conventions reads --estimate and --procs.
@@ -580,6 +603,11 @@ func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, err
 		file.Close()
 		if err != nil {
 			return nil, "", usagef("%s: %v", f.machines, err)
+		}
+		if len(ms) == 0 {
+			// ClusterFor would size the cluster from the header, under
+			// the file's name
+			return nil, "", usagef("simulate: --machines %s: no machine in it", f.machines)
 		}
 		name = filepath.Base(f.machines)
 	}

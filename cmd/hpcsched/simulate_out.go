@@ -307,7 +307,7 @@ func newJobsWriter(path string, c *selectnodes.Cluster, force bool) (*jobsWriter
 	}
 	file, err := os.Create(path)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, usagef("simulate: --jobs: %v", err)
 	}
 	jw := &jobsWriter{w: bufio.NewWriter(file), file: file, swf: swf, c: c, held: map[int]sim.Record{},
 		epoch: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Flags another flag makes meaningless were ignored without a word: a
+// --topology without --conf, --machines or --features beside --conf,
+// --both beside --compare, --seeds with no generated workload; an empty
+// --machines file sized the cluster from the trace header under the
+// file's name.
+func TestSimulateRefusesFlagsThatWouldBeIgnored(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n; MaxProcs: 4\n"+
+		"1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"), 0o644))
+	empty := filepath.Join(dir, "empty.machines")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	conf := filepath.Join(dir, "slurm.conf")
+	require.NoError(t, os.WriteFile(conf, []byte("NodeName=n[1-4] CPUs=4\nPartitionName=p Nodes=n[1-4] Default=YES\n"), 0o644))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--topology", empty}, "give --conf too"},
+		{[]string{"--conf", conf, "--machines", empty}, "--conf gives the cluster"},
+		{[]string{"--conf", conf, "--features", "a"}, "--conf gives the cluster"},
+		{[]string{"--both", "--compare", "fcfs,easy"}, "give one of them"},
+		{[]string{"--seeds", "1-3"}, "--workload has none"},
+		{[]string{"--machines", empty}, "no machine in it"},
+	} {
+		code, _, errOut := runCmd(t, append([]string{"simulate", "-q", "--workload", trace}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", trace+",aucsched:1", "--limit", "5", "--seeds", "1-2")
+	assert.Equal(t, 0, code, "a generated workload takes the seeds: %s", errOut)
+}
+
+// "sweep plan -h" made a directory named "-h" and planned a sweep in it.
+func TestSweepFlagWhereTheDirectoryGoes(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, _ := runCmd(t, "sweep", "plan", "-h")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "usage: hpcsched sweep plan DIR")
+	code, _, errOut := runCmd(t, "sweep", "plan", "--workload", "aucsched:1")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "want the directory before the flags")
+	entries, err := os.ReadDir(".")
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+}
+
+// A shard of "{}" passed as task 0 with an empty row; a copy of another
+// task's shard was "unreadable or not task N (<nil>)"; a shard of a task
+// the plan lacks was left out unseen.
+func TestSweepMergeNamesWhatIsWrongWithAShard(t *testing.T) {
+	sweep := filepath.Join(t.TempDir(), "sweep")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "5", "--compare", "fcfs,easy")
+	require.Equal(t, 0, code, errOut)
+	for _, task := range []string{"0", "1"} {
+		code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", task)
+		require.Equal(t, 0, code, errOut)
+	}
+	shard := func(n string) string { return filepath.Join(sweep, "shards", n+".json") }
+	good0, err := os.ReadFile(shard("0"))
+	require.NoError(t, err)
+	good1, err := os.ReadFile(shard("1"))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name, file, data, want string
+	}{
+		{"empty object", "0", "{}", "no task or no row"},
+		{"another task's", "1", string(good0), "holds task 0's run, not task 1's"},
+		{"cut short", "1", string(good1[:40]), "not a shard"},
+		{"a task the plan lacks", "2", string(good1), "is no task's shard (the plan has tasks 0-1)"},
+		{"a padded name", "01", string(good1), "is no task's shard"},
+	} {
+		require.NoError(t, os.WriteFile(shard(tc.file), []byte(tc.data), 0o644))
+		code, _, errOut = runCmd(t, "sweep", "merge", sweep)
+		assert.NotEqual(t, 0, code, tc.name)
+		assert.Contains(t, errOut, tc.want, tc.name)
+		require.NoError(t, os.WriteFile(shard("0"), good0, 0o644))
+		require.NoError(t, os.WriteFile(shard("1"), good1, 0o644))
+		if tc.file != "0" && tc.file != "1" {
+			require.NoError(t, os.Remove(shard(tc.file)))
+		}
+	}
+	code, _, errOut = runCmd(t, "sweep", "merge", sweep)
+	assert.Equal(t, 0, code, errOut)
+}
