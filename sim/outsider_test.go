@@ -164,3 +164,30 @@ func TestEpochAndQueueOptionsCheckedUpFront(t *testing.T) {
 	assert.ErrorIs(t, err, ErrOption)
 	assert.ErrorContains(t, err, "0 nodes of 16 cores")
 }
+
+// The doc of NewTraceSource's limit said "the first limit jobs of the
+// trace (in submit order)"; they are the first lines' jobs, which on a
+// trace out of order are not the earliest submitted.
+func TestTraceSourceLimitTakesTheFirstLines(t *testing.T) {
+	const trace = "; MaxNodes: 2\n; MaxProcs: 2\n" +
+		"1 10 0 5 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n" +
+		"2 0 0 5 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n" +
+		"3 5 0 5 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"
+	sr, err := NewSWFReader(strings.NewReader(trace), SWFOptions{})
+	require.NoError(t, err)
+	c := tinyCluster(t)
+	src := NewTraceSource(sr, c, Conventions{}, 2)
+	var names []string
+	for {
+		j, err := src.Next()
+		if err != nil {
+			break
+		}
+		names = append(names, j.Spec.Name)
+	}
+	assert.Equal(t, []string{"swf2", "swf1"}, names, "lines 1-2, in submit order")
+	tr, err := ReadSWF(strings.NewReader(trace), SWFOptions{})
+	require.NoError(t, err)
+	w := tr.Workload("w", c)
+	assert.Equal(t, "swf3", w.Jobs[1].Spec.Name, "a Workload's first two by submit time")
+}
