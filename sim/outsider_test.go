@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -190,4 +191,51 @@ func TestTraceSourceLimitTakesTheFirstLines(t *testing.T) {
 	require.NoError(t, err)
 	w := tr.Workload("w", c)
 	assert.Equal(t, "swf3", w.Jobs[1].Spec.Name, "a Workload's first two by submit time")
+}
+
+// Every value the package hands out is the caller's: scribbling on a
+// result, on the records OnRecord got, on a workload's jobs and on the
+// trace they came from changes no later run.
+func TestScribblingOnWhatTheRunGaveChangesNothing(t *testing.T) {
+	const line = "%d %d 0 %d %d 1 1024 %d 600 1 1 62 1 1 -1 1 1 1 {1} q_1d %s\n"
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, line, i+1, i*7, 30+i*13%200, 1+i%5, 1+i%5, []string{"1:ppn=1:x86_64", "2:ppn=2", "zewura2.cerit-sc.cz:ppn=1", "1:ppn=3:^zewura1.cerit-sc.cz"}[i%4])
+	}
+	tr, err := ReadSWF(strings.NewReader(b.String()), SWFOptions{})
+	require.NoError(t, err)
+	ms := []Machine{{Name: "zewura", Nodes: 4, CPUs: 8}}
+	var clusters []*selectnodes.Cluster // made before the trace is scribbled on
+	for range 4 {
+		c, err := tr.ClusterFor(ms, nil)
+		require.NoError(t, err)
+		clusters = append(clusters, c)
+	}
+	replay := func(w *Workload, scribble bool) *Result {
+		c := clusters[0]
+		clusters = clusters[1:]
+		res, err := Run(c, w, Options{Backfill: EASY, Record: true, OnRecord: func(r Record) {
+			if scribble {
+				for k := range r.Nodes {
+					r.Nodes[k] = -1
+				}
+			}
+		}})
+		require.NoError(t, err)
+		return res
+	}
+	want := replay(tr.Workload("w", clusters[0]), false)
+	w := tr.Workload("w", clusters[0])
+	first := replay(w, true)
+	assert.Equal(t, want, first, "OnRecord's records are not the result's")
+	for i := range first.Records {
+		first.Records[i].Nodes = append(first.Records[i].Nodes[:0], 99)
+		first.Records[i].Submit = time.Time{}
+	}
+	first.Unrunnable["scribbled"] = 1
+	for i := range tr.Jobs {
+		tr.Jobs[i].Properties = append(tr.Jobs[i].Properties[:0], "gone")
+		tr.Jobs[i].Avoid = nil
+	}
+	assert.Equal(t, want, replay(w, false), "the workload owes nothing to the trace or the first result")
 }

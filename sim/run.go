@@ -147,7 +147,9 @@ type Record struct {
 	Level, Spread int
 }
 
-// Result is a run's outcome.
+// Result is a run's outcome, the caller's: nothing in it (Records and
+// their Nodes, Unrunnable) is shared with the run, another result or the
+// records Options.OnRecord was given.
 type Result struct {
 	Workload string
 	Cluster  string

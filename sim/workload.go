@@ -22,7 +22,9 @@ type Job struct {
 	Cores int
 }
 
-// Workload is a list of jobs in submit order.
+// Workload is a list of jobs in submit order. A Workload made by Generate
+// or Trace.WorkloadWith is the caller's: its jobs share only immutable
+// values (strings, a *features.Expr) with the trace and with each other.
 type Workload struct {
 	Name string
 	Jobs []Job
