@@ -94,3 +94,29 @@ func TestSweepMergeNamesWhatIsWrongWithAShard(t *testing.T) {
 	code, _, errOut = runCmd(t, "sweep", "merge", sweep)
 	assert.Equal(t, 0, code, errOut)
 }
+
+// Two runs with one --jobs file (the same variant twice, or the same
+// seed twice) stopped the comparison after the first run, or with
+// --force overwrote its file; a seed given twice counted its run twice in
+// the mean and deviation.
+func TestSimulateRefusesTwoRunsOfOneJobsFileAndARepeatedSeed(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "j.csv")
+	for _, args := range [][]string{{"--compare", "fcfs,fcfs"}, {"--seeds", "1,1"}, {"--compare", "fcfs,fcfs", "--force"}} {
+		code, out, errOut := runCmd(t, append([]string{"simulate", "-q", "--workload", "aucsched:1", "--limit", "5", "--jobs", jobs}, args...)...)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.Empty(t, out, "refused before any run: %v", args)
+		assert.Contains(t, errOut, "twice", "%v", args)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+	for _, seeds := range []string{"1,1", "1-3,2"} {
+		code, _, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "5", "--seeds", seeds)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut, "is given twice")
+	}
+	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "5", "--seeds", "3-1")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "runs downward (write 1-3)")
+}

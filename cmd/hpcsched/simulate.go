@@ -337,18 +337,42 @@ func checkTraces(cells []cell) error {
 	return nil
 }
 
-// checkOutputs refuses an --out that is not a directory and, without
-// --force, files of --svg and --out that exist.
+// jobsFile is cell c's --jobs file: the one named when there is one run,
+// else with the run's name (and seed) before the extension.
+func (f *simFlags) jobsFile(c cell) string {
+	path := jobsPath(f.jobs, &sim.Result{Workload: cellName(c.workload), Policy: strings.ToUpper(c.variant.policy), Backfill: c.variant.backfill}, f.runs)
+	if c.seeded && len(f.seeds) > 1 {
+		ext := filepath.Ext(path)
+		path = fmt.Sprintf("%s-seed%d%s", strings.TrimSuffix(path, ext), c.seed, ext)
+	}
+	return path
+}
+
+// checkOutputs refuses an --out that is not a directory, two runs with
+// one --jobs file (the second overwrote the first, or stopped the
+// comparison half done) and, without --force, files of --svg, --out and
+// --jobs that exist.
 func (f *simFlags) checkOutputs(cells []cell) error {
 	if f.out != "" {
 		if st, err := os.Stat(f.out); err == nil && !st.IsDir() {
 			return usagef("simulate: --out %s is not a directory", f.out)
 		}
 	}
+	var paths []string
+	if f.jobs != "" {
+		seen := map[string]bool{}
+		for _, c := range cells {
+			p := f.jobsFile(c)
+			if seen[p] {
+				return usagef("simulate: two runs would write --jobs %s (the same workload, policy and seed twice?)", p)
+			}
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
 	if f.force {
 		return nil
 	}
-	var paths []string
 	if f.svg != "" {
 		paths = append(paths, f.svg)
 	}
@@ -388,12 +412,7 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 		opts.Planner, opts.Window = pl, auctionWindow
 	}
 	if f.jobs != "" {
-		path := jobsPath(f.jobs, &sim.Result{Workload: ld.name, Policy: strings.ToUpper(v.policy), Backfill: v.backfill}, f.runs)
-		if cl.seeded && len(f.seeds) > 1 {
-			ext := filepath.Ext(path)
-			path = fmt.Sprintf("%s-seed%d%s", strings.TrimSuffix(path, ext), cl.seed, ext)
-		}
-		jw, err := newJobsWriter(path, ld.c, f.force)
+		jw, err := newJobsWriter(f.jobsFile(cl), ld.c, f.force)
 		if err != nil {
 			return nil, row{}, err
 		}
