@@ -239,3 +239,40 @@ func TestScribblingOnWhatTheRunGaveChangesNothing(t *testing.T) {
 	}
 	assert.Equal(t, want, replay(w, false), "the workload owes nothing to the trace or the first result")
 }
+
+// A job over its partition's MaxTime pends for good, as in Slurm; the run
+// counted it in Stuck and said nothing of why.
+func TestStuckJobsAreCountedPerReason(t *testing.T) {
+	c, err := selectnodes.New([]selectnodes.Node{{Name: "n1", CPUs: 4}, {Name: "n2", CPUs: 4}},
+		[]selectnodes.Partition{{Name: "p", Nodes: []string{"n1", "n2"}, Default: true, MaxTime: time.Hour}})
+	require.NoError(t, err)
+	spec := func(limit time.Duration) queue.Spec {
+		return queue.Spec{Name: "j", User: "u", Request: selectnodes.Request{CPUs: 1}, TimeLimit: limit}
+	}
+	w := &Workload{Name: "w", Jobs: []Job{{Run: time.Minute, Spec: spec(time.Minute), Cores: 1},
+		{Run: time.Minute, Spec: spec(2 * time.Hour), Cores: 1}}}
+	res, err := Run(c, w, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Stuck)
+	assert.Equal(t, map[string]int{string(queue.ReasonPartitionTimeLimit): 1}, res.StuckReasons)
+}
+
+// A job larger than its partition (a slurm.conf's small default
+// partition) was rejected for "node_config: the # nodes that qualify
+// cannot give #..unlimited nodes (desired #), ## CPUs even if all were
+// idle and up", digits and all masked.
+func TestUnrunnableReasonNamesThePartition(t *testing.T) {
+	c, err := selectnodes.New([]selectnodes.Node{{Name: "n1", CPUs: 4}, {Name: "n2", CPUs: 4}, {Name: "n3", CPUs: 4}},
+		[]selectnodes.Partition{{Name: "small", Nodes: []string{"n1"}, Default: true}, {Name: "all", Nodes: []string{"n1", "n2", "n3"}}})
+	require.NoError(t, err)
+	job := func(cpus, nodes int, part string) Job {
+		return Job{Run: time.Minute, Cores: cpus, Spec: queue.Spec{Name: "j", User: "u", TimeLimit: time.Minute,
+			Request: selectnodes.Request{CPUs: cpus, MinNodes: nodes, Partition: part}}}
+	}
+	w := &Workload{Name: "w", Jobs: []Job{job(8, 0, ""), job(2, 2, ""), job(8, 0, "all"), job(16, 0, "all")}}
+	res, err := Run(c, w, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"more CPUs than its partition has": 1, "more nodes than its partition has": 1,
+		"more CPUs than the cluster has": 1}, res.Unrunnable)
+	assert.Equal(t, 1, res.Started)
+}

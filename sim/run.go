@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -161,6 +162,10 @@ type Result struct {
 	Finished int // ended in any way after starting
 	Timeouts int
 	Stuck    int // still pending when nothing else could happen
+	// StuckReasons counts the stuck jobs per queue reason
+	// ("PartitionTimeLimit": over the partition's MaxTime, as Slurm
+	// leaves such a job pending).
+	StuckReasons map[string]int
 	// Unrunnable counts the rejected jobs per reason ("more nodes than
 	// the cluster has", "no node has the requested features", ...).
 	Unrunnable map[string]int
@@ -678,6 +683,10 @@ func (r *runner) finish() {
 		switch {
 		case j.State == queue.Pending:
 			res.Stuck++
+			if res.StuckReasons == nil {
+				res.StuckReasons = map[string]int{}
+			}
+			res.StuckReasons[cmp.Or(string(j.Reason), "None")]++
 		case j.State == queue.Failed && lj.rec.Start.IsZero():
 			res.Rejected++
 			res.Unrunnable[unrunnableReason(r.c, &j.Request, explanationErr(j))]++

@@ -120,3 +120,16 @@ func TestSimulateRefusesTwoRunsOfOneJobsFileAndARepeatedSeed(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "runs downward (write 1-3)")
 }
+
+// A run's stuck jobs are explained as its rejected ones are.
+func TestSimulateSaysWhyJobsAreStuck(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "slurm.conf")
+	require.NoError(t, os.WriteFile(conf, []byte("NodeName=n[1-4] CPUs=4\nPartitionName=p Nodes=n[1-4] Default=YES MaxTime=1:00:00\n"), 0o644))
+	trace := filepath.Join(dir, "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"+
+		"2 0 0 10 1 -1 -1 1 7200 -1 1 1 1 -1 -1 1 -1 -1\n"), 0o644))
+	code, out, errOut := runCmd(t, "simulate", "-q", "--workload", trace, "--conf", conf)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out+errOut, "1 jobs still pending when nothing else could happen: 1 PartitionTimeLimit")
+}

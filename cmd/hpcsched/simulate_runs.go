@@ -148,7 +148,7 @@ func aggregate(rows []row) row {
 	}
 	out := rows[0]
 	out.Jobs, out.Started, out.Rejected, out.Stuck = 0, 0, 0, 0
-	out.Unrunnable, out.TraceSkipped = map[string]int{}, nil
+	out.Unrunnable, out.StuckReasons, out.TraceSkipped = map[string]int{}, map[string]int{}, nil
 	for _, r := range rows {
 		out.Jobs += r.Jobs
 		out.Started += r.Started
@@ -157,10 +157,16 @@ func aggregate(rows []row) row {
 		for k, v := range r.Unrunnable {
 			out.Unrunnable[k] += v
 		}
+		for k, v := range r.StuckReasons {
+			out.StuckReasons[k] += v
+		}
 		out.Seeds = append(out.Seeds, r.Seed)
 	}
 	if len(out.Unrunnable) == 0 {
 		out.Unrunnable = nil
+	}
+	if len(out.StuckReasons) == 0 {
+		out.StuckReasons = nil
 	}
 	out.Seed = 0
 	std := &rowStd{}
