@@ -154,11 +154,17 @@ func drawable(fn string, runs []*Result) error {
 
 // RunTitle names a run: workload, cluster, policy and backfill.
 func RunTitle(res *Result) string {
+	if res == nil {
+		return "no run"
+	}
 	return fmt.Sprintf("%s on %s — %s", res.Workload, res.Cluster, PolicyLabel(res))
 }
 
 // PolicyLabel is "FCFS", "FCFS + EASY backfill" and so on.
 func PolicyLabel(res *Result) string {
+	if res == nil {
+		return ""
+	}
 	switch res.Backfill {
 	case Conservative:
 		return res.Policy + " + conservative backfill"

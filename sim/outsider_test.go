@@ -276,3 +276,21 @@ func TestUnrunnableReasonNamesThePartition(t *testing.T) {
 		"more CPUs than the cluster has": 1}, res.Unrunnable)
 	assert.Equal(t, 1, res.Started)
 }
+
+// Nil receivers and arguments an outsider may pass: each panicked.
+func TestNilTraceClusterAndResult(t *testing.T) {
+	var tr *Trace
+	assert.Nil(t, tr.SiteProperties())
+	assert.Empty(t, tr.Workload("none", nil).Jobs)
+	c, err := tr.ClusterFor([]Machine{{Name: "m", Nodes: 2, CPUs: 4}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, c.NodeCount())
+	assert.Nil(t, BusyCores(nil))
+	assert.Equal(t, "no run", RunTitle(nil))
+
+	ext, err := ReadSWF(strings.NewReader("0 1356996147 0 10 64 1 1024 64 86400 1 1 62 1 1 -1 1 1 1 {1} q 1:ppn=12:^zewura12.cerit-sc.cz:host=zewura1.x\n"), SWFOptions{})
+	require.NoError(t, err)
+	w := ext.Workload("ext", nil)
+	require.Len(t, w.Jobs, 1, "a nil cluster names no partition or node")
+	assert.Empty(t, w.Jobs[0].Spec.Request.Excluded)
+}

@@ -75,11 +75,15 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 // features and --exclusive); the time limit comes from conv.Estimate;
 // queue and partition numbers pick the partition of that name when c has
 // one; a PBS spec's host and avoided hosts name nodes with or without the
-// zero padding of ClusterFor's names. Jobs with an unknown run time,
+// zero padding of ClusterFor's names (a nil c has no partitions or nodes
+// to name: the jobs then ask for none). Jobs with an unknown run time,
 // cancelled jobs that never ran, and jobs asking for node properties no
 // feature expression can name are skipped and counted. Processors
 // unknown in both fields (-1, or any number below 1) are one.
 func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventions) *Workload {
+	if t == nil {
+		return &Workload{Name: name, Skipped: map[string]int{}}
+	}
 	// sized once: a Job is large, and growing 28,476 of them by appends
 	// showed as 6% of a KTH-SP2 EASY replay's CPU profile (growslice)
 	w := &Workload{Name: name, Skipped: map[string]int{}, Jobs: make([]Job, 0, len(t.Jobs))}
@@ -149,7 +153,7 @@ func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users 
 	for _, p := range []string{sj.QueueName, t.Partitions[sj.Partition], t.Queues[sj.Queue]} {
 		// "" names no partition: no lookup (a trace without queues has
 		// only those)
-		if p == "" {
+		if p == "" || c == nil {
 			continue
 		}
 		if _, ok := c.Partition(p); ok {
@@ -238,6 +242,9 @@ func rawLimit(sj *SWFJob, e Estimate) time.Duration {
 // name, or every node with a property.
 func avoided(c *selectnodes.Cluster, avoid []string) []string {
 	var out []string
+	if c == nil {
+		return nil
+	}
 	for _, a := range avoid {
 		if host, ok := hostNode(c, a); ok {
 			out = append(out, host)
@@ -256,7 +263,7 @@ func avoided(c *selectnodes.Cluster, avoid []string) []string {
 // name, or the same with its number zero-padded as ClusterFor pads a
 // machine group's ("zewura2" is zewura02, of a group of 20).
 func hostNode(c *selectnodes.Cluster, host string) (string, bool) {
-	if host == "" {
+	if host == "" || c == nil {
 		return "", false
 	}
 	if _, ok := c.NodeIndex(host); ok {
@@ -283,6 +290,9 @@ func hostNode(c *selectnodes.Cluster, host string) (string, bool) {
 // and ClusterFor gives these to every node (the traces' machines files
 // describe one site).
 func (t *Trace) SiteProperties() []string {
+	if t == nil {
+		return nil
+	}
 	var out []string
 	for _, j := range t.Jobs {
 		for _, p := range j.Properties {
@@ -302,6 +312,9 @@ func (t *Trace) SiteProperties() []string {
 // partition of all nodes, besides the default "batch". Nodes of more
 // than one CPU get the ConsRes selector, single-CPU nodes Linear.
 func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnodes.Option) (*selectnodes.Cluster, error) {
+	if t == nil {
+		t = &Trace{} // machines alone size the cluster
+	}
 	var nodes []selectnodes.Node
 	if len(machines) == 0 {
 		n := t.MaxNodes
