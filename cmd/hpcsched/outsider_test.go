@@ -133,3 +133,19 @@ func TestSimulateSaysWhyJobsAreStuck(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out+errOut, "1 jobs still pending when nothing else could happen: 1 PartitionTimeLimit")
 }
+
+// A plan whose tasks would write one --jobs file, or read a missing
+// trace, was made; its tasks then failed one by one on the cluster.
+func TestSweepPlanRefusesWhatSimulateRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--workload", "aucsched:1", "--compare", "fcfs,fcfs", "--jobs", filepath.Join(dir, "j.csv")},
+		{"--workload", filepath.Join(dir, "missing.swf")},
+	} {
+		sweep := filepath.Join(dir, "sweep")
+		code, _, errOut := runCmd(t, append([]string{"sweep", "plan", sweep}, args...)...)
+		assert.Equal(t, 2, code, "%v: %s", args, errOut)
+		_, err := os.Stat(sweep)
+		assert.ErrorIs(t, err, os.ErrNotExist, "no plan made")
+	}
+}

@@ -95,6 +95,11 @@ func sweepPlanCmd(dir string, simArgs []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// what a local run refuses before running: the tasks would each fail
+	// on it, or overwrite one another's --jobs file
+	if err := f.checkInputs(cells); err != nil {
+		return err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return usagef("%v", err)
