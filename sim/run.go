@@ -282,7 +282,8 @@ type liveJob struct {
 // Run replays w on c (which it takes over) and measures it. It reads w's
 // jobs as the replay reaches them, without a copy: w must not change
 // until Run returns, and is the caller's again after (another run may
-// replay it).
+// replay it). Runs on separate clusters may go at once, on goroutines of
+// the caller's, even replaying one w: they only read it.
 func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 	if w == nil {
 		return nil, errors.New("sim: Run needs a cluster and a workload")

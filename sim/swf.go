@@ -79,7 +79,7 @@ type SWFOptions struct {
 	// failing on the first.
 	SkipMalformed bool
 	// MaxBytes is the budget on the (decompressed) input:
-	// DefaultMaxTraceBytes when 0. Reading stops with ErrBudget past it,
+	// DefaultMaxTraceBytes when 0 or negative. Reading stops with ErrBudget past it,
 	// so a small gzip of gigabytes of blank lines costs at most this much.
 	MaxBytes int64
 }
