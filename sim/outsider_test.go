@@ -294,3 +294,34 @@ func TestNilTraceClusterAndResult(t *testing.T) {
 	require.Len(t, w.Jobs, 1, "a nil cluster names no partition or node")
 	assert.Empty(t, w.Jobs[0].Spec.Request.Excluded)
 }
+
+// Runs on separate clusters may replay one workload at once (run with
+// -race): they only read it.
+func TestConcurrentRunsShareAWorkload(t *testing.T) {
+	w, err := Generate("6", 8, 4, 7)
+	require.NoError(t, err)
+	w.Jobs = w.Jobs[:60]
+	tr := &Trace{}
+	results := make([]*Result, 3)
+	done := make(chan int)
+	for i := range results {
+		go func() {
+			c, err := tr.ClusterFor([]Machine{{Name: "n", Nodes: 8, CPUs: 4}}, nil)
+			if err == nil {
+				results[i], _ = Run(c, w, Options{Backfill: BackfillMode(i), Record: true})
+			}
+			done <- i
+		}()
+	}
+	for range results {
+		<-done
+	}
+	for i, res := range results {
+		require.NotNil(t, res)
+		c, err := tr.ClusterFor([]Machine{{Name: "n", Nodes: 8, CPUs: 4}}, nil)
+		require.NoError(t, err)
+		alone, err := Run(c, w, Options{Backfill: BackfillMode(i), Record: true})
+		require.NoError(t, err)
+		assert.Equal(t, alone, res)
+	}
+}
