@@ -149,3 +149,34 @@ func TestSweepPlanRefusesWhatSimulateRefuses(t *testing.T) {
 		assert.ErrorIs(t, err, os.ErrNotExist, "no plan made")
 	}
 }
+
+// A run that failed mid-trace left its --jobs file with the records up to
+// the bad line, a file that looked like a whole run's.
+func TestFailedRunLeavesNoJobsFile(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n; MaxProcs: 4\n"+
+		"1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"+
+		"2 100 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"+
+		"garbage\n"), 0o644))
+	jobs := filepath.Join(dir, "j.csv")
+	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", trace, "--jobs", jobs)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "line 5")
+	_, err := os.Stat(jobs)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// The --jobs file's close error (a full disk) was set on a shadow of
+// runOne's err and lost: the run said 0 with its records unwritten.
+func TestJobsFileWriteErrorIsReported(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "full.csv")
+	require.NoError(t, os.Symlink("/dev/full", jobs))
+	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "5", "--jobs", jobs, "--force")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "no space left")
+}

@@ -412,15 +412,22 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 		opts.Planner, opts.Window = pl, auctionWindow
 	}
 	if f.jobs != "" {
-		jw, err := newJobsWriter(f.jobsFile(cl), ld.c, f.force)
-		if err != nil {
-			return nil, row{}, err
+		// not "jw, err :=": the deferred close below must set the
+		// function's err, not a shadow of it
+		jw, jerr := newJobsWriter(f.jobsFile(cl), ld.c, f.force)
+		if jerr != nil {
+			return nil, row{}, jerr
 		}
 		jw.header(ld.name + " " + v.String())
 		opts.OnRecord, opts.Epoch = jw.add, jw.epoch
 		defer func() {
 			if cerr := jw.close(); cerr != nil && err == nil {
 				err = cerr
+			}
+			if err != nil {
+				// a failed run's records stop short: a file of them
+				// would pass for a whole run's
+				os.Remove(jw.file.Name())
 			}
 		}()
 	}
