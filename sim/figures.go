@@ -138,15 +138,15 @@ func spreads(res *Result) []float64 {
 	return out
 }
 
-// drawable says why runs cannot be drawn: a nil one, or one without
-// records (made without Options.Record, or of no job at all).
+// drawable says why runs cannot be drawn: a nil one, or one without its
+// records (made without Options.Record). A run of no job is drawn empty.
 func drawable(fn string, runs []*Result) error {
 	for i, r := range runs {
 		if r == nil {
 			return fmt.Errorf("sim: %s: run %d is nil", fn, i)
 		}
-		if len(r.Records) == 0 {
-			return fmt.Errorf("sim: %s: %s has no job records to draw (the run was made without Options.Record, or had no job)", fn, RunTitle(r))
+		if len(r.Records) < r.Jobs {
+			return fmt.Errorf("sim: %s: %s has no job records to draw (make it with Options.Record)", fn, RunTitle(r))
 		}
 	}
 	return nil

@@ -180,3 +180,18 @@ func TestJobsFileWriteErrorIsReported(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "no space left")
 }
+
+// A trace none of whose jobs could be replayed (all of unknown run time)
+// with --svg or --out failed with "WriteSVG needs a run made with
+// Options.Record", and --out wrote no results.
+func TestChartsOfARunOfNoJob(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n; MaxProcs: 4\n1 0 0 -1 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", trace, "--compare", "fcfs,easy", "--out", out)
+	require.Equal(t, 0, code, errOut)
+	for _, f := range []string{"results.json", "results.csv", "comparison.svg", "t-fcfs.svg"} {
+		assert.FileExists(t, filepath.Join(out, f))
+	}
+}
