@@ -328,3 +328,28 @@ func TestConcurrentRunsShareAWorkload(t *testing.T) {
 		assert.Equal(t, alone, res)
 	}
 }
+
+// After an ErrOrder, Next went on with the next job, so a loop that
+// logged errors and continued lost the job without a trace.
+func TestTraceSourceErrorsAreSticky(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxNodes: 2\n; MaxProcs: 2\n")
+	for i := range ReorderWindow + 2 {
+		fmt.Fprintf(&b, "%d %d 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n", i+2, 1000+i)
+	}
+	b.WriteString("1 5 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n")
+	b.WriteString("99 5000 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n")
+	sr, err := NewSWFReader(strings.NewReader(b.String()), SWFOptions{})
+	require.NoError(t, err)
+	src := NewTraceSource(sr, tinyCluster(t), Conventions{}, 0)
+	var first error
+	for range ReorderWindow + 10 {
+		if _, err = src.Next(); err != nil {
+			break
+		}
+	}
+	first = err
+	require.ErrorIs(t, first, ErrOrder)
+	_, err = src.Next()
+	assert.Equal(t, first, err)
+}

@@ -74,6 +74,7 @@ type TraceSource struct {
 	skipped map[string]int
 	sj      SWFJob // the line being read
 	users   userNames
+	err     error // the first error, given again by every later Next
 }
 
 type heldJob struct {
@@ -106,7 +107,8 @@ func (s *TraceSource) Skipped() map[string]int {
 }
 
 // Next returns the next job in submit order, io.EOF after the last (or
-// after limit jobs), or the reader's error.
+// after limit jobs), or the first error (the reader's, or ErrOrder), then
+// that error again.
 func (s *TraceSource) Next() (Job, error) {
 	var j Job
 	if err := s.nextInto(&j); err != nil {
@@ -121,6 +123,9 @@ func (s *TraceSource) nextInto(out *Job) error {
 	if s.r == nil || s.c == nil {
 		return errors.New("sim: a TraceSource needs a reader and a cluster (NewTraceSource)")
 	}
+	if s.err != nil {
+		return s.err
+	}
 	if s.limit > 0 && s.emitted >= s.limit {
 		return io.EOF
 	}
@@ -131,6 +136,7 @@ func (s *TraceSource) nextInto(out *Job) error {
 			break
 		}
 		if err != nil {
+			s.err = err
 			return err
 		}
 		// the job is made in its slot of the window: no copy of it moves
@@ -158,8 +164,10 @@ func (s *TraceSource) nextInto(out *Job) error {
 	h.j.Submit -= s.origin
 	if h.j.Submit < s.last {
 		s.recycle(h)
-		return fmt.Errorf("sim: line %d: submitted %v before a job %d or more lines earlier; sort the trace by submit time: %w",
+		// sticky, as the reader's errors are: going on would drop the job
+		s.err = fmt.Errorf("sim: line %d: submitted %v before a job %d or more lines earlier; sort the trace by submit time: %w",
 			h.line, s.last-h.j.Submit, ReorderWindow, ErrOrder)
+		return s.err
 	}
 	s.last = h.j.Submit
 	s.emitted++
