@@ -20,7 +20,8 @@
 //
 // Run submits each job at its submit time, ends it after its run time (or
 // at its time limit), and after every batch of simultaneous events
-// (completions before arrivals) runs a scheduling pass: Schedule, then
+// (completions before arrivals, and a job's Spec.Begin) runs a scheduling
+// pass: Schedule, then
 // conservative Backfill (queue.Scheduler.Backfill, planning at most 100
 // jobs a pass by default, Slurm's bf_max_job_test) or EASY backfill
 // (queue.EASY, whose pass also starts the jobs in order up to the queue

@@ -353,3 +353,27 @@ func TestTraceSourceErrorsAreSticky(t *testing.T) {
 	_, err = src.Next()
 	assert.Equal(t, first, err)
 }
+
+// A job whose Spec.Begin lies after the last other event never became
+// eligible: the run ended with it "stuck" (BeginTime), as if nothing
+// else could happen. And a first job submitted before the workload's
+// start was "before the job it follows".
+func TestBeginTimeWakesTheRun(t *testing.T) {
+	epoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	spec := queue.Spec{Name: "later", User: "u", Request: selectnodes.Request{CPUs: 1}, TimeLimit: time.Minute,
+		Begin: epoch.Add(time.Hour)}
+	w := &Workload{Name: "w", Jobs: []Job{{Run: time.Minute, Spec: spec, Cores: 1}}}
+	var recs []Record
+	res, err := Run(tinyCluster(t), w, Options{OnRecord: func(r Record) { recs = append(recs, r) }})
+	require.NoError(t, err)
+	assert.Zero(t, res.Stuck, "%v", res.StuckReasons)
+	require.Len(t, recs, 1)
+	assert.Equal(t, epoch.Add(time.Hour), recs[0].Start)
+
+	early := &Workload{Name: "w", Jobs: []Job{{Submit: -time.Second, Run: time.Minute, Spec: spec, Cores: 1}}}
+	_, err = Run(tinyCluster(t), early, Options{})
+	assert.ErrorContains(t, err, "before the workload's start")
+	neg := &Workload{Name: "w", Jobs: []Job{{Run: -time.Second, Spec: spec, Cores: 1}}}
+	_, err = Run(tinyCluster(t), neg, Options{})
+	assert.ErrorContains(t, err, "negative run time")
+}

@@ -267,6 +267,10 @@ type runner struct {
 	pend   int // jobs pending
 	nodes  int // the cluster's
 	passes int // extra interval passes made
+	// wakes are the Spec.Begin times of jobs submitted before them, in
+	// order: a pass at each lets such a job start when nothing else
+	// happens then
+	wakes []time.Time
 	// fullAt is the jobs started and ended when the cluster was last seen
 	// without a free CPU (valid when fullSeen)
 	fullAt   [2]int
@@ -405,6 +409,12 @@ func (r *runner) peek() error {
 		return err
 	}
 	j := &r.next
+	switch {
+	case j.Submit < 0:
+		return fmt.Errorf("sim: job %d (%s) is submitted at %v, before the workload's start (Submit counts from it): %w", r.seq, j.Spec.Name, j.Submit, ErrOrder)
+	case j.Run < 0:
+		return fmt.Errorf("sim: job %d (%s) has a negative run time %v", r.seq, j.Spec.Name, j.Run)
+	}
 	if j.Submit < r.last {
 		return fmt.Errorf("sim: job %d (%s) is submitted at %v, before the job it follows (%v): %w", r.seq, j.Spec.Name, j.Submit, r.last, ErrOrder)
 	}
@@ -439,6 +449,9 @@ func (r *runner) nextEvent() (time.Time, bool) {
 	}
 	if len(r.ends) > 0 && (!ok || wallBefore(r.ends[0].at, t)) {
 		t, ok = r.ends[0].at, true
+	}
+	if len(r.wakes) > 0 && (!ok || wallBefore(r.wakes[0], t)) {
+		t, ok = r.wakes[0], true
 	}
 	return t, ok
 }
@@ -482,6 +495,9 @@ func (r *runner) loop() error {
 
 // step ends, submits and schedules everything due at t.
 func (r *runner) step(t time.Time) error {
+	for len(r.wakes) > 0 && !wallBefore(t, r.wakes[0]) { // at <= t
+		r.wakes = r.wakes[1:]
+	}
 	tick := false
 	for len(r.ends) > 0 && !wallBefore(t, r.ends[0].at) { // at <= t
 		e := r.ends.pop()
@@ -591,6 +607,11 @@ func (r *runner) submit(t time.Time) error {
 	}
 	r.live.put(id, lj)
 	r.pend++
+	if b := j.Spec.Begin; !b.IsZero() && wallBefore(t, b) {
+		// nothing else may happen at b: wake the run then
+		i, _ := slices.BinarySearchFunc(r.wakes, b, time.Time.Compare)
+		r.wakes = slices.Insert(r.wakes, i, b)
+	}
 	return nil
 }
 

@@ -15,8 +15,8 @@ import (
 
 // Job is one job of a workload.
 type Job struct {
-	Submit time.Duration // since the workload's start
-	Run    time.Duration // how long it actually runs (it is killed at its time limit)
+	Submit time.Duration // since the workload's start (Options.Epoch), at least 0
+	Run    time.Duration // how long it actually runs (it is killed at its time limit), at least 0
 	Spec   queue.Spec
 	// Cores is what the job asked for, for the AUCSCHED3 paper's utilization.
 	Cores int
