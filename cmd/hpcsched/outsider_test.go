@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/sim"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -194,4 +196,12 @@ func TestChartsOfARunOfNoJob(t *testing.T) {
 	for _, f := range []string{"results.json", "results.csv", "comparison.svg", "t-fcfs.svg"} {
 		assert.FileExists(t, filepath.Join(out, f))
 	}
+}
+
+// --features "a, b" gave the nodes a feature " b" that no job's "b"
+// matches, and an empty one.
+func TestFeaturesFlagIsTrimmed(t *testing.T) {
+	c, _, err := traceCluster(&sim.Trace{MaxNodes: 2, MaxProcs: 2}, &simFlags{extra: "a, b,,"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"cl_node", "nodecpus1", "a", "b"}, c.Node(0).Features)
 }

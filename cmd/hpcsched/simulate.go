@@ -638,8 +638,11 @@ func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, err
 		name = filepath.Base(f.machines)
 	}
 	var feats []string
-	if f.extra != "" {
-		feats = strings.Split(f.extra, ",")
+	for _, feat := range strings.Split(f.extra, ",") {
+		// " b" would never match a job's "b"; "" is no feature
+		if feat = strings.TrimSpace(feat); feat != "" {
+			feats = append(feats, feat)
+		}
 	}
 	c, err := tr.ClusterFor(ms, feats)
 	if err != nil {
