@@ -377,3 +377,28 @@ func TestBeginTimeWakesTheRun(t *testing.T) {
 	_, err = Run(tinyCluster(t), neg, Options{})
 	assert.ErrorContains(t, err, "negative run time")
 }
+
+// A header of 3 nodes and 8 processors made 3 nodes of 2 CPUs: 2 of the
+// trace's processors were lost, and jobs of 7 or 8 were "more CPUs than
+// the cluster has". Without MaxNodes, MaxProcs single-CPU nodes.
+func TestHeaderProcessorsAreAllKept(t *testing.T) {
+	for _, tc := range []struct {
+		tr   Trace
+		cpus []int
+	}{
+		{Trace{MaxNodes: 3, MaxProcs: 8}, []int{3, 3, 2}},
+		{Trace{MaxNodes: 4, MaxProcs: 8}, []int{2, 2, 2, 2}},
+		{Trace{MaxProcs: 3}, []int{1, 1, 1}},
+		{Trace{MaxNodes: -4, MaxProcs: 2}, []int{1, 1}},
+		{Trace{MaxNodes: 2}, []int{1, 1}},
+	} {
+		c, err := tc.tr.ClusterFor(nil, nil)
+		require.NoError(t, err)
+		var cpus []int
+		for i := range c.NodeCount() {
+			cpus = append(cpus, c.Node(i).CPUs)
+			assert.Contains(t, c.Node(i).Features, fmt.Sprintf("nodecpus%d", c.Node(i).CPUs))
+		}
+		assert.Equal(t, tc.cpus, cpus, "%+v", tc.tr)
+	}
+}

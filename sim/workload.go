@@ -308,7 +308,9 @@ func (t *Trace) SiteProperties() []string {
 // ClusterFor builds a cluster for a trace: from machines when given
 // (groups of identical nodes named <name>001..., with features
 // "cl_<name>", "nodecpus<CPUs>", the trace's SiteProperties and extra),
-// else MaxNodes nodes of MaxProcs/MaxNodes CPUs from the header. Every partition and queue name of the trace becomes a
+// else from the header: MaxNodes nodes sharing MaxProcs CPUs (the first
+// MaxProcs%MaxNodes nodes take one more), or MaxProcs single-CPU nodes
+// without MaxNodes. Every partition and queue name of the trace becomes a
 // partition of all nodes, besides the default "batch". Nodes of more
 // than one CPU get the ConsRes selector, single-CPU nodes Linear.
 func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnodes.Option) (*selectnodes.Cluster, error) {
@@ -316,24 +318,12 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 		t = &Trace{} // machines alone size the cluster
 	}
 	var nodes []selectnodes.Node
+	spare := 0 // the header's processors an even split leaves over
 	if len(machines) == 0 {
-		n := t.MaxNodes
-		if n <= 0 {
-			n = t.MaxProcs
+		var err error
+		if machines, spare, err = t.headerMachines(); err != nil {
+			return nil, err
 		}
-		if n <= 0 {
-			return nil, fmt.Errorf("sim: the trace header gives neither MaxNodes nor MaxProcs; give a machines file")
-		}
-		if n > MaxClusterNodes || t.MaxProcs > maxSWFCount {
-			line := t.MaxNodesLine
-			if t.MaxNodes <= 0 || t.MaxProcs > maxSWFCount {
-				line = t.MaxProcsLine
-			}
-			return nil, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf(
-				"header MaxNodes %d / MaxProcs %d is over the budget of %d nodes (MaxClusterNodes) or %d processors", t.MaxNodes, t.MaxProcs, MaxClusterNodes, maxSWFCount)}
-		}
-		cpus := max(1, t.MaxProcs/n)
-		machines = []Machine{{Name: "node", Nodes: n, CPUs: cpus}}
 	}
 	total := 0
 	for _, m := range machines {
@@ -353,6 +343,13 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 				RealMemory: m.MemoryKB / 1024, Weight: 1, Features: feats})
 		}
 		multi = multi || m.CPUs > 1
+	}
+	for i := range spare {
+		// one more CPU on each of the first nodes: the cluster has every
+		// processor of the header
+		nodes[i].CPUs++
+		nodes[i].Features[1] = fmt.Sprintf("nodecpus%d", nodes[i].CPUs)
+		multi = true
 	}
 	all := make([]string, len(nodes))
 	for i := range nodes {
@@ -380,6 +377,29 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 		sel = selectnodes.ConsRes{}
 	}
 	return selectnodes.New(nodes, parts, append([]selectnodes.Option{selectnodes.WithSelector(sel)}, opts...)...)
+}
+
+// headerMachines sizes a cluster from the header: MaxNodes nodes sharing
+// MaxProcs processors (the first nodes take the spare ones), or MaxProcs
+// single-CPU nodes when MaxNodes is not given.
+func (t *Trace) headerMachines() ([]Machine, int, error) {
+	n := t.MaxNodes
+	if n <= 0 {
+		n = t.MaxProcs
+	}
+	if n <= 0 {
+		return nil, 0, fmt.Errorf("sim: the trace header gives neither MaxNodes nor MaxProcs; give a machines file")
+	}
+	if n > MaxClusterNodes || t.MaxProcs > maxSWFCount {
+		line := t.MaxNodesLine
+		if t.MaxNodes <= 0 || t.MaxProcs > maxSWFCount {
+			line = t.MaxProcsLine
+		}
+		return nil, 0, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf(
+			"header MaxNodes %d / MaxProcs %d is over the budget of %d nodes (MaxClusterNodes) or %d processors", t.MaxNodes, t.MaxProcs, MaxClusterNodes, maxSWFCount)}
+	}
+	cpus := max(1, t.MaxProcs/n)
+	return []Machine{{Name: "node", Nodes: n, CPUs: cpus}}, max(0, t.MaxProcs-n*cpus), nil
 }
 
 func sortedKeys(m map[int]string) []int {

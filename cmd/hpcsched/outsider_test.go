@@ -204,3 +204,20 @@ func TestFeaturesFlagIsTrimmed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"cl_node", "nodecpus1", "a", "b"}, c.Node(0).Features)
 }
+
+// The cluster's name came from the header's fields, not the cluster: a
+// header of MaxProcs alone was "0 nodes of 8 CPUs" for 8 single-CPU nodes.
+func TestHeaderClusterIsNamedByWhatItHas(t *testing.T) {
+	for _, tc := range []struct {
+		tr   sim.Trace
+		want string
+	}{
+		{sim.Trace{MaxProcs: 8}, "8 nodes of 1 CPU (trace header)"},
+		{sim.Trace{MaxNodes: 3, MaxProcs: 8, Computer: "X"}, "X, 3 nodes of 2-3 CPUs, 8 in all (trace header)"},
+		{sim.Trace{MaxNodes: 24, MaxProcs: 1728}, "24 nodes of 72 CPUs (trace header)"},
+	} {
+		_, name, err := traceCluster(&tc.tr, &simFlags{})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, name)
+	}
+}

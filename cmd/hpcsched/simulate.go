@@ -615,11 +615,7 @@ func (ld *loaded) setWorkload(w *sim.Workload, limit int) {
 // traceCluster sizes a cluster from --machines or the trace's header.
 func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, error) {
 	var ms []sim.Machine
-	cpus := max(1, tr.MaxProcs/max(1, tr.MaxNodes))
-	name := fmt.Sprintf("%d nodes of %d CPU%s (trace header)", tr.MaxNodes, cpus, map[bool]string{true: "s"}[cpus > 1])
-	if tr.Computer != "" {
-		name = tr.Computer + ", " + name
-	}
+	name := ""
 	if f.machines != "" {
 		file, err := os.Open(f.machines)
 		if err != nil {
@@ -648,7 +644,29 @@ func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, err
 	if err != nil {
 		return nil, "", usagef("%v", err)
 	}
+	if name == "" {
+		name = headerClusterName(c, tr.Computer)
+	}
 	return c, name, nil
+}
+
+// headerClusterName names a cluster sized from a trace's header by what
+// it has (the header's MaxNodes may be absent, and its MaxProcs not a
+// multiple of it).
+func headerClusterName(c *selectnodes.Cluster, computer string) string {
+	lo, hi, total := c.Node(0).CPUs, 0, 0
+	for i := range c.NodeCount() {
+		n := c.Node(i).CPUs
+		lo, hi, total = min(lo, n), max(hi, n), total+n
+	}
+	name := fmt.Sprintf("%d nodes of %d CPU%s (trace header)", c.NodeCount(), hi, map[bool]string{true: "s"}[hi > 1])
+	if lo != hi {
+		name = fmt.Sprintf("%d nodes of %d-%d CPUs, %d in all (trace header)", c.NodeCount(), lo, hi, total)
+	}
+	if computer != "" {
+		name = computer + ", " + name
+	}
+	return name
 }
 
 // traceName is a trace's file name without its extensions.
