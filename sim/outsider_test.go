@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -401,4 +403,19 @@ func TestHeaderProcessorsAreAllKept(t *testing.T) {
 		}
 		assert.Equal(t, tc.cpus, cpus, "%+v", tc.tr)
 	}
+}
+
+// OpenSWF(os.DirFS("/"), "/abs/path.swf") failed with "open
+// /abs/path.swf: invalid argument", which does not say what is wrong; a
+// nil fs.FS panicked.
+func TestOpenSWFSaysWhatAnFSNameIs(t *testing.T) {
+	for _, name := range []string{"/abs/t.swf", "../t.swf"} {
+		_, err := OpenSWF(os.DirFS("."), name, SWFOptions{})
+		assert.ErrorContains(t, err, "os.DirFS(filepath.Dir(path))")
+		assert.ErrorIs(t, err, fs.ErrInvalid)
+		_, _, err = OpenSWFReader(os.DirFS("."), name, SWFOptions{})
+		assert.ErrorContains(t, err, "not a name in an fs.FS")
+	}
+	_, err := OpenSWF(nil, "t.swf", SWFOptions{})
+	assert.ErrorIs(t, err, fs.ErrInvalid)
 }

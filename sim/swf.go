@@ -141,7 +141,7 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 
 // OpenSWF reads a trace from fsys, gunzipping it when it is gzipped.
 func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
-	f, err := fsys.Open(name)
+	f, err := openTrace(fsys, name)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 // OpenSWFReader opens a trace in fsys for reading one job at a time,
 // gunzipping it when it is gzipped; closing the Closer closes the file.
 func OpenSWFReader(fsys fs.FS, name string, opts SWFOptions) (*SWFReader, io.Closer, error) {
-	f, err := fsys.Open(name)
+	f, err := openTrace(fsys, name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,6 +173,18 @@ func OpenSWFReader(fsys fs.FS, name string, opts SWFOptions) (*SWFReader, io.Clo
 		return nil, nil, err
 	}
 	return sr, closers{closeGz, f.Close}, nil
+}
+
+// openTrace opens name in fsys, saying what an fs.FS name is when it is
+// not one (an absolute path gave "invalid argument").
+func openTrace(fsys fs.FS, name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, fmt.Errorf("sim: %q is not a name in an fs.FS (unrooted, slash-separated, no ..): open os.DirFS(filepath.Dir(path)) and pass filepath.Base(path): %w", name, fs.ErrInvalid)
+	}
+	if fsys == nil {
+		return nil, fmt.Errorf("sim: opening %s: no fs.FS: %w", name, fs.ErrInvalid)
+	}
+	return fsys.Open(name)
 }
 
 type closers []func() error
