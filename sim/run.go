@@ -475,7 +475,10 @@ func (r *runner) loop() error {
 				nextTick = nextTick.Add(t.Sub(nextTick).Truncate(r.o.Interval))
 			} else {
 				if r.passes++; r.passes > MaxIntervalPasses {
-					return fmt.Errorf("sim: more than %d interval passes (MaxIntervalPasses); use a longer interval: %w", MaxIntervalPasses, ErrBudget)
+					// a source read as it goes could not be checked up front:
+					// say how far the run got
+					return fmt.Errorf("sim: more than %d interval passes (MaxIntervalPasses) of %v by %v of virtual time, %d jobs submitted; use a longer interval: %w",
+						MaxIntervalPasses, r.o.Interval, wallSub(nextTick, r.epoch), r.seq, ErrBudget)
 				}
 				t = nextTick
 			}
