@@ -419,3 +419,13 @@ func TestOpenSWFSaysWhatAnFSNameIs(t *testing.T) {
 	_, err := OpenSWF(nil, "t.swf", SWFOptions{})
 	assert.ErrorIs(t, err, fs.ErrInvalid)
 }
+
+// RunSource of a Workload's source, which the CLI uses, did not make Run's
+// up-front check of the interval passes: it failed after a million
+// passes instead.
+func TestRunSourceOfAWorkloadChecksPassesUpFront(t *testing.T) {
+	o := Options{Interval: MinInterval, Policy: queue.Multifactor{Age: 1, MaxAge: time.Hour}}
+	_, err := RunSource(tinyCluster(t), "far", twoJobsFarApart().Source(), o)
+	require.ErrorIs(t, err, ErrBudget)
+	assert.ErrorContains(t, err, "over 2777h46m40s of submissions")
+}

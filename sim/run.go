@@ -292,12 +292,24 @@ func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 	if w == nil {
 		return nil, errors.New("sim: Run needs a cluster and a workload")
 	}
-	if n := len(w.Jobs); n > 0 && o.Interval > 0 && (o.Planner != nil || (o.Policy != nil && o.Policy.Dynamic())) &&
-		(w.Jobs[n-1].Submit-w.Jobs[0].Submit)/o.Interval > MaxIntervalPasses {
-		return nil, fmt.Errorf("sim: an interval of %v over %v of submissions is more than %d passes (MaxIntervalPasses): %w",
-			o.Interval, w.Jobs[n-1].Submit-w.Jobs[0].Submit, MaxIntervalPasses, ErrBudget)
+	if err := o.checkPasses(w.Jobs); err != nil {
+		return nil, err
 	}
 	return run(c, w.Name, &sliceSource{jobs: w.Jobs}, len(w.Jobs), o)
+}
+
+// checkPasses refuses up front an Interval that would make more than
+// MaxIntervalPasses passes over the span of the jobs' submissions.
+func (o *Options) checkPasses(jobs []Job) error {
+	n := len(jobs)
+	if n == 0 || o.Interval <= 0 || (o.Planner == nil && (o.Policy == nil || !o.Policy.Dynamic())) {
+		return nil
+	}
+	if span := jobs[n-1].Submit - jobs[0].Submit; span/o.Interval > MaxIntervalPasses {
+		return fmt.Errorf("sim: an interval of %v over %v of submissions is more than %d passes (MaxIntervalPasses): %w",
+			o.Interval, span, MaxIntervalPasses, ErrBudget)
+	}
+	return nil
 }
 
 // RunSource replays the jobs src gives, reading each only when the
@@ -316,7 +328,11 @@ func RunSource(c *selectnodes.Cluster, name string, src Source, o Options) (*Res
 	}
 	total := 0
 	if ss, ok := src.(*sliceSource); ok {
+		// a Workload's source: its jobs are known, checked as Run checks
 		total = len(ss.jobs) - ss.i
+		if err := o.checkPasses(ss.jobs[ss.i:]); err != nil {
+			return nil, err
+		}
 	}
 	return run(c, name, src, total, o)
 }

@@ -221,3 +221,23 @@ func TestHeaderClusterIsNamedByWhatItHas(t *testing.T) {
 		assert.Equal(t, tc.want, name)
 	}
 }
+
+// A trace read as it goes met the interval-pass budget only when the run
+// got there (a minute into KTH-SP2 under the auction every second); sim's
+// up-front check from the span of the submissions covered only
+// workloads it held. The CLI now measures the span first.
+func TestSimulateChecksIntervalPassesBeforeRunning(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n; MaxProcs: 4\n"+
+		"1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"+
+		"2 2000000 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 1 -1 -1\n"), 0o644))
+	code, out, errOut := runCmd(t, "simulate", "-q", "--workload", trace, "--compare", "fcfs,multifactor", "--interval", "1s")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out, "refused before the fcfs run")
+	assert.Contains(t, errOut, "more than 1000000 passes")
+	code, _, errOut = runCmd(t, "simulate", "-q", "--workload", trace, "--compare", "fcfs,multifactor", "--interval", "1h")
+	assert.Equal(t, 0, code, errOut)
+	code, _, errOut = runCmd(t, "simulate", "-q", "--workload", trace, "--policy", "multifactor", "--interval", "1s", "--limit", "1")
+	assert.Equal(t, 0, code, "--limit 1 spans nothing: %s", errOut)
+}

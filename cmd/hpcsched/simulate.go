@@ -306,7 +306,69 @@ func (f *simFlags) checkInputs(cells []cell) error {
 	if err := checkTraces(cells); err != nil {
 		return err
 	}
+	if err := f.checkIntervalPasses(cells); err != nil {
+		return err
+	}
 	return f.checkOutputs(cells)
+}
+
+// checkIntervalPasses refuses an --interval that a dynamic policy or the
+// auction would turn into more than sim.MaxIntervalPasses passes over a
+// trace's submissions. sim checks a workload it holds up front, but a
+// trace read as it goes only when the run gets there: a minute and more
+// into it, for KTH-SP2 under the auction every second.
+func (f *simFlags) checkIntervalPasses(cells []cell) error {
+	if f.interval <= 0 {
+		return nil
+	}
+	spans := map[string]time.Duration{}
+	for _, c := range cells {
+		pol, _ := parsePolicy(c.variant.policy)
+		if c.seeded || (!pol.Dynamic() && auctionFor(c.variant.policy) == nil) {
+			continue // generated workloads are submitted at once
+		}
+		span, seen := spans[c.workload]
+		if !seen {
+			span = traceSpan(c.workload, f.limit)
+			spans[c.workload] = span
+		}
+		if span/f.interval > sim.MaxIntervalPasses {
+			return usagef("simulate: --interval %v over the %v of %s's submissions is more than %d passes (sim.MaxIntervalPasses) under %s; use a longer one",
+				f.interval, span, c.workload, sim.MaxIntervalPasses, c.variant.policy)
+		}
+	}
+	return nil
+}
+
+// traceSpan is the time from a trace's first submission to its last
+// (among its first limit jobs when limit > 0), 0 when it cannot be read
+// here (the run will say why) or is not a regular file (a pipe is read
+// once, by the run).
+func traceSpan(path string, limit int) time.Duration {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0
+	}
+	r, closer, err := sim.OpenSWFReader(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), sim.SWFOptions{})
+	if err != nil {
+		return 0
+	}
+	defer closer.Close()
+	var first, last time.Duration
+	for n := 0; limit <= 0 || n < limit; n++ {
+		j, err := r.Next()
+		if err != nil {
+			break
+		}
+		if n == 0 || j.Submit < first {
+			first = j.Submit
+		}
+		last = max(last, j.Submit)
+	}
+	return last - first
 }
 
 // checkTraces checks that every trace is a file, or a pipe or device
