@@ -85,6 +85,14 @@
 //     up front from the span of the submissions), while a static policy
 //     skips the passes that cannot change a decision.
 //
+// Ownership: every value the package returns (a Trace, an SWFJob, a
+// Workload, a Result and its Records, the records OnRecord is given, a
+// Header, a Skipped map) is the caller's, sharing only immutable values
+// (strings, a *features.Expr). A run takes over its cluster, uses its
+// Source up, and reads a Workload's jobs without a copy until it returns;
+// it keeps nothing else it is given. Runs on separate clusters may go at
+// once, even of one Workload.
+//
 // Like every library package, sim reads no clock and starts no goroutines:
 // the same workload, cluster and options give the same result. Wall-clock
 // throughput is measured by the caller (cmd/hpcsched does).
