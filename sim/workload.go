@@ -34,7 +34,8 @@ type Workload struct {
 }
 
 // Conventions say how a trace's fields become jobs; the zero value is the
-// usual replay convention (and the one the KTH-SP2 check uses).
+// usual replay convention (and the one the KTH-SP2 check uses). A field
+// of another value than the constants below reads as its zero value.
 type Conventions struct {
 	// Estimate is where a job's time limit comes from.
 	Estimate Estimate
