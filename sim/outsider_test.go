@@ -305,7 +305,7 @@ func TestNilTraceClusterAndResult(t *testing.T) {
 func TestConcurrentRunsShareAWorkload(t *testing.T) {
 	w, err := Generate("6", 8, 4, 7)
 	require.NoError(t, err)
-	w.Jobs = w.Jobs[:60]
+	w.Jobs = w.Jobs[:30]
 	tr := &Trace{}
 	results := make([]*Result, 3)
 	done := make(chan int)

@@ -39,7 +39,7 @@ func TestSimulateRefusesFlagsThatWouldBeIgnored(t *testing.T) {
 		assert.Equal(t, 2, code, "%v", tc.args)
 		assert.Contains(t, errOut, tc.want, "%v", tc.args)
 	}
-	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", trace+",aucsched:1", "--limit", "5", "--seeds", "1-2")
+	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", trace+",aucsched:1", "--limit", "5", "--seeds", "1-2", "--conf", conf)
 	assert.Equal(t, 0, code, "a generated workload takes the seeds: %s", errOut)
 }
 
@@ -62,7 +62,7 @@ func TestSweepFlagWhereTheDirectoryGoes(t *testing.T) {
 // the plan lacks was left out unseen.
 func TestSweepMergeNamesWhatIsWrongWithAShard(t *testing.T) {
 	sweep := filepath.Join(t.TempDir(), "sweep")
-	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "5", "--compare", "fcfs,easy")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "5", "--compare", "fcfs,easy", "--conf", smallConf(t))
 	require.Equal(t, 0, code, errOut)
 	for _, task := range []string{"0", "1"} {
 		code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", task)
@@ -177,7 +177,7 @@ func TestJobsFileWriteErrorIsReported(t *testing.T) {
 	dir := t.TempDir()
 	jobs := filepath.Join(dir, "full.csv")
 	require.NoError(t, os.Symlink("/dev/full", jobs))
-	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "5", "--jobs", jobs, "--force")
+	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "5", "--jobs", jobs, "--force", "--conf", smallConf(t))
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "no space left")
 }
@@ -240,4 +240,12 @@ func TestSimulateChecksIntervalPassesBeforeRunning(t *testing.T) {
 	assert.Equal(t, 0, code, errOut)
 	code, _, errOut = runCmd(t, "simulate", "-q", "--workload", trace, "--policy", "multifactor", "--interval", "1s", "--limit", "1")
 	assert.Equal(t, 0, code, "--limit 1 spans nothing: %s", errOut)
+}
+
+// smallConf is a slurm.conf of four nodes: generated workloads on it cost
+// little next to the 1024-node preset.
+func smallConf(t *testing.T) string {
+	conf := filepath.Join(t.TempDir(), "slurm.conf")
+	require.NoError(t, os.WriteFile(conf, []byte("NodeName=n[1-4] CPUs=4\nPartitionName=p Nodes=n[1-4] Default=YES\n"), 0o644))
+	return conf
 }
