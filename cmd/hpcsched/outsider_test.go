@@ -249,3 +249,16 @@ func smallConf(t *testing.T) string {
 	require.NoError(t, os.WriteFile(conf, []byte("NodeName=n[1-4] CPUs=4\nPartitionName=p Nodes=n[1-4] Default=YES\n"), 0o644))
 	return conf
 }
+
+// --svg into a missing directory failed after the run, which for the
+// auction on a long trace is an hour later.
+func TestSimulateRefusesOutputsInMissingDirectories(t *testing.T) {
+	dir := t.TempDir()
+	for _, flag := range []string{"--svg", "--jobs"} {
+		code, out, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "3", "--conf", smallConf(t),
+			flag, filepath.Join(dir, "missing", "x.csv"))
+		assert.Equal(t, 2, code, flag)
+		assert.Empty(t, out, "%s: refused before the run", flag)
+		assert.Contains(t, errOut, "is not a directory", flag)
+	}
+}

@@ -410,14 +410,24 @@ func (f *simFlags) jobsFile(c cell) string {
 	return path
 }
 
-// checkOutputs refuses an --out that is not a directory, two runs with
-// one --jobs file (the second overwrote the first, or stopped the
-// comparison half done) and, without --force, files of --svg, --out and
-// --jobs that exist.
+// checkOutputs refuses an --out that is not a directory, an --svg or
+// --jobs file in a missing directory, two runs with one --jobs file (the
+// second overwrote the first, or stopped the comparison half done) and,
+// without --force, files of --svg, --out and --jobs that exist.
 func (f *simFlags) checkOutputs(cells []cell) error {
 	if f.out != "" {
 		if st, err := os.Stat(f.out); err == nil && !st.IsDir() {
 			return usagef("simulate: --out %s is not a directory", f.out)
+		}
+	}
+	// a file in a missing directory would fail only when written: --svg's
+	// after the run
+	for _, o := range [][2]string{{"--svg", f.svg}, {"--jobs", f.jobs}} {
+		if o[1] == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(o[1])); err != nil || !st.IsDir() {
+			return usagef("simulate: %s %s: %s is not a directory", o[0], o[1], filepath.Dir(o[1]))
 		}
 	}
 	var paths []string
