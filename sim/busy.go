@@ -18,6 +18,9 @@ func BusyCores(res *Result) []BusyPoint {
 		at    time.Time
 		delta int
 	}
+	if res == nil {
+		return nil
+	}
 	var steps []step
 	for _, r := range res.Records {
 		if !r.Start.IsZero() {

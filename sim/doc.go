@@ -20,7 +20,8 @@
 //
 // Run submits each job at its submit time, ends it after its run time (or
 // at its time limit), and after every batch of simultaneous events
-// (completions before arrivals) runs a scheduling pass: Schedule, then
+// (completions before arrivals, and a job's Spec.Begin) runs a scheduling
+// pass: Schedule, then
 // conservative Backfill (queue.Scheduler.Backfill, planning at most 100
 // jobs a pass by default, Slurm's bf_max_job_test) or EASY backfill
 // (queue.EASY, whose pass also starts the jobs in order up to the queue
@@ -73,7 +74,9 @@
 //     — and one line at most 16 MiB, both checked as the reader reads (an
 //     endless line such as /dev/zero stops after 16 MiB);
 //   - time fields at most MaxSWFSeconds (2^32 s), other counts an int32,
-//     NaN and infinities rejected, with the field's number;
+//     NaN and infinities rejected, with the field's number; a trace job's
+//     time limit longer than queue.MaxTimeLimit (a century: some logs write
+//     a huge requested time for "unlimited") is held to it;
 //   - at most MaxClusterNodes (2^20) nodes from a header, a machines file
 //     (in total) or a PBS spec (summed over its chunks), and an int32 of
 //     processors; Generate's nodes x cores an int32;
@@ -81,6 +84,14 @@
 //     policy or a planner at most MaxIntervalPasses extra passes (refused
 //     up front from the span of the submissions), while a static policy
 //     skips the passes that cannot change a decision.
+//
+// Ownership: every value the package returns (a Trace, an SWFJob, a
+// Workload, a Result and its Records, the records OnRecord is given, a
+// Header, a Skipped map) is the caller's, sharing only immutable values
+// (strings, a *features.Expr). A run takes over its cluster, uses its
+// Source up, and reads a Workload's jobs without a copy until it returns;
+// it keeps nothing else it is given. Runs on separate clusters may go at
+// once, even of one Workload.
 //
 // Like every library package, sim reads no clock and starts no goroutines:
 // the same workload, cluster and options give the same result. Wall-clock

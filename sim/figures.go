@@ -138,13 +138,33 @@ func spreads(res *Result) []float64 {
 	return out
 }
 
+// drawable says why runs cannot be drawn: a nil one, or one without its
+// records (made without Options.Record). A run of no job is drawn empty.
+func drawable(fn string, runs []*Result) error {
+	for i, r := range runs {
+		if r == nil {
+			return fmt.Errorf("sim: %s: run %d is nil", fn, i)
+		}
+		if len(r.Records) < r.Jobs {
+			return fmt.Errorf("sim: %s: %s has no job records to draw (make it with Options.Record)", fn, RunTitle(r))
+		}
+	}
+	return nil
+}
+
 // RunTitle names a run: workload, cluster, policy and backfill.
 func RunTitle(res *Result) string {
+	if res == nil {
+		return "no run"
+	}
 	return fmt.Sprintf("%s on %s — %s", res.Workload, res.Cluster, PolicyLabel(res))
 }
 
 // PolicyLabel is "FCFS", "FCFS + EASY backfill" and so on.
 func PolicyLabel(res *Result) string {
+	if res == nil {
+		return ""
+	}
 	switch res.Backfill {
 	case Conservative:
 		return res.Policy + " + conservative backfill"
@@ -165,8 +185,8 @@ func WriteSVG(w io.Writer, res *Result) error { return WriteSVGLike(w, res, nil)
 // other policies of the same workload), so that their charts, drawn the
 // same size, compare side by side.
 func WriteSVGLike(w io.Writer, res *Result, like []*Result) error {
-	if len(res.Records) == 0 {
-		return fmt.Errorf("sim: WriteSVG needs a run made with Options.Record")
+	if err := drawable("WriteSVG", append([]*Result{res}, like...)); err != nil {
+		return err
 	}
 	all := append([]*Result{res}, like...)
 	sc := scaleOf(all)
@@ -244,10 +264,10 @@ func groupDigits(v float64) string {
 func WriteComparisonSVG(w io.Writer, runs []*Result) error {
 	var order []string
 	rows := map[string][]*Result{}
+	if err := drawable("WriteComparisonSVG", runs); err != nil {
+		return err
+	}
 	for _, r := range runs {
-		if len(r.Records) == 0 {
-			return fmt.Errorf("sim: WriteComparisonSVG needs runs made with Options.Record")
-		}
 		if rows[r.Workload] == nil {
 			order = append(order, r.Workload)
 		}

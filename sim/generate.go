@@ -72,7 +72,7 @@ func Generate(id string, nodes, coresPerNode int, seed uint64) (*Workload, error
 		return nil, fmt.Errorf("sim: unknown seed-001 workload %q (known: %v)", id, WorkloadIDs())
 	}
 	if nodes < 1 || coresPerNode < 1 {
-		return nil, fmt.Errorf("sim: a system needs nodes and cores")
+		return nil, fmt.Errorf("sim: a system needs at least one node and one core a node, not %d nodes of %d cores: %w", nodes, coresPerNode, ErrOption)
 	}
 	if nodes > MaxClusterNodes || coresPerNode > maxSWFCount/nodes {
 		// the draws below are uniform in 1..nodes*coresPerNode: keep the

@@ -37,11 +37,16 @@ func unrunnableReason(c *selectnodes.Cluster, req *selectnodes.Request, err erro
 		perNode = max(perNode, c.Node(i).CPUs)
 		nodes++
 	}
+	pNodes, pCores := partitionSize(c, req.Partition)
 	switch {
 	case req.MinNodes > nodes:
 		return "more nodes than the cluster has"
 	case req.CPUs > cores:
 		return "more CPUs than the cluster has"
+	case req.MinNodes > pNodes:
+		return "more nodes than its partition has"
+	case req.CPUs > pCores:
+		return "more CPUs than its partition has"
 	case req.MinCPUsPerNode > perNode:
 		return "more CPUs per node than any node has"
 	case req.Features != nil && fits(func(r *selectnodes.Request) { r.Features = nil }):
@@ -65,6 +70,27 @@ func unrunnableReason(c *selectnodes.Cluster, req *selectnodes.Request, err erro
 		return err.Error()
 	}
 	return "unknown"
+}
+
+// partitionSize is the nodes and CPUs of the partition a request names,
+// else of the default one (the whole cluster when there is none).
+func partitionSize(c *selectnodes.Cluster, name string) (nodes, cpus int) {
+	if name == "" {
+		name = c.DefaultPartition()
+	}
+	p, ok := c.Partition(name)
+	if !ok {
+		for i := 0; i < c.NodeCount(); i++ {
+			cpus += c.Node(i).CPUs
+		}
+		return c.NodeCount(), cpus
+	}
+	for _, n := range p.Nodes {
+		if i, ok := c.NodeIndex(n); ok {
+			cpus += c.Node(i).CPUs
+		}
+	}
+	return len(p.Nodes), cpus
 }
 
 // explanationErr is the failure a job that never started ended with.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -79,7 +80,8 @@ type Options struct {
 	// at least MinInterval.
 	Interval time.Duration
 	// Epoch is the virtual time of the workload's start (2000-01-01 UTC
-	// when zero).
+	// when zero); it and every time of the run lie in the years
+	// queue.MinYear to queue.MaxYear.
 	Epoch time.Time
 	// Progress, when set, is told how many jobs have started or were
 	// rejected so far, how many the workload has (0 when unknown: a
@@ -113,6 +115,14 @@ func (o *Options) check() error {
 		return fmt.Errorf("sim: interval %v (want 0 for none or at least %v): %w", o.Interval, MinInterval, ErrOption)
 	case o.Window < 0:
 		return fmt.Errorf("sim: planner window %d: %w", o.Window, ErrOption)
+	case !o.Epoch.IsZero() && queue.CheckTime(o.Epoch) != nil:
+		// said up front, not as the first job's submission failing
+		return fmt.Errorf("sim: epoch %v is outside the years %d to %d the queue takes: %w", o.Epoch, queue.MinYear, queue.MaxYear, ErrOption)
+	}
+	for i, q := range o.Queue {
+		if q == nil {
+			return fmt.Errorf("sim: Options.Queue[%d] is nil: %w", i, ErrOption)
+		}
 	}
 	return nil
 }
@@ -138,7 +148,9 @@ type Record struct {
 	Level, Spread int
 }
 
-// Result is a run's outcome.
+// Result is a run's outcome, the caller's: nothing in it (Records and
+// their Nodes, Unrunnable) is shared with the run, another result or the
+// records Options.OnRecord was given.
 type Result struct {
 	Workload string
 	Cluster  string
@@ -150,6 +162,10 @@ type Result struct {
 	Finished int // ended in any way after starting
 	Timeouts int
 	Stuck    int // still pending when nothing else could happen
+	// StuckReasons counts the stuck jobs per queue reason
+	// ("PartitionTimeLimit": over the partition's MaxTime, as Slurm
+	// leaves such a job pending).
+	StuckReasons map[string]int
 	// Unrunnable counts the rejected jobs per reason ("more nodes than
 	// the cluster has", "no node has the requested features", ...).
 	Unrunnable map[string]int
@@ -251,6 +267,10 @@ type runner struct {
 	pend   int // jobs pending
 	nodes  int // the cluster's
 	passes int // extra interval passes made
+	// wakes are the Spec.Begin times of jobs submitted before them, in
+	// order: a pass at each lets such a job start when nothing else
+	// happens then
+	wakes []time.Time
 	// fullAt is the jobs started and ended when the cluster was last seen
 	// without a free CPU (valid when fullSeen)
 	fullAt   [2]int
@@ -263,30 +283,56 @@ type liveJob struct {
 	run time.Duration
 }
 
-// Run replays w on c (which it takes over) and measures it.
+// Run replays w on c (which it takes over) and measures it. It reads w's
+// jobs as the replay reaches them, without a copy: w must not change
+// until Run returns, and is the caller's again after (another run may
+// replay it). Runs on separate clusters may go at once, on goroutines of
+// the caller's, even replaying one w: they only read it.
 func Run(c *selectnodes.Cluster, w *Workload, o Options) (*Result, error) {
 	if w == nil {
 		return nil, errors.New("sim: Run needs a cluster and a workload")
 	}
-	if n := len(w.Jobs); n > 0 && o.Interval > 0 && (o.Planner != nil || (o.Policy != nil && o.Policy.Dynamic())) &&
-		(w.Jobs[n-1].Submit-w.Jobs[0].Submit)/o.Interval > MaxIntervalPasses {
-		return nil, fmt.Errorf("sim: an interval of %v over %v of submissions is more than %d passes (MaxIntervalPasses): %w",
-			o.Interval, w.Jobs[n-1].Submit-w.Jobs[0].Submit, MaxIntervalPasses, ErrBudget)
+	if err := o.checkPasses(w.Jobs); err != nil {
+		return nil, err
 	}
 	return run(c, w.Name, &sliceSource{jobs: w.Jobs}, len(w.Jobs), o)
+}
+
+// checkPasses refuses up front an Interval that would make more than
+// MaxIntervalPasses passes over the span of the jobs' submissions.
+func (o *Options) checkPasses(jobs []Job) error {
+	n := len(jobs)
+	if n == 0 || o.Interval <= 0 || (o.Planner == nil && (o.Policy == nil || !o.Policy.Dynamic())) {
+		return nil
+	}
+	if span := jobs[n-1].Submit - jobs[0].Submit; span/o.Interval > MaxIntervalPasses {
+		return fmt.Errorf("sim: an interval of %v over %v of submissions is more than %d passes (MaxIntervalPasses): %w",
+			o.Interval, span, MaxIntervalPasses, ErrBudget)
+	}
+	return nil
 }
 
 // RunSource replays the jobs src gives, reading each only when the
 // replay reaches its submit time, so memory holds the jobs queued and
 // running, not the workload (unless o.Record keeps every record). The
-// result's Jobs counts the jobs read.
+// result's Jobs counts the jobs read. A run uses its source up: a
+// Workload's or a TraceSource a run read to its end is an error here
+// (take a new one), not an empty replay.
 func RunSource(c *selectnodes.Cluster, name string, src Source, o Options) (*Result, error) {
 	if src == nil {
 		return nil, errors.New("sim: RunSource needs a source")
 	}
+	if s, ok := src.(interface{ spent() bool }); ok && s.spent() {
+		// it would give no job: a result of none would pass for a replay
+		return nil, errors.New("sim: the source was read to its end by an earlier run; make a new one (Workload.Source, NewTraceSource)")
+	}
 	total := 0
 	if ss, ok := src.(*sliceSource); ok {
+		// a Workload's source: its jobs are known, checked as Run checks
 		total = len(ss.jobs) - ss.i
+		if err := o.checkPasses(ss.jobs[ss.i:]); err != nil {
+			return nil, err
+		}
 	}
 	return run(c, name, src, total, o)
 }
@@ -379,6 +425,12 @@ func (r *runner) peek() error {
 		return err
 	}
 	j := &r.next
+	switch {
+	case j.Submit < 0:
+		return fmt.Errorf("sim: job %d (%s) is submitted at %v, before the workload's start (Submit counts from it): %w", r.seq, j.Spec.Name, j.Submit, ErrOrder)
+	case j.Run < 0:
+		return fmt.Errorf("sim: job %d (%s) has a negative run time %v", r.seq, j.Spec.Name, j.Run)
+	}
 	if j.Submit < r.last {
 		return fmt.Errorf("sim: job %d (%s) is submitted at %v, before the job it follows (%v): %w", r.seq, j.Spec.Name, j.Submit, r.last, ErrOrder)
 	}
@@ -414,6 +466,9 @@ func (r *runner) nextEvent() (time.Time, bool) {
 	if len(r.ends) > 0 && (!ok || wallBefore(r.ends[0].at, t)) {
 		t, ok = r.ends[0].at, true
 	}
+	if len(r.wakes) > 0 && (!ok || wallBefore(r.wakes[0], t)) {
+		t, ok = r.wakes[0], true
+	}
 	return t, ok
 }
 
@@ -436,7 +491,10 @@ func (r *runner) loop() error {
 				nextTick = nextTick.Add(t.Sub(nextTick).Truncate(r.o.Interval))
 			} else {
 				if r.passes++; r.passes > MaxIntervalPasses {
-					return fmt.Errorf("sim: more than %d interval passes (MaxIntervalPasses); use a longer interval: %w", MaxIntervalPasses, ErrBudget)
+					// a source read as it goes could not be checked up front:
+					// say how far the run got
+					return fmt.Errorf("sim: more than %d interval passes (MaxIntervalPasses) of %v by %v of virtual time, %d jobs submitted; use a longer interval: %w",
+						MaxIntervalPasses, r.o.Interval, wallSub(nextTick, r.epoch), r.seq, ErrBudget)
 				}
 				t = nextTick
 			}
@@ -456,6 +514,9 @@ func (r *runner) loop() error {
 
 // step ends, submits and schedules everything due at t.
 func (r *runner) step(t time.Time) error {
+	for len(r.wakes) > 0 && !wallBefore(t, r.wakes[0]) { // at <= t
+		r.wakes = r.wakes[1:]
+	}
 	tick := false
 	for len(r.ends) > 0 && !wallBefore(t, r.ends[0].at) { // at <= t
 		e := r.ends.pop()
@@ -565,6 +626,11 @@ func (r *runner) submit(t time.Time) error {
 	}
 	r.live.put(id, lj)
 	r.pend++
+	if b := j.Spec.Begin; !b.IsZero() && wallBefore(t, b) {
+		// nothing else may happen at b: wake the run then
+		i, _ := slices.BinarySearchFunc(r.wakes, b, time.Time.Compare)
+		r.wakes = slices.Insert(r.wakes, i, b)
+	}
 	return nil
 }
 
@@ -658,6 +724,10 @@ func (r *runner) finish() {
 		switch {
 		case j.State == queue.Pending:
 			res.Stuck++
+			if res.StuckReasons == nil {
+				res.StuckReasons = map[string]int{}
+			}
+			res.StuckReasons[cmp.Or(string(j.Reason), "None")]++
 		case j.State == queue.Failed && lj.rec.Start.IsZero():
 			res.Rejected++
 			res.Unrunnable[unrunnableReason(r.c, &j.Request, explanationErr(j))]++

@@ -13,6 +13,7 @@ import (
 
 // Source gives a workload's jobs one at a time, in submit order: Run
 // submits each when its time comes and holds no job it has not read yet.
+// A run reads its source to the end: a second run needs a new Source.
 type Source interface {
 	// Next returns the next job, or io.EOF after the last.
 	Next() (Job, error)
@@ -23,7 +24,8 @@ type Source interface {
 var ErrOrder = errors.New("jobs out of submit order")
 
 // Source gives the workload's jobs in order, for RunSource (a nil
-// workload has none).
+// workload has none). It reads w.Jobs as it goes, without a copy: they
+// must not change while a run reads them.
 func (w *Workload) Source() Source {
 	if w == nil {
 		return &sliceSource{}
@@ -35,6 +37,10 @@ type sliceSource struct {
 	jobs []Job
 	i    int
 }
+
+// spent reports whether a run read the source to its end (an empty
+// workload's is not spent: it had nothing to give).
+func (s *sliceSource) spent() bool { return s.i > 0 && s.i >= len(s.jobs) }
 
 func (s *sliceSource) Next() (Job, error) {
 	if s.i >= len(s.jobs) {
@@ -68,6 +74,7 @@ type TraceSource struct {
 	skipped map[string]int
 	sj      SWFJob // the line being read
 	users   userNames
+	err     error // the first error, given again by every later Next
 }
 
 type heldJob struct {
@@ -77,9 +84,14 @@ type heldJob struct {
 }
 
 // NewTraceSource reads jobs from r for cluster c under conv (its zero
-// value has neither, and Next says so); limit > 0
-// takes the first limit jobs of the trace (in submit order) and reads no
-// further line.
+// value has neither, and Next says so). For an extended trace
+// (r.Extended) build c from the whole trace (OpenSWF, then
+// Trace.ClusterFor): its nodes need the SiteProperties its jobs ask for,
+// which r.Header, having no jobs, cannot give, and the jobs asking for
+// them would all be rejected. limit > 0 takes the first limit jobs in
+// the order of the trace's lines (given in submit order) and reads no
+// further line: on a trace out of order they may differ from the first
+// limit jobs by submit time, which a Workload's Jobs[:limit] are.
 func NewTraceSource(r *SWFReader, c *selectnodes.Cluster, conv Conventions, limit int) *TraceSource {
 	return &TraceSource{r: r, c: c, conv: conv, limit: max(limit, 0), skipped: map[string]int{}}
 }
@@ -95,7 +107,8 @@ func (s *TraceSource) Skipped() map[string]int {
 }
 
 // Next returns the next job in submit order, io.EOF after the last (or
-// after limit jobs), or the reader's error.
+// after limit jobs), or the first error (the reader's, or ErrOrder), then
+// that error again.
 func (s *TraceSource) Next() (Job, error) {
 	var j Job
 	if err := s.nextInto(&j); err != nil {
@@ -110,6 +123,9 @@ func (s *TraceSource) nextInto(out *Job) error {
 	if s.r == nil || s.c == nil {
 		return errors.New("sim: a TraceSource needs a reader and a cluster (NewTraceSource)")
 	}
+	if s.err != nil {
+		return s.err
+	}
 	if s.limit > 0 && s.emitted >= s.limit {
 		return io.EOF
 	}
@@ -120,6 +136,7 @@ func (s *TraceSource) nextInto(out *Job) error {
 			break
 		}
 		if err != nil {
+			s.err = err
 			return err
 		}
 		// the job is made in its slot of the window: no copy of it moves
@@ -147,14 +164,21 @@ func (s *TraceSource) nextInto(out *Job) error {
 	h.j.Submit -= s.origin
 	if h.j.Submit < s.last {
 		s.recycle(h)
-		return fmt.Errorf("sim: line %d: submitted %v before a job %d or more lines earlier; sort the trace by submit time: %w",
+		// sticky, as the reader's errors are: going on would drop the job
+		s.err = fmt.Errorf("sim: line %d: submitted %v before a job %d or more lines earlier; sort the trace by submit time: %w",
 			h.line, s.last-h.j.Submit, ReorderWindow, ErrOrder)
+		return s.err
 	}
 	s.last = h.j.Submit
 	s.emitted++
 	*out = h.j
 	s.recycle(h)
 	return nil
+}
+
+// spent reports whether the source gave jobs and has no more.
+func (s *TraceSource) spent() bool {
+	return s.emitted > 0 && ((s.limit > 0 && s.emitted >= s.limit) || (s.eof && len(s.buf) == 0))
 }
 
 func lessHeld(a, b *heldJob) bool {

@@ -40,6 +40,9 @@ type SWFJob struct {
 	Nodes      int      // PBS node count (0 when not given)
 	PPN        int      // PBS processors per node (0 when not given)
 	Properties []string // PBS node properties
+	// Resources are the PBS spec's other "name=value" terms ("mem=3gb"),
+	// which are not node properties; the replay does not model them.
+	Resources []string
 	// Avoid are the PBS spec's negated terms ("^zewura12.cerit-sc.cz",
 	// "^cl_zewura"), without the caret: hosts (short names) or properties
 	// the job's nodes must not have.
@@ -76,7 +79,7 @@ type SWFOptions struct {
 	// failing on the first.
 	SkipMalformed bool
 	// MaxBytes is the budget on the (decompressed) input:
-	// DefaultMaxTraceBytes when 0. Reading stops with ErrBudget past it,
+	// DefaultMaxTraceBytes when 0 or negative. Reading stops with ErrBudget past it,
 	// so a small gzip of gigabytes of blank lines costs at most this much.
 	MaxBytes int64
 }
@@ -138,7 +141,7 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 
 // OpenSWF reads a trace from fsys, gunzipping it when it is gzipped.
 func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
-	f, err := fsys.Open(name)
+	f, err := openTrace(fsys, name)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +157,7 @@ func OpenSWF(fsys fs.FS, name string, opts SWFOptions) (*Trace, error) {
 // OpenSWFReader opens a trace in fsys for reading one job at a time,
 // gunzipping it when it is gzipped; closing the Closer closes the file.
 func OpenSWFReader(fsys fs.FS, name string, opts SWFOptions) (*SWFReader, io.Closer, error) {
-	f, err := fsys.Open(name)
+	f, err := openTrace(fsys, name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -170,6 +173,18 @@ func OpenSWFReader(fsys fs.FS, name string, opts SWFOptions) (*SWFReader, io.Clo
 		return nil, nil, err
 	}
 	return sr, closers{closeGz, f.Close}, nil
+}
+
+// openTrace opens name in fsys, saying what an fs.FS name is when it is
+// not one (an absolute path gave "invalid argument").
+func openTrace(fsys fs.FS, name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, fmt.Errorf("sim: %q is not a name in an fs.FS (unrooted, slash-separated, no ..): open os.DirFS(filepath.Dir(path)) and pass filepath.Base(path): %w", name, fs.ErrInvalid)
+	}
+	if fsys == nil {
+		return nil, fmt.Errorf("sim: opening %s: no fs.FS: %w", name, fs.ErrInvalid)
+	}
+	return fsys.Open(name)
 }
 
 type closers []func() error
@@ -280,6 +295,9 @@ type SWFReader struct {
 // NewSWFReader reads the trace's header (its ';' lines up to the first job)
 // from r; Header gives it and Next the jobs.
 func NewSWFReader(r io.Reader, opts SWFOptions) (*SWFReader, error) {
+	if r == nil {
+		return nil, errors.New("sim: NewSWFReader needs a reader")
+	}
 	s := &SWFReader{opts: opts, budget: opts.budget(), t: &Trace{Queues: map[int]string{}, Partitions: map[int]string{}}}
 	s.br = bufio.NewReaderSize(&budgetReader{r: r, left: s.budget + 1}, 64<<10)
 	j := new(SWFJob)
@@ -295,8 +313,13 @@ func NewSWFReader(r io.Reader, opts SWFOptions) (*SWFReader, error) {
 
 // Header is the trace's header as read so far (header lines after the
 // first job count too): sizes, names, queues and partitions, with no jobs.
-// Each call returns a new copy, the caller's.
+// Each call returns a new copy, the caller's. Having no jobs, it has no
+// SiteProperties: a cluster for an Extended trace is built from the
+// whole trace (see NewTraceSource).
 func (s *SWFReader) Header() *Trace {
+	if s.t == nil {
+		return &Trace{} // the zero SWFReader has read nothing
+	}
 	t := *s.t
 	t.Queues, t.Partitions = maps.Clone(s.t.Queues), maps.Clone(s.t.Partitions)
 	return &t
@@ -333,11 +356,19 @@ func (s *SWFReader) take(j *SWFJob) error {
 
 // nextInto reads the next job line into j, or returns the reader's error.
 func (s *SWFReader) nextInto(j *SWFJob) error {
+	if s.br == nil {
+		return errors.New("sim: an SWFReader needs NewSWFReader")
+	}
 	for s.err == nil {
 		text, err := s.readLine()
 		if err != nil {
 			s.err = err
 			break
+		}
+		if s.line == 1 {
+			// a byte order mark (editors on Windows write one) is not
+			// part of the first line's first field or header
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
 		}
 		text = bytes.TrimSpace(text)
 		if len(text) == 0 {
@@ -675,7 +706,8 @@ func (j *SWFJob) parseChunk(spec, chunk string) (nodes, ppn int, err error) {
 
 // addProperty files one ':'-separated term of a PBS chunk: "host=H" or a
 // domain name asks for that host, "^X" avoids a host or a property, any
-// other word is a node property.
+// other "name=value" is a resource ("mem=3gb"), any other word a node
+// property.
 func (j *SWFJob) addProperty(p string) {
 	host, isHost := strings.CutPrefix(p, "host=")
 	switch {
@@ -685,9 +717,13 @@ func (j *SWFJob) addProperty(p string) {
 		if name != "" && !slices.Contains(j.Avoid, name) {
 			j.Avoid = append(j.Avoid, name)
 		}
-	case isHost || strings.Contains(p, "."):
+	case isHost || (strings.Contains(p, ".") && !strings.Contains(p, "=")):
 		if j.Host == "" {
 			j.Host, _, _ = strings.Cut(host, ".")
+		}
+	case strings.Contains(p, "="):
+		if !slices.Contains(j.Resources, p) {
+			j.Resources = append(j.Resources, p)
 		}
 	case !slices.Contains(j.Properties, p):
 		j.Properties = append(j.Properties, p)
@@ -702,9 +738,11 @@ type Machine struct {
 	MemoryKB int64
 }
 
-// ReadMachines reads Alea's .machines format: "id name nodes cpus speed memory".
+// ReadMachines reads Alea's .machines format: "id name nodes cpus speed
+// memory" (memory in KB, -1 unknown); each group name once.
 func ReadMachines(r io.Reader) ([]Machine, error) {
 	var out []Machine
+	names := map[string]int{} // group name: its line
 	sc := bufio.NewScanner(&budgetReader{r: r, left: maxMachinesBytes})
 	line, total := 0, 0
 	for sc.Scan() {
@@ -726,9 +764,19 @@ func ReadMachines(r io.Reader) ([]Machine, error) {
 			return nil, &SWFError{Line: line, Err: ErrBudget,
 				Msg: fmt.Sprintf("machines: more than %d nodes in all, or more than %d CPUs a node", MaxClusterNodes, maxSWFCount)}
 		}
+		if first, ok := names[f[1]]; ok {
+			// its nodes would have the names of the first group's
+			return nil, &SWFError{Line: line, Msg: fmt.Sprintf("machines: group %q is also on line %d", f[1], first)}
+		}
+		names[f[1]] = line
 		m := Machine{Name: f[1], Nodes: nodes, CPUs: cpus}
 		if len(f) >= 6 {
-			m.MemoryKB, _ = strconv.ParseInt(f[5], 10, 64)
+			// the nodes' RealMemory (-1 unknown): a bad one is said, not
+			// read as 0
+			if m.MemoryKB, err1 = strconv.ParseInt(f[5], 10, 64); err1 != nil || m.MemoryKB < -1 {
+				return nil, &SWFError{Line: line, Msg: fmt.Sprintf("machines: memory %q is not a number of KB", f[5])}
+			}
+			m.MemoryKB = max(m.MemoryKB, 0)
 		}
 		out = append(out, m)
 	}

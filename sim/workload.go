@@ -15,14 +15,16 @@ import (
 
 // Job is one job of a workload.
 type Job struct {
-	Submit time.Duration // since the workload's start
-	Run    time.Duration // how long it actually runs (it is killed at its time limit)
+	Submit time.Duration // since the workload's start (Options.Epoch), at least 0
+	Run    time.Duration // how long it actually runs (it is killed at its time limit), at least 0
 	Spec   queue.Spec
 	// Cores is what the job asked for, for the AUCSCHED3 paper's utilization.
 	Cores int
 }
 
-// Workload is a list of jobs in submit order.
+// Workload is a list of jobs in submit order. A Workload made by Generate
+// or Trace.WorkloadWith is the caller's: its jobs share only immutable
+// values (strings, a *features.Expr) with the trace and with each other.
 type Workload struct {
 	Name string
 	Jobs []Job
@@ -32,7 +34,8 @@ type Workload struct {
 }
 
 // Conventions say how a trace's fields become jobs; the zero value is the
-// usual replay convention (and the one the KTH-SP2 check uses).
+// usual replay convention (and the one the KTH-SP2 check uses). A field
+// of another value than the constants below reads as its zero value.
 type Conventions struct {
 	// Estimate is where a job's time limit comes from.
 	Estimate Estimate
@@ -72,9 +75,16 @@ func (t *Trace) Workload(name string, c *selectnodes.Cluster) *Workload {
 // CPU total (the extended form's PBS spec becomes nodes, CPUs per node,
 // features and --exclusive); the time limit comes from conv.Estimate;
 // queue and partition numbers pick the partition of that name when c has
-// one. Jobs with an unknown run time, and cancelled jobs that never ran,
-// are skipped and counted.
+// one; a PBS spec's host and avoided hosts name nodes with or without the
+// zero padding of ClusterFor's names (a nil c has no partitions or nodes
+// to name: the jobs then ask for none). Jobs with an unknown run time,
+// cancelled jobs that never ran, and jobs asking for node properties no
+// feature expression can name are skipped and counted. Processors
+// unknown in both fields (-1, or any number below 1) are one.
 func (t *Trace) WorkloadWith(name string, c *selectnodes.Cluster, conv Conventions) *Workload {
+	if t == nil {
+		return &Workload{Name: name, Skipped: map[string]int{}}
+	}
 	// sized once: a Job is large, and growing 28,476 of them by appends
 	// showed as 6% of a KTH-SP2 EASY replay's CPU profile (growslice)
 	w := &Workload{Name: name, Skipped: map[string]int{}, Jobs: make([]Job, 0, len(t.Jobs))}
@@ -126,22 +136,25 @@ func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users 
 			cores = req.CPUs
 		}
 		if len(sj.Properties) > 0 {
-			if e, err := features.Parse(strings.Join(sj.Properties, "&")); err == nil {
-				req.Features = e
+			e, err := features.Parse(strings.Join(sj.Properties, "&"))
+			if err != nil {
+				// run without them, it would run where it never could
+				return "node properties a feature expression cannot name"
 			}
+			req.Features = e
 		}
 		if sj.Exclusive {
 			req.Share = selectnodes.ShareExclusiveJob
 		}
-		if _, ok := c.NodeIndex(sj.Host); ok && sj.Host != "" {
-			req.Required = []string{sj.Host}
+		if host, ok := hostNode(c, sj.Host); ok {
+			req.Required = []string{host}
 		}
 		req.Excluded = avoided(c, sj.Avoid)
 	}
 	for _, p := range []string{sj.QueueName, t.Partitions[sj.Partition], t.Queues[sj.Queue]} {
 		// "" names no partition: no lookup (a trace without queues has
 		// only those)
-		if p == "" {
+		if p == "" || c == nil {
 			continue
 		}
 		if _, ok := c.Partition(p); ok {
@@ -200,8 +213,15 @@ func numbered(prefix string, n int64) string {
 	return string(strconv.AppendInt(append(buf[:0], prefix...), n, 10))
 }
 
-// jobLimit is a job's time limit under the estimate convention.
+// jobLimit is a job's time limit under the estimate convention, at most
+// queue.MaxTimeLimit: the reader takes times up to MaxSWFSeconds (136
+// years), some logs write a huge requested time for "unlimited", and the
+// queue refuses a limit over a century.
 func jobLimit(sj *SWFJob, e Estimate) time.Duration {
+	return min(rawLimit(sj, e), queue.MaxTimeLimit)
+}
+
+func rawLimit(sj *SWFJob, e Estimate) time.Duration {
 	if e == ExactRunTime {
 		limit := sj.Run.Truncate(time.Second)
 		if limit < sj.Run {
@@ -223,9 +243,12 @@ func jobLimit(sj *SWFJob, e Estimate) time.Duration {
 // name, or every node with a property.
 func avoided(c *selectnodes.Cluster, avoid []string) []string {
 	var out []string
+	if c == nil {
+		return nil
+	}
 	for _, a := range avoid {
-		if _, ok := c.NodeIndex(a); ok {
-			out = append(out, a)
+		if host, ok := hostNode(c, a); ok {
+			out = append(out, host)
 			continue
 		}
 		for i := 0; i < c.NodeCount(); i++ {
@@ -237,6 +260,30 @@ func avoided(c *selectnodes.Cluster, avoid []string) []string {
 	return out
 }
 
+// hostNode is the name of c's node that a trace calls host: the same
+// name, or the same with its number zero-padded as ClusterFor pads a
+// machine group's ("zewura2" is zewura02, of a group of 20).
+func hostNode(c *selectnodes.Cluster, host string) (string, bool) {
+	if host == "" || c == nil {
+		return "", false
+	}
+	if _, ok := c.NodeIndex(host); ok {
+		return host, true
+	}
+	digits := strings.TrimLeft(host[len(strings.TrimRight(host, "0123456789")):], "0")
+	if digits == "" || len(digits) > 7 {
+		return "", false
+	}
+	prefix := strings.TrimRight(host, "0123456789")
+	for pad := len(digits) + 1; pad <= 7; pad++ {
+		name := prefix + strings.Repeat("0", pad-len(digits)) + digits
+		if _, ok := c.NodeIndex(name); ok {
+			return name, true
+		}
+	}
+	return "", false
+}
+
 // SiteProperties are the node properties a PBS trace's jobs ask for that
 // name neither a machine group ("cl_zewura") nor a CPU count
 // ("nodecpus80"), sorted. The trace records what jobs asked for, not what
@@ -244,6 +291,9 @@ func avoided(c *selectnodes.Cluster, avoid []string) []string {
 // and ClusterFor gives these to every node (the traces' machines files
 // describe one site).
 func (t *Trace) SiteProperties() []string {
+	if t == nil {
+		return nil
+	}
 	var out []string
 	for _, j := range t.Jobs {
 		for _, p := range j.Properties {
@@ -259,29 +309,22 @@ func (t *Trace) SiteProperties() []string {
 // ClusterFor builds a cluster for a trace: from machines when given
 // (groups of identical nodes named <name>001..., with features
 // "cl_<name>", "nodecpus<CPUs>", the trace's SiteProperties and extra),
-// else MaxNodes nodes of MaxProcs/MaxNodes CPUs from the header. Every partition and queue name of the trace becomes a
+// else from the header: MaxNodes nodes sharing MaxProcs CPUs (the first
+// MaxProcs%MaxNodes nodes take one more), or MaxProcs single-CPU nodes
+// without MaxNodes. Every partition and queue name of the trace becomes a
 // partition of all nodes, besides the default "batch". Nodes of more
 // than one CPU get the ConsRes selector, single-CPU nodes Linear.
 func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnodes.Option) (*selectnodes.Cluster, error) {
+	if t == nil {
+		t = &Trace{} // machines alone size the cluster
+	}
 	var nodes []selectnodes.Node
+	spare := 0 // the header's processors an even split leaves over
 	if len(machines) == 0 {
-		n := t.MaxNodes
-		if n <= 0 {
-			n = t.MaxProcs
+		var err error
+		if machines, spare, err = t.headerMachines(); err != nil {
+			return nil, err
 		}
-		if n <= 0 {
-			return nil, fmt.Errorf("sim: the trace header gives neither MaxNodes nor MaxProcs; give a machines file")
-		}
-		if n > MaxClusterNodes || t.MaxProcs > maxSWFCount {
-			line := t.MaxNodesLine
-			if t.MaxNodes <= 0 || t.MaxProcs > maxSWFCount {
-				line = t.MaxProcsLine
-			}
-			return nil, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf(
-				"header MaxNodes %d / MaxProcs %d is over the budget of %d nodes (MaxClusterNodes) or %d processors", t.MaxNodes, t.MaxProcs, MaxClusterNodes, maxSWFCount)}
-		}
-		cpus := max(1, t.MaxProcs/n)
-		machines = []Machine{{Name: "node", Nodes: n, CPUs: cpus}}
 	}
 	total := 0
 	for _, m := range machines {
@@ -301,6 +344,13 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 				RealMemory: m.MemoryKB / 1024, Weight: 1, Features: feats})
 		}
 		multi = multi || m.CPUs > 1
+	}
+	for i := range spare {
+		// one more CPU on each of the first nodes: the cluster has every
+		// processor of the header
+		nodes[i].CPUs++
+		nodes[i].Features[1] = fmt.Sprintf("nodecpus%d", nodes[i].CPUs)
+		multi = true
 	}
 	all := make([]string, len(nodes))
 	for i := range nodes {
@@ -328,6 +378,29 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 		sel = selectnodes.ConsRes{}
 	}
 	return selectnodes.New(nodes, parts, append([]selectnodes.Option{selectnodes.WithSelector(sel)}, opts...)...)
+}
+
+// headerMachines sizes a cluster from the header: MaxNodes nodes sharing
+// MaxProcs processors (the first nodes take the spare ones), or MaxProcs
+// single-CPU nodes when MaxNodes is not given.
+func (t *Trace) headerMachines() ([]Machine, int, error) {
+	n := t.MaxNodes
+	if n <= 0 {
+		n = t.MaxProcs
+	}
+	if n <= 0 {
+		return nil, 0, fmt.Errorf("sim: the trace header gives neither MaxNodes nor MaxProcs; give a machines file")
+	}
+	if n > MaxClusterNodes || t.MaxProcs > maxSWFCount {
+		line := t.MaxNodesLine
+		if t.MaxNodes <= 0 || t.MaxProcs > maxSWFCount {
+			line = t.MaxProcsLine
+		}
+		return nil, 0, &SWFError{Line: line, Err: ErrBudget, Msg: fmt.Sprintf(
+			"header MaxNodes %d / MaxProcs %d is over the budget of %d nodes (MaxClusterNodes) or %d processors", t.MaxNodes, t.MaxProcs, MaxClusterNodes, maxSWFCount)}
+	}
+	cpus := max(1, t.MaxProcs/n)
+	return []Machine{{Name: "node", Nodes: n, CPUs: cpus}}, max(0, t.MaxProcs-n*cpus), nil
 }
 
 func sortedKeys(m map[int]string) []int {

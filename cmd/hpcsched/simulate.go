@@ -105,6 +105,9 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
 		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
 	}
+	if err := f.unusedFlags(); err != nil {
+		return nil, err
+	}
 	if _, err := f.conventions(); err != nil {
 		return nil, err
 	}
@@ -124,6 +127,26 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 		f.ledger = lf
 	}
 	return f, nil
+}
+
+// unusedFlags refuses flags the other flags make meaningless, which
+// would otherwise be ignored without a word.
+func (f *simFlags) unusedFlags() error {
+	generated := false
+	for _, w := range workloads(f.workload) {
+		generated = generated || strings.HasPrefix(w, "aucsched:")
+	}
+	switch {
+	case f.topo != "" && f.conf == "":
+		return usagef("simulate: --topology is the topology.conf of a --conf cluster; give --conf too")
+	case f.conf != "" && (f.machines != "" || f.extra != ""):
+		return usagef("simulate: --machines and --features make an SWF trace's cluster; --conf gives the cluster")
+	case f.both && f.compare != "":
+		return usagef("simulate: --both is --compare %s,%s+conservative; give one of them", f.policy, f.policy)
+	case f.seedList != "" && !generated:
+		return usagef("simulate: --seeds %s: the seeds are the generated workloads' (aucsched:ID), and --workload has none", f.seedList)
+	}
+	return nil
 }
 
 // conventions reads --estimate and --procs.
@@ -283,7 +306,69 @@ func (f *simFlags) checkInputs(cells []cell) error {
 	if err := checkTraces(cells); err != nil {
 		return err
 	}
+	if err := f.checkIntervalPasses(cells); err != nil {
+		return err
+	}
 	return f.checkOutputs(cells)
+}
+
+// checkIntervalPasses refuses an --interval that a dynamic policy or the
+// auction would turn into more than sim.MaxIntervalPasses passes over a
+// trace's submissions. sim checks a workload it holds up front, but a
+// trace read as it goes only when the run gets there: a minute and more
+// into it, for KTH-SP2 under the auction every second.
+func (f *simFlags) checkIntervalPasses(cells []cell) error {
+	if f.interval <= 0 {
+		return nil
+	}
+	spans := map[string]time.Duration{}
+	for _, c := range cells {
+		pol, _ := parsePolicy(c.variant.policy)
+		if c.seeded || (!pol.Dynamic() && auctionFor(c.variant.policy) == nil) {
+			continue // generated workloads are submitted at once
+		}
+		span, seen := spans[c.workload]
+		if !seen {
+			span = traceSpan(c.workload, f.limit)
+			spans[c.workload] = span
+		}
+		if span/f.interval > sim.MaxIntervalPasses {
+			return usagef("simulate: --interval %v over the %v of %s's submissions is more than %d passes (sim.MaxIntervalPasses) under %s; use a longer one",
+				f.interval, span, c.workload, sim.MaxIntervalPasses, c.variant.policy)
+		}
+	}
+	return nil
+}
+
+// traceSpan is the time from a trace's first submission to its last
+// (among its first limit jobs when limit > 0), 0 when it cannot be read
+// here (the run will say why) or is not a regular file (a pipe is read
+// once, by the run).
+func traceSpan(path string, limit int) time.Duration {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0
+	}
+	r, closer, err := sim.OpenSWFReader(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), sim.SWFOptions{})
+	if err != nil {
+		return 0
+	}
+	defer closer.Close()
+	var first, last time.Duration
+	for n := 0; limit <= 0 || n < limit; n++ {
+		j, err := r.Next()
+		if err != nil {
+			break
+		}
+		if n == 0 || j.Submit < first {
+			first = j.Submit
+		}
+		last = max(last, j.Submit)
+	}
+	return last - first
 }
 
 // checkTraces checks that every trace is a file, or a pipe or device
@@ -314,18 +399,52 @@ func checkTraces(cells []cell) error {
 	return nil
 }
 
-// checkOutputs refuses an --out that is not a directory and, without
-// --force, files of --svg and --out that exist.
+// jobsFile is cell c's --jobs file: the one named when there is one run,
+// else with the run's name (and seed) before the extension.
+func (f *simFlags) jobsFile(c cell) string {
+	path := jobsPath(f.jobs, &sim.Result{Workload: cellName(c.workload), Policy: strings.ToUpper(c.variant.policy), Backfill: c.variant.backfill}, f.runs)
+	if c.seeded && len(f.seeds) > 1 {
+		ext := filepath.Ext(path)
+		path = fmt.Sprintf("%s-seed%d%s", strings.TrimSuffix(path, ext), c.seed, ext)
+	}
+	return path
+}
+
+// checkOutputs refuses an --out that is not a directory, an --svg or
+// --jobs file in a missing directory, two runs with one --jobs file (the
+// second overwrote the first, or stopped the comparison half done) and,
+// without --force, files of --svg, --out and --jobs that exist.
 func (f *simFlags) checkOutputs(cells []cell) error {
 	if f.out != "" {
 		if st, err := os.Stat(f.out); err == nil && !st.IsDir() {
 			return usagef("simulate: --out %s is not a directory", f.out)
 		}
 	}
+	// a file in a missing directory would fail only when written: --svg's
+	// after the run
+	for _, o := range [][2]string{{"--svg", f.svg}, {"--jobs", f.jobs}} {
+		if o[1] == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(o[1])); err != nil || !st.IsDir() {
+			return usagef("simulate: %s %s: %s is not a directory", o[0], o[1], filepath.Dir(o[1]))
+		}
+	}
+	var paths []string
+	if f.jobs != "" {
+		seen := map[string]bool{}
+		for _, c := range cells {
+			p := f.jobsFile(c)
+			if seen[p] {
+				return usagef("simulate: two runs would write --jobs %s (the same workload, policy and seed twice?)", p)
+			}
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
 	if f.force {
 		return nil
 	}
-	var paths []string
 	if f.svg != "" {
 		paths = append(paths, f.svg)
 	}
@@ -365,20 +484,22 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 		opts.Planner, opts.Window = pl, auctionWindow
 	}
 	if f.jobs != "" {
-		path := jobsPath(f.jobs, &sim.Result{Workload: ld.name, Policy: strings.ToUpper(v.policy), Backfill: v.backfill}, f.runs)
-		if cl.seeded && len(f.seeds) > 1 {
-			ext := filepath.Ext(path)
-			path = fmt.Sprintf("%s-seed%d%s", strings.TrimSuffix(path, ext), cl.seed, ext)
-		}
-		jw, err := newJobsWriter(path, ld.c, f.force)
-		if err != nil {
-			return nil, row{}, err
+		// not "jw, err :=": the deferred close below must set the
+		// function's err, not a shadow of it
+		jw, jerr := newJobsWriter(f.jobsFile(cl), ld.c, f.force)
+		if jerr != nil {
+			return nil, row{}, jerr
 		}
 		jw.header(ld.name + " " + v.String())
 		opts.OnRecord, opts.Epoch = jw.add, jw.epoch
 		defer func() {
 			if cerr := jw.close(); cerr != nil && err == nil {
 				err = cerr
+			}
+			if err != nil {
+				// a failed run's records stop short: a file of them
+				// would pass for a whole run's
+				os.Remove(jw.file.Name())
 			}
 		}()
 	}
@@ -566,11 +687,7 @@ func (ld *loaded) setWorkload(w *sim.Workload, limit int) {
 // traceCluster sizes a cluster from --machines or the trace's header.
 func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, error) {
 	var ms []sim.Machine
-	cpus := max(1, tr.MaxProcs/max(1, tr.MaxNodes))
-	name := fmt.Sprintf("%d nodes of %d CPU%s (trace header)", tr.MaxNodes, cpus, map[bool]string{true: "s"}[cpus > 1])
-	if tr.Computer != "" {
-		name = tr.Computer + ", " + name
-	}
+	name := ""
 	if f.machines != "" {
 		file, err := os.Open(f.machines)
 		if err != nil {
@@ -581,17 +698,47 @@ func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, err
 		if err != nil {
 			return nil, "", usagef("%s: %v", f.machines, err)
 		}
+		if len(ms) == 0 {
+			// ClusterFor would size the cluster from the header, under
+			// the file's name
+			return nil, "", usagef("simulate: --machines %s: no machine in it", f.machines)
+		}
 		name = filepath.Base(f.machines)
 	}
 	var feats []string
-	if f.extra != "" {
-		feats = strings.Split(f.extra, ",")
+	for _, feat := range strings.Split(f.extra, ",") {
+		// " b" would never match a job's "b"; "" is no feature
+		if feat = strings.TrimSpace(feat); feat != "" {
+			feats = append(feats, feat)
+		}
 	}
 	c, err := tr.ClusterFor(ms, feats)
 	if err != nil {
 		return nil, "", usagef("%v", err)
 	}
+	if name == "" {
+		name = headerClusterName(c, tr.Computer)
+	}
 	return c, name, nil
+}
+
+// headerClusterName names a cluster sized from a trace's header by what
+// it has (the header's MaxNodes may be absent, and its MaxProcs not a
+// multiple of it).
+func headerClusterName(c *selectnodes.Cluster, computer string) string {
+	lo, hi, total := c.Node(0).CPUs, 0, 0
+	for i := range c.NodeCount() {
+		n := c.Node(i).CPUs
+		lo, hi, total = min(lo, n), max(hi, n), total+n
+	}
+	name := fmt.Sprintf("%d nodes of %d CPU%s (trace header)", c.NodeCount(), hi, map[bool]string{true: "s"}[hi > 1])
+	if lo != hi {
+		name = fmt.Sprintf("%d nodes of %d-%d CPUs, %d in all (trace header)", c.NodeCount(), lo, hi, total)
+	}
+	if computer != "" {
+		name = computer + ", " + name
+	}
+	return name
 }
 
 // traceName is a trace's file name without its extensions.

@@ -34,6 +34,7 @@ type row struct {
 	Rejected        int            `json:"rejected"`
 	Stuck           int            `json:"stuck"`
 	Unrunnable      map[string]int `json:"unrunnable,omitempty"`     // rejected jobs per reason
+	StuckReasons    map[string]int `json:"stuck_reasons,omitempty"`  // stuck jobs per queue reason
 	TraceSkipped    map[string]int `json:"trace_skipped,omitempty"`  // trace jobs left out per reason
 	LevelMean       *float64       `json:"lowest_common_level_mean"` // null without a switch tree
 	LevelStd        *float64       `json:"lowest_common_level_std"`
@@ -79,7 +80,7 @@ type rowStd struct {
 func toRow(res *sim.Result, skipped map[string]int, wall time.Duration) row {
 	m := res.Metrics
 	r := row{Workload: res.Workload, Cluster: res.Cluster, Policy: res.Policy, Backfill: res.Backfill.String(), Jobs: res.Jobs,
-		Started: res.Started, Rejected: res.Rejected, Stuck: res.Stuck, Unrunnable: res.Unrunnable, TraceSkipped: skipped,
+		Started: res.Started, Rejected: res.Rejected, Stuck: res.Stuck, Unrunnable: res.Unrunnable, StuckReasons: res.StuckReasons, TraceSkipped: skipped,
 		LevelKnown: m.LevelKnown, SpreadMean: m.SpreadMean, SpreadStd: m.SpreadStd,
 		Utilization: 100 * m.Utilization, Busy: 100 * m.BusyFraction, WaitMean: m.WaitMean.Seconds(),
 		WaitMedian: m.WaitMedian.Seconds(), WaitP95: m.WaitP95.Seconds(), BoundedSlowdown: m.BoundedSlowdown,
@@ -115,7 +116,11 @@ func writeNotes(w io.Writer, rows []row) {
 			fmt.Fprintf(w, "%s %s: %d jobs can never run on %s: %s\n", r.Workload, r.label(), r.Rejected, r.Cluster, reasons(r.Unrunnable))
 		}
 		if r.Stuck > 0 {
-			fmt.Fprintf(w, "%s %s: %d jobs still pending when nothing else could happen\n", r.Workload, r.label(), r.Stuck)
+			fmt.Fprintf(w, "%s %s: %d jobs still pending when nothing else could happen", r.Workload, r.label(), r.Stuck)
+			if len(r.StuckReasons) > 0 {
+				fmt.Fprintf(w, ": %s", reasons(r.StuckReasons))
+			}
+			fmt.Fprintln(w)
 		}
 	}
 }
@@ -307,7 +312,7 @@ func newJobsWriter(path string, c *selectnodes.Cluster, force bool) (*jobsWriter
 	}
 	file, err := os.Create(path)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, usagef("simulate: --jobs: %v", err)
 	}
 	jw := &jobsWriter{w: bufio.NewWriter(file), file: file, swf: swf, c: c, held: map[int]sim.Record{},
 		epoch: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}

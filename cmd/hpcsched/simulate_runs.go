@@ -37,6 +37,7 @@ const maxSeeds = 1000
 // parseSeeds reads "1-7", "1,3,5" or both ("1-3,10").
 func parseSeeds(spec string) ([]uint64, error) {
 	var out []uint64
+	seen := map[uint64]bool{}
 	for _, item := range strings.Split(spec, ",") {
 		item = strings.TrimSpace(item)
 		lo, hi, isRange := strings.Cut(item, "-")
@@ -46,13 +47,21 @@ func parseSeeds(spec string) ([]uint64, error) {
 		if isRange {
 			b, err2 = strconv.ParseUint(hi, 10, 64)
 		}
-		if err1 != nil || err2 != nil || b < a {
+		if err1 == nil && err2 == nil && b < a {
+			return nil, usagef("simulate: --seeds %q: the range %s runs downward (write %d-%d)", spec, item, b, a)
+		}
+		if err1 != nil || err2 != nil {
 			return nil, usagef("simulate: --seeds %q: want seeds or ranges such as 1-7 or 1,3,5", spec)
 		}
 		if b-a >= maxSeeds || len(out)+int(b-a+1) > maxSeeds {
 			return nil, usagef("simulate: --seeds %q: more than %d seeds", spec, maxSeeds)
 		}
 		for s := a; ; s++ {
+			if seen[s] {
+				// the mean and deviation would count its run twice
+				return nil, usagef("simulate: --seeds %q: seed %d is given twice", spec, s)
+			}
+			seen[s] = true
 			out = append(out, s)
 			if s == b {
 				break
@@ -139,7 +148,7 @@ func aggregate(rows []row) row {
 	}
 	out := rows[0]
 	out.Jobs, out.Started, out.Rejected, out.Stuck = 0, 0, 0, 0
-	out.Unrunnable, out.TraceSkipped = map[string]int{}, nil
+	out.Unrunnable, out.StuckReasons, out.TraceSkipped = map[string]int{}, map[string]int{}, nil
 	for _, r := range rows {
 		out.Jobs += r.Jobs
 		out.Started += r.Started
@@ -148,10 +157,16 @@ func aggregate(rows []row) row {
 		for k, v := range r.Unrunnable {
 			out.Unrunnable[k] += v
 		}
+		for k, v := range r.StuckReasons {
+			out.StuckReasons[k] += v
+		}
 		out.Seeds = append(out.Seeds, r.Seed)
 	}
 	if len(out.Unrunnable) == 0 {
 		out.Unrunnable = nil
+	}
+	if len(out.StuckReasons) == 0 {
+		out.StuckReasons = nil
 	}
 	out.Seed = 0
 	std := &rowStd{}

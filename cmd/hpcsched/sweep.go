@@ -63,7 +63,15 @@ func sweepCmd(args []string, stdout, stderr io.Writer) error {
 	if len(args) < 2 {
 		return usagef("sweep %s: want a directory\n%s", args[0], sweepUsage)
 	}
+	if args[1] == "-h" || args[1] == "--help" {
+		fmt.Fprint(stdout, sweepUsage)
+		return errHelp
+	}
 	dir := args[1]
+	if strings.HasPrefix(dir, "-") {
+		// a flag where DIR goes: plan would make a directory named after it
+		return usagef("sweep %s: want the directory before the flags, not %q\n%s", args[0], dir, sweepUsage)
+	}
 	switch args[0] {
 	case "plan":
 		return sweepPlanCmd(dir, args[2:], stdout)
@@ -85,6 +93,11 @@ func sweepPlanCmd(dir string, simArgs []string, stdout io.Writer) error {
 	}
 	cells, err := f.plan()
 	if err != nil {
+		return err
+	}
+	// what a local run refuses before running: the tasks would each fail
+	// on it, or overwrite one another's --jobs file
+	if err := f.checkInputs(cells); err != nil {
 		return err
 	}
 	abs, err := filepath.Abs(dir)
@@ -226,9 +239,9 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 		} else if err != nil {
 			return fmt.Errorf("sweep merge: shard %d: %w", i, err)
 		}
-		var sh sweepShard
-		if err := json.Unmarshal(data, &sh); err != nil || sh.Task != i {
-			return fmt.Errorf("sweep merge: shard %d: unreadable or not task %d (%v)", i, i, err)
+		sh, err := readShard(data, i)
+		if err != nil {
+			return fmt.Errorf("sweep merge: %s: %w", filepath.Join(dir, "shards", strconv.Itoa(i)+".json"), err)
 		}
 		outs[i] = cellOut{res: sh.Result, row: sh.Row}
 		if sh.Error != "" {
@@ -239,7 +252,52 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("sweep merge: %d of %d tasks have no shard yet: %s (rerun them with sbatch --array=%s)",
 			len(missing), len(cells), strings.Join(missing, ","), strings.Join(missing, ","))
 	}
+	if err := strayShards(dir, len(cells)); err != nil {
+		return err
+	}
 	return f.report(cells, outs, stdout, stderr)
+}
+
+// readShard decodes task i's shard: it must name task i and hold its row
+// ("{}" would pass as task 0 with an empty row).
+func readShard(data []byte, i int) (sweepShard, error) {
+	var sh sweepShard
+	var keys struct {
+		Task *int            `json:"task"`
+		Row  json.RawMessage `json:"row"`
+	}
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return sh, fmt.Errorf("not a shard: %v", err)
+	}
+	if keys.Task == nil || len(keys.Row) == 0 {
+		return sh, errors.New("not a shard: no task or no row")
+	}
+	if *keys.Task != i {
+		return sh, fmt.Errorf("holds task %d's run, not task %d's (a copy or a rename?)", *keys.Task, i)
+	}
+	if err := json.Unmarshal(data, &sh); err != nil {
+		return sh, fmt.Errorf("not a shard: %v", err)
+	}
+	return sh, nil
+}
+
+// strayShards refuses a shard file of a task the plan does not have
+// (shards of another plan put here): a merge would leave it out unseen.
+func strayShards(dir string, tasks int) error {
+	entries, err := os.ReadDir(filepath.Join(dir, "shards"))
+	if err != nil {
+		return fmt.Errorf("sweep merge: %w", err)
+	}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(name); err != nil || n >= tasks || strconv.Itoa(n) != name {
+			return fmt.Errorf("sweep merge: %s is no task's shard (the plan has tasks 0-%d)", filepath.Join(dir, "shards", e.Name()), tasks-1)
+		}
+	}
+	return nil
 }
 
 // The budgets of a sweep's files, checked while reading: a plan lists
