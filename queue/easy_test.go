@@ -162,21 +162,28 @@ func TestEASYReplansAfterOutsideStarts(t *testing.T) {
 	assert.Equal(t, at(2).Add(3*time.Hour), easy.plan.shadow, "the head now waits for the started job")
 }
 
+// planWithBackfill makes an EASY plan on simple: a job on 4 nodes for an
+// hour, the head (8 nodes) planned behind it, and a short one-node job
+// backfilled beside them, which it returns with the plan's allocation
+// number.
+func planWithBackfill(t *testing.T) (s *Scheduler, easy *EASY, small JobID, planned uint64) {
+	s = simple(t)
+	easy = NewEASY(s)
+	submit(t, s, nodes(4, time.Hour), at(0))
+	head := submit(t, s, nodes(8, time.Hour), at(0))
+	small = submit(t, s, nodes(1, 30*time.Minute), at(0))
+	require.Len(t, easy.Backfill(at(0)), 2, "the first job and the backfilled one")
+	require.Equal(t, head, easy.plan.head)
+	return s, easy, small, easy.plan.allocSeq
+}
+
 // A backfilled job that is requeued and backfilled again is one start
 // under the plan, not two: the plan stands while the job it counted on
 // runs and the head is the same (a double count of the job once made the
 // next pass plan afresh, and an incremental pass, which does not check,
 // then decided otherwise).
 func TestEASYKeepsItsPlanOverARestartedBackfill(t *testing.T) {
-	s := simple(t)
-	easy := NewEASY(s)
-	submit(t, s, nodes(4, time.Hour), at(0))
-	head := submit(t, s, nodes(8, time.Hour), at(0))
-	small := submit(t, s, nodes(1, 30*time.Minute), at(0))
-	started := easy.Backfill(at(0))
-	require.Len(t, started, 2, "the first job and the backfilled one")
-	require.Equal(t, head, easy.plan.head)
-	planned := easy.plan.allocSeq
+	s, easy, small, planned := planWithBackfill(t)
 	require.NoError(t, s.Requeue(small, at(1)))
 	require.Len(t, easy.Backfill(at(1)), 1, "the requeued job is backfilled again")
 	require.Equal(t, Running, state(t, s, small))
@@ -188,14 +195,7 @@ func TestEASYKeepsItsPlanOverARestartedBackfill(t *testing.T) {
 // A job EASY backfilled, requeued and then started by someone else is an
 // outside start: the plan is made again.
 func TestEASYReplansAfterAnOutsideRestart(t *testing.T) {
-	s := simple(t)
-	easy := NewEASY(s)
-	submit(t, s, nodes(4, time.Hour), at(0))
-	head := submit(t, s, nodes(8, time.Hour), at(0))
-	small := submit(t, s, nodes(1, 30*time.Minute), at(0))
-	require.Len(t, easy.Backfill(at(0)), 2)
-	require.Equal(t, head, easy.plan.head)
-	planned := easy.plan.allocSeq
+	s, easy, small, planned := planWithBackfill(t)
 	require.NoError(t, s.Requeue(small, at(1)))
 	require.NoError(t, s.Start(small, nil, at(1))) // an operator's start
 	easy.Backfill(at(2))
