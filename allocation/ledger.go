@@ -25,10 +25,12 @@ type Option func(*Ledger)
 
 // WithPartitions sets what each partition bills (resource type, MAX_TRES
 // weights). A job in a partition not listed is refused with ErrInvalid.
+// The Ledger keeps its own copy (Weights included): changing ps or the
+// Weights it points to afterwards does not change the billing.
 func WithPartitions(ps map[string]Partition) Option {
 	return func(l *Ledger) {
 		for name, p := range ps {
-			l.partitions[name] = p
+			l.partitions[name] = p.clone()
 		}
 	}
 }
@@ -45,13 +47,14 @@ func New(store Store, opts ...Option) *Ledger {
 	return l
 }
 
-// Partition is the billing rule of the named partition.
+// Partition is the billing rule of the named partition; it is the
+// caller's (its Weights a copy).
 func (l *Ledger) Partition(name string) (Partition, error) {
 	p, ok := l.partitions[name]
 	if !ok {
 		return Partition{}, invalidf("partition", "%q has no billing rule", name)
 	}
-	return p, nil
+	return p.clone(), nil
 }
 
 // JobStart is a job about to start, as a scheduler knows it.
