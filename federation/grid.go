@@ -114,17 +114,22 @@ func WithCallTimeout(d time.Duration) Option { return func(o *options) { o.timeo
 
 // WithMoveThreshold sets how much sooner another member must start a
 // pending job for the grid to move it (5 minutes by default): moving
-// costs the job its place in the queue it leaves.
+// costs the job its place in the queue it leaves. With d <= 0 a job moves
+// whenever another member would start it sooner at all.
 func WithMoveThreshold(d time.Duration) Option { return func(o *options) { o.threshold = d } }
 
 // WithPeriod sets how often Tick re-evaluates (a minute by default), and
 // minGap the least time between passes events trigger (10 s by default).
+// A period <= 0 makes every Tick run a pass (unless its now is before the
+// last pass's); 0 is not "the default".
 func WithPeriod(period, minGap time.Duration) Option {
 	return func(o *options) { o.period, o.minGap = period, minGap }
 }
 
 // WithMaxMoves bounds the moves of one pass (1000 by default), so a pass
-// stays short however many jobs would gain.
+// stays short however many jobs would gain. With n <= 0 passes move
+// nothing, not even a job whose member left its candidates (it waits
+// there); RemoveCandidates still tries to move such a job at once.
 func WithMaxMoves(n int) Option { return func(o *options) { o.maxMoves = n } }
 
 // New returns an empty grid taking job IDs from ids. A nil ids or Option
@@ -160,7 +165,10 @@ func (g *Grid) Add(ctx context.Context, m Member) error {
 	if err != nil {
 		return err
 	}
-	if _, dup := g.byName[name]; dup || name == "" {
+	if name == "" {
+		return errors.New("federation: Grid.Add: the member's name is empty")
+	}
+	if _, dup := g.byName[name]; dup {
 		return fmt.Errorf("%w: %q", ErrDuplicateMember, name)
 	}
 	mb := &member{m: m, name: name, up: true, idx: len(g.members)}
@@ -184,7 +192,7 @@ func (g *Grid) Add(ctx context.Context, m Member) error {
 func (g *Grid) refreshInfo(ctx context.Context, mb *member) {
 	info, err := call(g, ctx, mb, mb.m.Info)
 	if err == nil {
-		mb.info, mb.known = info, true
+		mb.info, mb.known = info.clone(), true
 	} else {
 		mb.up = false
 	}
@@ -197,13 +205,14 @@ type MemberStatus struct {
 	Info Info
 }
 
-// Members lists the members in the order they were added.
+// Members lists the members in the order they were added; the slice and
+// the Infos' slices are the caller's.
 func (g *Grid) Members() []MemberStatus {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := make([]MemberStatus, len(g.members))
 	for i, m := range g.members {
-		out[i] = MemberStatus{Name: m.name, Up: m.up, Info: m.info}
+		out[i] = MemberStatus{Name: m.name, Up: m.up, Info: m.info.clone()}
 	}
 	return out
 }
@@ -282,6 +291,17 @@ func (g *Grid) shapeID(spec queue.Spec) int32 {
 	return id
 }
 
+// noCandidate says why no member is eligible for r.
+func (g *Grid) noCandidate(r *record) error {
+	switch {
+	case len(g.members) == 0:
+		return fmt.Errorf("%w: the grid has no members", ErrNoCandidate)
+	case r.candidates != nil && len(r.candidates) == 0:
+		return fmt.Errorf("%w: the candidate list is empty (nil names every member)", ErrNoCandidate)
+	}
+	return fmt.Errorf("%w: none has partition %q and allows account %q", ErrNoCandidate, r.spec.Request.Partition, r.spec.Account)
+}
+
 // checkCandidates rejects unknown member names.
 func (g *Grid) checkCandidates(names []string) error {
 	for _, n := range names {
@@ -324,7 +344,7 @@ func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string,
 	}
 	r.spec.Dependency = ""
 	if len(g.eligible(r)) == 0 {
-		return 0, fmt.Errorf("%w: none has partition %q and allows account %q", ErrNoCandidate, spec.Request.Partition, spec.Account)
+		return 0, g.noCandidate(r)
 	}
 	if r.id, err = g.newID(ctx, spec.ID); err != nil {
 		return 0, err

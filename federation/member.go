@@ -2,6 +2,7 @@ package federation
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -53,6 +54,12 @@ type Info struct {
 	// Accounts, when not nil, are the only accounts the member accepts
 	// (Slurm's AccountingStorageEnforce=associations); nil accepts any.
 	Accounts []string
+}
+
+// clone is i with slices of its own (nil stays nil: it accepts any
+// account).
+func (i Info) clone() Info {
+	return Info{Partitions: slices.Clone(i.Partitions), Accounts: slices.Clone(i.Accounts)}
 }
 
 // EstimateQuery asks a member for start forecasts.
