@@ -71,6 +71,9 @@ type Grid struct {
 	byName  map[string]*member
 	jobs    map[queue.JobID]*record
 	live    []*record // not ended, in submission order
+	// ended are the records that left live, in the order they did, with
+	// the pass that saw them end: dropped once older than the retention.
+	ended []endedRecord
 	// byUserName finds singleton peers.
 	byUserName map[string][]*record
 	// shapes number the distinct requests (shapeKey) of jobs, and groups
@@ -100,6 +103,7 @@ type options struct {
 	period    time.Duration
 	minGap    time.Duration
 	maxMoves  int
+	retention time.Duration
 }
 
 // Option configures New.
@@ -132,6 +136,16 @@ func WithPeriod(period, minGap time.Duration) Option {
 // there); RemoveCandidates still tries to move such a job at once.
 func WithMaxMoves(n int) Option { return func(o *options) { o.maxMoves = n } }
 
+// WithRetention sets how long the grid remembers a job after it ended (a
+// day by default): Status answers for it, and a new job may depend on it.
+// Then the grid forgets it — unless a job still waiting depends on it —
+// so a grid running for years holds its live jobs and a day of ended
+// ones, not its history. A forgotten job's ID is unknown to the grid:
+// Status asks the members for it, and a dependency on it is refused
+// (ErrInvalidSpec), as Slurm refuses one on a job it has purged. With d
+// <= 0 the grid remembers every job.
+func WithRetention(d time.Duration) Option { return func(o *options) { o.retention = d } }
+
 // New returns an empty grid taking job IDs from ids. A nil ids or Option
 // is a programming error: New panics with a message naming it. (The zero
 // Grid is not usable: make one with New.)
@@ -139,7 +153,7 @@ func New(ids IDSource, opts ...Option) *Grid {
 	if ids == nil {
 		panic("federation.New: ids (IDSource) is nil; use NewMemoryIDs for IDs in process")
 	}
-	o := options{timeout: defaultTimeout, threshold: 5 * time.Minute, period: time.Minute, minGap: 10 * time.Second, maxMoves: 1000}
+	o := options{timeout: defaultTimeout, threshold: 5 * time.Minute, period: time.Minute, minGap: 10 * time.Second, maxMoves: 1000, retention: 24 * time.Hour}
 	for k, f := range opts {
 		if f == nil {
 			panic(fmt.Sprintf("federation.New: option %d is nil", k))
@@ -358,6 +372,7 @@ func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string,
 	case depNever:
 		r.reason = string(queue.ReasonDependencyNeverSatisfied)
 	default:
+		r.deps = &Dependency{} // met for good, as Slurm clears it
 		if err := g.place(ctx, r, now); err != nil && r.phase == atGrid && !errors.Is(err, ErrMemberDown) {
 			return 0, err
 		}

@@ -48,7 +48,7 @@ func (g *Grid) pass(ctx context.Context, now time.Time) Report {
 	g.sync(ctx, now)
 	rep := Report{Placed: g.placeReady(ctx, now)}
 	rep.Moved = g.rebalance(ctx, now)
-	g.live = slices.DeleteFunc(g.live, func(r *record) bool { return r.phase == ended })
+	g.retire(now)
 	for _, m := range g.members {
 		if !m.up {
 			rep.Down++
@@ -123,6 +123,7 @@ func (g *Grid) placeReady(ctx context.Context, now time.Time) int {
 		}
 		switch g.depState(r) {
 		case depMet:
+			r.deps = &Dependency{} // met for good, as Slurm clears it
 			if g.place(ctx, r, now) == nil {
 				n++
 			}

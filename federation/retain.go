@@ -1,0 +1,70 @@
+package federation
+
+import (
+	"slices"
+	"time"
+
+	"github.com/hpcsched/hpcsched/queue"
+)
+
+// endedRecord is a record that ended, with the pass that saw it end.
+type endedRecord struct {
+	r  *record
+	at time.Time
+}
+
+// retire moves the records that ended from live to ended, and forgets
+// those that ended more than the retention before now.
+func (g *Grid) retire(now time.Time) {
+	g.live = slices.DeleteFunc(g.live, func(r *record) bool {
+		if r.phase == ended {
+			g.ended = append(g.ended, endedRecord{r, now})
+		}
+		return r.phase == ended
+	})
+	if g.opts.retention <= 0 {
+		return
+	}
+	cut := now.Add(-g.opts.retention)
+	n := 0
+	for n < len(g.ended) && g.ended[n].at.Before(cut) {
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	needed := g.dependedOn()
+	var kept []endedRecord
+	for _, e := range g.ended[:n] {
+		if needed[e.r.id] {
+			kept = append(kept, e)
+		} else {
+			g.forget(e.r)
+		}
+	}
+	g.ended = append(kept, g.ended[n:]...)
+}
+
+// dependedOn are the jobs a job waiting at the grid depends on (a job's
+// dependency is dropped once met).
+func (g *Grid) dependedOn() map[queue.JobID]bool {
+	out := map[queue.JobID]bool{}
+	for _, r := range g.live {
+		for _, t := range r.deps.Terms {
+			out[t.Job] = true
+		}
+	}
+	return out
+}
+
+// forget drops an ended record from the grid's indexes.
+func (g *Grid) forget(r *record) {
+	delete(g.jobs, r.id)
+	k := r.spec.User + "\x00" + r.spec.Name
+	peers := slices.DeleteFunc(g.byUserName[k], func(o *record) bool { return o == r })
+	if len(peers) == 0 {
+		delete(g.byUserName, k)
+	} else {
+		g.byUserName[k] = peers
+	}
+}
