@@ -13,14 +13,18 @@ type endedRecord struct {
 	at time.Time
 }
 
-// retire moves the records that ended from live to ended, and forgets
+// retire moves the records that ended (and left no copy to cancel) from
+// live to ended, and forgets
 // those that ended more than the retention before now.
 func (g *Grid) retire(now time.Time) {
 	g.live = slices.DeleteFunc(g.live, func(r *record) bool {
-		if r.phase == ended {
+		// a record whose move may have left copies stays live until
+		// their members answer, so the copies are cancelled
+		done := r.phase == ended && len(r.orphans) == 0
+		if done {
 			g.ended = append(g.ended, endedRecord{r, now})
 		}
-		return r.phase == ended
+		return done
 	})
 	if g.opts.retention <= 0 {
 		return
