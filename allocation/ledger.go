@@ -35,13 +35,17 @@ func WithPartitions(ps map[string]Partition) Option {
 	}
 }
 
-// New is a Ledger over store (a fresh MemStore when nil).
+// New is a Ledger over store (a fresh MemStore when nil). A nil Option is
+// a programming error: New panics naming it.
 func New(store Store, opts ...Option) *Ledger {
 	if store == nil {
 		store = NewMemStore()
 	}
 	l := &Ledger{Store: store, partitions: map[string]Partition{}}
-	for _, o := range opts {
+	for k, o := range opts {
+		if o == nil {
+			panic(fmt.Sprintf("allocation.New: option %d is nil", k))
+		}
 		o(l)
 	}
 	return l
@@ -131,7 +135,8 @@ type siteEntry struct {
 	start, end time.Time
 }
 
-// SiteFactors reads the allocations active at now and their balances.
+// SiteFactors reads the allocations active at now and their balances; a
+// nil shape is the plain product, PowerRule{NCredit: 1, NTemporal: 1}.
 func (l *Ledger) SiteFactors(ctx context.Context, shape Shape, now time.Time) (*SiteFactors, error) {
 	if shape == nil {
 		shape = PowerRule{NCredit: 1, NTemporal: 1}

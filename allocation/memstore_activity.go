@@ -207,8 +207,8 @@ func (m *MemStore) Balance(_ context.Context, id AllocationID) (b Balance, err e
 	return b, err
 }
 
-// Balances lists every allocation's balance, zero ones included.
-// Balances lists every allocation's balance, zero ones included, by allocation ID.
+// Balances lists every allocation's balance, zero ones included, by
+// allocation ID; the slice is the caller's.
 func (m *MemStore) Balances(context.Context) (bs []Balance, _ error) {
 	return bs, m.read(func(s *state) error {
 		s.allocs.Ascend(func(a Allocation) bool {

@@ -32,3 +32,10 @@ func TestPartitionWeightsAreNotShared(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, allocation.Partition{Resource: allocation.CPU, Weights: &allocation.Weights{CPU: 1}}, again)
 }
+
+// A nil Option panics naming itself, not with a nil function call.
+func TestNewPanicsNamingANilOption(t *testing.T) {
+	require.PanicsWithValue(t, "allocation.New: option 1 is nil", func() {
+		allocation.New(nil, allocation.WithPartitions(nil), nil)
+	})
+}
