@@ -159,6 +159,10 @@ func testOverlap(t *testing.T, s allocation.Store) {
 	mustBe(t, err, allocation.ErrNoAllocation)
 	_, err = s.CreateAllocation(ctx, allocation.Allocation{Project: 999, Resource: allocation.CPU, Start: T0, End: T0.Add(time.Hour)})
 	mustBe(t, err, allocation.ErrNotFound)
+	// an allocation that does not exist is not found, whatever its period
+	// would overlap
+	_, err = s.UpdateAllocation(ctx, allocation.Allocation{ID: 999, Project: a.Project, Resource: allocation.CPU, Start: T0, End: T0.Add(time.Hour)})
+	mustBe(t, err, allocation.ErrNotFound)
 }
 
 func testInsufficient(t *testing.T, s allocation.Store) {
