@@ -35,8 +35,8 @@ const (
 type record struct {
 	id         queue.JobID
 	spec       queue.Spec // as sent to members: ID set, no dependency
-	shape      int32      // numbers shapeKey(spec) (Grid.shapeSpecs)
-	group      int32      // numbers candidates, partition and account (Grid.groups)
+	shape      int32      // numbers shapeKey(spec) (Grid.shapeSpecs); stale once ended
+	group      int32      // numbers candidates, partition and account (Grid.groups); stale once ended
 	deps       *Dependency
 	candidates []string // nil: every member
 	phase      phase
@@ -49,6 +49,9 @@ type record struct {
 	start, end time.Time
 	exitCode   int
 	moves      int
+	// left are the members the job was moved away from: each keeps the
+	// job's ID (cancelled there), so the job cannot go back to them.
+	left []string
 	// orphans are members that may hold a held copy left by a move that
 	// did not finish; it is cancelled when they answer.
 	orphans []string

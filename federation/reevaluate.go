@@ -193,13 +193,14 @@ func (g *Grid) rebalance(ctx context.Context, now time.Time) int {
 	return moved
 }
 
-// soonest is the member other than own that would start r first.
+// soonest is the member other than own, and other than those r left
+// (they keep its ID), that would start r first.
 func (g *Grid) soonest(r *record, own *member, elig []*member, fc []*forecasts, now time.Time) (*member, Estimate) {
 	var dst *member
 	var best Estimate
 	for _, m := range elig {
 		f := fc[m.idx]
-		if m == own || f == nil || !m.up {
+		if m == own || f == nil || !m.up || slices.Contains(r.left, m.name) {
 			continue
 		}
 		i := f.specIdx[r.shape]

@@ -26,6 +26,7 @@ func (g *Grid) retire(now time.Time) {
 		}
 		return done
 	})
+	g.renumber()
 	if g.opts.retention <= 0 {
 		return
 	}
@@ -70,5 +71,25 @@ func (g *Grid) forget(r *record) {
 		delete(g.byUserName, k)
 	} else {
 		g.byUserName[k] = peers
+	}
+}
+
+// renumber drops the request shapes and candidate groups no live job
+// has, once there are more than twice as many as live jobs (plus a few):
+// a pass sizes its tables by them, so without it a pass's work would grow
+// with every shape ever submitted (a --begin time is one of its own). A
+// live job keeps the spec that stands for its shape, so forecasts ask
+// what they asked before.
+func (g *Grid) renumber() {
+	bound := 2*len(g.live) + 64
+	if len(g.shapeSpecs) <= bound && len(g.groups) <= bound {
+		return
+	}
+	specs := g.shapeSpecs
+	g.shapeIDs, g.shapeSpecs = map[shape]int32{}, nil
+	g.groupIDs, g.groups = map[string]int32{}, nil
+	for _, r := range g.live {
+		r.shape = g.shapeID(specs[r.shape])
+		r.group = g.groupID(r)
 	}
 }

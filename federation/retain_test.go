@@ -81,3 +81,73 @@ func TestGridKeepsEndedJobsAWaitingJobDependsOn(t *testing.T) {
 
 	require.Equal(t, 24*time.Hour, New(NewMemoryIDs(1)).opts.retention)
 }
+
+// The shapes and candidate groups a pass sizes its tables by follow the
+// live jobs, not every request ever submitted, and moves still find the
+// sooner member after they are renumbered.
+func TestGridRenumbersShapesOfEndedJobs(t *testing.T) {
+	a, b := sched(t, "a", 2), sched(t, "b", 2)
+	g := New(NewMemoryIDs(1), WithCallTimeout(0), WithMoveThreshold(time.Minute))
+	require.NoError(t, g.Add(bg, NewLocal("a", a)))
+	require.NoError(t, g.Add(bg, NewLocal("b", b)))
+	for i := range 300 {
+		now := at(i)
+		spec := nodesSpec(1, time.Duration(i+1)*time.Minute) // a shape each
+		spec.Account = fmt.Sprint("acct", i)                // a group each
+		id, err := g.Submit(bg, spec, nil, now)
+		require.NoError(t, err)
+		st, err := g.Status(bg, id, now)
+		require.NoError(t, err)
+		s := map[string]*queue.Scheduler{"a": a, "b": b}[st.Member]
+		s.Schedule(now)
+		require.NoError(t, s.Finish(id, queue.Outcome{}, now))
+		g.Reevaluate(bg, now)
+	}
+	require.LessOrEqual(t, len(g.shapeSpecs), 2*len(g.live)+64)
+	require.LessOrEqual(t, len(g.groups), 2*len(g.live)+64)
+
+	// both busy, b sooner: the job goes to b, and moves to a once a frees
+	blockA := fill(t, a, 20*time.Hour)
+	fill(t, b, 10*time.Hour)
+	id, err := g.Submit(bg, nodesSpec(2, time.Hour), nil, at(400))
+	require.NoError(t, err)
+	st, err := g.Status(bg, id, at(400))
+	require.NoError(t, err)
+	require.Equal(t, "b", st.Member)
+	require.NoError(t, a.Finish(blockA, queue.Outcome{}, at(401)))
+	g.Reevaluate(bg, at(401))
+	st, err = g.Status(bg, id, at(401))
+	require.NoError(t, err)
+	require.Equal(t, "a", st.Member, "moved to a, which is free")
+}
+
+// A member keeps the ID of a job moved away from it, so the job cannot
+// go back there: the grid does not try (it tried and undid the move on
+// every pass, holding and releasing the job each time), and moves it to
+// another member that is sooner.
+func TestGridDoesNotMoveAJobBackToAMemberItLeft(t *testing.T) {
+	a, b, c := sched(t, "a", 2), sched(t, "b", 2), sched(t, "c", 2)
+	blockA, blockB := fill(t, a, 20*time.Hour), fill(t, b, 10*time.Hour)
+	fill(t, c, 15*time.Hour)
+	g := newGrid(t, NewLocal("a", a), NewLocal("b", b), NewLocal("c", c))
+	id, err := g.Submit(bg, nodesSpec(2, time.Hour), nil, at(400))
+	require.NoError(t, err)
+	require.NoError(t, g.RemoveCandidates(bg, id, []string{"b"}, at(401)))
+	require.NoError(t, g.AddCandidates(bg, id, []string{"b"}, at(402)))
+	st, err := g.Status(bg, id, at(402))
+	require.NoError(t, err)
+	require.Equal(t, "c", st.Member)
+
+	require.NoError(t, b.Finish(blockB, queue.Outcome{}, at(403)))
+	for i := range 3 {
+		g.Reevaluate(bg, at(403+i))
+	}
+	require.Zero(t, g.Stats().Aborted, "no move to b was tried")
+	require.NoError(t, a.Finish(blockA, queue.Outcome{}, at(410)))
+	g.Reevaluate(bg, at(410))
+	st, err = g.Status(bg, id, at(410))
+	require.NoError(t, err)
+	require.Equal(t, "a", st.Member)
+	require.Equal(t, 2, st.Moves)
+	require.Zero(t, g.Stats().Aborted)
+}
