@@ -93,7 +93,7 @@ func TestGridRenumbersShapesOfEndedJobs(t *testing.T) {
 	for i := range 300 {
 		now := at(i)
 		spec := nodesSpec(1, time.Duration(i+1)*time.Minute) // a shape each
-		spec.Account = fmt.Sprint("acct", i)                // a group each
+		spec.Account = fmt.Sprint("acct", i)                 // a group each
 		id, err := g.Submit(bg, spec, nil, now)
 		require.NoError(t, err)
 		st, err := g.Status(bg, id, now)
