@@ -2,6 +2,7 @@ package allocation
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,6 +47,8 @@ type ReleaseQueue struct {
 	// seen is the file as this queue last read or wrote it (nil: absent),
 	// to notice another writer.
 	seen os.FileInfo
+	// limit is the largest file the queue writes (0: MaxReleaseQueueFile).
+	limit int64
 }
 
 // MaxReleaseQueueFile bounds the queue file (checked before reading).
@@ -134,7 +137,10 @@ func (q *ReleaseQueue) Pending() []PendingRelease {
 
 // Add queues a copy of p and writes the queue to its file before
 // returning. A completion no store would accept (no job id, an unknown
-// outcome, a negative elapsed time or amount) is refused (ErrInvalid).
+// outcome, a negative elapsed time or amount) is refused (ErrInvalid), and
+// so is a release that would take the file past MaxReleaseQueueFile
+// (ErrFile): a file OpenReleaseQueue refuses would lose every release in
+// it at the next restart.
 func (q *ReleaseQueue) Add(p PendingRelease) error {
 	if err := p.Completion.validate(); err != nil {
 		return err
@@ -209,6 +215,9 @@ func (q *ReleaseQueue) save(ps []PendingRelease) error {
 		return fmt.Errorf("%w: release queue: %v", ErrInvalid, err)
 	}
 	data := encodeLine(body)
+	if limit := cmp.Or(q.limit, MaxReleaseQueueFile); int64(len(data)) > limit {
+		return fmt.Errorf("%w: release queue %s would be %d bytes, more than the %d OpenReleaseQueue reads: not written (retry the queue first)", ErrFile, q.path, len(data), limit)
+	}
 	dir := filepath.Dir(q.path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(q.path)+".tmp-*")
 	if err != nil {

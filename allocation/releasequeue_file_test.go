@@ -122,3 +122,25 @@ func TestReleaseQueueRefusesMisuse(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, entries)
 }
+
+// A release that would make the file larger than OpenReleaseQueue reads
+// is refused and not written: the file written before stays readable with
+// every release it held.
+func TestReleaseQueueRefusesToGrowPastWhatItCanRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q")
+	q, err := allocation.OpenReleaseQueue(path)
+	require.NoError(t, err)
+	allocation.SetReleaseQueueLimit(q, 400)
+	n := 0
+	for ; n < 10; n++ {
+		if err = q.Add(release(allocation.JobID(n+1), nil)); err != nil {
+			break
+		}
+	}
+	require.ErrorIs(t, err, allocation.ErrFile)
+	require.Greater(t, n, 0)
+	require.Len(t, q.Pending(), n)
+	again, err := allocation.OpenReleaseQueue(path)
+	require.NoError(t, err)
+	require.Len(t, again.Pending(), n)
+}
