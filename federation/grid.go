@@ -74,9 +74,9 @@ type Grid struct {
 	byName  map[string]*member
 	jobs    map[queue.JobID]*record
 	live    []*record // not ended, in submission order
-	// ended are the records that left live, in the order they did, with
-	// the pass that saw them end: dropped once older than the retention.
-	ended []endedRecord
+	// ended are the records that left live, in the order they did:
+	// the oldest are forgotten past the retention.
+	ended []*record
 	// byUserName finds singleton peers.
 	byUserName map[string][]*record
 	// shapes number the distinct requests (shapeKey) of jobs, and groups
@@ -106,7 +106,7 @@ type options struct {
 	period    time.Duration
 	minGap    time.Duration
 	maxMoves  int
-	retention time.Duration
+	retain    int // ended jobs kept (0: all)
 }
 
 // Option configures New.
@@ -139,15 +139,22 @@ func WithPeriod(period, minGap time.Duration) Option {
 // there); RemoveCandidates still tries to move such a job at once.
 func WithMaxMoves(n int) Option { return func(o *options) { o.maxMoves = n } }
 
-// WithRetention sets how long the grid remembers a job after it ended (a
-// day by default): Status answers for it, and a new job may depend on it.
-// Then the grid forgets it — unless a job still waiting depends on it —
-// so a grid running for years holds its live jobs and a day of ended
-// ones, not its history. A forgotten job's ID is unknown to the grid:
-// Status asks the members for it, and a dependency on it is refused
-// (ErrInvalidSpec), as Slurm refuses one on a job it has purged. With d
-// <= 0 the grid remembers every job.
-func WithRetention(d time.Duration) Option { return func(o *options) { o.retention = d } }
+// WithRetention keeps at most n jobs that ended (as queue.WithRetention
+// does a scheduler's finished jobs): when more have, the grid forgets
+// those that ended first, at the end of the pass that saw the newer ones
+// end — unless a job waiting at the grid depends on one. Zero (the
+// default) remembers every job; a grid that runs for years sets it (and
+// queue.WithRetention on its members), so its memory follows its live
+// jobs, not its history. A forgotten job's ID is unknown to the grid:
+// Status asks the members for it, and a new dependency on it is refused
+// (ErrInvalidSpec), as Slurm refuses one on a job it has purged. A
+// negative n panics.
+func WithRetention(n int) Option {
+	if n < 0 {
+		panic(fmt.Sprintf("federation.WithRetention: n is %d, want >= 0", n))
+	}
+	return func(o *options) { o.retain = n }
+}
 
 // New returns an empty grid taking job IDs from ids. A nil ids or Option
 // is a programming error: New panics with a message naming it. (The zero
@@ -156,7 +163,7 @@ func New(ids IDSource, opts ...Option) *Grid {
 	if ids == nil {
 		panic("federation.New: ids (IDSource) is nil; use NewMemoryIDs for IDs in process")
 	}
-	o := options{timeout: defaultTimeout, threshold: 5 * time.Minute, period: time.Minute, minGap: 10 * time.Second, maxMoves: 1000, retention: 24 * time.Hour}
+	o := options{timeout: defaultTimeout, threshold: 5 * time.Minute, period: time.Minute, minGap: 10 * time.Second, maxMoves: 1000}
 	for k, f := range opts {
 		if f == nil {
 			panic(fmt.Sprintf("federation.New: option %d is nil", k))

@@ -48,7 +48,7 @@ func (g *Grid) pass(ctx context.Context, now time.Time) Report {
 	g.sync(ctx, now)
 	rep := Report{Placed: g.placeReady(ctx, now)}
 	rep.Moved = g.rebalance(ctx, now)
-	g.retire(now)
+	g.retire()
 	for _, m := range g.members {
 		if !m.up {
 			rep.Down++

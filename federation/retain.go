@@ -2,49 +2,34 @@ package federation
 
 import (
 	"slices"
-	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
 )
 
-// endedRecord is a record that ended, with the pass that saw it end.
-type endedRecord struct {
-	r  *record
-	at time.Time
-}
-
 // retire moves the records that ended (and left no copy to cancel) from
-// live to ended, and forgets
-// those that ended more than the retention before now.
-func (g *Grid) retire(now time.Time) {
+// live to ended, and forgets the oldest of those past the retention.
+func (g *Grid) retire() {
 	g.live = slices.DeleteFunc(g.live, func(r *record) bool {
 		// a record whose move may have left copies stays live until
 		// their members answer, so the copies are cancelled
 		done := r.phase == ended && len(r.orphans) == 0
 		if done {
-			g.ended = append(g.ended, endedRecord{r, now})
+			g.ended = append(g.ended, r)
 		}
 		return done
 	})
 	g.renumber()
-	if g.opts.retention <= 0 {
+	if g.opts.retain == 0 || len(g.ended) <= g.opts.retain {
 		return
 	}
-	cut := now.Add(-g.opts.retention)
-	n := 0
-	for n < len(g.ended) && g.ended[n].at.Before(cut) {
-		n++
-	}
-	if n == 0 {
-		return
-	}
+	n := len(g.ended) - g.opts.retain
 	needed := g.dependedOn()
-	var kept []endedRecord
-	for _, e := range g.ended[:n] {
-		if needed[e.r.id] {
-			kept = append(kept, e)
+	var kept []*record
+	for _, r := range g.ended[:n] {
+		if needed[r.id] {
+			kept = append(kept, r)
 		} else {
-			g.forget(e.r)
+			g.forget(r)
 		}
 	}
 	g.ended = append(kept, g.ended[n:]...)

@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A grid forgets a job the retention after it ended, so its memory
-// follows its live jobs over years of them: Status then asks the members,
-// and a new dependency on the job is refused as on an unknown one.
-func TestGridForgetsEndedJobsAfterTheRetention(t *testing.T) {
+// A grid keeps at most the retention of ended jobs, so its memory
+// follows its live jobs over years of them: Status of a forgotten job
+// asks the members, and a new dependency on it is refused as on an
+// unknown job.
+func TestGridForgetsEndedJobsPastTheRetention(t *testing.T) {
 	a := sched(t, "a", 2)
-	g := New(NewMemoryIDs(1), WithCallTimeout(0), WithRetention(time.Hour))
+	g := New(NewMemoryIDs(1), WithCallTimeout(0), WithRetention(5))
 	require.NoError(t, g.Add(bg, NewLocal("a", a)))
 	var last queue.JobID
 	for i := range 50 {
@@ -26,10 +27,8 @@ func TestGridForgetsEndedJobsAfterTheRetention(t *testing.T) {
 		g.Reevaluate(bg, now.Add(5*time.Minute))
 		last = id
 	}
-	g.mu.Lock()
-	remembered := len(g.jobs)
-	g.mu.Unlock()
-	require.LessOrEqual(t, remembered, 8, "an hour of jobs ending every 10 minutes, not 50")
+	require.Len(t, g.jobs, 5)
+	require.Len(t, g.byUserName["u\x00job"], 5)
 
 	st, err := g.Status(bg, last, at(500))
 	require.NoError(t, err)
@@ -46,13 +45,14 @@ func TestGridForgetsEndedJobsAfterTheRetention(t *testing.T) {
 	spec.Dependency = fmt.Sprintf("afterok:%d", last)
 	_, err = g.Submit(bg, spec, nil, at(500))
 	require.NoError(t, err)
+	require.Panics(t, func() { WithRetention(-1) })
 }
 
 // A job a waiting job depends on is kept past the retention until the
-// dependent stops waiting, and the default grid remembers a day.
+// dependent stops waiting; by default the grid keeps every job.
 func TestGridKeepsEndedJobsAWaitingJobDependsOn(t *testing.T) {
 	a := sched(t, "a", 4)
-	g := New(NewMemoryIDs(1), WithCallTimeout(0), WithRetention(time.Hour))
+	g := New(NewMemoryIDs(1), WithCallTimeout(0), WithRetention(1))
 	require.NoError(t, g.Add(bg, NewLocal("a", a)))
 	short, err := g.Submit(bg, nodesSpec(1, time.Hour), nil, at(0))
 	require.NoError(t, err)
@@ -65,8 +65,14 @@ func TestGridKeepsEndedJobsAWaitingJobDependsOn(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, a.Finish(short, queue.Outcome{}, at(10)))
 	g.Reevaluate(bg, at(10))
-	g.Reevaluate(bg, at(300))
-	st, err := g.Status(bg, short, at(300))
+	for i := range 3 { // more ends than the retention
+		id, err := g.Submit(bg, nodesSpec(1, time.Hour), nil, at(20+i))
+		require.NoError(t, err)
+		a.Schedule(at(20 + i))
+		require.NoError(t, a.Finish(id, queue.Outcome{}, at(30+i)))
+		g.Reevaluate(bg, at(30+i))
+	}
+	st, err := g.Status(bg, short, at(40))
 	require.NoError(t, err)
 	require.False(t, st.Local, "kept: a waiting job depends on it")
 	require.NoError(t, a.Finish(long, queue.Outcome{}, at(310)))
@@ -79,7 +85,7 @@ func TestGridKeepsEndedJobsAWaitingJobDependsOn(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, st.Local, "forgotten once nothing waits on it")
 
-	require.Equal(t, 24*time.Hour, New(NewMemoryIDs(1)).opts.retention)
+	require.Zero(t, New(NewMemoryIDs(1)).opts.retain)
 }
 
 // The shapes and candidate groups a pass sizes its tables by follow the
