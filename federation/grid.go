@@ -74,8 +74,8 @@ type Grid struct {
 	byName  map[string]*member
 	jobs    map[queue.JobID]*record
 	live    []*record // not ended, in submission order
-	// ended are the records that left live, in the order they did:
-	// the oldest are forgotten past the retention.
+	// ended are the records that left live, in the order they did (with
+	// a retention only): the oldest are forgotten past it.
 	ended []*record
 	// byUserName finds singleton peers.
 	byUserName map[string][]*record

@@ -13,13 +13,13 @@ func (g *Grid) retire() {
 		// a record whose move may have left copies stays live until
 		// their members answer, so the copies are cancelled
 		done := r.phase == ended && len(r.orphans) == 0
-		if done {
+		if done && g.opts.retain > 0 {
 			g.ended = append(g.ended, r)
 		}
 		return done
 	})
 	g.renumber()
-	if g.opts.retain == 0 || len(g.ended) <= g.opts.retain {
+	if len(g.ended) <= g.opts.retain {
 		return
 	}
 	n := len(g.ended) - g.opts.retain
