@@ -9,8 +9,8 @@ import (
 
 // Category is an allocation category's limit (the HADM paper: "a single
 // category determining resource limit range and purpose"): the most
-// credit an allocation of the category may be granted in total, in SU (0:
-// no limit). A site names its categories (startup, research, education,
+// credit an allocation of the category may be granted in total, in SU (0,
+// or a negative value ParseCategories refuses: no limit). A site names its categories (startup, research, education,
 // ...) and their limits with WithCategories.
 type Category struct {
 	MaxCredit int64 `json:"max_credit"`

@@ -65,3 +65,6 @@ func Segments(m *MemStore) int {
 	defer m.mu.RUnlock()
 	return len(m.st.segs)
 }
+
+// SetReleaseQueueLimit sets the largest file q writes.
+func SetReleaseQueueLimit(q *ReleaseQueue, n int64) { q.limit = n }

@@ -25,33 +25,40 @@ type Option func(*Ledger)
 
 // WithPartitions sets what each partition bills (resource type, MAX_TRES
 // weights). A job in a partition not listed is refused with ErrInvalid.
+// The Ledger keeps its own copy (Weights included): changing ps or the
+// Weights it points to afterwards does not change the billing.
 func WithPartitions(ps map[string]Partition) Option {
 	return func(l *Ledger) {
 		for name, p := range ps {
-			l.partitions[name] = p
+			l.partitions[name] = p.clone()
 		}
 	}
 }
 
-// New is a Ledger over store (a fresh MemStore when nil).
+// New is a Ledger over store (a fresh MemStore when nil). A nil Option is
+// a programming error: New panics naming it.
 func New(store Store, opts ...Option) *Ledger {
 	if store == nil {
 		store = NewMemStore()
 	}
 	l := &Ledger{Store: store, partitions: map[string]Partition{}}
-	for _, o := range opts {
+	for k, o := range opts {
+		if o == nil {
+			panic(fmt.Sprintf("allocation.New: option %d is nil", k))
+		}
 		o(l)
 	}
 	return l
 }
 
-// Partition is the billing rule of the named partition.
+// Partition is the billing rule of the named partition; it is the
+// caller's (its Weights a copy).
 func (l *Ledger) Partition(name string) (Partition, error) {
 	p, ok := l.partitions[name]
 	if !ok {
 		return Partition{}, invalidf("partition", "%q has no billing rule", name)
 	}
-	return p, nil
+	return p.clone(), nil
 }
 
 // JobStart is a job about to start, as a scheduler knows it.
@@ -128,7 +135,8 @@ type siteEntry struct {
 	start, end time.Time
 }
 
-// SiteFactors reads the allocations active at now and their balances.
+// SiteFactors reads the allocations active at now and their balances; a
+// nil shape is the plain product, PowerRule{NCredit: 1, NTemporal: 1}.
 func (l *Ledger) SiteFactors(ctx context.Context, shape Shape, now time.Time) (*SiteFactors, error) {
 	if shape == nil {
 		shape = PowerRule{NCredit: 1, NTemporal: 1}

@@ -133,14 +133,17 @@ func (s *state) putAllocation(a Allocation) (Allocation, error) {
 	if _, ok := s.projects.Get(Project{ID: a.Project}); !ok {
 		return Allocation{}, fmt.Errorf("%w: project %d", ErrNotFound, a.Project)
 	}
+	var old Allocation
+	if a.ID != 0 {
+		var ok bool
+		if old, ok = s.allocs.Get(a); !ok {
+			return Allocation{}, fmt.Errorf("%w: allocation %d", ErrNotFound, a.ID)
+		}
+	}
 	if other, ok := s.overlapping(a); ok {
 		return Allocation{}, &OverlapError{New: a, Existing: other}
 	}
 	if a.ID != 0 {
-		old, ok := s.allocs.Get(a)
-		if !ok {
-			return Allocation{}, fmt.Errorf("%w: allocation %d", ErrNotFound, a.ID)
-		}
 		if (old.Project != a.Project || old.Resource != a.Resource) && s.hasActivity(a.ID) {
 			return Allocation{}, fmt.Errorf("%w: allocation %d has activity; its project and resource are fixed", ErrConflict, a.ID)
 		}

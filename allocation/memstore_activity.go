@@ -13,6 +13,9 @@ func (m *MemStore) Credit(ctx context.Context, id AllocationID, amount int64, co
 	if amount <= 0 {
 		return Activity{}, invalidf("amount", "%d is not positive", amount)
 	}
+	if err := CheckTime("now", now); err != nil {
+		return Activity{}, err
+	}
 	if err := CheckText("comment", comment); err != nil {
 		return Activity{}, err
 	}
@@ -22,6 +25,9 @@ func (m *MemStore) Credit(ctx context.Context, id AllocationID, amount int64, co
 // PreDebit records a job's maximum SU against the allocation active at now, or records a Failure and returns an *InsufficientError; see Store.PreDebit for retries.
 func (m *MemStore) PreDebit(ctx context.Context, r PreDebitRequest, now time.Time) (Job, error) {
 	if err := r.Validate(); err != nil {
+		return Job{}, err
+	}
+	if err := CheckTime("now", now); err != nil {
 		return Job{}, err
 	}
 	return result[Job](m.write(ctx, &op{Kind: opPreDebit, PreDebit: &r, Now: now.UTC()}))
@@ -88,6 +94,9 @@ func (m *MemStore) Complete(ctx context.Context, c Completion, now time.Time) (J
 	if _, err := ActualDebit(Job{Rate: 1}, c); err != nil {
 		return Job{}, err
 	}
+	if err := CheckTime("now", now); err != nil {
+		return Job{}, err
+	}
 	return result[Job](m.write(ctx, &op{Kind: opComplete, Completion: &c, Now: now.UTC()}))
 }
 
@@ -131,6 +140,9 @@ func (s *state) complete(c Completion, now time.Time) (Job, error) {
 
 // Forget drops a job's record: an executing pre-debit is returned in full, a completed job keeps its debit. Unknown jobs are ignored.
 func (m *MemStore) Forget(ctx context.Context, id JobID, now time.Time) error {
+	if err := CheckTime("now", now); err != nil {
+		return err
+	}
 	_, err := m.write(ctx, &op{Kind: opForget, ID: int64(id), Now: now.UTC()})
 	return err
 }
@@ -195,8 +207,8 @@ func (m *MemStore) Balance(_ context.Context, id AllocationID) (b Balance, err e
 	return b, err
 }
 
-// Balances lists every allocation's balance, zero ones included.
-// Balances lists every allocation's balance, zero ones included, by allocation ID.
+// Balances lists every allocation's balance, zero ones included, by
+// allocation ID; the slice is the caller's.
 func (m *MemStore) Balances(context.Context) (bs []Balance, _ error) {
 	return bs, m.read(func(s *state) error {
 		s.allocs.Ascend(func(a Allocation) bool {

@@ -81,16 +81,17 @@ type fileImage struct {
 // The store takes an exclusive lock (flock on path+".lock", which names
 // the holding process) for as long as it is open: a second OpenFile of the
 // same ledger, in this process or another, fails with a *LockedError, so
-// two servers never write one ledger.
+// two servers never write one ledger. An empty path is ErrInvalid, a
+// path naming a directory or device ErrFile; nothing is created for
+// either.
 func OpenFile(path string) (*MemStore, error) { return openFile(path, true) }
 
 // openFile is OpenFile; without locking when lock is false (tests read a
 // ledger as a process restarting after a crash would, while the crashed
 // store is still open in the test).
 func openFile(path string, locked bool) (_ *MemStore, err error) {
-	// A device or directory is refused before its lock file is made.
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", ErrFile, path)
+	if err := checkLedgerPath(path); err != nil {
+		return nil, err
 	}
 	var lock *os.File
 	if locked {
@@ -120,6 +121,20 @@ func openFile(path string, locked bool) (_ *MemStore, err error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// checkLedgerPath refuses, before a lock file is made beside it, an empty
+// path (ErrInvalid: it would put the ledger's files in the working
+// directory under names starting with a dot) and a device or directory
+// (ErrFile).
+func checkLedgerPath(path string) error {
+	if path == "" {
+		return invalidf("path", "the ledger needs a file")
+	}
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is not a regular file", ErrFile, path)
+	}
+	return nil
 }
 
 // checkSegments checks that every segment the snapshot lists is there

@@ -274,3 +274,26 @@ func TestCompactionDoesNotHoldTheWriteLock(t *testing.T) {
 	allocation.SetFailAt(s, nil)
 	require.Equal(t, int64(103), balanceIn(t, path, a.ID))
 }
+
+// An empty path or one naming a directory is refused before any file is
+// made: an empty one would put ".lock" and ".journal" in the working
+// directory.
+func TestOpenFileRefusesAPathThatIsNoLedgerFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	_, err := allocation.OpenFile("")
+	require.ErrorIs(t, err, allocation.ErrInvalid)
+	_, err = allocation.CheckFile("")
+	require.ErrorIs(t, err, allocation.ErrInvalid)
+	_, err = allocation.RepairFile("")
+	require.ErrorIs(t, err, allocation.ErrInvalid)
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	_, err = allocation.OpenFile(sub)
+	require.ErrorIs(t, err, allocation.ErrFile)
+	_, err = allocation.CheckFile(sub)
+	require.ErrorIs(t, err, allocation.ErrFile)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "only sub")
+}

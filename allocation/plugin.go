@@ -77,7 +77,12 @@ func (p *QueuePlugin) Admit(_ context.Context, spec *queue.Spec, _ time.Time) *q
 		spec.TimeMin = spec.TimeLimit
 	}
 	part := spec.Request.Partition
-	if part == "" || strings.Contains(part, ",") {
+	switch {
+	case part == "":
+		// the scheduler applies its default partition after the submit
+		// filters, as Slurm does: the filter cannot bill by it
+		return queue.NewStatus(queue.Refuse, "exactly one partition is required, got none (the default partition is not assumed: name it)")
+	case strings.Contains(part, ","):
 		return queue.NewStatus(queue.Refuse, fmt.Sprintf("exactly one partition is required, got %q", part))
 	}
 	if _, err := p.Ledger.Partition(part); err != nil {

@@ -102,6 +102,9 @@ func RepairFile(path string) (FileReport, error) {
 // first damage.
 func salvage(path string) (*MemStore, FileReport, error) {
 	rep := FileReport{SnapshotSeq: -1}
+	if err := checkLedgerPath(path); err != nil {
+		return nil, rep, err
+	}
 	lock, err := lockFile(path + ".lock")
 	if err != nil {
 		return nil, rep, err

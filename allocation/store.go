@@ -171,6 +171,21 @@ func (p Project) Validate() error {
 // comments with it.
 func CheckText(field, value string) error { return firstBadText(field, value) }
 
+// CheckTime refuses (ErrInvalid, naming field) a missing time (the zero
+// time.Time) or one outside the years 1 to 9999, which are the times every
+// store and the JSON of the API keep (RFC 3339). Allocations' periods and
+// the now of every balance change (Credit, PreDebit, Complete, Forget) are
+// checked with it, in every store.
+func CheckTime(field string, t time.Time) error {
+	switch y := t.UTC().Year(); {
+	case t.IsZero():
+		return invalidf(field, "missing")
+	case y < 1 || y > 9999:
+		return invalidf(field, "%s is outside the years 1 to 9999 a ledger keeps", t.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
 // MaxTextLen bounds names, accounts, categories and comments (bytes).
 const MaxTextLen = 4096
 
@@ -205,7 +220,14 @@ func (a Allocation) Validate() error {
 		return invalidf("resource", "%q is neither CPU nor GPU", a.Resource)
 	case a.Start.IsZero() || a.End.IsZero():
 		return invalidf("start", "start and end are both required")
-	case !a.Start.Before(a.End):
+	}
+	if err := CheckTime("start", a.Start); err != nil {
+		return err
+	}
+	if err := CheckTime("end", a.End); err != nil {
+		return err
+	}
+	if !a.Start.Before(a.End) {
 		return invalidf("end", "%s is not after start %s", a.End.Format(time.RFC3339), a.Start.Format(time.RFC3339))
 	}
 	return firstBadText("category", a.Category)

@@ -62,7 +62,9 @@ func mulDivCeil(a, b, div uint64) (int64, error) {
 // CPUs x CPU, memory in GiB x MemGiB and GPUs x GPU. Seed 002's CPU node
 // (64 cores, 128 GiB) has CPU 1 and MemGiB 0.5; its GPU node (64 cores,
 // 128 GiB, 4 GPUs) has CPU 0.0625, MemGiB 0.03125 and GPU 1. Weights are
-// rounded to millionths.
+// rounded to millionths. A weight of 0 bills nothing for its resource, so
+// the zero Weights bill every job 0 SU: leave Partition.Weights nil to
+// bill cores (or GPUs).
 type Weights struct {
 	CPU, MemGiB, GPU float64
 }
@@ -81,6 +83,16 @@ type Usage struct {
 type Partition struct {
 	Resource Resource
 	Weights  *Weights
+}
+
+// clone is p with a Weights of its own, so a Ledger and its callers never
+// share one.
+func (p Partition) clone() Partition {
+	if p.Weights != nil {
+		w := *p.Weights
+		p.Weights = &w
+	}
+	return p
 }
 
 // Rate is the partition's billable units for u in millionths: the cores

@@ -70,4 +70,9 @@
 // (one per call, ended when the member returns); WithCallTimeout(0)
 // calls inline. Observe never takes the lock, so members may deliver
 // events from inside a call the grid made.
+//
+// A grid remembers every job it ran unless WithRetention bounds the ended
+// ones it keeps: one that runs for years sets it, so its memory follows
+// the live jobs. Member errors are answers unless they match ErrMemberDown (see
+// Member): an RPC member must say when a call's outcome is unknown.
 package federation

@@ -8,6 +8,8 @@ import "errors"
 var (
 	// ErrMemberDown: a member did not answer within the call deadline, or
 	// its transport failed. The grid treats it as down until it answers.
+	// A Member returns an error wrapping it when a call's outcome is
+	// unknown (see Member).
 	ErrMemberDown = errors.New("federation: member is down")
 	// ErrMemberPanicked: a member's method panicked. The grid recovers,
 	// treats the member as down (the error also matches ErrMemberDown)

@@ -35,8 +35,8 @@ const (
 type record struct {
 	id         queue.JobID
 	spec       queue.Spec // as sent to members: ID set, no dependency
-	shape      int32      // numbers shapeKey(spec) (Grid.shapeSpecs)
-	group      int32      // numbers candidates, partition and account (Grid.groups)
+	shape      int32      // numbers shapeKey(spec) (Grid.shapeSpecs); stale once ended
+	group      int32      // numbers candidates, partition and account (Grid.groups); stale once ended
 	deps       *Dependency
 	candidates []string // nil: every member
 	phase      phase
@@ -49,6 +49,9 @@ type record struct {
 	start, end time.Time
 	exitCode   int
 	moves      int
+	// left are the members the job was moved away from: each keeps the
+	// job's ID (cancelled there), so the job cannot go back to them.
+	left []string
 	// orphans are members that may hold a held copy left by a move that
 	// did not finish; it is cancelled when they answer.
 	orphans []string
@@ -71,6 +74,9 @@ type Grid struct {
 	byName  map[string]*member
 	jobs    map[queue.JobID]*record
 	live    []*record // not ended, in submission order
+	// ended are the records that left live, in the order they did (with
+	// a retention only): the oldest are forgotten past it.
+	ended []*record
 	// byUserName finds singleton peers.
 	byUserName map[string][]*record
 	// shapes number the distinct requests (shapeKey) of jobs, and groups
@@ -100,6 +106,7 @@ type options struct {
 	period    time.Duration
 	minGap    time.Duration
 	maxMoves  int
+	retain    int // ended jobs kept (0: all)
 }
 
 // Option configures New.
@@ -114,18 +121,40 @@ func WithCallTimeout(d time.Duration) Option { return func(o *options) { o.timeo
 
 // WithMoveThreshold sets how much sooner another member must start a
 // pending job for the grid to move it (5 minutes by default): moving
-// costs the job its place in the queue it leaves.
+// costs the job its place in the queue it leaves. With d <= 0 a job moves
+// whenever another member would start it sooner at all.
 func WithMoveThreshold(d time.Duration) Option { return func(o *options) { o.threshold = d } }
 
 // WithPeriod sets how often Tick re-evaluates (a minute by default), and
 // minGap the least time between passes events trigger (10 s by default).
+// A period <= 0 makes every Tick run a pass (unless its now is before the
+// last pass's); 0 is not "the default".
 func WithPeriod(period, minGap time.Duration) Option {
 	return func(o *options) { o.period, o.minGap = period, minGap }
 }
 
 // WithMaxMoves bounds the moves of one pass (1000 by default), so a pass
-// stays short however many jobs would gain.
+// stays short however many jobs would gain. With n <= 0 passes move
+// nothing, not even a job whose member left its candidates (it waits
+// there); RemoveCandidates still tries to move such a job at once.
 func WithMaxMoves(n int) Option { return func(o *options) { o.maxMoves = n } }
+
+// WithRetention keeps at most n jobs that ended (as queue.WithRetention
+// does a scheduler's finished jobs): when more have, the grid forgets
+// those that ended first, at the end of the pass that saw the newer ones
+// end — unless a job waiting at the grid depends on one. Zero (the
+// default) remembers every job; a grid that runs for years sets it (and
+// queue.WithRetention on its members), so its memory follows its live
+// jobs, not its history. A forgotten job's ID is unknown to the grid:
+// Status asks the members for it, and a new dependency on it is refused
+// (ErrInvalidSpec), as Slurm refuses one on a job it has purged. A
+// negative n panics.
+func WithRetention(n int) Option {
+	if n < 0 {
+		panic(fmt.Sprintf("federation.WithRetention: n is %d, want >= 0", n))
+	}
+	return func(o *options) { o.retain = n }
+}
 
 // New returns an empty grid taking job IDs from ids. A nil ids or Option
 // is a programming error: New panics with a message naming it. (The zero
@@ -160,7 +189,10 @@ func (g *Grid) Add(ctx context.Context, m Member) error {
 	if err != nil {
 		return err
 	}
-	if _, dup := g.byName[name]; dup || name == "" {
+	if name == "" {
+		return errors.New("federation: Grid.Add: the member's name is empty")
+	}
+	if _, dup := g.byName[name]; dup {
 		return fmt.Errorf("%w: %q", ErrDuplicateMember, name)
 	}
 	mb := &member{m: m, name: name, up: true, idx: len(g.members)}
@@ -184,7 +216,7 @@ func (g *Grid) Add(ctx context.Context, m Member) error {
 func (g *Grid) refreshInfo(ctx context.Context, mb *member) {
 	info, err := call(g, ctx, mb, mb.m.Info)
 	if err == nil {
-		mb.info, mb.known = info, true
+		mb.info, mb.known = info.clone(), true
 	} else {
 		mb.up = false
 	}
@@ -197,13 +229,14 @@ type MemberStatus struct {
 	Info Info
 }
 
-// Members lists the members in the order they were added.
+// Members lists the members in the order they were added; the slice and
+// the Infos' slices are the caller's.
 func (g *Grid) Members() []MemberStatus {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := make([]MemberStatus, len(g.members))
 	for i, m := range g.members {
-		out[i] = MemberStatus{Name: m.name, Up: m.up, Info: m.info}
+		out[i] = MemberStatus{Name: m.name, Up: m.up, Info: m.info.clone()}
 	}
 	return out
 }
@@ -282,6 +315,17 @@ func (g *Grid) shapeID(spec queue.Spec) int32 {
 	return id
 }
 
+// noCandidate says why no member is eligible for r.
+func (g *Grid) noCandidate(r *record) error {
+	switch {
+	case len(g.members) == 0:
+		return fmt.Errorf("%w: the grid has no members", ErrNoCandidate)
+	case r.candidates != nil && len(r.candidates) == 0:
+		return fmt.Errorf("%w: the candidate list is empty (nil names every member)", ErrNoCandidate)
+	}
+	return fmt.Errorf("%w: none has partition %q and allows account %q", ErrNoCandidate, r.spec.Request.Partition, r.spec.Account)
+}
+
 // checkCandidates rejects unknown member names.
 func (g *Grid) checkCandidates(names []string) error {
 	for _, n := range names {
@@ -324,7 +368,7 @@ func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string,
 	}
 	r.spec.Dependency = ""
 	if len(g.eligible(r)) == 0 {
-		return 0, fmt.Errorf("%w: none has partition %q and allows account %q", ErrNoCandidate, spec.Request.Partition, spec.Account)
+		return 0, g.noCandidate(r)
 	}
 	if r.id, err = g.newID(ctx, spec.ID); err != nil {
 		return 0, err
@@ -338,6 +382,7 @@ func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string,
 	case depNever:
 		r.reason = string(queue.ReasonDependencyNeverSatisfied)
 	default:
+		r.deps = &Dependency{} // met for good, as Slurm clears it
 		if err := g.place(ctx, r, now); err != nil && r.phase == atGrid && !errors.Is(err, ErrMemberDown) {
 			return 0, err
 		}

@@ -32,7 +32,8 @@ type Local struct {
 type LocalOption func(*Local)
 
 // Accounts makes the member accept only these accounts (Slurm's
-// AccountingStorageEnforce=associations); by default it accepts any.
+// AccountingStorageEnforce=associations); by default, and with no names,
+// it accepts any.
 func Accounts(names ...string) LocalOption {
 	return func(l *Local) { l.info.Accounts = append([]string(nil), names...) }
 }
@@ -47,6 +48,9 @@ func ForecastByUser() LocalOption { return func(l *Local) { l.byUser = true } }
 // s (it reads the cluster's partitions and CPUs once, and subscribes to
 // its events to know when cached forecasts go stale).
 func NewLocal(name string, s *queue.Scheduler, opts ...LocalOption) *Local {
+	if s == nil {
+		panic("federation.NewLocal: the scheduler is nil")
+	}
 	c := s.Cluster()
 	l := &Local{name: name, s: s}
 	for _, p := range c.Partitions() {
@@ -72,8 +76,8 @@ func (l *Local) Scheduler() *queue.Scheduler { return l.s }
 // Name implements Member.
 func (l *Local) Name() string { return l.name }
 
-// Info implements Member.
-func (l *Local) Info(ctx context.Context) (Info, error) { return l.info, ctx.Err() }
+// Info implements Member; the Info is the caller's.
+func (l *Local) Info(ctx context.Context) (Info, error) { return l.info.clone(), ctx.Err() }
 
 // Watch implements Watcher.
 func (l *Local) Watch(f func(queue.Event)) func() { return l.s.Subscribe(f) }

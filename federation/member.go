@@ -2,6 +2,7 @@ package federation
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -11,6 +12,16 @@ import (
 // RPC client to a remote controller would implement. Every call takes a
 // context (the grid sets a deadline) and may fail; a member that does not
 // answer in time, or whose transport fails, is treated as down.
+//
+// An error is the member's answer — the call was refused and changed
+// nothing — unless it matches ErrMemberDown or is its context's error:
+// then the outcome is unknown, and the grid settles it when the member
+// answers again. A client whose request may have taken effect (a
+// connection lost after the request was sent, an answer that never came)
+// must return an error wrapping ErrMemberDown: a plain transport error
+// from Submit makes the grid submit the job to the next candidate too (it
+// could run twice), and one from Cancel during a move makes it drop the
+// copy it made (the job could be cancelled everywhere).
 //
 // The grid never asks a member to start a job: each member keeps its own
 // scheduling (priorities stay cluster-specific, the grid-scheduling slides), and the grid
@@ -53,6 +64,12 @@ type Info struct {
 	// Accounts, when not nil, are the only accounts the member accepts
 	// (Slurm's AccountingStorageEnforce=associations); nil accepts any.
 	Accounts []string
+}
+
+// clone is i with slices of its own (nil stays nil: it accepts any
+// account).
+func (i Info) clone() Info {
+	return Info{Partitions: slices.Clone(i.Partitions), Accounts: slices.Clone(i.Accounts)}
 }
 
 // EstimateQuery asks a member for start forecasts.

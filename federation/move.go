@@ -3,6 +3,7 @@ package federation
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
@@ -59,6 +60,9 @@ func (g *Grid) move(ctx context.Context, r *record, dst *member, now time.Time) 
 
 // commit makes dst the job's member and releases the copy there.
 func (g *Grid) commit(ctx context.Context, r *record, dst *member, now time.Time) {
+	if !slices.Contains(r.left, r.member) {
+		r.left = append(r.left, r.member)
+	}
 	r.phase, r.member, r.to, r.reason = placed, dst.name, "", ""
 	r.state, r.heldThere = queue.Pending, true
 	r.moves++
@@ -89,7 +93,7 @@ func (g *Grid) dropCopy(ctx context.Context, r *record, m *member, now time.Time
 // soonest candidate that answers.
 func (g *Grid) evict(ctx context.Context, r *record, now time.Time) {
 	var lastErr error
-	for _, m := range g.rank(ctx, r, up(g.eligible(r)), now, &lastErr) {
+	for _, m := range g.rank(ctx, r, g.notLeft(r, up(g.eligible(r))), now, &lastErr) {
 		if g.move(ctx, r, m, now) || r.phase != placed {
 			return
 		}
@@ -153,4 +157,10 @@ func (g *Grid) settle(ctx context.Context, r *record, src *member, in JobInfo, n
 	g.dropCopy(ctx, r, dst, now)
 	g.stats.Aborted++
 	g.absorb(ctx, r, src, in, now)
+}
+
+// notLeft are the members of ms r has not left: a member keeps the ID of
+// a job moved away (cancelled there), so it refuses the job again.
+func (g *Grid) notLeft(r *record, ms []*member) []*member {
+	return slices.DeleteFunc(ms, func(m *member) bool { return slices.Contains(r.left, m.name) })
 }

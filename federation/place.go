@@ -158,7 +158,9 @@ type Status struct {
 
 // Status reports job id by its ID alone, wherever it is: a grid job from
 // its record, refreshed from its member; any other job from the member
-// that has it (the members that answer are asked in order).
+// that has it (the members that answer are asked in order). A grid job
+// the grid has forgotten (WithRetention) is any other job: Local, or
+// ErrUnknownJob when no member that answers has it.
 func (g *Grid) Status(ctx context.Context, id queue.JobID, now time.Time) (Status, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

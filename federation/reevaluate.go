@@ -48,7 +48,7 @@ func (g *Grid) pass(ctx context.Context, now time.Time) Report {
 	g.sync(ctx, now)
 	rep := Report{Placed: g.placeReady(ctx, now)}
 	rep.Moved = g.rebalance(ctx, now)
-	g.live = slices.DeleteFunc(g.live, func(r *record) bool { return r.phase == ended })
+	g.retire()
 	for _, m := range g.members {
 		if !m.up {
 			rep.Down++
@@ -123,6 +123,7 @@ func (g *Grid) placeReady(ctx context.Context, now time.Time) int {
 		}
 		switch g.depState(r) {
 		case depMet:
+			r.deps = &Dependency{} // met for good, as Slurm clears it
 			if g.place(ctx, r, now) == nil {
 				n++
 			}
@@ -192,13 +193,14 @@ func (g *Grid) rebalance(ctx context.Context, now time.Time) int {
 	return moved
 }
 
-// soonest is the member other than own that would start r first.
+// soonest is the member other than own, and other than those r left
+// (they keep its ID), that would start r first.
 func (g *Grid) soonest(r *record, own *member, elig []*member, fc []*forecasts, now time.Time) (*member, Estimate) {
 	var dst *member
 	var best Estimate
 	for _, m := range elig {
 		f := fc[m.idx]
-		if m == own || f == nil || !m.up {
+		if m == own || f == nil || !m.up || slices.Contains(r.left, m.name) {
 			continue
 		}
 		i := f.specIdx[r.shape]

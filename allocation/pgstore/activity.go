@@ -59,6 +59,9 @@ func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount i
 	if err := allocation.CheckText("comment", comment); err != nil {
 		return allocation.Activity{}, err
 	}
+	if err := allocation.CheckTime("now", now); err != nil {
+		return allocation.Activity{}, err
+	}
 	act := allocation.Activity{Allocation: id, Kind: allocation.KindCredit, Amount: amount, Time: now.UTC().Truncate(time.Microsecond), Comment: comment}
 	err := s.pool.QueryRow(ctx, `WITH b AS (UPDATE balances SET credits = credits + $2, balance = balance + $2
 			WHERE allocation_id = $1 RETURNING allocation_id)
@@ -81,6 +84,9 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 		return allocation.Job{}, err
 	}
 	if err := r.Validate(); err != nil {
+		return allocation.Job{}, err
+	}
+	if err := allocation.CheckTime("now", now); err != nil {
 		return allocation.Job{}, err
 	}
 	key, err := jobKey(r.Job)
@@ -145,6 +151,9 @@ func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.
 	if _, err := allocation.ActualDebit(allocation.Job{Rate: 1}, c); err != nil {
 		return allocation.Job{}, err
 	}
+	if err := allocation.CheckTime("now", now); err != nil {
+		return allocation.Job{}, err
+	}
 	now = now.UTC().Truncate(time.Microsecond) // PostgreSQL keeps microseconds
 	var j allocation.Job
 	var result string
@@ -193,6 +202,9 @@ func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) 
 	}
 	key, err := jobKey(id)
 	if err != nil {
+		return err
+	}
+	if err := allocation.CheckTime("now", now); err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {

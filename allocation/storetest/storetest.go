@@ -41,6 +41,7 @@ func Run(t *testing.T, open Open) {
 		{"Forget", testForget},
 		{"TwentyAndTwentyAgainstThirty", testRace},
 		{"ManyGoroutines", testManyGoroutines},
+		{"Times", testTimes},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, open(t)) })
 	}
@@ -157,6 +158,10 @@ func testOverlap(t *testing.T, s allocation.Store) {
 	_, err = s.ActiveAllocation(ctx, "lab", allocation.CPU, T0.Add(year-time.Hour))
 	mustBe(t, err, allocation.ErrNoAllocation)
 	_, err = s.CreateAllocation(ctx, allocation.Allocation{Project: 999, Resource: allocation.CPU, Start: T0, End: T0.Add(time.Hour)})
+	mustBe(t, err, allocation.ErrNotFound)
+	// an allocation that does not exist is not found, whatever its period
+	// would overlap
+	_, err = s.UpdateAllocation(ctx, allocation.Allocation{ID: 999, Project: a.Project, Resource: allocation.CPU, Start: T0, End: T0.Add(time.Hour)})
 	mustBe(t, err, allocation.ErrNotFound)
 }
 
@@ -481,4 +486,35 @@ func Hammer(t *testing.T, s allocation.Store, account string, id allocation.Allo
 	}
 	wg.Wait()
 	return refused
+}
+
+// testTimes: a period or a now a store cannot keep (the zero time, a year
+// outside 1 to 9999) is refused with ErrInvalid before anything is
+// written, in every store alike.
+func testTimes(t *testing.T, s allocation.Store) {
+	a := Fixture(t, s, "lab", 1001, 100)
+	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, period := range [][2]time.Time{{T0.Add(2 * year), far}, {time.Unix(-1<<62, 0), T0}, {time.Unix(-1<<40, 0), T0.Add(-year)}} {
+		_, err := s.CreateAllocation(ctx, allocation.Allocation{Project: a.Project, Category: "startup", Resource: allocation.GPU, Start: period[0], End: period[1]})
+		mustBe(t, err, allocation.ErrInvalid)
+		moved := a
+		moved.Start, moved.End = period[0], period[1]
+		_, err = s.UpdateAllocation(ctx, moved)
+		mustBe(t, err, allocation.ErrInvalid)
+	}
+	for _, now := range []time.Time{{}, far, time.Unix(-1<<40, 0)} {
+		_, err := s.Credit(ctx, a.ID, 1, "", now)
+		mustBe(t, err, allocation.ErrInvalid)
+		_, err = s.PreDebit(ctx, allocation.PreDebitRequest{Job: 1, Account: "lab", Resource: allocation.CPU, Amount: 1}, now)
+		mustBe(t, err, allocation.ErrInvalid)
+		_, err = s.Complete(ctx, allocation.Completion{Job: 1, Outcome: allocation.OutcomeCompleted}, now)
+		mustBe(t, err, allocation.ErrInvalid)
+		mustBe(t, s.Forget(ctx, 1, now), allocation.ErrInvalid)
+	}
+	h, err := s.History(ctx, a.ID)
+	must(t, err)
+	equal(t, len(h), 1, "activity: the fixture's credit only")
+	as, err := s.Allocations(ctx)
+	must(t, err)
+	equal(t, len(as), 1, "allocations")
 }
