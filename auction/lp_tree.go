@@ -65,17 +65,16 @@ const lpRowGrowth = 1.05
 // fills every core (the planted 30-job windows) every node's row is
 // tight, so the rows the basis leaves degenerate are dropped at almost
 // every node (772 drops in 773 nodes, about 30 rows each) and separated
-// again at the next, and each drop resets the dual steepest-edge norms.
+// again at the next.
 // Dropping only once the rows have doubled took seed 17443661280779084153
-// from unproven on the default budget (5M nodes, 26 s of CPU, 3,000
-// below the planted packing) to proven in 79,000 nodes (11 s), seed
+// from unproven on the default budget (5M nodes, 26-28 s of CPU, about
+// 3,000 below the planted packing) to proven in 79,000 nodes (11 s), seed
 // 16578164345118188610 from unproven to proven in 73,000 nodes, and ten
 // tuning seeds from 8 proven to 10; J50_B10_s101's proofs cost about a
 // fifth more CPU (0.56-0.66 s to 0.67-0.90 s over three orders of its
 // jobs). A growth of 1.2 left the second seed unproven; 1.5 and never
-// were within the noise of 2 on the planted windows, and never cost
-// J50_B10_s101 as much as 2 (BENCHMARKS.md "Planted 30-job windows on
-// fresh seeds").
+// proved both (15-24 s of CPU) but cost J50_B10_s101 more than 2
+// (0.72-1.06 s); BENCHMARKS.md "Planted 30-job windows on fresh seeds".
 const lpProofRowGrowth = 2.0
 
 // lpNodePivots caps the pivots of one node's solve.
