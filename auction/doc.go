@@ -73,7 +73,9 @@
 // dropped once the rows have grown by 5%, in a proof attempt only once
 // they have doubled: where the optimum fills every core every row is
 // tight, and dropping the degenerate ones at almost every node left two
-// planted 30-job windows in 17 unproven.
+// planted 30-job windows in 17 unproven. A proof attempt's search also
+// restarts each down child from its parent's optimal basis, not from
+// where the up child's subtree left the LP (a quarter of the pivots).
 // When every value is a whole multiple of some 1/(2^a 3^b) (valueStep), a
 // bound less than one step above the solution proves it. Everything is
 // deterministic for a given Options.Seed; only where a time limit stops
