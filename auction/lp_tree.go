@@ -32,13 +32,17 @@ type lpTree struct {
 	resid              []int32 // scratch for checking integral solutions
 	root               float64 // the root's bound (+Inf until solved)
 	pc                 pseudoCosts
-	sbBasis            lpBasis   // the node's basis while strong branching tries its children
-	upBasis, pickBasis lpBasis   // the last trial's up child, and the pick's
-	pickValid          bool      // pickBasis holds the pick's up child
-	rowsKept           int       // rows after the last dropLooseRows
-	path               []lpFix   // the branching decisions down to the node
-	open               [][]lpFix // nodes left unexplored (lp_carry.go)
-	resumed            bool      // the search continues an earlier one's open nodes
+	sbBasis            lpBasis     // the node's basis while strong branching tries its children
+	upBasis, pickBasis lpBasis     // the last trial's up child, and the pick's
+	pickValid          bool        // pickBasis holds the pick's up child
+	rowsKept           int         // rows after the last dropLooseRows
+	drops              int         // dropLooseRows calls
+	kept               []keptBasis // per depth: the node's basis for its down child
+	// down children solved, and their pivots (tests)
+	downNodes, downPivots int64
+	path                  []lpFix   // the branching decisions down to the node
+	open                  [][]lpFix // nodes left unexplored (lp_carry.go)
+	resumed               bool      // the search continues an earlier one's open nodes
 	// aim > 0: after the root, only solutions that gain at least aim of
 	// the root bound's lead over the incumbent count (rins.go's deep escape)
 	aim float64
@@ -59,8 +63,34 @@ const lpPivotShare = 20
 // rows dropped too, growth factors 1.0, 1.05 and 1.2 were alike.
 const lpRowGrowth = 1.05
 
+// lpProofRowGrowth is lpRowGrowth for a proof attempt's search (prove's
+// plain and aimed searches of a whole group). On a window whose optimum
+// fills every core (the planted 30-job windows) every node's row is
+// tight, so the rows the basis leaves degenerate are dropped at almost
+// every node (772 drops in 773 nodes, about 30 rows each) and separated
+// again at the next.
+// Dropping only once the rows have doubled took seed 17443661280779084153
+// from unproven on the default budget (5M nodes, 26-28 s of CPU, about
+// 3,000 below the planted packing) to proven in 79,000 nodes (11 s), seed
+// 16578164345118188610 from unproven to proven in 73,000 nodes, and ten
+// tuning seeds from 8 proven to 10; J50_B10_s101's proofs cost about a
+// fifth more CPU (0.56-0.66 s to 0.67-0.90 s over three orders of its
+// jobs). A growth of 1.2 left the second seed unproven; 1.5 and never
+// proved both (15-24 s of CPU) but cost J50_B10_s101 more than 2
+// (0.72-1.06 s); BENCHMARKS.md "Planted 30-job windows on fresh seeds".
+const lpProofRowGrowth = 2.0
+
 // lpNodePivots caps the pivots of one node's solve.
 const lpNodePivots = 5000
+
+// rowGrowth is the growth of the rows at which a node drops the loose
+// ones: lpProofRowGrowth in a proof attempt's search, else lpRowGrowth.
+func (t *lpTree) rowGrowth() float64 {
+	if t.proof {
+		return lpProofRowGrowth
+	}
+	return lpRowGrowth
+}
 
 // lpPivotBudget is the LP search's pivots for a proof attempt that the
 // Lagrangian search gets nodes nodes for. A pivot costs as much as three
@@ -171,7 +201,12 @@ func (t *lpTree) node() {
 		tr.MaxDepth = max(tr.MaxDepth, len(t.path))
 	}
 	lp := t.lp
+	p0 := lp.pivots
 	st := lp.solve(min(t.maxPivots, lp.pivots+t.pivots))
+	if n := len(t.path); n > 0 && !t.path[n-1].up {
+		t.downPivots += lp.pivots - p0
+		t.downNodes++
+	}
 	if st == lpInfeasible {
 		if !t.rayPrunes() {
 			t.complete = false
@@ -187,9 +222,10 @@ func (t *lpTree) node() {
 			t.best += t.aim * (U - t.best)
 		}
 	}
-	if t.nodes == 1 || float64(len(lp.rhs)) > lpRowGrowth*float64(t.rowsKept) {
+	if t.nodes == 1 || float64(len(lp.rhs)) > t.rowGrowth()*float64(t.rowsKept) {
 		lp.dropLooseRows()
 		t.rowsKept = len(lp.rhs)
+		t.drops++
 	}
 	if U <= t.cut(U) {
 		t.traced(pruneBound)
@@ -213,6 +249,8 @@ func (t *lpTree) node() {
 		return
 	}
 	lo, up := lp.lo[c], lp.up[c]
+	depth := len(t.path)
+	t.keepBasis(depth)
 	lp.lo[c] = 1
 	if t.pickValid {
 		lp.restore(&t.pickBasis) // strong branching's trial of this child
@@ -227,9 +265,43 @@ func (t *lpTree) node() {
 		return
 	}
 	lp.up[c] = 0
+	t.backToBasis(depth)
 	t.dfs()
 	t.path = t.path[:len(t.path)-1]
 	lp.up[c] = up
+}
+
+// keepBasis keeps the node's optimal basis (strong branching's saved
+// one, which the LP is at) for its down child, at the node's depth, in a
+// proof attempt's search; the storage is swapped, not copied. The down
+// child started from wherever the up child's subtree left the LP: on a
+// planted 30-job window that took about 200 pivots a down child, twice
+// an up child's, and from the parent's basis about 50. Measured on the
+// planted windows (CPU of Solve, default budget): tuning seeds
+// 16578164345118188610 and 17443661280779084153 16.9 and 10.5 s -> 7.7
+// and 5.9 s, and 30 more seeds 39.4 s in all -> 33.8 s (worst 9.6 ->
+// 7.6 s); J50_B10_s101 0.65-0.86 s -> 0.76-0.94 s over three orders of
+// its jobs (its trees grew: the down children's optima differ).
+func (t *lpTree) keepBasis(depth int) {
+	if !t.proof {
+		return
+	}
+	for len(t.kept) <= depth {
+		t.kept = append(t.kept, keptBasis{})
+	}
+	k := &t.kept[depth]
+	k.b, t.sbBasis = t.sbBasis, k.b
+	k.drops = t.drops
+}
+
+// backToBasis restarts the down child from its parent's basis, kept by
+// keepBasis, unless rows were dropped since (the kept basis's rows are
+// then not the LP's).
+func (t *lpTree) backToBasis(depth int) {
+	if !t.proof || depth >= len(t.kept) || t.kept[depth].drops != t.drops {
+		return
+	}
+	t.lp.restore(&t.kept[depth].b)
 }
 
 // rayPrunes: when the node's bounds admit no LP solution, prices far
@@ -249,6 +321,12 @@ func (t *lpTree) rayBound() (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// keptBasis is a node's basis and t.drops when it was kept.
+type keptBasis struct {
+	b     lpBasis
+	drops int
 }
 
 type boundChange struct {
