@@ -51,10 +51,11 @@ func ArchiveTo(m *MemStore, path string) error {
 	defer m.mu.Unlock()
 	st := m.st.clone()
 	st.dir = filepath.Dir(path)
-	snap, _, err := archiveCompleted(path, st, DefaultSegmentSize, m.step)
+	snap, _, gone, err := archiveCompleted(path, st, DefaultSegmentSize, m.step)
 	if err != nil {
 		return err
 	}
+	removeSegments(st.dir, gone)
 	m.st = snap
 	return nil
 }
