@@ -185,13 +185,8 @@ func archiveCompleted(path string, st *state, limit int64, step func(string) err
 		return st, nil, nil, nil
 	}
 	w := &segmentWriter{dir: filepath.Dir(path), base: filepath.Base(path), limit: limit, next: nextSegment(st.segs), step: step}
-	records, kept := mergeNewest(w.dir, st.segs, done, limit)
-	for _, a := range records {
-		if err := w.add(a); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	if err := w.flush(); err != nil {
+	kept, err := w.write(st.segs, done)
+	if err != nil {
 		return nil, nil, nil, err
 	}
 	if err := syncDir(w.dir); err != nil {
@@ -204,6 +199,24 @@ func archiveCompleted(path string, st *state, limit int64, step func(string) err
 	}
 	snap.segs = append(slices.Clip(kept), w.metas...)
 	return snap, done, gone, nil
+}
+
+// write writes done into new segments: merged with the newest of segs
+// when that one is small and they fit together (see segmerge.go), else on
+// their own. kept is what remains of segs (the merged one is replaced).
+func (w *segmentWriter) write(segs []segmentMeta, done []archived) (kept []segmentMeta, err error) {
+	if src, ok := readForMerge(w.dir, segs, w.limit); ok {
+		merged, err := w.writeMerged(src, done)
+		if merged || err != nil {
+			return segs[:len(segs)-1], err
+		}
+	}
+	for _, a := range done {
+		if err := w.add(a); err != nil {
+			return nil, err
+		}
+	}
+	return segs, w.flush()
 }
 
 // nextSegment is the number after the highest the index lists.

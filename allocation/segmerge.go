@@ -1,6 +1,9 @@
 package allocation
 
 import (
+	"bytes"
+	"encoding/json"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,40 +25,142 @@ import (
 // snapshot and the old segment are whole, so a crash at any step leaves a
 // ledger that opens with every record.
 
-// mergeNewest is the records to write for done (in job id order) and the
-// index entries they replace: done alone, or, when the newest segment of
-// segs has an allocation index (version 2) and is below limit bytes, its
-// records and done merged in job id order, a job with records in both
-// getting one record (see joinArchived). A segment that cannot be read
-// is left as it is (done alone): its damage is reported when it is read.
-func mergeNewest(dir string, segs []segmentMeta, done []archived, limit int64) ([]archived, []segmentMeta) {
+// mergeSource is the newest segment as written, to merge: its records'
+// lines in order with their job ids and allocations (from its index), so
+// they are copied, not decoded and encoded again.
+type mergeSource struct {
+	meta    segmentMeta
+	records []rawRecord
+	bytes   int64 // of the records
+}
+
+type rawRecord struct {
+	id     JobID
+	line   []byte
+	allocs []AllocationID
+}
+
+// readForMerge reads the newest segment of segs to merge, when it has an
+// allocation index (version 2) and is below limit bytes; ok is false for
+// any other, or one whose bytes are not those its index entry lists (a
+// segment not merged is left as it is: its damage is reported when read).
+func readForMerge(dir string, segs []segmentMeta, limit int64) (src mergeSource, ok bool) {
 	if len(segs) == 0 {
-		return done, segs
+		return src, false
 	}
-	last := segs[len(segs)-1]
-	if last.Index == 0 || last.Size >= limit {
-		return done, segs
+	m := segs[len(segs)-1]
+	if m.Index == 0 || m.Size >= limit || m.checkName() != nil {
+		return src, false
 	}
-	var old []archived
-	if _, _, err := scanSegment(dir, last, func(a archived) bool { old = append(old, a); return true }); err != nil {
-		return done, segs
+	data, err := readLimitedTo(filepath.Join(dir, m.Name), m.Size)
+	if err != nil || int64(len(data)) != m.Size || crc32.Checksum(data, castagnoli()) != m.CRC ||
+		!bytes.HasPrefix(data, []byte(segmentMagic)) || data[len(data)-1] != '\n' {
+		return src, false
 	}
-	merged := make([]archived, 0, len(old)+len(done))
-	i, k := 0, 0
-	for i < len(old) || k < len(done) {
+	idx, err := decodeIndex(data[m.Index:], m)
+	if err != nil {
+		return src, false
+	}
+	allocs := map[int64][]AllocationID{}
+	for _, e := range idx.Allocations {
+		for _, off := range e.Offsets {
+			allocs[off] = append(allocs[off], e.Allocation)
+		}
+	}
+	src.meta = m
+	for off := int64(len(segmentMagic)); off < m.Index; {
+		n := bytes.IndexByte(data[off:m.Index], '\n')
+		if n < 0 {
+			return src, false
+		}
+		line := data[off : off+int64(n)+1]
+		id, err := recordID(line)
+		if err != nil {
+			return src, false
+		}
+		src.records = append(src.records, rawRecord{id: id, line: line, allocs: allocs[off]})
+		off += int64(len(line))
+	}
+	src.bytes = m.Index - int64(len(segmentMagic))
+	return src, len(src.records) == m.Count
+}
+
+// recordID is the job id of a record line: read from the start of its
+// JSON, as the writer marshals it ({"job":{"job_id":N,...), else decoded.
+func recordID(line []byte) (JobID, error) {
+	_, rest, _ := bytes.Cut(line, []byte(" "))
+	_, body, _ := bytes.Cut(rest, []byte(" "))
+	if digits, ok := bytes.CutPrefix(body, []byte(`{"job":{"job_id":`)); ok {
+		end := bytes.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' })
+		if end > 0 && digits[end] == ',' {
+			if id, err := strconv.ParseUint(string(digits[:end]), 10, 64); err == nil {
+				return JobID(id), nil
+			}
+		}
+	}
+	a, err := decodeArchived(line)
+	return a.Job.ID, err
+}
+
+// writeMerged writes src's records and done's (both in job id order) as
+// one new segment, in job id order, a job with records in both getting
+// one record (see joinArchived), when together they fit in the writer's
+// limit; merged is false (nothing written) when they do not.
+func (w *segmentWriter) writeMerged(src mergeSource, done []archived) (merged bool, err error) {
+	lines := make([][]byte, len(done))
+	size := int64(len(segmentMagic)) + src.bytes
+	for k, a := range done {
+		body, err := json.Marshal(a)
+		if err != nil {
+			return false, err
+		}
+		lines[k] = encodeLine(body)
+		size += int64(len(lines[k]))
+	}
+	if size > w.limit {
+		return false, nil
+	}
+	old := src.meta
+	w.start()
+	w.cur.Count, w.cur.MinJob, w.cur.MaxJob = old.Count, old.MinJob, old.MaxJob
+	w.cur.Failures, w.cur.MinRefused, w.cur.MaxRefused = old.Failures, old.MinRefused, old.MaxRefused
+	recs, i, k := src.records, 0, 0
+	for i < len(recs) || k < len(done) {
 		switch {
-		case k == len(done) || (i < len(old) && old[i].Job.ID < done[k].Job.ID):
-			merged = append(merged, old[i])
+		case k == len(done) || (i < len(recs) && recs[i].id < done[k].Job.ID):
+			w.put(recs[i].line, recs[i].allocs)
 			i++
-		case i == len(old) || done[k].Job.ID < old[i].Job.ID:
-			merged = append(merged, done[k])
+		case i == len(recs) || done[k].Job.ID < recs[i].id:
+			w.putArchived(lines[k], done[k])
 			k++
 		default:
-			merged = append(merged, joinArchived(old[i], done[k]))
+			if err := w.putJoined(recs[i].line, done[k]); err != nil {
+				return false, err
+			}
 			i, k = i+1, k+1
 		}
 	}
-	return merged, segs[:len(segs)-1]
+	return true, w.flush()
+}
+
+// putJoined writes the record joining an old record's line and a new
+// record of the same job. The index entry already counts the old record
+// (its ranges and refusals); the new one adds its own, and the two are
+// one record now.
+func (w *segmentWriter) putJoined(oldLine []byte, newer archived) error {
+	older, err := decodeArchived(oldLine)
+	if err != nil {
+		return err
+	}
+	j := joinArchived(older, newer)
+	body, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	w.put(encodeLine(body), w.allocationsOf(j))
+	w.cur.note(newer)
+	w.cur.Count--
+	return nil
 }
 
 // joinArchived is one record for a job archived in an older compaction
