@@ -46,6 +46,7 @@ func TestSegmentsFillUpToTheLimit(t *testing.T) {
 	}
 	t.Logf("%d jobs: %d segments, %d bytes", jobs, len(files), bytes)
 	require.Equal(t, allocation.Segments(s), len(files), "a replaced segment was left")
+	require.NoError(t, allocation.CheckSegmentIndexes(s))
 	require.LessOrEqual(t, int64(len(files)), bytes/limit+2, "one segment a compaction, not one per %d bytes", limit)
 	r := reopen(t, s, path)
 	defer r.Close()
@@ -68,7 +69,7 @@ type ledgerScript struct {
 	executing []allocation.JobID
 	done      []allocation.JobID // completed (live or archived)
 	refused   []allocation.JobID
-	alloc     allocation.AllocationID
+	accounts  []string
 }
 
 func (sc *ledgerScript) step(t *testing.T, stores ...allocation.Store) {
@@ -77,9 +78,9 @@ func (sc *ledgerScript) step(t *testing.T, stores ...allocation.Store) {
 	switch k := sc.rng.IntN(20); {
 	case k < 8 || len(sc.executing) == 0:
 		sc.next++
-		id, amount := sc.next, int64(1+sc.rng.IntN(400))
+		id, amount, account := sc.next, int64(1+sc.rng.IntN(400)), sc.accounts[sc.rng.IntN(len(sc.accounts))]
 		do = func(s allocation.Store) error {
-			_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: id, UID: uint32(id % 5), Account: "lab", Resource: allocation.CPU, Amount: amount}, t0)
+			_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: id, UID: uint32(id % 5), Account: account, Resource: allocation.CPU, Amount: amount}, t0)
 			return err
 		}
 		sc.executing = append(sc.executing, id)
@@ -93,11 +94,12 @@ func (sc *ledgerScript) step(t *testing.T, stores ...allocation.Store) {
 			return err
 		}
 	case k < 17:
-		do = func(s allocation.Store) error { _, err := s.Credit(ctx, sc.alloc, 300, "more", t0); return err }
+		alloc := allocation.AllocationID(1 + sc.rng.IntN(len(sc.accounts)))
+		do = func(s allocation.Store) error { _, err := s.Credit(ctx, alloc, 300, "more", t0); return err }
 	case k < 18 && len(sc.refused) > 0: // a refused job tried again
-		id := sc.refused[sc.rng.IntN(len(sc.refused))]
+		id, account := sc.refused[sc.rng.IntN(len(sc.refused))], sc.accounts[sc.rng.IntN(len(sc.accounts))]
 		do = func(s allocation.Store) error {
-			_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: id, UID: 3, Account: "lab", Resource: allocation.CPU, Amount: 150}, t0)
+			_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: id, UID: 3, Account: account, Resource: allocation.CPU, Amount: 150}, t0)
 			return err
 		}
 		sc.executing = append(sc.executing, id)
@@ -135,7 +137,7 @@ func (sc *ledgerScript) dropExecuting() {
 
 // sameLedger checks that got answers as want does: balances, debits,
 // refusals, the allocation's jobs and history, and every job id's lookup.
-func sameLedger(t *testing.T, got, want allocation.Store, alloc allocation.AllocationID, last allocation.JobID) {
+func sameLedger(t *testing.T, got, want allocation.Store, allocs []allocation.AllocationID, last allocation.JobID) {
 	t.Helper()
 	same := func(what string, g, w any, gerr, werr error) {
 		t.Helper()
@@ -145,18 +147,20 @@ func sameLedger(t *testing.T, got, want allocation.Store, alloc allocation.Alloc
 	gb, gerr := got.Balances(ctx)
 	wb, werr := want.Balances(ctx)
 	same("balances", gb, wb, gerr, werr)
-	gd, gerr := got.Debits(ctx, alloc)
-	wd, werr := want.Debits(ctx, alloc)
-	same("debits", gd, wd, gerr, werr)
 	gf, gerr := got.Failures(ctx)
 	wf, werr := want.Failures(ctx)
 	same("failures", gf, wf, gerr, werr)
-	gj, gerr := got.Jobs(ctx, alloc)
-	wj, werr := want.Jobs(ctx, alloc)
-	same("jobs", gj, wj, gerr, werr)
-	gh, gerr := got.History(ctx, alloc)
-	wh, werr := want.History(ctx, alloc)
-	same("history", gh, wh, gerr, werr)
+	for _, alloc := range allocs {
+		gd, gerr := got.Debits(ctx, alloc)
+		wd, werr := want.Debits(ctx, alloc)
+		same("debits", gd, wd, gerr, werr)
+		gj, gerr := got.Jobs(ctx, alloc)
+		wj, werr := want.Jobs(ctx, alloc)
+		same("jobs", gj, wj, gerr, werr)
+		gh, gerr := got.History(ctx, alloc)
+		wh, werr := want.History(ctx, alloc)
+		same("history", gh, wh, gerr, werr)
+	}
 	for id := allocation.JobID(1); id <= last; id++ {
 		g, gerr := got.Job(ctx, id)
 		w, werr := want.Job(ctx, id)
@@ -181,9 +185,14 @@ func TestCrashWhileMergingSegmentsLosesNothing(t *testing.T) {
 			allocation.SetCompactEvery(s, 4)
 			allocation.SetSegmentSize(s, 4<<10)
 			ref := allocation.NewMemStore()
-			a := storetest.Fixture(t, s, "lab", 1001, 2000)
-			storetest.Fixture(t, ref, "lab", 1001, 2000)
-			sc := &ledgerScript{rng: rand.New(rand.NewPCG(seed, 1)), alloc: a.ID}
+			var allocs []allocation.AllocationID
+			for i, account := range []string{"lab", "other"} {
+				a := storetest.Fixture(t, s, account, uint32(1001+i), 2000)
+				storetest.Fixture(t, ref, account, uint32(1001+i), 2000)
+				allocs = append(allocs, a.ID)
+			}
+			require.Equal(t, []allocation.AllocationID{1, 2}, allocs)
+			sc := &ledgerScript{rng: rand.New(rand.NewPCG(seed, 1)), accounts: []string{"lab", "other"}}
 			for range 50 {
 				sc.step(t, s, ref)
 			}
@@ -203,7 +212,7 @@ func TestCrashWhileMergingSegmentsLosesNothing(t *testing.T) {
 			allocation.SetFailAt(s, nil)
 			r, err := allocation.OpenAfterCrash(path)
 			require.NoError(t, err)
-			sameLedger(t, r, ref, a.ID, sc.next)
+			sameLedger(t, r, ref, allocs, sc.next)
 			require.NoError(t, r.Close())
 			for range 20 {
 				sc.step(t, s, ref)
@@ -212,8 +221,9 @@ func TestCrashWhileMergingSegmentsLosesNothing(t *testing.T) {
 			r, err = allocation.OpenFile(path)
 			require.NoError(t, err)
 			defer r.Close()
-			sameLedger(t, r, ref, a.ID, sc.next)
+			sameLedger(t, r, ref, allocs, sc.next)
 			require.Equal(t, allocation.Segments(r), segmentFiles(t, path), "a replaced segment was left")
+			require.NoError(t, allocation.CheckSegmentIndexes(r))
 			require.NoError(t, r.Close())
 			rep, err := allocation.CheckFile(path)
 			require.NoError(t, err)
