@@ -1,11 +1,13 @@
 package allocation_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -230,4 +232,47 @@ func TestCrashWhileMergingSegmentsLosesNothing(t *testing.T) {
 			require.Empty(t, rep.Damage)
 		})
 	}
+}
+
+// With HPCSCHED_ALLOC_DUMP=FILE (and HPCSCHED_ALLOC_DUMP_SEED), a random
+// script of ops through a file store, then everything it answers after a
+// restart, written to FILE: the same seed must give the same file before
+// and after a change to how the store keeps its files.
+func TestDumpAfterScript(t *testing.T) {
+	out := os.Getenv("HPCSCHED_ALLOC_DUMP")
+	if out == "" {
+		t.Skip("HPCSCHED_ALLOC_DUMP is not set")
+	}
+	seed, _ := strconv.ParseUint(os.Getenv("HPCSCHED_ALLOC_DUMP_SEED"), 10, 64)
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	allocation.SetCompactEvery(s, 16)
+	allocation.SetSegmentSize(s, 16<<10)
+	accounts := []string{"lab", "other", "third"}
+	for i, account := range accounts {
+		storetest.Fixture(t, s, account, uint32(1001+i), 5000)
+	}
+	sc := &ledgerScript{rng: rand.New(rand.NewPCG(seed, 1)), accounts: accounts}
+	for range 3000 {
+		sc.step(t, s)
+	}
+	r := reopen(t, s, path)
+	defer r.Close()
+	var dump []any
+	add := func(v any, err error) { dump = append(dump, v, fmt.Sprint(err)) }
+	add(r.Balances(ctx))
+	add(r.Failures(ctx))
+	for id := allocation.AllocationID(1); id <= 3; id++ {
+		add(r.Jobs(ctx, id))
+		add(r.History(ctx, id))
+		add(r.Debits(ctx, id))
+	}
+	for id := allocation.JobID(1); id <= sc.next; id++ {
+		add(r.Job(ctx, id))
+	}
+	data, err := json.Marshal(dump)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(out, data, 0o644))
+	t.Logf("seed %d: %d ops, %d jobs, %d segments, %d bytes of answers", seed, 3000, sc.next, allocation.Segments(r), len(data))
 }
