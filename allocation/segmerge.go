@@ -3,7 +3,9 @@ package allocation
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,8 +54,8 @@ func readForMerge(dir string, segs []segmentMeta, limit int64) (src mergeSource,
 	if m.Index == 0 || m.Size >= limit || m.checkName() != nil {
 		return src, false
 	}
-	data, err := readLimitedTo(filepath.Join(dir, m.Name), m.Size)
-	if err != nil || int64(len(data)) != m.Size || crc32.Checksum(data, castagnoli()) != m.CRC ||
+	data, err := readExactly(filepath.Join(dir, m.Name), m.Size)
+	if err != nil || crc32.Checksum(data, castagnoli()) != m.CRC ||
 		!bytes.HasPrefix(data, []byte(segmentMagic)) || data[len(data)-1] != '\n' {
 		return src, false
 	}
@@ -83,6 +85,23 @@ func readForMerge(dir string, segs []segmentMeta, limit int64) (src mergeSource,
 	}
 	src.bytes = m.Index - int64(len(segmentMagic))
 	return src, len(src.records) == m.Count
+}
+
+// readExactly reads a file of size bytes (one buffer, as a compaction
+// reads one a few megabytes large each time); a file of another size is
+// an error.
+func readExactly(file string, size int64) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() != size {
+		return nil, fmt.Errorf("%s is not a file of %d bytes", file, size)
+	}
+	data := make([]byte, size)
+	_, err = io.ReadFull(f, data)
+	return data, err
 }
 
 // recordID is the job id of a record line: read from the start of its
@@ -121,6 +140,9 @@ func (w *segmentWriter) writeMerged(src mergeSource, done []archived) (merged bo
 		return false, nil
 	}
 	old := src.meta
+	// One buffer for the records and the index line (a few bytes an
+	// offset), not one grown by doubling.
+	w.buf = make([]byte, 0, size+int64(old.Count+len(done))*24+4096)
 	w.start()
 	w.cur.Count, w.cur.MinJob, w.cur.MaxJob = old.Count, old.MinJob, old.MaxJob
 	w.cur.Failures, w.cur.MinRefused, w.cur.MaxRefused = old.Failures, old.MinRefused, old.MaxRefused
