@@ -10,8 +10,11 @@ import (
 	"slices"
 )
 
-// SetFailAt makes m's persistence fail at the named step ("write", "sync",
-// "close", "rename", "syncdir"), as a crash there would; nil clears it.
+// SetFailAt makes m's persistence fail at the named step ("append",
+// "fsync" of the journal; "segment" before a segment file is written;
+// "write", "sync", "close", "rename", "syncdir" of the snapshot; "unlink"
+// before a merged segment's old file is removed; "truncate" of the
+// journal), as a crash there would; nil clears it.
 func SetFailAt(m *MemStore, f func(step string) error) { m.failAt = f }
 
 // CopyInto replaces to's state with from's and persists it (benchmarks
