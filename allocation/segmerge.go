@@ -51,7 +51,7 @@ func readForMerge(dir string, segs []segmentMeta, limit int64) (src mergeSource,
 		return src, false
 	}
 	m := segs[len(segs)-1]
-	if m.Index == 0 || m.Size >= limit || m.checkName() != nil {
+	if m.Index < int64(len(segmentMagic)) || m.Index >= m.Size || m.Size >= limit || m.checkName() != nil {
 		return src, false
 	}
 	data, err := readExactly(filepath.Join(dir, m.Name), m.Size)
