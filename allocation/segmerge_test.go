@@ -276,3 +276,33 @@ func TestDumpAfterScript(t *testing.T) {
 	require.NoError(t, os.WriteFile(out, data, 0o644))
 	t.Logf("seed %d: %d ops, %d jobs, %d segments, %d bytes of answers", seed, 3000, sc.next, allocation.Segments(r), len(data))
 }
+
+// A damaged newest segment is not merged (its damage would be copied or
+// hidden): later compactions write segments of their own, and CheckFile
+// still names the damaged one.
+func TestDamagedSegmentIsNotMerged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	allocation.SetCompactEvery(s, 4)
+	allocation.SetSegmentSize(s, 64<<10)
+	l, _ := fixture(t, s, 1<<40)
+	runJobs(t, l, 1, 10)
+	files, err := filepath.Glob(path + ".seg.*")
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	data[len(data)/2] ^= 1
+	require.NoError(t, os.WriteFile(files[0], data, 0o600))
+	runJobs(t, l, 11, 10)
+	require.Equal(t, 2, allocation.Segments(s), "the damaged segment was merged")
+	j, err := s.Job(ctx, 20)
+	require.NoError(t, err)
+	require.Equal(t, allocation.Completed, j.Status)
+	require.NoError(t, s.Close())
+	rep, err := allocation.CheckFile(path)
+	require.NoError(t, err)
+	require.Len(t, rep.SegmentDamage, 1)
+	require.Contains(t, rep.SegmentDamage[0], filepath.Base(files[0]))
+}
