@@ -158,11 +158,13 @@ func (s *state) archivedHistory(id AllocationID) ([]Activity, error) {
 }
 
 // archiveCompleted writes the completed jobs of st, with their activity,
-// and every refusal into new segments beside path, and returns the state
-// to snapshot: st without them, listing the new segments. st must be the
-// caller's own clone (made under the write lock: cloning a btree writes
-// to it), as it is changed.
-func archiveCompleted(path string, st *state, limit int64, step func(string) error) (*state, []archived, error) {
+// and every refusal into new segments beside path (with the newest
+// segment's records when it is small: see segmerge.go), and returns the
+// state to snapshot: st without them, listing the new segments; and the
+// segments it replaced, whose files are removed once that snapshot is
+// durable. st must be the caller's own clone (made under the write lock:
+// cloning a btree writes to it), as it is changed.
+func archiveCompleted(path string, st *state, limit int64, step func(string) error) (*state, []archived, []segmentMeta, error) {
 	var done []archived
 	index := map[JobID]int{}
 	st.jobs.Ascend(func(j Job) bool {
@@ -180,26 +182,41 @@ func archiveCompleted(path string, st *state, limit int64, step func(string) err
 	})
 	done = withFailures(done, index, st.failures)
 	if len(done) == 0 {
-		return st, nil, nil
+		return st, nil, nil, nil
 	}
 	w := &segmentWriter{dir: filepath.Dir(path), base: filepath.Base(path), limit: limit, next: nextSegment(st.segs), step: step}
-	for _, a := range done {
-		if err := w.add(a); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := w.flush(); err != nil {
-		return nil, nil, err
+	kept, err := w.write(st.segs, done)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if err := syncDir(w.dir); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	gone := st.segs[len(kept):]
 	snap := st
 	for _, a := range done {
 		snap.dropArchived(a)
 	}
-	snap.segs = append(slices.Clip(snap.segs), w.metas...)
-	return snap, done, nil
+	snap.segs = append(slices.Clip(kept), w.metas...)
+	return snap, done, gone, nil
+}
+
+// write writes done into new segments: merged with the newest of segs
+// when that one is small and they fit together (see segmerge.go), else on
+// their own. kept is what remains of segs (the merged one is replaced).
+func (w *segmentWriter) write(segs []segmentMeta, done []archived) (kept []segmentMeta, err error) {
+	if src, ok := readForMerge(w.dir, segs, w.limit); ok {
+		merged, err := w.writeMerged(src, done)
+		if merged || err != nil {
+			return segs[:len(segs)-1], err
+		}
+	}
+	for _, a := range done {
+		if err := w.add(a); err != nil {
+			return nil, err
+		}
+	}
+	return segs, w.flush()
 }
 
 // nextSegment is the number after the highest the index lists.

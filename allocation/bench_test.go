@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hpcsched/hpcsched/allocation"
+	"github.com/hpcsched/hpcsched/allocation/storetest"
 	"github.com/hpcsched/hpcsched/queue"
 )
 
@@ -246,4 +249,75 @@ func BenchmarkAllocationHistory(b *testing.B) {
 		})
 		s.Close()
 	}
+}
+
+// wcharNow is the bytes this process has passed to write calls so far
+// (Linux; -1 elsewhere).
+func wcharNow() int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	return -1
+}
+
+// Completed jobs through a file store's own compactions (every
+// DefaultCompactEvery changes, DefaultSegmentSize segments), as a site
+// runs it: segments is how many segment files the history leaves,
+// written-B/job the bytes written (journal, snapshots, segments) a job,
+// restart-ns and restart-B one OpenFile and Close of the result.
+// HPCSCHED_ALLOC_CADENCE_JOBS sets the jobs (10,000 by default);
+// HPCSCHED_ALLOC_BENCH_DIR puts the files there (a tmpfs makes the fsyncs
+// cheap).
+func BenchmarkCompactionCadence(b *testing.B) {
+	jobs := 10_000
+	if n, err := strconv.Atoi(os.Getenv("HPCSCHED_ALLOC_CADENCE_JOBS")); err == nil && n > 0 {
+		jobs = n
+	}
+	dir := b.TempDir()
+	if d := os.Getenv("HPCSCHED_ALLOC_BENCH_DIR"); d != "" {
+		var err error
+		if dir, err = os.MkdirTemp(d, "cadence-"); err != nil {
+			b.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	path := filepath.Join(dir, "ledger.json")
+	s, err := allocation.OpenFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := allocation.New(s, allocation.WithPartitions(map[string]allocation.Partition{"standard": {Resource: allocation.CPU}}))
+	storetest.Fixture(b, l, "lab", 1001, 1<<50)
+	w0 := wcharNow()
+	runJobs(b, l, 1, jobs)
+	written := wcharNow() - w0
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	segs, _ := filepath.Glob(path + ".seg.*")
+	b.Run(fmt.Sprintf("completed=%d", jobs), func(b *testing.B) {
+		var allocs runtime.MemStats
+		runtime.ReadMemStats(&allocs)
+		before := allocs.TotalAlloc
+		b.ResetTimer()
+		for range b.N {
+			r, err := allocation.OpenFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r.Close()
+		}
+		b.StopTimer()
+		runtime.ReadMemStats(&allocs)
+		b.ReportMetric(float64(len(segs)), "segments")
+		b.ReportMetric(float64(written)/float64(jobs), "written-B/job")
+		b.ReportMetric(float64(allocs.TotalAlloc-before)/float64(b.N), "restart-B")
+	})
 }

@@ -47,10 +47,14 @@
 // op). Every change is appended to the journal and fsynced before it is
 // acknowledged (a failed append is cut back, so an unacknowledged change
 // is never replayed); every DefaultCompactEvery changes the completed
-// jobs, with their activity, and the refusals are moved into append-only
-// segment files (PATH.seg.NNNNNN, each at most DefaultSegmentSize,
-// "LENGTH CRC JSON" records in job id order and a last line indexing them
-// by allocation, never changed once written), and the live
+// jobs, with their activity, and the refusals are moved into segment
+// files (PATH.seg.NNNNNN, each at most DefaultSegmentSize, "LENGTH CRC
+// JSON" records in job id order and a last line indexing them by
+// allocation, never changed once written: while the newest segment and
+// the new records fit under the limit together, they are written as a new
+// segment that replaces it, so segments fill up and their number follows
+// the archived bytes; the replaced file is removed once the snapshot is
+// durable, or, after a crash, by the next OpenFile), and the live
 // state (projects, allocations, credits, executing jobs, balances and
 // per-owner debits, the segments' index) is written as a snapshot
 // atomically (temporary file, fsync, rename, fsync of the directory) and

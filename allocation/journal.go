@@ -174,7 +174,7 @@ func (m *MemStore) startCompaction() *compaction {
 // (see segment.go); the snapshot lists them and no longer holds the jobs.
 // Once it is written, the live state drops what was archived.
 func (m *MemStore) compact(c *compaction) {
-	snap, done, err := archiveCompleted(m.path, c.st, m.segmentLimit(), m.step)
+	snap, done, gone, err := archiveCompleted(m.path, c.st, m.segmentLimit(), m.step)
 	if err == nil {
 		err = m.persist(snap)
 	}
@@ -186,6 +186,11 @@ func (m *MemStore) compact(c *compaction) {
 	}
 	if len(done) > 0 {
 		m.st = m.st.afterArchive(snap, done)
+	}
+	// No reader sees the replaced segments now (readers hold the read
+	// lock), and the snapshot on disk no longer lists them.
+	if len(gone) > 0 && m.step("unlink") == nil {
+		removeSegments(filepath.Dir(m.path), gone)
 	}
 	m.swapJournal(c)
 }

@@ -117,8 +117,12 @@ func openFile(path string, locked bool) (_ *MemStore, err error) {
 		}
 	}
 	m.st.dir = filepath.Dir(path)
-	if err := m.openJournal(err == nil); err != nil {
+	snapshot := err == nil
+	if err := m.openJournal(snapshot); err != nil {
 		return nil, err
+	}
+	if snapshot && locked { // not while a crashed store may still write (tests)
+		removeUnlisted(path, m.st.segs)
 	}
 	return m, nil
 }

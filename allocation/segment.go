@@ -292,8 +292,11 @@ type segmentWriter struct {
 	cur       segmentMeta
 	index     map[AllocationID][]int64 // the current segment's records by allocation
 	allocs    map[AllocationID]bool    // one record's allocations
+	ids       []AllocationID           // the same, as a list
 }
 
+// add appends record a, starting a new segment when the current one
+// would pass the limit.
 func (w *segmentWriter) add(a archived) error {
 	body, err := json.Marshal(a)
 	if err != nil {
@@ -306,21 +309,49 @@ func (w *segmentWriter) add(a archived) error {
 		}
 	}
 	if w.cur.Count == 0 {
-		w.buf = append(w.buf[:0], segmentMagic...)
-		w.cur = segmentMeta{Name: fmt.Sprintf("%s.seg.%06d", w.base, w.next)}
-		w.next++
+		w.start()
 	}
-	if w.allocs == nil {
-		w.allocs, w.index = map[AllocationID]bool{}, map[AllocationID][]int64{}
+	w.putArchived(line, a)
+	return nil
+}
+
+// start begins the next segment.
+func (w *segmentWriter) start() {
+	w.buf = append(w.buf[:0], segmentMagic...)
+	w.cur = segmentMeta{Name: fmt.Sprintf("%s.seg.%06d", w.base, w.next)}
+	w.next++
+	if w.index == nil {
+		w.index = map[AllocationID][]int64{}
 	}
-	clear(w.allocs)
-	allocationsOf(a, w.allocs)
-	for id := range w.allocs {
+}
+
+// putArchived appends record a's line and counts it in the index entry.
+func (w *segmentWriter) putArchived(line []byte, a archived) {
+	w.put(line, w.allocationsOf(a))
+	w.cur.note(a)
+}
+
+// put appends a record line, indexed under allocs.
+func (w *segmentWriter) put(line []byte, allocs []AllocationID) {
+	for _, id := range allocs {
 		w.index[id] = append(w.index[id], int64(len(w.buf)))
 	}
 	w.buf = append(w.buf, line...)
-	w.cur.note(a)
-	return nil
+}
+
+// allocationsOf is the allocations of record a (in a buffer reused by
+// the next call).
+func (w *segmentWriter) allocationsOf(a archived) []AllocationID {
+	if w.allocs == nil {
+		w.allocs = map[AllocationID]bool{}
+	}
+	clear(w.allocs)
+	allocationsOf(a, w.allocs)
+	w.ids = w.ids[:0]
+	for id := range w.allocs {
+		w.ids = append(w.ids, id)
+	}
+	return w.ids
 }
 
 // flush writes the current segment durably: a temporary file, fsync,
