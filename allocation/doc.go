@@ -71,8 +71,11 @@
 // *SegmentError (file, offset, record) or ErrFile; CheckFile reports what
 // is intact (every segment read through) and RepairFile keeps it. A
 // ledger file is held by one store at a time (an exclusive flock; a second
-// gets a *LockedError naming the holder). allocation/pgstore is the store
-// several servers share.
+// gets a *LockedError naming the holder). Back the files up together, as
+// of one moment (the ledger stopped, or a file-system snapshot): a
+// compaction may replace the newest segment, so a snapshot copied before
+// the segments can name one that is gone by the time they are copied.
+// allocation/pgstore is the store several servers share.
 //
 // No HADM or Slurm code was used; this follows the seed's description.
 package allocation
