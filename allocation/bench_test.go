@@ -139,13 +139,7 @@ func BenchmarkRestart(b *testing.B) {
 			path := filepath.Join(dir, "ledger.json")
 			historyLedger(b, path, jobs)
 			b.ResetTimer()
-			for range b.N {
-				r, err := allocation.OpenFile(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				r.Close()
-			}
+			reopenEach(b, path)
 			b.StopTimer()
 			var largest int64
 			entries, _ := os.ReadDir(dir)
@@ -307,17 +301,24 @@ func BenchmarkCompactionCadence(b *testing.B) {
 		runtime.ReadMemStats(&allocs)
 		before := allocs.TotalAlloc
 		b.ResetTimer()
-		for range b.N {
-			r, err := allocation.OpenFile(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			r.Close()
-		}
+		reopenEach(b, path)
 		b.StopTimer()
 		runtime.ReadMemStats(&allocs)
 		b.ReportMetric(float64(len(segs)), "segments")
 		b.ReportMetric(float64(written)/float64(jobs), "written-B/job")
 		b.ReportMetric(float64(allocs.TotalAlloc-before)/float64(b.N), "restart-B")
 	})
+}
+
+// reopenEach opens and closes the file store at path b.N times: a
+// restart, timed.
+func reopenEach(b *testing.B, path string) {
+	b.Helper()
+	for range b.N {
+		r, err := allocation.OpenFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+	}
 }
