@@ -8,6 +8,7 @@ import (
 	"github.com/hpcsched/hpcsched/allocation"
 	"github.com/hpcsched/hpcsched/allocation/storetest"
 	"github.com/hpcsched/hpcsched/queue"
+	"github.com/stretchr/testify/require"
 )
 
 var (
@@ -30,4 +31,13 @@ func fixture(t *testing.T, store allocation.Store, credit int64) (*allocation.Le
 
 func queueJob(account, partition string) *queue.Job {
 	return &queue.Job{Account: account, Partition: partition}
+}
+
+// requireWholeFile checks that CheckFile finds the closed file store at
+// path intact.
+func requireWholeFile(t *testing.T, path string) {
+	t.Helper()
+	rep, err := allocation.CheckFile(path)
+	require.NoError(t, err)
+	require.Empty(t, rep.Damage)
 }
