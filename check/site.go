@@ -98,8 +98,13 @@ func (s *Site) SetState(hl string, st selectnodes.NodeState) error {
 }
 
 // Reserve withholds the nodes of a hostlist from every request whose run
-// would overlap [from, to), as an advance reservation does.
+// would overlap [from, to), as an advance reservation does. A window that
+// does not end after it starts is an error: it would withhold nothing.
 func (s *Site) Reserve(hl string, from, to time.Time) error {
+	if !to.After(from) {
+		return fmt.Errorf("reservation of %s: ends at %s, not after its start at %s", hl,
+			to.Format(time.RFC3339), from.Format(time.RFC3339))
+	}
 	names, err := hostlist.Expand(hl)
 	if err != nil {
 		return err

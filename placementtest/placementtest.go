@@ -130,10 +130,16 @@ func (s *Site) Running(t testing.TB, spec string) *Site {
 }
 
 // Down sets the nodes of a hostlist down.
-func (s *Site) Down(t testing.TB, hl string) *Site { return s.state(t, hl, selectnodes.NodeDown) }
+func (s *Site) Down(t testing.TB, hl string) *Site {
+	t.Helper()
+	return s.state(t, hl, selectnodes.NodeDown)
+}
 
 // Drain drains the nodes of a hostlist.
-func (s *Site) Drain(t testing.TB, hl string) *Site { return s.state(t, hl, selectnodes.NodeDrain) }
+func (s *Site) Drain(t testing.TB, hl string) *Site {
+	t.Helper()
+	return s.state(t, hl, selectnodes.NodeDrain)
+}
 
 func (s *Site) state(t testing.TB, hl string, st selectnodes.NodeState) *Site {
 	t.Helper()
@@ -145,7 +151,7 @@ func (s *Site) state(t testing.TB, hl string, st selectnodes.NodeState) *Site {
 
 // Reserve withholds a hostlist for [from, from+length), as an advance
 // reservation does: requests whose run would overlap it do not get those
-// nodes.
+// nodes. A length that is not positive stops the test.
 func (s *Site) Reserve(t testing.TB, hl string, from time.Time, length time.Duration) *Site {
 	t.Helper()
 	if err := s.s.Reserve(hl, from, from.Add(length)); err != nil {
