@@ -3,6 +3,7 @@ package allocation_test
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -296,4 +297,29 @@ func TestOpenFileRefusesAPathThatIsNoLedgerFile(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	require.Len(t, entries, 1, "only sub")
+}
+
+// Checking or repairing a path where no ledger is (a typo) is an error
+// that says so, and leaves nothing behind: no lock file, no journal.
+func TestCheckAndRepairRefuseAPathWithNoLedger(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ledgr.json")
+	for name, f := range map[string]func(string) (allocation.FileReport, error){
+		"check": allocation.CheckFile, "repair": allocation.RepairFile,
+	} {
+		_, err := f(path)
+		require.ErrorIs(t, err, allocation.ErrFile, name)
+		require.ErrorIs(t, err, fs.ErrNotExist, name)
+		require.ErrorContains(t, err, "no ledger at "+path, name)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Empty(t, entries)
+
+	s, err := allocation.OpenFile(path) // a new ledger is there once opened
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	rep, err := allocation.CheckFile(path)
+	require.NoError(t, err)
+	require.Empty(t, rep.Damage)
 }

@@ -54,7 +54,10 @@ type segmentFix struct {
 // CheckFile reads the ledger at path as OpenFile would and reports what
 // is intact and the first damage, changing nothing. It takes the ledger's
 // lock, so it refuses (*LockedError) while a server has the ledger open.
-// The error is for files it cannot read at all (a damaged snapshot).
+// The error is for files it cannot read at all (a damaged snapshot) and
+// for a path where no ledger is (neither it nor its journal exists:
+// ErrFile, also matching fs.ErrNotExist); nothing is created then, not
+// even the lock file.
 func CheckFile(path string) (FileReport, error) {
 	m, rep, err := salvage(path)
 	if m != nil && m.lock != nil {
@@ -68,7 +71,7 @@ func CheckFile(path string) (FileReport, error) {
 // empty journal; the damaged journal is kept beside (Kept) as evidence.
 // A missing journal is accepted as the loss of the changes after the
 // snapshot. A damaged snapshot is not repaired (restore it from a backup):
-// the error says so.
+// the error says so. A path where no ledger is fails as for CheckFile.
 func RepairFile(path string) (FileReport, error) {
 	m, rep, err := salvage(path)
 	if m != nil && m.lock != nil {
@@ -98,11 +101,27 @@ func RepairFile(path string) (FileReport, error) {
 	return rep, nil
 }
 
+// checkLedgerExists refuses, before a lock file is made, a path where no
+// ledger was ever opened: OpenFile writes a snapshot and a journal when it
+// makes one, so with neither there is nothing to check or repair (a typo
+// reported as "no damage found" would mislead).
+func checkLedgerExists(path string) error {
+	for _, p := range []string{path, path + ".journal"} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: no ledger at %s (neither it nor %s.journal exists): %w", ErrFile, path, path, fs.ErrNotExist)
+}
+
 // salvage locks and reads the ledger, applying the journal up to its
 // first damage.
 func salvage(path string) (*MemStore, FileReport, error) {
 	rep := FileReport{SnapshotSeq: -1}
 	if err := checkLedgerPath(path); err != nil {
+		return nil, rep, err
+	}
+	if err := checkLedgerExists(path); err != nil {
 		return nil, rep, err
 	}
 	lock, err := lockFile(path + ".lock")
