@@ -11,11 +11,21 @@ import (
 
 // Index maps each feature name to the set of nodes (indices 0..Len()-1)
 // that have it. Build it once per cluster configuration; it is read-only
-// afterwards and safe for concurrent readers.
+// afterwards and safe for concurrent readers. Freeze makes that
+// read-only state enforced, for an index handed to others.
 type Index struct {
-	n    uint
-	sets map[string]*bitset.BitSet
+	n      uint
+	sets   map[string]*bitset.BitSet
+	frozen bool
 }
+
+// Freeze ends the building of the index: a later Add panics. An owner
+// that shares its index (a selectnodes.Cluster does) freezes it so that
+// no holder can change what the owner matches against.
+func (ix *Index) Freeze() { ix.frozen = true }
+
+// Frozen reports whether Freeze was called.
+func (ix *Index) Frozen() bool { return ix.frozen }
 
 // NewIndex returns an empty index over n nodes.
 func NewIndex(n int) *Index {
@@ -33,8 +43,12 @@ func IndexNodes(nodeFeatures [][]string) *Index {
 }
 
 // Add records that node has the given features. It panics if node is
-// outside 0..Len()-1, which is a programming error, not bad input.
+// outside 0..Len()-1 or the index is frozen, which are programming
+// errors, not bad input.
 func (ix *Index) Add(node int, features ...string) {
+	if ix.frozen {
+		panic("features: Add to a frozen Index (it is shared read only, as a selectnodes.Cluster's is)")
+	}
 	if node < 0 || uint(node) >= ix.n {
 		panic(fmt.Sprintf("features: node %d outside an index of %d nodes", node, ix.n))
 	}

@@ -50,3 +50,16 @@ func TestZeroTermIsNoConstraint(t *testing.T) {
 	assert.True(t, term.Match(nil))
 	assert.Equal(t, uint(2), term.Nodes(IndexNodes([][]string{{"a"}, nil})).Count())
 }
+
+// A frozen index refuses to grow: an owner that shares it (a cluster) keeps
+// what it matches against; before Freeze, Add works as before.
+func TestFrozenIndexRefusesAdd(t *testing.T) {
+	ix := NewIndex(2)
+	ix.Add(0, "gpu")
+	require.False(t, ix.Frozen())
+	ix.Freeze()
+	require.True(t, ix.Frozen())
+	require.PanicsWithValue(t, "features: Add to a frozen Index (it is shared read only, as a selectnodes.Cluster's is)",
+		func() { ix.Add(1, "gpu") })
+	require.Equal(t, uint(1), ix.Nodes("gpu").Count())
+}

@@ -262,6 +262,7 @@ func build(nodes []node, parts []Partition, ownedParts []bool, opts []Option, re
 			c.ix.Add(i, fs...)
 		}
 	}
+	c.ix.Freeze() // FeatureIndex hands it out
 	for k, p := range parts {
 		if err := c.addPartition(p, -1, k < len(ownedParts) && ownedParts[k]); err != nil {
 			errs = append(errs, err)
@@ -581,6 +582,8 @@ func (c *Cluster) PartitionNodes(name string) (*bitset.BitSet, bool) {
 }
 
 // FeatureIndex is the index of node features, for evaluating constraints.
+// It is the cluster's, shared and frozen: Add on it panics, and the sets
+// its Nodes returns are read only.
 func (c *Cluster) FeatureIndex() *features.Index {
 	c.mustBeMade("FeatureIndex")
 	return c.ix
@@ -688,7 +691,8 @@ func (c *Cluster) setTopology() error {
 	return nil
 }
 
-// Topology is the switch tree selection uses, or nil.
+// Topology is the switch tree selection uses, or nil. The tree is the
+// cluster's, shared: read it, change none of its fields (see topology.Tree).
 func (c *Cluster) Topology() *topology.Tree {
 	c.mustBeMade("Topology")
 	return c.topo

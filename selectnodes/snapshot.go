@@ -177,7 +177,8 @@ func (s *Snapshot) Avail() *bitset.BitSet { return s.c.Avail() }
 // Up is the up bitmap of the snapshot (a copy).
 func (s *Snapshot) Up() *bitset.BitSet { return s.c.Up() }
 
-// Topology is the switch tree selection uses, or nil.
+// Topology is the switch tree selection uses, or nil: the cluster's,
+// shared and read only, as Cluster.Topology says.
 func (s *Snapshot) Topology() *topology.Tree { return s.c.Topology() }
 
 // Partition returns the named partition's settings as of the snapshot.

@@ -71,7 +71,12 @@ type Block struct {
 	Nodes []int
 }
 
-// Tree is a validated switch hierarchy over a node universe.
+// Tree is a validated switch hierarchy over a node universe. Once built
+// it is read only: its exported fields are for reading, and its holders
+// (a selectnodes.Cluster and its snapshots, every placement made on it)
+// share one Tree, so changing a field changes their selections. New and
+// FromConfig copy what they are given; methods that return bitmaps return
+// new ones. It is safe for concurrent readers.
 type Tree struct {
 	Switches   []Switch
 	Roots      []int
