@@ -40,7 +40,8 @@ func (e *TableError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
 }
 
-// ReadTable reads the cases of a table; name is used in errors.
+// ReadTable reads the cases of a table; name is used in errors. A byte
+// order mark before the first line is dropped.
 func ReadTable(r io.Reader, name string) ([]Case, error) {
 	sc := bufio.NewScanner(io.LimitReader(r, MaxTableBytes+1))
 	sc.Buffer(make([]byte, 0, 64<<10), MaxTableBytes+1)
@@ -49,6 +50,9 @@ func ReadTable(r io.Reader, name string) ([]Case, error) {
 	for ; sc.Scan(); line++ {
 		text := sc.Text()
 		read += len(text) + 1
+		if line == 1 { // an editor's byte order mark is not part of the first field
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
 		if read > MaxTableBytes {
 			return nil, &TableError{name, line, 1, "table larger than MaxTableBytes"}
 		}
