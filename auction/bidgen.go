@@ -10,10 +10,11 @@ const windowsPerRun = 3
 // for each GPU count of its range, each run of eligible nodes of each
 // nodeset (enough free GPUs, at least one free core) gives its
 // best-fitting stretches.
-func jobCandidates(job WindowJob, sets []nodeset, load Load, limit int, share *bidShare) []candidate {
+func jobCandidates(job WindowJob, load Load, limit int, share *bidShare) []candidate {
 	if job.Eligible != nil && job.Eligible.None() {
 		return nil // no node: no run
 	}
+	sets := share.setsOf(job.Span)
 	var out []candidate
 	seen := map[[4]int]bool{}
 	group := share.of(&job)
@@ -80,7 +81,7 @@ func (job *WindowJob) rooms(load Load) []int {
 
 // eligibleRuns splits nodes into runs of nodes with room for a core of
 // the job and g free GPUs (and in job.Eligible, when not nil), with the
-// room on each run in all.
+// room on each run in all. The nodes are a nodeset of the job's span.
 func eligibleRuns(job *WindowJob, nodes []int, load Load, room []int, g int) ([][]int, []int) {
 	var runs [][]int
 	var rooms []int

@@ -1,6 +1,9 @@
 package auction
 
-import "github.com/bits-and-blooms/bitset"
+import (
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/topology"
+)
 
 // bidShare is what bid generation reads once for all the jobs of one
 // group: jobs of the same room on every node and the same eligible
@@ -10,19 +13,21 @@ import "github.com/bits-and-blooms/bitset"
 // GenerateWindow's a single one.
 type bidShare struct {
 	load   Load
-	sets   int
+	tree   *topology.Tree
+	sets   map[*bitset.BitSet][]nodeset // nodesets by span (nil: every node)
 	groups map[bidGroup]*groupRuns
 	uses   *useArena // where the bids' uses come from
 }
 
 // bidGroup names a group: jobs without Room (their room is the free
-// cores) of one Eligible bitmap, or jobs of one alike (one room table)
-// and one Eligible bitmap, taking whole nodes or not. Bitmaps are told
-// apart by identity, so jobs whose bitmaps were made apart never share.
+// cores) of one Eligible and one Span bitmap, or jobs of one alike (one
+// room table) and those bitmaps, taking whole nodes or not. Bitmaps are
+// told apart by identity, so jobs whose bitmaps were made apart never
+// share.
 type bidGroup struct {
-	alike    int32 // -1: no Room
-	eligible *bitset.BitSet
-	whole    bool
+	alike          int32 // -1: no Room
+	eligible, span *bitset.BitSet
+	whole          bool
 }
 
 // groupRuns is one group's room on each node and its runs, by GPU
@@ -39,14 +44,24 @@ type setRuns struct {
 	done  []bool
 }
 
-func newBidShare(load Load, sets int, uses *useArena) *bidShare {
-	return &bidShare{load: load, sets: sets, groups: map[bidGroup]*groupRuns{}, uses: uses}
+func newBidShare(load Load, tree *topology.Tree, uses *useArena) *bidShare {
+	return &bidShare{load: load, tree: tree, sets: map[*bitset.BitSet][]nodeset{}, groups: map[bidGroup]*groupRuns{}, uses: uses}
+}
+
+// setsOf is the nodesets of a job's span, found once for all its jobs.
+func (s *bidShare) setsOf(span *bitset.BitSet) []nodeset {
+	sets, ok := s.sets[span]
+	if !ok {
+		sets = nodesets(s.tree, s.load, span)
+		s.sets[span] = sets
+	}
+	return sets
 }
 
 // of is job's group: its own when it shares with no other (a Room of its
 // own).
 func (s *bidShare) of(job *WindowJob) *groupRuns {
-	key := bidGroup{alike: -1, eligible: job.Eligible}
+	key := bidGroup{alike: -1, eligible: job.Eligible, span: job.Span}
 	switch {
 	case job.Room != nil && job.alike == 0:
 		return s.newGroup(job)
@@ -78,5 +93,5 @@ func (gr *groupRuns) runs(job *WindowJob, k int, nodes []int, load Load, g int) 
 }
 
 func (s *bidShare) newGroup(job *WindowJob) *groupRuns {
-	return &groupRuns{room: job.rooms(s.load), sets: s.sets, byG: map[int]*setRuns{}}
+	return &groupRuns{room: job.rooms(s.load), sets: len(s.setsOf(job.Span)), byG: map[int]*setRuns{}}
 }

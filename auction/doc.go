@@ -23,7 +23,13 @@
 // Load (free cores and GPUs per node): runs of nodes with free cores under
 // each switch, leaves first, are nodesets; each job gets bids from the
 // best-fitting stretches (cores only, or exactly N nodes, with each GPU
-// count of its range), least contended first. PluginOptions gives the
+// count of its range), least contended first. A job's runs are scanned
+// over the nodes it could ever use (WindowJob.Span: its partition's, say),
+// so a node of another partition between its own does not split them; the
+// Planner fills Span in from selectnodes' Candidates. A job that no run of
+// the idle machine could hold, or that has no bid while nothing runs, is
+// declined to the queue's selection even with KeepBidless: it would
+// otherwise wait for ever. PluginOptions gives the
 // public plug-in's variants (value by cores, shifted priorities, the
 // switch's level as L, 500 bids a job, 25,000 in all, a window of 250).
 //

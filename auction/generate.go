@@ -32,6 +32,16 @@ type WindowJob struct {
 	// Eligible, when not nil, limits the job's bids to these nodes (its
 	// partition, the nodes with the memory it needs, ...).
 	Eligible *bitset.BitSet
+	// Span, when not nil, is the nodes the job could use whatever the
+	// load (selectnodes.Offer.Span: its partition, features, node
+	// sizes). The job's runs of consecutive nodes are scanned over these
+	// alone: a node outside Span neither joins nor breaks a run, while a
+	// node of Span that cannot take the job now (not Eligible, busy, short
+	// of GPUs) breaks it. Without Span every node counts, so nodes of
+	// another partition between the job's split its runs, and a job
+	// wanting more than the longest piece never gets a bid, even on an
+	// idle machine.
+	Span *bitset.BitSet
 	// Room, when not nil, is the most cores the job may take on a node
 	// (what its memory per CPU leaves it, say), within the node's free
 	// cores. Whole makes every bid take exactly that on each of its
@@ -117,14 +127,13 @@ func generateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 			sys.MaxGPUs = max(sys.MaxGPUs, load.GPUs[i])
 		}
 	}
-	sets := nodesets(tree, load)
-	share := newBidShare(load, len(sets), arena)
+	share := newBidShare(load, tree, arena)
 	cands := make([][]candidate, len(jobs))
 	for k, job := range jobs {
 		if err := checkWindowJob(k, job); err != nil {
 			return nil, err
 		}
-		cands[k] = jobCandidates(job, sets, load, 4*opts.MaxBids, share)
+		cands[k] = jobCandidates(job, load, 4*opts.MaxBids, share)
 	}
 	contention := newContention(cands, n)
 	total := 0
@@ -178,7 +187,9 @@ func checkWindowJob(k int, j WindowJob) error {
 
 // nodesets scans the nodes below each switch, leaves first, for runs of
 // nodes with free cores; a run already found at a lower level is kept once.
-func nodesets(tree *topology.Tree, load Load) []nodeset {
+// With a span (WindowJob.Span), nodes outside it are passed over: they
+// neither join nor break a run, and neighbours are neighbours in the span.
+func nodesets(tree *topology.Tree, load Load, span *bitset.BitSet) []nodeset {
 	var sets []nodeset
 	seen := map[[2]int]bool{}
 	order := make([]int, len(tree.Switches))
@@ -199,7 +210,10 @@ func nodesets(tree *topology.Tree, load Load) []nodeset {
 		below := tree.Nodes(s)
 		for u, ok := below.NextSet(0); ok; u, ok = below.NextSet(u + 1) {
 			i := int(u)
-			if load.CPUs[i] == 0 || i != last+1 {
+			if span != nil && !span.Test(u) {
+				continue
+			}
+			if load.CPUs[i] == 0 || !nextTo(span, last, i) {
 				flush()
 			}
 			if load.CPUs[i] > 0 {
@@ -210,6 +224,16 @@ func nodesets(tree *topology.Tree, load Load) []nodeset {
 		flush()
 	}
 	return sets
+}
+
+// nextTo reports whether node i comes right after node last: in index
+// order, or in span's when span is not nil. last is -2 before any node.
+func nextTo(span *bitset.BitSet, last, i int) bool {
+	if span == nil || last < 0 {
+		return i == last+1
+	}
+	next, ok := span.NextSet(uint(last + 1))
+	return ok && int(next) == i
 }
 
 // commonLevel is the level of the lowest switch above all the nodes.

@@ -91,7 +91,10 @@ type Planner struct {
 	// (BENCHMARKS.md "Auction: a reservation for the window head").
 	ReserveHead bool
 	// KeepBidless keeps a job the auction has no bid for in the
-	// planner's hands, waiting for a bid, as the AUCSCHED3 paper's algorithm does.
+	// planner's hands, waiting for a bid, as the AUCSCHED3 paper's
+	// algorithm does, while anything runs: on an idle machine, or when no
+	// run of the idle machine could hold it, it can never get one, and is
+	// declined as without KeepBidless.
 	// By default (and unless ReserveHead, which handles the head without a
 	// bid itself) such a job is declined, so the queue's own selection
 	// tries it in the same pass: bids come from runs of consecutive
@@ -229,7 +232,9 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 // no bid).
 func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, nodes *passNodes, window []queue.Job, gpu string, now time.Time, head **reservation, cache *passOffers) ([]queue.Decision, []queue.Decision, error) {
 	load, tree := nodes.load(snap, gpu), nodes.tree
-	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache, newRunLimits(load))
+	rl := newRunLimits(load)
+	rl.idle = func() *runLimits { return nodes.idleLimits(snap, gpu) }
+	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache, rl)
 	if len(wjobs) == 0 {
 		return nil, declined, nil
 	}
@@ -238,9 +243,12 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, node
 		won, err := pl.protectHead(ctx, rd, head)
 		return won, declined, err
 	}
+	// A job without a bid on an idle machine never gets one: even a
+	// planner that keeps bidless jobs declines them then.
+	keep := pl.KeepBidless && !nodes.isIdle(snap, gpu, load)
 	if noneMayBid(wjobs) {
 		// No job has a node to bid on: no bids, no winners.
-		if !pl.KeepBidless {
+		if !keep {
 			for _, w := range wjobs {
 				declined = append(declined, queue.Decision{Job: byID[w.ID].ID, Decline: true})
 			}
@@ -251,7 +259,7 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, node
 	if err != nil {
 		return nil, nil, fmt.Errorf("auction planner: %w", err)
 	}
-	if !pl.KeepBidless {
+	if !keep {
 		for _, j := range p.Jobs {
 			if len(j.Bids) == 0 {
 				declined = append(declined, queue.Decision{Job: byID[j.ID].ID, Decline: true})
@@ -358,6 +366,7 @@ type passNodes struct {
 	avail   *bitset.BitSet
 	maxGPUs int
 	tree    *topology.Tree
+	idle    *runLimits // the limits on the idle machine, made when first asked
 }
 
 func readNodes(snap *selectnodes.Snapshot, gpu string) (*passNodes, error) {
@@ -382,6 +391,30 @@ func readNodes(snap *selectnodes.Snapshot, gpu string) (*passNodes, error) {
 	}
 	pn.tree = tree
 	return pn, nil
+}
+
+// idleLimits is runLimits on the available nodes with nothing running:
+// a job they rule out gets no bid whatever ends, so the auction declines
+// it (Schedule's selection then places it) rather than hold it forever.
+// Asked only for jobs that cannot bid now, once a pass.
+func (pn *passNodes) idleLimits(snap *selectnodes.Snapshot, gpu string) *runLimits {
+	if pn.idle == nil {
+		n := snap.NodeCount()
+		load := Load{CPUs: make([]int, n), GPUs: make([]int, n), MaxGPUs: pn.maxGPUs}
+		for i, ok := pn.avail.NextSet(0); ok && int(i) < n; i, ok = pn.avail.NextSet(i + 1) {
+			load.CPUs[i] = snap.MostCPUs(int(i))
+			load.GPUs[i] = int(min(max(0, snap.MostGRES(int(i), gpu)), MaxPerNode))
+		}
+		pn.idle = newRunLimits(load)
+	}
+	return pn.idle
+}
+
+// isIdle reports whether load is the idle machine's: every available
+// node's cores and GPUs free.
+func (pn *passNodes) isIdle(snap *selectnodes.Snapshot, gpu string, load Load) bool {
+	idle := pn.idleLimits(snap, gpu).load
+	return slices.Equal(load.CPUs, idle.CPUs) && slices.Equal(load.GPUs, idle.GPUs)
 }
 
 // load reads the free cores and GPUs of the available nodes now.
@@ -436,8 +469,10 @@ func shapeOf(r *selectnodes.Request, gpu string) (requestShape, bool) {
 
 // windowJob turns a queue job into a bid-generation job on what the
 // snapshot offers it, or false when the auction declines it: a request
-// shape no bid expresses, or one the pipeline refuses whatever the layout
-// (the offer's error: the queue's selection then gives the reason). A job
+// shape no bid expresses, one the pipeline refuses whatever the layout
+// (the offer's error: the queue's selection then gives the reason), or
+// one no run of an idle machine holds (its cores on nodes of different
+// sizes that are not neighbours: Schedule's selection places it). A job
 // that no run of the load can hold (rl) gets no eligible node, and so
 // no bid, without its nodes being asked (its offer is nil).
 func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache *passOffers, rl *runLimits) (WindowJob, *selectnodes.Offer, bool) {
@@ -462,7 +497,11 @@ func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache *pass
 	if w.Cores < w.Nodes {
 		return WindowJob{}, nil, false
 	}
+	w.Span = jo.span(snap, &j.Request)
 	if !rl.mayBid(w) {
+		if rl.idle != nil && !rl.idle().mayBid(w) {
+			return WindowJob{}, nil, false // no bid even on an idle machine: declined
+		}
 		w.Eligible, w.Whole = bitset.New(0), jo.terms.Whole // no run holds it: no node need be asked
 		return w, nil, true
 	}

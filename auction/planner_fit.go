@@ -1,5 +1,7 @@
 package auction
 
+import "github.com/bits-and-blooms/bitset"
+
 // runLimits bounds what any bid can take on a load: a bid is a stretch
 // of one run of consecutive nodes each with a free core and at least its
 // GPU count free (bid generation's runs), of exactly the job's node
@@ -8,63 +10,113 @@ package auction
 // get no bid without asking what each node offers it (in a replay of the
 // AUCSCHED3 paper's workloads about three in four of a window's jobs get
 // no bid in an auction: jobs of half the machine while a fifth is free).
+// Nodes are consecutive within the job's Span, as bid generation scans
+// them: the limits are kept for each Span apart (a few partitions).
 type runLimits struct {
+	*spanLimits // every node: jobs without a Span
+	bySpan      map[*bitset.BitSet]*spanLimits
+	// idle, when not nil, gives the limits of the idle machine (a
+	// planner's, for jobs that cannot bid now).
+	idle func() *runLimits
+}
+
+// spanLimits is runLimits over the nodes of one Span, in index order.
+// Positions index that sequence: a run is positions [start, end).
+type spanLimits struct {
 	load  Load
+	nodes []int          // the span's nodes; nil: every node, position = node
 	most  map[[2]int]int // (GPUs per node, nodes or 0) -> most free cores of a stretch
 	total map[int]int    // GPUs per node -> free cores of the nodes with a free core and those GPUs
 	runs  map[int][]run  // GPUs per node -> the runs of nodes with a free core and those GPUs
-	sums  []int          // sums[i]: the free cores of nodes 0..i-1 (all of them)
+	sums  []int          // sums[p]: the free cores of positions 0..p-1 (all of them)
 }
 
-// run is the nodes [start, end) of a run.
+// run is the positions [start, end) of a run.
 type run struct{ start, end int }
 
 func newRunLimits(load Load) *runLimits {
-	return &runLimits{load: load, most: map[[2]int]int{}, total: map[int]int{}, runs: map[int][]run{}}
+	return &runLimits{spanLimits: newSpanLimits(load, nil), bySpan: map[*bitset.BitSet]*spanLimits{}}
+}
+
+func newSpanLimits(load Load, nodes []int) *spanLimits {
+	return &spanLimits{load: load, nodes: nodes, most: map[[2]int]int{}, total: map[int]int{}, runs: map[int][]run{}}
 }
 
 // mayBid reports whether job could get a bid on the load: false only
 // when no stretch of its node count (any, when it has none) at its
-// fewest GPUs per node has its cores free, and then bid generation finds
-// no stretch for it.
+// fewest GPUs per node has its cores free within its Span, and then bid
+// generation finds no stretch for it.
 func (rl *runLimits) mayBid(job WindowJob) bool {
+	if job.Span == nil {
+		return rl.spanLimits.mayBid(job)
+	}
+	sl := rl.bySpan[job.Span]
+	if sl == nil {
+		nodes := make([]int, 0, job.Span.Count())
+		for i, ok := job.Span.NextSet(0); ok && int(i) < len(rl.load.CPUs); i, ok = job.Span.NextSet(i + 1) {
+			nodes = append(nodes, int(i))
+		}
+		sl = newSpanLimits(rl.load, nodes)
+		rl.bySpan[job.Span] = sl
+	}
+	return sl.mayBid(job)
+}
+
+func (sl *spanLimits) mayBid(job WindowJob) bool {
 	// A stretch holds no more than all such nodes: most jobs too big for
 	// the free part of the machine need no scan of their node count.
-	total, ok := rl.total[job.GPUsMin]
+	total, ok := sl.total[job.GPUsMin]
 	if !ok {
-		total = rl.freeWith(job.GPUsMin)
-		rl.total[job.GPUsMin] = total
+		total = sl.freeWith(job.GPUsMin)
+		sl.total[job.GPUsMin] = total
 	}
 	if total < job.Cores {
 		return false
 	}
 	key := [2]int{job.GPUsMin, job.Nodes}
-	most, ok := rl.most[key]
+	most, ok := sl.most[key]
 	if !ok {
-		most = rl.stretchesOfRuns(job.GPUsMin, job.Nodes)
-		rl.most[key] = most
+		most = sl.stretchesOfRuns(job.GPUsMin, job.Nodes)
+		sl.most[key] = most
 	}
 	return most >= job.Cores
+}
+
+// len is how many positions the span has.
+func (sl *spanLimits) len() int {
+	if sl.nodes == nil {
+		return len(sl.load.CPUs)
+	}
+	return len(sl.nodes)
+}
+
+// at is the free cores and GPUs of the node at position p.
+func (sl *spanLimits) at(p int) (cpus, gpus int) {
+	if sl.nodes != nil {
+		p = sl.nodes[p]
+	}
+	return sl.load.CPUs[p], sl.load.GPUs[p]
 }
 
 // stretches is the most free cores of a stretch of n consecutive nodes
 // (of a whole run when n is 0) each with a free core and g free GPUs; -1
 // when no run has n nodes. A scan of every node, kept for the tests of
 // stretchesOfRuns, which mayBid asks.
-func (rl *runLimits) stretches(g, n int) int {
-	cpus := rl.load.CPUs
-	most, start, sum := -1, 0, 0 // the stretch is cpus[start:i+1]
-	for i, c := range cpus {
-		if c <= 0 || rl.load.GPUs[i] < g {
-			start, sum = i+1, 0
+func (sl *spanLimits) stretches(g, n int) int {
+	most, start, sum := -1, 0, 0 // the stretch is positions start..p
+	for p := range sl.len() {
+		c, gpus := sl.at(p)
+		if c <= 0 || gpus < g {
+			start, sum = p+1, 0
 			continue
 		}
 		sum += c
-		if n > 0 && i-start+1 > n {
-			sum -= cpus[start]
+		if n > 0 && p-start+1 > n {
+			first, _ := sl.at(start)
+			sum -= first
 			start++
 		}
-		if n == 0 || i-start+1 == n {
+		if n == 0 || p-start+1 == n {
 			most = max(most, sum)
 		}
 	}
@@ -76,23 +128,23 @@ func (rl *runLimits) stretches(g, n int) int {
 // of the same few GPU counts, and on a busy machine the runs hold a few
 // of its nodes, so each count looks at those alone rather than at every
 // node. A stretch's free cores are a difference of the running sums.
-func (rl *runLimits) stretchesOfRuns(g, n int) int {
+func (sl *spanLimits) stretchesOfRuns(g, n int) int {
 	if n < 0 {
 		return -1 // as stretches: no stretch of a negative count
 	}
-	runs, ok := rl.runs[g]
+	runs, ok := sl.runs[g]
 	if !ok {
-		runs = rl.runsWith(g)
-		rl.runs[g] = runs
+		runs = sl.runsWith(g)
+		sl.runs[g] = runs
 	}
 	most := -1
 	for _, r := range runs {
 		if n == 0 {
-			most = max(most, rl.sums[r.end]-rl.sums[r.start])
+			most = max(most, sl.sums[r.end]-sl.sums[r.start])
 			continue
 		}
 		for i := r.start + n; i <= r.end; i++ {
-			most = max(most, rl.sums[i]-rl.sums[i-n])
+			most = max(most, sl.sums[i]-sl.sums[i-n])
 		}
 	}
 	return most
@@ -100,35 +152,39 @@ func (rl *runLimits) stretchesOfRuns(g, n int) int {
 
 // runsWith lists the runs of nodes with a free core and g free GPUs, and
 // makes the running sums of free cores on first use.
-func (rl *runLimits) runsWith(g int) []run {
-	cpus := rl.load.CPUs
-	if rl.sums == nil {
-		rl.sums = make([]int, len(cpus)+1)
-		for i, c := range cpus {
-			rl.sums[i+1] = rl.sums[i] + c
+func (sl *spanLimits) runsWith(g int) []run {
+	n := sl.len()
+	if sl.sums == nil {
+		sl.sums = make([]int, n+1)
+		for p := range n {
+			c, _ := sl.at(p)
+			sl.sums[p+1] = sl.sums[p] + c
 		}
 	}
 	runs := []run{}
-	for i := 0; i < len(cpus); {
-		if cpus[i] <= 0 || rl.load.GPUs[i] < g {
-			i++
+	for p := 0; p < n; {
+		if c, gpus := sl.at(p); c <= 0 || gpus < g {
+			p++
 			continue
 		}
-		start := i
-		for i < len(cpus) && cpus[i] > 0 && rl.load.GPUs[i] >= g {
-			i++
+		start := p
+		for p < n {
+			if c, gpus := sl.at(p); c <= 0 || gpus < g {
+				break
+			}
+			p++
 		}
-		runs = append(runs, run{start, i})
+		runs = append(runs, run{start, p})
 	}
 	return runs
 }
 
 // freeWith is the free cores of the nodes with a free core and g free
 // GPUs: no stretch of them has more.
-func (rl *runLimits) freeWith(g int) int {
+func (sl *spanLimits) freeWith(g int) int {
 	sum := 0
-	for i, c := range rl.load.CPUs {
-		if c > 0 && rl.load.GPUs[i] >= g {
+	for p := range sl.len() {
+		if c, gpus := sl.at(p); c > 0 && gpus >= g {
 			sum += c
 		}
 	}

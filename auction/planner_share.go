@@ -53,6 +53,10 @@ type sharedOffer struct {
 	round    int
 	eligible *bitset.BitSet
 	room     func(int) int
+	// span is the key's Candidates (WindowJob.Span), nil when they are
+	// every node; asked once a pass (spanMade).
+	span     *bitset.BitSet
+	spanMade bool
 }
 
 // job is j's jobOffer, its terms asked the first time in the pass.
@@ -96,6 +100,21 @@ func (jo *jobOffer) offer(snap *selectnodes.Snapshot, req *selectnodes.Request) 
 		so.o = o
 	}
 	return so.o, nil
+}
+
+// span is the nodes the key's jobs could ever use (WindowJob.Span),
+// nil when that is every node, so that a job whose partition is the
+// whole machine scans its runs as before. OfferTerms succeeded for req,
+// so Candidates does too (the same checks).
+func (jo *jobOffer) span(snap *selectnodes.Snapshot, req *selectnodes.Request) *bitset.BitSet {
+	so := jo.share
+	if !so.spanMade {
+		if c, err := snap.Candidates(req); err == nil && c.Count() < uint(snap.NodeCount()) {
+			so.span = c
+		}
+		so.spanMade = true
+	}
+	return so.span
 }
 
 // nodes is what the shared offer gives its jobs in the pass's current

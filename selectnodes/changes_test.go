@@ -108,10 +108,10 @@ func TestReadersLeaveChangesAlone(t *testing.T) {
 // bump to it) or to readers.
 func TestEveryClusterMethodIsClassified(t *testing.T) {
 	readers := map[string]bool{}
-	for _, m := range []string{"Allocation", "AppendFreeCPUs", "AppendFreeCPUsOn", "Avail", "BuildNodeSets", "Changes",
+	for _, m := range []string{"Allocation", "AppendFreeCPUs", "AppendFreeCPUsOn", "Avail", "BuildNodeSets", "Candidates", "Changes",
 		"CheckInvariants", "CountFull", "CountedNeed", "DefaultPartition", "DescendAllocations", "Explain", "FeatureIndex",
 		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "Idle", "IdleInto", "JobsOn",
-		"JobsOnTotal", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
+		"JobsOnTotal", "MostCPUs", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
 		"NodeSet", "Offer", "OfferKey", "OfferTerms", "OversubscribesCPUs", "Partition", "PartitionNodes",
 		"PartitionNodesInto", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
 		"Recycle", "ReqFeatures", "Resolve", "Running", "SelectNodes", "Selector", "Share", "SlurmCompat", "Snapshot",

@@ -21,3 +21,18 @@ func (c *Cluster) MostGRES(i int, name string) int64 {
 
 // MostGRES is Cluster.MostGRES on the snapshot.
 func (s *Snapshot) MostGRES(i int, name string) int64 { return s.c.MostGRES(i, name) }
+
+// MostCPUs is node i's CPUs, the load aside: what FreeCPUs gives when
+// nothing runs there (the node's reported CPUs where they count), without
+// copying the node, for a planner asking what an idle machine could hold.
+// 0 when i is not a node.
+func (c *Cluster) MostCPUs(i int) int {
+	c.mustBeMade("MostCPUs")
+	if i < 0 || i >= len(c.nodes) {
+		return 0
+	}
+	return c.effective(i).CPUs
+}
+
+// MostCPUs is Cluster.MostCPUs on the snapshot.
+func (s *Snapshot) MostCPUs(i int) int { return s.c.MostCPUs(i) }

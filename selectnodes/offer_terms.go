@@ -1,6 +1,10 @@
 package selectnodes
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/bits-and-blooms/bitset"
+)
 
 // OfferTerms is what an Offer says of a request before any node is
 // asked: the node counts a layout must meet, whether the job takes whole
@@ -48,3 +52,30 @@ func (c *Cluster) wholeNodes(job *Job) bool {
 	_, linear := c.selector.(Linear)
 	return job.Exclusive || linear
 }
+
+// Candidates is the nodes that meet req's per-node constraints (its
+// partition, exclusions, features and the configured CPUs, memory, disk
+// and GRES: BuildNodeSets' nodes), whatever the load and the nodes'
+// states: the nodes the job could ever be given on this configuration.
+// An Offer's Nodes are those of them the load lets take the job now. A
+// planner that lays jobs out on runs of neighbouring nodes reads them as
+// the job's own row, so that a node no layout of the job may use does not
+// split its runs. The error is OfferTerms'. A new bitmap.
+func (c *Cluster) Candidates(req *Request) (*bitset.BitSet, error) {
+	c.mustBeMade("Candidates")
+	job, _, err := c.resolveExact(req)
+	if err != nil {
+		return nil, err
+	}
+	sets, err := c.BuildNodeSets(job)
+	if err != nil {
+		return nil, err
+	}
+	if len(sets) == 0 {
+		return bitset.New(uint(len(c.nodes))), nil
+	}
+	return sets[0].cand.Clone(), nil // the sets share one candidate bitmap
+}
+
+// Candidates is Cluster.Candidates on the snapshot.
+func (s *Snapshot) Candidates(req *Request) (*bitset.BitSet, error) { return s.c.Candidates(req) }

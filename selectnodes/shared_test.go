@@ -3,6 +3,7 @@ package selectnodes_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -28,4 +29,41 @@ func TestClusterFeatureIndexIsFrozen(t *testing.T) {
 	req := &selectnodes.Request{MinNodes: 2, Features: ib}
 	_, err = c.SelectNodes(req, selectnodes.RunNow)
 	require.ErrorIs(t, err, selectnodes.ErrNodeConfig, "n2 still lacks ib")
+}
+
+// Candidates is the nodes a request could ever be given: its partition's
+// nodes that meet its per-node constraints, whatever runs and whatever
+// the nodes' states; MostCPUs is a node's CPUs with nothing running.
+func TestCandidatesIgnoreTheLoad(t *testing.T) {
+	cfg, err := slurmconf.Parse(strings.NewReader(
+		"NodeName=a[1-2] CPUs=8 Feature=ib\nNodeName=b1 CPUs=4\nNodeName=a[3-4] CPUs=8 Feature=ib\n" +
+			"PartitionName=long Nodes=a[1-4] Default=YES\nPartitionName=short Nodes=b1\n"))
+	require.NoError(t, err)
+	c, err := selectnodes.FromConfig(cfg)
+	require.NoError(t, err)
+	req := &selectnodes.Request{CPUs: 20, MinNodes: 3, MaxNodes: 3}
+	names := func() []string {
+		b, err := c.Candidates(req)
+		require.NoError(t, err)
+		return c.Names(b)
+	}
+	require.Equal(t, []string{"a1", "a2", "a3", "a4"}, names(), "b1 is the other partition's")
+
+	p, err := c.SelectNodes(&selectnodes.Request{CPUs: 16, MinNodes: 2, MaxNodes: 2}, selectnodes.RunNow)
+	require.NoError(t, err)
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	require.NoError(t, c.Allocate(1, p, start, start.Add(time.Hour)))
+	require.NoError(t, c.SetNodeState("a4", selectnodes.NodeDrain))
+	require.Equal(t, []string{"a1", "a2", "a3", "a4"}, names(), "the load and the states aside")
+	require.Equal(t, 8, c.MostCPUs(0))
+	require.Equal(t, 0, c.FreeCPUs(0))
+	require.Equal(t, 4, c.Snapshot().MostCPUs(2))
+	require.Zero(t, c.MostCPUs(99))
+
+	ib, err := features.Parse("ib")
+	require.NoError(t, err)
+	_, err = c.Candidates(&selectnodes.Request{Partition: "short", Features: ib})
+	require.ErrorIs(t, err, selectnodes.ErrNodeConfig, "as OfferTerms")
+	_, terr := c.OfferTerms(&selectnodes.Request{Partition: "short", Features: ib})
+	require.Equal(t, terr.Error(), err.Error())
 }

@@ -25,8 +25,12 @@ const auctionWindow = 100
 // others' bids stayed idle until the next job ended, where Slurm would
 // run its scheduler again within sched_interval.
 //
-// A job without a bid waits for one (KeepBidless), as in the seed: on its
-// workloads every request fits some run of nodes of the idle machine.
+// A job without a bid waits for one (KeepBidless), as in the seed, while
+// anything runs: on its workloads every request fits some run of nodes
+// of the idle machine. On a site's slurm.conf one may not (its cores on
+// nodes of different sizes that are not neighbours): the planner then
+// declines it once the machine is idle, or at once when no run of the
+// idle machine could hold it, and the queue's selection places it.
 func auctionPlanner() *auction.Planner {
 	return &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: auctionWindow, KeepBidless: true}
 }

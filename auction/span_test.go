@@ -1,0 +1,97 @@
+package auction
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/internal/testseed"
+	"github.com/hpcsched/hpcsched/topology"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A node outside the job's Span (another partition's, here busy) neither
+// joins nor breaks its run; a node of the Span that cannot take the job
+// now breaks it, as before.
+func TestSpanLeavesOtherNodesOutOfRuns(t *testing.T) {
+	load := Load{CPUs: []int{8, 8, 0, 8, 8, 0, 8}, GPUs: make([]int, 7)}
+	span := bitset.New(7).Set(0).Set(1).Set(3).Set(4).Set(5).Set(6) // node 2 is another partition's
+	job := WindowJob{Cores: 32, Nodes: 4, Span: span}
+	tree, err := topology.New([]string{"a", "b", "c", "d", "e", "f", "g"}, []topology.SwitchSpec{{Name: "s", Nodes: []string{"a", "b", "c", "d", "e", "f", "g"}}})
+	require.NoError(t, err)
+	var got [][]int
+	for _, set := range nodesets(tree, load, span) {
+		got = append(got, set.nodes)
+	}
+	assert.Equal(t, [][]int{{0, 1, 3, 4}, {6}}, got, "node 5 is the job's, busy: it breaks the run")
+	got = nil
+	for _, set := range nodesets(tree, load, nil) {
+		got = append(got, set.nodes)
+	}
+	assert.Equal(t, [][]int{{0, 1}, {3, 4}, {6}}, got)
+	job.Span, job.ID, job.Priority = span, 1, 1
+	p, err := GenerateBids([]WindowJob{job}, load, tree, BidOptions{})
+	require.NoError(t, err)
+	require.Len(t, p.Jobs[0].Bids, 1, "one bid, across node 2")
+	var used []int
+	for _, u := range p.Jobs[0].Bids[0].Uses {
+		used = append(used, u.Node)
+	}
+	assert.Equal(t, []int{0, 1, 3, 4}, used)
+	assert.True(t, newRunLimits(load).mayBid(job))
+	job.Span = nil
+	p, err = GenerateBids([]WindowJob{job}, load, tree, BidOptions{})
+	require.NoError(t, err)
+	assert.Empty(t, p.Jobs[0].Bids, "without the Span, no run holds it")
+	assert.False(t, newRunLimits(load).mayBid(job))
+}
+
+// On random loads of the AUCSCHED3 paper's system and random Spans, a job
+// mayBid rules out never gets a bid from GenerateBids, and the limits of
+// a Span are its scan's.
+func TestMayBidHidesNoBidWithinSpans(t *testing.T) {
+	seed := testseed.Draw(t)
+	rng := rand.New(rand.NewPCG(seed, 41))
+	_, tree := topology.Seed001()
+	n := tree.NodeCount()
+	out, in := 0, 0
+	for range 20 {
+		load := seed001Load(rng, n)
+		rl := newRunLimits(load)
+		spans := []*bitset.BitSet{nil}
+		for range 3 {
+			s := bitset.New(uint(n))
+			for i := range n {
+				if rng.IntN(8) > 0 {
+					s.Set(uint(i))
+				}
+			}
+			spans = append(spans, s)
+		}
+		for k := range 30 {
+			job := randomWindowJob(rng, int64(k+1))
+			job.Span = spans[rng.IntN(len(spans))]
+			if rl.mayBid(job) {
+				in++
+				continue
+			}
+			out++
+			p, err := GenerateBids([]WindowJob{job}, load, tree, BidOptions{MaxBids: 20})
+			require.NoError(t, err)
+			assert.Empty(t, p.Jobs[0].Bids, "job %+v", job)
+		}
+		for _, s := range spans[1:] {
+			sl := rl.bySpan[s]
+			if sl == nil {
+				continue
+			}
+			for range 20 {
+				g, m := rng.IntN(4), rng.IntN(40)
+				require.Equal(t, sl.stretches(g, m), sl.stretchesOfRuns(g, m), "%d GPUs, %d nodes", g, m)
+			}
+		}
+	}
+	assert.Positive(t, out)
+	assert.Positive(t, in)
+}
