@@ -19,7 +19,10 @@ import (
 // Schedule
 //
 //  1. builds the window: eligible jobs in queue order, up to its size,
-//     leaving out (and not counting) the jobs a Decliner declines;
+//     leaving out (and not counting) the jobs a Decliner declines and
+//     those an earlier pass left pending for their partition's limits
+//     (PartitionNodeLimit, PartitionTimeLimit, PartitionDown), which step
+//     3 checks again;
 //  2. applies the planner's decisions in the order given; a decision the
 //     pipeline refuses starts nothing and is reported as an EventRefused
 //     (payload: the error);
@@ -91,6 +94,8 @@ func (s *Scheduler) plan(ctx context.Context, now time.Time) []Started {
 		switch {
 		case decliner != nil && decliner.Declines(j.public()):
 			declined = append(declined, j)
+		case heldByLimits(j):
+			declined = append(declined, j) // selectEach checks its limits again
 		case len(window) < s.opts.plannerWindow:
 			window = append(window, j.public())
 			inWindow[j.ID] = j
@@ -137,6 +142,20 @@ func (s *Scheduler) plan(ctx context.Context, now time.Time) []Started {
 	})
 	pending := func(j *job) bool { return j.State == Pending }
 	return append(out, s.selectEach(declined, pending, now)...)
+}
+
+// heldByLimits reports whether the last pass left j pending for a reason
+// only a change of its request or of the configuration lifts (its
+// partition's node or time limits, a partition that is down): such a job
+// takes no window place, or jobs that could run would wait behind a window
+// full of jobs that cannot; Schedule's selection looks at it instead,
+// every pass, and starts it once its limits allow.
+func heldByLimits(j *job) bool {
+	switch j.Reason {
+	case ReasonPartitionNodeLimit, ReasonPartitionTimeLimit, ReasonPartitionDown:
+		return true
+	}
+	return false
 }
 
 // selectEach is Schedule's loop on jobs (in queue order): each gets a
