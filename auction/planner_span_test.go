@@ -1,11 +1,17 @@
 package auction_test
 
 import (
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hpcsched/hpcsched/auction"
+	"github.com/hpcsched/hpcsched/check"
+	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
 	"github.com/hpcsched/hpcsched/slurmconf"
@@ -102,4 +108,74 @@ func TestPlannerDeclinesABidlessJobOnAnIdleMachine(t *testing.T) {
 	require.Equal(t, queue.Running, j.State, "reason %s", j.Reason)
 	assert.Equal(t, "big[1,3]", j.Nodes())
 	assert.Equal(t, 1, pl.declines)
+}
+
+// wideSpec draws a job of up to a whole partition of a site's cluster: n
+// of its nodes, with at most the CPUs its smallest node has on each, so
+// that any n of them hold it when idle.
+func wideSpec(r *rand.Rand, c *selectnodes.Cluster) queue.Spec {
+	spec := mixedSpec(r, c)
+	p, _ := c.Partition(spec.Request.Partition)
+	least := 0
+	for _, name := range p.Nodes {
+		if cpus := c.Node(mustIndex(c, name)).CPUs; least == 0 || cpus < least {
+			least = cpus
+		}
+	}
+	n := 1 + r.IntN(len(p.Nodes))
+	spec.Request = selectnodes.Request{Partition: p.Name, QOS: spec.Request.QOS, MinNodes: n, MaxNodes: n, CPUs: n * (1 + r.IntN(max(1, least)))}
+	return spec
+}
+
+// On every site configuration of the shared data, jobs of up to a whole
+// partition under a planner that keeps bidless jobs (the CLI's --policy
+// auction) all end: none waits for ever for a bid it cannot get (three
+// sites left jobs pending for ever when another partition's nodes lay
+// between their own).
+func TestKeepBidlessPlannerOnRealSitesEndsEveryJob(t *testing.T) {
+	dir := shareddata.Dir()
+	if dir == "" {
+		t.Skip("../shared/data not found")
+	}
+	confs, err := filepath.Glob(filepath.Join(dir, "slurm_configs", "*.slurm.conf"))
+	require.NoError(t, err)
+	seed := testseed.Draw(t)
+	jobs := 40
+	if testing.Short() {
+		jobs = 15
+	}
+	for _, conf := range confs {
+		name := strings.TrimSuffix(filepath.Base(conf), ".slurm.conf")
+		t.Run(name, func(t *testing.T) {
+			cfg, err := check.ReadConfig(conf)
+			require.NoError(t, err)
+			c, err := selectnodes.FromConfig(cfg)
+			require.NoError(t, err)
+			r := rand.New(rand.NewPCG(seed, uint64(len(name))))
+			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 4, KeepBidless: true}
+			s := queue.New(c, queue.WithPlanner(pl, 20))
+			for range jobs {
+				_, _ = s.Submit(wideSpec(r, c), sitesT0) // a request Submit refuses is not the test's
+			}
+			now := sitesT0
+			for step := 0; step < 2*jobs+10; step++ {
+				s.Schedule(now)
+				var running []queue.Job
+				for _, j := range s.Jobs() {
+					if j.State == queue.Running {
+						running = append(running, j)
+					}
+				}
+				if len(running) == 0 {
+					break
+				}
+				first := slices.MinFunc(running, func(a, b queue.Job) int { return a.End.Compare(b.End) })
+				now = first.End
+				require.NoError(t, s.Finish(first.ID, queue.Outcome{}, now))
+			}
+			for _, j := range s.Pending() {
+				t.Errorf("job %d never ended: %s %+v", j.ID, j.Reason, j.Request)
+			}
+		})
+	}
 }
