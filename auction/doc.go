@@ -26,7 +26,7 @@
 // count of its range), least contended first. A job's runs are scanned
 // over the nodes it could ever use (WindowJob.Span: its partition's, say),
 // so a node of another partition between its own does not split them; the
-// Planner fills Span in from selectnodes' Candidates. A job that no run of
+// Planner fills Span in from selectnodes' OfferTerms. A job that no run of
 // the idle machine could hold, or that has no bid while nothing runs, is
 // declined to the queue's selection even with KeepBidless: it would
 // otherwise wait for ever. PluginOptions gives the

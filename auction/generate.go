@@ -33,7 +33,7 @@ type WindowJob struct {
 	// partition, the nodes with the memory it needs, ...).
 	Eligible *bitset.BitSet
 	// Span, when not nil, is the nodes the job could use whatever the
-	// load (selectnodes.Offer.Span: its partition, features, node
+	// load (selectnodes.OfferTerms' Span: its partition, features, node
 	// sizes). The job's runs of consecutive nodes are scanned over these
 	// alone: a node outside Span neither joins nor breaks a run, while a
 	// node of Span that cannot take the job now (not Eligible, busy, short
@@ -213,7 +213,7 @@ func nodesets(tree *topology.Tree, load Load, span *bitset.BitSet) []nodeset {
 			if span != nil && !span.Test(u) {
 				continue
 			}
-			if load.CPUs[i] == 0 || !nextTo(span, last, i) {
+			if load.CPUs[i] == 0 || i != last+1 && (span == nil || !nextTo(span, last, i)) {
 				flush()
 			}
 			if load.CPUs[i] > 0 {
@@ -226,11 +226,12 @@ func nodesets(tree *topology.Tree, load Load, span *bitset.BitSet) []nodeset {
 	return sets
 }
 
-// nextTo reports whether node i comes right after node last: in index
-// order, or in span's when span is not nil. last is -2 before any node.
+// nextTo reports whether node i comes right after node last in span's
+// order (i is not last+1, which is next in any order). last is -2 before
+// any node.
 func nextTo(span *bitset.BitSet, last, i int) bool {
-	if span == nil || last < 0 {
-		return i == last+1
+	if last < 0 {
+		return false
 	}
 	next, ok := span.NextSet(uint(last + 1))
 	return ok && int(next) == i

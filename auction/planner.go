@@ -233,7 +233,9 @@ func takeWinners(snap *selectnodes.Snapshot, window []queue.Job, won []queue.Dec
 func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, nodes *passNodes, window []queue.Job, gpu string, now time.Time, head **reservation, cache *passOffers) ([]queue.Decision, []queue.Decision, error) {
 	load, tree := nodes.load(snap, gpu), nodes.tree
 	rl := newRunLimits(load)
-	rl.idle = func() *runLimits { return nodes.idleLimits(snap, gpu) }
+	if pl.KeepBidless { // without it a job with no bid now is declined anyway
+		rl.idle = nodes.idleLimits
+	}
 	wjobs, byID, offers, declined := pl.windowJobs(snap, window, gpu, cache, rl)
 	if len(wjobs) == 0 {
 		return nil, declined, nil
@@ -245,7 +247,7 @@ func (pl *Planner) auction(ctx context.Context, snap *selectnodes.Snapshot, node
 	}
 	// A job without a bid on an idle machine never gets one: even a
 	// planner that keeps bidless jobs declines them then.
-	keep := pl.KeepBidless && !nodes.isIdle(snap, gpu, load)
+	keep := pl.KeepBidless && snap.JobsOnTotal() > 0
 	if noneMayBid(wjobs) {
 		// No job has a node to bid on: no bids, no winners.
 		if !keep {
@@ -366,18 +368,25 @@ type passNodes struct {
 	avail   *bitset.BitSet
 	maxGPUs int
 	tree    *topology.Tree
-	idle    *runLimits // the limits on the idle machine, made when first asked
+	// idleLoad is the available nodes' cores and GPUs with nothing
+	// running; idle its limits, made when first asked.
+	idleLoad Load
+	idle     *runLimits
 }
 
 func readNodes(snap *selectnodes.Snapshot, gpu string) (*passNodes, error) {
 	n := snap.NodeCount()
 	pn := &passNodes{avail: snap.Avail(), tree: snap.Topology()}
+	pn.idleLoad = Load{CPUs: make([]int, n), GPUs: make([]int, n)}
 	for i := range n {
 		if !pn.avail.Test(uint(i)) {
 			continue
 		}
-		pn.maxGPUs = max(pn.maxGPUs, int(min(snap.MostGRES(i, gpu), MaxPerNode))) // no copy of the node
+		g := int(min(max(0, snap.MostGRES(i, gpu)), MaxPerNode)) // no copy of the node
+		pn.maxGPUs = max(pn.maxGPUs, g)
+		pn.idleLoad.CPUs[i], pn.idleLoad.GPUs[i] = snap.MostCPUs(i), g
 	}
+	pn.idleLoad.MaxGPUs = pn.maxGPUs
 	if pn.tree != nil {
 		return pn, nil
 	}
@@ -397,24 +406,11 @@ func readNodes(snap *selectnodes.Snapshot, gpu string) (*passNodes, error) {
 // a job they rule out gets no bid whatever ends, so the auction declines
 // it (Schedule's selection then places it) rather than hold it forever.
 // Asked only for jobs that cannot bid now, once a pass.
-func (pn *passNodes) idleLimits(snap *selectnodes.Snapshot, gpu string) *runLimits {
+func (pn *passNodes) idleLimits() *runLimits {
 	if pn.idle == nil {
-		n := snap.NodeCount()
-		load := Load{CPUs: make([]int, n), GPUs: make([]int, n), MaxGPUs: pn.maxGPUs}
-		for i, ok := pn.avail.NextSet(0); ok && int(i) < n; i, ok = pn.avail.NextSet(i + 1) {
-			load.CPUs[i] = snap.MostCPUs(int(i))
-			load.GPUs[i] = int(min(max(0, snap.MostGRES(int(i), gpu)), MaxPerNode))
-		}
-		pn.idle = newRunLimits(load)
+		pn.idle = newRunLimits(pn.idleLoad)
 	}
 	return pn.idle
-}
-
-// isIdle reports whether load is the idle machine's: every available
-// node's cores and GPUs free.
-func (pn *passNodes) isIdle(snap *selectnodes.Snapshot, gpu string, load Load) bool {
-	idle := pn.idleLimits(snap, gpu).load
-	return slices.Equal(load.CPUs, idle.CPUs) && slices.Equal(load.GPUs, idle.GPUs)
 }
 
 // load reads the free cores and GPUs of the available nodes now.
@@ -497,7 +493,7 @@ func windowJob(snap *selectnodes.Snapshot, j *queue.Job, gpu string, cache *pass
 	if w.Cores < w.Nodes {
 		return WindowJob{}, nil, false
 	}
-	w.Span = jo.span(snap, &j.Request)
+	w.Span = jo.span()
 	if !rl.mayBid(w) {
 		if rl.idle != nil && !rl.idle().mayBid(w) {
 			return WindowJob{}, nil, false // no bid even on an idle machine: declined

@@ -29,6 +29,9 @@ type spanLimits struct {
 	total map[int]int    // GPUs per node -> free cores of the nodes with a free core and those GPUs
 	runs  map[int][]run  // GPUs per node -> the runs of nodes with a free core and those GPUs
 	sums  []int          // sums[p]: the free cores of positions 0..p-1 (all of them)
+	// cpus and gpus are the span's nodes' free cores and GPUs by
+	// position (values), when nodes is not nil
+	cpus, gpus []int
 }
 
 // run is the positions [start, end) of a run.
@@ -82,38 +85,21 @@ func (sl *spanLimits) mayBid(job WindowJob) bool {
 	return most >= job.Cores
 }
 
-// len is how many positions the span has.
-func (sl *spanLimits) len() int {
-	if sl.nodes == nil {
-		return len(sl.load.CPUs)
-	}
-	return len(sl.nodes)
-}
-
-// at is the free cores and GPUs of the node at position p.
-func (sl *spanLimits) at(p int) (cpus, gpus int) {
-	if sl.nodes != nil {
-		p = sl.nodes[p]
-	}
-	return sl.load.CPUs[p], sl.load.GPUs[p]
-}
-
 // stretches is the most free cores of a stretch of n consecutive nodes
 // (of a whole run when n is 0) each with a free core and g free GPUs; -1
 // when no run has n nodes. A scan of every node, kept for the tests of
 // stretchesOfRuns, which mayBid asks.
 func (sl *spanLimits) stretches(g, n int) int {
+	cpus, gpus := sl.values()
 	most, start, sum := -1, 0, 0 // the stretch is positions start..p
-	for p := range sl.len() {
-		c, gpus := sl.at(p)
-		if c <= 0 || gpus < g {
+	for p, c := range cpus {
+		if c <= 0 || gpus[p] < g {
 			start, sum = p+1, 0
 			continue
 		}
 		sum += c
 		if n > 0 && p-start+1 > n {
-			first, _ := sl.at(start)
-			sum -= first
+			sum -= cpus[start]
 			start++
 		}
 		if n == 0 || p-start+1 == n {
@@ -153,25 +139,21 @@ func (sl *spanLimits) stretchesOfRuns(g, n int) int {
 // runsWith lists the runs of nodes with a free core and g free GPUs, and
 // makes the running sums of free cores on first use.
 func (sl *spanLimits) runsWith(g int) []run {
-	n := sl.len()
+	cpus, gpus := sl.values()
 	if sl.sums == nil {
-		sl.sums = make([]int, n+1)
-		for p := range n {
-			c, _ := sl.at(p)
+		sl.sums = make([]int, len(cpus)+1)
+		for p, c := range cpus {
 			sl.sums[p+1] = sl.sums[p] + c
 		}
 	}
 	runs := []run{}
-	for p := 0; p < n; {
-		if c, gpus := sl.at(p); c <= 0 || gpus < g {
+	for p := 0; p < len(cpus); {
+		if cpus[p] <= 0 || gpus[p] < g {
 			p++
 			continue
 		}
 		start := p
-		for p < n {
-			if c, gpus := sl.at(p); c <= 0 || gpus < g {
-				break
-			}
+		for p < len(cpus) && cpus[p] > 0 && gpus[p] >= g {
 			p++
 		}
 		runs = append(runs, run{start, p})
@@ -182,11 +164,27 @@ func (sl *spanLimits) runsWith(g int) []run {
 // freeWith is the free cores of the nodes with a free core and g free
 // GPUs: no stretch of them has more.
 func (sl *spanLimits) freeWith(g int) int {
+	cpus, gpus := sl.values()
 	sum := 0
-	for p := range sl.len() {
-		if c, gpus := sl.at(p); c > 0 && gpus >= g {
+	for p, c := range cpus {
+		if c > 0 && gpus[p] >= g {
 			sum += c
 		}
 	}
 	return sum
+}
+
+// values is the free cores and GPUs by position: the load's own for every
+// node, else the span's nodes' gathered once.
+func (sl *spanLimits) values() (cpus, gpus []int) {
+	if sl.nodes == nil {
+		return sl.load.CPUs, sl.load.GPUs
+	}
+	if sl.cpus == nil {
+		sl.cpus, sl.gpus = make([]int, len(sl.nodes)), make([]int, len(sl.nodes))
+		for p, n := range sl.nodes {
+			sl.cpus[p], sl.gpus[p] = sl.load.CPUs[n], sl.load.GPUs[n]
+		}
+	}
+	return sl.cpus, sl.gpus
 }

@@ -53,8 +53,8 @@ type sharedOffer struct {
 	round    int
 	eligible *bitset.BitSet
 	room     func(int) int
-	// span is the key's Candidates (WindowJob.Span), nil when they are
-	// every node; asked once a pass (spanMade).
+	// span is the key's OfferTerms.Span (WindowJob.Span), nil when it is
+	// every node; taken from its first job (spanMade).
 	span     *bitset.BitSet
 	spanMade bool
 }
@@ -104,15 +104,12 @@ func (jo *jobOffer) offer(snap *selectnodes.Snapshot, req *selectnodes.Request) 
 
 // span is the nodes the key's jobs could ever use (WindowJob.Span),
 // nil when that is every node, so that a job whose partition is the
-// whole machine scans its runs as before. OfferTerms succeeded for req,
-// so Candidates does too (the same checks).
-func (jo *jobOffer) span(snap *selectnodes.Snapshot, req *selectnodes.Request) *bitset.BitSet {
+// whole machine scans its runs as before: the first job's OfferTerms'
+// Span, shared by the key's jobs (their candidates are alike).
+func (jo *jobOffer) span() *bitset.BitSet {
 	so := jo.share
 	if !so.spanMade {
-		if c, err := snap.Candidates(req); err == nil && c.Count() < uint(snap.NodeCount()) {
-			so.span = c
-		}
-		so.spanMade = true
+		so.span, so.spanMade = jo.terms.Span, true
 	}
 	return so.span
 }

@@ -15,6 +15,15 @@ type OfferTerms struct {
 	Counts      Counts
 	Whole       bool
 	CPUsPerNode int
+	// Span is the nodes that meet the request's per-node constraints
+	// (its partition, exclusions, features and the configured CPUs,
+	// memory, disk and GRES: BuildNodeSets' nodes), whatever the load and
+	// the nodes' states: the nodes the job could ever be given. nil when
+	// that is every node. An Offer's Nodes are those of them the load
+	// lets take the job now. A planner that lays jobs out on runs of
+	// neighbouring nodes reads Span as the job's own row, so that a node
+	// the job may never use does not split its runs. The caller's.
+	Span *bitset.BitSet
 }
 
 // OfferTerms is Offer without the load: the same error Offer returns for
@@ -37,10 +46,20 @@ func (c *Cluster) OfferTerms(req *Request) (OfferTerms, error) {
 	if err != nil {
 		return OfferTerms{}, err
 	}
-	if _, err := c.BuildNodeSets(job); err != nil {
+	sets, err := c.BuildNodeSets(job)
+	if err != nil {
 		return OfferTerms{}, err
 	}
-	return OfferTerms{Counts: n, Whole: c.wholeNodes(job), CPUsPerNode: job.cpusPerNode}, nil
+	t := OfferTerms{Counts: n, Whole: c.wholeNodes(job), CPUsPerNode: job.cpusPerNode}
+	// the sets share one candidate bitmap, which may be the partition's
+	// own or scratch space: a copy, and only when some node is not in it
+	switch {
+	case len(sets) == 0:
+		t.Span = bitset.New(uint(len(c.nodes)))
+	case sets[0].cand.Count() < uint(len(c.nodes)):
+		t.Span = sets[0].cand.Clone()
+	}
+	return t, nil
 }
 
 // OfferTerms is Cluster.OfferTerms on the snapshot.
@@ -52,30 +71,3 @@ func (c *Cluster) wholeNodes(job *Job) bool {
 	_, linear := c.selector.(Linear)
 	return job.Exclusive || linear
 }
-
-// Candidates is the nodes that meet req's per-node constraints (its
-// partition, exclusions, features and the configured CPUs, memory, disk
-// and GRES: BuildNodeSets' nodes), whatever the load and the nodes'
-// states: the nodes the job could ever be given on this configuration.
-// An Offer's Nodes are those of them the load lets take the job now. A
-// planner that lays jobs out on runs of neighbouring nodes reads them as
-// the job's own row, so that a node no layout of the job may use does not
-// split its runs. The error is OfferTerms'. A new bitmap.
-func (c *Cluster) Candidates(req *Request) (*bitset.BitSet, error) {
-	c.mustBeMade("Candidates")
-	job, _, err := c.resolveExact(req)
-	if err != nil {
-		return nil, err
-	}
-	sets, err := c.BuildNodeSets(job)
-	if err != nil {
-		return nil, err
-	}
-	if len(sets) == 0 {
-		return bitset.New(uint(len(c.nodes))), nil
-	}
-	return sets[0].cand.Clone(), nil // the sets share one candidate bitmap
-}
-
-// Candidates is Cluster.Candidates on the snapshot.
-func (s *Snapshot) Candidates(req *Request) (*bitset.BitSet, error) { return s.c.Candidates(req) }

@@ -42,7 +42,12 @@ func TestOfferTermsAgreeWithOffer(t *testing.T) {
 			continue
 		}
 		require.NoError(t, terr, "request %+v", req)
+		span := terms.Span
+		terms.Span = nil
 		assert.Equal(t, OfferTerms{Counts: o.Counts(), Whole: o.Whole(), CPUsPerNode: o.CPUsPerNode()}, terms)
+		if span != nil { // the offer's nodes are some of the span's
+			assert.True(t, span.IsSuperSet(o.Nodes()), "request %+v", req)
+		}
 	}
 	assert.Positive(t, refused)
 }

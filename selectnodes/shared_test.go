@@ -31,10 +31,10 @@ func TestClusterFeatureIndexIsFrozen(t *testing.T) {
 	require.ErrorIs(t, err, selectnodes.ErrNodeConfig, "n2 still lacks ib")
 }
 
-// Candidates is the nodes a request could ever be given: its partition's
+// OfferTerms' Span is the nodes a request could ever be given: its partition's
 // nodes that meet its per-node constraints, whatever runs and whatever
 // the nodes' states; MostCPUs is a node's CPUs with nothing running.
-func TestCandidatesIgnoreTheLoad(t *testing.T) {
+func TestOfferTermsSpanIgnoresTheLoad(t *testing.T) {
 	cfg, err := slurmconf.Parse(strings.NewReader(
 		"NodeName=a[1-2] CPUs=8 Feature=ib\nNodeName=b1 CPUs=4\nNodeName=a[3-4] CPUs=8 Feature=ib\n" +
 			"PartitionName=long Nodes=a[1-4] Default=YES\nPartitionName=short Nodes=b1\n"))
@@ -43,9 +43,9 @@ func TestCandidatesIgnoreTheLoad(t *testing.T) {
 	require.NoError(t, err)
 	req := &selectnodes.Request{CPUs: 20, MinNodes: 3, MaxNodes: 3}
 	names := func() []string {
-		b, err := c.Candidates(req)
+		terms, err := c.OfferTerms(req)
 		require.NoError(t, err)
-		return c.Names(b)
+		return c.Names(terms.Span)
 	}
 	require.Equal(t, []string{"a1", "a2", "a3", "a4"}, names(), "b1 is the other partition's")
 
@@ -62,8 +62,21 @@ func TestCandidatesIgnoreTheLoad(t *testing.T) {
 
 	ib, err := features.Parse("ib")
 	require.NoError(t, err)
-	_, err = c.Candidates(&selectnodes.Request{Partition: "short", Features: ib})
-	require.ErrorIs(t, err, selectnodes.ErrNodeConfig, "as OfferTerms")
-	_, terr := c.OfferTerms(&selectnodes.Request{Partition: "short", Features: ib})
-	require.Equal(t, terr.Error(), err.Error())
+	_, err = c.OfferTerms(&selectnodes.Request{Partition: "short", Features: ib})
+	require.ErrorIs(t, err, selectnodes.ErrNodeConfig)
+	terms, err := c.OfferTerms(&selectnodes.Request{Partition: "long", Features: ib})
+	require.NoError(t, err)
+	require.Equal(t, []string{"a1", "a2", "a3", "a4"}, c.Names(terms.Span))
+
+	one, err := selectnodes.FromConfig(mustParse(t, "NodeName=a[1-2] CPUs=8\nPartitionName=all Nodes=ALL Default=YES\n"))
+	require.NoError(t, err)
+	terms, err = one.OfferTerms(&selectnodes.Request{MinNodes: 1})
+	require.NoError(t, err)
+	require.Nil(t, terms.Span, "every node: no Span")
+}
+
+func mustParse(t *testing.T, conf string) *slurmconf.Config {
+	cfg, err := slurmconf.Parse(strings.NewReader(conf))
+	require.NoError(t, err)
+	return cfg
 }

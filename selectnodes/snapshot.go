@@ -167,6 +167,10 @@ func (s *Snapshot) FreeGRES(i int, name, typ string) int64 { return s.c.FreeGRES
 // JobsOn returns how many jobs run on node i in the snapshot.
 func (s *Snapshot) JobsOn(i int) int { return s.c.JobsOn(i) }
 
+// JobsOnTotal is Cluster.JobsOnTotal on the snapshot: 0 when nothing runs
+// (a planner's own starts on it included).
+func (s *Snapshot) JobsOnTotal() int { return s.c.JobsOnTotal() }
+
 // Idle is the idle bitmap of the snapshot (a copy).
 func (s *Snapshot) Idle() *bitset.BitSet { return s.c.Idle() }
 
