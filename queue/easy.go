@@ -192,10 +192,15 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 			w.unsure = true
 			continue
 		}
-		w.considered++
 		if e.consider(w, j) {
+			w.considered++
 			continue
 		}
+		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) { // it never fits: no depth, no head
+			w.unsure = true
+			continue
+		}
+		w.considered++
 		j.Reason = ReasonResources
 		if w.head == nil {
 			if w.head = e.headPlan(j, w.now); w.head == nil {

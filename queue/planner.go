@@ -94,7 +94,7 @@ func (s *Scheduler) plan(ctx context.Context, now time.Time) []Started {
 		switch {
 		case decliner != nil && decliner.Declines(j.public()):
 			declined = append(declined, j)
-		case heldByLimits(j):
+		case heldByReason(j):
 			declined = append(declined, j) // selectEach checks its limits again
 		case len(window) < s.opts.plannerWindow:
 			window = append(window, j.public())
@@ -144,13 +144,13 @@ func (s *Scheduler) plan(ctx context.Context, now time.Time) []Started {
 	return append(out, s.selectEach(declined, pending, now)...)
 }
 
-// heldByLimits reports whether the last pass left j pending for a reason
+// heldByReason reports whether the last pass left j pending for a reason
 // only a change of its request or of the configuration lifts (its
 // partition's node or time limits, a partition that is down): such a job
 // takes no window place, or jobs that could run would wait behind a window
 // full of jobs that cannot; Schedule's selection looks at it instead,
 // every pass, and starts it once its limits allow.
-func heldByLimits(j *job) bool {
+func heldByReason(j *job) bool {
 	switch j.Reason {
 	case ReasonPartitionNodeLimit, ReasonPartitionTimeLimit, ReasonPartitionDown:
 		return true

@@ -378,24 +378,51 @@ func (s *Scheduler) Pending() []Job {
 func (s *Scheduler) Cluster() *selectnodes.Cluster { return s.c }
 
 // partPrio is the partition priority of a job.
-func (s *Scheduler) partPrio(j *job) int {
-	// a submission asks twice (its priority and its place in the queue),
-	// and a replay's jobs name one partition or a few: the last answer is
-	// kept until a partition changes (UpdatePartition) rather than the
-	// whole Partition copied out of the cluster each time
+func (s *Scheduler) partPrio(j *job) int { return s.partOf(j).prio }
+
+// partOf is what the scheduler reads of a job's partition most often:
+// a submission asks twice (its priority and its place in the queue), an
+// EASY pass for every job it cannot start, and a replay's jobs name one
+// partition or a few: the last answer is kept until a partition changes
+// (UpdatePartition) rather than the whole Partition copied out of the
+// cluster each time.
+func (s *Scheduler) partOf(j *job) *partMemo {
 	if m := &s.lastPart; m.known && m.name == j.Partition {
-		return m.prio
+		return m
 	}
-	p, _ := s.c.Partition(j.Partition)
-	s.lastPart = partMemo{name: j.Partition, prio: p.Priority, known: true}
-	return p.Priority
+	return s.readPart(j)
 }
 
-// partMemo is a partition's name and priority (0 for an unknown name).
+// readPart is partOf when the memo holds another partition.
+func (s *Scheduler) readPart(j *job) *partMemo {
+	p, _ := s.c.Partition(j.Partition)
+	s.lastPart = partMemo{name: j.Partition, prio: p.Priority, known: true, up: p.State == selectnodes.PartitionUp,
+		maxTime: p.MaxTime, minNodes: p.MinNodes, maxNodes: p.MaxNodes}
+	m := &s.lastPart
+	m.limited = !m.up || m.maxTime > 0 || m.maxNodes > 0 || m.minNodes > 1
+	return m
+}
+
+// partMemo is a partition's name, priority and limits (zeros, and not up,
+// for an unknown name).
 type partMemo struct {
-	name  string
-	prio  int
-	known bool
+	name               string
+	prio               int
+	known              bool
+	up                 bool
+	maxTime            time.Duration
+	minNodes, maxNodes int
+	limited            bool // some limit could hold a job (heldByLimits)
+}
+
+// heldByLimits reports whether j's request breaks its partition's limits
+// (a time limit above MaxTime, a node count outside MinNodes..MaxNodes, a
+// partition that is not up), which only a change of the request or the
+// partition lifts.
+func (m *partMemo) heldByLimits(j *job) bool {
+	req := &j.Request
+	return !m.up || (m.maxTime > 0 && j.TimeLimit > m.maxTime) ||
+		(m.maxNodes > 0 && max(req.MinNodes, 1) > m.maxNodes) || (req.MaxNodes > 0 && req.MaxNodes < m.minNodes)
 }
 
 func (s *Scheduler) policyContext(j *job, now time.Time) PolicyContext {
