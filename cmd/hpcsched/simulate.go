@@ -58,9 +58,20 @@ type simFlags struct {
 	runner func(cl cell, progress func(done, total int, now time.Duration)) (*sim.Result, row, error)
 }
 
+// simulateNotes end simulate's usage text.
+const simulateNotes = `A run that fails (a trace line found bad half way, an error of the
+auction) does not stop the others: every run runs, and the rows of those
+that ended are printed (table, --csv, --json) and written (--out, --jobs)
+as they would be without it; a row over --seeds is left out when one of
+its seeds failed. Each failed run is then named on stderr, and the exit
+code is 1. When every run failed, nothing is printed and the exit code
+is 2, as for one run. -j N prints and writes the same bytes as -j 1.
+`
+
 func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	f := &simFlags{}
 	fs := newFlagSet("simulate", "[flags]")
+	fs.notes = simulateNotes
 	fs.String(&f.workload, "workload=SPEC", "aucsched:6", "aucsched:ID[,ID...] (1-6, 5', 6') or SWF trace paths (.swf or .swf.gz), comma-separated")
 	fs.String(&f.machines, "machines=FILE", "", "an Alea .machines file sizing the cluster for an SWF trace")
 	fs.String(&f.extra, "features=LIST", "", "features every node of an SWF cluster has besides those read from the trace, comma-separated")

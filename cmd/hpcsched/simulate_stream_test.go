@@ -218,24 +218,6 @@ func TestSimulateStopsWhenStdoutFails(t *testing.T) {
 	}
 }
 
-// A failed run is the error: the rows before it are printed, none after.
-func TestSimulateFailedRunStopsTheRows(t *testing.T) {
-	for _, j := range []string{"1", "3"} {
-		f, err := parseSimFlags([]string{"--workload", "aucsched:1,2,3", "--compare", "fcfs,easy", "-j", j}, io.Discard)
-		require.NoError(t, err)
-		f.runner = func(cl cell, _ func(int, int, time.Duration)) (*sim.Result, row, error) {
-			if cl.group == 2 || cl.group == 4 {
-				return nil, row{}, fmt.Errorf("run %d failed", cl.group)
-			}
-			return &sim.Result{}, fakeRow(cl), nil
-		}
-		var out bytes.Buffer
-		err = f.simulate(&out, io.Discard)
-		require.EqualError(t, err, "run 2 failed", "-j %s: the first failure in run order", j)
-		assert.Equal(t, 3, strings.Count(out.String(), "\n"), "-j %s: heading and rows 1-2:\n%s", j, out.String())
-	}
-}
-
 // Progress goes to stderr only on a terminal or with --progress; -q and
 // --progress exclude each other.
 func TestSimulateProgressOnlyWhenAsked(t *testing.T) {

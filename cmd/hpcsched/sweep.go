@@ -245,7 +245,7 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 		}
 		outs[i] = cellOut{res: sh.Result, row: sh.Row}
 		if sh.Error != "" {
-			outs[i].err = fmt.Errorf("sweep task %d (%s %s): %s", i, cells[i].workload, cells[i].variant, sh.Error)
+			outs[i].err = fmt.Errorf("sweep task %d: %s", i, sh.Error) // the collector names the run
 		}
 	}
 	if len(missing) > 0 {
