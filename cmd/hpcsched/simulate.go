@@ -88,7 +88,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.seedList, "seeds=LIST", "", "run each generated workload under each of these seeds (1-7, or 1,3,5) and print the mean ± standard deviation over them")
 	fs.Int(&f.parallel, "j,jobs-parallel", 1, "independent runs at once (the output is the same as with -j 1)")
 	fs.Duration(&f.interval, "interval", 0, "an extra scheduling pass every interval of virtual time (0 for none, else at least 1s)")
-	fs.Int(&f.limit, "limit", 0, "replay only the first N jobs (0 for all)")
+	fs.Int(&f.limit, "limit", 0, "replay only the first N jobs (0 for all): a generated workload's, or a trace's first N jobs kept, in line order (the jobs it leaves out do not count)")
 	fs.Bool(&f.asCSV, "csv", "print CSV")
 	fs.Bool(&f.asJSON, "json", "print JSON")
 	fs.String(&f.svg, "svg=FILE", "", "write the charts of a single run to this SVG file")
@@ -352,7 +352,7 @@ func (f *simFlags) checkIntervalPasses(cells []cell) error {
 }
 
 // traceSpan is the time from a trace's first submission to its last
-// (among its first limit jobs when limit > 0), 0 when it cannot be read
+// (among the first limit jobs the replay keeps when limit > 0), 0 when it cannot be read
 // here (the run will say why) or is not a regular file (a pipe is read
 // once, by the run).
 func traceSpan(path string, limit int) time.Duration {
@@ -369,12 +369,15 @@ func traceSpan(path string, limit int) time.Duration {
 	}
 	defer closer.Close()
 	var first, last time.Duration
-	for n := 0; limit <= 0 || n < limit; n++ {
+	for n := 0; limit <= 0 || n < limit; {
 		j, err := r.Next()
 		if err != nil {
 			break
 		}
-		if n == 0 || j.Submit < first {
+		if j.Run < 0 || (j.Status == 5 && j.Run == 0) {
+			continue // left out of the replay (sim's Trace.WorkloadWith), so not counted by --limit
+		}
+		if n++; n == 1 || j.Submit < first {
 			first = j.Submit
 		}
 		last = max(last, j.Submit)
@@ -648,7 +651,7 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 				return nil, err
 			}
 		}
-		ld.setWorkload(tr.WorkloadWith(ld.name, ld.c, conv), f.limit)
+		ld.setWorkload(tr.WorkloadFirst(ld.name, ld.c, conv, f.limit), f.limit)
 		return ld, nil
 	}
 	ld.close = func() { closer.Close() }
