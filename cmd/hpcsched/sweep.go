@@ -202,7 +202,10 @@ func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 	if err != nil || i < 0 || i >= len(cells) {
 		return usagef("sweep run: task %q: want 0-%d (--task or SLURM_ARRAY_TASK_ID)", task, len(cells)-1)
 	}
-	f.quiet, f.parallel = true, 1
+	// the plan refused --jobs files that existed (without --force): one
+	// there now is this task's own, left by an attempt Slurm killed or
+	// requeued, or by a run the user repeats, and must not stop the rerun
+	f.quiet, f.parallel, f.force = true, 1, true
 	res, r, err := f.runOne(cells[i], nil)
 	shard := sweepShard{Task: i, Row: r}
 	if err != nil {

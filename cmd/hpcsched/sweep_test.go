@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -137,4 +138,19 @@ func TestSweepMergeWithAFailedTask(t *testing.T) {
 	assert.Equal(t, 1, code, errOut)
 	assert.Equal(t, local, merged)
 	assert.Contains(t, errOut, b+" fcfs+easy: sweep task 3: "+b+": swf: line 4:")
+}
+
+// A task run again (requeued by Slurm, or rerun as merge suggests for a
+// task killed half way) overwrites its own --jobs file.
+func TestSweepTaskRerunOverwritesItsJobsFile(t *testing.T) {
+	dir := t.TempDir()
+	sweep := filepath.Join(dir, "sweep")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "10", "--jobs", filepath.Join(dir, "j.csv"))
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "j.csv"), []byte("id,name\n1,half"), 0o644)) // a killed attempt's
+	code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", "0")
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(filepath.Join(dir, "j.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, 11, bytes.Count(data, []byte("\n")))
 }
