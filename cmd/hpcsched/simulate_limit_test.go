@@ -71,3 +71,14 @@ func TestTraceSpanCountsTheJobsKept(t *testing.T) {
 	assert.Equal(t, 20*time.Second, traceSpan(path, 0))
 	assert.Equal(t, time.Duration(0), traceSpan(path, 1))
 }
+
+// A comparison names a trace's jobs left out once, not once per policy.
+func TestSimulateTraceNoteOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.swf")
+	trace := "; MaxNodes: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n" +
+		"2 5 -1 -1 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"
+	require.NoError(t, os.WriteFile(path, []byte(trace), 0o644))
+	code, out, errOut := runCmd(t, "simulate", "--workload", path, "--compare", "fcfs,easy,sjf")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, 1, strings.Count(out, "t: 1 trace jobs left out: 1 unknown run time\n"), out)
+}
