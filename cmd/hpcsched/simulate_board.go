@@ -42,7 +42,9 @@ func newBoard(f *simFlags, cells []cell, stderr io.Writer) *runBoard {
 	}
 	b.w, b.live = stderr, isTerminal(stderr)
 	for _, c := range cells {
-		name := c.workload + " " + c.variant.String()
+		// the row's name for a trace, not its path: the status line has
+		// room for about two runs' paths (maxStatus)
+		name := cellName(c.workload) + " " + c.variant.String()
 		if c.seeded && len(f.seeds) > 1 {
 			name += fmt.Sprintf(" seed %d", c.seed)
 		}

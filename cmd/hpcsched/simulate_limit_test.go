@@ -82,3 +82,14 @@ func TestSimulateTraceNoteOnce(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, 1, strings.Count(out, "t: 1 trace jobs left out: 1 unknown run time\n"), out)
 }
+
+// Progress names a trace's runs as its rows do, not by its path (the
+// status line holds about two paths).
+func TestSimulateProgressNamesTracesShort(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.swf")
+	require.NoError(t, os.WriteFile(path, []byte("; MaxNodes: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o644))
+	code, _, errOut := runCmd(t, "simulate", "--workload", path, "--compare", "fcfs,easy", "--progress")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "] trace fcfs+easy: utilization")
+	assert.NotContains(t, errOut, path)
+}
