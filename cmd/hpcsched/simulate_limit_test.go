@@ -93,3 +93,11 @@ func TestSimulateProgressNamesTracesShort(t *testing.T) {
 	assert.Contains(t, errOut, "] trace fcfs+easy: utilization")
 	assert.NotContains(t, errOut, path)
 }
+
+// --progress reports a single run too when stderr is not a terminal (a
+// batch job's log): there is no bar to show it.
+func TestSimulateProgressOfOneRun(t *testing.T) {
+	code, _, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "10", "--progress")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "[1/1] aucsched:1 fcfs: utilization")
+}
