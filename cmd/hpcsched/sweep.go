@@ -27,7 +27,9 @@ Slurm job array, one run per array task:
   run    runs the task's run (--task, else SLURM_ARRAY_TASK_ID) and writes
          DIR/shards/N.json
   merge  reads every shard and prints and writes what simulate with the same
-         flags prints and writes (its table, --json, --csv, --out files)
+         flags prints and writes (its table, --json, --csv, --out files);
+         a task whose run failed is named and left out, exit code 1, as
+         simulate does with a failed run
 `
 
 // sweepPlan is DIR/sweep.json.
