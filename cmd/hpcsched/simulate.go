@@ -446,6 +446,10 @@ func (f *simFlags) checkOutputs(cells []cell) error {
 	}
 	var paths []string
 	if f.jobs != "" {
+		if ext := strings.ToLower(filepath.Ext(f.jobs)); ext != ".csv" && ext != ".swf" {
+			// each run would refuse it as it starts: refused once, here
+			return usagef("simulate: --jobs %s: want a .csv or .swf file", f.jobs)
+		}
 		seen := map[string]bool{}
 		for _, c := range cells {
 			p := f.jobsFile(c)

@@ -288,9 +288,11 @@ func TestSimulateRefusesBeforeRunning(t *testing.T) {
 		{"--workload", t.TempDir()},
 		{"--workload", "-"},
 		{"--workload", "/dev/null", "--compare", "fcfs,easy"}, // read once, wanted twice
+		{"--workload", "aucsched:1,2", "--jobs", filepath.Join(t.TempDir(), "jobs.txt")},
 	} {
 		code, out, errOut := runCmd(t, append([]string{"simulate", "--limit", "5"}, args...)...)
 		assert.Equal(t, 2, code, "%v: %s", args, errOut)
 		assert.Empty(t, out, "%v", args)
+		assert.NotContains(t, errOut, "failed", "%v: refused before any run", args)
 	}
 }
