@@ -317,6 +317,9 @@ func (f *simFlags) checkInputs(cells []cell) error {
 	if err := checkTraces(cells); err != nil {
 		return err
 	}
+	if err := f.checkCluster(cells); err != nil {
+		return err
+	}
 	if err := f.checkIntervalPasses(cells); err != nil {
 		return err
 	}
@@ -702,26 +705,49 @@ func (ld *loaded) setWorkload(w *sim.Workload, limit int) {
 	ld.skipped = func() map[string]int { return w.Skipped }
 }
 
+// readMachines reads --machines (none without it) and names the cluster
+// after the file.
+func (f *simFlags) readMachines() ([]sim.Machine, string, error) {
+	if f.machines == "" {
+		return nil, "", nil
+	}
+	file, err := os.Open(f.machines)
+	if err != nil {
+		return nil, "", usagef("%v", err)
+	}
+	ms, err := sim.ReadMachines(file)
+	file.Close()
+	if err != nil {
+		return nil, "", usagef("%s: %v", f.machines, err)
+	}
+	if len(ms) == 0 {
+		// ClusterFor would size the cluster from the header, under
+		// the file's name
+		return nil, "", usagef("simulate: --machines %s: no machine in it", f.machines)
+	}
+	return ms, filepath.Base(f.machines), nil
+}
+
+// checkCluster reads --conf (with --topology) and --machines once before
+// several runs, each of which reads them again: a mistake in them is
+// one error, not one per run. A single run reads them once anyway (and
+// may read them from a pipe).
+func (f *simFlags) checkCluster(cells []cell) error {
+	if len(cells) < 2 {
+		return nil
+	}
+	if _, err := confCluster(f); err != nil {
+		return err
+	}
+	_, _, err := f.readMachines()
+	return err
+}
+
 // traceCluster sizes a cluster from --machines or the trace's header.
 func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, error) {
-	var ms []sim.Machine
-	name := ""
-	if f.machines != "" {
-		file, err := os.Open(f.machines)
-		if err != nil {
-			return nil, "", usagef("%v", err)
-		}
-		ms, err = sim.ReadMachines(file)
-		file.Close()
-		if err != nil {
-			return nil, "", usagef("%s: %v", f.machines, err)
-		}
-		if len(ms) == 0 {
-			// ClusterFor would size the cluster from the header, under
-			// the file's name
-			return nil, "", usagef("simulate: --machines %s: no machine in it", f.machines)
-		}
-		name = filepath.Base(f.machines)
+	ms, name, err := f.readMachines()
+	if err != nil {
+		return nil, "", err
 	}
 	var feats []string
 	for _, feat := range strings.Split(f.extra, ",") {

@@ -279,7 +279,10 @@ func TestSimulateStreamedOutputsEqual(t *testing.T) {
 // nothing on stdout: an --out that is a file, an empty --compare item.
 func TestSimulateRefusesBeforeRunning(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "results")
-	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	require.NoError(t, os.WriteFile(file, []byte("not a conf"), 0o644))
+	confs := strings.Split(gridConfs(t, 2), ",")
+	trace := filepath.Join(t.TempDir(), "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o644))
 	for _, args := range [][]string{
 		{"--out", file},
 		{"--compare", "fcfs,"},
@@ -289,6 +292,10 @@ func TestSimulateRefusesBeforeRunning(t *testing.T) {
 		{"--workload", "-"},
 		{"--workload", "/dev/null", "--compare", "fcfs,easy"}, // read once, wanted twice
 		{"--workload", "aucsched:1,2", "--jobs", filepath.Join(t.TempDir(), "jobs.txt")},
+		{"--workload", "aucsched:1,2", "--conf", filepath.Join(t.TempDir(), "missing.conf")},
+		{"--workload", "aucsched:1", "--compare", "fcfs,easy", "--conf", file}, // not a slurm.conf
+		{"--workload", "aucsched:1", "--seeds", "1-2", "--conf", confs[0], "--topology", file},
+		{"--workload", trace, "--compare", "fcfs,easy", "--machines", filepath.Join(t.TempDir(), "missing")},
 	} {
 		code, out, errOut := runCmd(t, append([]string{"simulate", "--limit", "5"}, args...)...)
 		assert.Equal(t, 2, code, "%v: %s", args, errOut)
