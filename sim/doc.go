@@ -16,7 +16,12 @@
 //
 // Trace.WorkloadWith reads jobs under explicit Conventions (the time limit
 // from the requested time or the run time, the requested or allocated
-// processors); Workload uses the usual ones.
+// processors); Workload uses the usual ones. A replay of a trace's first
+// N jobs (Trace.WorkloadFirst, NewTraceSource's limit) takes the first N
+// jobs kept, in the order of the trace's lines: a job left out (unknown
+// run time, cancelled before running) does not count, and only those on
+// the lines before the last job taken are counted as left out. A
+// standard trace read as it goes and an extended one read whole agree.
 //
 // Run submits each job at its submit time, ends it after its run time (or
 // at its time limit), and after every batch of simultaneous events

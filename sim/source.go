@@ -88,10 +88,11 @@ type heldJob struct {
 // (r.Extended) build c from the whole trace (OpenSWF, then
 // Trace.ClusterFor): its nodes need the SiteProperties its jobs ask for,
 // which r.Header, having no jobs, cannot give, and the jobs asking for
-// them would all be rejected. limit > 0 takes the first limit jobs in
-// the order of the trace's lines (given in submit order) and reads no
-// further line: on a trace out of order they may differ from the first
-// limit jobs by submit time, which a Workload's Jobs[:limit] are.
+// them would all be rejected. limit > 0 takes the first limit jobs kept
+// (a job left out, counted in Skipped, does not count), in the order of
+// the trace's lines, and reads no further line; Trace.WorkloadFirst takes
+// the same jobs. On a trace out of order they may differ from the first
+// limit jobs by submit time.
 func NewTraceSource(r *SWFReader, c *selectnodes.Cluster, conv Conventions, limit int) *TraceSource {
 	return &TraceSource{r: r, c: c, conv: conv, limit: max(limit, 0), skipped: map[string]int{}}
 }

@@ -17,7 +17,10 @@
 // over a Slurm job array: "sweep plan DIR [simulate flags]" writes
 // DIR/sweep.sbatch (#SBATCH --array=0-K), each task runs "sweep run DIR"
 // and writes one shard, and "sweep merge DIR" prints the table a local run
-// prints.
+// prints. A run of several that fails does not stop the others: the rows
+// of those that ended are printed and written, each failed run is named
+// on stderr, and the exit code is 1 (2 when every run failed, with
+// nothing printed).
 //
 // hpcsched alloc serves an allocation ledger's REST API (package
 // allocation/httpapi) until SIGTERM — "alloc serve --listen ADDR --tokens
@@ -28,7 +31,8 @@
 // --server URL and the token from --token-file FILE or $HPCSCHED_TOKEN;
 // "alloc check" and "alloc repair" read a damaged ledger file.
 //
-// Exit codes: 0 success, 1 the request is not runnable (explain) or a
-// case does not hold (check), 2 bad input (with a message on stderr,
-// never on stdout).
+// Exit codes: 0 success, 1 the request is not runnable (explain), a
+// case does not hold (check) or some of simulate's runs failed (the
+// others' rows on stdout), 2 bad input (with a message on stderr, never
+// on stdout).
 package main

@@ -28,6 +28,9 @@ type flagSet struct {
 	flags    []sbatch.Flag
 	lines    []usageLine
 	help     bool
+	// notes follow the flags in the usage text: what no one flag's line
+	// can say
+	notes string
 }
 
 // usageLine is one option in the usage text.
@@ -155,6 +158,9 @@ func (s *flagSet) Usage() string {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, l.spelling, l.text)
 	}
 	fmt.Fprintf(&b, "  %-*s  %s\n", width, "-h, --help", "this text")
+	if s.notes != "" {
+		b.WriteString("\n" + s.notes)
+	}
 	return b.String()
 }
 

@@ -71,7 +71,7 @@ func gridSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.Duration(&period, "interval", time.Minute, "the grid's re-evaluation period (virtual time)")
 	fs.Duration(&threshold, "threshold", 5*time.Minute, "how much sooner another member must start a job to move it")
 	fs.String(&pin, "pin=MODE", "auto", "how the pinned run assigns jobs: roundrobin, partition (an SWF trace's partition field), or auto")
-	fs.Int(&limit, "limit", 0, "replay only the first N jobs")
+	fs.Int(&limit, "limit", 0, "replay only the first N jobs (0 for all): a generated workload's, or a trace's first N jobs kept, in line order (the jobs it leaves out do not count)")
 	fs.Int(&parallel, "j,jobs-parallel", 1, "2 runs the grid and the pinned replay at once (the output is the same as with -j 1)")
 	fs.Bool(&asJSON, "json", "print JSON")
 	fs.Bool(&quiet, "q,quiet", "no progress on stderr")
@@ -90,12 +90,9 @@ func gridSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w, pinFn, pinName, err := gridWorkload(workload, members, seed, pin)
+	w, pinFn, pinName, err := gridWorkload(workload, members, seed, pin, limit)
 	if err != nil {
 		return err
-	}
-	if limit > 0 && limit < len(w.Jobs) {
-		w.Jobs = w.Jobs[:limit]
 	}
 	o := federation.ReplayOptions{Backfill: backfill, Policy: policy, Period: period, Threshold: threshold, Pin: pinFn}
 	rep := gridReport{Workload: w.Name, Pin: pinName}
@@ -249,7 +246,9 @@ func gridMembers(list string) ([]federation.ClusterSpec, error) {
 }
 
 // gridWorkload builds the workload and the pinned run's assignment.
-func gridWorkload(workload string, members []federation.ClusterSpec, seed uint64, pin string) (*sim.Workload, func(int, sim.Job) int, string, error) {
+// gridWorkload is the grid's workload, its first limit jobs when limit >
+// 0 (a trace's as simulate's --limit takes them).
+func gridWorkload(workload string, members []federation.ClusterSpec, seed uint64, pin string, limit int) (*sim.Workload, func(int, sim.Job) int, string, error) {
 	if pin != "auto" && pin != "roundrobin" && pin != "partition" {
 		return nil, nil, "", usagef("simulate: --pin must be auto, roundrobin or partition")
 	}
@@ -282,6 +281,9 @@ func gridWorkload(workload string, members []federation.ClusterSpec, seed uint64
 		if err != nil {
 			return nil, nil, "", usagef("%v", err)
 		}
+		if limit > 0 && limit < len(w.Jobs) {
+			w.Jobs = w.Jobs[:limit]
+		}
 		return w, nil, "roundrobin", nil
 	}
 	abs, err := filepath.Abs(workload)
@@ -292,7 +294,7 @@ func gridWorkload(workload string, members []federation.ClusterSpec, seed uint64
 	if err != nil {
 		return nil, nil, "", usagef("%v", err)
 	}
-	w := tr.Workload(filepath.Base(workload), first)
+	w := tr.WorkloadFirst(filepath.Base(workload), first, sim.Conventions{}, limit)
 	byName := map[string]int{}
 	usable := false
 	for _, j := range tr.Jobs {

@@ -127,3 +127,23 @@ func TestSimulateGridParallelSameOutput(t *testing.T) {
 	code, _, _ := runCmd(t, "simulate", "--grid", confs, "-j", "0")
 	assert.Equal(t, 2, code)
 }
+
+// The grid's --limit takes a trace's jobs as simulate's does: the first
+// N kept, in line order.
+func TestGridLimitAsSimulate(t *testing.T) {
+	members, err := gridMembers(gridConfs(t, 4))
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "t.swf")
+	require.NoError(t, os.WriteFile(path, []byte("; MaxNodes: 4\n"+
+		"1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"2 5 -1 -1 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"+ // unknown run time: left out
+		"3 20 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"+
+		"4 10 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o644))
+	w, _, _, err := gridWorkload(path, members, 1, "auto", 2)
+	require.NoError(t, err)
+	var names []string
+	for _, j := range w.Jobs {
+		names = append(names, j.Spec.Name)
+	}
+	assert.Equal(t, []string{"swf1", "swf3"}, names)
+}

@@ -89,6 +89,10 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return 1
 	case errors.Is(err, errHelp):
 		return 0
+	case errors.As(err, new(runsFailed)):
+		// the rows of the runs that ended are on stdout
+		fmt.Fprintln(stderr, "hpcsched:", err)
+		return 1
 	}
 	fmt.Fprintln(stderr, "hpcsched:", err)
 	return 2

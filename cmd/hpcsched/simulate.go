@@ -58,9 +58,20 @@ type simFlags struct {
 	runner func(cl cell, progress func(done, total int, now time.Duration)) (*sim.Result, row, error)
 }
 
+// simulateNotes end simulate's usage text.
+const simulateNotes = `A run that fails (a trace line found bad half way, an error of the
+auction) does not stop the others: every run runs, and the rows of those
+that ended are printed (table, --csv, --json) and written (--out, --jobs)
+as they would be without it; a row over --seeds is left out when one of
+its seeds failed. Each failed run is then named on stderr, and the exit
+code is 1. When every run failed, nothing is printed and the exit code
+is 2, as for one run. -j N prints and writes the same bytes as -j 1.
+`
+
 func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	f := &simFlags{}
 	fs := newFlagSet("simulate", "[flags]")
+	fs.notes = simulateNotes
 	fs.String(&f.workload, "workload=SPEC", "aucsched:6", "aucsched:ID[,ID...] (1-6, 5', 6') or SWF trace paths (.swf or .swf.gz), comma-separated")
 	fs.String(&f.machines, "machines=FILE", "", "an Alea .machines file sizing the cluster for an SWF trace")
 	fs.String(&f.extra, "features=LIST", "", "features every node of an SWF cluster has besides those read from the trace, comma-separated")
@@ -77,7 +88,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.seedList, "seeds=LIST", "", "run each generated workload under each of these seeds (1-7, or 1,3,5) and print the mean ± standard deviation over them")
 	fs.Int(&f.parallel, "j,jobs-parallel", 1, "independent runs at once (the output is the same as with -j 1)")
 	fs.Duration(&f.interval, "interval", 0, "an extra scheduling pass every interval of virtual time (0 for none, else at least 1s)")
-	fs.Int(&f.limit, "limit", 0, "replay only the first N jobs (0 for all)")
+	fs.Int(&f.limit, "limit", 0, "replay only the first N jobs (0 for all): a generated workload's, or a trace's first N jobs kept, in line order (the jobs it leaves out do not count)")
 	fs.Bool(&f.asCSV, "csv", "print CSV")
 	fs.Bool(&f.asJSON, "json", "print JSON")
 	fs.String(&f.svg, "svg=FILE", "", "write the charts of a single run to this SVG file")
@@ -306,6 +317,9 @@ func (f *simFlags) checkInputs(cells []cell) error {
 	if err := checkTraces(cells); err != nil {
 		return err
 	}
+	if err := f.checkCluster(cells); err != nil {
+		return err
+	}
 	if err := f.checkIntervalPasses(cells); err != nil {
 		return err
 	}
@@ -341,7 +355,7 @@ func (f *simFlags) checkIntervalPasses(cells []cell) error {
 }
 
 // traceSpan is the time from a trace's first submission to its last
-// (among its first limit jobs when limit > 0), 0 when it cannot be read
+// (among the first limit jobs the replay keeps when limit > 0), 0 when it cannot be read
 // here (the run will say why) or is not a regular file (a pipe is read
 // once, by the run).
 func traceSpan(path string, limit int) time.Duration {
@@ -358,12 +372,15 @@ func traceSpan(path string, limit int) time.Duration {
 	}
 	defer closer.Close()
 	var first, last time.Duration
-	for n := 0; limit <= 0 || n < limit; n++ {
+	for n := 0; limit <= 0 || n < limit; {
 		j, err := r.Next()
 		if err != nil {
 			break
 		}
-		if n == 0 || j.Submit < first {
+		if j.Run < 0 || (j.Status == 5 && j.Run == 0) {
+			continue // left out of the replay (sim's Trace.WorkloadWith), so not counted by --limit
+		}
+		if n++; n == 1 || j.Submit < first {
 			first = j.Submit
 		}
 		last = max(last, j.Submit)
@@ -432,6 +449,10 @@ func (f *simFlags) checkOutputs(cells []cell) error {
 	}
 	var paths []string
 	if f.jobs != "" {
+		if ext := strings.ToLower(filepath.Ext(f.jobs)); ext != ".csv" && ext != ".swf" {
+			// each run would refuse it as it starts: refused once, here
+			return usagef("simulate: --jobs %s: want a .csv or .swf file", f.jobs)
+		}
 		seen := map[string]bool{}
 		for _, c := range cells {
 			p := f.jobsFile(c)
@@ -637,7 +658,7 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 				return nil, err
 			}
 		}
-		ld.setWorkload(tr.WorkloadWith(ld.name, ld.c, conv), f.limit)
+		ld.setWorkload(tr.WorkloadFirst(ld.name, ld.c, conv, f.limit), f.limit)
 		return ld, nil
 	}
 	ld.close = func() { closer.Close() }
@@ -684,26 +705,49 @@ func (ld *loaded) setWorkload(w *sim.Workload, limit int) {
 	ld.skipped = func() map[string]int { return w.Skipped }
 }
 
+// readMachines reads --machines (none without it) and names the cluster
+// after the file.
+func (f *simFlags) readMachines() ([]sim.Machine, string, error) {
+	if f.machines == "" {
+		return nil, "", nil
+	}
+	file, err := os.Open(f.machines)
+	if err != nil {
+		return nil, "", usagef("%v", err)
+	}
+	ms, err := sim.ReadMachines(file)
+	file.Close()
+	if err != nil {
+		return nil, "", usagef("%s: %v", f.machines, err)
+	}
+	if len(ms) == 0 {
+		// ClusterFor would size the cluster from the header, under
+		// the file's name
+		return nil, "", usagef("simulate: --machines %s: no machine in it", f.machines)
+	}
+	return ms, filepath.Base(f.machines), nil
+}
+
+// checkCluster reads --conf (with --topology) and --machines once before
+// several runs, each of which reads them again: a mistake in them is
+// one error, not one per run. A single run reads them once anyway (and
+// may read them from a pipe).
+func (f *simFlags) checkCluster(cells []cell) error {
+	if len(cells) < 2 {
+		return nil
+	}
+	if _, err := confCluster(f); err != nil {
+		return err
+	}
+	_, _, err := f.readMachines()
+	return err
+}
+
 // traceCluster sizes a cluster from --machines or the trace's header.
 func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, error) {
-	var ms []sim.Machine
-	name := ""
-	if f.machines != "" {
-		file, err := os.Open(f.machines)
-		if err != nil {
-			return nil, "", usagef("%v", err)
-		}
-		ms, err = sim.ReadMachines(file)
-		file.Close()
-		if err != nil {
-			return nil, "", usagef("%s: %v", f.machines, err)
-		}
-		if len(ms) == 0 {
-			// ClusterFor would size the cluster from the header, under
-			// the file's name
-			return nil, "", usagef("simulate: --machines %s: no machine in it", f.machines)
-		}
-		name = filepath.Base(f.machines)
+	ms, name, err := f.readMachines()
+	if err != nil {
+		return nil, "", err
 	}
 	var feats []string
 	for _, feat := range strings.Split(f.extra, ",") {

@@ -11,7 +11,7 @@ import (
 )
 
 // runBoard reports simulate's runs on stderr: a line as each run ends
-// (when there are several) and, on a terminal, a status line redrawn in
+// (but for a single run on a terminal) and, on a terminal, a status line redrawn in
 // place with the running replays' progress. It also serialises what the
 // runs print on stdout, so that a row never lands inside the status line.
 type runBoard struct {
@@ -42,7 +42,9 @@ func newBoard(f *simFlags, cells []cell, stderr io.Writer) *runBoard {
 	}
 	b.w, b.live = stderr, isTerminal(stderr)
 	for _, c := range cells {
-		name := c.workload + " " + c.variant.String()
+		// the row's name for a trace, not its path: the status line has
+		// room for about two runs' paths (maxStatus)
+		name := cellName(c.workload) + " " + c.variant.String()
 		if c.seeded && len(f.seeds) > 1 {
 			name += fmt.Sprintf(" seed %d", c.seed)
 		}
@@ -80,8 +82,8 @@ func (b *runBoard) end(i int, o cellOut, print func()) {
 	print()
 	delete(b.running, i)
 	b.finished++
-	if b.w == nil || len(b.names) == 1 {
-		return
+	if b.w == nil || (len(b.names) == 1 && b.live) {
+		return // one run on a terminal: its bar said it all
 	}
 	if o.err != nil {
 		fmt.Fprintf(b.w, "[%d/%d] %s: %v\n", b.finished, len(b.names), b.names[i], o.err)

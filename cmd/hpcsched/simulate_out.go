@@ -105,12 +105,18 @@ func (r row) label() string {
 	return r.Policy
 }
 
-// writeNotes explains, per run, the jobs that never ran and the trace jobs
+// writeNotes explains, per run, the jobs that never ran and, once per
+// trace (every policy's run of it leaves out the same), the trace jobs
 // left out, by reason.
 func writeNotes(w io.Writer, rows []row) {
+	said := map[string]bool{}
 	for _, r := range rows {
 		if len(r.TraceSkipped) > 0 {
-			fmt.Fprintf(w, "%s: %d trace jobs left out: %s\n", r.Workload, sum(r.TraceSkipped), reasons(r.TraceSkipped))
+			note := fmt.Sprintf("%s: %d trace jobs left out: %s\n", r.Workload, sum(r.TraceSkipped), reasons(r.TraceSkipped))
+			if !said[note] {
+				said[note] = true
+				io.WriteString(w, note)
+			}
 		}
 		if r.Rejected > 0 {
 			fmt.Fprintf(w, "%s %s: %d jobs can never run on %s: %s\n", r.Workload, r.label(), r.Rejected, r.Cluster, reasons(r.Unrunnable))

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/hpcsched/hpcsched/sim"
 )
 
 // rowPrinter prints simulate's rows on stdout as they come, in order: the
@@ -168,88 +166,4 @@ func tableCells(r row, timing bool) []string {
 		cells = append(cells, fmt.Sprintf("%.0f", r.JobsPerSecond))
 	}
 	return cells
-}
-
-// collector turns the runs' outcomes, arriving in any order, into rows
-// in cell order: a row is made and printed as soon as its runs and every
-// run before them are in. The first failed run in cell order is the
-// error, and no row after it is printed.
-type collector struct {
-	f       *simFlags
-	cells   []cell
-	outs    []cellOut
-	have    []bool
-	next    int // the first cell not yet made into a row
-	rows    []row
-	results []*sim.Result // each group's first run, for the charts
-	printer *rowPrinter
-	err     error
-}
-
-func newCollector(f *simFlags, cells []cell, stdout io.Writer) *collector {
-	return &collector{f: f, cells: cells, outs: make([]cellOut, len(cells)), have: make([]bool, len(cells)),
-		printer: newRowPrinter(f, cells, stdout)}
-}
-
-// put takes cell i's outcome and prints the rows it completes; it
-// returns false once the runs left are not worth starting (a run failed,
-// or stdout cannot be written).
-func (c *collector) put(i int, o cellOut) bool {
-	c.outs[i], c.have[i] = o, true
-	if o.err != nil && c.err == nil {
-		return false // an earlier run may still fail first; no later one matters
-	}
-	for c.err == nil && c.next < len(c.cells) {
-		k, end := c.next, c.next
-		for ; end < len(c.cells) && c.cells[end].group == c.cells[k].group; end++ {
-			if !c.have[end] {
-				return true
-			}
-		}
-		group := make([]row, 0, end-k)
-		for _, o := range c.outs[k:end] {
-			if o.err != nil {
-				c.err = o.err
-				return false
-			}
-			group = append(group, o.row)
-		}
-		r := aggregate(group)
-		c.rows, c.results = append(c.rows, r), append(c.results, c.outs[k].res)
-		clear(c.outs[k:end]) // the results of a group's other runs are not kept
-		c.next = end
-		if err := c.printer.add(r); err != nil {
-			c.err = err
-		}
-	}
-	return c.err == nil
-}
-
-// finish writes --svg and --out and the JSON document, then explains
-// the jobs that never ran (after the table; on stderr for JSON and CSV).
-func (c *collector) finish(stderr io.Writer) error {
-	if c.err != nil {
-		return c.err
-	}
-	for i := c.next; i < len(c.cells); i++ {
-		if c.have[i] && c.outs[i].err != nil {
-			return c.outs[i].err
-		}
-	}
-	if c.next < len(c.cells) {
-		return fmt.Errorf("simulate: %d of %d runs did not run", len(c.cells)-c.next, len(c.cells))
-	}
-	if err := c.f.writeFiles(c.results, c.rows); err != nil {
-		return err
-	}
-	if err := c.printer.finish(c.rows); err != nil {
-		return err
-	}
-	notes := c.printer.w
-	if c.f.asJSON || c.f.asCSV {
-		notes = stderr
-	}
-	writeNotes(notes, c.rows)
-	writeLedgerNotes(notes, c.rows)
-	return nil
 }

@@ -218,24 +218,6 @@ func TestSimulateStopsWhenStdoutFails(t *testing.T) {
 	}
 }
 
-// A failed run is the error: the rows before it are printed, none after.
-func TestSimulateFailedRunStopsTheRows(t *testing.T) {
-	for _, j := range []string{"1", "3"} {
-		f, err := parseSimFlags([]string{"--workload", "aucsched:1,2,3", "--compare", "fcfs,easy", "-j", j}, io.Discard)
-		require.NoError(t, err)
-		f.runner = func(cl cell, _ func(int, int, time.Duration)) (*sim.Result, row, error) {
-			if cl.group == 2 || cl.group == 4 {
-				return nil, row{}, fmt.Errorf("run %d failed", cl.group)
-			}
-			return &sim.Result{}, fakeRow(cl), nil
-		}
-		var out bytes.Buffer
-		err = f.simulate(&out, io.Discard)
-		require.EqualError(t, err, "run 2 failed", "-j %s: the first failure in run order", j)
-		assert.Equal(t, 3, strings.Count(out.String(), "\n"), "-j %s: heading and rows 1-2:\n%s", j, out.String())
-	}
-}
-
 // Progress goes to stderr only on a terminal or with --progress; -q and
 // --progress exclude each other.
 func TestSimulateProgressOnlyWhenAsked(t *testing.T) {
@@ -297,7 +279,10 @@ func TestSimulateStreamedOutputsEqual(t *testing.T) {
 // nothing on stdout: an --out that is a file, an empty --compare item.
 func TestSimulateRefusesBeforeRunning(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "results")
-	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	require.NoError(t, os.WriteFile(file, []byte("not a conf"), 0o644))
+	confs := strings.Split(gridConfs(t, 2), ",")
+	trace := filepath.Join(t.TempDir(), "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o644))
 	for _, args := range [][]string{
 		{"--out", file},
 		{"--compare", "fcfs,"},
@@ -306,9 +291,15 @@ func TestSimulateRefusesBeforeRunning(t *testing.T) {
 		{"--workload", t.TempDir()},
 		{"--workload", "-"},
 		{"--workload", "/dev/null", "--compare", "fcfs,easy"}, // read once, wanted twice
+		{"--workload", "aucsched:1,2", "--jobs", filepath.Join(t.TempDir(), "jobs.txt")},
+		{"--workload", "aucsched:1,2", "--conf", filepath.Join(t.TempDir(), "missing.conf")},
+		{"--workload", "aucsched:1", "--compare", "fcfs,easy", "--conf", file}, // not a slurm.conf
+		{"--workload", "aucsched:1", "--seeds", "1-2", "--conf", confs[0], "--topology", file},
+		{"--workload", trace, "--compare", "fcfs,easy", "--machines", filepath.Join(t.TempDir(), "missing")},
 	} {
 		code, out, errOut := runCmd(t, append([]string{"simulate", "--limit", "5"}, args...)...)
 		assert.Equal(t, 2, code, "%v: %s", args, errOut)
 		assert.Empty(t, out, "%v", args)
+		assert.NotContains(t, errOut, "failed", "%v: refused before any run", args)
 	}
 }

@@ -119,7 +119,9 @@ func TestSimulateWagapAsShipped(t *testing.T) {
 	assert.Equal(t, 2000, rows[0].Jobs)
 	assert.Zero(t, rows[0].Rejected, "%v", rows[0].Unrunnable)
 	assert.Zero(t, rows[0].Stuck)
-	assert.Contains(t, errOut, "trace jobs left out")
+	// the trace's two jobs of unknown run time are on lines after the
+	// 2000th job's: --limit reads no further, so none is counted
+	assert.NotContains(t, errOut, "trace jobs left out")
 }
 
 // Jobs that can never run are counted per reason and explained.

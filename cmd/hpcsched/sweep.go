@@ -27,7 +27,9 @@ Slurm job array, one run per array task:
   run    runs the task's run (--task, else SLURM_ARRAY_TASK_ID) and writes
          DIR/shards/N.json
   merge  reads every shard and prints and writes what simulate with the same
-         flags prints and writes (its table, --json, --csv, --out files)
+         flags prints and writes (its table, --json, --csv, --out files);
+         a task whose run failed is named and left out, exit code 1, as
+         simulate does with a failed run
 `
 
 // sweepPlan is DIR/sweep.json.
@@ -202,7 +204,10 @@ func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 	if err != nil || i < 0 || i >= len(cells) {
 		return usagef("sweep run: task %q: want 0-%d (--task or SLURM_ARRAY_TASK_ID)", task, len(cells)-1)
 	}
-	f.quiet, f.parallel = true, 1
+	// the plan refused --jobs files that existed (without --force): one
+	// there now is this task's own, left by an attempt Slurm killed or
+	// requeued, or by a run the user repeats, and must not stop the rerun
+	f.quiet, f.parallel, f.force = true, 1, true
 	res, r, err := f.runOne(cells[i], nil)
 	shard := sweepShard{Task: i, Row: r}
 	if err != nil {
@@ -245,7 +250,7 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 		}
 		outs[i] = cellOut{res: sh.Result, row: sh.Row}
 		if sh.Error != "" {
-			outs[i].err = fmt.Errorf("sweep task %d (%s %s): %s", i, cells[i].workload, cells[i].variant, sh.Error)
+			outs[i].err = fmt.Errorf("sweep task %d: %s", i, sh.Error) // the collector names the run
 		}
 	}
 	if len(missing) > 0 {

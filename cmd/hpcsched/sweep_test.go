@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -111,4 +112,45 @@ func TestReadBoundedChecksWhileReading(t *testing.T) {
 	assert.Equal(t, "0123456789", string(data))
 	_, err = readBounded(path, 9)
 	assert.ErrorContains(t, err, "longer than 9 bytes")
+}
+
+// A sweep whose task fails merges as a local run with that run failing
+// does: the other rows, byte for byte, and exit code 1.
+func TestSweepMergeWithAFailedTask(t *testing.T) {
+	dir := t.TempDir()
+	good := "; MaxNodes: 4\n1 0 -1 100 2 -1 -1 2 600 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 200 4 -1 -1 4 600 -1 1 1 1 -1 1 -1 -1 -1\n"
+	bad := good + "3 9 0 99999999999999999999 2 -1 -1 2 60 -1 1 1 1 -1 1 -1 -1 -1\n"
+	a, b := filepath.Join(dir, "a.swf"), filepath.Join(dir, "b.swf")
+	require.NoError(t, os.WriteFile(a, []byte(good), 0o644))
+	require.NoError(t, os.WriteFile(b, []byte(bad), 0o644))
+	flags := []string{"--workload", a + "," + b, "--compare", "fcfs,easy", "--csv"}
+	code, local, errOut := runCmd(t, append(append([]string{"simulate"}, flags...), "-j", "2")...)
+	require.Equal(t, 1, code, errOut)
+	sweep := filepath.Join(dir, "sweep")
+	code, _, errOut = runCmd(t, append([]string{"sweep", "plan", sweep}, flags...)...)
+	require.Equal(t, 0, code, errOut)
+	for task := 0; task < 4; task++ {
+		t.Setenv("SLURM_ARRAY_TASK_ID", strconv.Itoa(task))
+		code, _, _ = runCmd(t, "sweep", "run", sweep)
+		assert.Equal(t, map[bool]int{true: 0, false: 2}[task < 2], code, "task %d", task)
+	}
+	code, merged, errOut := runCmd(t, "sweep", "merge", sweep)
+	assert.Equal(t, 1, code, errOut)
+	assert.Equal(t, local, merged)
+	assert.Contains(t, errOut, b+" fcfs+easy: sweep task 3: "+b+": swf: line 4:")
+}
+
+// A task run again (requeued by Slurm, or rerun as merge suggests for a
+// task killed half way) overwrites its own --jobs file.
+func TestSweepTaskRerunOverwritesItsJobsFile(t *testing.T) {
+	dir := t.TempDir()
+	sweep := filepath.Join(dir, "sweep")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "10", "--jobs", filepath.Join(dir, "j.csv"))
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "j.csv"), []byte("id,name\n1,half"), 0o644)) // a killed attempt's
+	code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", "0")
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(filepath.Join(dir, "j.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, 11, bytes.Count(data, []byte("\n")))
 }

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// --limit N is the first N jobs kept, in the trace's line order, for a
+// standard trace (read as the replay goes) and an extended one (read
+// whole) alike: the same jobs replayed and the same jobs left out.
+func TestSimulateLimitOneMeaning(t *testing.T) {
+	dir := t.TempDir()
+	// line 2: unknown run time; line 4: cancelled; line 5 submitted
+	// before line 3; line 7: unknown run time
+	jobs := [][3]int{{0, 100, 1}, {5, -1, 1}, {20, 100, 1}, {22, 0, 5}, {10, 100, 1}, {30, 100, 1}, {40, -1, 0}, {50, 100, 1}}
+	std, ext := "; MaxNodes: 4\n; MaxProcs: 4\n", "; MaxNodes: 4\n; MaxProcs: 4\n"
+	for i, j := range jobs {
+		std += fmt.Sprintf("%d %d -1 %d 1 -1 -1 1 600 -1 %d 1 1 -1 1 -1 -1 -1\n", i+1, j[0], j[1], j[2])
+		ext += fmt.Sprintf("%d %d -1 %d 1 -1 -1 1 600 -1 %d 1 1 -1 1 1 1 1 {1} q 1:ppn=1\n", i+1, j[0], j[1], j[2])
+	}
+	traces := map[string]string{"standard": filepath.Join(dir, "std.swf"), "extended": filepath.Join(dir, "ext.swf")}
+	require.NoError(t, os.WriteFile(traces["standard"], []byte(std), 0o644))
+	require.NoError(t, os.WriteFile(traces["extended"], []byte(ext), 0o644))
+	for _, tc := range []struct {
+		limit      string
+		jobs, left string
+	}{
+		{"0", "swf1 swf5 swf3 swf6 swf8", "3 trace jobs left out: 2 unknown run time; 1 cancelled before running"},
+		{"1", "swf1", ""},
+		{"2", "swf1 swf3", "1 trace jobs left out: 1 unknown run time"},
+		{"3", "swf1 swf5 swf3", "2 trace jobs left out: 1 cancelled before running; 1 unknown run time"},
+		{"4", "swf1 swf5 swf3 swf6", "2 trace jobs left out: 1 cancelled before running; 1 unknown run time"},
+		{"6", "swf1 swf5 swf3 swf6 swf8", "3 trace jobs left out: 2 unknown run time; 1 cancelled before running"},
+	} {
+		for kind, path := range traces {
+			jobsFile := filepath.Join(dir, kind+"-"+tc.limit+".csv")
+			code, out, errOut := runCmd(t, "simulate", "--workload", path, "-q", "--limit", tc.limit, "--jobs", jobsFile)
+			require.Equal(t, 0, code, errOut)
+			data, err := os.ReadFile(jobsFile)
+			require.NoError(t, err)
+			var names []string
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+				names = append(names, strings.Split(line, ",")[1])
+			}
+			assert.Equal(t, tc.jobs, strings.Join(names, " "), "%s trace, --limit %s", kind, tc.limit)
+			if tc.left == "" {
+				assert.NotContains(t, out, "left out", "%s trace, --limit %s", kind, tc.limit)
+			} else {
+				assert.Contains(t, out, tc.left, "%s trace, --limit %s", kind, tc.limit)
+			}
+		}
+	}
+}
+
+// The --interval check measures the submissions of the jobs --limit
+// keeps, not of the trace's first lines.
+func TestTraceSpanCountsTheJobsKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.swf")
+	trace := "; MaxNodes: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n" +
+		"2 5 -1 -1 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n" + // unknown run time: left out
+		"3 20 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"
+	require.NoError(t, os.WriteFile(path, []byte(trace), 0o644))
+	assert.Equal(t, 20*time.Second, traceSpan(path, 2))
+	assert.Equal(t, 20*time.Second, traceSpan(path, 0))
+	assert.Equal(t, time.Duration(0), traceSpan(path, 1))
+}
+
+// A comparison names a trace's jobs left out once, not once per policy.
+func TestSimulateTraceNoteOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.swf")
+	trace := "; MaxNodes: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n" +
+		"2 5 -1 -1 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"
+	require.NoError(t, os.WriteFile(path, []byte(trace), 0o644))
+	code, out, errOut := runCmd(t, "simulate", "--workload", path, "--compare", "fcfs,easy,sjf")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, 1, strings.Count(out, "t: 1 trace jobs left out: 1 unknown run time\n"), out)
+}
+
+// Progress names a trace's runs as its rows do, not by its path (the
+// status line holds about two paths).
+func TestSimulateProgressNamesTracesShort(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.swf")
+	require.NoError(t, os.WriteFile(path, []byte("; MaxNodes: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o644))
+	code, _, errOut := runCmd(t, "simulate", "--workload", path, "--compare", "fcfs,easy", "--progress")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "] trace fcfs+easy: utilization")
+	assert.NotContains(t, errOut, path)
+}
+
+// --progress reports a single run too when stderr is not a terminal (a
+// batch job's log): there is no bar to show it.
+func TestSimulateProgressOfOneRun(t *testing.T) {
+	code, _, errOut := runCmd(t, "simulate", "--workload", "aucsched:1", "--limit", "10", "--progress")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "[1/1] aucsched:1 fcfs: utilization")
+}
