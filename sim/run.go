@@ -658,8 +658,10 @@ func (r *runner) started(id queue.JobID, t time.Time) {
 		}
 	}
 	// rec.TimeLimit is the job's own limit (settled at submit; the
-	// replay never updates a job)
-	if limit := rec.TimeLimit; limit > 0 && lj.run >= limit {
+	// replay never updates a job). A job that runs exactly its limit
+	// completes then: only one that would run longer is killed at it
+	// (TIMEOUT).
+	if limit := rec.TimeLimit; limit > 0 && lj.run > limit {
 		r.ends.push(endEvent{at: t.Add(limit), id: id})
 	} else {
 		r.ends.push(endEvent{at: t.Add(lj.run), id: id, out: true})
