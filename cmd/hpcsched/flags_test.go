@@ -80,7 +80,7 @@ func TestUsageErrorsGoToStderr(t *testing.T) {
 // -h and --help print the command's usage to stdout and exit 0.
 func TestHelpSpellings(t *testing.T) {
 	for _, args := range [][]string{
-		{"simulate", "-h"}, {"simulate", "--help"}, {"simulate", "--grid", "x", "-h"},
+		{"simulate", "-h"}, {"simulate", "--help"}, {"simulate", "--grid", "x", "-h"}, {"simulate", "--grid", "--help"},
 		{"auction", "solve", "--help"}, {"auction", "gen", "-h"}, {"alloc", "balance", "-h"}, {"alloc", "serve", "-h"},
 	} {
 		code, out, errOut := runCmd(t, args...)
@@ -94,4 +94,7 @@ func TestHelpSpellings(t *testing.T) {
 	assert.Contains(t, out, "--backfill[=MODE]")
 	assert.Contains(t, out, "--workload SPEC")
 	assert.Contains(t, out, "(default aucsched:6)")
+	assert.Contains(t, out, "hpcsched simulate --grid --help", "the grid's flags are named")
+	_, out, _ = runCmd(t, "simulate", "--grid", "--help")
+	assert.Contains(t, out, "--threshold DURATION", "--help is not read as the grid's files")
 }

@@ -27,6 +27,9 @@ func simulateOrGrid(args []string, stdout, stderr io.Writer) error {
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && name == "grid" {
+			if slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" }) {
+				args = []string{"--help"} // "--grid --help" would read --help as the grid's files
+			}
 			return gridSimulate(args, stdout, stderr)
 		}
 	}

@@ -66,6 +66,10 @@ as they would be without it; a row over --seeds is left out when one of
 its seeds failed. Each failed run is then named on stderr, and the exit
 code is 1. When every run failed, nothing is printed and the exit code
 is 2, as for one run. -j N prints and writes the same bytes as -j 1.
+
+--grid A.conf,B.conf,... replays the workload on several clusters as one
+federation, beside a run pinned to one member each job; it has flags of
+its own: hpcsched simulate --grid --help.
 `
 
 func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
