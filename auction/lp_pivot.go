@@ -199,7 +199,12 @@ func (lp *lpRelax) pivot(r int, delta float64) bool {
 
 // updateInverse pivots the inverse on acol[r], touching only the pivot
 // row's nonzeros (the inverse is mostly unit columns of basic slacks) and
-// marking the rows it changes for leaving's norms.
+// marking the rows it changes for leaving's norms. Each row's arithmetic
+// is the plain loop's, in the same order, so every value is the same to
+// the bit; what changed is the schedule: a row whose norm is stale skips
+// the dot product its norm update needs, and the other rows go in pairs,
+// so that the two dot products' sums (each a chain of dependent adds,
+// which bounds the loop's speed) run side by side.
 func (lp *lpRelax) updateInverse(r int, acol []float64) {
 	pr := lp.binv[r]
 	inv := 1 / acol[r]
@@ -215,24 +220,78 @@ func (lp *lpRelax) updateInverse(r int, acol []float64) {
 	}
 	lp.nz, lp.nzv = nz, vals
 	lp.norm[r], lp.dirty[r] = vv, false
+	normed := lp.normed[:0] // rows whose norm is kept up to date
 	for p, a := range acol {
 		if p == r || a == 0 {
 			continue
 		}
-		row := lp.binv[p]
-		dot := 0.0
-		for j, k := range nz {
-			w := row[k]
-			dot += w * vals[j]
-			row[k] = w - a*vals[j]
+		if lp.dirty[p] {
+			axpyRow(lp.binv[p], nz, vals, a)
+			continue
 		}
-		if !lp.dirty[p] {
-			old := lp.norm[p]
-			nn := old - 2*a*dot + a*a*vv
-			lp.norm[p] = nn
-			lp.dirty[p] = nn <= 1e-3*old || nn <= 1e-12
-		}
+		normed = append(normed, int32(p))
 	}
+	lp.normed = normed
+	k := 0
+	for ; k+1 < len(normed); k += 2 {
+		p, q := normed[k], normed[k+1]
+		dp, dq := axpyRowsDot(lp.binv[p], lp.binv[q], nz, vals, acol[p], acol[q])
+		lp.updateNorm(p, acol[p], dp, vv)
+		lp.updateNorm(q, acol[q], dq, vv)
+	}
+	if k < len(normed) {
+		p := normed[k]
+		lp.updateNorm(p, acol[p], axpyRowDot(lp.binv[p], nz, vals, acol[p]), vv)
+	}
+}
+
+// updateNorm updates position p's squared inverse-row norm after the
+// pivot, a being its entry in the entering column, dot its old row's
+// product with the scaled pivot row and vv that row's squared norm; a norm
+// that has lost most of itself to cancellation is marked to be recomputed.
+func (lp *lpRelax) updateNorm(p int32, a, dot, vv float64) {
+	old := lp.norm[p]
+	nn := old - 2*a*dot + a*a*vv
+	lp.norm[p] = nn
+	lp.dirty[p] = nn <= 1e-3*old || nn <= 1e-12
+}
+
+// axpyRow subtracts a times the pivot row (vals at nz) from row.
+func axpyRow(row []float64, nz []int32, vals []float64, a float64) {
+	vals = vals[:len(nz)]
+	for j, k := range nz {
+		w := row[k]
+		row[k] = w - a*vals[j]
+	}
+}
+
+// axpyRowDot is axpyRow returning the old row's dot product with the
+// pivot row, summed in nz's order.
+func axpyRowDot(row []float64, nz []int32, vals []float64, a float64) float64 {
+	vals = vals[:len(nz)]
+	dot := 0.0
+	for j, k := range nz {
+		w := row[k]
+		dot += w * vals[j]
+		row[k] = w - a*vals[j]
+	}
+	return dot
+}
+
+// axpyRowsDot is axpyRowDot on two distinct rows at once: the same
+// operations for each, interleaved.
+func axpyRowsDot(row1, row2 []float64, nz []int32, vals []float64, a1, a2 float64) (float64, float64) {
+	vals = vals[:len(nz)]
+	dot1, dot2 := 0.0, 0.0
+	for j, k := range nz {
+		v := vals[j]
+		w1, w2 := row1[k], row2[k]
+		dot1 += w1 * v
+		dot2 += w2 * v
+		row1[k] = w1 - a1*v
+		row2[k] = w2 - a2*v
+	}
+	return dot1, dot2
 }
 
 // separate adds the rows of the resources the current solution overfills

@@ -82,6 +82,7 @@ type lpRelax struct {
 	// changed since.
 	nz      []int32
 	nzv     []float64 // the pivot row's values at nz
+	normed  []int32   // the positions whose norm a pivot updates
 	entries []int32
 	amts    []float64
 	norm    []float64
