@@ -109,12 +109,15 @@ func (lp *lpRelax) basisBlock() (lpBlock, bool) {
 // is M's t-th column (mat = M^T), by Gauss-Jordan elimination with
 // partial pivoting; false when M is numerically singular.
 //
-// It skips two kinds of work whose results no later step reads or whose
-// results it knows without computing them, so that every value, the
+// It skips work whose results no later step reads, or whose results it
+// knows without computing them, so that every value of the output e, the
 // sign of every zero included, is the plain elimination's (a row
 // operation over all k columns of a and e):
 //   - a's columns up to the pivot's: after step col nothing reads them
 //     (the steps after read only columns past col, and the output is e);
+//   - a's columns where the pivot row holds a zero: subtracting f times a
+//     zero leaves a nonzero as it is and a zero a zero (of either sign),
+//     and a's zeros are read only as zeros (no multiplier f, no pivot);
 //   - e's columns outside a row's support. Row u of e is a combination of
 //     its own unit row (column o[u], o tracking the row swaps) and the
 //     earlier pivot rows, so outside the columns A of the rows pivoted so
@@ -134,6 +137,7 @@ func invertTransposed(mat [][]float64) ([][]float64, bool) {
 		}
 	}
 	A := make([]int32, 0, k) // e's columns written out in every row
+	ax := make([]int32, 0, k)
 	for col := range k {
 		piv := col
 		for u := col + 1; u < k; u++ {
@@ -156,8 +160,11 @@ func invertTransposed(mat [][]float64) ([][]float64, bool) {
 		}
 		A = append(A, x0)
 		inv := 1 / a[col][col]
+		ax = ax[:0] // the pivot row's nonzeros in a, past col
 		for x := col + 1; x < k; x++ {
-			a[col][x] *= inv
+			if a[col][x] *= inv; a[col][x] != 0 {
+				ax = append(ax, int32(x))
+			}
 		}
 		ec := e[col]
 		for _, x := range A {
@@ -167,9 +174,7 @@ func invertTransposed(mat [][]float64) ([][]float64, bool) {
 		negZero[col] = math.Signbit(zc)
 		for u := range k {
 			if f := a[u][col]; u != col && f != 0 {
-				for x := col + 1; x < k; x++ {
-					a[u][x] -= f * a[col][x]
-				}
+				eliminateRow(a[u], a[col], ax, f)
 				// A row not pivoted yet keeps its own column's 1 (the
 				// pivot rows hold zeros there: 1 - f*0 is 1).
 				eliminateRow(e[u], ec, A, f)
@@ -182,11 +187,11 @@ func invertTransposed(mat [][]float64) ([][]float64, bool) {
 	return e, true // e = M^-1: row t is basic column t's row of the inverse
 }
 
-// eliminateRow subtracts f times the pivot row ec from row eu on the
-// columns A.
-func eliminateRow(eu, ec []float64, A []int32, f float64) {
-	for _, x := range A {
-		eu[x] -= f * ec[x]
+// eliminateRow subtracts f times the pivot row pr from row u on the
+// columns xs.
+func eliminateRow(u, pr []float64, xs []int32, f float64) {
+	for _, x := range xs {
+		u[x] -= f * pr[x]
 	}
 }
 
