@@ -94,6 +94,26 @@ func refInvertTransposed(mat [][]float64) ([][]float64, bool) {
 	return e, true
 }
 
+// refEntering is entering with both passes over every variable the pivot
+// row touches.
+func refEntering(lp *lpRelax, alpha []float64, dir float64) int32 {
+	limit := math.Inf(1)
+	for _, v := range lp.anz {
+		a := alpha[v]
+		if at, ok := lp.movable(v, a*dir); ok {
+			limit = min(limit, (lp.d[v]+at*lpDualTol)/(a*dir))
+		}
+	}
+	pick, big := int32(-1), 0.0
+	for _, v := range lp.anz {
+		a := alpha[v]
+		if _, ok := lp.movable(v, a*dir); ok && lp.d[v]/(a*dir) <= limit && math.Abs(a) > big {
+			pick, big = v, math.Abs(a)
+		}
+	}
+	return pick
+}
+
 // sameBits reports the first index where xs and ys differ in their bits
 // (-0 and +0 differ), or -1.
 func sameBits(xs, ys []float64) int {
@@ -155,7 +175,16 @@ func (x *exactLP) step() lpStatus {
 		x.inversions++
 	}
 	lp.place()
-	lp.leaving() // solve's first steps, done again there to no effect: the norms it brings up to date
+	// solve's first steps, done again there to no effect: leaving brings
+	// norms up to date, and the pivot it picks must enter the same variable.
+	if r, delta := lp.leaving(); r >= 0 {
+		dir := 1.0
+		if delta < 0 {
+			dir = -1
+		}
+		alpha := lp.rowAlpha(r)
+		require.Equal(x.t, refEntering(lp, alpha, dir), lp.entering(alpha, dir), "entering")
+	}
 	binv, norm, dirty := cloneMatrix(lp.binv), slices.Clone(lp.norm), slices.Clone(lp.dirty)
 	head, p0 := slices.Clone(lp.head), lp.pivots
 	st := lp.solve(lp.pivots + 1)

@@ -80,19 +80,23 @@ func (lp *lpRelax) rowAlpha(r int) []float64 {
 // entering is the Harris ratio test: the nonbasic variable whose reduced
 // cost reaches zero first as the leaving row's dual moves (dir = +1 when
 // the basic value must fall to its upper bound, -1 when it must rise), the
-// largest pivot among near-ties; -1 when none can move (no solution).
+// largest pivot among near-ties; -1 when none can move (no solution). The
+// second pass walks only the variables the first found movable.
 func (lp *lpRelax) entering(alpha []float64, dir float64) int32 {
 	limit := math.Inf(1)
+	cands := lp.cands[:0]
 	for _, v := range lp.anz {
 		a := alpha[v]
 		if at, ok := lp.movable(v, a*dir); ok {
 			limit = min(limit, (lp.d[v]+at*lpDualTol)/(a*dir))
+			cands = append(cands, v)
 		}
 	}
+	lp.cands = cands
 	pick, big := int32(-1), 0.0
-	for _, v := range lp.anz {
+	for _, v := range cands {
 		a := alpha[v]
-		if _, ok := lp.movable(v, a*dir); ok && lp.d[v]/(a*dir) <= limit && math.Abs(a) > big {
+		if lp.d[v]/(a*dir) <= limit && math.Abs(a) > big {
 			pick, big = v, math.Abs(a)
 		}
 	}
