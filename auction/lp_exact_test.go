@@ -236,7 +236,7 @@ func TestInverseKernelsMatchThePlainLoops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	windows, jobs, dives, steps, every := 2, 30, 6, 3000, 25
 	if testing.Short() { // -race makes each step about 20 times dearer
-		windows, jobs, dives, steps, every = 1, 14, 4, 400, 3
+		windows, jobs, dives, steps, every = 1, 14, 3, 250, 3
 	}
 	total := exactLP{t: t}
 	for range windows {
