@@ -15,43 +15,12 @@ import "math"
 // a singular block sets trouble.
 func (lp *lpRelax) refactor() {
 	lp.since = 0
-	rows := len(lp.rhs)
-	n := len(lp.cols)
-	slackPos := make([]int32, rows) // row -> position of its basic slack, or -1
-	for i := range slackPos {
-		slackPos[i] = -1
-	}
-	var basicCols []int32 // positions of the basic bids
-	for p, v := range lp.head {
-		if lp.isSlack(v) {
-			slackPos[int(v)-n] = int32(p)
-		} else {
-			basicCols = append(basicCols, int32(p))
-		}
-	}
-	rowIdx := make([]int32, rows) // row -> index in M, or -1
-	var mRows []int32
-	for i := range rowIdx {
-		rowIdx[i] = -1
-		if slackPos[i] < 0 {
-			rowIdx[i] = int32(len(mRows))
-			mRows = append(mRows, int32(i))
-		}
-	}
-	k := len(basicCols)
-	if len(mRows) != k {
+	blk, ok := lp.basisBlock()
+	if !ok {
 		lp.trouble = true
 		return
 	}
-	mat := make([][]float64, k) // mat[t][u]: column t's entry on row mRows[u]
-	for t, p := range basicCols {
-		mat[t] = make([]float64, k)
-		lp.colEntries(lp.head[p], func(i int32, a float64) {
-			if u := rowIdx[i]; u >= 0 {
-				mat[t][u] = a
-			}
-		})
-	}
+	mat, basicCols, mRows, slackPos := blk.mat, blk.basicCols, blk.mRows, blk.slackPos
 	inv, ok := invertTransposed(mat)
 	if !ok {
 		lp.trouble = true
@@ -85,20 +54,90 @@ func (lp *lpRelax) refactor() {
 	lp.recomputeDuals()
 }
 
+// lpBlock is the basis's block M (mat[t][u]: basic bid column t's entry
+// on row mRows[u], a row whose slack is not basic), the positions of the
+// basic bids and, per row, its basic slack's position or -1.
+type lpBlock struct {
+	mat       [][]float64
+	basicCols []int32
+	mRows     []int32
+	slackPos  []int32
+}
+
+// basisBlock is the basis's block M; false when it is not square.
+func (lp *lpRelax) basisBlock() (lpBlock, bool) {
+	rows := len(lp.rhs)
+	n := len(lp.cols)
+	slackPos := make([]int32, rows) // row -> position of its basic slack, or -1
+	for i := range slackPos {
+		slackPos[i] = -1
+	}
+	var basicCols []int32 // positions of the basic bids
+	for p, v := range lp.head {
+		if lp.isSlack(v) {
+			slackPos[int(v)-n] = int32(p)
+		} else {
+			basicCols = append(basicCols, int32(p))
+		}
+	}
+	rowIdx := make([]int32, rows) // row -> index in M, or -1
+	var mRows []int32
+	for i := range rowIdx {
+		rowIdx[i] = -1
+		if slackPos[i] < 0 {
+			rowIdx[i] = int32(len(mRows))
+			mRows = append(mRows, int32(i))
+		}
+	}
+	k := len(basicCols)
+	if len(mRows) != k {
+		return lpBlock{}, false
+	}
+	mat := make([][]float64, k)
+	for t, p := range basicCols {
+		mat[t] = make([]float64, k)
+		lp.colEntries(lp.head[p], func(i int32, a float64) {
+			if u := rowIdx[i]; u >= 0 {
+				mat[t][u] = a
+			}
+		})
+	}
+	return lpBlock{mat, basicCols, mRows, slackPos}, true
+}
+
 // invertTransposed returns X with X[t] the t-th row of M^-1, where mat[t]
 // is M's t-th column (mat = M^T), by Gauss-Jordan elimination with
 // partial pivoting; false when M is numerically singular.
+//
+// It skips work whose results no later step reads, or whose results it
+// knows without computing them, so that every value of the output e, the
+// sign of every zero included, is the plain elimination's (a row
+// operation over all k columns of a and e):
+//   - a's columns up to the pivot's: after step col nothing reads them
+//     (the steps after read only columns past col, and the output is e);
+//   - a's columns where the pivot row holds a zero: subtracting f times a
+//     zero leaves a nonzero as it is and a zero a zero (of either sign),
+//     and a's zeros are read only as zeros (no multiplier f, no pivot);
+//   - e's columns outside a row's support. Row u of e is a combination of
+//     its own unit row (column o[u], o tracking the row swaps) and the
+//     earlier pivot rows, so outside the columns A of the rows pivoted so
+//     far and o[u] it holds only zeros, all of one sign (negZero[u]): a
+//     row scaled by a negative number turns +0 into -0, and -0 - (-0) is
+//     +0. A column joining A gets those zeros written out first.
 func invertTransposed(mat [][]float64) ([][]float64, bool) {
 	k := len(mat)
 	// a = M (rows u, columns t), e = I; reduce a to I, e becomes M^-1.
 	a, e := make([][]float64, k), make([][]float64, k)
+	o, negZero := make([]int32, k), make([]bool, k)
 	for u := range k {
 		a[u], e[u] = make([]float64, k), make([]float64, k)
-		e[u][u] = 1
+		e[u][u], o[u] = 1, int32(u)
 		for t := range k {
 			a[u][t] = mat[t][u]
 		}
 	}
+	A := make([]int32, 0, k) // e's columns written out in every row
+	ax := make([]int32, 0, k)
 	for col := range k {
 		piv := col
 		for u := col + 1; u < k; u++ {
@@ -111,21 +150,57 @@ func invertTransposed(mat [][]float64) ([][]float64, bool) {
 		}
 		a[col], a[piv] = a[piv], a[col]
 		e[col], e[piv] = e[piv], e[col]
-		inv := 1 / a[col][col]
-		for x := range k {
-			a[col][x] *= inv
-			e[col][x] *= inv
+		o[col], o[piv] = o[piv], o[col]
+		negZero[col], negZero[piv] = negZero[piv], negZero[col]
+		x0 := o[col]
+		for u := range k {
+			if u != col {
+				e[u][x0] = signedZero(negZero[u])
+			}
 		}
+		A = append(A, x0)
+		inv := 1 / a[col][col]
+		ax = ax[:0] // the pivot row's nonzeros in a, past col
+		for x := col + 1; x < k; x++ {
+			if a[col][x] *= inv; a[col][x] != 0 {
+				ax = append(ax, int32(x))
+			}
+		}
+		ec := e[col]
+		for _, x := range A {
+			ec[x] *= inv
+		}
+		zc := signedZero(negZero[col]) * inv
+		negZero[col] = math.Signbit(zc)
 		for u := range k {
 			if f := a[u][col]; u != col && f != 0 {
-				for x := range k {
-					a[u][x] -= f * a[col][x]
-					e[u][x] -= f * e[col][x]
-				}
+				eliminateRow(a[u], a[col], ax, f)
+				// A row not pivoted yet keeps its own column's 1 (the
+				// pivot rows hold zeros there: 1 - f*0 is 1).
+				eliminateRow(e[u], ec, A, f)
+				zu := signedZero(negZero[u])
+				zu -= f * zc
+				negZero[u] = math.Signbit(zu)
 			}
 		}
 	}
 	return e, true // e = M^-1: row t is basic column t's row of the inverse
+}
+
+// eliminateRow subtracts f times the pivot row pr from row u on the
+// columns xs.
+func eliminateRow(u, pr []float64, xs []int32, f float64) {
+	for _, x := range xs {
+		u[x] -= f * pr[x]
+	}
+}
+
+// signedZero is -0 when neg, else +0.
+func signedZero(neg bool) float64 {
+	if neg {
+		return math.Copysign(0, -1)
+	}
+	return 0
 }
 
 // recomputeDuals sets y = c_B B^-1 (c = -value) and every reduced cost.

@@ -80,19 +80,23 @@ func (lp *lpRelax) rowAlpha(r int) []float64 {
 // entering is the Harris ratio test: the nonbasic variable whose reduced
 // cost reaches zero first as the leaving row's dual moves (dir = +1 when
 // the basic value must fall to its upper bound, -1 when it must rise), the
-// largest pivot among near-ties; -1 when none can move (no solution).
+// largest pivot among near-ties; -1 when none can move (no solution). The
+// second pass walks only the variables the first found movable.
 func (lp *lpRelax) entering(alpha []float64, dir float64) int32 {
 	limit := math.Inf(1)
+	cands := lp.cands[:0]
 	for _, v := range lp.anz {
 		a := alpha[v]
 		if at, ok := lp.movable(v, a*dir); ok {
 			limit = min(limit, (lp.d[v]+at*lpDualTol)/(a*dir))
+			cands = append(cands, v)
 		}
 	}
+	lp.cands = cands
 	pick, big := int32(-1), 0.0
-	for _, v := range lp.anz {
+	for _, v := range cands {
 		a := alpha[v]
-		if _, ok := lp.movable(v, a*dir); ok && lp.d[v]/(a*dir) <= limit && math.Abs(a) > big {
+		if lp.d[v]/(a*dir) <= limit && math.Abs(a) > big {
 			pick, big = v, math.Abs(a)
 		}
 	}
@@ -195,44 +199,6 @@ func (lp *lpRelax) pivot(r int, delta float64) bool {
 		lp.refactor()
 	}
 	return true
-}
-
-// updateInverse pivots the inverse on acol[r], touching only the pivot
-// row's nonzeros (the inverse is mostly unit columns of basic slacks) and
-// marking the rows it changes for leaving's norms.
-func (lp *lpRelax) updateInverse(r int, acol []float64) {
-	pr := lp.binv[r]
-	inv := 1 / acol[r]
-	nz, vals := lp.nz[:0], lp.nzv[:0]
-	vv := 0.0
-	for k, w := range pr {
-		if w != 0 {
-			w *= inv
-			pr[k] = w
-			vv += w * w
-			nz, vals = append(nz, int32(k)), append(vals, w)
-		}
-	}
-	lp.nz, lp.nzv = nz, vals
-	lp.norm[r], lp.dirty[r] = vv, false
-	for p, a := range acol {
-		if p == r || a == 0 {
-			continue
-		}
-		row := lp.binv[p]
-		dot := 0.0
-		for j, k := range nz {
-			w := row[k]
-			dot += w * vals[j]
-			row[k] = w - a*vals[j]
-		}
-		if !lp.dirty[p] {
-			old := lp.norm[p]
-			nn := old - 2*a*dot + a*a*vv
-			lp.norm[p] = nn
-			lp.dirty[p] = nn <= 1e-3*old || nn <= 1e-12
-		}
-	}
 }
 
 // separate adds the rows of the resources the current solution overfills

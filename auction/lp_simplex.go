@@ -68,6 +68,7 @@ type lpRelax struct {
 	alpha   []float64   // scratch: variable -> pivot row entry
 	anz     []int32     // scratch: the variables alpha has entries for
 	ain     []bool      // scratch: variable -> in anz
+	cands   []int32     // scratch: the variables entering may pick
 	acol    []float64   // scratch: position -> entering column
 	act     []float64   // scratch: model resource -> activity
 	since   int         // pivots since the last rebuild
@@ -82,6 +83,7 @@ type lpRelax struct {
 	// changed since.
 	nz      []int32
 	nzv     []float64 // the pivot row's values at nz
+	normed  []int32   // the positions whose norm a pivot updates
 	entries []int32
 	amts    []float64
 	norm    []float64
