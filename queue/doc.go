@@ -37,7 +37,9 @@
 //
 // Admission runs before the lock is taken; Reserve, Unreserve, Release and
 // SiteFactor run under it (so a start and its reservation are one step)
-// and must not call the Scheduler. Every method that runs plugins has a
+// and must not call the Scheduler. A panic in Reserve, Unreserve or
+// Release is contained, as a subscriber's is, so that no start or end is
+// left half made: a Reserve that panics refuses with Error. Every method that runs plugins has a
 // ...Context twin whose context the plugins receive.
 //
 // # Concurrency and time

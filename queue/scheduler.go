@@ -102,6 +102,9 @@ type Scheduler struct {
 	// calls among them: EASY.BackfillSubmittedIDs tells from the two
 	// whether nothing but submissions happened since its last pass.
 	changes, submits uint64
+	// panics are the plugins' contained panics of the current call, for
+	// the WithPanicHandler function once the lock is released
+	panics []pluginPanic
 }
 
 type options struct {
