@@ -143,7 +143,9 @@ func (s *Scheduler) StartContext(ctx context.Context, id JobID, nodes []string, 
 }
 
 // WillRun answers JOBWILLRUN: when and where job id could start given the
-// running jobs' expected ends (it changes nothing).
+// running jobs' expected ends, not before its begin time (it changes
+// nothing). Like WillRunSpec it answers for the job alone: other pending
+// jobs, a hold and dependencies are not counted.
 func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error) {
 	s.enterRead()
 	defer s.unlock()
@@ -165,6 +167,9 @@ func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error
 	start := p.Start
 	if p.Immediate || start.Before(now) {
 		start = now
+	}
+	if j.Begin.After(start) { // as WillRunSpec: not before its begin time
+		start = j.Begin
 	}
 	return start, p.Names, nil
 }
