@@ -32,6 +32,24 @@ func (u *Update) reshapes() bool {
 	return u.Partition != "" || u.Request != nil || u.TimeLimit > 0 || u.Account != ""
 }
 
+// pendingOnly names the first field u changes that only a pending job's
+// may ("" for none), for the error that refuses it.
+func (u *Update) pendingOnly() string {
+	switch {
+	case u.Request != nil:
+		return "request"
+	case u.Partition != "":
+		return "partition"
+	case u.Account != "":
+		return "account"
+	case u.Begin != nil:
+		return "begin time"
+	case u.Dependency != nil:
+		return "dependency"
+	}
+	return ""
+}
+
 // check rejects values Submit would reject, and settles the time limit
 // (see Spec): TimeLimit, or Request.TimeLimit when only that is given.
 func (u *Update) check() error {
@@ -84,8 +102,8 @@ func (s *Scheduler) UpdateContext(ctx context.Context, id JobID, u Update, now t
 	}
 	s.saw(now)
 	pending := j.State == Pending
-	if !pending && (u.Partition != "" || u.Request != nil || u.Dependency != nil || u.Begin != nil || u.Account != "") {
-		return stateErr(j, "change the request of")
+	if f := u.pendingOnly(); !pending && f != "" {
+		return stateErr(j, "change the "+f+" of")
 	}
 	next, fields, err := s.updated(j, &u)
 	if err != nil {

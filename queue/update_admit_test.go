@@ -44,3 +44,21 @@ func TestUpdateWithAdmitPluginChangesOnlyWhatItSays(t *testing.T) {
 	require.Equal(t, EventUpdate, last.Kind)
 	require.Equal(t, []string{"TimeLimit"}, last.Payload.(*UpdatePayload).Fields)
 }
+
+// A running job's refused change names the field refused.
+func TestUpdateOfARunningJobNamesTheFieldRefused(t *testing.T) {
+	s := simple(t)
+	id := submit(t, s, nodes(1, time.Hour), t0)
+	require.Len(t, s.Schedule(t0), 1)
+	begin, dep := at(5), "singleton"
+	for field, u := range map[string]Update{
+		"partition":  {Partition: "batch"},
+		"account":    {Account: "a"},
+		"begin time": {Begin: &begin},
+		"dependency": {Dependency: &dep},
+	} {
+		err := s.Update(id, u, at(1))
+		require.ErrorIs(t, err, ErrJobState)
+		require.ErrorContains(t, err, "cannot change the "+field+" of job 1 in state RUNNING")
+	}
+}
