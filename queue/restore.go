@@ -50,7 +50,8 @@ func restoreErr(path, format string, args ...any) error {
 }
 
 // Restore reads what Snapshot wrote into a new scheduler over c, which
-// must be built from the same configuration and hold no allocations. opts
+// must be built from the same configuration, hold no allocations and serve
+// no other scheduler (see New): to restore twice, build two clusters. opts
 // are the scheduler's options (policy, planner, plugins...), which are not
 // saved. The whole document is validated before c is changed; a value that
 // does not fit c or contradicts another (an unknown node, a partition c

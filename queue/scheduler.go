@@ -255,7 +255,11 @@ func WithRecalcInterval(d time.Duration) Option {
 }
 
 // New returns a scheduler for c, which it then owns: change the cluster
-// only through the scheduler. A nil c or a nil option panics (New has no
+// only through the scheduler. A cluster serves one scheduler: give each
+// New or Restore a cluster of its own (a restart builds a new one from the
+// configuration), since two schedulers over one cluster would each place
+// jobs on a load the other changes, and neither can tell while the
+// cluster holds no allocation. A nil c or a nil option panics (New has no
 // error to return); a Scheduler's zero value is not usable.
 func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
 	if c == nil {
