@@ -57,10 +57,11 @@ func restoreErr(path, format string, args ...any) error {
 // does not fit c or contradicts another (an unknown node, a partition c
 // lacks, two default partitions, a node listed twice, a job ID 0 or given
 // twice, two jobs with one submit order, an unknown state, a request whose
-// partition is not the job's, min_nodes above max_nodes, a pending job
-// with a start or an end, a negative suspended time, a running job
-// without a placement or with one outside its partition or holding no
-// CPU of a node, a reservation for a job that is not pending, a time
+// partition or time limit is not the job's, min_nodes above max_nodes, a
+// pending job with a start or an end, a negative suspended time, a running
+// job without a placement or with one outside its partition or holding no
+// CPU of a node, or whose end is not its start plus its time limit and
+// time suspended, a reservation for a job that is not pending, a time
 // outside MinYear to MaxYear) is a *RestoreError naming where it is. If
 // the running jobs' placements do not fit c, or leave it failing
 // c.CheckInvariants, c is put back as it was. Whatever Snapshot writes,
