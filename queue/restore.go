@@ -345,8 +345,11 @@ func (v *validator) reservation(path string, sr stateReservation, byID map[JobID
 		return reservation{}, restoreErr(path+".job", "reservation for unknown job %d", sr.Job)
 	case j.State != Pending || j.Held:
 		return reservation{}, restoreErr(path+".job", "reservation for job %d, which is %s", sr.Job, j.State)
-	case !sr.End.After(sr.Start):
+	case sr.End.Before(sr.Start):
 		return reservation{}, restoreErr(path+".end", "ends before it starts")
+	case sr.End.Equal(sr.Start) && !sr.Start.Equal(EndOfTime):
+		// only a start saturated at EndOfTime takes its end with it
+		return reservation{}, restoreErr(path+".end", "ends when it starts")
 	}
 	if err := savedTimes(path+".", timeField{"start", &sr.Start, true}, timeField{"end", &sr.End, true}); err != nil {
 		return reservation{}, err
