@@ -266,7 +266,7 @@ func (s *Scheduler) Release(id JobID, now time.Time) error {
 		func(j *job) bool { return j.State == Pending && j.Held },
 		func(j *job) {
 			j.Held = false
-			j.Reason = s.pendingReason(j, now)
+			j.Reason, j.ReasonDetail = s.pendingReason(j, now), "" // the hold's why goes with it
 		})
 }
 

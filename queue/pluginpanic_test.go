@@ -159,3 +159,26 @@ func TestSubscriberEndingItsGoroutineDoesNotStopDelivery(t *testing.T) {
 	submit(t, s, nodes(1, time.Hour), t0)
 	require.Equal(t, "submit:2", rec.kinds(), "the second call's event is delivered")
 }
+
+// holdPlugin holds every job it is asked about.
+type holdPlugin struct{}
+
+func (holdPlugin) Name() string { return "hold" }
+func (holdPlugin) Reserve(context.Context, *Job, *selectnodes.Placement, time.Time) *Status {
+	return NewStatus(Hold, "over quota")
+}
+func (holdPlugin) Unreserve(context.Context, *Job, *selectnodes.Placement, time.Time) {}
+
+// Release lifts a plugin's hold and the reason it gave with it.
+func TestReleaseClearsTheHoldsDetail(t *testing.T) {
+	s := simple(t, WithPlugins(holdPlugin{}))
+	id := submit(t, s, nodes(1, time.Hour), t0)
+	s.Schedule(t0)
+	j, _ := s.Job(id)
+	require.True(t, j.Held)
+	require.Equal(t, "hold: over quota", j.ReasonDetail)
+	require.NoError(t, s.Release(id, at(1)))
+	j, _ = s.Job(id)
+	require.False(t, j.Held)
+	require.Empty(t, j.ReasonDetail)
+}
