@@ -35,3 +35,9 @@ func TestReservationAtEndOfTimeRestores(t *testing.T) {
 	_, b := r.Backfill(now.Add(time.Minute))
 	require.Equal(t, a, b)
 }
+
+// Snapshot to a nil writer is an error, as Restore from a nil reader is.
+func TestSnapshotToNilWriterIsAnError(t *testing.T) {
+	s := simple(t)
+	require.NotPanics(t, func() { require.Error(t, s.Snapshot(nil)) })
+}

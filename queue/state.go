@@ -2,6 +2,7 @@ package queue
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"time"
 
@@ -217,8 +218,12 @@ func (d *duration) UnmarshalText(b []byte) error {
 // the documented format of version StateVersion: jobs, queue order, ID,
 // submit, allocation and event counters, node states, partitions and
 // Backfill's reservations. Restore over a cluster built from the same
-// configuration gives a scheduler that decides exactly as this one.
+// configuration gives a scheduler that decides exactly as this one. A nil
+// w is an error, as a nil reader is to Restore.
 func (s *Scheduler) Snapshot(w io.Writer) error {
+	if w == nil {
+		return errors.New("queue: Snapshot needs a writer, not nil")
+	}
 	s.enterRead()
 	defer s.mu.Unlock()
 	st := stateFile{Version: StateVersion, NextID: s.nextID, Seq: s.seq, AllocSeq: s.allocSeq,
