@@ -232,7 +232,10 @@ func nonNegative(option, arg string, v int64) {
 func WithCancelNeverSatisfied() Option { return func(o *options) { o.cancelNever = true } }
 
 // WithExternalScheduler is wiki2's hold strategy done right: jobs are held
-// on submit and start only through Start.
+// on submit and start only through Start. The hold is an ordinary one: a
+// job released with Release may be started by Schedule and Backfill, as
+// Slurm's own scheduler starts a released job, and Restore with this
+// option holds no job the saved state did not.
 func WithExternalScheduler() Option { return func(o *options) { o.external = true } }
 
 // WithFirstJobID sets the first job ID (0: 1, the default).
