@@ -74,7 +74,8 @@
 //     bitmap, the Placement and the Explanation are the caller's.
 //   - Submit, SubmitContext and WillRunSpec copy the Spec (its Request's
 //     Required, Excluded, Groups, GRES and ExcludeNodes) before an
-//     AdmitPlugin sees it; Update copies Update.Request.
+//     AdmitPlugin sees it, and Submit again after, so a plugin may keep
+//     the Spec it saw; Update copies Update.Request.
 //   - Every subscriber gets its own copy of each event's Payload
 //     (StartPayload.Placement, NodePayload.Ended, UpdatePayload.Fields,
 //     RefusedPayload.Status); events are values.
