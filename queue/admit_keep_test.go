@@ -35,3 +35,22 @@ func TestAdmitPluginKeepingTheSpecChangesNoJob(t *testing.T) {
 	after, _ := s.Job(id)
 	require.Equal(t, before.Request, after.Request)
 }
+
+// UpdatePartition keeps a copy of the partition: the caller's slices stay
+// the caller's.
+func TestUpdatePartitionKeepsNoCallerSlice(t *testing.T) {
+	s := simple(t)
+	p := selectnodes.Partition{Name: "batch", Nodes: []string{"n0", "n1"}, Default: true,
+		Access: selectnodes.Access{AllowGroups: []string{"staff"}, AllowQOS: []string{"normal"}}}
+	require.NoError(t, s.UpdatePartition(p, t0))
+	p.Nodes[0] = "n5"
+	p.Access.AllowGroups[0] = "nobody"
+	p.Access.AllowQOS[0] = "none"
+	got, _ := s.Cluster().Partition("batch")
+	require.Equal(t, "n0", got.Nodes[0])
+	require.Equal(t, []string{"staff"}, got.Access.AllowGroups)
+	require.Equal(t, []string{"normal"}, got.Access.AllowQOS)
+	spec := nodes(1, time.Hour)
+	spec.Request.Groups = []string{"staff"}
+	submit(t, s, spec, t0) // the group the partition was given may still submit
+}

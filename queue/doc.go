@@ -75,7 +75,8 @@
 //   - Submit, SubmitContext and WillRunSpec copy the Spec (its Request's
 //     Required, Excluded, Groups, GRES and ExcludeNodes) before an
 //     AdmitPlugin sees it, and Submit again after, so a plugin may keep
-//     the Spec it saw; Update copies Update.Request.
+//     the Spec it saw; Update copies Update.Request, and UpdatePartition
+//     the partition's node and access lists.
 //   - Every subscriber gets its own copy of each event's Payload
 //     (StartPayload.Placement, NodePayload.Ended, UpdatePayload.Fields,
 //     RefusedPayload.Status); events are values.

@@ -361,6 +361,7 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 	if err := s.keepsRunningNodes(p); err != nil {
 		return err
 	}
+	ownPartition(&p) // the cluster keeps it: not the caller's slices
 	if err := s.c.UpdatePartition(p); err != nil {
 		return err
 	}

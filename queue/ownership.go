@@ -107,3 +107,12 @@ func own(p Payload) Payload {
 	}
 	return p
 }
+
+// ownPartition makes p, a copy, a deep one: its node list and access
+// lists, which the cluster keeps.
+func ownPartition(p *selectnodes.Partition) {
+	p.Nodes = slices.Clone(p.Nodes)
+	a := &p.Access
+	a.AllowGroups, a.AllowAccounts, a.DenyAccounts = slices.Clone(a.AllowGroups), slices.Clone(a.AllowAccounts), slices.Clone(a.DenyAccounts)
+	a.AllowQOS, a.DenyQOS = slices.Clone(a.AllowQOS), slices.Clone(a.DenyQOS)
+}
