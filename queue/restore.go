@@ -195,8 +195,11 @@ func (p *restorePlan) apply(s *Scheduler) error {
 	if st.Clock != nil {
 		s.clock = *st.Clock
 	}
+	if st.DependenciesGiven {
+		s.depJobs = 1
+	}
 	for _, j := range p.jobs {
-		s.add(j)
+		s.add(j) // counts the jobs that name another (depJobs)
 		if j.State == Pending {
 			s.enqueue(j)
 		}
