@@ -45,3 +45,21 @@ func TestRestoreKeepsTombstonesOnceADependencyWasGiven(t *testing.T) {
 		require.NoError(t, err, "a dependency on a job forgotten after one was given")
 	}
 }
+
+// A partition given with a node named twice lists it once, before and
+// after a Snapshot and Restore.
+func TestUpdatePartitionListsANodeOnce(t *testing.T) {
+	conf := "NodeName=n[0-7] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n"
+	s := New(cluster(t, conf))
+	p, _ := s.Cluster().Partition("batch")
+	p.Nodes = append(p.Nodes, "n3")
+	require.NoError(t, s.UpdatePartition(p, at(0)))
+	var saved bytes.Buffer
+	require.NoError(t, s.Snapshot(&saved))
+	r, err := Restore(bytes.NewReader(saved.Bytes()), cluster(t, conf))
+	require.NoError(t, err)
+	a, _ := s.Cluster().Partition("batch")
+	b, _ := r.Cluster().Partition("batch")
+	require.Equal(t, b.Nodes, a.Nodes)
+	require.Len(t, a.Nodes, 8)
+}
