@@ -37,7 +37,9 @@
 //
 // Admission runs before the lock is taken; Reserve, Unreserve, Release and
 // SiteFactor run under it (so a start and its reservation are one step)
-// and must not call the Scheduler. Every method that runs plugins has a
+// and must not call the Scheduler. A panic in Reserve, Unreserve or
+// Release is contained, as a subscriber's is, so that no start or end is
+// left half made: a Reserve that panics refuses with Error. Every method that runs plugins has a
 // ...Context twin whose context the plugins receive.
 //
 // # Concurrency and time
@@ -72,7 +74,9 @@
 //     bitmap, the Placement and the Explanation are the caller's.
 //   - Submit, SubmitContext and WillRunSpec copy the Spec (its Request's
 //     Required, Excluded, Groups, GRES and ExcludeNodes) before an
-//     AdmitPlugin sees it; Update copies Update.Request.
+//     AdmitPlugin sees it, and Submit again after, so a plugin may keep
+//     the Spec it saw; Update copies Update.Request, and UpdatePartition
+//     the partition's node and access lists.
 //   - Every subscriber gets its own copy of each event's Payload
 //     (StartPayload.Placement, NodePayload.Ended, UpdatePayload.Fields,
 //     RefusedPayload.Status); events are values.

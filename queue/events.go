@@ -118,6 +118,12 @@ func (s *Scheduler) Subscribe(f func(Event)) (unsubscribe func()) {
 // WithPanicHandler sets what is done with a subscriber's panic: h gets the
 // recovered value and the event being delivered. By default the panic is
 // dropped (the library prints nothing); delivery goes on either way.
+//
+// h also gets the panics of ReservePlugins and ReleasePlugins, which are
+// contained too (see ReservePlugin), each with an Event of Seq 0 that is
+// not part of the stream: the job, the time, and in Detail the plugin and
+// the method. h runs outside the lock, after the call's events; a panic
+// of h itself is dropped.
 func WithPanicHandler(h func(recovered any, e Event)) Option {
 	return func(o *options) { o.onPanic = h }
 }
@@ -153,40 +159,61 @@ func (s *Scheduler) jobEventWith(kind EventKind, j *job, now time.Time, detail s
 	s.emit(Event{Kind: kind, Time: now, Job: j.ID, State: j.State, Partition: j.Partition, Detail: detail, Payload: p})
 }
 
-// unlock releases the lock and delivers queued events in order. A
-// subscriber calling back only queues more; the first deliverer drains.
+// unlock releases the lock and delivers queued events in order, then
+// the contained plugin panics to the handler. A subscriber calling back
+// only queues more; the first deliverer drains.
 func (s *Scheduler) unlock() {
 	s.ctx = nil
 	s.retain()
-	if s.delivering || len(s.outbox) == 0 {
+	if s.delivering || len(s.outbox) == 0 && len(s.panics) == 0 {
 		s.mu.Unlock()
 		return
 	}
 	s.delivering = true
-	for len(s.outbox) > 0 {
-		evs, subs := s.outbox, slices.Clone(s.subs)
-		s.outbox = nil
+	for len(s.outbox) > 0 || len(s.panics) > 0 {
+		evs, subs, pans := s.outbox, slices.Clone(s.subs), s.panics
+		s.outbox, s.panics = nil, nil
 		s.mu.Unlock()
-		for _, e := range evs {
-			for i, sub := range subs {
-				ev := e
-				if i < len(subs)-1 {
-					ev.Payload = own(e.Payload) // each subscriber's own; the last gets the original
-				}
-				s.deliver(sub.f, ev)
-			}
-		}
+		s.deliverAll(evs, subs, pans)
 		s.mu.Lock()
 	}
 	s.delivering = false
 	s.mu.Unlock()
 }
 
+// deliverAll delivers one batch outside the lock. Should delivery stop
+// half way (a subscriber ending its goroutine, which no recover stops),
+// the scheduler is marked as delivering no more, so that later calls
+// deliver their events rather than queue them for ever.
+func (s *Scheduler) deliverAll(evs []Event, subs []subscriber, pans []pluginPanic) {
+	done := false
+	defer func() {
+		if !done {
+			s.mu.Lock()
+			s.delivering = false
+			s.mu.Unlock()
+		}
+	}()
+	for _, e := range evs {
+		for i, sub := range subs {
+			ev := e
+			if i < len(subs)-1 {
+				ev.Payload = own(e.Payload) // each subscriber's own; the last gets the original
+			}
+			s.deliver(sub.f, ev)
+		}
+	}
+	for _, p := range pans {
+		s.handle(p.v, p.e)
+	}
+	done = true
+}
+
 // deliver calls one subscriber, containing its panic.
 func (s *Scheduler) deliver(f func(Event), e Event) {
 	defer func() {
-		if r := recover(); r != nil && s.opts.onPanic != nil {
-			s.opts.onPanic(r, e)
+		if r := recover(); r != nil {
+			s.handle(r, e)
 		}
 	}()
 	f(e)

@@ -266,7 +266,7 @@ func (s *Scheduler) Release(id JobID, now time.Time) error {
 		func(j *job) bool { return j.State == Pending && j.Held },
 		func(j *job) {
 			j.Held = false
-			j.Reason = s.pendingReason(j, now)
+			j.Reason, j.ReasonDetail = s.pendingReason(j, now), "" // the hold's why goes with it
 		})
 }
 
@@ -361,6 +361,7 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 	if err := s.keepsRunningNodes(p); err != nil {
 		return err
 	}
+	ownPartition(&p) // the cluster keeps it: not the caller's slices
 	if err := s.c.UpdatePartition(p); err != nil {
 		return err
 	}

@@ -258,7 +258,11 @@ func (s *Scheduler) decide(d Decision, now time.Time) (Started, error) {
 		err = fmt.Errorf("%w: job %d", ErrDecision, d.Job)
 	}
 	if err != nil {
-		s.emit(Event{Kind: EventRefused, Time: now, Job: d.Job, Detail: err.Error(), Payload: &RefusedPayload{Err: err}})
+		if ok { // the job's own state and partition, not a pending job's
+			s.jobEventWith(EventRefused, j, now, err.Error(), &RefusedPayload{Err: err})
+		} else {
+			s.emit(Event{Kind: EventRefused, Time: now, Job: d.Job, Detail: err.Error(), Payload: &RefusedPayload{Err: err}})
+		}
 		return Started{}, err
 	}
 	var st Started

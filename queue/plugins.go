@@ -95,6 +95,11 @@ type AdmitPlugin interface {
 // Reserve and Unreserve run under the scheduler's lock, so a reservation
 // and the start it guards are one step: they must not call the Scheduler
 // (that deadlocks), and should be quick or bounded by ctx.
+//
+// A panic in Reserve is the Status Error (the job stays pending, the
+// panic in its ReasonDetail), so the Reserves before it are undone as for
+// any refusal; a panic in Unreserve is passed over and the earlier
+// plugins are still undone. Either goes to the WithPanicHandler function.
 type ReservePlugin interface {
 	Plugin
 	Reserve(ctx context.Context, job *Job, p *selectnodes.Placement, now time.Time) *Status
@@ -117,7 +122,10 @@ type JobEnd struct {
 
 // ReleasePlugin is told when a started job's allocation ends: it finished,
 // failed, timed out, was cancelled or requeued, or lost a node. It runs
-// under the scheduler's lock, like ReservePlugin, with the same rules.
+// under the scheduler's lock, like ReservePlugin, with the same rules. A
+// panic in Release does not stop the end: the job ends, its event is sent,
+// the ReleasePlugins after it are still told, and the panic goes to the
+// WithPanicHandler function.
 type ReleasePlugin interface {
 	Plugin
 	Release(ctx context.Context, job *Job, end JobEnd, now time.Time)
@@ -169,8 +177,7 @@ func (s *Scheduler) runReserve(ctx context.Context, j *job, p *selectnodes.Place
 		return "", nil // no copy of the job to hand to nobody
 	}
 	for i, r := range s.opts.reserve {
-		view := j.public()
-		st := r.Reserve(ctx, &view, clonePlacement(p), now)
+		st := s.callReserve(ctx, r, j, p, now)
 		if st.IsSuccess() {
 			continue
 		}
@@ -184,8 +191,7 @@ func (s *Scheduler) runReserve(ctx context.Context, j *job, p *selectnodes.Place
 // first.
 func (s *Scheduler) runUnreserve(ctx context.Context, j *job, p *selectnodes.Placement, n int, now time.Time) {
 	for i := n - 1; i >= 0; i-- {
-		view := j.public()
-		s.opts.reserve[i].Unreserve(ctx, &view, clonePlacement(p), now)
+		s.callUnreserve(ctx, s.opts.reserve[i], j, p, now)
 	}
 }
 
@@ -195,7 +201,6 @@ func (s *Scheduler) runRelease(ctx context.Context, j *job, end JobEnd, now time
 		return
 	}
 	for _, r := range s.opts.release {
-		view := j.public()
-		r.Release(ctx, &view, end, now)
+		s.callRelease(ctx, r, j, end, now)
 	}
 }

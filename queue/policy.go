@@ -72,7 +72,8 @@ type Multifactor struct {
 	// updates, and for every pending job once per pass (or once per
 	// WithRecalcInterval when one is set) — never while the queue is
 	// compared. It runs under the scheduler's lock and
-	// must not call the Scheduler.
+	// must not call the Scheduler. j is the job's own record, lent as to
+	// Policy.Priority: read it, do not change it or keep the pointer.
 	SiteFactor func(j *Job, now time.Time) float64
 }
 

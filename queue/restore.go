@@ -50,16 +50,18 @@ func restoreErr(path, format string, args ...any) error {
 }
 
 // Restore reads what Snapshot wrote into a new scheduler over c, which
-// must be built from the same configuration and hold no allocations. opts
+// must be built from the same configuration, hold no allocations and serve
+// no other scheduler (see New): to restore twice, build two clusters. opts
 // are the scheduler's options (policy, planner, plugins...), which are not
 // saved. The whole document is validated before c is changed; a value that
 // does not fit c or contradicts another (an unknown node, a partition c
 // lacks, two default partitions, a node listed twice, a job ID 0 or given
 // twice, two jobs with one submit order, an unknown state, a request whose
-// partition is not the job's, min_nodes above max_nodes, a pending job
-// with a start or an end, a negative suspended time, a running job
-// without a placement or with one outside its partition or holding no
-// CPU of a node, a reservation for a job that is not pending, a time
+// partition or time limit is not the job's, min_nodes above max_nodes, a
+// pending job with a start or an end, a negative suspended time, a running
+// job without a placement or with one outside its partition or holding no
+// CPU of a node, or whose end is not its start plus its time limit and
+// time suspended, a reservation for a job that is not pending, a time
 // outside MinYear to MaxYear) is a *RestoreError naming where it is. If
 // the running jobs' placements do not fit c, or leave it failing
 // c.CheckInvariants, c is put back as it was. Whatever Snapshot writes,
@@ -193,8 +195,11 @@ func (p *restorePlan) apply(s *Scheduler) error {
 	if st.Clock != nil {
 		s.clock = *st.Clock
 	}
+	if st.DependenciesGiven {
+		s.depJobs = 1
+	}
 	for _, j := range p.jobs {
-		s.add(j)
+		s.add(j) // counts the jobs that name another (depJobs)
 		if j.State == Pending {
 			s.enqueue(j)
 		}
@@ -343,8 +348,11 @@ func (v *validator) reservation(path string, sr stateReservation, byID map[JobID
 		return reservation{}, restoreErr(path+".job", "reservation for unknown job %d", sr.Job)
 	case j.State != Pending || j.Held:
 		return reservation{}, restoreErr(path+".job", "reservation for job %d, which is %s", sr.Job, j.State)
-	case !sr.End.After(sr.Start):
+	case sr.End.Before(sr.Start):
 		return reservation{}, restoreErr(path+".end", "ends before it starts")
+	case sr.End.Equal(sr.Start) && !sr.Start.Equal(EndOfTime):
+		// only a start saturated at EndOfTime takes its end with it
+		return reservation{}, restoreErr(path+".end", "ends when it starts")
 	}
 	if err := savedTimes(path+".", timeField{"start", &sr.Start, true}, timeField{"end", &sr.End, true}); err != nil {
 		return reservation{}, err

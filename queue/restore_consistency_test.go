@@ -79,6 +79,18 @@ var restoreCases = []struct {
 		st.Jobs[0].Placement.Alloc[0].CPUs = 5
 	}},
 	{"next_id 0", "next_id", func(st *stateFile) { st.NextID = 0 }},
+	{"reservation ending when it starts", "reservations[0].end", func(st *stateFile) { st.Reservations[0].End = st.Reservations[0].Start }},
+	{"time limit not the request's", "jobs[3].request.time_limit", func(st *stateFile) { st.Jobs[3].TimeLimit = 0 }},
+	{"running job's end not its start plus its limit", "jobs[0].end", func(st *stateFile) {
+		end := st.Jobs[0].End.Add(time.Minute)
+		st.Jobs[0].End = &end
+	}},
+	{"running job with no limit and an end", "jobs[0].end", func(st *stateFile) {
+		st.Jobs[0].TimeLimit, st.Jobs[0].Request.TimeLimit = 0, 0
+	}},
+	{"suspended job's end without its time suspended", "jobs[1].end", func(st *stateFile) {
+		st.Jobs[1].SuspendedFor = duration(time.Minute)
+	}},
 }
 
 func TestRestoreRefusesInconsistentStates(t *testing.T) {

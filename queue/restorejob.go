@@ -42,6 +42,8 @@ func (v *validator) job(path string, sj *stateJob, st *stateFile) (*job, error) 
 		return nil, restoreErr(path+".end", "a pending job has not ended")
 	case sj.Request.MaxNodes > 0 && sj.Request.MinNodes > sj.Request.MaxNodes:
 		return nil, restoreErr(path+".request.max_nodes", "%d is below min_nodes %d", sj.Request.MaxNodes, sj.Request.MinNodes)
+	case sj.Request.TimeLimit != sj.TimeLimit: // one limit, kept in both (Submit, Update)
+		return nil, restoreErr(path+".request.time_limit", "%s is not the job's time limit %s", time.Duration(sj.Request.TimeLimit), time.Duration(sj.TimeLimit))
 	}
 	v.seqs[sj.Seq] = true
 	if err := savedTimes(path+".", timeField{"submit", sj.Submit, false}, timeField{"begin", sj.Begin, false},
@@ -67,6 +69,23 @@ func (v *validator) job(path string, sj *stateJob, st *stateFile) (*job, error) 
 		return nil, err
 	}
 	return j, nil
+}
+
+// startedEnd is the End a started job's record has: its start plus its
+// time limit and the time it was suspended (none without a limit).
+func startedEnd(j *job) time.Time {
+	if j.TimeLimit <= 0 {
+		return time.Time{}
+	}
+	return later(later(j.Start, j.TimeLimit), j.suspendedFor)
+}
+
+// stampText is a time as a state writes it ("none" for the zero time).
+func stampText(t time.Time) string {
+	if t.IsZero() {
+		return "none"
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 func unstamp(t *time.Time) time.Time {
@@ -95,6 +114,11 @@ func (v *validator) started(path string, j *job, sj *stateJob) error {
 		return restoreErr(path+".suspended_at", "a suspended job needs the time it was suspended")
 	case sj.Placement.Partition != j.Partition:
 		return restoreErr(path+".placement.partition", "%q is not the job's partition %q", sj.Placement.Partition, j.Partition)
+	case !j.End.Equal(startedEnd(j)):
+		// Tick ends the job at End, Backfill plans its nodes free at the
+		// allocation's end (start + limit + time suspended): one time
+		return restoreErr(path+".end", "%s is not the start plus the time limit and the time suspended (%s)",
+			stampText(j.End), stampText(startedEnd(j)))
 	}
 	p, err := v.placement(path+".placement", sj.Placement)
 	if err != nil {

@@ -102,6 +102,9 @@ type Scheduler struct {
 	// calls among them: EASY.BackfillSubmittedIDs tells from the two
 	// whether nothing but submissions happened since its last pass.
 	changes, submits uint64
+	// panics are the plugins' contained panics of the current call, for
+	// the WithPanicHandler function once the lock is released
+	panics []pluginPanic
 }
 
 type options struct {
@@ -229,7 +232,10 @@ func nonNegative(option, arg string, v int64) {
 func WithCancelNeverSatisfied() Option { return func(o *options) { o.cancelNever = true } }
 
 // WithExternalScheduler is wiki2's hold strategy done right: jobs are held
-// on submit and start only through Start.
+// on submit and start only through Start. The hold is an ordinary one: a
+// job released with Release may be started by Schedule and Backfill, as
+// Slurm's own scheduler starts a released job, and Restore with this
+// option holds no job the saved state did not.
 func WithExternalScheduler() Option { return func(o *options) { o.external = true } }
 
 // WithFirstJobID sets the first job ID (0: 1, the default).
@@ -252,7 +258,11 @@ func WithRecalcInterval(d time.Duration) Option {
 }
 
 // New returns a scheduler for c, which it then owns: change the cluster
-// only through the scheduler. A nil c or a nil option panics (New has no
+// only through the scheduler. A cluster serves one scheduler: give each
+// New or Restore a cluster of its own (a restart builds a new one from the
+// configuration), since two schedulers over one cluster would each place
+// jobs on a load the other changes, and neither can tell while the
+// cluster holds no allocation. A nil c or a nil option panics (New has no
 // error to return); a Scheduler's zero value is not usable.
 func New(c *selectnodes.Cluster, opts ...Option) *Scheduler {
 	if c == nil {

@@ -96,6 +96,9 @@ func (s *Scheduler) startOn(j *job, nodes []string, now time.Time) (Started, err
 		if err != nil {
 			return Started{}, invalidErr(err)
 		}
+		if int(want.Count()) < len(nodes) { // else counted as more nodes than there are
+			return Started{}, invalid("job %d: node %s is given twice", j.ID, twice(nodes))
+		}
 		others := bitset.New(uint(s.c.NodeCount())).Complement()
 		others = others.Difference(want)
 		req.Required = nodes
@@ -110,6 +113,18 @@ func (s *Scheduler) startOn(j *job, nodes []string, now time.Time) (Started, err
 		return Started{}, err
 	}
 	return s.start(j, p, now)
+}
+
+// twice is the first name given twice in names.
+func twice(names []string) string {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
+			return n
+		}
+		seen[n] = true
+	}
+	return ""
 }
 
 // Start starts a pending job now (external-scheduler mode's STARTJOB, or
@@ -143,7 +158,9 @@ func (s *Scheduler) StartContext(ctx context.Context, id JobID, nodes []string, 
 }
 
 // WillRun answers JOBWILLRUN: when and where job id could start given the
-// running jobs' expected ends (it changes nothing).
+// running jobs' expected ends, not before its begin time (it changes
+// nothing). Like WillRunSpec it answers for the job alone: other pending
+// jobs, a hold and dependencies are not counted.
 func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error) {
 	s.enterRead()
 	defer s.unlock()
@@ -165,6 +182,9 @@ func (s *Scheduler) WillRun(id JobID, now time.Time) (time.Time, []string, error
 	start := p.Start
 	if p.Immediate || start.Before(now) {
 		start = now
+	}
+	if j.Begin.After(start) { // as WillRunSpec: not before its begin time
+		start = j.Begin
 	}
 	return start, p.Names, nil
 }

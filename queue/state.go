@@ -2,6 +2,7 @@ package queue
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"time"
 
@@ -51,6 +52,9 @@ const MaxStateBytes = 1 << 30
 //	forgotten_ids  [{first, last}] — jobs forgotten without a tombstone
 //	               (WithoutTombstones): runs of consecutive IDs that stay
 //	               in use, ascending and disjoint; omitted when none
+//	dependencies_given  true once a job has been given a dependency on
+//	               another (WithoutTombstones keeps tombstones from then
+//	               on, even when no saved job names one); omitted when not
 //
 // A request is {partition, min_nodes, max_nodes, desired_nodes, cpus,
 // min_cpus_per_node, min_memory_mb, min_tmp_disk_mb, mem_per_cpu_mb,
@@ -73,6 +77,9 @@ type stateFile struct {
 	Reservations []stateReservation `json:"reservations,omitempty"`
 	Forgotten    []stateForgotten   `json:"forgotten,omitempty"`
 	ForgottenIDs []stateIDRun       `json:"forgotten_ids,omitempty"`
+	// DependenciesGiven: the scheduler's latch, which the jobs alone may
+	// not show (the job that set it may be forgotten, or updated since)
+	DependenciesGiven bool `json:"dependencies_given,omitempty"`
 }
 
 // stateIDRun is a run of IDs of jobs forgotten without a tombstone.
@@ -217,8 +224,12 @@ func (d *duration) UnmarshalText(b []byte) error {
 // the documented format of version StateVersion: jobs, queue order, ID,
 // submit, allocation and event counters, node states, partitions and
 // Backfill's reservations. Restore over a cluster built from the same
-// configuration gives a scheduler that decides exactly as this one.
+// configuration gives a scheduler that decides exactly as this one. A nil
+// w is an error, as a nil reader is to Restore.
 func (s *Scheduler) Snapshot(w io.Writer) error {
+	if w == nil {
+		return errors.New("queue: Snapshot needs a writer, not nil")
+	}
 	s.enterRead()
 	defer s.mu.Unlock()
 	st := stateFile{Version: StateVersion, NextID: s.nextID, Seq: s.seq, AllocSeq: s.allocSeq,
@@ -250,6 +261,7 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 	for _, r := range s.bare.runs() {
 		st.ForgottenIDs = append(st.ForgottenIDs, stateIDRun{First: r.lo, Last: r.hi})
 	}
+	st.DependenciesGiven = s.depJobs > 0
 	return json.NewEncoder(w).Encode(st)
 }
 

@@ -69,6 +69,7 @@ func (s *Scheduler) SubmitContext(ctx context.Context, spec Spec, now time.Time)
 			return 0, err
 		}
 		spec = admitted
+		spec.own() // a plugin may keep the Spec it saw (an audit log): not its slices
 	}
 	if err := checkSpec(&spec); err != nil {
 		return 0, err

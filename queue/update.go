@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"time"
 
@@ -29,6 +30,24 @@ type Update struct {
 // AdmitPlugins see again.
 func (u *Update) reshapes() bool {
 	return u.Partition != "" || u.Request != nil || u.TimeLimit > 0 || u.Account != ""
+}
+
+// pendingOnly names the first field u changes that only a pending job's
+// may ("" for none), for the error that refuses it.
+func (u *Update) pendingOnly() string {
+	switch {
+	case u.Request != nil:
+		return "request"
+	case u.Partition != "":
+		return "partition"
+	case u.Account != "":
+		return "account"
+	case u.Begin != nil:
+		return "begin time"
+	case u.Dependency != nil:
+		return "dependency"
+	}
+	return ""
 }
 
 // check rejects values Submit would reject, and settles the time limit
@@ -83,8 +102,8 @@ func (s *Scheduler) UpdateContext(ctx context.Context, id JobID, u Update, now t
 	}
 	s.saw(now)
 	pending := j.State == Pending
-	if !pending && (u.Partition != "" || u.Request != nil || u.Dependency != nil || u.Begin != nil || u.Account != "") {
-		return stateErr(j, "change the request of")
+	if f := u.pendingOnly(); !pending && f != "" {
+		return stateErr(j, "change the "+f+" of")
 	}
 	next, fields, err := s.updated(j, &u)
 	if err != nil {
@@ -100,6 +119,9 @@ func (s *Scheduler) admitUpdate(ctx context.Context, id JobID, u *Update, now ti
 	cur, ok := s.Job(id)
 	if !ok {
 		return fmt.Errorf("%w %d", ErrUnknownJob, id)
+	}
+	if cur.State != Pending {
+		return nil // no admission: the change is refused, or is a running job's limit
 	}
 	spec := Spec{ID: cur.ID, Name: cur.Name, User: cur.User, Account: cur.Account, Request: cur.Request,
 		TimeLimit: cur.TimeLimit, TimeMin: cur.TimeMin, Begin: cur.Begin, Dependency: cur.Dependency, Requeue: cur.Requeue,
@@ -117,12 +139,33 @@ func (s *Scheduler) admitUpdate(ctx context.Context, id JobID, u *Update, now ti
 	if u.Account != "" {
 		spec.Account = u.Account
 	}
+	asked := spec
+	asked.Request = cloneRequest(spec.Request)
 	if err := s.runAdmit(ctx, &spec, now); err != nil {
 		return err
 	}
-	req := spec.Request
-	u.Request, u.Partition, u.TimeLimit, u.Account = &req, spec.Request.Partition, spec.TimeLimit, spec.Account
+	admitted(u, &asked, &spec)
 	return nil
+}
+
+// admitted writes into u what the AdmitPlugins left in spec, where it
+// differs from what they were asked (or u gave it): a plugin that changes
+// nothing leaves u as it was, so a time limit update stays one and does
+// not become a request update (which a job that starts meanwhile refuses).
+func admitted(u *Update, asked, spec *Spec) {
+	if u.Request != nil || !reflect.DeepEqual(asked.Request, spec.Request) {
+		req := spec.Request
+		u.Request = &req
+	}
+	if u.Partition != "" || spec.Request.Partition != asked.Request.Partition {
+		u.Partition = spec.Request.Partition
+	}
+	if u.TimeLimit > 0 || spec.TimeLimit != asked.TimeLimit {
+		u.TimeLimit = spec.TimeLimit
+	}
+	if u.Account != "" || spec.Account != asked.Account {
+		u.Account = spec.Account
+	}
 }
 
 // updated is j with u applied and validated, and the names of the fields
