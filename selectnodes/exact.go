@@ -91,6 +91,9 @@ func (c *Cluster) exactLayout(job *Job, uses []NodeUse) (*Placement, error) {
 				return nil, newError(ErrInvalidRequest, "node %s: GRES %s%s count %d: no node has it, or the count is negative",
 					c.nodes[u.Node].Name, g.Name, typeSuffix(g.Type), g.Count)
 			}
+			if slices.ContainsFunc(a.GRES, func(had GRESAlloc) bool { return had.key == int32(key) }) {
+				return nil, newError(ErrInvalidRequest, "node %s: the layout gives GRES %s%s twice", c.nodes[u.Node].Name, g.Name, typeSuffix(g.Type))
+			}
 			if g.Count > 0 {
 				a.GRES = append(a.GRES, GRESAlloc{Name: g.Name, Type: g.Type, Count: g.Count, key: int32(key), slot: int32(c.gres.slot(u.Node, key))})
 			}
@@ -136,21 +139,9 @@ func (c *Cluster) exactNode(job *Job, a *NodeAlloc, exclusive bool) error {
 // per requested GRES within its min..max; nothing unrequested.
 func (c *Cluster) exactGRES(job *Job, a *NodeAlloc) error {
 	name := c.nodes[a.Node].Name
-	covered := make([]bool, len(a.GRES))
-	for _, need := range job.gres {
-		var got int64
-		for g, kc := range a.GRES {
-			if slices.Contains(need.keys, int(kc.key)) {
-				covered[g] = true
-				got += kc.Count // each count is at most the node's capacity, checked below
-			}
-		}
-		if got < need.min || got > need.max {
-			return newError(ErrInvalidRequest, "node %s: the layout gives %d %s%s, the job asks %d..%d per node",
-				name, got, need.req.Name, typeSuffix(need.req.Type), need.min, need.max)
-		}
-	}
-	for g, kc := range a.GRES {
+	// each count within the node's capacity first, so the sums below add
+	// counts a node has, not whatever a layout says
+	for _, kc := range a.GRES {
 		gk := c.gres.keys[kc.key]
 		capacity := int64(0)
 		if kc.slot >= 0 {
@@ -159,7 +150,24 @@ func (c *Cluster) exactGRES(job *Job, a *NodeAlloc) error {
 		if kc.Count > capacity {
 			return newError(ErrNodeConfig, "node %s has %d %s%s, the layout gives %d", name, capacity, gk.name, typeSuffix(gk.typ), kc.Count)
 		}
+	}
+	covered := make([]bool, len(a.GRES))
+	for _, need := range job.gres {
+		var got int64
+		for g, kc := range a.GRES {
+			if slices.Contains(need.keys, int(kc.key)) {
+				covered[g] = true
+				got = satAdd64(got, kc.Count)
+			}
+		}
+		if got < need.min || got > need.max {
+			return newError(ErrInvalidRequest, "node %s: the layout gives %d %s%s, the job asks %d..%d per node",
+				name, got, need.req.Name, typeSuffix(need.req.Type), need.min, need.max)
+		}
+	}
+	for g, kc := range a.GRES {
 		if !covered[g] {
+			gk := c.gres.keys[kc.key]
 			return newError(ErrInvalidRequest, "node %s: the layout gives %s%s, which the job does not request", name, gk.name, typeSuffix(gk.typ))
 		}
 	}
