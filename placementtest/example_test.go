@@ -37,7 +37,7 @@ func Example() {
 	// partition batch, mode RunNow, 2..2 nodes (desired 2)
 	//   node set old[1-4] (weight 1, features ib,old, 4 nodes): 4 candidates, 4 available, 0 usable now
 	//   node set new[1-4] (weight 10, features ib,new, 4 nodes): 4 candidates, 4 available, 4 usable now
-	//   partition batch is up and its limits allow the job
+	//   partition batch is up; its access, memory and time limits allow the job
 	//   8 candidate nodes in 2 node sets
 	//   all node sets: selector chose new[1-2] (weight 20)
 	// result: runnable on new[1-2]

@@ -73,7 +73,7 @@ PartitionName=all Nodes=ALL Default=YES
 	// partition all, mode RunNow, 3..unlimited nodes (desired 3)
 	//   node set small[1-4] (weight 1, 4 nodes): 0 candidates, 0 available, 0 usable now; memory removed 4 (RealMemory 16000 < 100000)
 	//   node set big[1-2] (weight 10, 2 nodes): 2 candidates, 2 available, 2 usable now
-	//   partition all is up and its limits allow the job
+	//   partition all is up; its access, memory and time limits allow the job
 	//   2 candidate nodes in 1 node sets
 	//   all node sets: node_config: the 2 nodes that qualify cannot give 3..unlimited nodes (desired 3) even if all were idle and up
 	// result: node_config (requested node configuration is not available): the 2 nodes that qualify cannot give 3..unlimited nodes (desired 3) even if all were idle and up

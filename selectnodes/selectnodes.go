@@ -171,7 +171,7 @@ func (cx *call) selectNodes() (*Placement, error) {
 		return nil, err
 	}
 	if cx.ex != nil { // boxing the argument allocates, explained or not
-		cx.step("partition %s is up and its limits allow the job", job.Part.Name)
+		cx.step("partition %s is up; its access, memory and time limits allow the job", job.Part.Name)
 	}
 	if err := c.compatCountsFirst(job); err != nil { // compat_counts.go
 		return nil, err
