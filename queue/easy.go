@@ -169,6 +169,7 @@ type easyWalk struct {
 	freeCPUs, freeNodes, outCPUs, outNodes int
 	considered                             int
 	starts                                 int  // jobs it started
+	countedStarts                          int  // of them, those after the head (counted against the depth)
 	full                                   bool // the walk stopped at BackfillDepth
 	// unsure: the walk met a job that a later pass could decide otherwise
 	// with nothing but submissions in between (not eligible, with a
@@ -193,7 +194,12 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 			continue
 		}
 		if e.consider(w, j) {
-			w.considered++
+			if w.head != nil {
+				// before the head, starts are Schedule's in-order ones,
+				// which no depth bounds
+				w.considered++
+				w.countedStarts++
+			}
 			continue
 		}
 		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) { // it never fits: no depth, no head

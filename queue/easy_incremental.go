@@ -40,7 +40,7 @@ func (e *EASY) remember(w *easyWalk) {
 	// a pass now would count only the jobs this one walked and left
 	e.mark = easyMark{valid: true, changes: s.changes, submits: s.submits, queued: s.queue.Len(),
 		walk: easyWalk{head: w.head, freeCPUs: w.freeCPUs, freeNodes: w.freeNodes, outCPUs: w.outCPUs,
-			outNodes: w.outNodes, considered: w.considered - w.starts, full: w.full}}
+			outNodes: w.outNodes, considered: w.considered - w.countedStarts, full: w.full}}
 	if last, ok := s.queue.Max(); ok {
 		e.mark.tail = last.key
 	}

@@ -15,7 +15,6 @@ import (
 // BNL's nsls2 site, 3,000 jobs: FCFS's mean wait 8,473 s, FCFS+EASY's
 // 58,765 s at depth 1 and 29,357 s at depth 10).
 func TestEASYDepthBoundsNoInOrderStart(t *testing.T) {
-	t.Skip("fails: see report")
 	c := cluster(t, "NodeName=n[0-3] CPUs=4\nPartitionName=batch Nodes=ALL Default=YES\n")
 	s := New(c, WithBackfillDepth(1))
 	var ids []JobID
@@ -38,7 +37,7 @@ func TestEASYDepthBoundsNoInOrderStart(t *testing.T) {
 // (DOST-ASTI's debug jobs on BNL's nsls2 site behind a head of the
 // default partition).
 func TestEASYDepthBoundsNoOtherPartitionsStart(t *testing.T) {
-	t.Skip("fails: see report")
+	t.Skip("a known gap: an EASY pass at its depth stops at the head and does not reach another partition's jobs behind it; a Schedule pass before it (as the simulator runs with a planner) starts them")
 	c := cluster(t, "NodeName=n[0-3] CPUs=4\nPartitionName=main Nodes=n[0-1] Default=YES\nPartitionName=debug Nodes=n[2-3]\n")
 	s := New(c, WithBackfillDepth(1))
 	first := submit(t, s, nodes(2, time.Hour), at(0))
