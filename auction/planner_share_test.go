@@ -11,7 +11,6 @@ import (
 
 	"github.com/hpcsched/hpcsched/auction"
 	"github.com/hpcsched/hpcsched/check"
-	"github.com/hpcsched/hpcsched/internal/shareddata"
 	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -50,12 +49,7 @@ func plannerVariants() map[string]func() *auction.Planner {
 // the same, pass by pass, with offers shared by alike jobs and with every
 // job asking its own.
 func TestPlannerSharedOffersDecideAsUnshared(t *testing.T) {
-	dir := shareddata.Dir()
-	if dir == "" {
-		t.Skip("../shared/data not found")
-	}
-	confs, err := filepath.Glob(filepath.Join(dir, "slurm_configs", "*.slurm.conf"))
-	require.NoError(t, err)
+	confs := realSites(t)
 	seed := testseed.Draw(t)
 	jobs := 60
 	if testing.Short() {

@@ -96,6 +96,19 @@ func mixedSpec(r *rand.Rand, c *selectnodes.Cluster) queue.Spec {
 	return queue.Spec{Name: "mixed", User: "u", Request: req, TimeLimit: limit}
 }
 
+// realSites is the slurm.conf files of the shared data, or skips the
+// test when the data is not beside the repository.
+func realSites(t *testing.T) []string {
+	dir := shareddata.Dir()
+	if dir == "" {
+		t.Skip("../shared/data not found")
+	}
+	confs, err := filepath.Glob(filepath.Join(dir, "slurm_configs", "*.slurm.conf"))
+	require.NoError(t, err)
+	require.NotEmpty(t, confs)
+	return confs
+}
+
 func mustIndex(c *selectnodes.Cluster, name string) int {
 	i, ok := c.NodeIndex(name)
 	if !ok {
@@ -145,8 +158,16 @@ func runPasses(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand.R
 			submitted++
 		}
 	}
+	byBackfill = runUntilIdle(t, s, 4*jobs+10, backfill)
+	return refused, s.Pending(), submitted, byBackfill
+}
+
+// runUntilIdle schedules (and backfills, when asked) from sitesT0, then
+// ends the running job due first, at most steps times or until nothing
+// runs; it returns how many jobs Backfill started.
+func runUntilIdle(t *testing.T, s *queue.Scheduler, steps int, backfill bool) (byBackfill int) {
 	now := sitesT0
-	for step := 0; step < 4*jobs+10; step++ {
+	for range steps {
 		s.Schedule(now)
 		if backfill {
 			more, _ := s.Backfill(now)
@@ -165,20 +186,14 @@ func runPasses(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand.R
 		now = first.End
 		require.NoError(t, s.Finish(first.ID, queue.Outcome{}, now))
 	}
-	return refused, s.Pending(), submitted, byBackfill
+	return byBackfill
 }
 
 // On every site configuration of the shared data, a mixed workload run
 // with Schedule alone under the auction planner: the queue refuses none
 // of its decisions, and every job ends.
 func TestPlannerOnRealSites(t *testing.T) {
-	dir := shareddata.Dir()
-	if dir == "" {
-		t.Skip("../shared/data not found")
-	}
-	confs, err := filepath.Glob(filepath.Join(dir, "slurm_configs", "*.slurm.conf"))
-	require.NoError(t, err)
-	require.NotEmpty(t, confs)
+	confs := realSites(t)
 	seed := testseed.Draw(t)
 	jobs := 120
 	if testing.Short() {

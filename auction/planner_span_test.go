@@ -3,14 +3,12 @@ package auction_test
 import (
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hpcsched/hpcsched/auction"
 	"github.com/hpcsched/hpcsched/check"
-	"github.com/hpcsched/hpcsched/internal/shareddata"
 	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -133,12 +131,7 @@ func wideSpec(r *rand.Rand, c *selectnodes.Cluster) queue.Spec {
 // sites left jobs pending for ever when another partition's nodes lay
 // between their own).
 func TestKeepBidlessPlannerOnRealSitesEndsEveryJob(t *testing.T) {
-	dir := shareddata.Dir()
-	if dir == "" {
-		t.Skip("../shared/data not found")
-	}
-	confs, err := filepath.Glob(filepath.Join(dir, "slurm_configs", "*.slurm.conf"))
-	require.NoError(t, err)
+	confs := realSites(t)
 	seed := testseed.Draw(t)
 	jobs := 40
 	if testing.Short() {
@@ -157,22 +150,7 @@ func TestKeepBidlessPlannerOnRealSitesEndsEveryJob(t *testing.T) {
 			for range jobs {
 				_, _ = s.Submit(wideSpec(r, c), sitesT0) // a request Submit refuses is not the test's
 			}
-			now := sitesT0
-			for step := 0; step < 2*jobs+10; step++ {
-				s.Schedule(now)
-				var running []queue.Job
-				for _, j := range s.Jobs() {
-					if j.State == queue.Running {
-						running = append(running, j)
-					}
-				}
-				if len(running) == 0 {
-					break
-				}
-				first := slices.MinFunc(running, func(a, b queue.Job) int { return a.End.Compare(b.End) })
-				now = first.End
-				require.NoError(t, s.Finish(first.ID, queue.Outcome{}, now))
-			}
+			runUntilIdle(t, s, 2*jobs+10, false)
 			for _, j := range s.Pending() {
 				t.Errorf("job %d never ended: %s %+v", j.ID, j.Reason, j.Request)
 			}
