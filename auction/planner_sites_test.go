@@ -147,6 +147,12 @@ func runSchedule(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand
 // runPasses is runSchedule, with a Backfill after every Schedule when
 // backfill is set; byBackfill counts the jobs Backfill started.
 func runPasses(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand.Rand, jobs int, backfill bool) (refused []string, stuck []queue.Job, submitted, byBackfill int) {
+	return runPassesOf(t, c, pl, r, jobs, backfill, mixedSpec)
+}
+
+// runPassesOf is runPasses on jobs drawn by draw.
+func runPassesOf(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand.Rand, jobs int, backfill bool,
+	draw func(*rand.Rand, *selectnodes.Cluster) queue.Spec) (refused []string, stuck []queue.Job, submitted, byBackfill int) {
 	s := queue.New(c, queue.WithPlanner(pl, 20))
 	s.Subscribe(func(e queue.Event) {
 		if e.Kind == queue.EventRefused || e.Kind == queue.EventPlanFailed {
@@ -154,7 +160,7 @@ func runPasses(t *testing.T, c *selectnodes.Cluster, pl queue.Planner, r *rand.R
 		}
 	})
 	for range jobs {
-		if _, err := s.Submit(mixedSpec(r, c), sitesT0); err == nil {
+		if _, err := s.Submit(draw(r, c), sitesT0); err == nil {
 			submitted++
 		}
 	}

@@ -146,12 +146,9 @@ func TestKeepBidlessPlannerOnRealSitesEndsEveryJob(t *testing.T) {
 			require.NoError(t, err)
 			r := rand.New(rand.NewPCG(seed, uint64(len(name))))
 			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 4, KeepBidless: true}
-			s := queue.New(c, queue.WithPlanner(pl, 20))
-			for range jobs {
-				_, _ = s.Submit(wideSpec(r, c), sitesT0) // a request Submit refuses is not the test's
-			}
-			runUntilIdle(t, s, 2*jobs+10, false)
-			for _, j := range s.Pending() {
+			refused, stuck, _, _ := runPassesOf(t, c, pl, r, jobs, false, wideSpec)
+			assert.Empty(t, refused, "decisions the queue refused")
+			for _, j := range stuck {
 				t.Errorf("job %d never ended: %s %+v", j.ID, j.Reason, j.Request)
 			}
 		})
