@@ -11,8 +11,8 @@ import (
 )
 
 // On random loads of the AUCSCHED3 paper's system, a job mayBid rules out
-// never gets a bid from GenerateBids, and the rule does rule some out
-// and keeps others.
+// never gets a bid from GenerateBids, whatever its Span (every node, or
+// random ones), and the rule does rule some out and keeps others.
 func TestMayBidHidesNoBid(t *testing.T) {
 	seed := testseed.Draw(t)
 	rng := rand.New(rand.NewPCG(seed, 9))
@@ -21,8 +21,10 @@ func TestMayBidHidesNoBid(t *testing.T) {
 	for range 30 {
 		load := seed001Load(rng, tree.NodeCount())
 		rl := newRunLimits(load)
+		spans := randomSpans(rng, tree.NodeCount())
 		for k := range 40 {
 			job := randomWindowJob(rng, int64(k+1))
+			job.Span = spans[rng.IntN(len(spans))]
 			if rl.mayBid(job) {
 				in++
 				continue
