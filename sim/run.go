@@ -132,9 +132,11 @@ type Record struct {
 	// Seq is the job's place in the workload (0 for the first submitted).
 	Seq int
 	Job queue.JobID // 0 when the scheduler refused the job at submission
-	// Name and User are the job's Spec's; TimeLimit is the one it ran
-	// under.
+	// Name and User are the job's Spec's, Partition the partition its
+	// request named ("" for the cluster's default); TimeLimit is the one
+	// it ran under.
 	Name, User    string
+	Partition     string
 	TimeLimit     time.Duration
 	Submit, Start time.Time
 	End           time.Time
@@ -608,8 +610,8 @@ func (r *runner) submit(t time.Time) error {
 		if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {
 			r.res.Rejected++
 			r.res.Unrunnable[unrunnableReason(r.c, &j.Spec.Request, err)]++
-			rec := Record{Seq: seq, Name: j.Spec.Name, User: j.Spec.User, TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1,
-				State: queue.Failed}
+			rec := Record{Seq: seq, Name: j.Spec.Name, User: j.Spec.User, Partition: j.Spec.Request.Partition,
+				TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1, State: queue.Failed}
 			r.emit(&rec)
 			return nil
 		}
@@ -617,7 +619,8 @@ func (r *runner) submit(t time.Time) error {
 	}
 	// the record is written in its place (a Record is large)
 	lj := r.liveJob()
-	lj.rec = Record{Seq: seq, Job: id, Name: j.Spec.Name, User: j.Spec.User, TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1}
+	lj.rec = Record{Seq: seq, Job: id, Name: j.Spec.Name, User: j.Spec.User, Partition: j.Spec.Request.Partition,
+		TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1}
 	lj.run = j.Run
 	if lj.rec.TimeLimit == 0 {
 		if job, ok := r.s.Job(id); ok {

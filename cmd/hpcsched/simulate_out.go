@@ -294,7 +294,8 @@ type jobsWriter struct {
 	next    int
 	held    map[int]sim.Record
 	err     error
-	names   []string // scratch
+	names   []string       // scratch
+	parts   map[string]int // an SWF's partition numbers (field 16), by name
 	written int
 }
 
@@ -336,6 +337,11 @@ func (jw *jobsWriter) header(run string) {
 		cpus += jw.c.Node(i).CPUs
 	}
 	fmt.Fprintf(jw.w, "; Version: 2.2\n; Computer: hpcsched simulate (%s)\n; MaxNodes: %d\n; MaxProcs: %d\n", run, jw.c.NodeCount(), cpus)
+	jw.parts = map[string]int{}
+	for k, p := range jw.c.Partitions() { // field 16 numbers them, so a replay of the file finds them
+		jw.parts[p.Name] = k + 1
+		fmt.Fprintf(jw.w, "; Partition: %d %s\n", k+1, p.Name)
+	}
 	fmt.Fprintln(jw.w, "; Note: fields 3 (wait) and 4 (run time) are the simulation's; 5 is the CPUs allocated, 8 and 9 what was asked for")
 	fmt.Fprintln(jw.w, "; Note: status 1 completed, 0 killed at its time limit or failed, -1 never started; unknown fields -1")
 }
@@ -384,8 +390,12 @@ func (jw *jobsWriter) write(r *sim.Record) {
 		if !started {
 			cpus = -1
 		}
-		_, jw.err = fmt.Fprintf(jw.w, "%d %s %s %s %d -1 -1 %d %s -1 %d %d -1 -1 -1 -1 -1 -1\n", id, sec(r.Submit), w, rt, cpus,
-			r.Cores, strconv.FormatFloat(r.TimeLimit.Seconds(), 'f', -1, 64), status, user)
+		part, ok := jw.parts[r.Partition]
+		if !ok {
+			part = -1 // the default partition
+		}
+		_, jw.err = fmt.Fprintf(jw.w, "%d %s %s %s %d -1 -1 %d %s -1 %d %d -1 -1 -1 %d -1 -1\n", id, sec(r.Submit), w, rt, cpus,
+			r.Cores, strconv.FormatFloat(r.TimeLimit.Seconds(), 'f', -1, 64), status, user, part)
 		return
 	}
 	waitS, runS, bsld, nodes := "", "", "", ""
