@@ -199,28 +199,35 @@ func runUntilIdle(t *testing.T, s *queue.Scheduler, steps int, backfill bool) (b
 // with Schedule alone under the auction planner: the queue refuses none
 // of its decisions, and every job ends.
 func TestPlannerOnRealSites(t *testing.T) {
-	confs := realSites(t)
 	seed := testseed.Draw(t)
 	jobs := 120
 	if testing.Short() {
 		jobs = 40
 	}
-	for _, conf := range confs {
+	eachSite(t, func(t *testing.T, name string, c *selectnodes.Cluster) {
+		r := rand.New(rand.NewPCG(seed, uint64(len(name))))
+		pl := &counting{Planner: &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 4}}
+		refused, stuck, n := runSchedule(t, c, pl, r, jobs)
+		t.Logf("%d jobs submitted, %d started by the auction, %d declined in its answers", n, pl.starts, pl.declines)
+		assert.Greater(t, pl.starts, n/4, "the auction starts its share")
+		assert.Empty(t, refused, "decisions the queue refused")
+		for _, j := range stuck {
+			t.Errorf("job %d never ended: %s %+v", j.ID, j.Reason, j.Request)
+		}
+	})
+}
+
+// eachSite runs f as a subtest on a cluster of each slurm.conf of the
+// shared data (skipping when the data is not there), named after it.
+func eachSite(t *testing.T, f func(t *testing.T, name string, c *selectnodes.Cluster)) {
+	for _, conf := range realSites(t) {
 		name := strings.TrimSuffix(filepath.Base(conf), ".slurm.conf")
 		t.Run(name, func(t *testing.T) {
 			cfg, err := check.ReadConfig(conf)
 			require.NoError(t, err)
 			c, err := selectnodes.FromConfig(cfg)
 			require.NoError(t, err)
-			r := rand.New(rand.NewPCG(seed, uint64(len(name))))
-			pl := &counting{Planner: &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 4}}
-			refused, stuck, n := runSchedule(t, c, pl, r, jobs)
-			t.Logf("%d jobs submitted, %d started by the auction, %d declined in its answers", n, pl.starts, pl.declines)
-			assert.Greater(t, pl.starts, n/4, "the auction starts its share")
-			assert.Empty(t, refused, "decisions the queue refused")
-			for _, j := range stuck {
-				t.Errorf("job %d never ended: %s %+v", j.ID, j.Reason, j.Request)
-			}
+			f(t, name, c)
 		})
 	}
 }

@@ -2,13 +2,11 @@ package auction_test
 
 import (
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hpcsched/hpcsched/auction"
-	"github.com/hpcsched/hpcsched/check"
 	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -131,26 +129,18 @@ func wideSpec(r *rand.Rand, c *selectnodes.Cluster) queue.Spec {
 // sites left jobs pending for ever when another partition's nodes lay
 // between their own).
 func TestKeepBidlessPlannerOnRealSitesEndsEveryJob(t *testing.T) {
-	confs := realSites(t)
 	seed := testseed.Draw(t)
 	jobs := 40
 	if testing.Short() {
 		jobs = 15
 	}
-	for _, conf := range confs {
-		name := strings.TrimSuffix(filepath.Base(conf), ".slurm.conf")
-		t.Run(name, func(t *testing.T) {
-			cfg, err := check.ReadConfig(conf)
-			require.NoError(t, err)
-			c, err := selectnodes.FromConfig(cfg)
-			require.NoError(t, err)
-			r := rand.New(rand.NewPCG(seed, uint64(len(name))))
-			pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 4, KeepBidless: true}
-			refused, stuck, _, _ := runPassesOf(t, c, pl, r, jobs, false, wideSpec)
-			assert.Empty(t, refused, "decisions the queue refused")
-			for _, j := range stuck {
-				t.Errorf("job %d never ended: %s %+v", j.ID, j.Reason, j.Request)
-			}
-		})
-	}
+	eachSite(t, func(t *testing.T, name string, c *selectnodes.Cluster) {
+		r := rand.New(rand.NewPCG(seed, uint64(len(name))))
+		pl := &auction.Planner{Budget: -1, Solve: auction.ReplayOptions(), Auctions: 4, KeepBidless: true}
+		refused, stuck, _, _ := runPassesOf(t, c, pl, r, jobs, false, wideSpec)
+		assert.Empty(t, refused, "decisions the queue refused")
+		for _, j := range stuck {
+			t.Errorf("job %d never ended: %s %+v", j.ID, j.Reason, j.Request)
+		}
+	})
 }
