@@ -24,8 +24,19 @@ Run 'hpcsched <command> -h' for a command's flags; 'hpcsched --version'
 for the version.
 `
 
-// commands are the subcommands, for "did you mean".
-var commands = []string{"simulate", "explain", "hostlist", "check", "alloc", "auction"}
+// commandNames are the subcommands the usage text lists, for "did you
+// mean": read from the text, so a command added there is suggested too.
+func commandNames() []string {
+	_, list, _ := strings.Cut(usage, "commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	var names []string
+	for _, line := range strings.Split(list, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			names = append(names, f[0])
+		}
+	}
+	return names
+}
 
 // errUsage marks bad input: exit code 2.
 type errUsage struct{ msg string }
@@ -140,7 +151,7 @@ func version() string {
 // closest to what was typed.
 func unknownCommand(name string) error {
 	best, dist := "", 3 // suggest only within two edits, or a prefix
-	for _, c := range commands {
+	for _, c := range commandNames() {
 		if len(name) >= 2 && strings.HasPrefix(c, name) {
 			best = c
 			break

@@ -141,6 +141,8 @@ func TestCommandUsage(t *testing.T) {
 		{[]string{"explian"}, 2, "", `did you mean "explain"?`},
 		{[]string{"hostlst"}, 2, "", `did you mean "hostlist"?`},
 		{[]string{"sim"}, 2, "", `did you mean "simulate"?`},
+		{[]string{"swep"}, 2, "", `did you mean "sweep"?`},
+		{[]string{"auctoin"}, 2, "", `did you mean "auction"?`},
 		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate" ('hpcsched --help'`},
 		{[]string{"check", "--help"}, 0, "usage: hpcsched check", ""},
 	}
@@ -160,6 +162,18 @@ func TestCommandUsage(t *testing.T) {
 		if c.code == 2 && !strings.Contains(c.errs, "usage:") {
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 		}
+	}
+}
+
+// Every command the usage lists runs (its help exits 0), and the list
+// the suggestions read is the whole of it.
+func TestUsageListsEveryCommand(t *testing.T) {
+	names := commandNames()
+	assert.Equal(t, []string{"simulate", "explain", "hostlist", "check", "alloc", "auction", "sweep"}, names)
+	for _, name := range names {
+		code, out, errOut := runCmd(t, name, "--help")
+		assert.Equal(t, 0, code, "%s --help: %s", name, errOut)
+		assert.Contains(t, out+errOut, "hpcsched "+name, name)
 	}
 }
 
