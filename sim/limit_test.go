@@ -104,3 +104,13 @@ func TestLimitSameReadAsItGoesOrWhole(t *testing.T) {
 		require.Equal(t, sSkip, wSkip, "limit %d of\n%s", limit, trace)
 	}
 }
+
+// A header that sizes nothing is ErrNoClusterSize, for a caller to branch
+// on (the command names its --machines flag then).
+func TestClusterForWithoutSizeIsErrNoClusterSize(t *testing.T) {
+	_, err := (&Trace{}).ClusterFor(nil, nil)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrNoClusterSize)
+	_, err = (&Trace{MaxProcs: 4}).ClusterFor(nil, nil)
+	assert.NoError(t, err)
+}

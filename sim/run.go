@@ -63,6 +63,11 @@ const MinInterval = time.Second
 // the submissions, and again as it goes.
 const MaxIntervalPasses = 1_000_000
 
+// ErrNoClusterSize is matched (errors.Is) by Trace.ClusterFor's error when
+// it is given no machines and the trace's header gives neither MaxNodes nor
+// MaxProcs (Alea's traces come with a .machines file instead).
+var ErrNoClusterSize = errors.New("the trace header gives neither MaxNodes nor MaxProcs")
+
 // ErrOption is matched (errors.Is) by the errors of invalid Options.
 var ErrOption = errors.New("invalid option")
 

@@ -406,7 +406,7 @@ func (t *Trace) headerMachines() ([]Machine, int, error) {
 		n = t.MaxProcs
 	}
 	if n <= 0 {
-		return nil, 0, fmt.Errorf("sim: the trace header gives neither MaxNodes nor MaxProcs; give a machines file")
+		return nil, 0, fmt.Errorf("sim: %w; give a machines file", ErrNoClusterSize)
 	}
 	if n > MaxClusterNodes || t.MaxProcs > maxSWFCount {
 		line := t.MaxNodesLine

@@ -200,7 +200,7 @@ func TestChartsOfARunOfNoJob(t *testing.T) {
 // --features "a, b" gave the nodes a feature " b" that no job's "b"
 // matches, and an empty one.
 func TestFeaturesFlagIsTrimmed(t *testing.T) {
-	c, _, err := traceCluster(&sim.Trace{MaxNodes: 2, MaxProcs: 2}, &simFlags{extra: "a, b,,"})
+	c, _, err := traceCluster(&sim.Trace{MaxNodes: 2, MaxProcs: 2}, &simFlags{extra: "a, b,,"}, "t.swf")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"cl_node", "nodecpus1", "a", "b"}, c.Node(0).Features)
 }
@@ -216,7 +216,7 @@ func TestHeaderClusterIsNamedByWhatItHas(t *testing.T) {
 		{sim.Trace{MaxNodes: 3, MaxProcs: 8, Computer: "X"}, "X, 3 nodes of 2-3 CPUs, 8 in all (trace header)"},
 		{sim.Trace{MaxNodes: 24, MaxProcs: 1728}, "24 nodes of 72 CPUs (trace header)"},
 	} {
-		_, name, err := traceCluster(&tc.tr, &simFlags{})
+		_, name, err := traceCluster(&tc.tr, &simFlags{}, "t.swf")
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, name)
 	}

@@ -658,7 +658,7 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 			return nil, usagef("%s: %v", workload, withoutPath(err))
 		}
 		if ld.c == nil {
-			if ld.c, ld.cluster, err = traceCluster(tr, f); err != nil {
+			if ld.c, ld.cluster, err = traceCluster(tr, f, workload); err != nil {
 				return nil, err
 			}
 		}
@@ -667,7 +667,7 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 	}
 	ld.close = func() { closer.Close() }
 	if ld.c == nil {
-		if ld.c, ld.cluster, err = traceCluster(sr.Header(), f); err != nil {
+		if ld.c, ld.cluster, err = traceCluster(sr.Header(), f, workload); err != nil {
 			ld.close()
 			return nil, err
 		}
@@ -747,8 +747,9 @@ func (f *simFlags) checkCluster(cells []cell) error {
 	return err
 }
 
-// traceCluster sizes a cluster from --machines or the trace's header.
-func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, error) {
+// traceCluster sizes a cluster from --machines or the header of the trace
+// at path.
+func traceCluster(tr *sim.Trace, f *simFlags, path string) (*selectnodes.Cluster, string, error) {
 	ms, name, err := f.readMachines()
 	if err != nil {
 		return nil, "", err
@@ -761,6 +762,9 @@ func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, err
 		}
 	}
 	c, err := tr.ClusterFor(ms, feats)
+	if errors.Is(err, sim.ErrNoClusterSize) {
+		return nil, "", noClusterSize(path)
+	}
 	if err != nil {
 		return nil, "", usagef("%v", err)
 	}
@@ -768,6 +772,19 @@ func traceCluster(tr *sim.Trace, f *simFlags) (*selectnodes.Cluster, string, err
 		name = headerClusterName(c, tr.Computer)
 	}
 	return c, name, nil
+}
+
+// noClusterSize says how to size the cluster for a trace whose header does
+// not, naming the .machines file beside it when there is one (Alea ships
+// "X.swf.machines" beside "X.swf" and "X.swf.gz").
+func noClusterSize(path string) error {
+	msg := fmt.Sprintf("simulate: %s: %v: pass --machines FILE (an Alea .machines file) or --conf slurm.conf", path, sim.ErrNoClusterSize)
+	for _, m := range []string{path + ".machines", strings.TrimSuffix(path, ".gz") + ".machines"} {
+		if st, err := os.Stat(m); err == nil && st.Mode().IsRegular() {
+			return usagef("%s; %s is beside it", msg, m)
+		}
+	}
+	return usagef("%s", msg)
 }
 
 // headerClusterName names a cluster sized from a trace's header by what
