@@ -14,7 +14,8 @@ import (
 // --topology without --conf, --machines or --features beside --conf,
 // --both beside --compare, --seeds with no generated workload; an empty
 // --machines file sized the cluster from the trace header under the
-// file's name.
+// file's name; --machines, --features, --estimate and --procs with no
+// trace to read them.
 func TestSimulateRefusesFlagsThatWouldBeIgnored(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "t.swf")
@@ -41,6 +42,22 @@ func TestSimulateRefusesFlagsThatWouldBeIgnored(t *testing.T) {
 	}
 	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", trace+",aucsched:1", "--limit", "5", "--seeds", "1-2", "--conf", conf)
 	assert.Equal(t, 0, code, "a generated workload takes the seeds: %s", errOut)
+	// the trace's flags with only generated workloads: nothing reads them
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--machines", empty}, "--workload has no trace"},
+		{[]string{"--features", "a"}, "--workload has no trace"},
+		{[]string{"--estimate", "exact"}, "--workload has no trace"},
+		{[]string{"--procs", "allocated"}, "--workload has no trace"},
+	} {
+		code, _, errOut := runCmd(t, append([]string{"simulate", "-q", "--workload", "aucsched:1,aucsched:2"}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+	code, _, errOut = runCmd(t, "simulate", "-q", "--workload", "aucsched:1,"+trace, "--limit", "5", "--estimate", "exact")
+	assert.Equal(t, 0, code, "a trace among the workloads reads --estimate: %s", errOut)
 }
 
 // "sweep plan -h" made a directory named "-h" and planned a sweep in it.

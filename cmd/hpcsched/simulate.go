@@ -147,11 +147,16 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 // unusedFlags refuses flags the other flags make meaningless, which
 // would otherwise be ignored without a word.
 func (f *simFlags) unusedFlags() error {
-	generated := false
+	generated, traced := false, false
 	for _, w := range workloads(f.workload) {
 		generated = generated || strings.HasPrefix(w, "aucsched:")
+		traced = traced || !strings.HasPrefix(w, "aucsched:")
 	}
 	switch {
+	case !traced && (f.machines != "" || f.extra != ""):
+		return usagef("simulate: --machines and --features make an SWF trace's cluster, and --workload has no trace (a generated workload runs on the AUCSCHED3 paper's cluster, or --conf's)")
+	case !traced && (f.estimate != "requested" || f.procs != "requested"):
+		return usagef("simulate: --estimate and --procs read an SWF trace's fields, and --workload has no trace")
 	case f.topo != "" && f.conf == "":
 		return usagef("simulate: --topology is the topology.conf of a --conf cluster; give --conf too")
 	case f.conf != "" && (f.machines != "" || f.extra != ""):
