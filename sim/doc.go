@@ -57,7 +57,11 @@
 // forgotten job's placement and record serve a later job
 // (queue.WithRecycledPlacements), so a long replay allocates little per
 // job. Options.OnRecord receives each job's final record as
-// it is final; Options.Record keeps them all (charts). A pass on a cluster
+// it is final; Options.Record keeps them all (charts). Under
+// Conventions.KeepFields a trace's job carries its line's 18 fields
+// (Job.SWF, Record.SWF: SWFFields, made as the job is read and dropped
+// with its record), so a writer can give back what the replay does not
+// decide; without it a job carries nothing of its line. A pass on a cluster
 // without a free CPU is skipped under Schedule alone and EASY (it could
 // start nothing, and those passes keep nothing the skipped one would have
 // changed).
@@ -93,7 +97,7 @@
 // Ownership: every value the package returns (a Trace, an SWFJob, a
 // Workload, a Result and its Records, the records OnRecord is given, a
 // Header, a Skipped map) is the caller's, sharing only immutable values
-// (strings, a *features.Expr). A run takes over its cluster, uses its
+// (strings, a *features.Expr, a job's *SWFFields). A run takes over its cluster, uses its
 // Source up, and reads a Workload's jobs without a copy until it returns;
 // it keeps nothing else it is given. Runs on separate clusters may go at
 // once, even of one Workload.

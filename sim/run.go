@@ -153,6 +153,9 @@ type Record struct {
 	// without a switch tree or before it starts); Spread the distance
 	// from its first node to its last (0 before it starts).
 	Level, Spread int
+	// SWF is the job's Job.SWF: the trace line's fields when the job was
+	// read under Conventions.KeepFields, else nil. Shared and immutable.
+	SWF *SWFFields
 }
 
 // Result is a run's outcome, the caller's: nothing in it (Records and
@@ -616,7 +619,7 @@ func (r *runner) submit(t time.Time) error {
 			r.res.Rejected++
 			r.res.Unrunnable[unrunnableReason(r.c, &j.Spec.Request, err)]++
 			rec := Record{Seq: seq, Name: j.Spec.Name, User: j.Spec.User, Partition: j.Spec.Request.Partition,
-				TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1, State: queue.Failed}
+				TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1, State: queue.Failed, SWF: j.SWF}
 			r.emit(&rec)
 			return nil
 		}
@@ -625,7 +628,7 @@ func (r *runner) submit(t time.Time) error {
 	// the record is written in its place (a Record is large)
 	lj := r.liveJob()
 	lj.rec = Record{Seq: seq, Job: id, Name: j.Spec.Name, User: j.Spec.User, Partition: j.Spec.Request.Partition,
-		TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1}
+		TimeLimit: j.Spec.TimeLimit, Submit: t, Cores: j.Cores, Level: -1, SWF: j.SWF}
 	lj.run = j.Run
 	if lj.rec.TimeLimit == 0 {
 		if job, ok := r.s.Job(id); ok {

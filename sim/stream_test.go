@@ -99,11 +99,16 @@ func syntheticTraceEvery(n, gap int) []byte {
 
 // replayStream replays a trace read one job at a time.
 func replayStream(t testing.TB, r io.Reader, o Options, limit int) (*Result, *TraceSource) {
+	return replayStreamWith(t, r, o, Conventions{}, limit)
+}
+
+// replayStreamWith is replayStream under conv.
+func replayStreamWith(t testing.TB, r io.Reader, o Options, conv Conventions, limit int) (*Result, *TraceSource) {
 	sr, err := NewSWFReader(r, SWFOptions{})
 	require.NoError(t, err)
 	c, err := sr.Header().ClusterFor(nil, nil)
 	require.NoError(t, err)
-	src := NewTraceSource(sr, c, Conventions{}, limit)
+	src := NewTraceSource(sr, c, conv, limit)
 	res, err := RunSource(c, "stream", src, o)
 	require.NoError(t, err)
 	return res, src
@@ -136,11 +141,18 @@ func TestRunSourceMatchesRun(t *testing.T) {
 // the jobs cost a few bytes more a job (the waits, 8 bytes each, for the
 // median and 95th percentile; the scheduler keeps no tombstone of a trace
 // job), where a tombstone cost about 60 bytes and every finished job kept
-// about 3.4 KB before.
+// about 3.4 KB before. A job's line kept for a writer
+// (Conventions.KeepFields) goes with its record.
 func TestReplayMemoryPerJob(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's shadow memory")
 	}
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprint("keep fields ", keep), func(t *testing.T) { replayMemoryPerJob(t, Conventions{KeepFields: keep}) })
+	}
+}
+
+func replayMemoryPerJob(t *testing.T, conv Conventions) {
 	base := syntheticTrace(1000)
 	live := func(times int) uint64 {
 		var peak uint64
@@ -152,7 +164,7 @@ func TestReplayMemoryPerJob(t *testing.T) {
 				peak = max(peak, ms.HeapAlloc)
 			}
 		}
-		res, _ := replayStream(t, newRepeatedTrace(t, base, times), Options{Backfill: EASY, Progress: sample}, 0)
+		res, _ := replayStreamWith(t, newRepeatedTrace(t, base, times), Options{Backfill: EASY, Progress: sample}, conv, 0)
 		require.Equal(t, 1000*times, res.Jobs)
 		return peak
 	}

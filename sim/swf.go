@@ -54,6 +54,10 @@ type SWFJob struct {
 	// Host is a node the PBS spec names instead of a count
 	// ("zewura19.cerit-sc.cz:ppn=12"), without its domain.
 	Host string
+	// Fields are the line's 18 standard fields as read, those above
+	// included: a job read under Conventions.KeepFields carries them
+	// (Job.SWF), for a writer that gives them back as the trace had them.
+	Fields SWFFields
 }
 
 // Trace is a parsed SWF file.
@@ -488,7 +492,7 @@ func parseSWFLine(text []byte, line int, j *SWFJob) error {
 	}
 	*j = SWFJob{Line: line, ID: int64(vals[0]), Submit: sec(vals[1]), Wait: sec(vals[2]), Run: sec(vals[3]),
 		ReqTime: sec(vals[8]), ReqMemKB: int64(vals[9]), Status: int(vals[10]), User: int(vals[11]),
-		Queue: int(vals[14]), Partition: int(vals[15])}
+		Queue: int(vals[14]), Partition: int(vals[15]), Fields: vals}
 	j.Procs, j.Allocated = int(vals[7]), int(vals[4])
 	if j.Procs <= 0 {
 		j.Procs = int(vals[4])
