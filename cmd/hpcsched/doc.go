@@ -10,10 +10,14 @@
 // runs each one). explain takes sbatch's own options (-N3, --nodes=3,
 // -C, -p a,b, --mem=4G, --gres, ...; see package sbatch).
 //
-// simulate also writes every job's record (--jobs FILE.csv, or FILE.swf
-// with the simulated waits filled in), averages generated workloads over
-// seeds (--seeds 1-7, -j N to run them on N cores with the same output),
-// and compares policies (--compare). hpcsched sweep spreads the same runs
+// simulate also writes every job's record (--jobs FILE.csv, or FILE.swf:
+// the Standard Workload Format with the simulated wait, run time, CPUs
+// allocated, status and partition; a trace's other fields as the trace
+// wrote them, with its queues and start time in the header, but its
+// average CPU time and used memory only for a job that ran its whole run
+// time; -1 where a generated workload knows nothing), averages generated
+// workloads over seeds (--seeds 1-7, -j N to run them on N cores with the
+// same output), and compares policies (--compare). hpcsched sweep spreads the same runs
 // over a Slurm job array: "sweep plan DIR [simulate flags]" writes
 // DIR/sweep.sbatch (#SBATCH --array=0-K), each task runs "sweep run DIR"
 // and writes one shard, and "sweep merge DIR" prints the table a local run

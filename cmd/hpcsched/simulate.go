@@ -97,7 +97,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.Bool(&f.asJSON, "json", "print JSON")
 	fs.String(&f.svg, "svg=FILE", "", "write the charts of a single run to this SVG file")
 	fs.String(&f.out, "out=DIR", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
-	fs.String(&f.jobs, "jobs=FILE", "", "write every job's record to FILE.csv (id, submit, start, end, nodes, cores, wait, bounded slowdown, end) or FILE.swf (the trace with the simulated waits); with several runs, one file each, named after the run")
+	fs.String(&f.jobs, "jobs=FILE", "", "write every job's record to FILE.csv (id, submit, start, end, nodes, cores, wait, bounded slowdown, end) or FILE.swf (the SWF with the simulated wait, run time, CPUs, status and partition; from a trace, every other field as the trace had it); with several runs, one file each, named after the run")
 	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write")
 	fs.Bool(&f.quiet, "q,quiet", "no progress on stderr")
 	fs.Bool(&f.progress, "progress", "report each run on stderr as it ends even when stderr is not a terminal (on a terminal, progress is shown unless -q)")
@@ -520,7 +520,7 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 		if jerr != nil {
 			return nil, row{}, jerr
 		}
-		jw.header(ld.name + " " + v.String())
+		jw.header(ld.name+" "+v.String(), ld.header)
 		opts.OnRecord, opts.Epoch = jw.add, jw.epoch
 		defer func() {
 			if cerr := jw.close(); cerr != nil && err == nil {
@@ -630,6 +630,9 @@ type loaded struct {
 	// path is the trace a streamed source reads, so that a line found bad
 	// mid-replay is named as one found at the start is
 	path string
+	// header is a trace's header, without jobs (nil for a generated
+	// workload): --jobs FILE.swf gives back its queues and start time
+	header *sim.Trace
 }
 
 // load builds the cluster and the workload, and names the cluster. A
@@ -655,13 +658,17 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 		return nil, usagef("%s: %v", workload, withoutPath(err))
 	}
 	conv, _ := f.conventions() // checked with the flags
-	ld.name = traceName(workload)
+	// an SWF of the jobs gives back what the replay does not decide: each
+	// job carries its line until its record is written
+	conv.KeepFields = strings.EqualFold(filepath.Ext(f.jobs), ".swf")
+	ld.name, ld.header = traceName(workload), sr.Header()
 	if sr.Extended() {
 		closer.Close()
 		tr, err := sim.OpenSWF(fsys, base, sim.SWFOptions{})
 		if err != nil {
 			return nil, usagef("%s: %v", workload, withoutPath(err))
 		}
+		ld.header = headerOf(tr)
 		if ld.c == nil {
 			if ld.c, ld.cluster, err = traceCluster(tr, f, workload); err != nil {
 				return nil, err
@@ -680,6 +687,14 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 	ts := sim.NewTraceSource(sr, ld.c, conv, f.limit)
 	ld.src, ld.skipped, ld.path = ts, ts.Skipped, workload
 	return ld, nil
+}
+
+// headerOf is tr's header without its jobs (which a replay of the whole
+// trace does not keep).
+func headerOf(tr *sim.Trace) *sim.Trace {
+	h := *tr
+	h.Jobs = nil
+	return &h
 }
 
 // generated builds the AUCSCHED3 paper's workload id for the cluster (the paper's
