@@ -57,11 +57,12 @@
 // forgotten job's placement and record serve a later job
 // (queue.WithRecycledPlacements), so a long replay allocates little per
 // job. Options.OnRecord receives each job's final record as
-// it is final; Options.Record keeps them all (charts). Under
-// Conventions.KeepFields a trace's job carries its line's 18 fields
-// (Job.SWF, Record.SWF: SWFFields, made as the job is read and dropped
-// with its record), so a writer can give back what the replay does not
-// decide; without it a job carries nothing of its line. A pass on a cluster
+// it is final; Options.Record keeps them all (charts). A trace read
+// under SWFOptions.KeepFields gives each job its line's 18 fields
+// (SWFJob.Fields, Job.SWF, Record.SWF: an SWFFields, made as the line is
+// read and dropped with the job's record), so a writer can give back
+// what the replay does not decide; without it a job carries nothing of
+// its line. A pass on a cluster
 // without a free CPU is skipped under Schedule alone and EASY (it could
 // start nothing, and those passes keep nothing the skipped one would have
 // changed).

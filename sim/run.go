@@ -153,8 +153,8 @@ type Record struct {
 	// without a switch tree or before it starts); Spread the distance
 	// from its first node to its last (0 before it starts).
 	Level, Spread int
-	// SWF is the job's Job.SWF: the trace line's fields when the job was
-	// read under Conventions.KeepFields, else nil. Shared and immutable.
+	// SWF is the job's Job.SWF: its trace line's fields when the trace was
+	// read under SWFOptions.KeepFields, else nil. Shared and immutable.
 	SWF *SWFFields
 }
 

@@ -99,16 +99,16 @@ func syntheticTraceEvery(n, gap int) []byte {
 
 // replayStream replays a trace read one job at a time.
 func replayStream(t testing.TB, r io.Reader, o Options, limit int) (*Result, *TraceSource) {
-	return replayStreamWith(t, r, o, Conventions{}, limit)
+	return replayStreamWith(t, r, o, SWFOptions{}, limit)
 }
 
-// replayStreamWith is replayStream under conv.
-func replayStreamWith(t testing.TB, r io.Reader, o Options, conv Conventions, limit int) (*Result, *TraceSource) {
-	sr, err := NewSWFReader(r, SWFOptions{})
+// replayStreamWith is replayStream reading under so.
+func replayStreamWith(t testing.TB, r io.Reader, o Options, so SWFOptions, limit int) (*Result, *TraceSource) {
+	sr, err := NewSWFReader(r, so)
 	require.NoError(t, err)
 	c, err := sr.Header().ClusterFor(nil, nil)
 	require.NoError(t, err)
-	src := NewTraceSource(sr, c, conv, limit)
+	src := NewTraceSource(sr, c, Conventions{}, limit)
 	res, err := RunSource(c, "stream", src, o)
 	require.NoError(t, err)
 	return res, src
@@ -142,17 +142,17 @@ func TestRunSourceMatchesRun(t *testing.T) {
 // median and 95th percentile; the scheduler keeps no tombstone of a trace
 // job), where a tombstone cost about 60 bytes and every finished job kept
 // about 3.4 KB before. A job's line kept for a writer
-// (Conventions.KeepFields) goes with its record.
+// (SWFOptions.KeepFields) goes with its record.
 func TestReplayMemoryPerJob(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's shadow memory")
 	}
 	for _, keep := range []bool{false, true} {
-		t.Run(fmt.Sprint("keep fields ", keep), func(t *testing.T) { replayMemoryPerJob(t, Conventions{KeepFields: keep}) })
+		t.Run(fmt.Sprint("keep fields ", keep), func(t *testing.T) { replayMemoryPerJob(t, SWFOptions{KeepFields: keep}) })
 	}
 }
 
-func replayMemoryPerJob(t *testing.T, conv Conventions) {
+func replayMemoryPerJob(t *testing.T, so SWFOptions) {
 	base := syntheticTrace(1000)
 	live := func(times int) uint64 {
 		var peak uint64
@@ -164,7 +164,7 @@ func replayMemoryPerJob(t *testing.T, conv Conventions) {
 				peak = max(peak, ms.HeapAlloc)
 			}
 		}
-		res, _ := replayStreamWith(t, newRepeatedTrace(t, base, times), Options{Backfill: EASY, Progress: sample}, conv, 0)
+		res, _ := replayStreamWith(t, newRepeatedTrace(t, base, times), Options{Backfill: EASY, Progress: sample}, so, 0)
 		require.Equal(t, 1000*times, res.Jobs)
 		return peak
 	}

@@ -55,9 +55,9 @@ type SWFJob struct {
 	// ("zewura19.cerit-sc.cz:ppn=12"), without its domain.
 	Host string
 	// Fields are the line's 18 standard fields as read, those above
-	// included: a job read under Conventions.KeepFields carries them
-	// (Job.SWF), for a writer that gives them back as the trace had them.
-	Fields SWFFields
+	// included, when the trace is read under SWFOptions.KeepFields (else
+	// nil). Immutable: the jobs of a replay share them (Job.SWF).
+	Fields *SWFFields
 }
 
 // Trace is a parsed SWF file.
@@ -86,6 +86,11 @@ type SWFOptions struct {
 	// DefaultMaxTraceBytes when 0 or negative. Reading stops with ErrBudget past it,
 	// so a small gzip of gigabytes of blank lines costs at most this much.
 	MaxBytes int64
+	// KeepFields gives each job its line's 18 fields (SWFJob.Fields, then
+	// the Job.SWF and Record.SWF of its replay), for a writer that gives
+	// back what a replay does not decide. Off, a job carries none, and
+	// reading allocates nothing per line.
+	KeepFields bool
 }
 
 // Budgets of the readers (see the package doc).
@@ -382,7 +387,7 @@ func (s *SWFReader) nextInto(j *SWFJob) error {
 			s.t.header(string(text[1:]), s.line)
 			continue
 		}
-		if err := parseSWFLine(text, s.line, j); err != nil {
+		if err := parseSWFLine(text, s.line, j, s.opts.KeepFields); err != nil {
 			if s.opts.SkipMalformed {
 				s.skipped++
 				s.t.Skipped = s.skipped
@@ -473,7 +478,7 @@ const maxSWFFields = 21
 
 // parseSWFLine reads one job line into j (all of it: nothing of j's
 // previous content is kept).
-func parseSWFLine(text []byte, line int, j *SWFJob) error {
+func parseSWFLine(text []byte, line int, j *SWFJob, keep bool) error {
 	var vals [18]float64
 	var f [][]byte
 	n := 18
@@ -492,7 +497,11 @@ func parseSWFLine(text []byte, line int, j *SWFJob) error {
 	}
 	*j = SWFJob{Line: line, ID: int64(vals[0]), Submit: sec(vals[1]), Wait: sec(vals[2]), Run: sec(vals[3]),
 		ReqTime: sec(vals[8]), ReqMemKB: int64(vals[9]), Status: int(vals[10]), User: int(vals[11]),
-		Queue: int(vals[14]), Partition: int(vals[15]), Fields: vals}
+		Queue: int(vals[14]), Partition: int(vals[15])}
+	if keep {
+		j.Fields = new(SWFFields)
+		*j.Fields = vals
+	}
 	j.Procs, j.Allocated = int(vals[7]), int(vals[4])
 	if j.Procs <= 0 {
 		j.Procs = int(vals[4])

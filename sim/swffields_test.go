@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,22 +42,22 @@ func lineFields(t *testing.T, trace string) map[float64]SWFFields {
 	return out
 }
 
-// Under Conventions.KeepFields every record carries its job's line, read
-// one job at a time or whole; without it none does; and the replay
-// decides the same either way.
+// Read under SWFOptions.KeepFields, every record carries its job's line,
+// the trace read one job at a time or whole; without it none does; and
+// the replay decides the same either way.
 func TestKeepFieldsReachTheRecords(t *testing.T) {
 	want := lineFields(t, fieldsTrace)
 	run := func(keep, whole bool) *Result {
-		conv := Conventions{KeepFields: keep}
-		sr, err := NewSWFReader(strings.NewReader(fieldsTrace), SWFOptions{})
+		so := SWFOptions{KeepFields: keep}
+		sr, err := NewSWFReader(strings.NewReader(fieldsTrace), so)
 		require.NoError(t, err)
 		c, err := sr.Header().ClusterFor(nil, nil)
 		require.NoError(t, err)
-		var src Source = NewTraceSource(sr, c, conv, 0)
+		var src Source = NewTraceSource(sr, c, Conventions{}, 0)
 		if whole {
-			tr, err := ReadSWF(strings.NewReader(fieldsTrace), SWFOptions{})
+			tr, err := ReadSWF(strings.NewReader(fieldsTrace), so)
 			require.NoError(t, err)
-			src = tr.WorkloadWith("x", c, conv).Source()
+			src = tr.Workload("x", c).Source()
 		}
 		res, err := RunSource(c, "x", src, Options{Backfill: EASY, Record: true})
 		require.NoError(t, err)
@@ -81,16 +80,23 @@ func TestKeepFieldsReachTheRecords(t *testing.T) {
 	assert.Equal(t, 1024.5, run(true, false).Records[0].SWF[6], "a fraction kept")
 }
 
-// A job's fields are its own copy: the records of a streamed replay do
-// not change when the reader reads on, and a Workload's jobs share
-// nothing with the trace.
-func TestKeptFieldsAreCopies(t *testing.T) {
-	tr, err := ReadSWF(bytes.NewReader([]byte(fieldsTrace)), SWFOptions{})
+// Each line's fields are its own, and a reader without KeepFields keeps
+// none.
+func TestKeptFieldsPerLine(t *testing.T) {
+	tr, err := ReadSWF(strings.NewReader(fieldsTrace), SWFOptions{KeepFields: true})
 	require.NoError(t, err)
-	w := tr.WorkloadWith("x", nil, Conventions{KeepFields: true})
-	require.Len(t, w.Jobs, 3)
-	before := *w.Jobs[0].SWF
-	tr.Jobs[0].Fields[6] = 1
-	assert.Equal(t, before, *w.Jobs[0].SWF)
-	assert.NotSame(t, w.Jobs[0].SWF, w.Jobs[1].SWF)
+	require.Len(t, tr.Jobs, 4)
+	want := lineFields(t, fieldsTrace)
+	for i, j := range tr.Jobs {
+		require.NotNil(t, j.Fields)
+		assert.Equal(t, want[float64(j.ID)], *j.Fields)
+		if i > 0 {
+			assert.NotSame(t, tr.Jobs[i-1].Fields, j.Fields)
+		}
+	}
+	tr, err = ReadSWF(strings.NewReader(fieldsTrace), SWFOptions{})
+	require.NoError(t, err)
+	for _, j := range tr.Jobs {
+		assert.Nil(t, j.Fields)
+	}
 }

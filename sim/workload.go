@@ -20,15 +20,16 @@ type Job struct {
 	Spec   queue.Spec
 	// Cores is what the job asked for, for the AUCSCHED3 paper's utilization.
 	Cores int
-	// SWF is the trace line the job was read from, when it was read under
-	// Conventions.KeepFields (else nil, and always for a generated job).
-	// It is immutable: the job's copies and its Record share it.
+	// SWF is the line of the trace the job was read from, when the trace
+	// was read under SWFOptions.KeepFields (else nil, and always for a
+	// generated job): SWFJob.Fields, shared and immutable.
 	SWF *SWFFields
 }
 
 // Workload is a list of jobs in submit order. A Workload made by Generate
 // or Trace.WorkloadWith is the caller's: its jobs share only immutable
-// values (strings, a *features.Expr) with the trace and with each other.
+// values (strings, a *features.Expr, a line's *SWFFields) with the trace
+// and with each other.
 type Workload struct {
 	Name string
 	Jobs []Job
@@ -45,10 +46,6 @@ type Conventions struct {
 	Estimate Estimate
 	// Processors is which processor count a job asks for.
 	Processors Processors
-	// KeepFields gives each job its trace line's fields (Job.SWF, then
-	// Record.SWF), for a writer that gives back what the replay does not
-	// decide. Off, a job carries none: a replay keeps nothing of a line.
-	KeepFields bool
 }
 
 // Estimate is the source of a job's time limit.
@@ -188,11 +185,7 @@ func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users 
 		}
 	}
 	out.Cores, out.Spec.Name, out.Spec.User = cores, users.job(sj.ID), users.name(sj.User)
-	if conv.KeepFields {
-		// a copy of its own: the reader reads the next line over sj
-		fields := sj.Fields
-		out.SWF = &fields
-	}
+	out.SWF = sj.Fields
 	return ""
 }
 

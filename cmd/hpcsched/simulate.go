@@ -653,18 +653,18 @@ func load(workload string, seed uint64, f *simFlags) (*loaded, error) {
 		return nil, usagef("%v", err)
 	}
 	fsys, base := os.DirFS(filepath.Dir(abs)), filepath.Base(abs)
-	sr, closer, err := sim.OpenSWFReader(fsys, base, sim.SWFOptions{})
+	// an SWF of the jobs gives back what the replay does not decide: each
+	// job carries its line until its record is written
+	so := sim.SWFOptions{KeepFields: strings.EqualFold(filepath.Ext(f.jobs), ".swf")}
+	sr, closer, err := sim.OpenSWFReader(fsys, base, so)
 	if err != nil {
 		return nil, usagef("%s: %v", workload, withoutPath(err))
 	}
 	conv, _ := f.conventions() // checked with the flags
-	// an SWF of the jobs gives back what the replay does not decide: each
-	// job carries its line until its record is written
-	conv.KeepFields = strings.EqualFold(filepath.Ext(f.jobs), ".swf")
 	ld.name, ld.header = traceName(workload), sr.Header()
 	if sr.Extended() {
 		closer.Close()
-		tr, err := sim.OpenSWF(fsys, base, sim.SWFOptions{})
+		tr, err := sim.OpenSWF(fsys, base, so)
 		if err != nil {
 			return nil, usagef("%s: %v", workload, withoutPath(err))
 		}
