@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/hpcsched/hpcsched/internal/shareddata"
+	"github.com/hpcsched/hpcsched/internal/testseed"
 	"github.com/hpcsched/hpcsched/sim"
 )
 
@@ -158,4 +160,79 @@ func TestJobsSWFKeepsARealTracesFields(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, math.Abs(sum/float64(started)-printed), 0.0005, "mean of field 3 against the printed mean wait")
 	assert.Equal(t, row[5-2], strconv.Itoa(started), "started jobs")
+}
+
+// randomSWF is a trace of n jobs whose every field is drawn: fractions
+// where real traces have them, unknown (-1) fields, jobs over the
+// cluster's 8 processors, jobs running past their limit, jobs left out
+// (no run time, cancelled before running) and lines a little out of
+// submit order.
+func randomSWF(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteString("; UnixStartTime: 1200000000\n; MaxNodes: 8\n; MaxProcs: 8\n; Queue: 1 batch\n; Queue: 2 long\n; Partition: 1 batch\n; Partition: 2 debug\n")
+	pick := func(unknown float64, v string) string {
+		if rng.Float64() < unknown {
+			return "-1"
+		}
+		return v
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	submit := 0.0
+	for i := 1; i <= n; i++ {
+		submit += float64(rng.IntN(400)) + float64(rng.IntN(2))/2
+		at := max(0, submit-float64(rng.IntN(3))*float64(rng.IntN(300))) // now and then before the line above
+		procs := strconv.Itoa(1 + rng.IntN(9))
+		f := []string{strconv.Itoa(i), num(at), pick(0.3, strconv.Itoa(rng.IntN(5000))), pick(0.05, strconv.Itoa(rng.IntN(3000))),
+			procs, pick(0.3, num(float64(rng.IntN(12000))/4)), pick(0.3, num(float64(rng.IntN(1<<20))/2)), pick(0.2, procs),
+			pick(0.2, strconv.Itoa(60+rng.IntN(3000))), pick(0.5, strconv.Itoa(rng.IntN(1<<22))), strconv.Itoa([]int{0, 1, 1, 1, 5}[rng.IntN(5)]),
+			strconv.Itoa(1 + rng.IntN(20)), strconv.Itoa(1 + rng.IntN(5)), pick(0.3, strconv.Itoa(1+rng.IntN(30))),
+			pick(0.3, strconv.Itoa(1+rng.IntN(2))), pick(0.3, strconv.Itoa(1+rng.IntN(2))), pick(0.8, strconv.Itoa(1+rng.IntN(i))),
+			pick(0.8, strconv.Itoa(rng.IntN(600)))}
+		b.WriteString(strings.Join(f, " ") + "\n")
+	}
+	return b.String()
+}
+
+// On random traces the SWF --jobs writes keeps every field the replay does
+// not decide, its decided fields agree with the CSV of the same run, and
+// the rows printed with either file are the same: keeping the fields
+// changes no decision.
+func TestJobsSWFRandomTraces(t *testing.T) {
+	seed := testseed.Draw(t)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	rounds := 6
+	if testing.Short() {
+		rounds = 2
+	}
+	for round := range rounds {
+		dir := t.TempDir()
+		text := randomSWF(rng, 40+rng.IntN(200))
+		trace := filepath.Join(dir, "r.swf")
+		require.NoError(t, os.WriteFile(trace, []byte(text), 0o644))
+		mode := []string{"--backfill", "--backfill=easy", "--policy=sjf"}[rng.IntN(3)]
+		var rows []string
+		for _, out := range []string{"out.swf", "out.csv"} {
+			code, row, errOut := runCmd(t, "simulate", "--workload", trace, mode, "-q", "--csv", "--jobs", filepath.Join(dir, out))
+			require.Equal(t, 0, code, errOut)
+			rows = append(rows, row)
+		}
+		require.Equal(t, rows[1], rows[0], "round %d %s", round, mode)
+		written, err := os.ReadFile(filepath.Join(dir, "out.swf"))
+		require.NoError(t, err)
+		in, got := swfLines(t, text), swfLines(t, string(written))
+		status := map[string]int{}
+		for id, g := range got {
+			status[g[10]]++
+			for _, n := range keptFields {
+				require.Equal(t, in[id][n-1], g[n-1], "round %d: job %s field %d", round, id, n)
+			}
+			for _, n := range []int{6, 7} {
+				want := map[bool]string{true: in[id][n-1], false: "-1"}[g[10] == "1"]
+				require.Equal(t, want, g[n-1], "round %d: job %s field %d", round, id, n)
+			}
+		}
+		checkAgainstCSV(t, got, filepath.Join(dir, "out.csv"))
+		t.Logf("round %d %s: %d lines, %d jobs written: %d completed, %d killed at their limit, %d never started",
+			round, mode, len(in), len(got), status["1"], status["0"], status["-1"])
+	}
 }
