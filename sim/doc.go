@@ -62,10 +62,9 @@
 // (SWFJob.Fields, Job.SWF, Record.SWF: an SWFFields, made as the line is
 // read and dropped with the job's record), so a writer can give back
 // what the replay does not decide; without it a job carries nothing of
-// its line. A pass on a cluster
-// without a free CPU is skipped under Schedule alone and EASY (it could
-// start nothing, and those passes keep nothing the skipped one would have
-// changed).
+// its line. A pass on a cluster without a free CPU is skipped under
+// Schedule alone and EASY (it could start nothing, and those passes keep
+// nothing the skipped one would have changed).
 //
 // WriteSVG draws a recorded run — utilization over time (a moving
 // average), jobs waiting over time, the wait and bounded-slowdown CDFs,
@@ -98,9 +97,9 @@
 // Ownership: every value the package returns (a Trace, an SWFJob, a
 // Workload, a Result and its Records, the records OnRecord is given, a
 // Header, a Skipped map) is the caller's, sharing only immutable values
-// (strings, a *features.Expr, a job's *SWFFields). A run takes over its cluster, uses its
-// Source up, and reads a Workload's jobs without a copy until it returns;
-// it keeps nothing else it is given. Runs on separate clusters may go at
+// (strings, a *features.Expr, a line's *SWFFields). A run takes over its
+// cluster, uses its Source up, and reads a Workload's jobs without a copy
+// until it returns; it keeps nothing else it is given. Runs on separate clusters may go at
 // once, even of one Workload.
 //
 // Like every library package, sim reads no clock and starts no goroutines:

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,7 +44,33 @@ func FuzzReadSWF(f *testing.F) {
 		if err != nil || len(lenient.Jobs) != len(tr.Jobs) {
 			t.Fatalf("lenient reading disagrees: %v", err)
 		}
+		checkKeptFields(t, input, tr)
 	})
+}
+
+// checkKeptFields reads input again under KeepFields: the same jobs, each
+// with its line's first 18 fields as strconv.ParseFloat reads them.
+func checkKeptFields(t *testing.T, input string, tr *Trace) {
+	kept, err := ReadSWF(strings.NewReader(input), SWFOptions{MaxBytes: 1 << 16, KeepFields: true})
+	if err != nil || len(kept.Jobs) != len(tr.Jobs) {
+		t.Fatalf("reading with KeepFields disagrees: %v", err)
+	}
+	lines := strings.Split(strings.TrimPrefix(input, "\ufeff"), "\n")
+	for i, j := range kept.Jobs {
+		if j.Fields == nil {
+			t.Fatalf("line %d: no fields kept", j.Line)
+		}
+		f := strings.Fields(lines[j.Line-1])
+		for k := range j.Fields {
+			if w, err := strconv.ParseFloat(f[k], 64); err != nil || w != j.Fields[k] {
+				t.Fatalf("line %d field %d: kept %v, ParseFloat %q gives %v %v", j.Line, k+1, j.Fields[k], f[k], w, err)
+			}
+		}
+		j.Fields = nil
+		if !reflect.DeepEqual(j, tr.Jobs[i]) {
+			t.Fatalf("line %d: %+v, without KeepFields %+v", j.Line, j, tr.Jobs[i])
+		}
+	}
 }
 
 func FuzzReadMachines(f *testing.F) {

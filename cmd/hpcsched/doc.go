@@ -17,13 +17,13 @@
 // average CPU time and used memory only for a job that ran its whole run
 // time; -1 where a generated workload knows nothing), averages generated
 // workloads over seeds (--seeds 1-7, -j N to run them on N cores with the
-// same output), and compares policies (--compare). hpcsched sweep spreads the same runs
-// over a Slurm job array: "sweep plan DIR [simulate flags]" writes
-// DIR/sweep.sbatch (#SBATCH --array=0-K), each task runs "sweep run DIR"
-// and writes one shard, and "sweep merge DIR" prints the table a local run
-// prints. A run of several that fails does not stop the others: the rows
-// of those that ended are printed and written, each failed run is named
-// on stderr, and the exit code is 1 (2 when every run failed, with
+// same output), and compares policies (--compare). hpcsched sweep spreads
+// the same runs over a Slurm job array: "sweep plan DIR [simulate flags]"
+// writes DIR/sweep.sbatch (#SBATCH --array=0-K), each task runs "sweep run
+// DIR" and writes one shard, and "sweep merge DIR" prints the table a
+// local run prints. A run of several that fails does not stop the others:
+// the rows of those that ended are printed and written, each failed run is
+// named on stderr, and the exit code is 1 (2 when every run failed, with
 // nothing printed).
 //
 // hpcsched alloc serves an allocation ledger's REST API (package
