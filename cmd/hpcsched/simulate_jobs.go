@@ -112,7 +112,7 @@ func traceHeader(w io.Writer, tr *sim.Trace) {
 }
 
 // traceNotes end the header of an SWF written from a trace's replay.
-const traceNotes = `; Note: fields 3 (wait), 4 (run time), 5 (CPUs allocated), 11 (status) and 16 (partition) are the simulation's; every other field is the trace's, as it wrote it
+const traceNotes = `; Note: fields 3 (wait), 4 (run time), 5 (CPUs allocated), 11 (status) and 16 (partition) are the simulation's; the other standard fields are the trace's, as it wrote them
 ; Note: status 1 completed, 0 killed at its time limit or failed, -1 never started
 ; Note: fields 6 (average CPU time) and 7 (used memory) measure the trace's run: kept for a job that ran its whole run time here (status 1), -1 for one killed at its time limit or never started
 `
