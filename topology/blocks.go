@@ -26,6 +26,9 @@ func WithBlocks(blocks []BlockSpec, sizes []int) Option {
 // node names (index order): it is New with the file's switches and blocks,
 // each carrying the position of its line.
 func FromConfig(top *slurmconf.Topology, nodeNames []string, opts ...Option) (*Tree, error) {
+	if top == nil {
+		return nil, &Error{Msg: "FromConfig: the topology is nil (parse a topology.conf, or build with New)"}
+	}
 	specs := make([]SwitchSpec, len(top.Switches))
 	for i, s := range top.Switches {
 		specs[i] = SwitchSpec{Name: s.Name, Switches: s.Switches, Nodes: s.Nodes, LinkSpeed: s.LinkSpeed, Pos: s.Pos}
