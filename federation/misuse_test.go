@@ -1,6 +1,8 @@
 package federation
 
 import (
+	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -95,4 +97,32 @@ func TestCancelAJobThatEndedUnseen(t *testing.T) {
 	st, err := g.Status(bg, id, at(2))
 	require.NoError(t, err)
 	require.Equal(t, queue.Complete, st.State)
+}
+
+// reordered answers Jobs in reverse order, as an RPC server answering
+// from a map might.
+type reordered struct{ *Local }
+
+func (r reordered) Jobs(ctx context.Context, ids []queue.JobID) ([]JobInfo, error) {
+	out, err := r.Local.Jobs(ctx, ids)
+	slices.Reverse(out)
+	return out, err
+}
+
+// A member's answer about jobs in another order than asked is ignored:
+// taken in order, it gave a running job the state of one that had
+// completed, so the grid ended it (and would release its dependents).
+func TestJobsAnswerInAnotherOrderIsIgnored(t *testing.T) {
+	a := sched(t, "a", 4)
+	g := newGrid(t, reordered{NewLocal("a", a)})
+	first, err := g.Submit(bg, nodesSpec(1, time.Hour), nil, at(0))
+	require.NoError(t, err)
+	second, err := g.Submit(bg, nodesSpec(1, time.Hour), nil, at(0))
+	require.NoError(t, err)
+	a.Schedule(at(0))
+	require.NoError(t, a.Finish(first, queue.Outcome{}, at(1)))
+	g.Reevaluate(bg, at(2))
+	st, err := g.Status(bg, second, at(2))
+	require.NoError(t, err)
+	require.NotEqual(t, queue.Complete, st.State, "job %d runs on its member", second)
 }

@@ -177,8 +177,9 @@ func (g *Grid) Status(ctx context.Context, id queue.JobID, now time.Time) (Statu
 		if !m.up {
 			continue
 		}
-		infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, []queue.JobID{id}) })
-		if err != nil || len(infos) != 1 || !infos[0].Found {
+		ids := []queue.JobID{id}
+		infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, ids) })
+		if err != nil || !answered(ids, infos) || !infos[0].Found {
 			continue
 		}
 		in := infos[0]
@@ -204,8 +205,9 @@ func (g *Grid) refresh(ctx context.Context, r *record, now time.Time) bool {
 	if !m.up {
 		return false
 	}
-	infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, []queue.JobID{r.id}) })
-	if err != nil || len(infos) != 1 {
+	ids := []queue.JobID{r.id}
+	infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, ids) })
+	if err != nil || !answered(ids, infos) {
 		return false
 	}
 	g.absorb(ctx, r, m, infos[0], now)

@@ -90,7 +90,7 @@ func (g *Grid) sync(ctx context.Context, now time.Time) {
 			ids[i] = r.id
 		}
 		infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, ids) })
-		if err != nil || len(infos) != len(recs) {
+		if err != nil || !answered(ids, infos) {
 			continue
 		}
 		for i, r := range recs {
