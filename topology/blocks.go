@@ -54,10 +54,11 @@ func (t *Tree) setBlocks(blocks []BlockSpec, sizes []int, lenient bool) error {
 		if len(b.Nodes) == 0 {
 			return &Error{Pos: b.Pos, Msg: fmt.Sprintf("block %s has no nodes", b.Name)}
 		}
+		var skipped []string
 		for _, name := range b.Nodes {
-			n, ok, err := t.node(nodeIx, name, "block "+b.Name, lenient, b.Pos)
+			n, ok, err := t.node(nodeIx, name, lenient, &skipped)
 			if err != nil {
-				return err
+				return &Error{Pos: b.Pos, Msg: fmt.Sprintf("block %s: %s", b.Name, err.Msg)}
 			}
 			if !ok {
 				continue
@@ -68,6 +69,7 @@ func (t *Tree) setBlocks(blocks []BlockSpec, sizes []int, lenient bool) error {
 			owner[n] = b.Name
 			blk.Nodes = append(blk.Nodes, n)
 		}
+		t.warnSkipped("block", b.Name, skipped)
 		t.Blocks = append(t.Blocks, blk)
 	}
 	for i, s := range sizes {

@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/bits-and-blooms/bitset"
@@ -25,4 +26,33 @@ func TestNilArgumentsAreErrors(t *testing.T) {
 	got, err := tr.Fit(big, Request{Nodes: 1})
 	require.NoError(t, err)
 	require.Equal(t, []int{3}, got)
+}
+
+// Under Lenient a switch or block listing many unknown nodes costs one
+// warning, its names compressed: 65,536 unknown names per switch made
+// 65,536 warnings (4 million of them, 460 MB, for a 64-switch file).
+func TestLenientWarnsOncePerOwner(t *testing.T) {
+	nodes := []string{"n0", "n1"}
+	unknown := make([]string, 1000)
+	for i := range unknown {
+		unknown[i] = fmt.Sprintf("x%04d", i)
+	}
+	specs := []SwitchSpec{
+		{Name: "s0", Nodes: append([]string{"n0"}, unknown...)},
+		{Name: "s1", Nodes: []string{"n1", "zz"}},
+	}
+	blocks := []BlockSpec{{Name: "b0", Nodes: append([]string{"n0", "n1"}, unknown[:3]...)}}
+	tr, err := New(nodes, specs, Lenient(), WithBlocks(blocks, nil))
+	require.NoError(t, err)
+	require.Equal(t, []string{
+		"switch s0: 1000 unknown nodes ignored: x[0000-0999]",
+		"switch s1: unknown node zz ignored",
+		"block b0: 3 unknown nodes ignored: x[0000-0002]",
+	}, tr.Warnings)
+	_, err = New(nodes, specs)
+	require.EqualError(t, err, "topology: switch s0: unknown node x0000")
+	_, err = New(nodes, specs[1:2], WithBlocks(blocks, nil))
+	require.EqualError(t, err, "topology: switch s1: unknown node zz")
+	_, err = New(nodes, specs[:0], WithBlocks(blocks, nil))
+	require.EqualError(t, err, "topology: block b0: unknown node x0000")
 }
