@@ -104,10 +104,11 @@ type config struct {
 	blockSizes []int
 }
 
-// Lenient accepts what Slurm logs and carries on with, recording each in
-// Tree.Warnings: node names not in the universe are skipped, and a node
-// listed under a second leaf switch stays with the first. Real
-// topology.conf files do contain both.
+// Lenient accepts what Slurm logs and carries on with, recording it in
+// Tree.Warnings: node names not in the universe are skipped (one warning
+// per switch or block, naming them as a hostlist), and a node listed under
+// a second leaf switch stays with the first. Real topology.conf files do
+// contain both.
 func Lenient() Option { return func(c *config) { c.lenient = true } }
 
 // AllowSpanningTrees lets Fit place a job across several root trees when
