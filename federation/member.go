@@ -26,6 +26,10 @@ import (
 // The grid never asks a member to start a job: each member keeps its own
 // scheduling (priorities stay cluster-specific, the grid-scheduling slides), and the grid
 // only submits, holds, releases and cancels.
+//
+// What the grid passes a member (the specs of Submit and Estimate, the IDs
+// of Jobs) is lent for the call: the member copies what it keeps and
+// changes none of it, as Local does (its scheduler copies every spec).
 type Member interface {
 	// Name is the member's name in the grid (unique).
 	Name() string
