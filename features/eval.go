@@ -68,9 +68,15 @@ func (ix *Index) Len() int { return int(ix.n) }
 // Has reports whether any node has feature f; pass it to Validate.
 func (ix *Index) Has(f string) bool { return ix.sets[f] != nil }
 
-// Nodes returns the nodes that have feature f. The set belongs to the
-// index: do not modify it.
-func (ix *Index) Nodes(f string) *bitset.BitSet { return ix.sets[f] }
+// Nodes returns the nodes that have feature f, as a new set the caller
+// may change (nil when no node has f): a shared, frozen index stays what
+// its owner matches against whatever its holders do with the sets.
+func (ix *Index) Nodes(f string) *bitset.BitSet {
+	if s := ix.sets[f]; s != nil {
+		return s.Clone()
+	}
+	return nil
+}
 
 // Names returns the features known to the index, sorted.
 func (ix *Index) Names() []string { return slices.Sorted(maps.Keys(ix.sets)) }

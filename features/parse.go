@@ -19,7 +19,9 @@ const (
 var ErrBudget = errors.New("features: budget exceeded")
 
 // SyntaxError is a malformed expression. Pos is where in Expr (Offset is
-// the byte offset; Line and Column count from the start of Expr).
+// the byte offset; Line and Column count from the start of Expr). The
+// message quotes an Expr longer than 128 bytes only around Pos; Expr
+// keeps all of it.
 type SyntaxError struct {
 	Expr string
 	Pos  position.Position
@@ -29,7 +31,7 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("constraint %q: offset %d: %s", e.Expr, e.Pos.Offset, e.Msg)
+	return fmt.Sprintf("constraint %s: offset %d: %s", excerpt(e.Expr, e.Pos.Offset), e.Pos.Offset, e.Msg)
 }
 
 // Position is where in Expr the problem is.
@@ -79,7 +81,7 @@ func Parse(s string, opts ...Option) (*Expr, error) {
 		case ']':
 			return nil, p.errAt(p.pos, "']' without a matching '['")
 		}
-		return nil, p.errAt(p.pos, "unexpected %q", s[p.pos])
+		return nil, p.errAt(p.pos, "unexpected %s", charAt(s, p.pos))
 	}
 	if err := p.checkTop(root); err != nil {
 		return nil, err
@@ -141,7 +143,7 @@ func (p *parser) chain(inParen bool) (*node, error) {
 		case '(', '[':
 			return nil, p.errAt(p.pos, "expected '&' or '|' before %q", c)
 		default:
-			return nil, p.errAt(p.pos, "expected '&' or '|' after %q, found %q", it.String(), c)
+			return nil, p.errAt(p.pos, "expected '&' or '|' after %q, found %s", it.String(), charAt(p.s, p.pos))
 		}
 	}
 }
@@ -180,7 +182,7 @@ func (p *parser) operand(inParen bool) (*node, error) {
 		}
 		return p.bracket()
 	default:
-		return nil, p.errAt(p.pos, "expected a feature name, found %q", c)
+		return nil, p.errAt(p.pos, "expected a feature name, found %s", charAt(p.s, p.pos))
 	}
 	return p.maybeCount(n, inParen)
 }
@@ -252,7 +254,7 @@ func (p *parser) bracket() (*node, error) {
 			return nil, p.errAt(open, "'[' is never closed")
 		}
 		if c != '&' && c != ',' && c != '|' {
-			return nil, p.errAt(p.pos, "expected '&', '|' or ']', found %q", c)
+			return nil, p.errAt(p.pos, "expected '&', '|' or ']', found %s", charAt(p.s, p.pos))
 		}
 		if c == ',' {
 			c = '&'

@@ -63,3 +63,18 @@ func TestFrozenIndexRefusesAdd(t *testing.T) {
 		func() { ix.Add(1, "gpu") })
 	require.Equal(t, uint(1), ix.Nodes("gpu").Count())
 }
+
+// The sets an index hands out are the caller's: changing one changes
+// neither the index nor what an expression matches on it, so Freeze
+// keeps a shared index what its owner matches against.
+func TestIndexNodesIsTheCallers(t *testing.T) {
+	ix := IndexNodes([][]string{{"a"}, {"a", "b"}, {"b"}})
+	ix.Freeze()
+	ix.Nodes("a").ClearAll()
+	ix.Nodes("b").Set(0)
+	e, err := Parse("a&b")
+	require.NoError(t, err)
+	require.Equal(t, uint(2), ix.Nodes("a").Count())
+	require.Equal(t, "{1}", e.Nodes(ix).String())
+	require.Nil(t, ix.Nodes("zz"))
+}

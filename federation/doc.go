@@ -66,6 +66,10 @@
 // A Grid is safe for concurrent use; every method holds its lock for its
 // whole duration, member calls included, so no caller sees a move half
 // made. It reads no clock (every method takes now) and prints nothing.
+// Every now lies in the years queue.CheckTime accepts (the members'
+// rule): Submit, Cancel and the candidate edits refuse another with an
+// error matching queue.ErrTime, and Reevaluate and Tick do nothing at
+// one.
 // The only goroutines it starts are the member calls under a deadline
 // (one per call, ended when the member returns); WithCallTimeout(0)
 // calls inline. Observe never takes the lock, so members may deliver

@@ -31,41 +31,56 @@ type shape struct {
 	user, account, partition         string
 	minNodes, maxNodes, desired      int
 	cpus, cpusPerNode                int
-	mem, tmp                         int64
+	cpusPerSocket, maxSwitches       int
+	mem, tmp, memPerCPU              int64
 	share                            selectnodes.ShareRequest
-	reqLimit, limit                  time.Duration
+	reqLimit, limit, timeMin         time.Duration
 	begin, priority, nice            int64
 	contiguous, root, held, hold, rq bool
+	wholeMem, coreTasks              bool
+	reqUser, reqAccount, qos         string
 	features                         *features.Expr
 	exclude                          *bitset.BitSet
-	lists                            string // Required, Excluded and GRES written out (usually none)
+	lists                            string // Required, Excluded, GRES and Groups written out (usually none)
 }
 
 func shapeKey(s queue.Spec) shape {
 	r := &s.Request
 	k := shape{user: s.User, account: s.Account, partition: r.Partition, minNodes: r.MinNodes, maxNodes: r.MaxNodes,
-		desired: r.DesiredNodes, cpus: r.CPUs, cpusPerNode: r.MinCPUsPerNode, mem: r.MinMemoryPerNode,
-		tmp: r.MinTmpDiskPerNode, share: r.Share, reqLimit: r.TimeLimit, limit: s.TimeLimit, priority: s.Priority,
+		desired: r.DesiredNodes, cpus: r.CPUs, cpusPerNode: r.MinCPUsPerNode, cpusPerSocket: r.MaxCPUsPerSocket,
+		maxSwitches: r.MaxSwitches, mem: r.MinMemoryPerNode, tmp: r.MinTmpDiskPerNode, memPerCPU: r.MemPerCPU,
+		share: r.Share, reqLimit: r.TimeLimit, limit: s.TimeLimit, timeMin: s.TimeMin, priority: s.Priority,
 		nice: s.Nice, contiguous: r.Contiguous, root: r.Root, held: r.Held, hold: s.Hold, rq: s.Requeue,
+		wholeMem: r.WholeMemory, coreTasks: r.CoreTasks, reqUser: r.User, reqAccount: r.Account, qos: r.QOS,
 		features: r.Features, exclude: r.ExcludeNodes}
 	if !s.Begin.IsZero() {
 		k.begin = s.Begin.UnixNano()
 	}
-	if len(r.Required)+len(r.Excluded)+len(r.GRES) > 0 {
-		var b strings.Builder
-		for _, x := range r.Required {
-			b.WriteString(strconv.Quote(x))
-		}
-		b.WriteByte('|')
-		for _, x := range r.Excluded {
-			b.WriteString(strconv.Quote(x))
-		}
-		for _, g := range r.GRES {
-			fmt.Fprintf(&b, "|%q %q %d %d", g.Name, g.Type, g.Min, g.Max)
-		}
-		k.lists = b.String()
+	if len(r.Required)+len(r.Excluded)+len(r.GRES)+len(r.Groups) > 0 {
+		k.lists = writeLists(r)
 	}
 	return k
+}
+
+// writeLists writes a request's lists so that different lists never
+// write alike: every name quoted, each list introduced by its own mark.
+func writeLists(r *selectnodes.Request) string {
+	var b strings.Builder
+	for _, x := range r.Required {
+		b.WriteString(strconv.Quote(x))
+	}
+	b.WriteByte('|')
+	for _, x := range r.Excluded {
+		b.WriteString(strconv.Quote(x))
+	}
+	for _, g := range r.GRES {
+		fmt.Fprintf(&b, "|%q %q %d %d", g.Name, g.Type, g.Min, g.Max)
+	}
+	b.WriteByte('#')
+	for _, x := range r.Groups {
+		b.WriteString(strconv.Quote(x))
+	}
+	return b.String()
 }
 
 // cpuSeconds is a request's work: the CPUs it asks for (at least one per

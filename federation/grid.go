@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
+	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
 // phase is where a grid job is.
@@ -346,8 +347,15 @@ func (g *Grid) checkCandidates(names []string) error {
 //
 // It fails with ErrNoCandidate when no member could ever take the job,
 // ErrInvalidSpec for a bad dependency or candidate, or the members'
-// refusal. When the candidates are all down the job waits at the grid.
+// refusal, and with an error matching queue.ErrTime, before an ID is
+// taken, when now is outside the years queue.CheckTime accepts. A name
+// given twice in candidates counts once. The grid keeps its own copy of
+// spec: changing the caller's slices later changes no job. When the
+// candidates are all down the job waits at the grid.
 func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string, now time.Time) (queue.JobID, error) {
+	if err := queue.CheckTime(now); err != nil {
+		return 0, fmt.Errorf("federation: Submit: %w", err)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if err := g.checkCandidates(candidates); err != nil {
@@ -363,8 +371,9 @@ func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string,
 		}
 	}
 	r := &record{spec: spec, deps: deps, submit: now, state: queue.Pending}
+	ownRequest(&r.spec.Request)
 	if candidates != nil {
-		r.candidates = slices.Clone(candidates)
+		r.candidates = distinct(candidates)
 	}
 	r.spec.Dependency = ""
 	if len(g.eligible(r)) == 0 {
@@ -393,6 +402,31 @@ func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string,
 	g.byUserName[k] = append(g.byUserName[k], r)
 	g.stats.Submitted++
 	return r.id, nil
+}
+
+// distinct is a copy of names, each name once, in the order of first
+// mention (a name given twice is one candidate, not two).
+func distinct(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ownRequest makes r, a copy of a caller's request, a deep one: the
+// grid keeps a job's spec to submit it again on every move, so a caller
+// that reuses its spec's slices must not change the job.
+func ownRequest(r *selectnodes.Request) {
+	r.Required = slices.Clone(r.Required)
+	r.Excluded = slices.Clone(r.Excluded)
+	r.Groups = slices.Clone(r.Groups)
+	r.GRES = slices.Clone(r.GRES)
+	if r.ExcludeNodes != nil {
+		r.ExcludeNodes = r.ExcludeNodes.Clone()
+	}
 }
 
 // newID is the caller's ID when given and free, else the source's next.

@@ -26,6 +26,10 @@ import (
 // The grid never asks a member to start a job: each member keeps its own
 // scheduling (priorities stay cluster-specific, the grid-scheduling slides), and the grid
 // only submits, holds, releases and cancels.
+//
+// What the grid passes a member (the specs of Submit and Estimate, the IDs
+// of Jobs) is lent for the call: the member copies what it keeps and
+// changes none of it, as Local does (its scheduler copies every spec).
 type Member interface {
 	// Name is the member's name in the grid (unique).
 	Name() string
@@ -45,8 +49,9 @@ type Member interface {
 	Release(ctx context.Context, id queue.JobID, now time.Time) error
 	// Cancel ends a job, pending or running.
 	Cancel(ctx context.Context, id queue.JobID, now time.Time) error
-	// Jobs reports the jobs with the given IDs, in order; an ID the member
-	// does not know has Found false.
+	// Jobs reports the jobs with the given IDs, in order, each JobInfo
+	// with the ID asked (the grid ignores a reply that is not); an ID the
+	// member does not know has Found false.
 	Jobs(ctx context.Context, ids []queue.JobID) ([]JobInfo, error)
 }
 
@@ -114,4 +119,21 @@ type JobInfo struct {
 	Start, End time.Time
 	ExitCode   int
 	Nodes      string
+}
+
+// answered reports whether infos answers ids: one JobInfo per ID, in
+// order, each naming its ID. A reply in another order (an RPC server
+// answering from a map) would give one job another's state, and end a
+// running job at the grid; it is ignored, as a reply of the wrong length
+// is.
+func answered(ids []queue.JobID, infos []JobInfo) bool {
+	if len(infos) != len(ids) {
+		return false
+	}
+	for i, in := range infos {
+		if in.ID != ids[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -177,8 +177,9 @@ func (g *Grid) Status(ctx context.Context, id queue.JobID, now time.Time) (Statu
 		if !m.up {
 			continue
 		}
-		infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, []queue.JobID{id}) })
-		if err != nil || len(infos) != 1 || !infos[0].Found {
+		ids := []queue.JobID{id}
+		infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, ids) })
+		if err != nil || !answered(ids, infos) || !infos[0].Found {
 			continue
 		}
 		in := infos[0]
@@ -204,8 +205,9 @@ func (g *Grid) refresh(ctx context.Context, r *record, now time.Time) bool {
 	if !m.up {
 		return false
 	}
-	infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, []queue.JobID{r.id}) })
-	if err != nil || len(infos) != 1 {
+	ids := []queue.JobID{r.id}
+	infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, ids) })
+	if err != nil || !answered(ids, infos) {
 		return false
 	}
 	g.absorb(ctx, r, m, infos[0], now)
@@ -216,6 +218,9 @@ func (g *Grid) refresh(ctx context.Context, r *record, now time.Time) bool {
 // answer cannot be cancelled until it does (ErrMemberDown); one being
 // moved, until the move is settled (ErrJobState).
 func (g *Grid) Cancel(ctx context.Context, id queue.JobID, now time.Time) error {
+	if err := queue.CheckTime(now); err != nil {
+		return fmt.Errorf("federation: Cancel: %w", err)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	r, ok := g.jobs[id]
@@ -233,6 +238,12 @@ func (g *Grid) Cancel(ctx context.Context, id queue.JobID, now time.Time) error 
 	}
 	m := g.byName[r.member]
 	if err := call0(g, ctx, m, func(ctx context.Context) error { return m.m.Cancel(ctx, id, now) }); err != nil {
+		if errors.Is(err, queue.ErrJobState) {
+			// it ended there since the grid last looked: say so as the
+			// grid does for a job it knows ended, and learn how it ended
+			g.refresh(ctx, r, now)
+			return fmt.Errorf("%w: job %d on %s: %w", ErrJobState, id, m.name, err)
+		}
 		return err
 	}
 	g.refresh(ctx, r, now)
@@ -276,6 +287,9 @@ func (g *Grid) RemoveCandidates(ctx context.Context, id queue.JobID, names []str
 // editCandidates changes a pending job's candidates with edit, refusing a
 // change that leaves no member able to run it.
 func (g *Grid) editCandidates(ctx context.Context, id queue.JobID, now time.Time, edit func([]string) []string, names []string) error {
+	if err := queue.CheckTime(now); err != nil {
+		return fmt.Errorf("federation: candidates: %w", err)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if err := g.checkCandidates(names); err != nil {

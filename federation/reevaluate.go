@@ -18,8 +18,13 @@ type Report struct {
 // Tick re-evaluates when it is due: a period after the last pass, or the
 // minimum gap after one when an event (see Observe) or a member coming
 // back asked for it. The caller calls it as often as it likes (a grid
-// reads no clock); ran says whether a pass ran.
+// reads no clock); ran says whether a pass ran. A now outside the years
+// queue.CheckTime accepts runs no pass (one in year 9999 would otherwise
+// keep every later Tick from being due).
 func (g *Grid) Tick(ctx context.Context, now time.Time) (rep Report, ran bool) {
+	if queue.CheckTime(now) != nil {
+		return Report{}, false
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	since := now.Sub(g.lastPass)
@@ -34,8 +39,12 @@ func (g *Grid) Tick(ctx context.Context, now time.Time) (rep Report, ran bool) {
 // there (and down members whether they are back), settles what earlier
 // calls left unconfirmed, places the jobs whose dependencies are now met,
 // and moves pending jobs another member would start sooner by more than
-// the threshold.
+// the threshold. A now outside the years queue.CheckTime accepts does
+// nothing.
 func (g *Grid) Reevaluate(ctx context.Context, now time.Time) Report {
+	if queue.CheckTime(now) != nil {
+		return Report{}
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.pass(ctx, now)
@@ -81,7 +90,7 @@ func (g *Grid) sync(ctx context.Context, now time.Time) {
 			ids[i] = r.id
 		}
 		infos, err := call(g, ctx, m, func(ctx context.Context) ([]JobInfo, error) { return m.m.Jobs(ctx, ids) })
-		if err != nil || len(infos) != len(recs) {
+		if err != nil || !answered(ids, infos) {
 			continue
 		}
 		for i, r := range recs {

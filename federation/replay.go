@@ -79,6 +79,9 @@ func Replay(members []ClusterSpec, w *sim.Workload, o ReplayOptions, mode Mode) 
 	if len(members) == 0 || w == nil {
 		return nil, errors.New("federation: Replay needs members and a workload")
 	}
+	if mode != GridMode && mode != PinnedMode {
+		return nil, fmt.Errorf("federation: Replay: unknown mode %q (%q or %q)", mode, GridMode, PinnedMode)
+	}
 	if o.Epoch.IsZero() {
 		o.Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
@@ -120,7 +123,13 @@ func (rp *replay) build(members []ClusterSpec, mode Mode) error {
 		}
 	}
 	for k, m := range members {
+		if m.Build == nil {
+			return fmt.Errorf("federation: member %s: Build is nil", m.Name)
+		}
 		c, err := m.Build()
+		if err == nil && c == nil {
+			err = errors.New("Build returned no cluster")
+		}
 		if err != nil {
 			return fmt.Errorf("federation: member %s: %w", m.Name, err)
 		}

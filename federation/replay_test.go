@@ -72,3 +72,16 @@ func TestReplayRejectsWhatNoMemberRuns(t *testing.T) {
 	_, err = Replay(nil, w, ReplayOptions{}, GridMode)
 	require.Error(t, err)
 }
+
+// Replay refuses a mode it does not know (it used to run it as pinned)
+// and a member it cannot build, with errors that say so, not a panic.
+func TestReplayRefusesWhatItCannotRun(t *testing.T) {
+	w := burst(4)
+	_, err := Replay(specs(t, 2, 4), w, ReplayOptions{}, "gird")
+	require.ErrorContains(t, err, `unknown mode "gird"`)
+	_, err = Replay([]ClusterSpec{{Name: "x"}}, w, ReplayOptions{}, GridMode)
+	require.ErrorContains(t, err, "member x: Build is nil")
+	none := ClusterSpec{Name: "y", Build: func() (*selectnodes.Cluster, error) { return nil, nil }}
+	_, err = Replay([]ClusterSpec{none}, w, ReplayOptions{}, PinnedMode)
+	require.ErrorContains(t, err, "member y: Build returned no cluster")
+}

@@ -43,7 +43,8 @@ func fits(v uint64, width, w int) bool {
 // numbers with the same prefix and suffix share a bracket group.
 //
 // Names containing '[', ']', ',' or white space cannot be represented and
-// are written as they are. Compress never merges more than MaxRangeSize
+// are written as they are; an empty name cannot be either, and is lost (an
+// empty token expands to nothing). Compress never merges more than MaxRangeSize
 // names into one range, so its output always parses; an output naming more
 // than DefaultLimit hosts needs ExpandLimit.
 func Compress(hosts []string) string {

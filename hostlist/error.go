@@ -20,7 +20,8 @@ var (
 
 // Error reports a malformed hostlist expression, or one over its budget.
 // Pos is where in Expr the problem was found (Offset is the byte offset;
-// Line and Column count from the start of Expr).
+// Line and Column count from the start of Expr). The message quotes an
+// Expr longer than 128 bytes only around Pos; Expr keeps all of it.
 type Error struct {
 	Expr string
 	Pos  position.Position
@@ -31,7 +32,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("hostlist %q: offset %d: %s", e.Expr, e.Pos.Offset, e.Msg)
+	return fmt.Sprintf("hostlist %s: offset %d: %s", excerpt(e.Expr, e.Pos.Offset), e.Pos.Offset, e.Msg)
 }
 
 // Position is where in Expr the problem is.

@@ -78,7 +78,8 @@ func expand(expr string, hostLimit, byteLimit int) ([]string, error) {
 }
 
 // Count returns how many names expr expands to, without building them. It
-// applies no total limit, only the per-range one.
+// applies no total limit, only the per-range and per-name ones, and an
+// error wrapping ErrHostBudget when the count would not fit in 62 bits.
 func Count(expr string) (int, error) {
 	_, total, err := parse(expr, noLimit)
 	return int(total), err

@@ -258,6 +258,11 @@ func parseGresList(p Pair) ([]Gres, error) {
 			continue
 		}
 		at := p.within(item, it.off+len(it.text)-len(strings.TrimLeft(it.text, " \t")))
+		if i := strings.LastIndexByte(item, ':'); i >= 0 && countLike(item[i+1:]) {
+			if _, ok := scaled(item[i+1:]); !ok {
+				return nil, at.err("Gres: the count %q of %q is negative or more than %d", item[i+1:], item, int64(math.MaxInt64))
+			}
+		}
 		g, ok := parseGres(item)
 		if !ok {
 			return nil, at.err("Gres: %q is not name[:type][:count]", item)
@@ -276,6 +281,18 @@ func parseGresList(p Pair) ([]Gres, error) {
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// countLike reports whether s is written as a count (digits, after an
+// optional '-', with an optional K, M, G or T) though it may not be one:
+// a type is never all digits, so gpu:-1 or gpu:99999999999T is a count
+// out of range, not a GPU of type "-1" counted once.
+func countLike(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if n := len(s); n > 1 && strings.ContainsRune("kKmMgGtT", rune(s[n-1])) {
+		s = s[:n-1]
+	}
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 func parseGres(item string) (Gres, bool) {

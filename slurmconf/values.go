@@ -72,13 +72,16 @@ func ParseDuration(s string) (time.Duration, error) {
 	case "":
 		return 0, errorString("empty time value")
 	}
+	if s[0] == '-' {
+		return 0, errorString("time value " + strconv.Quote(s) + " is negative (only -1, for unlimited, is allowed)")
+	}
 	var days int64
 	rest := s
 	hasDays := false
 	if d, r, ok := strings.Cut(s, "-"); ok {
 		n, err := timeField(d, 1<<20)
 		if err != nil {
-			return 0, err
+			return 0, errorString("time value " + strconv.Quote(s) + ": days: " + err.Error())
 		}
 		days, rest, hasDays = n, r, true
 	}

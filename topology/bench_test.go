@@ -127,3 +127,27 @@ func BenchmarkNewComb(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNewFlat builds the common shape at scale: a million nodes
+// under 1,024 leaves of 1,024 and one root (an allocation per node when
+// every lookup built its owner's name).
+func BenchmarkNewFlat(b *testing.B) {
+	names := make([]string, 1<<20)
+	for i := range names {
+		names[i] = fmt.Sprintf("n%07d", i)
+	}
+	var specs []SwitchSpec
+	var leaves []string
+	for i := 0; i < len(names); i += 1024 {
+		s := SwitchSpec{Name: fmt.Sprintf("l%d", i/1024), Nodes: names[i : i+1024]}
+		specs = append(specs, s)
+		leaves = append(leaves, s.Name)
+	}
+	specs = append(specs, SwitchSpec{Name: "root", Switches: leaves})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(names, specs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -26,6 +26,9 @@ func WithBlocks(blocks []BlockSpec, sizes []int) Option {
 // node names (index order): it is New with the file's switches and blocks,
 // each carrying the position of its line.
 func FromConfig(top *slurmconf.Topology, nodeNames []string, opts ...Option) (*Tree, error) {
+	if top == nil {
+		return nil, &Error{Msg: "FromConfig: the topology is nil (parse a topology.conf, or build with New)"}
+	}
 	specs := make([]SwitchSpec, len(top.Switches))
 	for i, s := range top.Switches {
 		specs[i] = SwitchSpec{Name: s.Name, Switches: s.Switches, Nodes: s.Nodes, LinkSpeed: s.LinkSpeed, Pos: s.Pos}
@@ -51,10 +54,11 @@ func (t *Tree) setBlocks(blocks []BlockSpec, sizes []int, lenient bool) error {
 		if len(b.Nodes) == 0 {
 			return &Error{Pos: b.Pos, Msg: fmt.Sprintf("block %s has no nodes", b.Name)}
 		}
+		var skipped []string
 		for _, name := range b.Nodes {
-			n, ok, err := t.node(nodeIx, name, "block "+b.Name, lenient, b.Pos)
+			n, ok, err := t.node(nodeIx, name, lenient, &skipped)
 			if err != nil {
-				return err
+				return &Error{Pos: b.Pos, Msg: fmt.Sprintf("block %s: %s", b.Name, err.Msg)}
 			}
 			if !ok {
 				continue
@@ -65,6 +69,7 @@ func (t *Tree) setBlocks(blocks []BlockSpec, sizes []int, lenient bool) error {
 			owner[n] = b.Name
 			blk.Nodes = append(blk.Nodes, n)
 		}
+		t.warnSkipped("block", b.Name, skipped)
 		t.Blocks = append(t.Blocks, blk)
 	}
 	for i, s := range sizes {

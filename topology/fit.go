@@ -19,9 +19,9 @@ var ErrNoSingleTree = errors.New("topology: only several trees together could sa
 
 // Request is what Fit places.
 type Request struct {
-	Nodes int // node count (at least 1)
-	// CPUs is the total CPU count to reach; 0 for none. CPUsOf gives each
-	// node's contribution (nil means 1 per node).
+	Nodes int // node count; less than 1 counts as 1
+	// CPUs is the total CPU count to reach; 0 (or less) for none. CPUsOf
+	// gives each node's contribution (nil means 1 per node).
 	CPUs   int
 	CPUsOf func(node int) int
 	// Required nodes must be in the result (nil for none).
@@ -67,7 +67,8 @@ func grow[T any](b []T, n int) []T {
 // Fit chooses nodes from avail for req: the lowest-level switch whose
 // available nodes satisfy it (the best fit among equals), then best-fit
 // over its leaves (see the package doc). It returns the chosen nodes in
-// ascending order.
+// ascending order. avail must have a bit for every node of the universe
+// (a nil or shorter one is an error); bits beyond it are ignored.
 func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
 	return t.FitWith(new(Scratch), avail, req)
 }
@@ -77,6 +78,9 @@ func (t *Tree) Fit(avail *bitset.BitSet, req Request) ([]int, error) {
 func (t *Tree) FitWith(sc *Scratch, avail *bitset.BitSet, req Request) ([]int, error) {
 	if req.Nodes < 1 {
 		req.Nodes = 1
+	}
+	if avail == nil {
+		return nil, fmt.Errorf("topology: avail is nil; pass a bitmap of %d nodes", len(t.nodeNames))
 	}
 	if avail.Len() < uint(len(t.nodeNames)) {
 		return nil, fmt.Errorf("topology: avail has %d bits for %d nodes", avail.Len(), len(t.nodeNames))

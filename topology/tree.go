@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
+	"github.com/hpcsched/hpcsched/hostlist"
 	"github.com/hpcsched/hpcsched/position"
 )
 
@@ -103,10 +104,11 @@ type config struct {
 	blockSizes []int
 }
 
-// Lenient accepts what Slurm logs and carries on with, recording each in
-// Tree.Warnings: node names not in the universe are skipped, and a node
-// listed under a second leaf switch stays with the first. Real
-// topology.conf files do contain both.
+// Lenient accepts what Slurm logs and carries on with, recording it in
+// Tree.Warnings: node names not in the universe are skipped (one warning
+// per switch or block, naming them as a hostlist), and a node listed under
+// a second leaf switch stays with the first. Real topology.conf files do
+// contain both.
 func Lenient() Option { return func(c *config) { c.lenient = true } }
 
 // AllowSpanningTrees lets Fit place a job across several root trees when
@@ -163,11 +165,11 @@ func New(nodeNames []string, specs []SwitchSpec, opts ...Option) (*Tree, error) 
 // link attaches switch i's nodes and child switches.
 func (t *Tree) link(i int, s *SwitchSpec, nodeIx map[string]int, lenient bool) error {
 	sw := &t.Switches[i]
+	var skipped []string
 	for _, name := range s.Nodes {
-		n, ok, err := t.node(nodeIx, name, "switch "+s.Name, lenient, s.Pos)
+		n, ok, err := t.node(nodeIx, name, lenient, &skipped)
 		if err != nil {
-			err.Switch = s.Name
-			return err
+			return &Error{Switch: s.Name, Pos: s.Pos, Msg: fmt.Sprintf("switch %s: %s", s.Name, err.Msg)}
 		}
 		if !ok {
 			continue
@@ -185,6 +187,7 @@ func (t *Tree) link(i int, s *SwitchSpec, nodeIx map[string]int, lenient bool) e
 		t.leafOf[n] = int32(i)
 		sw.nodes = append(sw.nodes, n)
 	}
+	t.warnSkipped("switch", s.Name, skipped)
 	slices.Sort(sw.nodes)
 	for _, child := range s.Switches {
 		c, ok := t.byName[child]
@@ -206,19 +209,33 @@ func (t *Tree) link(i int, s *SwitchSpec, nodeIx map[string]int, lenient bool) e
 	return nil
 }
 
-// node looks up a node that owner ("switch s0", "block b1") lists. Under
-// Lenient an unknown name is a warning and ok is false; otherwise it is an
-// error at pos.
-func (t *Tree) node(nodeIx map[string]int, name, owner string, lenient bool, pos position.Position) (int, bool, *Error) {
+// node looks up a node that a switch or block lists. An unknown name is
+// an error (its Msg names the node), or under Lenient is added to skipped
+// and ok is false.
+func (t *Tree) node(nodeIx map[string]int, name string, lenient bool, skipped *[]string) (int, bool, *Error) {
 	n, ok := nodeIx[name]
 	switch {
 	case ok:
 		return n, true, nil
 	case lenient:
-		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: unknown node %s ignored", owner, name))
+		*skipped = append(*skipped, name)
 		return 0, false, nil
 	}
-	return 0, false, &Error{Pos: pos, Msg: fmt.Sprintf("%s: unknown node %s", owner, name)}
+	return 0, false, &Error{Msg: "unknown node " + name}
+}
+
+// warnSkipped records, under Lenient, the unknown nodes that the switch
+// or block (kind) name listed: one warning per owner, its names
+// compressed, so a line naming a million unknown nodes costs one warning,
+// not a million.
+func (t *Tree) warnSkipped(kind, name string, names []string) {
+	switch len(names) {
+	case 0:
+	case 1:
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s %s: unknown node %s ignored", kind, name, names[0]))
+	default:
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s %s: %d unknown nodes ignored: %s", kind, name, len(names), hostlist.Compress(names)))
+	}
 }
 
 // NodeCount is the size of the node universe.
