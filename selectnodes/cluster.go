@@ -583,7 +583,7 @@ func (c *Cluster) PartitionNodes(name string) (*bitset.BitSet, bool) {
 
 // FeatureIndex is the index of node features, for evaluating constraints.
 // It is the cluster's, shared and frozen: Add on it panics, and the sets
-// its Nodes returns are read only.
+// its Nodes returns are copies, the caller's.
 func (c *Cluster) FeatureIndex() *features.Index {
 	c.mustBeMade("FeatureIndex")
 	return c.ix

@@ -228,14 +228,22 @@ func (c *Cluster) newRecord(nodes []int) record {
 	return rec
 }
 
+// nodeState is the model's state of a node whose slurm.conf State= is s,
+// words joined by '+': down when any word is (DOWN, FUTURE), else drained
+// when any word keeps new jobs off it (DRAIN, and FAIL and FAILING, which
+// Slurm's manual likens to it), else up (UNKNOWN, IDLE, CLOUD's powered
+// down node, which Slurm powers up for a job).
 func nodeState(s string) NodeState {
-	switch strings.ToUpper(s) {
-	case "DOWN", "FUTURE":
-		return NodeDown
-	case "DRAIN", "DRAINED", "DRAINING":
-		return NodeDrain
+	state := NodeUp
+	for _, w := range strings.Split(strings.ToUpper(s), "+") {
+		switch w {
+		case "DOWN", "FUTURE":
+			return NodeDown
+		case "DRAIN", "DRAINED", "DRAINING", "FAIL", "FAILING":
+			state = NodeDrain
+		}
 	}
-	return NodeUp
+	return state
 }
 
 // sharingOf converts slurm.conf's OverSubscribe into the model's own type.

@@ -49,3 +49,24 @@ func TestParseDurationSaysWhatIsWrong(t *testing.T) {
 	var pe *Error
 	require.True(t, errors.As(err, &pe))
 }
+
+// A node State Slurm does not take is an error at its place: a mistyped
+// DRAIN used to leave the node up. The states it takes are kept upper
+// case, joined with '+'.
+func TestNodeStateWords(t *testing.T) {
+	for _, st := range []string{"DRIAN", "down+drian", "UP", "", "DOWN+", "ALLOCATED"} {
+		_, err := Parse(strings.NewReader("NodeName=n1 CPUs=1 State=" + st + "\n"))
+		require.Error(t, err, st)
+		require.ErrorContains(t, err, "unknown node State", st)
+		pos, ok := position.Of(err)
+		require.True(t, ok, st)
+		require.Equal(t, 1, pos.Line, st)
+		require.Equal(t, 26, pos.Column, st)
+	}
+	for st, want := range map[string]string{"unknown": "UNKNOWN", "Cloud": "CLOUD", "FAIL": "FAIL", "failing": "FAILING",
+		"DOWN+DRAIN": "DOWN+DRAIN", "future": "FUTURE", "IDLE+DRAIN": "IDLE+DRAIN"} {
+		cfg, err := Parse(strings.NewReader("NodeName=n1 CPUs=1 State=" + st + "\n"))
+		require.NoError(t, err, st)
+		require.Equal(t, want, cfg.Nodes[0].State, st)
+	}
+}

@@ -29,7 +29,7 @@ type NodeLine struct {
 	Weight          int64 // lower is preferred; Slurm's default is 1
 	Features        []string
 	Gres            []Gres
-	State           string         // upper case; UNKNOWN when not given
+	State           string         // upper case, words joined by '+' ("DOWN+DRAIN"); UNKNOWN when not given
 	Extra           []Pair         // keys not modelled above, kept in order
 	Pos             Pos            // where the (first) line starts
 	ord             int            // the place of Names[0] among the file's names (order.go)
@@ -192,7 +192,7 @@ func (s *nodeBuild) apply(b *budget, p Pair, template bool) error {
 			}
 		}
 	case "state":
-		n.State = strings.ToUpper(p.Value)
+		n.State, err = nodeState(p)
 	default:
 		err = s.extra.keep(b, &n.Extra, p, template)
 	}
@@ -233,6 +233,31 @@ func product(limit int, factors ...int) (int, bool) {
 		p *= f
 	}
 	return p, true
+}
+
+// knownNodeState reports whether slurm.conf's State= takes w: its
+// manual's CLOUD, DOWN, DRAIN, FAIL, FAILING, FUTURE and UNKNOWN, IDLE and
+// BUSY (discouraged but read), and DRAINED and DRAINING as Slurm prints a
+// drained node.
+func knownNodeState(w string) bool {
+	switch w {
+	case "UNKNOWN", "CLOUD", "DOWN", "DRAIN", "DRAINED", "DRAINING", "FAIL", "FAILING", "FUTURE", "IDLE", "BUSY":
+		return true
+	}
+	return false
+}
+
+// nodeState reads State=, upper case, refusing a word Slurm does not
+// take: a mistyped state ("DRIAN") would leave a node up that its
+// administrator meant to keep jobs off.
+func nodeState(p Pair) (string, error) {
+	state := strings.ToUpper(p.Value)
+	for _, w := range strings.Split(state, "+") {
+		if !knownNodeState(w) {
+			return "", p.err("unknown node State %q: want CLOUD, DOWN, DRAIN, FAIL, FAILING, FUTURE or UNKNOWN (joined with '+')", w)
+		}
+	}
+	return state, nil
 }
 
 func positive(p Pair) (int, error) {
