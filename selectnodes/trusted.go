@@ -42,11 +42,12 @@ func placementPrint(p *Placement) uint64 {
 	if p.Exclusive {
 		mix(1)
 	}
-	for i := range p.Alloc {
-		a := &p.Alloc[i]
+	alloc := p.Alloc // (p.Alloc would be read again at every node)
+	for i := range alloc {
+		a := &alloc[i]
 		x := uint64(a.Node)*kNode + uint64(a.CPUs)*kCPUs + uint64(a.Memory)*kMem + uint64(len(a.GRES))*kGRES
-		for _, g := range a.GRES {
-			x = x*prime + uint64(g.Count)*kCount
+		for g := range a.GRES {
+			x = x*prime + uint64(a.GRES[g].Count)*kCount
 		}
 		mix(x)
 	}

@@ -547,14 +547,17 @@ func parseSWFInts(text []byte, vals *[18]float64) bool {
 		for ; i < len(text) && text[i]-'0' <= 9; i++ {
 			v = v*10 + int64(text[i]-'0')
 		}
-		if d := i - start; d == 0 || d > 18 || i < len(text) && !asciiSpace(text[i]) {
+		d := i - start
+		if d == 0 || d > 18 || i < len(text) && !asciiSpace(text[i]) {
 			return false // (a non-ASCII byte stops the digits and is no space)
 		}
 		if neg {
 			v = -v
 		}
 		x := float64(v)
-		if math.Abs(x) > swfFieldLimit(n) {
+		// nine digits or fewer are under every field's limit (the least
+		// is maxSWFCount, ten digits)
+		if d > 9 && math.Abs(x) > swfFieldLimit(n) {
 			return false
 		}
 		vals[n] = x
