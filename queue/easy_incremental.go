@@ -40,7 +40,8 @@ func (e *EASY) remember(w *easyWalk) {
 	// a pass now would count only the jobs this one walked and left
 	e.mark = easyMark{valid: true, changes: s.changes, submits: s.submits, queued: s.queue.Len(),
 		walk: easyWalk{head: w.head, freeCPUs: w.freeCPUs, freeNodes: w.freeNodes, outCPUs: w.outCPUs,
-			outNodes: w.outNodes, considered: w.considered - w.countedStarts, full: w.full}}
+			outNodes: w.outNodes, considered: w.considered - w.countedStarts, full: w.full,
+			locked: w.locked, withheld: w.withheld, withheldOf: w.withheldOf}}
 	if last, ok := s.queue.Max(); ok {
 		e.mark.tail = last.key
 	}
@@ -101,9 +102,8 @@ func (e *EASY) resume(now time.Time, ids *[]JobID) bool {
 	s.passTime(now)
 	w := m.walk
 	w.now, w.ids = now, ids
-	if !w.full {
-		e.walk(&w, e.order)
-	}
+	e.walk(&w, e.order) // past the depth, it goes on only in partitions not locked
+	e.locked = w.locked
 	clear(e.order)
 	e.req = selectnodes.Request{}
 	e.remember(&w)
