@@ -24,9 +24,10 @@ import (
 // Schedule's does: the head's, and that of any later job left waiting for
 // resources. A start in a partition not locked yet, on no node of a locked
 // one, is an in-order start, as Schedule's pass would make it; the others
-// are backfills. BackfillDepth bounds the backfills (the jobs considered
-// after the first is locked): past it the pass still makes the in-order
-// starts, within the head's plan, until every partition is locked.
+// are backfills. BackfillDepth bounds how many jobs a pass considers
+// beside its in-order starts: past it the pass still makes the in-order
+// starts, within the head's plan, until every partition is locked (at
+// once on a cluster of one partition).
 //
 // Like Backfill's profile, the plan counts whole nodes: a node is free
 // from the end of the last job on it. Among the nodes free at the shadow
@@ -60,17 +61,15 @@ type EASY struct {
 	found     *bitset.BitSet // the nodes of the last probe that fit
 	fewest    *bitset.BitSet // a probe's nodes, until it fits
 	countedID []JobID
-	lazyNext  easyLazy       // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
-	mark      easyMark       // where the last pass left off (easy_incremental.go)
-	resumed   int            // passes that went on from the last one (tests)
-	pivot     *job           // the last pass's last queued key, to search the queue by
-	noCounted bool           // tests: plan every head by probes
-	ids       []JobID        // the caller's list of started jobs, during a pass (passIDs)
-	locked    []string       // a walk's locked partitions' buffer (easy_parts.go)
-	withheld  *bitset.BitSet // a walk's locked partitions' nodes
-	partNodes *bitset.BitSet // one partition's nodes, added to withheld
-	noCrowd   bool           // tests: choose a counted plan's nodes before any count
-	crowded   int            // tests: jobs refused by headCrowdsOut
+	lazyNext  easyLazy  // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
+	mark      easyMark  // where the last pass left off (easy_incremental.go)
+	resumed   int       // passes that went on from the last one (tests)
+	pivot     *job      // the last pass's last queued key, to search the queue by
+	noCounted bool      // tests: plan every head by probes
+	ids       []JobID   // the caller's list of started jobs, during a pass (passIDs)
+	locks     easyLocks // the last walk's locked partitions (easy_parts.go)
+	noCrowd   bool      // tests: choose a counted plan's nodes before any count
+	crowded   int       // tests: jobs refused by headCrowdsOut
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -158,11 +157,11 @@ func (e *EASY) pass(now time.Time, ids *[]JobID) []Started {
 	s.recalc(now)
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
-	w := easyWalk{now: now, ids: ids, locked: e.locked[:0]}
+	w := easyWalk{now: now, ids: ids}
+	e.locks.reset()
 	w.freeCPUs, w.freeNodes = s.c.FreeTotals()
 	e.order = s.appendOrdered(e.order[:0])
 	e.walk(&w, e.order)
-	e.locked = w.locked
 	clear(e.order) // hold no finished job
 	e.req = selectnodes.Request{}
 	e.remember(&w)
@@ -182,12 +181,6 @@ type easyWalk struct {
 	starts                                 int  // jobs it started
 	countedStarts                          int  // of them, those after the head (counted against the depth)
 	full                                   bool // the walk reached BackfillDepth
-	// locked: the partitions a job of which was left waiting, in the
-	// order they were locked (easy_parts.go); withheld is the union of the
-	// nodes of the first withheldOf of them, built when needed
-	locked     []string
-	withheld   *bitset.BitSet
-	withheldOf int
 	// unsure: the walk met a job that a later pass could decide otherwise
 	// with nothing but submissions in between (not eligible, with a
 	// dependency, refused by a selection or a plugin rather than by the
@@ -195,25 +188,32 @@ type easyWalk struct {
 	unsure bool
 }
 
-// walk considers jobs in order, as a pass does after the jobs before them.
-// A start is an in-order one, as Schedule's pass makes it, when no job of
-// its partition was left waiting before it in the pass (the partition is
-// not locked) and it takes no node of a locked partition; any other start
-// is a backfill, and counts against BackfillDepth. Past the depth only
-// in-order starts are made: the walk goes on over the jobs of partitions
-// not locked yet, until every partition is (at once on a cluster of one).
+// walk considers jobs in order, as a pass does after the jobs before them,
+// with the partitions locked before them in e.locks. A start is an
+// in-order one, as Schedule's pass makes it, when no job of its partition
+// was left waiting before it (the partition is not locked) and it takes no
+// node of a locked partition; any other start is a backfill, and counts
+// against BackfillDepth. Past the depth only in-order starts are made: the
+// walk goes on over the jobs of partitions not locked yet, until every
+// partition is (at once on a cluster of one).
+//
+// While no partition is locked, or every one (on a cluster of one, before
+// the head and after it), the loop here decides: a start is in order
+// exactly when nothing is locked. Once some but not all are, walkParts
+// goes on.
 func (e *EASY) walk(w *easyWalk, jobs []*job) {
-	s := e.s
-	for _, j := range jobs {
-		past := s.opts.backfillDepth > 0 && w.considered >= s.opts.backfillDepth
-		if past {
+	s, lk := e.s, &e.locks
+	if lk.some() {
+		e.walkParts(w, jobs)
+		return
+	}
+	for i, j := range jobs {
+		if s.opts.backfillDepth > 0 && w.considered >= s.opts.backfillDepth {
 			w.full = true
-			if len(w.locked) >= s.c.PartitionCount() {
-				break
+			if !lk.all {
+				e.walkParts(w, jobs[i:]) // nothing locked: the in-order starts go on
 			}
-			if w.isLocked(j.Partition) {
-				continue // Schedule's pass starts none of them either
-			}
+			return
 		}
 		if !j.deps.empty() {
 			w.unsure = true
@@ -222,9 +222,11 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 			w.unsure = true
 			continue
 		}
-		inOrder := !w.isLocked(j.Partition)
-		if started, touched := e.consider(w, j, e.locksFor(w, inOrder, past)); started {
-			if !inOrder || touched {
+		if e.consider(w, j) {
+			if w.head != nil {
+				// every partition is locked (the head locked one): a
+				// backfill. Before the head, starts are Schedule's
+				// in-order ones, which no depth bounds.
 				w.considered++
 				w.countedStarts++
 			}
@@ -236,21 +238,32 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 		}
 		w.considered++
 		j.Reason = ReasonResources
-		e.leftWaiting(w, j, inOrder)
+		if w.head == nil {
+			if w.head = e.headPlan(j, w.now); w.head == nil {
+				w.unsure = true
+				continue
+			}
+			if e.lock(j.Partition); !w.head.lazy.pending {
+				w.outCPUs, w.outNodes = e.freeOutside(w.head.nodes)
+			}
+			if lk.some() {
+				e.walkParts(w, jobs[i+1:])
+				return
+			}
+		}
 	}
 }
 
 // consider starts eligible job j if it fits now and respects the head's
-// plan, reporting whether it did; with locks (easyLocks) it keeps off the
-// locked partitions' nodes, or reports whether the start touched them.
-func (e *EASY) consider(w *easyWalk, j *job, locks easyLocks) (started, touched bool) {
+// plan, reporting whether it did.
+func (e *EASY) consider(w *easyWalk, j *job) bool {
 	s, head := e.s, w.head
 	cpus, nodes := j.Request.CPUs, j.Request.MinNodes
 	fits := cpus <= w.freeCPUs && nodes <= w.freeNodes
 	avoid := fits && head != nil && j.expectedEnd(w.now).After(head.shadow)
 	if avoid && head.lazy.pending {
 		if e.headCrowdsOut(w, head, cpus, nodes) {
-			return false, false // by the counts, as it would be with the nodes chosen
+			return false // by the counts, as it would be with the nodes chosen
 		}
 		e.chooseNodes(head)
 		w.outCPUs, w.outNodes = e.freeOutside(head.nodes)
@@ -260,30 +273,32 @@ func (e *EASY) consider(w *easyWalk, j *job, locks easyLocks) (started, touched 
 		fits = cpus <= w.outCPUs && max(nodes, 1) <= w.outNodes
 	}
 	if !fits {
-		return false, false
+		return false
 	}
 	e.req = j.Request
 	if avoid {
 		e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, head.nodes)
 	}
-	if locks.keepOff != nil {
-		e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, locks.keepOff)
+	if lk := &e.locks; lk.keepOff != nil {
+		e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, lk.keepOff)
 	}
 	p, ok := s.c.Probe(&e.req, selectnodes.RunNow)
 	if !ok {
 		// the counts allowed it, the selection did not: not a count's
 		// answer, which fewer free nodes later would give again
 		w.unsure = true
-		return false, false
+		return false
 	}
-	touched = locks.touch != nil && takesAny(p, locks.touch)
+	if lk := &e.locks; lk.touch != nil {
+		lk.touched = takesAny(p, lk.touch)
+	}
 	// each node's free CPUs before the start, for the counts after it
 	e.was = s.c.AppendFreeCPUsOn(e.was[:0], p)
 	changes := s.c.Changes()
 	st, err := s.start(j, p, w.now)
 	if err != nil {
-		w.unsure = true    // a plugin refused: it may not later
-		return true, false // a refused start is not a head
+		w.unsure = true // a plugin refused: it may not later
+		return true     // a refused start is not a head
 	}
 	w.starts++
 	if w.ids != nil {
@@ -314,7 +329,7 @@ func (e *EASY) consider(w *easyWalk, j *job, locks easyLocks) (started, touched 
 			w.outNodes += btoi(free > 0) - btoi(was > 0)
 		}
 	}
-	return true, touched
+	return true
 }
 
 // appendOrdered appends the pending queue in order to buf, so jobs may

@@ -14,7 +14,9 @@ import (
 // fall as a pass starts jobs, or by the head's shadow time, which a later
 // end only passes more: a whole pass now would decide each as before and
 // reach the same head with the same counts, so the walk can go on from
-// where it stopped with the new jobs alone.
+// where it stopped with the new jobs alone. The partitions it locked (and
+// the refusals that locked them, like the others) stay in e.locks until
+// the next walk, which goes on with them.
 
 // easyMark is where a pass left off: what it saw of the scheduler, and
 // its walk's state at the end.
@@ -40,8 +42,7 @@ func (e *EASY) remember(w *easyWalk) {
 	// a pass now would count only the jobs this one walked and left
 	e.mark = easyMark{valid: true, changes: s.changes, submits: s.submits, queued: s.queue.Len(),
 		walk: easyWalk{head: w.head, freeCPUs: w.freeCPUs, freeNodes: w.freeNodes, outCPUs: w.outCPUs,
-			outNodes: w.outNodes, considered: w.considered - w.countedStarts, full: w.full,
-			locked: w.locked, withheld: w.withheld, withheldOf: w.withheldOf}}
+			outNodes: w.outNodes, considered: w.considered - w.countedStarts, full: w.full}}
 	if last, ok := s.queue.Max(); ok {
 		e.mark.tail = last.key
 	}
@@ -102,8 +103,7 @@ func (e *EASY) resume(now time.Time, ids *[]JobID) bool {
 	s.passTime(now)
 	w := m.walk
 	w.now, w.ids = now, ids
-	e.walk(&w, e.order) // past the depth, it goes on only in partitions not locked
-	e.locked = w.locked
+	e.walk(&w, e.order) // past the depth, it goes on in the partitions not locked
 	clear(e.order)
 	e.req = selectnodes.Request{}
 	e.remember(&w)

@@ -22,69 +22,148 @@ import (
 // (it withholds those nodes): it counts as a backfill, and past the depth
 // the selection keeps off those nodes, as Schedule's does.
 
-// easyLocks is what consider does with the locked partitions' nodes: keep
-// off them (past the depth), or report whether the start takes one.
+// easyLocks is a walk's locked partitions, kept until the next walk (an
+// incremental pass goes on with them), and what consider does with their
+// nodes for the job it considers.
 type easyLocks struct {
+	names []string // in the order they were locked
+	all   bool     // every partition of the cluster is locked
+	// withheld is the union of the nodes of the first withheldOf names,
+	// built when a job needs it; partNodes is one partition's nodes
+	withheld, partNodes *bitset.BitSet
+	withheldOf          int
+	// for consider: keep off these nodes (past the depth), or report in
+	// touched whether the start took one of those
 	keepOff, touch *bitset.BitSet
+	touched        bool
 }
 
-// isLocked reports whether a job of partition name was left waiting
-// before in the walk.
-func (w *easyWalk) isLocked(name string) bool {
-	return len(w.locked) > 0 && slices.Contains(w.locked, name)
+// some reports whether some partitions are locked, but not all.
+func (lk *easyLocks) some() bool {
+	return len(lk.names) > 0 && !lk.all
 }
 
-// locksFor is consider's easyLocks for a job of a partition locked or not
-// (inOrder), before or past the depth: none for a backfill, or before any
-// lock.
-func (e *EASY) locksFor(w *easyWalk, inOrder, past bool) easyLocks {
-	if !inOrder || len(w.locked) == 0 {
-		return easyLocks{}
-	}
+// reset unlocks every partition, for a whole walk.
+func (lk *easyLocks) reset() {
+	lk.names, lk.all, lk.withheldOf = lk.names[:0], false, 0
+}
+
+// has reports whether partition name is locked.
+func (lk *easyLocks) has(name string) bool {
+	return len(lk.names) > 0 && slices.Contains(lk.names, name)
+}
+
+// lock locks partition name, not locked yet.
+func (e *EASY) lock(name string) {
+	lk := &e.locks
+	lk.names = append(lk.names, name)
+	lk.all = len(lk.names) >= e.s.c.PartitionCount()
+}
+
+// considerBeside is consider for job j of a partition not locked while
+// others are: past the depth it keeps off the locked partitions' nodes, as
+// Schedule's selection does; before it, a start that takes one of them is
+// a backfill. It reports whether j started, and whether as a backfill.
+func (e *EASY) considerBeside(w *easyWalk, j *job, past bool) (started, backfill bool) {
+	lk := &e.locks
 	if past {
-		return easyLocks{keepOff: e.withheldNodes(w)}
+		lk.keepOff = e.withheldNodes()
+	} else {
+		lk.touch = e.withheldNodes()
 	}
-	return easyLocks{touch: e.withheldNodes(w)}
+	started = e.consider(w, j)
+	backfill = started && lk.touched
+	lk.keepOff, lk.touch, lk.touched = nil, nil, false
+	return started, backfill
 }
 
 // withheldNodes is the union of the locked partitions' nodes, brought up
 // to date with the partitions locked since it was last read.
-func (e *EASY) withheldNodes(w *easyWalk) *bitset.BitSet {
-	c := e.s.c
-	for ; w.withheldOf < len(w.locked); w.withheldOf++ {
-		if w.withheldOf == 0 {
-			if n := uint(c.NodeCount()); e.withheld == nil || e.withheld.Len() != n {
-				e.withheld = bitset.New(n)
+func (e *EASY) withheldNodes() *bitset.BitSet {
+	c, lk := e.s.c, &e.locks
+	for ; lk.withheldOf < len(lk.names); lk.withheldOf++ {
+		if lk.withheldOf == 0 {
+			if n := uint(c.NodeCount()); lk.withheld == nil || lk.withheld.Len() != n {
+				lk.withheld = bitset.New(n)
 			}
-			e.withheld.ClearAll()
-			w.withheld = e.withheld
+			lk.withheld.ClearAll()
 		}
-		if nodes, ok := c.PartitionNodesInto(w.locked[w.withheldOf], e.partNodes); ok {
-			e.partNodes = nodes
-			w.withheld.InPlaceUnion(nodes)
+		if nodes, ok := c.PartitionNodesInto(lk.names[lk.withheldOf], lk.partNodes); ok {
+			lk.partNodes = nodes
+			lk.withheld.InPlaceUnion(nodes)
 		}
 	}
-	return w.withheld
+	return lk.withheld
 }
 
-// leftWaiting records that walk w leaves job j (refused, not held by its
-// partition's limits) waiting: the first such job with a possible start
-// is the head, and locks its partition; a later one locks its own, when
-// it was not locked (inOrder), as Schedule's pass would.
-func (e *EASY) leftWaiting(w *easyWalk, j *job, inOrder bool) {
+// walkParts is walk once some partitions are locked, or past the depth
+// with none locked: each job's partition decides whether its start is in
+// order, and past the depth the jobs of locked partitions are passed over.
+func (e *EASY) walkParts(w *easyWalk, jobs []*job) {
+	s, lk := e.s, &e.locks
+	for _, j := range jobs {
+		past := false
+		if s.opts.backfillDepth > 0 && w.considered >= s.opts.backfillDepth {
+			w.full = true
+			if lk.all {
+				break
+			}
+			if lk.has(j.Partition) {
+				continue // Schedule's pass starts none of them either
+			}
+			past = true
+		}
+		if !j.deps.empty() {
+			w.unsure = true
+		}
+		if !s.eligible(j, w.now) {
+			w.unsure = true
+			continue
+		}
+		inOrder := !lk.all && !lk.has(j.Partition)
+		var started, backfill bool
+		if inOrder && len(lk.names) > 0 {
+			started, backfill = e.considerBeside(w, j, past)
+		} else {
+			started, backfill = e.consider(w, j), !inOrder
+		}
+		if started {
+			if backfill {
+				w.considered++
+				w.countedStarts++
+			}
+			continue
+		}
+		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) { // it never fits: no depth, no head
+			w.unsure = true
+			continue
+		}
+		w.considered++
+		j.Reason = ReasonResources
+		if w.head == nil || inOrder {
+			e.leftWaiting(w, j)
+		}
+	}
+}
+
+// leftWaiting records that walkParts leaves job j waiting (refused, not
+// held by its partition's limits), when there is no head yet or j's
+// partition is not locked: the first such job with a possible start is
+// the head, and locks its partition (as in walk); a later one locks its
+// own as Schedule's pass would.
+func (e *EASY) leftWaiting(w *easyWalk, j *job) {
 	if w.head == nil {
 		if w.head = e.headPlan(j, w.now); w.head == nil {
 			w.unsure = true
 			return
 		}
-		w.locked = append(w.locked, j.Partition)
-		if !w.head.lazy.pending {
+		if e.lock(j.Partition); !w.head.lazy.pending {
 			w.outCPUs, w.outNodes = e.freeOutside(w.head.nodes)
 		}
 		return
 	}
-	if inOrder && e.locksAsBusy(w, j) {
-		w.locked = append(w.locked, j.Partition)
+	if e.locksAsBusy(w, j) {
+		e.lock(j.Partition)
 	}
 }
 
@@ -95,7 +174,7 @@ func (e *EASY) leftWaiting(w *easyWalk, j *job, inOrder bool) {
 // free nodes could classify it otherwise.
 func (e *EASY) locksAsBusy(w *easyWalk, j *job) bool {
 	e.req = j.Request
-	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, e.withheldNodes(w))
+	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, e.withheldNodes())
 	_, err := e.s.c.Try(&e.req, selectnodes.RunNow)
 	if err == nil || isSelectClass(err, selectnodes.ErrBusy) {
 		return true
