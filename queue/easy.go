@@ -179,7 +179,7 @@ type easyWalk struct {
 	freeCPUs, freeNodes, outCPUs, outNodes int
 	considered                             int
 	starts                                 int  // jobs it started
-	countedStarts                          int  // of them, those after the head (counted against the depth)
+	countedStarts                          int  // of them, the backfills (counted against the depth)
 	full                                   bool // the walk reached BackfillDepth
 	// unsure: the walk met a job that a later pass could decide otherwise
 	// with nothing but submissions in between (not eligible, with a

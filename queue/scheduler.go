@@ -160,7 +160,9 @@ func WithPlanner(p Planner, window int) Option {
 }
 
 // WithBackfillDepth limits how many pending jobs Backfill considers (0:
-// all, the default).
+// all, the default). An EASY pass counts the jobs it considers beside its
+// in-order starts, those Schedule's pass would make (see EASY): past the
+// depth it still makes those.
 func WithBackfillDepth(n int) Option {
 	nonNegative("WithBackfillDepth", "n", int64(n))
 	return func(o *options) { o.backfillDepth = n }
