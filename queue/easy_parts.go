@@ -20,7 +20,12 @@ import (
 // On nodes shared by partitions, a start of a partition not locked yet
 // that takes a node of a locked one is one Schedule's pass would not make
 // (it withholds those nodes): it counts as a backfill, and past the depth
-// the selection keeps off those nodes, as Schedule's does.
+// the selection keeps off those nodes, as Schedule's does. A partition
+// all of whose nodes the locked ones withhold is locked with them: no job
+// of it can start in order (Schedule's selection fails it for want of
+// nodes), and locking it withholds no more nodes. So on a site whose
+// partitions all span every node (a replayed trace's queues) the head
+// locks them all, and the pass is walked as on a cluster of one.
 
 // easyLocks is a walk's locked partitions, kept until the next walk (an
 // incremental pass goes on with them), and what consider does with their
@@ -28,6 +33,12 @@ import (
 type easyLocks struct {
 	names []string // in the order they were locked
 	all   bool     // every partition of the cluster is locked
+	// parts are the cluster's partitions and their nodes, copied at the
+	// scheduler's partGen partsOf-1; lockedAt[k] is whether parts[k] is
+	// in names
+	parts    []easyPart
+	partsOf  uint64
+	lockedAt []bool
 	// withheld is the union of the nodes of the first withheldOf names,
 	// built when a job needs it; partNodes is one partition's nodes
 	withheld, partNodes *bitset.BitSet
@@ -43,9 +54,16 @@ func (lk *easyLocks) some() bool {
 	return len(lk.names) > 0 && !lk.all
 }
 
+// easyPart is a partition's name and nodes.
+type easyPart struct {
+	name  string
+	nodes *bitset.BitSet
+}
+
 // reset unlocks every partition, for a whole walk.
 func (lk *easyLocks) reset() {
 	lk.names, lk.all, lk.withheldOf = lk.names[:0], false, 0
+	clear(lk.lockedAt)
 }
 
 // has reports whether partition name is locked.
@@ -53,11 +71,46 @@ func (lk *easyLocks) has(name string) bool {
 	return len(lk.names) > 0 && slices.Contains(lk.names, name)
 }
 
-// lock locks partition name, not locked yet.
+// lock locks partition name, not locked yet, and the partitions all of
+// whose nodes the locked ones then withhold.
 func (e *EASY) lock(name string) {
-	lk := &e.locks
+	c, lk := e.s.c, &e.locks
 	lk.names = append(lk.names, name)
-	lk.all = len(lk.names) >= e.s.c.PartitionCount()
+	if lk.all = len(lk.names) >= c.PartitionCount(); lk.all {
+		return
+	}
+	e.copyParts()
+	withheld := e.withheldNodes()
+	for k := range lk.parts {
+		switch p := &lk.parts[k]; {
+		case lk.lockedAt[k]:
+		case p.name == name:
+			lk.lockedAt[k] = true
+		case withheld.IsSuperSet(p.nodes):
+			lk.lockedAt[k] = true
+			lk.names = append(lk.names, p.name)
+		}
+	}
+	lk.all = len(lk.names) >= c.PartitionCount()
+}
+
+// copyParts copies the cluster's partitions and their nodes, unless
+// they are copied since the last UpdatePartition: a walk of a cluster of
+// several partitions reads them at every lock.
+func (e *EASY) copyParts() {
+	s, lk := e.s, &e.locks
+	if lk.partsOf == s.partGen+1 && len(lk.parts) == s.c.PartitionCount() {
+		return
+	}
+	lk.parts, lk.partsOf = lk.parts[:0], s.partGen+1
+	for _, p := range s.c.Partitions() {
+		nodes, _ := s.c.PartitionNodes(p.Name)
+		lk.parts = append(lk.parts, easyPart{name: p.Name, nodes: nodes})
+	}
+	lk.lockedAt = make([]bool, len(lk.parts))
+	for k := range lk.parts {
+		lk.lockedAt[k] = lk.has(lk.parts[k].name)
+	}
 }
 
 // considerBeside is consider for job j of a partition not locked while
