@@ -69,6 +69,7 @@ type EASY struct {
 	ids       []JobID   // the caller's list of started jobs, during a pass (passIDs)
 	locks     easyLocks // the last walk's locked partitions (easy_parts.go)
 	noCrowd   bool      // tests: choose a counted plan's nodes before any count
+	noCover   bool      // tests: lock no partition for its nodes being withheld
 	crowded   int       // tests: jobs refused by headCrowdsOut
 }
 

@@ -61,6 +61,8 @@ const (
 	overlapParts = "NodeName=n[0-3] CPUs=4\nPartitionName=main Nodes=n[0-1] Default=YES\nPartitionName=wide Nodes=n[1-3]\n"
 	downParts    = "NodeName=n[0-3] CPUs=4\nPartitionName=main Nodes=n[0-1] Default=YES\nPartitionName=maint Nodes=n2 State=DOWN\nPartitionName=debug Nodes=n3\n"
 	limitParts   = "NodeName=n[0-3] CPUs=4\nPartitionName=main Nodes=n[0-1] Default=YES\nPartitionName=debug Nodes=n[2-3] MaxTime=30\n"
+	nestedParts  = "NodeName=n[0-3] CPUs=4\nPartitionName=main Nodes=n[0-1] Default=YES\nPartitionName=sub Nodes=n1\nPartitionName=debug Nodes=n[2-3]\n"
+	everyParts   = "NodeName=n[0-3] CPUs=4\nPartitionName=main Nodes=ALL Default=YES\nPartitionName=other Nodes=ALL\n"
 )
 
 // depthJob is a job of the depth table: its partition ("" for the
@@ -76,7 +78,8 @@ type depthJob struct {
 // the head, or a later job left waiting for resources) wait. A job held
 // by its partition's limits or naming a down partition locks nothing. On
 // nodes shared with a locked partition an in-order start keeps off them,
-// as Schedule withholds them. Every job is submitted at minute 0 and the
+// as Schedule withholds them, and a partition whose nodes all are locked
+// ones' starts nothing in order. Every job is submitted at minute 0 and the
 // pass runs at minute 1: the first job takes main, the second is the head.
 // The rows at an unlimited depth passed before too: they pin that nothing
 // changes there.
@@ -106,6 +109,10 @@ func TestEASYDepthTable(t *testing.T) {
 		{"overlap/depth 1, locked nodes withheld", overlapParts, 1,
 			[]depthJob{{"", 1, 60}, main2, {"wide", 3, 30}, {"wide", 2, 30}}, []int{0, 3}},
 		{"overlap/unlimited", overlapParts, 0, []depthJob{{"", 1, 60}, main2, {"wide", 3, 30}}, []int{0, 2}},
+		{"nested/depth 1", nestedParts, 1, []depthJob{{"", 1, 60}, main2, {"sub", 1, 30}, {"debug", 1, 60}}, []int{0, 3}},
+		{"nested/unlimited", nestedParts, 0, []depthJob{{"", 1, 60}, main2, {"sub", 1, 30}, {"debug", 1, 60}}, []int{0, 2, 3}},
+		{"every node/depth 1", everyParts, 1, []depthJob{main2, {"", 4, 60}, {"other", 1, 30}}, []int{0}},
+		{"every node/unlimited", everyParts, 0, []depthJob{main2, {"", 4, 60}, {"other", 1, 30}}, []int{0, 2}},
 		{"down partition/depth 1", downParts, 1, []depthJob{main2, main2, {"maint", 1, 60}, {"debug", 1, 60}}, []int{0, 3}},
 		{"partition limit/depth 1", limitParts, 1, []depthJob{main2, main2, {"debug", 1, 60}, {"debug", 1, 20}}, []int{0, 3}},
 	}

@@ -83,3 +83,21 @@ func TestEASYIncrementalPastDepth(t *testing.T) {
 	require.Len(t, tw.pass(at(2), "past the depth"), 1)
 	require.Equal(t, 2, tw.ei.resumed, "the passes after the first went on from the last one")
 }
+
+// Locking the partitions whose nodes the locked ones all withhold changes
+// no start: random clusters of several partitions (nested and overlapping
+// ones among them) at random depths, a pass with it and one without after
+// the same calls, compared (the one without goes on from the last pass
+// when it can).
+func TestEASYCoverLockStartsTheSame(t *testing.T) {
+	r := seeded(t, 29)
+	rounds := twinIterations(60, 8, 3)
+	for k := range rounds {
+		conf, parts := partsConf(r)
+		depth := []int{0, 1, 1, 2, 3, 5}[r.IntN(6)]
+		tw := newEASYTwins(t, conf, WithBackfillDepth(depth))
+		tw.ei.noCover = true
+		tw.parts = parts
+		tw.replay(r, 150, 4, fmt.Sprintf("round %d depth %d (%q)", k, depth, conf))
+	}
+}
