@@ -201,10 +201,10 @@ type easyWalk struct {
 // While no partition is locked, or every one (on a cluster of one, before
 // the head and after it), the loop here decides: a start is in order
 // exactly when nothing is locked. Once some but not all are, walkParts
-// goes on.
+// goes on, unless there is no depth: then the locks decide nothing.
 func (e *EASY) walk(w *easyWalk, jobs []*job) {
 	s, lk := e.s, &e.locks
-	if lk.some() {
+	if lk.some() && s.opts.backfillDepth > 0 {
 		e.walkParts(w, jobs)
 		return
 	}
@@ -247,7 +247,7 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 			if e.lock(j.Partition); !w.head.lazy.pending {
 				w.outCPUs, w.outNodes = e.freeOutside(w.head.nodes)
 			}
-			if lk.some() {
+			if lk.some() && s.opts.backfillDepth > 0 {
 				e.walkParts(w, jobs[i+1:])
 				return
 			}

@@ -76,7 +76,7 @@ func (lk *easyLocks) has(name string) bool {
 func (e *EASY) lock(name string) {
 	c, lk := e.s.c, &e.locks
 	lk.names = append(lk.names, name)
-	if lk.all = len(lk.names) >= c.PartitionCount(); lk.all || e.noCover {
+	if lk.all = len(lk.names) >= c.PartitionCount(); lk.all || e.noCover || e.s.opts.backfillDepth <= 0 {
 		return
 	}
 	e.copyParts()
