@@ -20,6 +20,15 @@ import (
 // nodes. No reservation is published, and later jobs may be delayed (EASY's
 // trade against conservative backfill).
 //
+// On a cluster of several partitions the pass locks partitions as
+// Schedule's does: the head's, and that of any later job left waiting for
+// resources. A start in a partition not locked yet, on no node of a locked
+// one, is an in-order start, as Schedule's pass would make it; the others
+// are backfills. BackfillDepth bounds how many jobs a pass considers
+// beside its in-order starts: past it the pass still makes the in-order
+// starts, within the head's plan, until every partition is locked (at
+// once on a cluster of one partition).
+//
 // Like Backfill's profile, the plan counts whole nodes: a node is free
 // from the end of the last job on it. Among the nodes free at the shadow
 // time the head takes as few of the nodes idle now as a selection allows,
@@ -27,8 +36,7 @@ import (
 // (one probe with the fewest idle nodes the count bound allows; if the
 // selection needs more, the nodes it first found are kept). On identical
 // nodes this is the classic rule that such jobs may use the
-// "extra" processors left at the shadow time. BackfillDepth limits how
-// many jobs a pass considers.
+// "extra" processors left at the shadow time.
 //
 // An EASY value keeps the head's plan between passes and recomputes it
 // only when the head changes or a job it counted on ends. Create it with
@@ -53,14 +61,16 @@ type EASY struct {
 	found     *bitset.BitSet // the nodes of the last probe that fit
 	fewest    *bitset.BitSet // a probe's nodes, until it fits
 	countedID []JobID
-	lazyNext  easyLazy // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
-	mark      easyMark // where the last pass left off (easy_incremental.go)
-	resumed   int      // passes that went on from the last one (tests)
-	pivot     *job     // the last pass's last queued key, to search the queue by
-	noCounted bool     // tests: plan every head by probes
-	ids       []JobID  // the caller's list of started jobs, during a pass (passIDs)
-	noCrowd   bool     // tests: choose a counted plan's nodes before any count
-	crowded   int      // tests: jobs refused by headCrowdsOut
+	lazyNext  easyLazy  // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
+	mark      easyMark  // where the last pass left off (easy_incremental.go)
+	resumed   int       // passes that went on from the last one (tests)
+	pivot     *job      // the last pass's last queued key, to search the queue by
+	noCounted bool      // tests: plan every head by probes
+	ids       []JobID   // the caller's list of started jobs, during a pass (passIDs)
+	locks     easyLocks // the last walk's locked partitions (easy_parts.go)
+	noCrowd   bool      // tests: choose a counted plan's nodes before any count
+	noCover   bool      // tests: lock no partition for its nodes being withheld
+	crowded   int       // tests: jobs refused by headCrowdsOut
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -149,6 +159,7 @@ func (e *EASY) pass(now time.Time, ids *[]JobID) []Started {
 	// bounds: no start can use more CPUs than are free, or more nodes than
 	// have a free CPU
 	w := easyWalk{now: now, ids: ids}
+	e.locks.reset()
 	w.freeCPUs, w.freeNodes = s.c.FreeTotals()
 	e.order = s.appendOrdered(e.order[:0])
 	e.walk(&w, e.order)
@@ -169,8 +180,8 @@ type easyWalk struct {
 	freeCPUs, freeNodes, outCPUs, outNodes int
 	considered                             int
 	starts                                 int  // jobs it started
-	countedStarts                          int  // of them, those after the head (counted against the depth)
-	full                                   bool // the walk stopped at BackfillDepth
+	countedStarts                          int  // of them, the backfills (counted against the depth)
+	full                                   bool // the walk reached BackfillDepth
 	// unsure: the walk met a job that a later pass could decide otherwise
 	// with nothing but submissions in between (not eligible, with a
 	// dependency, refused by a selection or a plugin rather than by the
@@ -178,13 +189,32 @@ type easyWalk struct {
 	unsure bool
 }
 
-// walk considers jobs in order, as a pass does after the jobs before them.
+// walk considers jobs in order, as a pass does after the jobs before them,
+// with the partitions locked before them in e.locks. A start is an
+// in-order one, as Schedule's pass makes it, when no job of its partition
+// was left waiting before it (the partition is not locked) and it takes no
+// node of a locked partition; any other start is a backfill, and counts
+// against BackfillDepth. Past the depth only in-order starts are made: the
+// walk goes on over the jobs of partitions not locked yet, until every
+// partition is (at once on a cluster of one).
+//
+// While no partition is locked, or every one (on a cluster of one, before
+// the head and after it), the loop here decides: a start is in order
+// exactly when nothing is locked. Once some but not all are, walkParts
+// goes on, unless there is no depth: then the locks decide nothing.
 func (e *EASY) walk(w *easyWalk, jobs []*job) {
-	s := e.s
-	for _, j := range jobs {
+	s, lk := e.s, &e.locks
+	if lk.some() && s.opts.backfillDepth > 0 {
+		e.walkParts(w, jobs)
+		return
+	}
+	for i, j := range jobs {
 		if s.opts.backfillDepth > 0 && w.considered >= s.opts.backfillDepth {
 			w.full = true
-			break
+			if !lk.all {
+				e.walkParts(w, jobs[i:]) // nothing locked: the in-order starts go on
+			}
+			return
 		}
 		if !j.deps.empty() {
 			w.unsure = true
@@ -195,8 +225,9 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 		}
 		if e.consider(w, j) {
 			if w.head != nil {
-				// before the head, starts are Schedule's in-order ones,
-				// which no depth bounds
+				// every partition is locked (the head locked one): a
+				// backfill. Before the head, starts are Schedule's
+				// in-order ones, which no depth bounds.
 				w.considered++
 				w.countedStarts++
 			}
@@ -211,8 +242,14 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 		if w.head == nil {
 			if w.head = e.headPlan(j, w.now); w.head == nil {
 				w.unsure = true
-			} else if !w.head.lazy.pending {
+				continue
+			}
+			if e.lock(j.Partition); !w.head.lazy.pending {
 				w.outCPUs, w.outNodes = e.freeOutside(w.head.nodes)
+			}
+			if lk.some() && s.opts.backfillDepth > 0 {
+				e.walkParts(w, jobs[i+1:])
+				return
 			}
 		}
 	}
@@ -243,12 +280,18 @@ func (e *EASY) consider(w *easyWalk, j *job) bool {
 	if avoid {
 		e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, head.nodes)
 	}
+	if lk := &e.locks; lk.keepOff != nil {
+		e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, lk.keepOff)
+	}
 	p, ok := s.c.Probe(&e.req, selectnodes.RunNow)
 	if !ok {
 		// the counts allowed it, the selection did not: not a count's
 		// answer, which fewer free nodes later would give again
 		w.unsure = true
 		return false
+	}
+	if lk := &e.locks; lk.touch != nil {
+		lk.touched = takesAny(p, lk.touch)
 	}
 	// each node's free CPUs before the start, for the counts after it
 	e.was = s.c.AppendFreeCPUsOn(e.was[:0], p)

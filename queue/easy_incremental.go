@@ -14,7 +14,9 @@ import (
 // fall as a pass starts jobs, or by the head's shadow time, which a later
 // end only passes more: a whole pass now would decide each as before and
 // reach the same head with the same counts, so the walk can go on from
-// where it stopped with the new jobs alone.
+// where it stopped with the new jobs alone. The partitions it locked (and
+// the refusals that locked them, like the others) stay in e.locks until
+// the next walk, which goes on with them.
 
 // easyMark is where a pass left off: what it saw of the scheduler, and
 // its walk's state at the end.
@@ -101,9 +103,7 @@ func (e *EASY) resume(now time.Time, ids *[]JobID) bool {
 	s.passTime(now)
 	w := m.walk
 	w.now, w.ids = now, ids
-	if !w.full {
-		e.walk(&w, e.order)
-	}
+	e.walk(&w, e.order) // past the depth, it goes on in the partitions not locked
 	clear(e.order)
 	e.req = selectnodes.Request{}
 	e.remember(&w)

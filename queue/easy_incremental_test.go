@@ -18,6 +18,7 @@ type easyTwins struct {
 	whole, incr *Scheduler
 	ew, ei      *EASY
 	starts      int
+	parts       []string // partitions the replay's jobs name at random ("" for the default)
 }
 
 func newEASYTwins(t *testing.T, conf string, opts ...Option) *easyTwins {
@@ -78,6 +79,9 @@ func (tw *easyTwins) replay(r *rand.Rand, steps, maxSubmits int, where string) {
 		delete(ends, now)
 		for range r.IntN(maxSubmits) {
 			spec := randomSpec(r, n, cpn, t0.Add(now))
+			if len(tw.parts) > 0 {
+				spec.Request.Partition = tw.parts[r.IntN(len(tw.parts))]
+			}
 			var id JobID
 			tw.both("submit", func(s *Scheduler) (err error) { id, err = s.Submit(spec, t0.Add(now)); return err })
 			runs[id] = min(spec.TimeLimit, time.Duration(1+r.IntN(90))*time.Minute)

@@ -368,6 +368,7 @@ func (s *Scheduler) UpdatePartition(p selectnodes.Partition, now time.Time) erro
 	s.configChanged()
 	s.saw(now)
 	s.maxPartPrio, s.lastPart = -1, partMemo{}
+	s.partGen++
 	for _, id := range s.ids() {
 		if j := s.jobs[id]; j.State == Pending && j.Partition == p.Name {
 			s.enqueue(j)

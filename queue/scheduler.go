@@ -62,6 +62,7 @@ type Scheduler struct {
 	allocSeq    uint64                // numbers allocations, so Restore replays them in order
 	kept        *keptPlan             // Backfill's profile, kept between passes (derived, never saved)
 	maxPartPrio int                   // the highest partition priority; -1 until known
+	partGen     uint64                // UpdatePartitions made: EASY's copies of the partitions' nodes are of one
 	lastPart    partMemo              // the partition partPrio read last
 	pivot       *job                  // a key alone, where Schedule's walk resumes (schedule.go)
 	gone        map[JobID]tombstone   // forgotten jobs (Forget, WithRetention)
@@ -160,7 +161,9 @@ func WithPlanner(p Planner, window int) Option {
 }
 
 // WithBackfillDepth limits how many pending jobs Backfill considers (0:
-// all, the default).
+// all, the default). An EASY pass counts the jobs it considers beside its
+// in-order starts, those Schedule's pass would make (see EASY): past the
+// depth it still makes those.
 func WithBackfillDepth(n int) Option {
 	nonNegative("WithBackfillDepth", "n", int64(n))
 	return func(o *options) { o.backfillDepth = n }

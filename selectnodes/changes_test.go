@@ -113,7 +113,7 @@ func TestEveryClusterMethodIsClassified(t *testing.T) {
 		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "Idle", "IdleInto", "JobsOn",
 		"JobsOnTotal", "MostCPUs", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
 		"NodeSet", "Offer", "OfferKey", "OfferTerms", "OversubscribesCPUs", "Partition", "PartitionNodes",
-		"PartitionNodesInto", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
+		"PartitionCount", "PartitionNodesInto", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
 		"Recycle", "ReqFeatures", "Resolve", "Running", "SelectNodes", "Selector", "Share", "SlurmCompat", "Snapshot",
 		"State", "Topology", "Try", "UnusableInto", "Up"} {
 		readers[m] = true

@@ -562,6 +562,13 @@ func (c *Cluster) Partitions() []Partition {
 	return out
 }
 
+// PartitionCount is how many partitions the cluster has: Partitions'
+// length, without the copy.
+func (c *Cluster) PartitionCount() int {
+	c.mustBeMade("PartitionCount")
+	return len(c.parts)
+}
+
 // DefaultPartition is the partition jobs without one go to ("" if none).
 func (c *Cluster) DefaultPartition() string {
 	c.mustBeMade("DefaultPartition")
