@@ -30,8 +30,11 @@ type Node struct {
 }
 
 // Drained reports whether the node takes no new jobs because of a DRAIN
-// flag (DRAINING or DRAINED in sinfo's words).
-func (n *Node) Drained() bool { return n.hasFlag("DRAIN") }
+// flag (DRAINING or DRAINED in sinfo's words) or a FAIL one (an
+// administrator's "expected to fail": FAIL or FAILING in sinfo's words).
+func (n *Node) Drained() bool {
+	return n.hasFlag("DRAIN") || n.hasFlag("FAIL") || n.State == "FAIL" || n.State == "FAILING"
+}
 
 // Down reports whether the node is out of service: DOWN, FUTURE or not
 // responding.

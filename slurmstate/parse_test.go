@@ -37,6 +37,15 @@ func TestParseNodeLine(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, down[0].Down(), "not responding")
 	assert.True(t, down[1].Down(), "future")
+
+	// FAIL keeps new jobs off a node as DRAIN does
+	failed, err := ParseNodes(strings.NewReader("NodeName=x CPUTot=4 State=IDLE+FAIL\nNodeName=y CPUTot=4 State=MIXED+FAIL\n"+
+		"NodeName=z CPUTot=4 State=IDLE+POWERED_DOWN\n"), "", Limits{})
+	require.NoError(t, err)
+	assert.True(t, failed[0].Drained(), "idle, failed")
+	assert.True(t, failed[1].Drained(), "mixed, failing")
+	assert.False(t, failed[2].Drained(), "powered down: Slurm powers it up for a job")
+	assert.False(t, failed[2].Down())
 }
 
 func TestParseErrorsArePositioned(t *testing.T) {
