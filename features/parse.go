@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hpcsched/hpcsched/internal/errtext"
 	"github.com/hpcsched/hpcsched/position"
 )
 
@@ -31,7 +32,7 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("constraint %s: offset %d: %s", excerpt(e.Expr, e.Pos.Offset), e.Pos.Offset, e.Msg)
+	return fmt.Sprintf("constraint %s: offset %d: %s", errtext.Excerpt(e.Expr, e.Pos.Offset), e.Pos.Offset, e.Msg)
 }
 
 // Position is where in Expr the problem is.
@@ -81,7 +82,7 @@ func Parse(s string, opts ...Option) (*Expr, error) {
 		case ']':
 			return nil, p.errAt(p.pos, "']' without a matching '['")
 		}
-		return nil, p.errAt(p.pos, "unexpected %s", charAt(s, p.pos))
+		return nil, p.errAt(p.pos, "unexpected %s", errtext.CharAt(s, p.pos))
 	}
 	if err := p.checkTop(root); err != nil {
 		return nil, err
@@ -143,7 +144,7 @@ func (p *parser) chain(inParen bool) (*node, error) {
 		case '(', '[':
 			return nil, p.errAt(p.pos, "expected '&' or '|' before %q", c)
 		default:
-			return nil, p.errAt(p.pos, "expected '&' or '|' after %q, found %s", it.String(), charAt(p.s, p.pos))
+			return nil, p.errAt(p.pos, "expected '&' or '|' after %q, found %s", it.String(), errtext.CharAt(p.s, p.pos))
 		}
 	}
 }
@@ -182,7 +183,7 @@ func (p *parser) operand(inParen bool) (*node, error) {
 		}
 		return p.bracket()
 	default:
-		return nil, p.errAt(p.pos, "expected a feature name, found %s", charAt(p.s, p.pos))
+		return nil, p.errAt(p.pos, "expected a feature name, found %s", errtext.CharAt(p.s, p.pos))
 	}
 	return p.maybeCount(n, inParen)
 }
@@ -254,7 +255,7 @@ func (p *parser) bracket() (*node, error) {
 			return nil, p.errAt(open, "'[' is never closed")
 		}
 		if c != '&' && c != ',' && c != '|' {
-			return nil, p.errAt(p.pos, "expected '&', '|' or ']', found %s", charAt(p.s, p.pos))
+			return nil, p.errAt(p.pos, "expected '&', '|' or ']', found %s", errtext.CharAt(p.s, p.pos))
 		}
 		if c == ',' {
 			c = '&'

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hpcsched/hpcsched/internal/errtext"
 	"github.com/hpcsched/hpcsched/position"
 )
 
@@ -32,7 +33,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("hostlist %s: offset %d: %s", excerpt(e.Expr, e.Pos.Offset), e.Pos.Offset, e.Msg)
+	return fmt.Sprintf("hostlist %s: offset %d: %s", errtext.Excerpt(e.Expr, e.Pos.Offset), e.Pos.Offset, e.Msg)
 }
 
 // Position is where in Expr the problem is.

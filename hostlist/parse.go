@@ -3,6 +3,8 @@ package hostlist
 import (
 	"math"
 	"math/bits"
+
+	"github.com/hpcsched/hpcsched/internal/errtext"
 )
 
 const (
@@ -174,7 +176,7 @@ func (p *parser) unexpected(c byte) error {
 	case '[':
 		return errorf(p.expr, p.pos, "brackets cannot be nested")
 	}
-	return errorf(p.expr, p.pos, "unexpected %s in a range", charAt(p.expr, p.pos))
+	return errorf(p.expr, p.pos, "unexpected %s in a range", errtext.CharAt(p.expr, p.pos))
 }
 
 // rangeElem parses "lo" or "lo-hi".
@@ -215,7 +217,7 @@ func (p *parser) number() (uint64, int, error) {
 		if p.pos >= len(p.expr) {
 			return 0, 0, errorf(p.expr, p.pos, "expected a number")
 		}
-		return 0, 0, errorf(p.expr, p.pos, "expected a number, found %s", charAt(p.expr, p.pos))
+		return 0, 0, errorf(p.expr, p.pos, "expected a number, found %s", errtext.CharAt(p.expr, p.pos))
 	}
 	return n, p.pos - start, nil
 }
