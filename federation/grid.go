@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/queue"
-	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
 // phase is where a grid job is.
@@ -371,7 +370,9 @@ func (g *Grid) Submit(ctx context.Context, spec queue.Spec, candidates []string,
 		}
 	}
 	r := &record{spec: spec, deps: deps, submit: now, state: queue.Pending}
-	ownRequest(&r.spec.Request)
+	// the grid keeps a job's spec to submit it again on every move, so a
+	// caller that reuses its spec's slices must not change the job
+	r.spec.Request = r.spec.Request.Clone()
 	if candidates != nil {
 		r.candidates = distinct(candidates)
 	}
@@ -414,19 +415,6 @@ func distinct(names []string) []string {
 		}
 	}
 	return out
-}
-
-// ownRequest makes r, a copy of a caller's request, a deep one: the
-// grid keeps a job's spec to submit it again on every move, so a caller
-// that reuses its spec's slices must not change the job.
-func ownRequest(r *selectnodes.Request) {
-	r.Required = slices.Clone(r.Required)
-	r.Excluded = slices.Clone(r.Excluded)
-	r.Groups = slices.Clone(r.Groups)
-	r.GRES = slices.Clone(r.GRES)
-	if r.ExcludeNodes != nil {
-		r.ExcludeNodes = r.ExcludeNodes.Clone()
-	}
 }
 
 // newID is the caller's ID when given and free, else the source's next.

@@ -28,21 +28,13 @@ func (spec *Spec) own() { ownRequest(&spec.Request) }
 
 // cloneRequest copies r's slices and withheld-node bitmap.
 func cloneRequest(r selectnodes.Request) selectnodes.Request {
-	ownRequest(&r)
+	r.DeepCopyInto(&r)
 	return r
 }
 
 // ownRequest makes r, a copy, a deep one: it copies r's slices and
 // withheld-node bitmap in place.
-func ownRequest(r *selectnodes.Request) {
-	r.Required = slices.Clone(r.Required)
-	r.Excluded = slices.Clone(r.Excluded)
-	r.Groups = slices.Clone(r.Groups)
-	r.GRES = slices.Clone(r.GRES)
-	if r.ExcludeNodes != nil {
-		r.ExcludeNodes = r.ExcludeNodes.Clone()
-	}
-}
+func ownRequest(r *selectnodes.Request) { r.DeepCopyInto(r) }
 
 // clonePlacement copies p, its names and its per-node allocations (nil
 // stays nil).

@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"testing"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -34,4 +35,31 @@ PartitionName=p Nodes=ALL Default=YES
 	if assert.NoError(t, err) {
 		assert.Equal(t, []string{"up1", "cloud1"}, p.Names)
 	}
+}
+
+// A Clone shares nothing a caller could change: changing the original's
+// slices and bitmap after it leaves the clone as it was.
+func TestRequestCloneIsDeep(t *testing.T) {
+	r := Request{MinNodes: 2, Required: []string{"a"}, Excluded: []string{"b"}, Groups: []string{"g"},
+		GRES: []GRESRequest{{Name: "gpu", Min: 1, Max: 1}}, ExcludeNodes: bitset.New(8).Set(3)}
+	c := r.Clone()
+	r.Required[0], r.Excluded[0], r.Groups[0], r.GRES[0].Min = "x", "y", "z", 7
+	r.ExcludeNodes.Set(5)
+	assert.Equal(t, []string{"a"}, c.Required)
+	assert.Equal(t, []string{"b"}, c.Excluded)
+	assert.Equal(t, []string{"g"}, c.Groups)
+	assert.Equal(t, int64(1), c.GRES[0].Min)
+	assert.Equal(t, "{3}", c.ExcludeNodes.String())
+	assert.Nil(t, Request{}.Clone().ExcludeNodes)
+
+	// in place: the request then owns its own copies
+	shared := []string{"a"}
+	in := Request{Required: shared}
+	in.DeepCopyInto(&in)
+	shared[0] = "x"
+	assert.Equal(t, []string{"a"}, in.Required)
+	var out Request
+	in.DeepCopyInto(&out)
+	in.Required[0] = "y"
+	assert.Equal(t, []string{"a"}, out.Required)
 }

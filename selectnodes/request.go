@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,6 +149,32 @@ type Request struct {
 	QOS     string
 	// Held marks a job with priority 0; selection fails with ErrHeld.
 	Held bool
+}
+
+// Clone is a deep copy of r: its slices (Required, Excluded, GRES,
+// Groups) and its ExcludeNodes bitmap are new, the caller's; Features,
+// an immutable parsed expression, is shared. A holder that keeps a
+// request its caller may reuse keeps a Clone.
+func (r Request) Clone() Request {
+	r.DeepCopyInto(&r)
+	return r
+}
+
+// DeepCopyInto copies r into out as Clone does; out may be r itself, which
+// then owns new copies of its slices and bitmap without the whole request
+// being copied (a Request is large: a scheduler that takes one per job
+// copies it in place).
+func (r *Request) DeepCopyInto(out *Request) {
+	if out != r {
+		*out = *r
+	}
+	out.Required = slices.Clone(out.Required)
+	out.Excluded = slices.Clone(out.Excluded)
+	out.Groups = slices.Clone(out.Groups)
+	out.GRES = slices.Clone(out.GRES)
+	if out.ExcludeNodes != nil {
+		out.ExcludeNodes = out.ExcludeNodes.Clone()
+	}
 }
 
 // Counts are the node counts a selection must meet (select_nodes'
