@@ -160,7 +160,8 @@ type Record struct {
 
 // Result is a run's outcome, the caller's: nothing in it (Records and
 // their Nodes, Unrunnable) is shared with the run, another result or the
-// records Options.OnRecord was given.
+// records Options.OnRecord was given, but a record's SWF fields, which
+// are immutable.
 type Result struct {
 	Workload string
 	Cluster  string
