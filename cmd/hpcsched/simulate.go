@@ -70,6 +70,12 @@ is 2, as for one run. -j N prints and writes the same bytes as -j 1.
 --grid A.conf,B.conf,... replays the workload on several clusters as one
 federation, beside a run pinned to one member each job; it has flags of
 its own: hpcsched simulate --grid --help.
+
+Examples, from the repository's root (../shared holds the traces):
+
+  hpcsched simulate --workload aucsched:6 --backfill
+  hpcsched simulate --workload aucsched:1 --compare fcfs,backfill,easy -q
+  hpcsched simulate --workload ../shared/data/traces/KTH-SP2-1996-2.1-cln.swf --backfill=easy --limit 2000
 `
 
 func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
