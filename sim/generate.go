@@ -69,7 +69,7 @@ func WorkloadIDs() []string { return []string{"1", "2", "3", "4", "5", "6", "5'"
 func Generate(id string, nodes, coresPerNode int, seed uint64) (*Workload, error) {
 	njobs, types, ok := workloadSpec(id)
 	if !ok {
-		return nil, fmt.Errorf("sim: unknown seed-001 workload %q (known: %v)", id, WorkloadIDs())
+		return nil, fmt.Errorf("sim: unknown AUCSCHED3 workload %q (known: %v)", id, WorkloadIDs())
 	}
 	if nodes < 1 || coresPerNode < 1 {
 		return nil, fmt.Errorf("sim: a system needs at least one node and one core a node, not %d nodes of %d cores: %w", nodes, coresPerNode, ErrOption)

@@ -28,7 +28,7 @@ func Seed001() ([]string, *Tree) {
 	specs = append(specs, SwitchSpec{Name: "root", Switches: []string{"mid0", "mid1", "mid2", "mid3"}})
 	t, err := New(names, specs)
 	if err != nil {
-		panic("topology: the seed-001 tree is invalid: " + err.Error()) // a bug here, not bad input
+		panic("topology: the AUCSCHED3 paper's tree is invalid: " + err.Error()) // a bug here, not bad input
 	}
 	return names, t
 }

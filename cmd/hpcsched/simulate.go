@@ -711,7 +711,7 @@ func (ld *loaded) generated(id string, seed uint64, f *simFlags) error {
 		if err != nil {
 			return err
 		}
-		ld.c, ld.cluster = c, "the seed-001 1024-node tree"
+		ld.c, ld.cluster = c, "the AUCSCHED3 paper's 1024-node tree"
 	}
 	cores := 0
 	for i := 0; i < ld.c.NodeCount(); i++ {
