@@ -27,7 +27,7 @@ test-long:
 
 # The headline table of the hot paths: SelectNodes against the
 # bitmap floor, a schedule pass, backfill, WillRun, Allocate/Release
-# allocations; a couple of minutes (internal/benchtable).
+# allocations; about 7 s with a warm build cache (internal/benchtable).
 bench:
 	go run ./internal/benchtable
 

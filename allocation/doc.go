@@ -77,5 +77,5 @@
 // the segments can name one that is gone by the time they are copied.
 // allocation/pgstore is the store several servers share.
 //
-// No HADM or Slurm code was used; this follows the seed's description.
+// No HADM or Slurm code was used; this follows the HADM paper's description.
 package allocation

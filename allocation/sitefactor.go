@@ -68,7 +68,7 @@ type Sigmoid struct {
 
 // At evaluates S at x (clamped to [0, 1]). It is computed in the form
 // (1-e^(-Lx))(1+e^(-L(1-X0))) / ((1-e^(-L))(1+e^(L(X0-x)))), equal to
-// the seed's but free of overflow for any L.
+// the HADM paper's but free of overflow for any L.
 func (s Sigmoid) At(x float64) float64 {
 	x = clamp01(x)
 	if s.L <= 1e-9 || math.IsNaN(s.L) {

@@ -59,7 +59,7 @@ func mulDivCeil(a, b, div uint64) (int64, error) {
 
 // Weights are a partition's TRES billing weights (Slurm's
 // TRESBillingWeights) for MAX_TRES billing: a job bills the largest of
-// CPUs x CPU, memory in GiB x MemGiB and GPUs x GPU. Seed 002's CPU node
+// CPUs x CPU, memory in GiB x MemGiB and GPUs x GPU. The HADM paper's CPU node
 // (64 cores, 128 GiB) has CPU 1 and MemGiB 0.5; its GPU node (64 cores,
 // 128 GiB, 4 GPUs) has CPU 0.0625, MemGiB 0.03125 and GPU 1. Weights are
 // rounded to millionths. A weight of 0 bills nothing for its resource, so

@@ -11,8 +11,8 @@
 // sums P_j - Alpha*C_ji over chosen bids, under at most one bid per job (2)
 // and the cores (3) and GPUs (4) of each node. Cost is formula (5), Alpha
 // is P_min_diff/3 (7), which never lets a cost reorder jobs of different
-// priority (the seed's proof is a property test). ReadJSON and WriteJSON
-// use the format of ../shared/auction/README.md; WriteLP writes CPLEX LP
+// priority (the paper's proof is a property test). ReadJSON and WriteJSON
+// use a JSON form of the problem (described at ReadJSON); WriteLP writes CPLEX LP
 // for CBC, GLPK or HiGHS. ReadJSON checks its budgets (MaxJobs,
 // MaxBidsPerJob, MaxBids, MaxUses, MaxInputBytes) before it stores
 // anything; errors carry the JSON path and byte offset.

@@ -101,7 +101,7 @@ func (s *solver) lagrangeValue(jobs []int32, tops []float64) float64 {
 
 // valueStep is the objective's granularity: the least 1/q, q = 2^a*3^b,
 // of which every value is a whole multiple (0 when there is none). The
-// seed's values (integer priorities less alpha = P_min_diff/3 times costs
+// paper's values (integer priorities less alpha = P_min_diff/3 times costs
 // in 1/1024ths) are multiples of 1/9216 on the samples. A solution better
 // than an incumbent is then better by a whole step, so a bound less than
 // a step above the incumbent proves it, as CBC does with an integral

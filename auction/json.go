@@ -9,8 +9,20 @@ import (
 	"strconv"
 )
 
-// ReadJSON reads a problem in the format of ../shared/auction/README.md and
-// validates it. It streams: nodes, jobs, bids and uses are counted against
+// ReadJSON reads a problem in JSON and validates it. The format, which
+// WriteJSON writes and the sample windows of the AUCSCHED3 kind use:
+//
+//	{"name": "...", "params": {...}, "alpha": 1.0,
+//	 "nodes": [{"cpus": 16, "gpus": 3}, ...],
+//	 "jobs": [{"id": 27, "priority": 1976, "type": "B",
+//	           "req": {"cores": 385, "nodes": 52, "gpus_per_node": 0},
+//	           "bids": [{"uses": [[612, 5, 0], [613, 13, 0]], "cost": 1.55, "level": 1}]}]}
+//
+// nodes gives the free cores and GPUs of node i at index i; a bid's uses
+// are [node, cores, GPUs] triples; alpha (formula (7)) is required; name,
+// params, type and req are kept but do not enter the objective; the
+// optional "value_by_cores": true is Problem.ValueByCores. Other keys are
+// skipped. It streams: nodes, jobs, bids and uses are counted against
 // MaxNodes, MaxJobs, MaxBidsPerJob, MaxBids and MaxUses before each is
 // stored, and at most MaxInputBytes are read, so a hostile file cannot make
 // it allocate more than a bounded amount. Errors are *Error with the JSON

@@ -59,11 +59,11 @@ type Planner struct {
 	// submission), and then the auction would ignore the queue's order
 	// and, with alpha = P_min_diff/3, value a bid costing 3 at nothing,
 	// so a job that needs the whole machine would never start. With
-	// ranks every job of higher rank is worth more (the seed's proof),
+	// ranks every job of higher rank is worth more (the AUCSCHED3 paper's proof),
 	// and every bid is worth at least 1.
 	QueuePriorities bool
-	// Auctions is how many auctions a pass holds at most (0 is 1: seed
-	// 001's one auction a pass). After an auction that started jobs, the
+	// Auctions is how many auctions a pass holds at most (0 is 1: the
+	// AUCSCHED3 paper's one auction a pass). After an auction that started jobs, the
 	// jobs that did not win bid again on what the winners left, as the
 	// next pass would, and the pass ends at an auction that starts
 	// nothing.

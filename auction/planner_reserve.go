@@ -13,8 +13,8 @@ import (
 )
 
 // reservation is Planner.ReserveHead's: the head's earliest start and the
-// nodes it will take then, as EASY's shadow time. It is not part of seed
-// 001's AUCSCHED3.
+// nodes it will take then, as EASY's shadow time. It is not part of the
+// AUCSCHED3 paper's algorithm.
 type reservation struct {
 	job   queue.JobID
 	now   time.Time // the pass's time, from which the window's jobs' ends count

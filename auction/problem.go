@@ -6,8 +6,8 @@ import (
 	"math"
 )
 
-// Node is the free capacity of one node: the A_n^cpu and A_n^gres of seed
-// 001's constraints (3) and (4).
+// Node is the free capacity of one node: the A_n^cpu and A_n^gres of the
+// AUCSCHED3 paper's constraints (3) and (4).
 type Node struct {
 	CPUs int `json:"cpus"`
 	GPUs int `json:"gpus"`
@@ -119,7 +119,7 @@ func Cost(sys System, nodes, level, gpusPerNode int) float64 {
 // priority have no order to keep, so they do not count; with fewer than two
 // distinct priorities Alpha is 1/3, so costs still break ties. With every
 // cost in (0, 3], P_j1 > P_j2 implies P_j1 - Alpha*C_1 > P_j2 - Alpha*C_2
-// (the seed's proof, kept as a property test).
+// (the AUCSCHED3 paper's proof, kept as a property test).
 func Alpha(priorities []int64) float64 {
 	minDiff := int64(-1)
 	sorted := append([]int64(nil), priorities...)

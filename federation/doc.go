@@ -30,7 +30,7 @@
 // a held copy to the destination, cancels the source (the commit) and
 // releases the copy; every copy but one is held, so at most one can
 // start. Members keep their own scheduling, so priorities stay
-// cluster-specific as the seed requires, and the grid is not on any
+// cluster-specific as the slides require, and the grid is not on any
 // job's start path: if the grid stops, every member goes on running its
 // queue. Peer-to-peer and the ubiquitous meta-schedulers copy every job
 // to every candidate and must cancel the copies race-free from inside

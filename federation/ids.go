@@ -17,7 +17,7 @@ import (
 // A source shared by several grid processes must be a store that hands
 // out each number once (a PostgreSQL sequence: `SELECT nextval(...)`,
 // which fits this interface as it is); MemoryIDs is the in-process one.
-// Seed 004's first design asks administrators to give each cluster's
+// The grid-scheduling slides' first design asks administrators to give each cluster's
 // local counter and the grid's source disjoint ranges; do the same here
 // with queue.WithFirstJobID on the members and NewMemoryIDs's first.
 type IDSource = queue.IDSource

@@ -37,7 +37,8 @@ type reservation struct {
 // reservation, and no start delays one. Reservations reach as far as the
 // backfill window (a day by default); times are rounded up to the
 // backfill resolution (a minute). It returns the jobs started and the
-// standing reservations.
+// standing reservations (by start time), in new slices that are the
+// caller's.
 func (s *Scheduler) Backfill(now time.Time) ([]Started, []Reservation) {
 	return s.BackfillContext(context.Background(), now)
 }

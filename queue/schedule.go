@@ -75,7 +75,8 @@ func (s *Scheduler) recalc(now time.Time) {
 // order of partition priority, job priority and submit order; each gets a
 // RunNow selection. A busy job locks its partition and withholds the
 // partition's nodes from the jobs after it; a job that can never run on
-// this configuration fails. It returns the jobs started.
+// this configuration fails. It returns the jobs started, in the order they
+// started, in a new slice that is the caller's.
 func (s *Scheduler) Schedule(now time.Time) []Started {
 	return s.ScheduleContext(context.Background(), now)
 }

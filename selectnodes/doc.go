@@ -99,8 +99,8 @@
 // come from topology.Tree.Fit, the lowest switch that suffices and best fit
 // over its leaves, within one tree unless the tree allows spanning; when
 // that fill cannot reach a CPU total within the node limit, the
-// consecutive-run rule picks inside one tree instead. Seed001 builds seed
-// 001's 1024-node, 16-core, 3-GPU system with its tree.
+// consecutive-run rule picks inside one tree instead. Seed001 builds the
+// AUCSCHED3 paper's 1024-node, 16-core, 3-GPU system with its tree.
 //
 // # Correct by default, Slurm on request
 //

@@ -22,7 +22,9 @@ import (
 // returns the earliest start, simulating the running jobs ending in order
 // of their expected ends. Failures are *Error values matching one of
 // ErrNodeConfig, ErrPartConfig, ErrBusy, ErrHeld or ErrInvalidRequest and
-// carrying an Explanation.
+// carrying an Explanation. It only reads req and keeps no reference to it;
+// the Placement is new and the caller's, and nothing is allocated until it
+// is passed to Allocate.
 func (c *Cluster) SelectNodes(req *Request, mode Mode) (*Placement, error) {
 	c.mustBeMade("SelectNodes")
 	p, memo, err := c.run(req, mode, nil, false, nil)

@@ -34,8 +34,8 @@
 // of virtual time. Jobs the cluster can never run are counted per reason
 // in Result.Unrunnable, never dropped silently. Results carry the metrics
 // of the AUCSCHED3 paper's Table 4 (mean and standard deviation of the lowest-level
-// common switch and of the spread) and the usual ones: utilization as seed
-// 001 defines it (the theoretical run time, core-seconds over the system's
+// common switch and of the spread) and the usual ones: utilization as the
+// AUCSCHED3 paper defines it (the theoretical run time, core-seconds over the system's
 // cores, divided by the observed one from first submission to last
 // completion), busy-fraction utilization, wait time mean, median and 95th
 // percentile, bounded slowdown (10 s bound) and makespan. Sums are taken in

@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// The charts of a run and of a comparison of runs: the figures of seed
-// 001 §4 (utilization over time, the distribution of waits, the
+// The charts of a run and of a comparison of runs: the figures of the
+// AUCSCHED3 paper's §4 (utilization over time, the distribution of waits, the
 // lowest-common-switch level histogram, the spread) and a Gantt chart for
 // small runs. Every series is downsampled to a fixed number of points, so
 // a file stays small (well under 300 KB) whatever the trace's length.

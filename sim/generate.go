@@ -9,7 +9,7 @@ import (
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
-// jobGRES is the GPU request of a seed-001 job type (Table 2): A only
+// jobGRES is the GPU request of a job type of the AUCSCHED3 paper (its Table 2): A only
 // cores; B cores on nodes; C, D, E also 1, 2, 3 GPUs per node; C' and D'
 // the ranges 1-3 and 2-3. A new slice each call: requests never share one.
 func jobGRES(typ string) []selectnodes.GRESRequest {
@@ -31,7 +31,7 @@ func jobGRES(typ string) []selectnodes.GRESRequest {
 	return nil
 }
 
-// workloadSpec is a seed-001 workload (Table 3): its job count and job
+// workloadSpec is a workload of the AUCSCHED3 paper (its Table 3): its job count and job
 // types, drawn in equal shares.
 func workloadSpec(id string) (jobs int, types []string, ok bool) {
 	mixed := []string{"A", "B", "C", "D", "E"}
@@ -55,13 +55,13 @@ func workloadSpec(id string) (jobs int, types []string, ok bool) {
 	return jobs, types, true
 }
 
-// WorkloadIDs lists the seed-001 workloads Generate knows.
+// WorkloadIDs lists the AUCSCHED3 paper's workloads Generate knows.
 func WorkloadIDs() []string { return []string{"1", "2", "3", "4", "5", "6", "5'", "6'"} }
 
-// Generate makes seed-001 workload id ("1".."6", "5'", "6'") for a system
-// of nodes nodes with coresPerNode cores each, from seed. As the seed
+// Generate makes the AUCSCHED3 paper's workload id ("1".."6", "5'", "6'") for a system
+// of nodes nodes with coresPerNode cores each, from seed. As the paper
 // states: run times uniform in 30-300 s; cores x uniform in 1..all cores;
-// nodes y uniform in 1..all nodes. Two choices the seed leaves open are
+// nodes y uniform in 1..all nodes. Two choices the paper leaves open are
 // made explicit: every job is submitted at time 0 (the emulation queued
 // the workload at once), and a type B-E job's cores are kept within what
 // its y nodes hold (y <= x <= coresPerNode*y). Time limits equal run times
@@ -69,7 +69,7 @@ func WorkloadIDs() []string { return []string{"1", "2", "3", "4", "5", "6", "5'"
 func Generate(id string, nodes, coresPerNode int, seed uint64) (*Workload, error) {
 	njobs, types, ok := workloadSpec(id)
 	if !ok {
-		return nil, fmt.Errorf("sim: unknown seed-001 workload %q (known: %v)", id, WorkloadIDs())
+		return nil, fmt.Errorf("sim: unknown AUCSCHED3 workload %q (known: %v)", id, WorkloadIDs())
 	}
 	if nodes < 1 || coresPerNode < 1 {
 		return nil, fmt.Errorf("sim: a system needs at least one node and one core a node, not %d nodes of %d cores: %w", nodes, coresPerNode, ErrOption)

@@ -5,10 +5,10 @@ import "fmt"
 // Seed001 returns the node names and switch tree of the AUCSCHED3 paper's emulated
 // system: 1024 nodes (node0000 ... node1023) under 32 leaf switches of 32
 // nodes (leaf00 ... leaf31), 4 middle switches of 8 leaves (mid0 ... mid3)
-// and one root ("root"), so levels run 0 (leaves) to 2 (root). The seed's
+// and one root ("root"), so levels run 0 (leaves) to 2 (root). The paper's
 // Figure 2 is not in its text; this is the regular tree its 1024 nodes
 // suggest, documented so results can be compared. Each node has 16 cores
-// and 3 GPUs in the seed; selectnodes and sim add those.
+// and 3 GPUs in the paper; selectnodes and sim add those.
 func Seed001() ([]string, *Tree) {
 	names := make([]string, 1024)
 	for i := range names {
@@ -28,7 +28,7 @@ func Seed001() ([]string, *Tree) {
 	specs = append(specs, SwitchSpec{Name: "root", Switches: []string{"mid0", "mid1", "mid2", "mid3"}})
 	t, err := New(names, specs)
 	if err != nil {
-		panic("topology: the seed-001 tree is invalid: " + err.Error()) // a bug here, not bad input
+		panic("topology: the AUCSCHED3 paper's tree is invalid: " + err.Error()) // a bug here, not bad input
 	}
 	return names, t
 }

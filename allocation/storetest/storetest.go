@@ -399,7 +399,7 @@ func testForget(t *testing.T, s allocation.Store) {
 	CheckConsistent(t, s)
 }
 
-// Seed 002's race: two 20-SU pre-debits against 30 SU; exactly one passes.
+// The HADM paper's race: two 20-SU pre-debits against 30 SU; exactly one passes.
 // Repeated on fresh allocations so an unsynchronised check would show.
 func testRace(t *testing.T, s allocation.Store) {
 	for round := range 20 {

@@ -25,6 +25,11 @@ subcommands:
 
 FILE is a window in JSON, gunzipped when its name ends in .gz; - reads it
 from standard input (gunzipped when it is gzip).
+
+Examples, from the repository's root (../shared holds the sample windows):
+
+  hpcsched auction solve --work 200000 ../shared/auction/aucs_J50_B10_s102.json.gz
+  hpcsched auction gen --jobs 50 --bids 10 --seed 1
 `
 
 func auctionCmd(args []string, stdout, stderr io.Writer) error {

@@ -19,7 +19,18 @@ const checkUsage = `usage: hpcsched check TABLE.tsv [--slurm-compat] [--conf-dir
 Runs every case of a placement table (conf, load, request, expected; see
 package check) and prints one line per mismatch with the explanation, then
 "N passed, M failed". Exit 0 when all pass, 1 on a mismatch, 2 on a
-malformed table or bad flags. --record writes today's answers as a new table.
+malformed table or bad flags.
+
+flags:
+  --slurm-compat    answer as Slurm 22.05 does
+  --conf-dir DIR    where the table's conf paths are read from (default: the table's folder)
+  --json            print every case's result as JSON instead of the mismatches
+  --record OUT.tsv  write today's answers as a new table (an existing file is refused)
+  -h, --help        this text
+
+Example, from the repository's root:
+
+  hpcsched check placementtest/testdata/site.tsv
 `
 
 // errMismatch: check found a case that does not hold; exit code 1.

@@ -45,6 +45,11 @@ and the answer never starts earlier.
 Exit codes: 0 runnable, 1 not runnable now, 2 bad input: bad options, a
 conf that cannot be read, or a request sbatch refuses at submission (an
 unknown partition, node or GRES, a partition the user may not use).
+
+Examples, from the repository's root:
+
+  hpcsched explain --conf placementtest/testdata/site.conf -N2 -C new
+  hpcsched explain --conf placementtest/testdata/site.conf -p gpu --gpus=8   # exit 1: never on this site
 `
 
 // explainFlags are explain's own flags.

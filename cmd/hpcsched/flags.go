@@ -100,11 +100,13 @@ func (s *flagSet) Uint64(p *uint64, name string, def uint64, text string) {
 	}})
 }
 
-// Duration reads Go's duration syntax (90s, 1h30m).
+// Duration reads Go's duration syntax (90s, 1h30m). A zero or negative
+// def is not shown as a default: a negative one is a command's "not given"
+// mark (auction solve's --time-limit), whose text says what applies.
 func (s *flagSet) Duration(p *time.Duration, name string, def time.Duration, text string) {
 	*p = def
 	shown := ""
-	if def != 0 {
+	if def > 0 {
 		shown = def.String()
 	}
 	s.add(name, "DURATION", withDefault(text, shown), sbatch.Flag{Value: true, Set: func(v string) error {

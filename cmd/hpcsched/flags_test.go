@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,4 +98,24 @@ func TestHelpSpellings(t *testing.T) {
 	assert.Contains(t, out, "hpcsched simulate --grid --help", "the grid's flags are named")
 	_, out, _ = runCmd(t, "simulate", "--grid", "--help")
 	assert.Contains(t, out, "--threshold DURATION", "--help is not read as the grid's files")
+}
+
+// Every flag line of every command's help names its default at most once,
+// and never shows a sentinel value: auction solve's --time-limit once read
+// "(default 1s) (default -2562047h47m16.854775808s)".
+func TestHelpShowsEachDefaultOnce(t *testing.T) {
+	for _, args := range [][]string{
+		{"simulate"}, {"simulate", "--grid"}, {"explain"}, {"check"},
+		{"alloc", "serve"}, {"alloc", "project", "create"}, {"alloc", "create"}, {"alloc", "credit"},
+		{"alloc", "job", "cancel"}, {"alloc", "usage"}, {"alloc", "balance"}, {"alloc", "activity"},
+		{"alloc", "failures"}, {"alloc", "check"}, {"alloc", "repair"},
+		{"auction", "solve"}, {"auction", "gen"}, {"auction", "lp"},
+	} {
+		code, out, _ := runCmd(t, append(args, "--help")...)
+		require.Equal(t, 0, code, args)
+		for _, line := range strings.Split(out, "\n") {
+			assert.LessOrEqual(t, strings.Count(line, "(default "), 1, "%v: %s", args, line)
+			assert.NotContains(t, line, "(default -", "%v: a negative default is a sentinel", args)
+		}
+	}
 }

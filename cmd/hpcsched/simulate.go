@@ -70,6 +70,12 @@ is 2, as for one run. -j N prints and writes the same bytes as -j 1.
 --grid A.conf,B.conf,... replays the workload on several clusters as one
 federation, beside a run pinned to one member each job; it has flags of
 its own: hpcsched simulate --grid --help.
+
+Examples, from the repository's root (../shared holds the traces):
+
+  hpcsched simulate --workload aucsched:6 --backfill
+  hpcsched simulate --workload aucsched:1 --compare fcfs,backfill,easy -q
+  hpcsched simulate --workload ../shared/data/traces/KTH-SP2-1996-2.1-cln.swf --backfill=easy --limit 2000
 `
 
 func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
@@ -705,7 +711,7 @@ func (ld *loaded) generated(id string, seed uint64, f *simFlags) error {
 		if err != nil {
 			return err
 		}
-		ld.c, ld.cluster = c, "the seed-001 1024-node tree"
+		ld.c, ld.cluster = c, "the AUCSCHED3 paper's 1024-node tree"
 	}
 	cores := 0
 	for i := 0; i < ld.c.NodeCount(); i++ {

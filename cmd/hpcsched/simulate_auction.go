@@ -6,7 +6,7 @@ import (
 	"github.com/hpcsched/hpcsched/auction"
 )
 
-// auctionWindow is the auction's window in simulations. Seed 001 takes
+// auctionWindow is the auction's window in simulations. The AUCSCHED3 paper takes
 // "a window of jobs from the front of the job queue" without saying how
 // many (the plug-in allows 250); 100 was chosen before any replay was
 // measured and is kept. With several auctions a pass, a window of 50 met
@@ -25,7 +25,7 @@ const auctionWindow = 100
 // others' bids stayed idle until the next job ended, where Slurm would
 // run its scheduler again within sched_interval.
 //
-// A job without a bid waits for one (KeepBidless), as in the seed, while
+// A job without a bid waits for one (KeepBidless), as in the paper, while
 // anything runs: on its workloads every request fits some run of nodes
 // of the idle machine. On a site's slurm.conf one may not (its cores on
 // nodes of different sizes that are not neighbours): the planner then

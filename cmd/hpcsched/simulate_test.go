@@ -32,7 +32,7 @@ func TestSimulate(t *testing.T) {
 		assert.Equal(t, 60, r.Started)
 		assert.True(t, r.LevelKnown)
 		assert.Greater(t, r.Utilization, 0.0)
-		assert.Equal(t, "the seed-001 1024-node tree", r.Cluster)
+		assert.Equal(t, "the AUCSCHED3 paper's 1024-node tree", r.Cluster)
 	}
 	svg := filepath.Join(t.TempDir(), "run.svg")
 	code, out, _ = runCmd(t, "simulate", "--workload", "aucsched:5'", "--limit", "40", "--backfill", "--svg", svg, "--csv")

@@ -22,7 +22,10 @@ func main() {
 	s := queue.New(cluster)
 	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	for _, n := range []int{6, 4, 2} {
-		s.Submit(queue.Spec{Name: fmt.Sprintf("%d-node job", n), Request: selectnodes.Request{MinNodes: n}, TimeLimit: time.Hour}, now)
+		spec := queue.Spec{Name: fmt.Sprintf("%d-node job", n), Request: selectnodes.Request{MinNodes: n}, TimeLimit: time.Hour}
+		if _, err := s.Submit(spec, now); err != nil { // a request no node could ever hold is refused here
+			panic(err)
+		}
 	}
 	started := s.Schedule(now)    // the 6-node job runs; the 4-node job must wait
 	more, resv := s.Backfill(now) // the 2-node job fits without delaying it
