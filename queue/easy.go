@@ -228,31 +228,61 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 				// every partition is locked (the head locked one): a
 				// backfill. Before the head, starts are Schedule's
 				// in-order ones, which no depth bounds.
-				w.considered++
-				w.countedStarts++
+				w.backfilled()
 			}
 			continue
 		}
-		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) { // it never fits: no depth, no head
+		// refused, written out: this loop is every pass's on a cluster of
+		// one partition, and the call costs 0.5 % of a KTH-SP2 replay
+		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) {
 			w.unsure = true
 			continue
 		}
 		w.considered++
 		j.Reason = ReasonResources
-		if w.head == nil {
-			if w.head = e.headPlan(j, w.now); w.head == nil {
-				w.unsure = true
-				continue
-			}
-			if e.lock(j.Partition); !w.head.lazy.pending {
-				w.outCPUs, w.outNodes = e.freeOutside(w.head.nodes)
-			}
-			if lk.some() && s.opts.backfillDepth > 0 {
-				e.walkParts(w, jobs[i+1:])
-				return
-			}
+		if w.head != nil {
+			continue
+		}
+		if e.takeHead(w, j) && lk.some() && s.opts.backfillDepth > 0 {
+			e.walkParts(w, jobs[i+1:])
+			return
 		}
 	}
+}
+
+// backfilled counts a start the walk made as a backfill, against
+// BackfillDepth.
+func (w *easyWalk) backfilled() {
+	w.considered++
+	w.countedStarts++
+}
+
+// refused records that job j, considered, did not start. A job held by
+// its partition's limits never fits: it counts against no depth, is no
+// head, and refused reports false. Any other job counts against the depth
+// and waits for resources.
+func (e *EASY) refused(w *easyWalk, j *job) bool {
+	if m := e.s.partOf(j); m.limited && e.heldByPartition(j, m) {
+		w.unsure = true
+		return false
+	}
+	w.considered++
+	j.Reason = ReasonResources
+	return true
+}
+
+// takeHead makes job j, the first left waiting, the walk's head, locking
+// its partition, and reports whether it has a plan (no plan: no head, and
+// the walk is unsure).
+func (e *EASY) takeHead(w *easyWalk, j *job) bool {
+	if w.head = e.headPlan(j, w.now); w.head == nil {
+		w.unsure = true
+		return false
+	}
+	if e.lock(j.Partition); !w.head.lazy.pending {
+		w.outCPUs, w.outNodes = e.freeOutside(w.head.nodes)
+	}
+	return true
 }
 
 // consider starts eligible job j if it fits now and respects the head's

@@ -182,17 +182,13 @@ func (e *EASY) walkParts(w *easyWalk, jobs []*job) {
 		}
 		if started {
 			if backfill {
-				w.considered++
-				w.countedStarts++
+				w.backfilled()
 			}
 			continue
 		}
-		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) { // it never fits: no depth, no head
-			w.unsure = true
+		if !e.refused(w, j) {
 			continue
 		}
-		w.considered++
-		j.Reason = ReasonResources
 		if w.head == nil || inOrder {
 			e.leftWaiting(w, j)
 		}
@@ -206,13 +202,7 @@ func (e *EASY) walkParts(w *easyWalk, jobs []*job) {
 // own as Schedule's pass would.
 func (e *EASY) leftWaiting(w *easyWalk, j *job) {
 	if w.head == nil {
-		if w.head = e.headPlan(j, w.now); w.head == nil {
-			w.unsure = true
-			return
-		}
-		if e.lock(j.Partition); !w.head.lazy.pending {
-			w.outCPUs, w.outNodes = e.freeOutside(w.head.nodes)
-		}
+		e.takeHead(w, j)
 		return
 	}
 	if e.locksAsBusy(w, j) {
