@@ -235,7 +235,7 @@ func (c *Cluster) newRecord(nodes []int) record {
 // down node, which Slurm powers up for a job).
 func nodeState(s string) NodeState {
 	state := NodeUp
-	for _, w := range strings.Split(strings.ToUpper(s), "+") {
+	for w := range strings.SplitSeq(strings.ToUpper(s), "+") {
 		switch w {
 		case "DOWN", "FUTURE":
 			return NodeDown

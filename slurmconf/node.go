@@ -252,7 +252,7 @@ func knownNodeState(w string) bool {
 // administrator meant to keep jobs off.
 func nodeState(p Pair) (string, error) {
 	state := strings.ToUpper(p.Value)
-	for _, w := range strings.Split(state, "+") {
+	for w := range strings.SplitSeq(state, "+") {
 		if !knownNodeState(w) {
 			return "", p.err("unknown node State %q: want CLOUD, DOWN, DRAIN, FAIL, FAILING, FUTURE or UNKNOWN (joined with '+')", w)
 		}
