@@ -26,7 +26,9 @@ func plainNever(n Counts, count, cpus int) bool {
 // classifyIn over them, or in the quick "does not fit" for a probe.
 func (c *Cluster) plainFailure(job *Job, sc *scratch, quick bool) error {
 	if quick {
-		return newError(ErrBusy, "does not fit")
+		// the probes (Probe, ProbeNodes, ProbeInto) report only that it
+		// failed: the class alone, with no message made for nobody
+		return ErrBusy
 	}
 	n, err := c.NodeCounts(job)
 	if err != nil { // plainWalk refused such jobs already
