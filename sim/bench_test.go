@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"io/fs"
 	"os"
 	"testing"
 
@@ -100,31 +101,13 @@ func BenchmarkReadKTH(b *testing.B) {
 			}
 		}
 	})
-	b.Run("trace=KTH-SP2/jobs=28476/stream", func(b *testing.B) {
-		// as the CLI reads a trace: one job at a time through a TraceSource
-		tr, err := OpenSWF(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
-		if err != nil {
-			b.Fatal(err)
+	for _, keep := range []bool{false, true} {
+		name := "trace=KTH-SP2/jobs=28476/stream"
+		if keep {
+			name += "/keepfields" // as the CLI reads for --jobs F.swf
 		}
-		c, err := tr.ClusterFor(nil, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		for b.Loop() {
-			sr, closer, err := OpenSWFReader(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			src := NewTraceSource(sr, c, Conventions{}, 0)
-			for {
-				if _, err := src.Next(); err != nil {
-					break
-				}
-			}
-			closer.Close()
-		}
-	})
+		b.Run(name, func(b *testing.B) { streamKTH(b, fsys, SWFOptions{KeepFields: keep}) })
+	}
 	b.Run("trace=KTH-SP2/jobs=28476/workload", func(b *testing.B) {
 		tr, err := OpenSWF(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
 		if err != nil {
@@ -153,4 +136,31 @@ func BenchmarkReplayLight(b *testing.B) {
 	b.Run("trace=NASA-iPSC/jobs=18239/nodes=128/backfill", func(b *testing.B) {
 		replay(b, nasa(b), Options{Backfill: Conservative})
 	})
+}
+
+// streamKTH reads KTH-SP2 as the CLI does, one job at a time through a
+// TraceSource, under opts.
+func streamKTH(b *testing.B, fsys fs.FS, opts SWFOptions) {
+	tr, err := OpenSWF(fsys, "KTH-SP2-1996-2.1-cln.swf", SWFOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := tr.ClusterFor(nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		sr, closer, err := OpenSWFReader(fsys, "KTH-SP2-1996-2.1-cln.swf", opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src := NewTraceSource(sr, c, Conventions{}, 0)
+		for {
+			if _, err := src.Next(); err != nil {
+				break
+			}
+		}
+		closer.Close()
+	}
 }
