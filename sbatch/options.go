@@ -1,7 +1,9 @@
 package sbatch
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -102,7 +104,36 @@ func ParseOperands(args []string, extra ...Flag) (*Options, []string, error) {
 	if err := exclusiveOptions(found, args); err != nil {
 		return nil, nil, err
 	}
+	if err := gpuType(o, found, args); err != nil {
+		return nil, nil, err
+	}
 	return o, operands, nil
+}
+
+// gpuType sets o.GPUType from the last --gpus and the last
+// --gpus-per-node: a type given to one holds for both (--gpus-per-node=
+// a100:2 --gpus=4 asks for A100s), and two different types are refused,
+// naming the later option.
+func gpuType(o *Options, found []occurrence, args []string) error {
+	var last [2]string // the type of --gpus, of --gpus-per-node
+	var at occurrence
+	for _, occ := range found {
+		i := slices.Index([]string{"gpus", "gpus-per-node"}, occ.opt.long)
+		if occ.own || i < 0 {
+			continue
+		}
+		typ, _, typed := strings.Cut(occ.value, ":")
+		if !typed {
+			typ = ""
+		}
+		last[i], at = typ, occ
+	}
+	if last[0] != "" && last[1] != "" && last[0] != last[1] {
+		return &Error{Arg: at.arg, Text: args[at.arg], Offset: at.off,
+			Msg: "--gpus asks for GPU type " + last[0] + " and --gpus-per-node for " + last[1]}
+	}
+	o.GPUType = cmp.Or(last[0], last[1])
+	return nil
 }
 
 // exclusiveOptions refuses options sbatch refuses together: --mem and

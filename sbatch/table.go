@@ -130,7 +130,10 @@ func ParseMemory(v string) (int64, error) {
 	var mb int64
 	switch unit {
 	case 'K':
-		mb = (n + 1023) / 1024
+		mb = n / 1024 // rounded up below; n + 1023 would overflow near the int64 limit
+		if n%1024 != 0 {
+			mb++
+		}
 	case 'M':
 		mb = n
 	case 'G':

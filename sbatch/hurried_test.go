@@ -1,0 +1,97 @@
+package sbatch
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/hpcsched/hpcsched/position"
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A size in kilobytes near the int64 limit is too large, not negative:
+// rounding it up to megabytes must not overflow.
+func TestParseMemoryKilobytesNearTheLimit(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{{"0K", 0}, {"1K", 1}, {"1024K", 1}, {"1025K", 2}, {"9223372036854774784K", 9007199254740991}} {
+		got, err := ParseMemory(c.in)
+		if c.want > MaxMemoryMB {
+			assert.ErrorContains(t, err, "larger than MaxMemoryMB", c.in)
+			continue
+		}
+		require.NoError(t, err, c.in)
+		assert.Equal(t, c.want, got, c.in)
+	}
+	for _, in := range []string{"9223372036854775807K", "9223372036854775000K"} {
+		got, err := ParseMemory(in)
+		assert.ErrorContains(t, err, "larger than MaxMemoryMB", in)
+		assert.Zero(t, got, in)
+	}
+	_, err := Parse([]string{"--mem=9223372036854775807K"})
+	var e *Error
+	require.True(t, errors.As(err, &e))
+	assert.Equal(t, 6, e.Offset)
+}
+
+// A GPU type given to --gpus or --gpus-per-node holds for the other one
+// given without a type; two different types are refused, naming the later.
+func TestGPUTypeAcrossGPUOptions(t *testing.T) {
+	for _, args := range [][]string{
+		{"-N2", "--gpus-per-node=a100:2", "--gpus=4"},
+		{"-N2", "--gpus=4", "--gpus-per-node=a100:2"},
+		{"-N2", "--gpus=a100:4", "--gpus-per-node=2"},
+		{"-N2", "--gpus-per-node=2", "-G", "a100:4"},
+	} {
+		o, err := Parse(args)
+		require.NoError(t, err, args)
+		assert.Equal(t, "a100", o.GPUType, args)
+		r, err := o.Request("")
+		require.NoError(t, err, args)
+		assert.Equal(t, []selectnodes.GRESRequest{{Name: "gpu", Type: "a100", Min: 2, Max: 2}}, r.GRES, args)
+	}
+	// the same option again replaces the first, type and all
+	o, err := Parse([]string{"--gpus=a100:2", "--gpus=4"})
+	require.NoError(t, err)
+	assert.Empty(t, o.GPUType)
+	_, err = Parse([]string{"--gpus=a100:4", "--gpus-per-node=v100:2"})
+	var e *Error
+	require.True(t, errors.As(err, &e), "%v", err)
+	assert.Equal(t, 1, e.Arg)
+	assert.Contains(t, e.Msg, "a100")
+	assert.Contains(t, e.Msg, "v100")
+}
+
+// A running spec's errors say where in the spec they are, and a key given
+// twice is refused instead of the second silently replacing the first.
+func TestRunningSpecErrorsArePositioned(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		off  int
+		msg  string
+	}{
+		{"n1:cpus=1,cpus=2", 10, "cpus is given twice"},
+		{"n1:end=2h,mem=1G,end=1h", 17, "end is given twice"},
+		{"n1:cpus=-1", 8, `"-1" is not a count`},
+		{"n[1-2]:cpus=8,mem=lots", 18, `mem: "lots" is not a size`},
+		{"n1:colour=red", 3, "unknown key"},
+		{"n1:cpus=1,,mem=1G", 10, `"" is not key=value`},
+		{"n1:gres=gpu", 8, "gres"},
+		{":", 0, "names no nodes"},
+	} {
+		_, err := ParseRunning(c.spec)
+		var e *Error
+		require.True(t, errors.As(err, &e), "%s: %v", c.spec, err)
+		assert.Equal(t, c.off, e.Offset, c.spec)
+		assert.Contains(t, e.Error(), c.msg, c.spec)
+		assert.Contains(t, e.Error(), c.spec, "the spec is named")
+		pos, ok := position.Of(err)
+		require.True(t, ok)
+		assert.Equal(t, c.off, pos.Offset)
+	}
+	r, err := ParseRunning("n1:gpus=1,gres=gpu:a100:1;nic:2")
+	require.NoError(t, err, "gpus and gres are different keys")
+	assert.Len(t, r.GRES, 3)
+}
