@@ -95,3 +95,20 @@ func TestRunningSpecErrorsArePositioned(t *testing.T) {
 	require.NoError(t, err, "gpus and gres are different keys")
 	assert.Len(t, r.GRES, 3)
 }
+
+// A request's node lists are its own: changing them leaves the options,
+// and the next request made from them, as parsed.
+func TestRequestDoesNotShareTheOptionsNodeLists(t *testing.T) {
+	o, err := Parse([]string{"-w", "n[1-2]", "-x", "n3", "--gres=gpu:1"})
+	require.NoError(t, err)
+	r, err := o.Request("")
+	require.NoError(t, err)
+	r.Required[0], r.Excluded[0], r.GRES[0].Name = "changed", "changed", "changed"
+	assert.Equal(t, []string{"n1", "n2"}, o.NodeList)
+	assert.Equal(t, []string{"n3"}, o.Exclude)
+	again, err := o.Request("")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"n1", "n2"}, again.Required)
+	assert.Equal(t, []string{"n3"}, again.Excluded)
+	assert.Equal(t, "gpu", again.GRES[0].Name)
+}

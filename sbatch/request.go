@@ -2,6 +2,7 @@ package sbatch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,8 +27,10 @@ import (
 // AllowAccounts and AllowQOS. --switches is carried in Options for callers
 // that model it; the selection pipeline does not.
 func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
+	// the request's slices are its own: a caller may change them and ask
+	// the options again
 	r := selectnodes.Request{Partition: partition, MinNodes: o.MinNodes, MaxNodes: o.MaxNodes,
-		Required: o.NodeList, Excluded: o.Exclude, Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
+		Required: slices.Clone(o.NodeList), Excluded: slices.Clone(o.Exclude), Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
 		MaxSwitches:       o.Switches,
 		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...),
 		User: o.User, Account: o.Account, QOS: o.QOS}
