@@ -1,0 +1,54 @@
+package check
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func smallSite(t *testing.T) *Site {
+	t.Helper()
+	cfg, err := slurmconf.Parse(strings.NewReader("NodeName=n[1-4] CPUs=4\nPartitionName=p Nodes=ALL Default=YES\n"))
+	require.NoError(t, err)
+	s, err := NewSite(cfg, Options{})
+	require.NoError(t, err)
+	return s
+}
+
+// A nil or zero Site answers every method with an error naming NewSite
+// instead of a nil-pointer panic deep in the cluster; a nil Answer has no
+// class and no explanation.
+func TestSiteNotMadeByNewSite(t *testing.T) {
+	for name, s := range map[string]*Site{"nil": nil, "zero": {}, "cluster only": {Cluster: smallSite(t).Cluster}} {
+		_, err := s.Ask("-N1")
+		assert.ErrorContains(t, err, "NewSite", name)
+		_, err = s.WillRun("-N1")
+		assert.ErrorContains(t, err, "NewSite", name)
+		assert.ErrorContains(t, s.Run("n1"), "NewSite", name)
+		assert.ErrorContains(t, s.SetState("n1", selectnodes.NodeDown), "NewSite", name)
+		assert.ErrorContains(t, s.Reserve("n1", time.Time{}, time.Time{}.Add(time.Hour)), "NewSite", name)
+		assert.Nil(t, s.Explain(&Answer{}), name)
+	}
+	s := smallSite(t)
+	_, err := s.AskOptions(nil, selectnodes.RunNow)
+	assert.ErrorContains(t, err, "nil *sbatch.Options")
+	assert.Nil(t, s.Explain(nil))
+	var a *Answer
+	assert.Empty(t, a.Class())
+}
+
+// A hostlist naming a node the site lacks changes no node: the ones
+// before it in the list stay as they were.
+func TestSetStateIsAllOrNothing(t *testing.T) {
+	s := smallSite(t)
+	err := s.SetState("n[1-2],nosuch", selectnodes.NodeDown)
+	assert.ErrorContains(t, err, "nosuch")
+	a, err := s.Ask("-N4")
+	require.NoError(t, err)
+	assert.Equal(t, "n[1-4]", a.Nodes, "n1 and n2 are still up")
+}
