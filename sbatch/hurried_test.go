@@ -3,6 +3,7 @@ package sbatch
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/hpcsched/hpcsched/position"
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -111,4 +112,37 @@ func TestRequestDoesNotShareTheOptionsNodeLists(t *testing.T) {
 	assert.Equal(t, []string{"n1", "n2"}, again.Required)
 	assert.Equal(t, []string{"n3"}, again.Excluded)
 	assert.Equal(t, "gpu", again.GRES[0].Name)
+}
+
+// --begin's forms as sbatch(1) documents them beside the ones read
+// before: fika, a time of day with AM or PM, and the dates MMDDYY and
+// MM/DD/YY.
+func TestBeginDocumentedForms(t *testing.T) {
+	now := time.Date(2026, 11, 23, 10, 30, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"fika":       time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC),
+		"4:00PM":     time.Date(2026, 11, 23, 16, 0, 0, 0, time.UTC),
+		"4:00pm":     time.Date(2026, 11, 23, 16, 0, 0, 0, time.UTC),
+		"9:15:30am":  time.Date(2026, 11, 24, 9, 15, 30, 0, time.UTC), // past today: tomorrow
+		"12:30AM":    time.Date(2026, 11, 24, 0, 30, 0, 0, time.UTC),
+		"12:30PM":    time.Date(2026, 11, 23, 12, 30, 0, 0, time.UTC),
+		"120126":     time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+		"12/01/26":   time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+		"02/29/28":   time.Date(2028, 2, 29, 0, 0, 0, 0, time.UTC),
+		"16:00":      time.Date(2026, 11, 23, 16, 0, 0, 0, time.UTC),
+		"2026-12-01": time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		got, err := ParseBegin(in, now)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"13:00pm", "0:30am", "16:00:00AMX", "02/30/26", "130126", "12/01/2026", "1201", "12-01-26"} {
+		_, err := ParseBegin(bad, now)
+		assert.Error(t, err, bad)
+	}
+	o, err := Parse([]string{"--begin=4:00PM"})
+	require.NoError(t, err)
+	at, err := o.BeginAt(now)
+	require.NoError(t, err)
+	assert.Equal(t, time.Date(2026, 11, 23, 16, 0, 0, 0, time.UTC), at)
 }
