@@ -146,3 +146,32 @@ func TestBeginDocumentedForms(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, time.Date(2026, 11, 23, 16, 0, 0, 0, time.UTC), at)
 }
+
+// With -n, sbatch asks for no more nodes than tasks: -N2 -n1 is one node
+// ("can't run 1 processes on 2 nodes"), as a real Slurm 22.05.8 placed
+// --hint=nomultithread -n1 -N2 (check's layout-blind3 set, line 49). The
+// options keep what was written.
+func TestNodesAboveTasksAreCutToTheTasks(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		min, max int
+	}{
+		{[]string{"-N2", "-n1"}, 1, 1},
+		{[]string{"-N", "2-4", "-n", "3"}, 2, 3},
+		{[]string{"-N", "2-4", "-n", "1"}, 1, 1},
+		{[]string{"-N3", "-n3"}, 3, 3},
+		{[]string{"-N2", "-n8"}, 2, 2},
+		{[]string{"-N2"}, 2, 2},
+		{[]string{"-n2"}, 0, 0},
+		{[]string{"-N4", "-n2", "--ntasks-per-node=1"}, 2, 2},
+	} {
+		o, err := Parse(c.args)
+		require.NoError(t, err, c.args)
+		r, err := o.Request("")
+		require.NoError(t, err, c.args)
+		assert.Equal(t, [2]int{c.min, c.max}, [2]int{r.MinNodes, r.MaxNodes}, c.args)
+	}
+	o, err := Parse([]string{"-N2", "-n1"})
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{2, 2}, [2]int{o.MinNodes, o.MaxNodes}, "the options as written")
+}

@@ -29,7 +29,8 @@ import (
 func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
 	// the request's slices are its own: a caller may change them and ask
 	// the options again
-	r := selectnodes.Request{Partition: partition, MinNodes: o.MinNodes, MaxNodes: o.MaxNodes,
+	minNodes, maxNodes := o.nodeCounts()
+	r := selectnodes.Request{Partition: partition, MinNodes: minNodes, MaxNodes: maxNodes,
 		Required: slices.Clone(o.NodeList), Excluded: slices.Clone(o.Exclude), Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
 		MaxSwitches:       o.Switches,
 		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...),
@@ -85,6 +86,21 @@ func (o *Options) Request(partition string, fopts ...features.Option) (selectnod
 		r.Features = e
 	}
 	return r, nil
+}
+
+// nodeCounts are -N's minimum and maximum as sbatch submits them: with
+// -n, never more nodes than tasks (sbatch -N2 -n1 warns "can't run 1
+// processes on 2 nodes" and asks for one; a real Slurm 22.05.8 placed
+// --hint=nomultithread -n1 -N2 on one node).
+func (o *Options) nodeCounts() (int, int) {
+	lo, hi := o.MinNodes, o.MaxNodes
+	if o.NTasks > 0 && lo > 0 {
+		lo = min(lo, o.NTasks)
+		if hi > o.NTasks {
+			hi = max(o.NTasks, lo)
+		}
+	}
+	return lo, hi
 }
 
 func (o *Options) gpusPerNode() int {
