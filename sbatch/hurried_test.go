@@ -175,3 +175,16 @@ func TestNodesAboveTasksAreCutToTheTasks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{2, 2}, [2]int{o.MinNodes, o.MaxNodes}, "the options as written")
 }
+
+// A caller's Flag without a Set function is an error where the flag is
+// used, not a nil-function panic.
+func TestFlagWithoutSetIsAnError(t *testing.T) {
+	_, err := ParseFlags([]string{"a", "-x", "1"}, Flag{Short: 'x', Value: true})
+	var e *Error
+	require.True(t, errors.As(err, &e), "%v", err)
+	assert.Equal(t, 2, e.Arg)
+	assert.Contains(t, e.Msg, "no Set")
+	_, err = Parse([]string{"-N1", "--mine"}, Flag{Long: "mine"})
+	require.True(t, errors.As(err, &e), "%v", err)
+	assert.Equal(t, 1, e.Arg)
+}

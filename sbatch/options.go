@@ -2,6 +2,7 @@ package sbatch
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -184,8 +185,11 @@ func flagOptions(flags []Flag) []option {
 		case f.Value:
 			mode = requiredArg
 		}
-		table = append(table, option{short: f.Short, long: f.Long, mode: mode,
-			set: func(_ *Options, v string) error { return f.Set(v) }})
+		set := func(_ *Options, v string) error { return f.Set(v) }
+		if f.Set == nil { // the caller's Flag lacks its Set: say so where it is used
+			set = func(*Options, string) error { return errors.New("this flag has no Set function to take it") }
+		}
+		table = append(table, option{short: f.Short, long: f.Long, mode: mode, set: set})
 	}
 	return table
 }
