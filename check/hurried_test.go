@@ -52,3 +52,16 @@ func TestSetStateIsAllOrNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "n[1-4]", a.Nodes, "n1 and n2 are still up")
 }
+
+// A case that could not run is recorded with the expectation it had,
+// after a comment saying why, so the recording reads back as a table.
+func TestLineOfACaseThatCouldNotRun(t *testing.T) {
+	res := Result{Case: Case{Line: 3, Conf: "a.conf", Load: "-", Request: "-N1", Expected: "n[1-2]"},
+		Got: "ERROR: a.conf: no such file\nor directory"}
+	line := res.Line()
+	assert.True(t, strings.HasPrefix(line, "# could not run: ERROR: a.conf: no such file or directory\n"), line)
+	cases, err := ReadTable(strings.NewReader(line+"\n"), "rec.tsv")
+	require.NoError(t, err)
+	require.Len(t, cases, 1)
+	assert.Equal(t, Case{Line: 2, Conf: "a.conf", Load: "-", Request: "-N1", Expected: "n[1-2]"}, cases[0])
+}

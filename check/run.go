@@ -135,10 +135,16 @@ func matches(expected string, a *Answer) bool {
 }
 
 // Line prints a result as a table line with today's answer as expected,
-// for --record.
+// for --record. A case that could not run has no answer to record: its
+// line keeps the expectation it had, after a comment line saying why, so
+// the recording stays a table and running it gives the same error.
 func (res Result) Line() string {
+	if res.Answer == nil {
+		why := strings.Join(strings.Fields(res.Got), " ") // on one line
+		return fmt.Sprintf("# could not run: %s\n%s\t%s\t%s\t%s", why, res.Conf, res.Load, res.Request, res.Expected)
+	}
 	got := res.Got
-	if res.Answer != nil && res.Answer.Err != nil {
+	if res.Answer.Err != nil {
 		got = "REJECT:" + res.Answer.Class()
 	}
 	return fmt.Sprintf("%s\t%s\t%s\t%s", res.Conf, res.Load, res.Request, got)
