@@ -65,3 +65,13 @@ func TestLineOfACaseThatCouldNotRun(t *testing.T) {
 	require.Len(t, cases, 1)
 	assert.Equal(t, Case{Line: 2, Conf: "a.conf", Load: "-", Request: "-N1", Expected: "n[1-2]"}, cases[0])
 }
+
+// An expected hostlist that names a node twice means the same set of
+// nodes: "n[1-2],n1" matches a placement on n[1-2].
+func TestExpectedHostlistIsASet(t *testing.T) {
+	a := &Answer{Nodes: "n[1-2]", Names: []string{"n1", "n2"}}
+	assert.True(t, matches("n[1-2],n1", a))
+	assert.True(t, matches("n2,n1", a))
+	assert.False(t, matches("n[1-3],n1", a))
+	assert.False(t, matches("n1,n1", a))
+}

@@ -55,3 +55,11 @@ func TestSiteNotMadeByLoad(t *testing.T) {
 	tb = fatalOf(t, func(tb testing.TB) { site.Down(tb, "n1") })
 	assert.Contains(t, tb.msg, "not made by Load")
 }
+
+// RunsOn compares sets of nodes: a hostlist naming a node twice is the
+// same set.
+func TestRunsOnNamesASet(t *testing.T) {
+	site := fourNodes(t)
+	assert.True(t, site.Request(t, "-N2").RunsOn(t, "n[1-2],n1"))
+	assert.True(t, site.Request(t, "-N2").RunsOn(t, "n2,n1,n2"))
+}

@@ -121,7 +121,8 @@ func explain(a *check.Answer) string {
 	return "\n" + a.Explanation.String()
 }
 
-func sameSet(a, b []string) bool { return len(a) == len(b) && subset(a, b) }
+// sameSet compares as sets: a hostlist may name a node twice ("n[1-2],n1").
+func sameSet(a, b []string) bool { return subset(a, b) && subset(b, a) }
 
 func subset(a, b []string) bool {
 	for _, x := range a {
