@@ -5,6 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hpcsched/hpcsched/queue"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,4 +64,13 @@ func TestEvaluateOnBadSelectionsAndUnvalidatedProblems(t *testing.T) {
 	_, err = p.Evaluate(Selection{-1, 0})
 	assert.ErrorIs(t, err, ErrInvalid)
 	assert.ErrorContains(t, err, "node 5")
+}
+
+// A nil Planner or Snapshot is an error from Plan, not a nil-pointer panic.
+func TestPlanNilPlannerOrSnapshot(t *testing.T) {
+	var pl *Planner
+	_, err := pl.Plan(context.Background(), nil, nil, time.Time{})
+	assert.ErrorIs(t, err, ErrInvalid)
+	_, err = (&Planner{}).Plan(context.Background(), nil, []queue.Job{{ID: 1}}, time.Time{})
+	assert.ErrorIs(t, err, ErrInvalid)
 }
