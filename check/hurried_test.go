@@ -75,3 +75,26 @@ func TestExpectedHostlistIsASet(t *testing.T) {
 	assert.False(t, matches("n[1-3],n1", a))
 	assert.False(t, matches("n1,n1", a))
 }
+
+// A request for no time limit (-t INFINITE, or 0) is above a partition's
+// finite MaxTime: Slurm holds it (PartitionTimeLimit), a part_config
+// answer here; a partition without MaxTime runs it.
+func TestNoTimeLimitAgainstMaxTime(t *testing.T) {
+	cfg, err := slurmconf.Parse(strings.NewReader("NodeName=n[1-4] CPUs=4\n" +
+		"PartitionName=short Nodes=n[1-2] Default=YES MaxTime=2:00:00\nPartitionName=open Nodes=n[3-4]\n"))
+	require.NoError(t, err)
+	s, err := NewSite(cfg, Options{})
+	require.NoError(t, err)
+	for _, line := range []string{"-t INFINITE", "-t 0", "-t UNLIMITED -N1"} {
+		a, err := s.Ask(line)
+		require.NoError(t, err, line)
+		assert.Equal(t, "part_config", a.Class(), line)
+		assert.ErrorContains(t, a.Err, "time limit UNLIMITED is above partition short MaxTime 2:00:00", line)
+		a, err = s.Ask(line + " -p open")
+		require.NoError(t, err, line)
+		assert.NoError(t, a.Err, line)
+	}
+	a, err := s.Ask("-N1")
+	require.NoError(t, err)
+	assert.NoError(t, a.Err, "no -t: the partition's default")
+}

@@ -16,7 +16,7 @@ func FuzzParse(f *testing.F) {
 		"--switches=2@10 --nice=-5 -p a,b", "n[1-2]:cpus=8,mem=16G,end=2h",
 		"--mem=9223372036854775807K", "9223372036854775807K", "n1:cpus=1,cpus=2",
 		"--gpus-per-node=a100:2 --gpus=4 -N2", "--gpus=a100:4 --gpus-per-node=v100:2",
-		"--begin=4:00PM", "12/01/26", "120126", "12:30am"} {
+		"--begin=4:00PM", "12/01/26", "120126", "12:30am", "-t 0", "-t INFINITE -p short"} {
 		f.Add(s)
 	}
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)

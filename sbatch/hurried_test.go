@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/position"
+	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -187,4 +189,26 @@ func TestFlagWithoutSetIsAnError(t *testing.T) {
 	_, err = Parse([]string{"-N1", "--mine"}, Flag{Long: "mine"})
 	require.True(t, errors.As(err, &e), "%v", err)
 	assert.Equal(t, 1, e.Arg)
+}
+
+// -t INFINITE, UNLIMITED, -1 and 0 ask for no time limit, which is a
+// limit given (above every finite MaxTime, as Slurm holds such a job), not
+// one left out (which takes the partition's default); a Spec submits it
+// as the queue's longest.
+func TestTimeGivenAsNone(t *testing.T) {
+	for _, v := range []string{"INFINITE", "UNLIMITED", "infinite", "-1", "0"} {
+		o, err := Parse([]string{"-t", v})
+		require.NoError(t, err, v)
+		assert.Equal(t, slurmconf.Unlimited, o.TimeLimit, v)
+		r, err := o.Request("")
+		require.NoError(t, err, v)
+		assert.Equal(t, slurmconf.Unlimited, r.TimeLimit, v)
+		spec, err := o.Spec(time.Time{})
+		require.NoError(t, err, v)
+		assert.Equal(t, queue.MaxTimeLimit, spec.TimeLimit, v)
+		assert.Zero(t, spec.Request.TimeLimit, "one limit, in the Spec")
+	}
+	o, err := Parse([]string{"-N1"})
+	require.NoError(t, err)
+	assert.Zero(t, o.TimeLimit, "not given")
 }

@@ -39,14 +39,19 @@ type Options struct {
 	Contiguous         bool
 	Switches           int           // --switches=N
 	SwitchesWait       time.Duration // --switches=N@time
-	TimeLimit, TimeMin time.Duration
-	Begin              string // --begin, as written; see BeginAt
-	Account, QOS       string
-	User, Group        string // --uid, --gid
-	Dependency         string
-	Requeue            bool
-	Nice               int64
-	Hold               bool
+	// TimeLimit is -t: slurmconf.Unlimited for INFINITE, UNLIMITED, -1
+	// or 0 (no limit imposed), which Request keeps (above any partition's
+	// finite MaxTime, as Slurm holds such a job) and Spec submits as
+	// queue.MaxTimeLimit.
+	TimeLimit    time.Duration
+	TimeMin      time.Duration // --time-min
+	Begin        string        // --begin, as written; see BeginAt
+	Account, QOS string
+	User, Group  string // --uid, --gid
+	Dependency   string
+	Requeue      bool
+	Nice         int64
+	Hold         bool
 	// Layout asks how tasks sit on sockets, cores and threads (--hint,
 	// --ntasks-per-socket, --ntasks-per-core, --threads-per-core).
 	Layout Layout

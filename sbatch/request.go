@@ -9,6 +9,7 @@ import (
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
 )
 
 // Request is the selection request the options describe, for partition
@@ -130,6 +131,10 @@ func (o *Options) Spec(now time.Time, fopts ...features.Option) (queue.Spec, err
 	if err != nil {
 		return queue.Spec{}, err
 	}
-	return queue.Spec{Name: o.JobName, User: o.User, Account: o.Account, Request: req, TimeLimit: o.TimeLimit, TimeMin: o.TimeMin,
+	limit := o.TimeLimit
+	if limit == slurmconf.Unlimited {
+		limit, req.TimeLimit = queue.MaxTimeLimit, 0 // the queue's longest; one limit, in the Spec
+	}
+	return queue.Spec{Name: o.JobName, User: o.User, Account: o.Account, Request: req, TimeLimit: limit, TimeMin: o.TimeMin,
 		Begin: begin, Dependency: o.Dependency, Requeue: o.Requeue, Nice: o.Nice, Hold: o.Hold}, nil
 }

@@ -43,7 +43,7 @@ func optionTable() []option {
 		{0, "share", noArg, func(o *Options, _ string) error { o.Oversubscribe = true; return nil }},
 		{0, "contiguous", noArg, func(o *Options, _ string) error { o.Contiguous = true; return nil }},
 		{0, "switches", requiredArg, setSwitches},
-		{'t', "time", requiredArg, func(o *Options, v string) error { return duration(&o.TimeLimit, v) }},
+		{'t', "time", requiredArg, setTime},
 		{0, "time-min", requiredArg, func(o *Options, v string) error { return duration(&o.TimeMin, v) }},
 		{'b', "begin", requiredArg, func(o *Options, v string) error { o.Begin = v; return checkBegin(v) }},
 		{'A', "account", requiredArg, func(o *Options, v string) error { o.Account = v; return nil }},
@@ -189,6 +189,23 @@ func setSwitches(o *Options, v string) error {
 	if hasWait {
 		return duration(&o.SwitchesWait, wait)
 	}
+	return nil
+}
+
+// setTime reads -t, keeping INFINITE, UNLIMITED, -1 and 0 ("no time
+// limit imposed", sbatch(1) says) as slurmconf.Unlimited: a limit given as
+// none is above every partition's finite MaxTime, and Slurm holds such a
+// job (PartitionTimeLimit), where one not given takes the partition's
+// default.
+func setTime(o *Options, v string) error {
+	d, err := slurmconf.ParseDuration(v)
+	if err != nil {
+		return err
+	}
+	if d == 0 {
+		d = slurmconf.Unlimited
+	}
+	o.TimeLimit = d
 	return nil
 }
 
