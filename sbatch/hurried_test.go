@@ -212,3 +212,24 @@ func TestTimeGivenAsNone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, o.TimeLimit, "not given")
 }
+
+// --exclusive and -s/--oversubscribe set one thing, how the job shares its
+// nodes: the later holds, as in sbatch, whichever order they come in.
+func TestExclusiveAndOversubscribeTheLaterHolds(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		share selectnodes.ShareRequest
+	}{
+		{[]string{"--exclusive", "-s"}, selectnodes.ShareOversubscribe},
+		{[]string{"-s", "--exclusive"}, selectnodes.ShareExclusiveJob},
+		{[]string{"--exclusive=user", "--oversubscribe"}, selectnodes.ShareOversubscribe},
+		{[]string{"--share", "--exclusive=user"}, selectnodes.ShareExclusiveJob},
+	} {
+		o, err := Parse(c.args)
+		require.NoError(t, err, c.args)
+		assert.False(t, o.Exclusive && o.Oversubscribe, c.args)
+		r, err := o.Request("")
+		require.NoError(t, err, c.args)
+		assert.Equal(t, c.share, r.Share, c.args)
+	}
+}

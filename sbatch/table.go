@@ -39,8 +39,8 @@ func optionTable() []option {
 		{'G', "gpus", requiredArg, func(o *Options, v string) error { return gpus(&o.GPUs, &o.GPUType, v) }},
 		{0, "gpus-per-node", requiredArg, func(o *Options, v string) error { return gpus(&o.GPUsPerNode, &o.GPUType, v) }},
 		{0, "exclusive", optionalArg, setExclusive},
-		{'s', "oversubscribe", noArg, func(o *Options, _ string) error { o.Oversubscribe = true; return nil }},
-		{0, "share", noArg, func(o *Options, _ string) error { o.Oversubscribe = true; return nil }},
+		{'s', "oversubscribe", noArg, setOversubscribe},
+		{0, "share", noArg, setOversubscribe},
 		{0, "contiguous", noArg, func(o *Options, _ string) error { o.Contiguous = true; return nil }},
 		{0, "switches", requiredArg, setSwitches},
 		{'t', "time", requiredArg, setTime},
@@ -172,10 +172,17 @@ func gpus(dst *int, typ *string, v string) error {
 	return count(dst, n)
 }
 
+// setOversubscribe is -s: it and --exclusive set one thing, how the job
+// shares its nodes, so the later of the two holds, as in sbatch.
+func setOversubscribe(o *Options, _ string) error {
+	o.Oversubscribe, o.Exclusive, o.ExclusiveMode = true, false, ""
+	return nil
+}
+
 func setExclusive(o *Options, v string) error {
 	switch v {
 	case "", "user", "mcs":
-		o.Exclusive, o.ExclusiveMode = true, v
+		o.Exclusive, o.ExclusiveMode, o.Oversubscribe = true, v, false
 		return nil
 	}
 	return errors.New("--exclusive takes no value, user or mcs, not " + strconv.Quote(v))
