@@ -2,6 +2,7 @@ package auction
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 )
@@ -14,6 +15,7 @@ func FuzzReadJSON(f *testing.F) {
 	f.Add(`{"nodes":[{"cpus":1,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":null}]}`)
 	f.Add(`{"nodes":[],"jobs":[]}`)
 	f.Add(`{"nodes":[{"cpus":4}],"jobs":[{"id":1,"bids":[{"uses":[[0,1,0,1]]}]}]}`)
+	f.Add(`{"alpha":1e308,"nodes":[{"cpus":2,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":[{"uses":[[0,1,0]],"cost":-1e308,"level":0}]}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		p, err := ReadJSON(strings.NewReader(in))
 		if err != nil {
@@ -40,7 +42,8 @@ func FuzzReadJSON(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !p.Feasible(sol.Selection) || sol.Bound+1e-6 < sol.Objective {
+		if !p.Feasible(sol.Selection) || sol.Bound+1e-6 < sol.Objective ||
+			math.IsInf(sol.Objective, 0) || math.IsInf(sol.Bound, 0) {
 			t.Fatalf("bad solution %+v", sol)
 		}
 	})

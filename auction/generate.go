@@ -91,6 +91,9 @@ type nodeset struct {
 // range that fits), and keeps the MaxBids least contended — those whose
 // nodes the fewest other candidate bids want — lowest switch level first.
 func GenerateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOptions) (*Problem, error) {
+	if tree == nil {
+		return nil, &Error{Path: "tree", Err: ErrInvalid, Msg: "nil *topology.Tree: bids are made under its switches"}
+	}
 	return generateBids(window, load, tree, opts, &useArena{})
 }
 

@@ -28,6 +28,9 @@ import (
 // it allocate more than a bounded amount. Errors are *Error with the JSON
 // path and byte offset.
 func ReadJSON(r io.Reader) (*Problem, error) {
+	if r == nil {
+		return nil, &Error{Err: ErrInvalid, Msg: "nil io.Reader"}
+	}
 	lr := &io.LimitedReader{R: r, N: MaxInputBytes + 1}
 	sq := newSqueezer(lr)
 	jr := &jsonReader{dec: newDecoder(sq), sq: sq}

@@ -119,8 +119,15 @@ type Planner struct {
 
 var _ queue.Planner = (*Planner)(nil)
 
-// Plan implements queue.Planner.
+// Plan implements queue.Planner. It places its winners on snap, as the
+// queue's contract lets it (the pass's own copy of the load): a caller of
+// its own gives each call a fresh Snapshot, since on one that already
+// holds a window's winners those jobs win nothing again. A nil Planner or
+// snap is an error.
 func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, now time.Time) ([]queue.Decision, error) {
+	if pl == nil || snap == nil {
+		return nil, &Error{Err: ErrInvalid, Msg: "auction planner: nil *Planner or *selectnodes.Snapshot"}
+	}
 	gpu := pl.gpu()
 	rounds := max(1, pl.Auctions)
 	var out []queue.Decision

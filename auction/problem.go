@@ -144,7 +144,8 @@ func (p *Problem) Feasible(sel Selection) bool {
 }
 
 // Evaluate returns the objective (1) of sel, or an error naming the first
-// violated constraint.
+// violated constraint. An entry below -1 is an error, not a job left out;
+// a use on a node p lacks (a problem not validated) is ErrInvalid.
 func (p *Problem) Evaluate(sel Selection) (float64, error) {
 	if len(sel) != len(p.Jobs) {
 		return 0, fmt.Errorf("%w: selection has %d entries for %d jobs", ErrInfeasible, len(sel), len(p.Jobs))
@@ -153,13 +154,16 @@ func (p *Problem) Evaluate(sel Selection) (float64, error) {
 	gpus := make([]int, len(p.Nodes))
 	obj := 0.0
 	for j, i := range sel {
-		if i < 0 {
+		if i == -1 {
 			continue
 		}
-		if i >= len(p.Jobs[j].Bids) {
-			return 0, fmt.Errorf("%w: job %d: bid %d of %d", ErrInfeasible, p.Jobs[j].ID, i, len(p.Jobs[j].Bids))
+		if i < -1 || i >= len(p.Jobs[j].Bids) {
+			return 0, fmt.Errorf("%w: job %d: bid %d of %d (-1 leaves the job out)", ErrInfeasible, p.Jobs[j].ID, i, len(p.Jobs[j].Bids))
 		}
 		for _, u := range p.Jobs[j].Bids[i].Uses {
+			if u.Node < 0 || u.Node >= len(p.Nodes) { // a problem not validated
+				return 0, fmt.Errorf("%w: job %d: bid %d uses node %d of %d", ErrInvalid, p.Jobs[j].ID, i, u.Node, len(p.Nodes))
+			}
 			cores[u.Node] += u.Cores
 			gpus[u.Node] += u.GPUs
 			if cores[u.Node] > p.Nodes[u.Node].CPUs {
@@ -176,7 +180,8 @@ func (p *Problem) Evaluate(sel Selection) (float64, error) {
 
 // Validate checks the problem: capacities not negative, unique job IDs, no
 // empty bid, every use on a known node and within its capacity, one use per
-// node per bid, finite costs and alpha, and the budgets of Limits.
+// node per bid, finite costs and alpha, every bid's value (Value) within
+// ±1e290 so that sums of values stay finite, and the budgets of Limits.
 func (p *Problem) Validate() error { return p.validate(true) }
 
 // validate is Validate, which walks every bid's uses only when uses is
@@ -269,7 +274,30 @@ func (p *Problem) validateBid(j, i int, used []uint32, stamp uint32) error {
 		}
 		total += u.Cores
 	}
-	return p.validateBidCores(j, i, total)
+	if err := p.validateBidCores(j, i, total); err != nil {
+		return err
+	}
+	return p.validateBidValue(j, i, total)
+}
+
+// maxValue bounds a bid's objective coefficient, so that the objective
+// and the bounds, sums over at most MaxJobs bids, stay finite.
+const maxValue = 1e290
+
+// validateBidValue checks bid i of job j's objective coefficient (Value),
+// whose cores are cores: an alpha and a cost each finite can still
+// multiply past the float64 range, and an infinite value would make every
+// selection that takes the bid "optimal". The planner's problems skip it
+// (its costs are formula (5)'s, at most a few units).
+func (p *Problem) validateBidValue(j, i, cores int) error {
+	v := float64(p.Jobs[j].Priority) - p.Alpha*p.Jobs[j].Bids[i].Cost
+	if p.ValueByCores {
+		v *= float64(cores)
+	}
+	if !(math.Abs(v) <= maxValue) {
+		return &Error{Path: bidPath(j, i), Err: ErrInvalid, Msg: fmt.Sprintf("value priority - alpha*cost is %v, beyond ±%g", v, maxValue)}
+	}
+	return nil
 }
 
 // validateBidHead checks what bid i of job j is beside its uses: its

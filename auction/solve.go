@@ -108,6 +108,9 @@ type solver struct {
 // opts.TimeLimit or when its budgets run out, with the best it has; it is
 // deterministic for the same input and options unless stopped by time.
 func Solve(ctx context.Context, p *Problem, opts Options) (*Solution, error) {
+	if p == nil {
+		return nil, &Error{Err: ErrInvalid, Msg: "nil *Problem"}
+	}
 	return solve(ctx, p, opts, nil)
 }
 

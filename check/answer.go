@@ -35,17 +35,26 @@ type Answer struct {
 }
 
 // Explain is the pipeline's explanation of the answer: the one it failed
-// with, or, for a placement, a fresh run of selectnodes Explain.
+// with, or, for a placement, a fresh run of selectnodes Explain (nil for a
+// nil Answer, or on a Site not made by NewSite).
 func (s *Site) Explain(a *Answer) *selectnodes.Explanation {
-	if a.Explanation != nil {
+	switch {
+	case a == nil || !s.made():
+		return nil
+	case a.Explanation != nil:
 		return a.Explanation
 	}
 	return s.Cluster.Explain(&a.Request, selectnodes.RunNow)
 }
 
-// Class is the rejection's class name ("" when placed): node_config,
-// part_config, busy, held or invalid.
-func (a *Answer) Class() string { return selectnodes.ClassName(a.Err) }
+// Class is the rejection's class name ("" when placed, and for a nil
+// Answer): node_config, part_config, busy, held or invalid.
+func (a *Answer) Class() string {
+	if a == nil {
+		return ""
+	}
+	return selectnodes.ClassName(a.Err)
+}
 
 // Ask answers a request written as an sbatch command line: where it would
 // run now, or why not. The error is for words that do not parse.
@@ -81,7 +90,14 @@ func (s *Site) ask(line string, mode selectnodes.Mode) (*Answer, error) {
 // (the running jobs ending at their expected ends) and never starts
 // before it. A partition the cluster lacks is an invalid request, as
 // sbatch refuses it, even when another partition listed would run it.
+// Nil options are an error, as is a Site not made by NewSite.
 func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, error) {
+	switch {
+	case !s.made():
+		return nil, errNotMade
+	case o == nil:
+		return nil, errors.New("check: AskOptions: nil *sbatch.Options")
+	}
 	begin, err := o.BeginAt(s.now)
 	if err != nil {
 		return nil, err

@@ -70,8 +70,18 @@ func NewSite(cfg *slurmconf.Config, opts Options) (*Site, error) {
 // Now is the moment the site's load is described at.
 func (s *Site) Now() time.Time { return s.now }
 
+// errNotMade is what a Site's methods say when it was not made by NewSite
+// (a nil or zero Site has no cluster to answer from).
+var errNotMade = errors.New("check: a Site not made by NewSite")
+
+// made says whether s came from NewSite, which starts job IDs at 1.
+func (s *Site) made() bool { return s != nil && s.Cluster != nil && s.nextID > 0 }
+
 // Run places a running job described by an sbatch.Running spec.
 func (s *Site) Run(spec string) error {
+	if !s.made() {
+		return errNotMade
+	}
 	r, err := sbatch.ParseRunning(spec)
 	if err != nil {
 		return err
@@ -83,10 +93,17 @@ func (s *Site) Run(spec string) error {
 	return nil
 }
 
-// SetState sets the nodes of a hostlist down, drained or up.
+// SetState sets the nodes of a hostlist down, drained or up. A name the
+// cluster lacks is an error before any node changes.
 func (s *Site) SetState(hl string, st selectnodes.NodeState) error {
+	if !s.made() {
+		return errNotMade
+	}
 	names, err := hostlist.Expand(hl)
 	if err != nil {
+		return err
+	}
+	if _, err := s.Cluster.NodeSet(names); err != nil {
 		return err
 	}
 	for _, n := range names {
@@ -101,6 +118,9 @@ func (s *Site) SetState(hl string, st selectnodes.NodeState) error {
 // would overlap [from, to), as an advance reservation does. A window that
 // does not end after it starts is an error: it would withhold nothing.
 func (s *Site) Reserve(hl string, from, to time.Time) error {
+	if !s.made() {
+		return errNotMade
+	}
 	if !to.After(from) {
 		return fmt.Errorf("reservation of %s: ends at %s, not after its start at %s", hl,
 			to.Format(time.RFC3339), from.Format(time.RFC3339))

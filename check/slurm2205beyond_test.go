@@ -89,7 +89,6 @@ var (
 		41: gapSocket + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-socket=3 -n15 -c2: Slurm t[01-04], compat mode t[01-03]",
 		42: gapSocket + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-socket=3 -n30 -N2: Slurm t[06-07], compat mode REJECT:node_config",
 		43: gapSocket + "b3_ht.conf t[01-05]:cpus=10 --ntasks-per-socket=3 -n4 -N1: Slurm t04, compat mode t01",
-		49: gapCoreTasks + "b3_htmem.conf idle, --hint=nomultithread -n1 -N2: Slurm y01, compat mode y[01-02]",
 		56: gapSocket + "b3_htmem.conf idle, --ntasks-per-socket=2 -n12 -N1: Slurm REJECT, compat mode y07",
 		57: gapSocket + "b3_htmem.conf idle, --ntasks-per-socket=3 -n1 -c2: Slurm y01, compat mode y07",
 		59: gapSocket + "b3_htmem.conf idle, --ntasks-per-socket=3 -n8 -N1: Slurm y01, compat mode y07",
@@ -120,7 +119,7 @@ const (
 	gapCountOR       = "a count in a matching OR: Slurm refuses it at submission (Invalid feature specification); the constraint parser refuses it too, which the replay reports as an error rather than a rejection: "
 	gapSwitchNoWait  = "--switches=N@0: Slurm does not wait for the switch count and places the job at once across switches: "
 	gapSocket        = "--ntasks-per-socket on hyperthreaded nodes: Slurm neither caps a node at that many tasks per socket nor spreads as the model does (held out): "
-	gapCoreTasks     = "--ntasks-per-core=1 with -c2 holds one core per task, not per CPU; -n1 -N2 takes one node (held out): "
+	gapCoreTasks     = "--ntasks-per-core=1 with -c2 holds one core per task, not per CPU (held out): "
 	gapLLNCount      = "LLN with a node limit and a CPU total the least loaded nodes cannot reach in that many: Slurm passes over small nodes and goes on to heavier weights in a way not yet understood (held out, first replay): "
 	gapLayout        = "CR_CPU on hyperthreaded nodes (a nomultithread job holds threads, not cores) is not modelled: "
 	gapIdleAfterLoad = "-N1 with a CPU count on partly loaded nodes: Slurm takes an idle node after the loaded ones (g04, w05, o06), compat mode the first idle node of the weight (held out, first replay): "

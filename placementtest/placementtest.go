@@ -115,15 +115,21 @@ func (o *settings) topologyPath(path string) string {
 	return ""
 }
 
-// Cluster is the site's cluster, for anything the sentences do not cover.
-func (s *Site) Cluster() *selectnodes.Cluster { return s.s.Cluster }
+// Cluster is the site's cluster, for anything the sentences do not cover
+// (nil for a Site not made by Load).
+func (s *Site) Cluster() *selectnodes.Cluster {
+	if s == nil || s.s == nil {
+		return nil
+	}
+	return s.s.Cluster
+}
 
 // Running adds a running job: "HOSTLIST" takes whole nodes,
 // "HOSTLIST:cpus=8,mem=16G,gpus=2,end=2h" part of each (package sbatch's
 // Running spec).
 func (s *Site) Running(t testing.TB, spec string) *Site {
 	t.Helper()
-	if err := s.s.Run(spec); err != nil {
+	if err := s.made(t).Run(spec); err != nil {
 		t.Fatalf("placementtest: %v", err)
 	}
 	return s
@@ -143,7 +149,7 @@ func (s *Site) Drain(t testing.TB, hl string) *Site {
 
 func (s *Site) state(t testing.TB, hl string, st selectnodes.NodeState) *Site {
 	t.Helper()
-	if err := s.s.SetState(hl, st); err != nil {
+	if err := s.made(t).SetState(hl, st); err != nil {
 		t.Fatalf("placementtest: %v", err)
 	}
 	return s
@@ -154,23 +160,45 @@ func (s *Site) state(t testing.TB, hl string, st selectnodes.NodeState) *Site {
 // nodes. A length that is not positive stops the test.
 func (s *Site) Reserve(t testing.TB, hl string, from time.Time, length time.Duration) *Site {
 	t.Helper()
-	if err := s.s.Reserve(hl, from, from.Add(length)); err != nil {
+	if err := s.made(t).Reserve(hl, from, from.Add(length)); err != nil {
 		t.Fatalf("placementtest: %v", err)
 	}
 	return s
 }
 
-// Now is the moment the load is described at.
-func (s *Site) Now() time.Time { return s.s.Now() }
+// Now is the moment the load is described at (the zero Time for a Site
+// not made by Load).
+func (s *Site) Now() time.Time {
+	if s == nil || s.s == nil {
+		return time.Time{}
+	}
+	return s.s.Now()
+}
+
+// made is the site's check.Site, stopping the test when s was not made
+// by Load (a zero or nil Site has nothing to answer from).
+func (s *Site) made(t testing.TB) *check.Site {
+	if s == nil || s.s == nil {
+		t.Helper()
+		t.Fatalf("placementtest: a Site not made by Load")
+	}
+	return s.s
+}
 
 // Request states a request in sbatch's words ("-N2 -p gpu --gres=gpu:4 -C ib").
 func (s *Site) Request(t testing.TB, line string) *Request {
 	t.Helper()
-	now, err := s.s.Ask(line)
+	now, err := s.made(t).Ask(line)
 	if err != nil {
 		t.Fatalf("placementtest: request %q: %v", line, err)
 	}
-	return &Request{site: s, line: line, now: now}
+	start := now
+	if now.Err != nil {
+		if start, err = s.s.WillRun(line); err != nil {
+			t.Fatalf("placementtest: request %q: %v", line, err)
+		}
+	}
+	return &Request{site: s, line: line, now: now, start: start}
 }
 
 // RunTable runs a table of cases (package check's format) as subtests,

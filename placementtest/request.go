@@ -15,6 +15,11 @@ type Request struct {
 	site *Site
 	line string
 	now  *check.Answer
+	// start is the WillRun answer, made when the request is stated so
+	// that StartsAt judges the load RunsOn judges, whatever changes to
+	// the site come between: the RunNow answer when that places the job
+	// (it starts now, or at its --begin), else the site's WillRun.
+	start *check.Answer
 }
 
 // Answer is the site's answer, for assertions of your own.
@@ -55,9 +60,16 @@ func (r *Request) Prefers(t testing.TB, preferred, other string) bool {
 }
 
 // IsRejected asserts the request cannot run now; with a class (node_config,
-// part_config, busy, held, invalid) it asserts the reason too.
+// part_config, busy, held, invalid) it asserts the reason too. A class
+// not among those stops the test: it is a typo, which no answer could meet.
 func (r *Request) IsRejected(t testing.TB, class ...string) bool {
 	t.Helper()
+	classes := []string{"node_config", "part_config", "busy", "held", "invalid"} // check.Answer.Class's names
+	for _, c := range class {
+		if !slices.Contains(classes, c) {
+			t.Fatalf("placementtest: IsRejected: %q is not a class (%s)", c, strings.Join(classes, ", "))
+		}
+	}
 	if r.now.Err != nil && (len(class) == 0 || slices.Contains(class, r.now.Class())) {
 		return true
 	}
@@ -73,10 +85,7 @@ func (r *Request) IsRejected(t testing.TB, class ...string) bool {
 // jobs ending at their expected ends).
 func (r *Request) StartsAt(t testing.TB, at time.Time) bool {
 	t.Helper()
-	a, err := r.site.s.WillRun(r.line)
-	if err != nil {
-		t.Fatalf("placementtest: %v", err)
-	}
+	a := r.start
 	if a.Err == nil && a.Start.Equal(at) {
 		return true
 	}
@@ -112,7 +121,8 @@ func explain(a *check.Answer) string {
 	return "\n" + a.Explanation.String()
 }
 
-func sameSet(a, b []string) bool { return len(a) == len(b) && subset(a, b) }
+// sameSet compares as sets: a hostlist may name a node twice ("n[1-2],n1").
+func sameSet(a, b []string) bool { return subset(a, b) && subset(b, a) }
 
 func subset(a, b []string) bool {
 	for _, x := range a {

@@ -22,9 +22,11 @@ func (o *Options) BeginAt(now time.Time) (time.Time, error) {
 }
 
 // ParseBegin reads sbatch's --begin forms: now+N[seconds|minutes|hours|
-// days|weeks] (seconds by default), HH:MM[:SS] (today, or tomorrow when
-// past), YYYY-MM-DD[THH:MM[:SS]], and midnight, noon, teatime (16:00),
-// today, tomorrow. Times are in now's location.
+// days|weeks] (seconds by default), HH:MM[:SS] with an optional AM or PM
+// (today, or tomorrow when past), YYYY-MM-DD[THH:MM[:SS]], MMDDYY and
+// MM/DD/YY (midnight starting that day, the year 20YY), and midnight,
+// noon, fika (15:00), teatime (16:00), today, tomorrow. Times are in
+// now's location.
 func ParseBegin(v string, now time.Time) (time.Time, error) {
 	s := strings.ToLower(strings.TrimSpace(v))
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
@@ -38,8 +40,8 @@ func ParseBegin(v string, now time.Time) (time.Time, error) {
 		return day, nil
 	case "tomorrow":
 		return day.AddDate(0, 0, 1), nil
-	case "noon", "teatime":
-		h := map[string]int{"noon": 12, "teatime": 16}[s]
+	case "noon", "fika", "teatime":
+		h := map[string]int{"noon": 12, "fika": 15, "teatime": 16}[s]
 		return nextAt(day.Add(time.Duration(h)*time.Hour), now), nil
 	}
 	if rest, ok := strings.CutPrefix(s, "now+"); ok {
@@ -47,6 +49,9 @@ func ParseBegin(v string, now time.Time) (time.Time, error) {
 	}
 	if strings.Contains(s, "-") {
 		return absolute(v, now.Location())
+	}
+	if d, ok := monthDayYear(s, now.Location()); ok {
+		return d, nil
 	}
 	t, err := clock(s)
 	if err != nil {
@@ -92,8 +97,57 @@ func absolute(v string, loc *time.Location) (time.Time, error) {
 	return time.Time{}, errors.New("--begin " + strconv.Quote(v) + ": not YYYY-MM-DD[THH:MM[:SS]]")
 }
 
-// clock reads HH:MM[:SS] as a time of day.
+// monthDayYear reads MMDDYY or MM/DD/YY (s in lower case) as the start of
+// that day in loc; ok is false for anything else, or a day the calendar
+// lacks (02/30/26).
+func monthDayYear(s string, loc *time.Location) (time.Time, bool) {
+	digits := strings.ReplaceAll(s, "/", "")
+	if !(len(s) == 6 || len(s) == 8 && s[2] == '/' && s[5] == '/') || len(digits) != 6 {
+		return time.Time{}, false
+	}
+	var f [3]int
+	for k := range f {
+		n, err := strconv.Atoi(digits[2*k : 2*k+2])
+		if err != nil || n < 0 {
+			return time.Time{}, false
+		}
+		f[k] = n
+	}
+	t := time.Date(2000+f[2], time.Month(f[0]), f[1], 0, 0, 0, 0, loc)
+	if t.Month() != time.Month(f[0]) || t.Day() != f[1] {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// clock reads HH:MM[:SS], with an optional am or pm (s in lower case;
+// the hour then 1 to 12), as a time of day.
 func clock(s string) (time.Duration, error) {
+	var pm, twelve bool
+	if rest, ok := strings.CutSuffix(s, "am"); ok {
+		s, twelve = rest, true
+	} else if rest, ok := strings.CutSuffix(s, "pm"); ok {
+		s, twelve, pm = rest, true, true
+	}
+	d, err := clock24(s)
+	if err != nil || !twelve {
+		return d, err
+	}
+	h := d / time.Hour
+	if h < 1 || h > 12 {
+		return 0, errors.New("an hour of 1 to 12 before AM or PM, not " + strconv.Itoa(int(h)))
+	}
+	if h == 12 {
+		d -= 12 * time.Hour // 12:30am is half past midnight, 12:30pm half past noon
+	}
+	if pm {
+		d += 12 * time.Hour
+	}
+	return d, nil
+}
+
+// clock24 reads HH:MM[:SS] as a time of day.
+func clock24(s string) (time.Duration, error) {
 	parts := strings.Split(s, ":")
 	if len(parts) < 2 || len(parts) > 3 {
 		return 0, errors.New("not HH:MM[:SS], now+N[unit] or a date")

@@ -1,7 +1,10 @@
 package sbatch
 
 import (
+	"cmp"
+	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
@@ -36,14 +39,19 @@ type Options struct {
 	Contiguous         bool
 	Switches           int           // --switches=N
 	SwitchesWait       time.Duration // --switches=N@time
-	TimeLimit, TimeMin time.Duration
-	Begin              string // --begin, as written; see BeginAt
-	Account, QOS       string
-	User, Group        string // --uid, --gid
-	Dependency         string
-	Requeue            bool
-	Nice               int64
-	Hold               bool
+	// TimeLimit is -t: slurmconf.Unlimited for INFINITE, UNLIMITED, -1
+	// or 0 (no limit imposed), which Request keeps (above any partition's
+	// finite MaxTime, as Slurm holds such a job) and Spec submits as
+	// queue.MaxTimeLimit.
+	TimeLimit    time.Duration
+	TimeMin      time.Duration // --time-min
+	Begin        string        // --begin, as written; see BeginAt
+	Account, QOS string
+	User, Group  string // --uid, --gid
+	Dependency   string
+	Requeue      bool
+	Nice         int64
+	Hold         bool
 	// Layout asks how tasks sit on sockets, cores and threads (--hint,
 	// --ntasks-per-socket, --ntasks-per-core, --threads-per-core).
 	Layout Layout
@@ -102,7 +110,36 @@ func ParseOperands(args []string, extra ...Flag) (*Options, []string, error) {
 	if err := exclusiveOptions(found, args); err != nil {
 		return nil, nil, err
 	}
+	if err := gpuType(o, found, args); err != nil {
+		return nil, nil, err
+	}
 	return o, operands, nil
+}
+
+// gpuType sets o.GPUType from the last --gpus and the last
+// --gpus-per-node: a type given to one holds for both (--gpus-per-node=
+// a100:2 --gpus=4 asks for A100s), and two different types are refused,
+// naming the later option.
+func gpuType(o *Options, found []occurrence, args []string) error {
+	var last [2]string // the type of --gpus, of --gpus-per-node
+	var at occurrence
+	for _, occ := range found {
+		i := slices.Index([]string{"gpus", "gpus-per-node"}, occ.opt.long)
+		if occ.own || i < 0 {
+			continue
+		}
+		typ, _, typed := strings.Cut(occ.value, ":")
+		if !typed {
+			typ = ""
+		}
+		last[i], at = typ, occ
+	}
+	if last[0] != "" && last[1] != "" && last[0] != last[1] {
+		return &Error{Arg: at.arg, Text: args[at.arg], Offset: at.off,
+			Msg: "--gpus asks for GPU type " + last[0] + " and --gpus-per-node for " + last[1]}
+	}
+	o.GPUType = cmp.Or(last[0], last[1])
+	return nil
 }
 
 // exclusiveOptions refuses options sbatch refuses together: --mem and
@@ -153,8 +190,11 @@ func flagOptions(flags []Flag) []option {
 		case f.Value:
 			mode = requiredArg
 		}
-		table = append(table, option{short: f.Short, long: f.Long, mode: mode,
-			set: func(_ *Options, v string) error { return f.Set(v) }})
+		set := func(_ *Options, v string) error { return f.Set(v) }
+		if f.Set == nil { // the caller's Flag lacks its Set: say so where it is used
+			set = func(*Options, string) error { return errors.New("this flag has no Set function to take it") }
+		}
+		table = append(table, option{short: f.Short, long: f.Long, mode: mode, set: set})
 	}
 	return table
 }

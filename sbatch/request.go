@@ -2,12 +2,14 @@ package sbatch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/queue"
 	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
 )
 
 // Request is the selection request the options describe, for partition
@@ -26,8 +28,11 @@ import (
 // AllowAccounts and AllowQOS. --switches is carried in Options for callers
 // that model it; the selection pipeline does not.
 func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
-	r := selectnodes.Request{Partition: partition, MinNodes: o.MinNodes, MaxNodes: o.MaxNodes,
-		Required: o.NodeList, Excluded: o.Exclude, Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
+	// the request's slices are its own: a caller may change them and ask
+	// the options again
+	minNodes, maxNodes := o.nodeCounts()
+	r := selectnodes.Request{Partition: partition, MinNodes: minNodes, MaxNodes: maxNodes,
+		Required: slices.Clone(o.NodeList), Excluded: slices.Clone(o.Exclude), Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
 		MaxSwitches:       o.Switches,
 		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...),
 		User: o.User, Account: o.Account, QOS: o.QOS}
@@ -84,6 +89,21 @@ func (o *Options) Request(partition string, fopts ...features.Option) (selectnod
 	return r, nil
 }
 
+// nodeCounts are -N's minimum and maximum as sbatch submits them: with
+// -n, never more nodes than tasks (sbatch -N2 -n1 warns "can't run 1
+// processes on 2 nodes" and asks for one; a real Slurm 22.05.8 placed
+// --hint=nomultithread -n1 -N2 on one node).
+func (o *Options) nodeCounts() (int, int) {
+	lo, hi := o.MinNodes, o.MaxNodes
+	if o.NTasks > 0 && lo > 0 {
+		lo = min(lo, o.NTasks)
+		if hi > o.NTasks {
+			hi = max(o.NTasks, lo)
+		}
+	}
+	return lo, hi
+}
+
 func (o *Options) gpusPerNode() int {
 	if o.GPUsPerNode > 0 {
 		return o.GPUsPerNode
@@ -111,6 +131,10 @@ func (o *Options) Spec(now time.Time, fopts ...features.Option) (queue.Spec, err
 	if err != nil {
 		return queue.Spec{}, err
 	}
-	return queue.Spec{Name: o.JobName, User: o.User, Account: o.Account, Request: req, TimeLimit: o.TimeLimit, TimeMin: o.TimeMin,
+	limit := o.TimeLimit
+	if limit == slurmconf.Unlimited {
+		limit, req.TimeLimit = queue.MaxTimeLimit, 0 // the queue's longest; one limit, in the Spec
+	}
+	return queue.Spec{Name: o.JobName, User: o.User, Account: o.Account, Request: req, TimeLimit: limit, TimeMin: o.TimeMin,
 		Begin: begin, Dependency: o.Dependency, Requeue: o.Requeue, Nice: o.Nice, Hold: o.Hold}, nil
 }

@@ -2,6 +2,7 @@ package sbatch
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,32 +26,57 @@ type Running struct {
 }
 
 // ParseRunning reads one running-job spec, e.g. "n[1-2]:cpus=8,mem=16G,end=2h".
+// A bad key or value is an *Error whose Offset is where it starts in s; a
+// key given twice is one too, since the second would silently replace the
+// first (gres takes several items separated by ';' instead).
 func ParseRunning(s string) (Running, error) {
 	hl, attrs, _ := strings.Cut(s, ":")
 	if len(s) > MaxArgBytes {
-		return Running{}, errors.New("running spec longer than MaxArgBytes")
+		return Running{}, runningError(s, 0, "running spec longer than MaxArgBytes")
 	}
 	names, err := hostlist.Expand(hl)
 	if err != nil {
 		return Running{}, err
 	}
 	if len(names) == 0 {
-		return Running{}, errors.New("running spec " + strconv.Quote(s) + " names no nodes")
+		return Running{}, runningError(s, 0, "names no nodes")
 	}
 	r := Running{Nodes: names}
 	if attrs == "" {
 		return r, nil
 	}
+	var seen [5]bool // the keys given so far, by runningKey
+	off := len(hl) + 1
 	for _, kv := range strings.Split(attrs, ",") {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return r, errors.New("running spec: " + strconv.Quote(kv) + " is not key=value")
+		switch i := runningKey(k); {
+		case !ok:
+			return r, runningError(s, off, strconv.Quote(kv)+" is not key=value")
+		case i >= 0 && seen[i]:
+			return r, runningError(s, off, k+" is given twice")
+		case i >= 0:
+			seen[i] = true
 		}
 		if err := r.set(k, v); err != nil {
-			return r, errors.New("running spec: " + k + ": " + err.Error())
+			at := off + len(k) + 1 // the value
+			if runningKey(k) < 0 {
+				at = off
+			}
+			return r, runningError(s, at, k+": "+err.Error())
 		}
+		off += len(kv) + 1
 	}
 	return r, nil
+}
+
+// runningKey is the index of a running spec's key, -1 for none.
+func runningKey(k string) int {
+	return slices.Index([]string{"cpus", "mem", "gpus", "gres", "end"}, k)
+}
+
+// runningError is a bad running spec s at byte offset off.
+func runningError(s string, off int, msg string) *Error {
+	return &Error{Arg: -1, Offset: off, Text: s, Msg: "running spec " + strconv.Quote(s) + ": " + msg}
 }
 
 func (r *Running) set(k, v string) error {

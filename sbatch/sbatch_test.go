@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hpcsched/hpcsched/selectnodes"
+	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -53,7 +54,7 @@ func TestSpellings(t *testing.T) {
 		{"-t 90", func(o *Options) any { return o.TimeLimit }, 90 * time.Minute},
 		{"--time=1-12:00:00", func(o *Options) any { return o.TimeLimit }, 36 * time.Hour},
 		{"-t30:00", func(o *Options) any { return o.TimeLimit }, 30 * time.Minute},
-		{"--time=UNLIMITED", func(o *Options) any { return o.TimeLimit }, time.Duration(0)},
+		{"--time=UNLIMITED", func(o *Options) any { return o.TimeLimit }, slurmconf.Unlimited}, // given, as none: not 0
 		{"--begin=now+2hours", func(o *Options) any { return o.Begin }, "now+2hours"},
 		{"-A physics", func(o *Options) any { return o.Account }, "physics"},
 		{"--account=physics", func(o *Options) any { return o.Account }, "physics"},

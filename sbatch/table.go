@@ -39,11 +39,11 @@ func optionTable() []option {
 		{'G', "gpus", requiredArg, func(o *Options, v string) error { return gpus(&o.GPUs, &o.GPUType, v) }},
 		{0, "gpus-per-node", requiredArg, func(o *Options, v string) error { return gpus(&o.GPUsPerNode, &o.GPUType, v) }},
 		{0, "exclusive", optionalArg, setExclusive},
-		{'s', "oversubscribe", noArg, func(o *Options, _ string) error { o.Oversubscribe = true; return nil }},
-		{0, "share", noArg, func(o *Options, _ string) error { o.Oversubscribe = true; return nil }},
+		{'s', "oversubscribe", noArg, setOversubscribe},
+		{0, "share", noArg, setOversubscribe},
 		{0, "contiguous", noArg, func(o *Options, _ string) error { o.Contiguous = true; return nil }},
 		{0, "switches", requiredArg, setSwitches},
-		{'t', "time", requiredArg, func(o *Options, v string) error { return duration(&o.TimeLimit, v) }},
+		{'t', "time", requiredArg, setTime},
 		{0, "time-min", requiredArg, func(o *Options, v string) error { return duration(&o.TimeMin, v) }},
 		{'b', "begin", requiredArg, func(o *Options, v string) error { o.Begin = v; return checkBegin(v) }},
 		{'A', "account", requiredArg, func(o *Options, v string) error { o.Account = v; return nil }},
@@ -130,7 +130,10 @@ func ParseMemory(v string) (int64, error) {
 	var mb int64
 	switch unit {
 	case 'K':
-		mb = (n + 1023) / 1024
+		mb = n / 1024 // rounded up below; n + 1023 would overflow near the int64 limit
+		if n%1024 != 0 {
+			mb++
+		}
 	case 'M':
 		mb = n
 	case 'G':
@@ -169,10 +172,17 @@ func gpus(dst *int, typ *string, v string) error {
 	return count(dst, n)
 }
 
+// setOversubscribe is -s: it and --exclusive set one thing, how the job
+// shares its nodes, so the later of the two holds, as in sbatch.
+func setOversubscribe(o *Options, _ string) error {
+	o.Oversubscribe, o.Exclusive, o.ExclusiveMode = true, false, ""
+	return nil
+}
+
 func setExclusive(o *Options, v string) error {
 	switch v {
 	case "", "user", "mcs":
-		o.Exclusive, o.ExclusiveMode = true, v
+		o.Exclusive, o.ExclusiveMode, o.Oversubscribe = true, v, false
 		return nil
 	}
 	return errors.New("--exclusive takes no value, user or mcs, not " + strconv.Quote(v))
@@ -186,6 +196,23 @@ func setSwitches(o *Options, v string) error {
 	if hasWait {
 		return duration(&o.SwitchesWait, wait)
 	}
+	return nil
+}
+
+// setTime reads -t, keeping INFINITE, UNLIMITED, -1 and 0 ("no time
+// limit imposed", sbatch(1) says) as slurmconf.Unlimited: a limit given as
+// none is above every partition's finite MaxTime, and Slurm holds such a
+// job (PartitionTimeLimit), where one not given takes the partition's
+// default.
+func setTime(o *Options, v string) error {
+	d, err := slurmconf.ParseDuration(v)
+	if err != nil {
+		return err
+	}
+	if d == 0 {
+		d = slurmconf.Unlimited
+	}
+	o.TimeLimit = d
 	return nil
 }
 

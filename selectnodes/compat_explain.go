@@ -3,6 +3,7 @@ package selectnodes
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -16,11 +17,15 @@ import (
 
 // SlurmDuration formats d as Slurm prints time limits: M:SS under an hour,
 // H:MM:SS under a day, D-HH:MM:SS beyond ("30:00", "3:00:00",
-// "1-00:00:00"); a negative duration is "INVALID". Sub-second parts are
-// dropped, as Slurm keeps whole seconds.
+// "1-00:00:00"); a negative duration is "INVALID", the longest one
+// (slurmconf.Unlimited, a limit given as none) "UNLIMITED". Sub-second
+// parts are dropped, as Slurm keeps whole seconds.
 func SlurmDuration(d time.Duration) string {
-	if d < 0 {
+	switch {
+	case d < 0:
 		return "INVALID"
+	case d == math.MaxInt64:
+		return "UNLIMITED"
 	}
 	s := int64(d / time.Second)
 	days, h, m, sec := s/86400, s/3600%24, s/60%60, s%60

@@ -41,6 +41,9 @@ const farEnd = 100 * 365 * 24 * time.Hour
 // an error with the position of the line.
 func (st *State) Apply(c *selectnodes.Cluster, now time.Time) (Loaded, error) {
 	out := Loaded{IDs: map[string]selectnodes.JobID{}}
+	if st == nil || c == nil {
+		return out, fmt.Errorf("%w: slurmstate: Apply on a nil State or to a nil Cluster", selectnodes.ErrNilArgument)
+	}
 	nodes, err := st.nodeIndex(c)
 	if err != nil {
 		return out, err

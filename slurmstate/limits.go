@@ -3,10 +3,12 @@ package slurmstate
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
 	"github.com/hpcsched/hpcsched/position"
+	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
 // Limits bound what one reader accepts; each is checked while reading,
@@ -48,6 +50,9 @@ func (l Limits) withDefaults() Limits {
 // trailing '\r'), with its 1-based number, checking the budgets as it
 // reads. An error from f stops it and is returned as is.
 func eachLine(r io.Reader, file string, lim Limits, f func(line string, n int) error) error {
+	if r == nil {
+		return fmt.Errorf("%w: slurmstate: %s: nil io.Reader", selectnodes.ErrNilArgument, file)
+	}
 	lim = lim.withDefaults()
 	lr := &io.LimitedReader{R: r, N: lim.MaxBytes + 1}
 	sc := bufio.NewScanner(lr)

@@ -2,8 +2,11 @@ package slurmstate
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"time"
+
+	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
 // The files ReadDir reads, as Command writes them.
@@ -17,6 +20,9 @@ const (
 // for a path): nodes.txt is required, jobs.txt and reservations.txt may be
 // absent (no jobs, no reservations). Times are in loc (nil is UTC).
 func ReadDir(fsys fs.FS, loc *time.Location, lim Limits) (*State, error) {
+	if fsys == nil {
+		return nil, fmt.Errorf("%w: slurmstate.ReadDir: nil fs.FS", selectnodes.ErrNilArgument)
+	}
 	st := &State{}
 	f, err := fsys.Open(NodesFile)
 	if err != nil {

@@ -1,9 +1,12 @@
 package slurmstate
 
 import (
+	"fmt"
+
 	"github.com/hpcsched/hpcsched/check"
 	"github.com/hpcsched/hpcsched/hostlist"
 	"github.com/hpcsched/hpcsched/position"
+	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
 // LoadSite applies the state to a site at the site's Now (check.Options.Now
@@ -11,6 +14,9 @@ import (
 // reservation that holds nodes withholds them from the requests whose run
 // would overlap it (one without an end for ever).
 func (st *State) LoadSite(s *check.Site) (Loaded, error) {
+	if s == nil {
+		return Loaded{}, fmt.Errorf("%w: slurmstate: LoadSite on a nil check.Site", selectnodes.ErrNilArgument)
+	}
 	loaded, err := st.Apply(s.Cluster, s.Now())
 	if err != nil {
 		return loaded, err

@@ -75,7 +75,8 @@ func checkCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if confDir == "" {
+	besideTable := confDir == "" // conf paths are relative to the table's folder
+	if besideTable {
 		confDir = filepath.Dir(operands[0])
 	} else if st, err := os.Stat(confDir); err != nil || !st.IsDir() {
 		return usagef("check: --conf-dir %s is not a directory", confDir)
@@ -86,6 +87,9 @@ func checkCmd(args []string, stdout, stderr io.Writer) error {
 	progress := newProgress(stderr, len(cases))
 	for i, c := range cases {
 		res := r.Run(c)
+		if besideTable && record != "" {
+			res.Conf = moveConf(res.Conf, confDir, filepath.Dir(record))
+		}
 		recorded = append(recorded, res.Line())
 		out.add(res)
 		progress.show(i+1, out.Failed)
@@ -157,6 +161,27 @@ func indent(s string) string {
 }
 
 // writeNew writes a file that must not exist yet.
+// moveConf is conf, a path relative to the folder from (or absolute), as
+// a path from the folder to: a recording written in another folder than
+// its table names the same configurations, and runs as the table did.
+func moveConf(conf, from, to string) string {
+	if filepath.IsAbs(conf) {
+		return conf
+	}
+	abs, err := filepath.Abs(filepath.Join(from, conf))
+	if err != nil {
+		return conf
+	}
+	toAbs, err := filepath.Abs(to)
+	if err != nil {
+		return abs
+	}
+	if rel, err := filepath.Rel(toAbs, abs); err == nil {
+		return rel
+	}
+	return abs
+}
+
 func writeNew(path, text string) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
