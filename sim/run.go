@@ -106,6 +106,11 @@ type Options struct {
 	// Cluster names the cluster in the result (charts' titles); when
 	// empty, "<nodes> nodes, <cores> cores".
 	Cluster string
+	// QOS is the QOS of every job that names none (a trace's jobs name
+	// none). Partitions' AllowQOS and DenyQOS judge a job by it; when
+	// empty the queue judges such a job as queue.DefaultQOS ("normal"),
+	// which a site whose partitions allow only their own QOS refuses.
+	QOS string
 
 	everyPass bool // tests: make the passes full skips
 }
@@ -614,6 +619,9 @@ func (r *runner) submit(t time.Time) error {
 	seq := r.seq
 	r.seq++
 	r.res.Jobs++
+	if j.Spec.Request.QOS == "" && r.o.QOS != "" {
+		j.Spec.Request.QOS = r.o.QOS
+	}
 	id, err := r.s.Submit(j.Spec, t)
 	if err != nil {
 		if errors.Is(err, selectnodes.ErrNodeConfig) || errors.Is(err, selectnodes.ErrInvalidRequest) {

@@ -45,7 +45,7 @@ type variant struct {
 // simFlags are simulate's options.
 type simFlags struct {
 	workload, machines, extra, conf, topo, policy, compare, svg, out string
-	estimate, procs, ledgerPath, jobs, seedList                      string
+	estimate, procs, ledgerPath, jobs, seedList, qos                 string
 	ledger                                                           *ledgerFile
 	backfill                                                         backfillFlag
 	both, asCSV, asJSON, quiet, force, timing                        bool
@@ -89,6 +89,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.procs, "procs=requested|allocated", "requested", "an SWF job's processors: requested (field 8, else 5) or allocated (field 5, else 8)")
 	fs.String(&f.conf, "conf=FILE", "", "simulate on this slurm.conf instead of the preset cluster")
 	fs.String(&f.topo, "topology=FILE", "", "topology.conf for --conf")
+	fs.String(&f.qos, "qos=NAME", "", "the QOS every job is submitted with, which partitions' AllowQOS and DenyQOS judge (without it: normal, Slurm's default QOS)")
 	fs.String(&f.policy, "policy=NAME", "fcfs", "fcfs, sjf, ljf, multifactor, auction (AUCSCHED3 on each window) or auction+reserve (with a reservation for the window's head, not in the AUCSCHED3 paper)")
 	fs.Optional("backfill", "MODE", "backfill after every pass: bare --backfill is conservative; --backfill=easy|conservative|none", f.backfill.Set)
 	fs.String(&f.compare, "compare=LIST", "", "run each workload under several policies, e.g. fcfs,backfill or fcfs,easy,conservative,sjf+easy")
@@ -125,6 +126,8 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 		return nil, usagef("simulate: --quiet and --progress exclude each other")
 	case f.interval < 0 || (f.interval > 0 && f.interval < sim.MinInterval):
 		return nil, usagef("simulate: --interval %v: want 0 (none) or at least %v", f.interval, sim.MinInterval)
+	case strings.ContainsAny(f.qos, ", \t\n"):
+		return nil, usagef("simulate: --qos %q: want one QOS name", f.qos)
 	}
 	if err := f.unusedFlags(); err != nil {
 		return nil, err
@@ -515,7 +518,7 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 	defer ld.close()
 	policy, _ := parsePolicy(v.policy)
 	opts := sim.Options{Backfill: v.backfill, Policy: policy, BackfillDepth: f.depth, Interval: f.interval,
-		Record: (f.svg != "" || f.out != "") && cl.first, Cluster: ld.cluster}
+		Record: (f.svg != "" || f.out != "") && cl.first, Cluster: ld.cluster, QOS: f.qos}
 	if pl := auctionFor(v.policy); pl != nil {
 		opts.Planner, opts.Window = pl, auctionWindow
 	}

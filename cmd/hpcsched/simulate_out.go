@@ -115,7 +115,12 @@ func writeNotes(w io.Writer, rows []row) {
 			}
 		}
 		if r.Rejected > 0 {
-			fmt.Fprintf(w, "%s %s: %d jobs can never run on %s: %s\n", r.Workload, r.label(), r.Rejected, r.Cluster, reasons(r.Unrunnable))
+			why := reasons(r.Unrunnable)
+			fmt.Fprintf(w, "%s %s: %d jobs can never run on %s: %s\n", r.Workload, r.label(), r.Rejected, r.Cluster, why)
+			if strings.Contains(why, " QOS ") && !said[qosHint] {
+				said[qosHint] = true
+				io.WriteString(w, qosHint)
+			}
 		}
 		if r.Stuck > 0 {
 			fmt.Fprintf(w, "%s %s: %d jobs still pending when nothing else could happen", r.Workload, r.label(), r.Stuck)
@@ -126,6 +131,10 @@ func writeNotes(w io.Writer, rows []row) {
 		}
 	}
 }
+
+// qosHint follows a refusal for a job's QOS: a trace's jobs name none,
+// and Slurm's default, normal, is not every site's.
+const qosHint = "hint: --qos NAME submits every job under QOS NAME\n"
 
 func sum(m map[string]int) int {
 	n := 0
