@@ -47,30 +47,32 @@ type EASY struct {
 	// scratch reused between passes and plans: the pass's queue, the
 	// request a probe reads (a local copy would escape), the shadow's
 	// per-node ends, distinct ends and node masks
-	order     []*job
-	was       []int // a start's nodes' free CPUs before it (consider)
-	req       selectnodes.Request
-	until     []time.Duration // per node, when its last job ends (from now); idleNode when idle
-	allIdle   []time.Duration // idleNode for every node: until's starting value
-	held      []heldAlloc     // the running jobs' nodes and ends, latest end first (busy)
-	marked    bool            // until is made from held (markNodes)
-	ends      []time.Duration
-	freedBy   []int
-	idle      *bitset.BitSet
-	exclude   *bitset.BitSet
-	found     *bitset.BitSet // the nodes of the last probe that fit
-	fewest    *bitset.BitSet // a probe's nodes, until it fits
-	countedID []JobID
-	lazyNext  easyLazy  // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
-	mark      easyMark  // where the last pass left off (easy_incremental.go)
-	resumed   int       // passes that went on from the last one (tests)
-	pivot     *job      // the last pass's last queued key, to search the queue by
-	noCounted bool      // tests: plan every head by probes
-	ids       []JobID   // the caller's list of started jobs, during a pass (passIDs)
-	locks     easyLocks // the last walk's locked partitions (easy_parts.go)
-	noCrowd   bool      // tests: choose a counted plan's nodes before any count
-	noCover   bool      // tests: lock no partition for its nodes being withheld
-	crowded   int       // tests: jobs refused by headCrowdsOut
+	order      []*job
+	was        []int // a start's nodes' free CPUs before it (consider)
+	req        selectnodes.Request
+	until      []time.Duration // per node, when its last job ends (from now); idleNode when idle
+	allIdle    []time.Duration // idleNode for every node: until's starting value
+	held       []heldAlloc     // the running jobs' nodes and ends, latest end first (busy)
+	marked     bool            // until is made from held (markNodes)
+	ends       []time.Duration
+	freedBy    []int
+	idle       *bitset.BitSet
+	exclude    *bitset.BitSet
+	found      *bitset.BitSet // the nodes of the last probe that fit
+	fewest     *bitset.BitSet // a probe's nodes, until it fits
+	countedID  []JobID
+	lazyNext   easyLazy  // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
+	mark       easyMark  // where the last pass left off (easy_incremental.go)
+	resumed    int       // passes that went on from the last one (tests)
+	pivot      *job      // the last pass's last queued key, to search the queue by
+	noCounted  bool      // tests: plan every head by probes
+	ids        []JobID   // the caller's list of started jobs, during a pass (passIDs)
+	locks      easyLocks // the last walk's locked partitions (easy_parts.go)
+	noCrowd    bool      // tests: choose a counted plan's nodes before any count
+	noCover    bool      // tests: lock no partition for its nodes being withheld
+	crowded    int       // tests: jobs refused by headCrowdsOut
+	lockMemo   lockMemo  // busy answers of locksAsBusy (easy_lockmemo.go)
+	noLockMemo bool      // tests: ask every lock's selection
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.

@@ -216,10 +216,20 @@ func (e *EASY) leftWaiting(w *easyWalk, j *job) {
 // locks nothing; the walk is then unsure, since a later pass with fewer
 // free nodes could classify it otherwise.
 func (e *EASY) locksAsBusy(w *easyWalk, j *job) bool {
+	key, keyed := e.lockKeyOf(j)
+	if keyed && e.knownBusy(key) {
+		return true // (easy_lockmemo.go)
+	}
 	e.req = j.Request
 	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, e.withheldNodes())
 	_, err := e.s.c.Try(&e.req, selectnodes.RunNow)
-	if err == nil || isSelectClass(err, selectnodes.ErrBusy) {
+	if err == nil {
+		return true
+	}
+	if isSelectClass(err, selectnodes.ErrBusy) {
+		if keyed {
+			e.noteBusy(key)
+		}
 		return true
 	}
 	w.unsure = true

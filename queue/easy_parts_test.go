@@ -101,3 +101,25 @@ func TestEASYCoverLockStartsTheSame(t *testing.T) {
 		tw.replay(r, 150, 4, fmt.Sprintf("round %d depth %d (%q)", k, depth, conf))
 	}
 }
+
+// Keeping the busy class of a refused job's selection (whether it locks
+// its partition) from pass to pass changes no start: random clusters of
+// several partitions at random depths, nodes drained, downed and resumed
+// now and then (the kept answers go with each change), passes that ask
+// every selection against passes that keep the answers.
+func TestEASYLockMemoStartsTheSame(t *testing.T) {
+	r := seeded(t, 31)
+	rounds := twinIterations(60, 8, 3)
+	hits := 0
+	for k := range rounds {
+		conf, parts := partsConf(r)
+		depth := []int{1, 1, 2, 3, 5}[r.IntN(5)]
+		tw := newEASYTwins(t, conf, WithBackfillDepth(depth))
+		tw.ew.noLockMemo = true
+		tw.parts, tw.nodeStates = parts, true
+		tw.replay(r, 200, 4, fmt.Sprintf("round %d depth %d (%q)", k, depth, conf))
+		hits += tw.ei.lockMemo.hits
+	}
+	require.Positive(t, hits, "no kept answer was used")
+	t.Logf("%d kept answers used", hits)
+}
