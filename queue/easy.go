@@ -73,6 +73,9 @@ type EASY struct {
 	crowded    int       // tests: jobs refused by headCrowdsOut
 	lockMemo   lockMemo  // busy answers of locksAsBusy (easy_lockmemo.go)
 	noLockMemo bool      // tests: ask every lock's selection
+	tail       easyTail  // where a walk past the depth ends (easy_stop.go)
+	walkedPast int       // tests: jobs walkParts read past the depth
+	noWalkEnd  bool      // tests: walk past the depth to the end of the queue
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.

@@ -154,13 +154,15 @@ func (e *EASY) withheldNodes() *bitset.BitSet {
 // order, and past the depth the jobs of locked partitions are passed over.
 func (e *EASY) walkParts(w *easyWalk, jobs []*job) {
 	s, lk := e.s, &e.locks
-	for _, j := range jobs {
+	e.tail.scanned = false // (easy_stop.go)
+	for i, j := range jobs {
 		past := false
 		if s.opts.backfillDepth > 0 && w.considered >= s.opts.backfillDepth {
 			w.full = true
-			if lk.all {
+			if lk.all || e.walkEnds(jobs, i) {
 				break
 			}
+			e.walkedPast++
 			if lk.has(j.Partition) {
 				continue // Schedule's pass starts none of them either
 			}
