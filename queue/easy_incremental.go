@@ -34,9 +34,12 @@ type easyMark struct {
 func (e *EASY) remember(w *easyWalk) {
 	s := e.s
 	e.mark = easyMark{}
-	if w.unsure || s.opts.policy.Dynamic() || w.full && w.starts > 0 {
-		// (a walk cut by BackfillDepth that started jobs: a pass now
-		// would count fewer jobs before the cut and walk past it)
+	if w.unsure || s.opts.policy.Dynamic() || w.full && w.countedStarts > 0 {
+		// (a walk cut by BackfillDepth that made backfills: a pass now
+		// would count fewer jobs before the cut and walk past it. Its
+		// in-order starts count against no depth: without them a pass
+		// now counts the same jobs, refused by the same counts, and
+		// meets the cut at the same job, with the same locks after it)
 		return
 	}
 	// a pass now would count only the jobs this one walked and left

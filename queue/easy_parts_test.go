@@ -123,3 +123,28 @@ func TestEASYLockMemoStartsTheSame(t *testing.T) {
 	require.Positive(t, hits, "no kept answer was used")
 	t.Logf("%d kept answers used", hits)
 }
+
+// A walk cut by the depth whose starts were all in order (they count
+// against no depth) is gone on from by the next incremental pass: a
+// whole pass would count the same jobs before the cut. main is filled
+// and a debug job started in order; main's next job, too large for the
+// free counts, is the head at depth 1; past the depth another debug job
+// starts in order. A debug job submitted later waits, locking debug, in
+// the incremental pass as in a whole one.
+func TestEASYIncrementalAfterInOrderStartsPastTheDepth(t *testing.T) {
+	tw := newEASYTwins(t, twoParts, WithBackfillDepth(1))
+	sub := func(part string, n int, now time.Time) {
+		spec := nodes(n, time.Hour)
+		spec.Request.Partition = part
+		tw.both("submit", func(s *Scheduler) error { _, err := s.Submit(spec, now); return err })
+	}
+	sub("", 2, at(0))      // fills main, in order
+	sub("debug", 1, at(0)) // in order
+	sub("", 2, at(0))      // the head, at the depth
+	sub("debug", 1, at(0)) // past the depth, in order
+	require.Len(t, tw.pass(at(0), "first"), 3)
+	sub("debug", 1, at(1))
+	require.Empty(t, tw.pass(at(1), "after a submission"))
+	require.Equal(t, 1, tw.ei.resumed, "the second pass went on from the first")
+	require.Equal(t, []string{"main", "debug"}, tw.ei.locks.names)
+}
