@@ -155,7 +155,7 @@ func (e *EASY) passIDs(now time.Time, dst []JobID, resume bool) []JobID {
 // or, when ids is given, appends their IDs to it and returns nil.
 func (e *EASY) pass(now time.Time, ids *[]JobID) []Started {
 	s := e.s
-	e.mark = easyMark{}
+	e.mark.valid = false
 	now, ok := s.passTime(now)
 	if !ok {
 		return nil
@@ -237,8 +237,10 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 			}
 			continue
 		}
-		// refused, written out: this loop is every pass's on a cluster of
-		// one partition, and the call costs 0.5 % of a KTH-SP2 replay
+		// refused for resources, unless its partition's limits hold it
+		// (written out: this loop is every pass's on a cluster of one
+		// partition, and a call cost 0.5 % of a KTH-SP2 replay). A job
+		// held so never fits: it counts against no depth and is no head.
 		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) {
 			w.unsure = true
 			continue
@@ -260,20 +262,6 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 func (w *easyWalk) backfilled() {
 	w.considered++
 	w.countedStarts++
-}
-
-// refused records that job j, considered, did not start. A job held by
-// its partition's limits never fits: it counts against no depth, is no
-// head, and refused reports false. Any other job counts against the depth
-// and waits for resources.
-func (e *EASY) refused(w *easyWalk, j *job) bool {
-	if m := e.s.partOf(j); m.limited && e.heldByPartition(j, m) {
-		w.unsure = true
-		return false
-	}
-	w.considered++
-	j.Reason = ReasonResources
-	return true
 }
 
 // takeHead makes job j, the first left waiting, the walk's head, locking
