@@ -58,6 +58,10 @@ func (e *EASY) scanTail(jobs []*job, from int) {
 	t, lk, queued := &e.tail, &e.locks, e.s.queuedCounts()
 	t.scanned, t.never, t.scannedFrom = true, false, from
 	t.last = t.last[:0]
+	if len(lk.parts) == 0 { // (no partition: nothing is locked either)
+		t.never = true
+		return
+	}
 	need := 0
 	for k := range lk.parts {
 		t.last = append(t.last, -1)
