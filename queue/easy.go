@@ -26,8 +26,8 @@ import (
 // one, is an in-order start, as Schedule's pass would make it; the others
 // are backfills. BackfillDepth bounds how many jobs a pass considers
 // beside its in-order starts: past it the pass still makes the in-order
-// starts, within the head's plan, until every partition is locked (at
-// once on a cluster of one partition).
+// starts, within the head's plan, until every partition that has a job
+// left to walk is locked (at once on a cluster of one partition).
 //
 // Like Backfill's profile, the plan counts whole nodes: a node is free
 // from the end of the last job on it. Among the nodes free at the shadow
@@ -200,8 +200,8 @@ type easyWalk struct {
 // was left waiting before it (the partition is not locked) and it takes no
 // node of a locked partition; any other start is a backfill, and counts
 // against BackfillDepth. Past the depth only in-order starts are made: the
-// walk goes on over the jobs of partitions not locked yet, until every
-// partition is (at once on a cluster of one).
+// walk goes on over the jobs of partitions not locked yet, until no job
+// of one is left (easy_stop.go; at once on a cluster of one).
 //
 // While no partition is locked, or every one (on a cluster of one, before
 // the head and after it), the loop here decides: a start is in order
