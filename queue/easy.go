@@ -26,8 +26,8 @@ import (
 // one, is an in-order start, as Schedule's pass would make it; the others
 // are backfills. BackfillDepth bounds how many jobs a pass considers
 // beside its in-order starts: past it the pass still makes the in-order
-// starts, within the head's plan, until every partition is locked (at
-// once on a cluster of one partition).
+// starts, within the head's plan, until every partition that has a job
+// left to walk is locked (at once on a cluster of one partition).
 //
 // Like Backfill's profile, the plan counts whole nodes: a node is free
 // from the end of the last job on it. Among the nodes free at the shadow
@@ -47,30 +47,35 @@ type EASY struct {
 	// scratch reused between passes and plans: the pass's queue, the
 	// request a probe reads (a local copy would escape), the shadow's
 	// per-node ends, distinct ends and node masks
-	order     []*job
-	was       []int // a start's nodes' free CPUs before it (consider)
-	req       selectnodes.Request
-	until     []time.Duration // per node, when its last job ends (from now); idleNode when idle
-	allIdle   []time.Duration // idleNode for every node: until's starting value
-	held      []heldAlloc     // the running jobs' nodes and ends, latest end first (busy)
-	marked    bool            // until is made from held (markNodes)
-	ends      []time.Duration
-	freedBy   []int
-	idle      *bitset.BitSet
-	exclude   *bitset.BitSet
-	found     *bitset.BitSet // the nodes of the last probe that fit
-	fewest    *bitset.BitSet // a probe's nodes, until it fits
-	countedID []JobID
-	lazyNext  easyLazy  // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
-	mark      easyMark  // where the last pass left off (easy_incremental.go)
-	resumed   int       // passes that went on from the last one (tests)
-	pivot     *job      // the last pass's last queued key, to search the queue by
-	noCounted bool      // tests: plan every head by probes
-	ids       []JobID   // the caller's list of started jobs, during a pass (passIDs)
-	locks     easyLocks // the last walk's locked partitions (easy_parts.go)
-	noCrowd   bool      // tests: choose a counted plan's nodes before any count
-	noCover   bool      // tests: lock no partition for its nodes being withheld
-	crowded   int       // tests: jobs refused by headCrowdsOut
+	order      []*job
+	was        []int // a start's nodes' free CPUs before it (consider)
+	req        selectnodes.Request
+	until      []time.Duration // per node, when its last job ends (from now); idleNode when idle
+	allIdle    []time.Duration // idleNode for every node: until's starting value
+	held       []heldAlloc     // the running jobs' nodes and ends, latest end first (busy)
+	marked     bool            // until is made from held (markNodes)
+	ends       []time.Duration
+	freedBy    []int
+	idle       *bitset.BitSet
+	exclude    *bitset.BitSet
+	found      *bitset.BitSet // the nodes of the last probe that fit
+	fewest     *bitset.BitSet // a probe's nodes, until it fits
+	countedID  []JobID
+	lazyNext   easyLazy  // a counted plan's node inputs, from shadow to headPlan (easy_counted.go)
+	mark       easyMark  // where the last pass left off (easy_incremental.go)
+	resumed    int       // passes that went on from the last one (tests)
+	pivot      *job      // the last pass's last queued key, to search the queue by
+	noCounted  bool      // tests: plan every head by probes
+	ids        []JobID   // the caller's list of started jobs, during a pass (passIDs)
+	locks      easyLocks // the last walk's locked partitions (easy_parts.go)
+	noCrowd    bool      // tests: choose a counted plan's nodes before any count
+	noCover    bool      // tests: lock no partition for its nodes being withheld
+	crowded    int       // tests: jobs refused by headCrowdsOut
+	lockMemo   lockMemo  // busy answers of locksAsBusy (easy_lockmemo.go)
+	noLockMemo bool      // tests: ask every lock's selection
+	tail       easyTail  // where a walk past the depth ends (easy_stop.go)
+	walkedPast int       // tests: jobs walkParts read past the depth
+	noWalkEnd  bool      // tests: walk past the depth to the end of the queue
 }
 
 // easyPlan is the head's reservation and the running jobs it counted on.
@@ -150,7 +155,7 @@ func (e *EASY) passIDs(now time.Time, dst []JobID, resume bool) []JobID {
 // or, when ids is given, appends their IDs to it and returns nil.
 func (e *EASY) pass(now time.Time, ids *[]JobID) []Started {
 	s := e.s
-	e.mark = easyMark{}
+	e.mark.valid = false
 	now, ok := s.passTime(now)
 	if !ok {
 		return nil
@@ -195,8 +200,8 @@ type easyWalk struct {
 // was left waiting before it (the partition is not locked) and it takes no
 // node of a locked partition; any other start is a backfill, and counts
 // against BackfillDepth. Past the depth only in-order starts are made: the
-// walk goes on over the jobs of partitions not locked yet, until every
-// partition is (at once on a cluster of one).
+// walk goes on over the jobs of partitions not locked yet, until no job
+// of one is left (easy_stop.go; at once on a cluster of one).
 //
 // While no partition is locked, or every one (on a cluster of one, before
 // the head and after it), the loop here decides: a start is in order
@@ -232,8 +237,10 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 			}
 			continue
 		}
-		// refused, written out: this loop is every pass's on a cluster of
-		// one partition, and the call costs 0.5 % of a KTH-SP2 replay
+		// refused for resources, unless its partition's limits hold it
+		// (written out: this loop is every pass's on a cluster of one
+		// partition, and a call cost 0.5 % of a KTH-SP2 replay). A job
+		// held so never fits: it counts against no depth and is no head.
 		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) {
 			w.unsure = true
 			continue
@@ -255,20 +262,6 @@ func (e *EASY) walk(w *easyWalk, jobs []*job) {
 func (w *easyWalk) backfilled() {
 	w.considered++
 	w.countedStarts++
-}
-
-// refused records that job j, considered, did not start. A job held by
-// its partition's limits never fits: it counts against no depth, is no
-// head, and refused reports false. Any other job counts against the depth
-// and waits for resources.
-func (e *EASY) refused(w *easyWalk, j *job) bool {
-	if m := e.s.partOf(j); m.limited && e.heldByPartition(j, m) {
-		w.unsure = true
-		return false
-	}
-	w.considered++
-	j.Reason = ReasonResources
-	return true
 }
 
 // takeHead makes job j, the first left waiting, the walk's head, locking

@@ -32,19 +32,25 @@ type easyMark struct {
 // remember keeps where pass w left off, unless a later time could decide
 // a job it walked otherwise.
 func (e *EASY) remember(w *easyWalk) {
-	s := e.s
-	e.mark = easyMark{}
-	if w.unsure || s.opts.policy.Dynamic() || w.full && w.starts > 0 {
-		// (a walk cut by BackfillDepth that started jobs: a pass now
-		// would count fewer jobs before the cut and walk past it)
+	s, m := e.s, &e.mark
+	m.valid = false // the rest is read only when valid: left as it is
+	if w.unsure || s.opts.policy.Dynamic() || w.full && w.countedStarts > 0 {
+		// (a walk cut by BackfillDepth that made backfills: a pass now
+		// would count fewer jobs before the cut and walk past it. Its
+		// in-order starts count against no depth: without them a pass
+		// now counts the same jobs, refused by the same counts, and
+		// meets the cut at the same job, with the same locks after it)
 		return
 	}
 	// a pass now would count only the jobs this one walked and left
-	e.mark = easyMark{valid: true, changes: s.changes, submits: s.submits, queued: s.queue.Len(),
-		walk: easyWalk{head: w.head, freeCPUs: w.freeCPUs, freeNodes: w.freeNodes, outCPUs: w.outCPUs,
-			outNodes: w.outNodes, considered: w.considered - w.countedStarts, full: w.full}}
+	// (field by field: a literal of the whole mark was built aside and
+	// copied, at every pass)
+	m.valid, m.changes, m.submits, m.queued = true, s.changes, s.submits, s.queue.Len()
+	m.walk = easyWalk{head: w.head, freeCPUs: w.freeCPUs, freeNodes: w.freeNodes, outCPUs: w.outCPUs,
+		outNodes: w.outNodes, considered: w.considered - w.countedStarts, full: w.full}
+	m.tail = qkey{}
 	if last, ok := s.queue.Max(); ok {
-		e.mark.tail = last.key
+		m.tail = last.key
 	}
 }
 

@@ -19,6 +19,7 @@ type easyTwins struct {
 	ew, ei      *EASY
 	starts      int
 	parts       []string // partitions the replay's jobs name at random ("" for the default)
+	nodeStates  bool     // the replay drains, downs and resumes nodes now and then
 }
 
 func newEASYTwins(t *testing.T, conf string, opts ...Option) *easyTwins {
@@ -77,6 +78,9 @@ func (tw *easyTwins) replay(r *rand.Rand, steps, maxSubmits int, where string) {
 			tw.both("finish", func(s *Scheduler) error { return s.Finish(id, Outcome{Kind: Completed}, t0.Add(now)) })
 		}
 		delete(ends, now)
+		if tw.nodeStates && r.IntN(6) == 0 {
+			tw.randomNodeState(r, n, t0.Add(now))
+		}
 		for range r.IntN(maxSubmits) {
 			spec := randomSpec(r, n, cpn, t0.Add(now))
 			if len(tw.parts) > 0 {
@@ -96,6 +100,14 @@ func (tw *easyTwins) replay(r *rand.Rand, steps, maxSubmits int, where string) {
 		}
 		now = next
 	}
+}
+
+// randomNodeState drains, downs or resumes a random node on both (a down
+// node's jobs end or are requeued, as SetNodeState makes them).
+func (tw *easyTwins) randomNodeState(r *rand.Rand, n int, now time.Time) {
+	name := tw.whole.Cluster().Node(r.IntN(n)).Name
+	st := []selectnodes.NodeState{selectnodes.NodeUp, selectnodes.NodeUp, selectnodes.NodeDrain, selectnodes.NodeDown}[r.IntN(4)]
+	tw.both("node state", func(s *Scheduler) error { return s.SetNodeState(name, st, now) })
 }
 
 func randomSpec(r *rand.Rand, nodes, cpn int, now time.Time) Spec {

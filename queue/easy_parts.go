@@ -154,14 +154,17 @@ func (e *EASY) withheldNodes() *bitset.BitSet {
 // order, and past the depth the jobs of locked partitions are passed over.
 func (e *EASY) walkParts(w *easyWalk, jobs []*job) {
 	s, lk := e.s, &e.locks
-	for _, j := range jobs {
+	e.tail.scanned = false // (easy_stop.go)
+	for i, j := range jobs {
+		inOrder := !lk.all && !lk.has(j.Partition) // (no lock is taken before j's refusal)
 		past := false
 		if s.opts.backfillDepth > 0 && w.considered >= s.opts.backfillDepth {
 			w.full = true
-			if lk.all {
+			if lk.all || e.walkEnds(jobs, i) {
 				break
 			}
-			if lk.has(j.Partition) {
+			e.walkedPast++
+			if !inOrder {
 				continue // Schedule's pass starts none of them either
 			}
 			past = true
@@ -173,7 +176,6 @@ func (e *EASY) walkParts(w *easyWalk, jobs []*job) {
 			w.unsure = true
 			continue
 		}
-		inOrder := !lk.all && !lk.has(j.Partition)
 		var started, backfill bool
 		if inOrder && len(lk.names) > 0 {
 			started, backfill = e.considerBeside(w, j, past)
@@ -186,9 +188,14 @@ func (e *EASY) walkParts(w *easyWalk, jobs []*job) {
 			}
 			continue
 		}
-		if !e.refused(w, j) {
+		// refused, as in walk (written out: a call was a third of what a
+		// walk of several partitions cost beyond walk's loop)
+		if m := s.partOf(j); m.limited && e.heldByPartition(j, m) {
+			w.unsure = true
 			continue
 		}
+		w.considered++
+		j.Reason = ReasonResources
 		if w.head == nil || inOrder {
 			e.leftWaiting(w, j)
 		}
@@ -216,10 +223,20 @@ func (e *EASY) leftWaiting(w *easyWalk, j *job) {
 // locks nothing; the walk is then unsure, since a later pass with fewer
 // free nodes could classify it otherwise.
 func (e *EASY) locksAsBusy(w *easyWalk, j *job) bool {
+	key, keyed := e.lockKeyOf(j)
+	if keyed && e.knownBusy(key) {
+		return true // (easy_lockmemo.go)
+	}
 	e.req = j.Request
 	e.req.ExcludeNodes = withheldToo(e.req.ExcludeNodes, e.withheldNodes())
 	_, err := e.s.c.Try(&e.req, selectnodes.RunNow)
-	if err == nil || isSelectClass(err, selectnodes.ErrBusy) {
+	if err == nil {
+		return true
+	}
+	if isSelectClass(err, selectnodes.ErrBusy) {
+		if keyed {
+			e.noteBusy(key)
+		}
 		return true
 	}
 	w.unsure = true

@@ -14,13 +14,19 @@ import (
 // partitions that split the nodes: with a depth, the pass locks each
 // partition as Schedule's does and walks on past the depth for the
 // partitions not locked yet. partitions=1 is the floor: the same queue on
-// one partition, where the head locks everything.
+// one partition, where the head locks everything. empty=1 leaves the last
+// partition without jobs: it never locks, and the walk past the depth
+// ends when the others are.
 func BenchmarkEASYPartitions(b *testing.B) {
-	for _, parts := range []int{1, 4, 16} {
+	for _, c := range []struct{ parts, empty int }{{1, 0}, {4, 0}, {16, 0}, {4, 1}, {16, 1}} {
 		for _, depth := range []int{1, 100, 0} {
-			b.Run(fmt.Sprintf("nodes=10000/jobs=10000/partitions=%d/depth=%d", parts, depth), func(b *testing.B) {
-				s := partsScheduler(b, 10000, parts, WithBackfillDepth(depth))
-				fillParts(b, s, parts, 15000, t0)
+			name := fmt.Sprintf("nodes=10000/jobs=10000/partitions=%d/depth=%d", c.parts, depth)
+			if c.empty > 0 {
+				name = fmt.Sprintf("nodes=10000/jobs=10000/partitions=%d/empty=%d/depth=%d", c.parts, c.empty, depth)
+			}
+			b.Run(name, func(b *testing.B) {
+				s := partsScheduler(b, 10000, c.parts, WithBackfillDepth(depth))
+				fillParts(b, s, c.parts-c.empty, 15000, t0)
 				e := NewEASY(s)
 				ids := e.BackfillIDs(t0, nil) // fills the cluster
 				b.ReportMetric(float64(len(s.Pending())), "pending")
@@ -54,7 +60,7 @@ func partsScheduler(b *testing.B, n, parts int, opts ...Option) *Scheduler {
 }
 
 // fillParts submits jobs of 1-32 nodes and 10-240 minutes to random
-// partitions (seeded).
+// partitions among the first parts (seeded).
 func fillParts(b *testing.B, s *Scheduler, parts, jobs int, now time.Time) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for range jobs {

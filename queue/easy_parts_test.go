@@ -101,3 +101,52 @@ func TestEASYCoverLockStartsTheSame(t *testing.T) {
 		tw.replay(r, 150, 4, fmt.Sprintf("round %d depth %d (%q)", k, depth, conf))
 	}
 }
+
+// Keeping the busy class of a refused job's selection (whether it locks
+// its partition) from pass to pass changes no start: random clusters of
+// several partitions at random depths, nodes drained, downed and resumed
+// now and then (the kept answers go with each change), passes that ask
+// every selection against passes that keep the answers.
+func TestEASYLockMemoStartsTheSame(t *testing.T) {
+	r := seeded(t, 31)
+	rounds := twinIterations(60, 8, 2)
+	hits := 0
+	for k := range rounds {
+		conf, parts := partsConf(r)
+		depth := []int{1, 1, 2, 3, 5}[r.IntN(5)]
+		tw := newEASYTwins(t, conf, WithBackfillDepth(depth))
+		tw.ew.noLockMemo = true
+		tw.parts, tw.nodeStates = parts, true
+		tw.replay(r, 150, 4, fmt.Sprintf("round %d depth %d (%q)", k, depth, conf))
+		hits += tw.ei.lockMemo.hits
+	}
+	if !raceEnabled { // (two rounds under the race detector may keep none)
+		require.Positive(t, hits, "no kept answer was used")
+	}
+	t.Logf("%d kept answers used", hits)
+}
+
+// A walk cut by the depth whose starts were all in order (they count
+// against no depth) is gone on from by the next incremental pass: a
+// whole pass would count the same jobs before the cut. main is filled
+// and a debug job started in order; main's next job, too large for the
+// free counts, is the head at depth 1; past the depth another debug job
+// starts in order. A debug job submitted later waits, locking debug, in
+// the incremental pass as in a whole one.
+func TestEASYIncrementalAfterInOrderStartsPastTheDepth(t *testing.T) {
+	tw := newEASYTwins(t, twoParts, WithBackfillDepth(1))
+	sub := func(part string, n int, now time.Time) {
+		spec := nodes(n, time.Hour)
+		spec.Request.Partition = part
+		tw.both("submit", func(s *Scheduler) error { _, err := s.Submit(spec, now); return err })
+	}
+	sub("", 2, at(0))      // fills main, in order
+	sub("debug", 1, at(0)) // in order
+	sub("", 2, at(0))      // the head, at the depth
+	sub("debug", 1, at(0)) // past the depth, in order
+	require.Len(t, tw.pass(at(0), "first"), 3)
+	sub("debug", 1, at(1))
+	require.Empty(t, tw.pass(at(1), "after a submission"))
+	require.Equal(t, 1, tw.ei.resumed, "the second pass went on from the first")
+	require.Equal(t, []string{"main", "debug"}, tw.ei.locks.names)
+}

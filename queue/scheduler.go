@@ -78,6 +78,7 @@ type Scheduler struct {
 	lastBusy     busyMemo              // the last pass's first busy failure (busymemo.go)
 	updates      uint64                // Update calls applied, which may change a job's request
 	clock        time.Time             // the latest now accepted; passes never act earlier
+	queuedIn     partCounts            // the queue's jobs by partition (queued_parts.go)
 
 	opts options
 
@@ -468,12 +469,18 @@ func (s *Scheduler) enqueue(j *job) {
 	}
 	j.key = qkey{partPrio: s.partPrio(j), prio: j.Priority, seq: j.seq}
 	s.queue.ReplaceOrInsert(j)
+	if !j.queued && s.queuedIn.on {
+		s.queuedIn.add(j.Partition, 1)
+	}
 	j.queued = true
 }
 
 func (s *Scheduler) dequeue(j *job) {
 	if j.queued {
 		s.queue.Delete(j)
+		if s.queuedIn.on {
+			s.queuedIn.add(j.Partition, -1)
+		}
 		j.queued = false
 	}
 }

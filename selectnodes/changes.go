@@ -4,13 +4,20 @@ package selectnodes
 // caller that keeps something derived from the cluster (a planner's
 // availability profile) can tell, by one comparison, that nothing it
 // derived from has moved, instead of reading every node again.
-type changeCount struct{ n uint64 }
+type changeCount struct {
+	n      uint64
+	config uint64 // of them, those that changed node states, reported resources or partitions
+}
 
 // bump notes one change. Every method that writes allocations, their
 // ends, node states, reported resources or partitions calls it (a call
 // that fails after changing nothing may bump too: equal counts must mean
 // no change, unequal ones need not mean one).
 func (c *changeCount) bump() { c.n++ }
+
+// bumpConfig notes one change of node states, reported resources or
+// partitions: what a selection on the empty cluster reads.
+func (c *changeCount) bumpConfig() { c.n++; c.config++ }
 
 // Changes counts the calls that changed allocations, node states or
 // partitions; equal values mean nothing a placement reads changed. The

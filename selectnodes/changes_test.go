@@ -108,7 +108,7 @@ func TestReadersLeaveChangesAlone(t *testing.T) {
 // bump to it) or to readers.
 func TestEveryClusterMethodIsClassified(t *testing.T) {
 	readers := map[string]bool{}
-	for _, m := range []string{"Allocation", "AppendFreeCPUs", "AppendFreeCPUsOn", "Avail", "BuildNodeSets", "Changes",
+	for _, m := range []string{"Allocation", "AppendFreeCPUs", "AppendFreeCPUsOn", "Avail", "BuildNodeSets", "Changes", "ConfigChanges",
 		"CheckInvariants", "CountFull", "CountedNeed", "DefaultPartition", "DescendAllocations", "Explain", "FeatureIndex",
 		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "Idle", "IdleInto", "JobsOn",
 		"JobsOnTotal", "MostCPUs", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",

@@ -373,7 +373,7 @@ func (c *Cluster) SetNodeState(name string, s NodeState) error {
 		return fmt.Errorf("selectnodes: unknown node state %d", s)
 	}
 	c.own()
-	c.changes.bump()
+	c.changes.bumpConfig()
 	c.states[i] = s
 	c.applyState(i)
 	return nil
@@ -393,7 +393,7 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 		return false, fmt.Errorf("selectnodes: node %s reported negative resources or more than MaxNodeCPUs CPUs", name)
 	}
 	c.own()
-	c.changes.bump()
+	c.changes.bumpConfig()
 	if c.reported == nil { // made at the first registration: most clusters have none
 		c.reported = make([]Resources, len(c.nodes))
 	}
@@ -431,7 +431,7 @@ func (c *Cluster) UpdatePartition(p Partition) error {
 		at = i
 	}
 	c.own()
-	c.changes.bump()
+	c.changes.bumpConfig()
 	if err := c.setPartition(p, at); err != nil {
 		return err
 	}
