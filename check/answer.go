@@ -87,7 +87,7 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 		return nil, err
 	}
 	for _, part := range o.Partitions {
-		if _, ok := s.Cluster.Partition(part); !ok {
+		if !s.Cluster.HasPartition(part) {
 			return &Answer{Partition: part, Start: s.now, Err: &selectnodes.Error{Class: selectnodes.ErrInvalidRequest,
 				Reason: fmt.Sprintf("invalid partition specified: %s", part)}}, nil
 		}
@@ -158,7 +158,7 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 	if busy != nil {
 		return busy
 	}
-	p, _ := s.Cluster.Partition(part)
+	p, _ := s.Cluster.PartitionSettings(part)
 	overMax := p.MaxNodes > 0 && max(req.MinNodes, req.MaxNodes) > p.MaxNodes
 	limit := overMax || (errors.Is(last.Err, selectnodes.ErrPartConfig) && !errors.Is(last.Err, selectnodes.ErrAboveTotals))
 	if s.inSomePartition(o, req) && limit && s.withinMaxNodes(req, p) {
@@ -233,7 +233,7 @@ func (s *Site) belowMinNodes(o *sbatch.Options, part string) *Answer {
 	if !s.opts.SlurmCompat || len(o.Partitions) < 2 {
 		return nil
 	}
-	p, ok := s.Cluster.Partition(part)
+	p, ok := s.Cluster.PartitionSettings(part)
 	if !ok || p.MinNodes <= max(o.MinNodes, 1) {
 		return nil
 	}
@@ -250,8 +250,8 @@ func (s *Site) partitionOrder(parts []string) []string {
 	}
 	out := slices.Clone(parts)
 	slices.SortStableFunc(out, func(a, b string) int {
-		pa, _ := s.Cluster.Partition(a)
-		pb, _ := s.Cluster.Partition(b)
+		pa, _ := s.Cluster.PartitionSettings(a)
+		pb, _ := s.Cluster.PartitionSettings(b)
 		return pb.Priority - pa.Priority
 	})
 	return out

@@ -347,7 +347,7 @@ func (b *bfRun) checkPartition(name string) {
 		return // no call since the comparison changed a partition or a node
 	}
 	nodes := b.pass.partition(b.s.c, name)
-	p, _ := b.s.c.Partition(name)
+	p, _ := b.s.c.PartitionSettings(name)
 	if old == nil || !samePartition(old, &p, nodes) {
 		b.skip.freed(math.MinInt64)
 		old = &partSig{p: p, nodes: nodes.Clone()}

@@ -420,6 +420,7 @@ func (c *Cluster) addPartition(p Partition, at int, owned bool) error {
 	if i, dup := c.partIx[p.Name]; dup && i != at {
 		return fmt.Errorf("selectnodes: partition %s is defined twice", p.Name)
 	}
+	p.Access = p.Access.clone() // the caller's lists stay the caller's
 	if k := c.partitionListed(p.Nodes); k >= 0 {
 		p.Nodes = c.parts[k].Nodes
 		return c.putPartition(partition{Partition: p, nodes: c.parts[k].nodes.Clone()}, at)
@@ -539,27 +540,63 @@ func (c *Cluster) State(i int) NodeState {
 	return c.states[i]
 }
 
-// Partition returns the named partition's settings. Its Nodes list is
-// the cluster's, shared with other partitions listing the same nodes:
-// read it, do not write it.
+// Partition returns the named partition's settings. The value is the
+// caller's: its Nodes list and its Access lists are copies, so sorting or
+// appending to them leaves the cluster as it was. The node list costs 16
+// bytes a node; a caller that reads only the limits calls
+// PartitionSettings, one that asks whether it exists HasPartition.
 func (c *Cluster) Partition(name string) (Partition, bool) {
 	c.mustBeMade("Partition")
 	i, ok := c.partIx[name]
 	if !ok {
 		return Partition{}, false
 	}
-	return c.parts[i].Partition, true
+	return c.parts[i].Partition.clone(), true
 }
 
-// Partitions returns every partition, in definition order; their Nodes
-// lists are read only, as Partition's are.
+// Partitions returns every partition, in definition order; each is the
+// caller's, as Partition's is.
 func (c *Cluster) Partitions() []Partition {
 	c.mustBeMade("Partitions")
 	out := make([]Partition, len(c.parts))
 	for i := range c.parts {
-		out[i] = c.parts[i].Partition
+		out[i] = c.parts[i].Partition.clone()
 	}
 	return out
+}
+
+// PartitionSettings returns the named partition as Partition does but
+// without its node list: Nodes is nil (PartitionNodes gives the nodes as
+// a set). It is the caller's, its Access lists copies, and copies no
+// node list, for callers that read a partition's limits often. Handed
+// back to UpdatePartition as it is, it would empty the partition.
+func (c *Cluster) PartitionSettings(name string) (Partition, bool) {
+	c.mustBeMade("PartitionSettings")
+	i, ok := c.partIx[name]
+	if !ok {
+		return Partition{}, false
+	}
+	p := c.parts[i].Partition
+	p.Nodes, p.Access = nil, p.Access.clone()
+	return p, true
+}
+
+// PartitionNames returns the partitions' names in definition order, in a
+// slice of the caller's: Partitions without the copies of their settings.
+func (c *Cluster) PartitionNames() []string {
+	c.mustBeMade("PartitionNames")
+	out := make([]string, len(c.parts))
+	for i := range c.parts {
+		out[i] = c.parts[i].Name
+	}
+	return out
+}
+
+// HasPartition reports whether the cluster has a partition of that name.
+func (c *Cluster) HasPartition(name string) bool {
+	c.mustBeMade("HasPartition")
+	_, ok := c.partIx[name]
+	return ok
 }
 
 // PartitionCount is how many partitions the cluster has: Partitions'

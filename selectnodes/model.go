@@ -212,6 +212,13 @@ type Partition struct {
 	LLN bool
 }
 
+// clone is p with a node list and Access lists of its own.
+func (p *Partition) clone() Partition {
+	out := *p
+	out.Nodes, out.Access = slices.Clone(p.Nodes), p.Access.clone()
+	return out
+}
+
 func (p *Partition) maxShare() int {
 	switch {
 	case p.Sharing.Mode != ShareYes && p.Sharing.Mode != ShareForce:

@@ -185,10 +185,12 @@ func (s *Snapshot) Up() *bitset.BitSet { return s.c.Up() }
 // shared and read only, as Cluster.Topology says.
 func (s *Snapshot) Topology() *topology.Tree { return s.c.Topology() }
 
-// Partition returns the named partition's settings as of the snapshot.
+// Partition returns the named partition's settings as of the snapshot,
+// the caller's (its lists are copies), as Cluster.Partition's are.
 func (s *Snapshot) Partition(name string) (Partition, bool) { return s.c.Partition(name) }
 
-// Partitions returns every partition as of the snapshot.
+// Partitions returns every partition as of the snapshot, each the
+// caller's.
 func (s *Snapshot) Partitions() []Partition { return s.c.Partitions() }
 
 // PartitionNodes returns the node set of the named partition (a copy).
