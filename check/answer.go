@@ -158,7 +158,7 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 	if busy != nil {
 		return busy
 	}
-	p, _ := s.Cluster.PartitionSettings(part)
+	p, _ := s.Cluster.PartitionLimits(part)
 	overMax := p.MaxNodes > 0 && max(req.MinNodes, req.MaxNodes) > p.MaxNodes
 	limit := overMax || (errors.Is(last.Err, selectnodes.ErrPartConfig) && !errors.Is(last.Err, selectnodes.ErrAboveTotals))
 	if s.inSomePartition(o, req) && limit && s.withinMaxNodes(req, p) {
@@ -179,7 +179,7 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 // MaxNodes, is not refused on the idle partition: -p wide,low -N3
 // --mem=32G, more memory than any node has, is refused although low's
 // MaxNodes=2 is the last partition's verdict (blind15/recorded.tsv:108).
-func (s *Site) withinMaxNodes(req *selectnodes.Request, p selectnodes.Partition) bool {
+func (s *Site) withinMaxNodes(req *selectnodes.Request, p selectnodes.PartitionLimits) bool {
 	r := *req
 	if p.MaxNodes > 0 {
 		r.MinNodes, r.MaxNodes, r.DesiredNodes = min(r.MinNodes, p.MaxNodes), min(r.MaxNodes, p.MaxNodes), min(r.DesiredNodes, p.MaxNodes)
@@ -233,7 +233,7 @@ func (s *Site) belowMinNodes(o *sbatch.Options, part string) *Answer {
 	if !s.opts.SlurmCompat || len(o.Partitions) < 2 {
 		return nil
 	}
-	p, ok := s.Cluster.PartitionSettings(part)
+	p, ok := s.Cluster.PartitionLimits(part)
 	if !ok || p.MinNodes <= max(o.MinNodes, 1) {
 		return nil
 	}
@@ -250,8 +250,8 @@ func (s *Site) partitionOrder(parts []string) []string {
 	}
 	out := slices.Clone(parts)
 	slices.SortStableFunc(out, func(a, b string) int {
-		pa, _ := s.Cluster.PartitionSettings(a)
-		pb, _ := s.Cluster.PartitionSettings(b)
+		pa, _ := s.Cluster.PartitionLimits(a)
+		pb, _ := s.Cluster.PartitionLimits(b)
 		return pb.Priority - pa.Priority
 	})
 	return out

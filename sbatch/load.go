@@ -54,7 +54,7 @@ func (r Running) Place(c *selectnodes.Cluster, id selectnodes.JobID, now time.Ti
 // DefMemPerCPU per CPU (both 0 unless memory is consumable), as a real
 // Slurm job would (recorded loads of check/testdata hold it).
 func defaultMemory(c *selectnodes.Cluster, part string, cpus int) int64 {
-	p, ok := c.PartitionSettings(part)
+	p, ok := c.PartitionLimits(part)
 	switch {
 	case !ok:
 		return 0

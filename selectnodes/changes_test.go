@@ -113,7 +113,7 @@ func TestEveryClusterMethodIsClassified(t *testing.T) {
 		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "HasPartition", "Idle", "IdleInto", "JobsOn",
 		"JobsOnTotal", "MostCPUs", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
 		"NodeSet", "Offer", "OfferKey", "OfferTerms", "OversubscribesCPUs", "Partition", "PartitionNodes",
-		"PartitionCount", "PartitionNames", "PartitionNodesInto", "PartitionSettings", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
+		"PartitionCount", "PartitionNames", "PartitionNodesInto", "PartitionLimits", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
 		"Recycle", "ReqFeatures", "Resolve", "Running", "SelectNodes", "Selector", "Share", "SlurmCompat", "Snapshot",
 		"State", "Topology", "Try", "UnusableInto", "Up"} {
 		readers[m] = true

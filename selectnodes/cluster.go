@@ -543,8 +543,8 @@ func (c *Cluster) State(i int) NodeState {
 // Partition returns the named partition's settings. The value is the
 // caller's: its Nodes list and its Access lists are copies, so sorting or
 // appending to them leaves the cluster as it was. The node list costs 16
-// bytes a node; a caller that reads only the limits calls
-// PartitionSettings, one that asks whether it exists HasPartition.
+// bytes a node; a caller that reads only limits calls PartitionLimits, one
+// that asks whether the partition exists HasPartition.
 func (c *Cluster) Partition(name string) (Partition, bool) {
 	c.mustBeMade("Partition")
 	i, ok := c.partIx[name]
@@ -565,20 +565,18 @@ func (c *Cluster) Partitions() []Partition {
 	return out
 }
 
-// PartitionSettings returns the named partition as Partition does but
-// without its node list: Nodes is nil (PartitionNodes gives the nodes as
-// a set). It is the caller's, its Access lists copies, and copies no
-// node list, for callers that read a partition's limits often. Handed
-// back to UpdatePartition as it is, it would empty the partition.
-func (c *Cluster) PartitionSettings(name string) (Partition, bool) {
-	c.mustBeMade("PartitionSettings")
+// PartitionLimits returns the named partition's state, priority and
+// limits: the scalar settings a queue reads of a job's partition at every
+// pass, without the copy of lists that Partition makes.
+func (c *Cluster) PartitionLimits(name string) (PartitionLimits, bool) {
+	c.mustBeMade("PartitionLimits")
 	i, ok := c.partIx[name]
 	if !ok {
-		return Partition{}, false
+		return PartitionLimits{}, false
 	}
-	p := c.parts[i].Partition
-	p.Nodes, p.Access = nil, p.Access.clone()
-	return p, true
+	p := &c.parts[i].Partition
+	return PartitionLimits{State: p.State, Priority: p.Priority, MinNodes: p.MinNodes, MaxNodes: p.MaxNodes,
+		MaxTime: p.MaxTime, DefaultTime: p.DefaultTime, DefMemPerCPU: p.DefMemPerCPU, DefMemPerNode: p.DefMemPerNode}, true
 }
 
 // PartitionNames returns the partitions' names in definition order, in a

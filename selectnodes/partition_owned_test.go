@@ -121,7 +121,7 @@ func TestPartitionGivenStaysTheCallers(t *testing.T) {
 	require.Equal(t, want, fc.Partitions())
 }
 
-func TestPartitionSettingsAndNames(t *testing.T) {
+func TestPartitionLimitsAndNames(t *testing.T) {
 	c, _ := ownedParts(t)
 	require.Equal(t, []string{"p", "q"}, c.PartitionNames())
 	names := c.PartitionNames()
@@ -129,16 +129,55 @@ func TestPartitionSettingsAndNames(t *testing.T) {
 	require.Equal(t, []string{"p", "q"}, c.PartitionNames())
 	require.True(t, c.HasPartition("q"))
 	require.False(t, c.HasPartition("nope"))
-	_, ok := c.PartitionSettings("nope")
+	_, ok := c.PartitionLimits("nope")
 	require.False(t, ok)
+	require.NoError(t, c.UpdatePartition(Partition{Name: "r", Nodes: []string{"a"}, State: PartitionDrain, Priority: 3,
+		MinNodes: 1, MaxNodes: 2, MaxTime: 5, DefaultTime: 4, DefMemPerCPU: 6, DefMemPerNode: 7, MaxMemPerNode: 8}))
 	for _, full := range c.Partitions() {
-		got, ok := c.PartitionSettings(full.Name)
+		got, ok := c.PartitionLimits(full.Name)
 		require.True(t, ok)
-		require.Nil(t, got.Nodes)
-		full.Nodes = nil
-		require.Equal(t, full, got, "every setting but the node list")
-		scribble(&got)
+		require.Equal(t, PartitionLimits{State: full.State, Priority: full.Priority, MinNodes: full.MinNodes,
+			MaxNodes: full.MaxNodes, MaxTime: full.MaxTime, DefaultTime: full.DefaultTime,
+			DefMemPerCPU: full.DefMemPerCPU, DefMemPerNode: full.DefMemPerNode}, got)
 	}
-	p, _ := c.Partition("p")
-	require.Equal(t, []string{"g1", "g2"}, p.Access.AllowGroups)
+	r, _ := c.PartitionLimits("r")
+	require.Equal(t, PartitionLimits{State: PartitionDrain, Priority: 3, MinNodes: 1, MaxNodes: 2, MaxTime: 5,
+		DefaultTime: 4, DefMemPerCPU: 6, DefMemPerNode: 7}, r)
+}
+
+// featured is a cluster whose nodes have features, for the node sets and
+// the explanations that report them.
+func featured(t *testing.T) *Cluster {
+	t.Helper()
+	nodes := []Node{{Name: "a", CPUs: 2, Features: []string{"fast", "ib"}}, {Name: "b", CPUs: 2, Features: []string{"fast", "ib"}}}
+	c, err := New(nodes, []Partition{{Name: "p", Nodes: []string{"a", "b"}, Default: true}})
+	require.NoError(t, err)
+	return c
+}
+
+// The features a node set or a set's report lists are the caller's: the
+// record's own list is what every later selection matches against.
+func TestNodeSetFeaturesAreTheCallers(t *testing.T) {
+	c := featured(t)
+	req := &Request{MinNodes: 2}
+	job, err := c.Resolve(req)
+	require.NoError(t, err)
+	sets, err := c.BuildNodeSets(job)
+	require.NoError(t, err)
+	require.Equal(t, []string{"fast", "ib"}, sets[0].Features)
+	sets[0].Features[0] = "slow"
+
+	ex := c.Explain(req, TestOnly)
+	require.Equal(t, []string{"fast", "ib"}, ex.Sets[0].Features)
+	ex.Sets[0].Features[1] = "eth"
+	g := c.Explain(req, TestOnly).Groups()
+	g[0].Features[0] = "slow"
+
+	require.Equal(t, []string{"fast", "ib"}, c.Node(0).Features)
+	require.Equal(t, []string{"fast", "ib"}, c.Explain(req, TestOnly).Sets[0].Features)
+	job, err = c.Resolve(req)
+	require.NoError(t, err)
+	sets, err = c.BuildNodeSets(job)
+	require.NoError(t, err)
+	require.Equal(t, []string{"fast", "ib"}, sets[0].Features)
 }
