@@ -2,6 +2,7 @@ package sbatch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 // Request is the selection request the options describe, for partition
 // (one of o.Partitions, or "" for the default). fopts are passed to
 // features.Parse (features.Legacy for Slurm-compatible constraints).
+// The request is the caller's: its lists are copies, not o's.
 //
 // The mapping, as sbatch's: -n and -c give the CPU total (tasks x CPUs
 // per task); -c, --ntasks-per-node x -c and --mincpus give the CPUs every
@@ -27,7 +29,7 @@ import (
 // that model it; the selection pipeline does not.
 func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
 	r := selectnodes.Request{Partition: partition, MinNodes: o.MinNodes, MaxNodes: o.MaxNodes,
-		Required: o.NodeList, Excluded: o.Exclude, Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
+		Required: slices.Clone(o.NodeList), Excluded: slices.Clone(o.Exclude), Contiguous: o.Contiguous, TimeLimit: o.TimeLimit,
 		MaxSwitches:       o.Switches,
 		MinTmpDiskPerNode: o.TmpMB, GRES: append([]selectnodes.GRESRequest(nil), o.GRES...),
 		User: o.User, Account: o.Account, QOS: o.QOS}
