@@ -123,7 +123,9 @@ func (s *Snapshot) End(job JobID) (time.Time, bool) {
 	return r.end, true
 }
 
-// Allocation returns job's placement and times in the snapshot.
+// Allocation returns job's placement and times in the snapshot. The
+// placement is shared with the cluster the snapshot was taken of: read
+// it, do not change it (see Cluster.Allocation).
 func (s *Snapshot) Allocation(job JobID) (p *Placement, start, end time.Time, ok bool) {
 	return s.c.Allocation(job)
 }
