@@ -37,7 +37,8 @@ type record struct {
 
 type partition struct {
 	Partition
-	nodes *bitset.BitSet
+	limits PartitionLimits // Partition's, read out once for PartitionLimits
+	nodes  *bitset.BitSet
 	// inRec[r] is how many of record r's nodes are in the partition,
 	// counted once here rather than by every selection
 	inRec []int
@@ -458,6 +459,8 @@ func (c *Cluster) partitionListed(names []string) int {
 // putPartition adds part, or puts it in place of partition at (when at >= 0).
 func (c *Cluster) putPartition(part partition, at int) error {
 	p := &part.Partition
+	part.limits = PartitionLimits{State: p.State, Priority: p.Priority, MinNodes: p.MinNodes, MaxNodes: p.MaxNodes,
+		MaxTime: p.MaxTime, DefaultTime: p.DefaultTime, DefMemPerCPU: p.DefMemPerCPU, DefMemPerNode: p.DefMemPerNode}
 	part.countRecords(c.records)
 	if at < 0 {
 		at = len(c.parts)
@@ -574,9 +577,7 @@ func (c *Cluster) PartitionLimits(name string) (PartitionLimits, bool) {
 	if !ok {
 		return PartitionLimits{}, false
 	}
-	p := &c.parts[i].Partition
-	return PartitionLimits{State: p.State, Priority: p.Priority, MinNodes: p.MinNodes, MaxNodes: p.MaxNodes,
-		MaxTime: p.MaxTime, DefaultTime: p.DefaultTime, DefMemPerCPU: p.DefMemPerCPU, DefMemPerNode: p.DefMemPerNode}, true
+	return c.parts[i].limits, true
 }
 
 // PartitionNames returns the partitions' names in definition order, in a
