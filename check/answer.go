@@ -103,7 +103,7 @@ func (s *Site) AskOptions(o *sbatch.Options, mode selectnodes.Mode) (*Answer, er
 		return nil, err
 	}
 	for _, part := range o.Partitions {
-		if _, ok := s.Cluster.Partition(part); !ok {
+		if !s.Cluster.HasPartition(part) {
 			return &Answer{Partition: part, Start: s.now, Err: &selectnodes.Error{Class: selectnodes.ErrInvalidRequest,
 				Reason: fmt.Sprintf("invalid partition specified: %s", part)}}, nil
 		}
@@ -174,7 +174,7 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 	if busy != nil {
 		return busy
 	}
-	p, _ := s.Cluster.Partition(part)
+	p, _ := s.Cluster.PartitionLimits(part)
 	overMax := p.MaxNodes > 0 && max(req.MinNodes, req.MaxNodes) > p.MaxNodes
 	limit := overMax || (errors.Is(last.Err, selectnodes.ErrPartConfig) && !errors.Is(last.Err, selectnodes.ErrAboveTotals))
 	if s.inSomePartition(o, req) && limit && s.withinMaxNodes(req, p) {
@@ -195,7 +195,7 @@ func (s *Site) severalVerdict(o *sbatch.Options, busy, last *Answer, req *select
 // MaxNodes, is not refused on the idle partition: -p wide,low -N3
 // --mem=32G, more memory than any node has, is refused although low's
 // MaxNodes=2 is the last partition's verdict (blind15/recorded.tsv:108).
-func (s *Site) withinMaxNodes(req *selectnodes.Request, p selectnodes.Partition) bool {
+func (s *Site) withinMaxNodes(req *selectnodes.Request, p selectnodes.PartitionLimits) bool {
 	r := *req
 	if p.MaxNodes > 0 {
 		r.MinNodes, r.MaxNodes, r.DesiredNodes = min(r.MinNodes, p.MaxNodes), min(r.MaxNodes, p.MaxNodes), min(r.DesiredNodes, p.MaxNodes)
@@ -249,7 +249,7 @@ func (s *Site) belowMinNodes(o *sbatch.Options, part string) *Answer {
 	if !s.opts.SlurmCompat || len(o.Partitions) < 2 {
 		return nil
 	}
-	p, ok := s.Cluster.Partition(part)
+	p, ok := s.Cluster.PartitionLimits(part)
 	if !ok || p.MinNodes <= max(o.MinNodes, 1) {
 		return nil
 	}
@@ -266,8 +266,8 @@ func (s *Site) partitionOrder(parts []string) []string {
 	}
 	out := slices.Clone(parts)
 	slices.SortStableFunc(out, func(a, b string) int {
-		pa, _ := s.Cluster.Partition(a)
-		pb, _ := s.Cluster.Partition(b)
+		pa, _ := s.Cluster.PartitionLimits(a)
+		pb, _ := s.Cluster.PartitionLimits(b)
 		return pb.Priority - pa.Priority
 	})
 	return out

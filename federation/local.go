@@ -53,9 +53,7 @@ func NewLocal(name string, s *queue.Scheduler, opts ...LocalOption) *Local {
 	}
 	c := s.Cluster()
 	l := &Local{name: name, s: s}
-	for _, p := range c.Partitions() {
-		l.info.Partitions = append(l.info.Partitions, p.Name)
-	}
+	l.info.Partitions = append(l.info.Partitions, c.PartitionNames()...)
 	for _, o := range opts {
 		o(l)
 	}

@@ -572,7 +572,7 @@ func (pass *bfPass) partition(c *selectnodes.Cluster, name string) *bitset.BitSe
 // is a large value to copy for every plan, and no pass changes one.
 func (pass *bfPass) maxTime(c *selectnodes.Cluster, name string) time.Duration {
 	if pass.mtGen != pass.gen || pass.mtName != name {
-		p, _ := c.Partition(name)
+		p, _ := c.PartitionLimits(name)
 		pass.mt, pass.mtName, pass.mtGen = p.MaxTime, name, pass.gen
 	}
 	return pass.mt

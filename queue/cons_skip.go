@@ -310,11 +310,13 @@ func clearedSet(b *bitset.BitSet, n uint) *bitset.BitSet {
 }
 
 // partSig is what a plan reads of a partition, and the cluster's change
-// count when it was last compared with the partition.
+// count and the scheduler's partition updates when it was last compared
+// with the partition.
 type partSig struct {
 	p       selectnodes.Partition
 	nodes   *bitset.BitSet
 	changes uint64
+	partGen uint64
 }
 
 // samePartition reports whether a is partition y with nodes.
@@ -343,17 +345,21 @@ func (b *bfRun) checkPartition(name string) {
 	b.partsSeen = append(b.partsSeen, name)
 	changes := b.s.c.Changes()
 	old := b.skip.parts[name] // (by pointer: a partition is a large value)
-	if old != nil && old.changes == changes {
-		return // no call since the comparison changed a partition or a node
+	if old != nil && (old.changes == changes || old.partGen == b.s.partGen) {
+		// no call since the comparison changed a partition or a node, or
+		// none changed a partition (only UpdatePartition does)
+		old.changes = changes
+		return
 	}
 	nodes := b.pass.partition(b.s.c, name)
-	p, _ := b.s.c.Partition(name)
+	p, _ := b.s.c.Partition(name) // copied once a partition update
+	p.Nodes = nil                 // nodes stands for it
 	if old == nil || !samePartition(old, &p, nodes) {
 		b.skip.freed(math.MinInt64)
 		old = &partSig{p: p, nodes: nodes.Clone()}
 		b.skip.parts[name] = old
 	}
-	old.changes = changes
+	old.changes, old.partGen = changes, b.s.partGen
 }
 
 // keep reports whether j's standing reservation stands without a plan

@@ -387,7 +387,7 @@ func (s *Scheduler) moveAllocationEnd(j *job) {
 // keepsRunningNodes refuses a new definition of a partition that leaves
 // out a node one of its started jobs holds.
 func (s *Scheduler) keepsRunningNodes(p selectnodes.Partition) error {
-	if _, exists := s.c.Partition(p.Name); !exists {
+	if !s.c.HasPartition(p.Name) {
 		return nil
 	}
 	keep := make(map[string]bool, len(p.Nodes))

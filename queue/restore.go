@@ -320,7 +320,7 @@ func (v *validator) partition(path string, sp statePartition) (selectnodes.Parti
 		sp.DefMemPerCPU < 0 || sp.DefMemPerNode < 0:
 		return part, restoreErr(path, "negative limit")
 	}
-	if _, ok := v.c.Partition(sp.Name); !ok {
+	if !v.c.HasPartition(sp.Name) {
 		return part, restoreErr(path+".name", "the cluster has no partition %q (Restore needs a cluster of the same configuration)", sp.Name)
 	}
 	v.parts[sp.Name] = true

@@ -182,7 +182,7 @@ func (s *Scheduler) setFailure(j *job, err error, now time.Time) {
 
 // partitionReason names which partition limit holds a job back.
 func (s *Scheduler) partitionReason(j *job) Reason {
-	p, _ := s.c.Partition(j.Partition)
+	p, _ := s.c.PartitionLimits(j.Partition)
 	req := j.Request
 	switch {
 	case p.State != selectnodes.PartitionUp:

@@ -409,7 +409,7 @@ func (s *Scheduler) partOf(j *job) *partMemo {
 
 // readPart is partOf when the memo holds another partition.
 func (s *Scheduler) readPart(j *job) *partMemo {
-	p, _ := s.c.Partition(j.Partition)
+	p, _ := s.c.PartitionLimits(j.Partition)
 	s.lastPart = partMemo{name: j.Partition, prio: p.Priority, known: true, up: p.State == selectnodes.PartitionUp,
 		maxTime: p.MaxTime, minNodes: p.MinNodes, maxNodes: p.MaxNodes}
 	m := &s.lastPart
@@ -442,7 +442,8 @@ func (m *partMemo) heldByLimits(j *job) bool {
 func (s *Scheduler) policyContext(j *job, now time.Time) PolicyContext {
 	if s.maxPartPrio < 0 { // computed once, and again after a partition changes
 		s.maxPartPrio = 0
-		for _, p := range s.c.Partitions() {
+		for _, name := range s.c.PartitionNames() {
+			p, _ := s.c.PartitionLimits(name)
 			s.maxPartPrio = max(s.maxPartPrio, p.Priority)
 		}
 	}

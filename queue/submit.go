@@ -305,7 +305,7 @@ func (s *Scheduler) timeLimit(own time.Duration, part string) time.Duration {
 	if own > 0 {
 		return own
 	}
-	p, _ := s.c.Partition(part)
+	p, _ := s.c.PartitionLimits(part)
 	if p.DefaultTime > 0 {
 		return p.DefaultTime
 	}

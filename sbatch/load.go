@@ -54,7 +54,7 @@ func (r Running) Place(c *selectnodes.Cluster, id selectnodes.JobID, now time.Ti
 // DefMemPerCPU per CPU (both 0 unless memory is consumable), as a real
 // Slurm job would (recorded loads of check/testdata hold it).
 func defaultMemory(c *selectnodes.Cluster, part string, cpus int) int64 {
-	p, ok := c.Partition(part)
+	p, ok := c.PartitionLimits(part)
 	switch {
 	case !ok:
 		return 0
@@ -87,9 +87,9 @@ func gresType(n *selectnodes.Node, g selectnodes.GRES) string {
 // PartitionHolding is the first partition (in definition order) whose
 // nodes include every node of set, or "".
 func PartitionHolding(c *selectnodes.Cluster, set *bitset.BitSet) string {
-	for _, p := range c.Partitions() {
-		if nodes, ok := c.PartitionNodes(p.Name); ok && nodes.IsSuperSet(set) {
-			return p.Name
+	for _, name := range c.PartitionNames() {
+		if nodes, ok := c.PartitionNodes(name); ok && nodes.IsSuperSet(set) {
+			return name
 		}
 	}
 	return ""

@@ -15,6 +15,7 @@ import (
 // Request is the selection request the options describe, for partition
 // (one of o.Partitions, or "" for the default). fopts are passed to
 // features.Parse (features.Legacy for Slurm-compatible constraints).
+// The request is the caller's: its lists are copies, not o's.
 //
 // The mapping, as sbatch's: -n and -c give the CPU total (tasks x CPUs
 // per task); -c, --ntasks-per-node x -c and --mincpus give the CPUs every

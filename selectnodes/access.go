@@ -13,6 +13,22 @@ type Access struct {
 	AllowGroups, AllowAccounts, DenyAccounts, AllowQOS, DenyQOS []string
 }
 
+// clone is a with lists of its own. Most partitions have none: a
+// without a list is returned as it is (empty lists show the caller
+// nothing of the cluster's).
+func (a Access) clone() Access {
+	if a.empty() {
+		return a
+	}
+	return Access{AllowGroups: slices.Clone(a.AllowGroups), AllowAccounts: slices.Clone(a.AllowAccounts),
+		DenyAccounts: slices.Clone(a.DenyAccounts), AllowQOS: slices.Clone(a.AllowQOS), DenyQOS: slices.Clone(a.DenyQOS)}
+}
+
+// empty reports whether a has no list: everyone may use the partition.
+func (a *Access) empty() bool {
+	return len(a.AllowGroups)+len(a.AllowAccounts)+len(a.DenyAccounts)+len(a.AllowQOS)+len(a.DenyQOS) == 0
+}
+
 // allowedBy reports whether list allows one of values (nil or "ALL": all).
 func allowedBy(list []string, values ...string) bool {
 	if len(list) == 0 || slices.Contains(list, "ALL") {
@@ -32,7 +48,7 @@ func allowedBy(list []string, values ...string) bool {
 // or QOS is not checked against AllowAccounts or AllowQOS: in Slurm those
 // default from the accounting database, which is not modelled here.
 func (a *Access) check(p string, req *Request) string {
-	if len(a.AllowGroups)+len(a.AllowAccounts)+len(a.DenyAccounts)+len(a.AllowQOS)+len(a.DenyQOS) == 0 {
+	if a.empty() {
 		return "" // no list (most partitions): everyone, at every selection
 	}
 	switch {

@@ -2,6 +2,7 @@ package selectnodes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/hostlist"
@@ -16,8 +17,8 @@ import (
 type NodeSet struct {
 	Record   int // index of the config record, in weight order
 	Weight   int64
-	Features []string
-	Count    int // candidate nodes
+	Features []string // the record's features; the caller's from BuildNodeSets
+	Count    int      // candidate nodes
 	cand     *bitset.BitSet
 	rec      *record
 	of       int // how many sets share cand: their union is cand
@@ -38,7 +39,11 @@ func (s NodeSet) Nodes() *bitset.BitSet {
 // every required node is in a set, returning ErrNodeConfig otherwise.
 func (c *Cluster) BuildNodeSets(job *Job) ([]NodeSet, error) {
 	c.mustBeMade("BuildNodeSets")
-	return c.buildNodeSets(&call{c: c, job: job})
+	sets, err := c.buildNodeSets(&call{c: c, job: job})
+	for k := range sets {
+		sets[k].Features = slices.Clone(sets[k].Features) // the record's, which every selection reads
+	}
+	return sets, err
 }
 
 func (c *Cluster) buildNodeSets(cx *call) ([]NodeSet, error) {

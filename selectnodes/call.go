@@ -2,6 +2,7 @@ package selectnodes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/hostlist"
@@ -87,7 +88,7 @@ func (cx *call) setReport(rec *record, r, inPart int) *SetReport {
 		cx.ex.Sets = make([]SetReport, 0, len(cx.c.records))
 	}
 	cx.ex.Sets = append(cx.ex.Sets, SetReport{Nodes: cx.c.hostlistOf(rec.nodes), Weight: rec.weight,
-		Features: rec.features, Total: len(rec.nodes), record: r})
+		Features: slices.Clone(rec.features), Total: len(rec.nodes), record: r}) // the caller's, not the record's
 	rep := &cx.ex.Sets[len(cx.ex.Sets)-1]
 	rep.removed("partition", len(rec.nodes)-inPart, nil)
 	return rep

@@ -110,10 +110,10 @@ func TestEveryClusterMethodIsClassified(t *testing.T) {
 	readers := map[string]bool{}
 	for _, m := range []string{"Allocation", "AppendFreeCPUs", "AppendFreeCPUsOn", "Avail", "BuildNodeSets", "Changes", "ConfigChanges",
 		"CheckInvariants", "CountFull", "CountedNeed", "DefaultPartition", "DescendAllocations", "Explain", "FeatureIndex",
-		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "Idle", "IdleInto", "JobsOn",
+		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "HasPartition", "Idle", "IdleInto", "JobsOn",
 		"JobsOnTotal", "MostCPUs", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
 		"NodeSet", "Offer", "OfferKey", "OfferTerms", "OversubscribesCPUs", "Partition", "PartitionNodes",
-		"PartitionCount", "PartitionNodesInto", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
+		"PartitionCount", "PartitionNames", "PartitionNodesInto", "PartitionLimits", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
 		"Recycle", "ReqFeatures", "Resolve", "Running", "SelectNodes", "Selector", "Share", "SlurmCompat", "Snapshot",
 		"State", "Topology", "Try", "UnusableInto", "Up"} {
 		readers[m] = true

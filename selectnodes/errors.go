@@ -130,7 +130,7 @@ type Explanation struct {
 type SetReport struct {
 	Nodes    string // the record's nodes, as a hostlist
 	Weight   int64
-	Features []string // the record's features, as configured
+	Features []string // the record's features, as configured (a copy, the caller's)
 	Total    int      // nodes in the record
 	// Removed counts the nodes each filter removed, in pipeline order:
 	// "partition", "excluded", "features", "cpus", "memory", "tmpdisk",

@@ -212,6 +212,24 @@ type Partition struct {
 	LLN bool
 }
 
+// PartitionLimits is what Cluster.PartitionLimits reads of a partition:
+// the fields of Partition of the same names. It holds no list: a value,
+// the caller's.
+type PartitionLimits struct {
+	State                       PartitionState
+	Priority                    int
+	MinNodes, MaxNodes          int
+	MaxTime, DefaultTime        time.Duration
+	DefMemPerCPU, DefMemPerNode int64
+}
+
+// clone is p with a node list and Access lists of its own.
+func (p *Partition) clone() Partition {
+	out := *p
+	out.Nodes, out.Access = slices.Clone(p.Nodes), p.Access.clone()
+	return out
+}
+
 func (p *Partition) maxShare() int {
 	switch {
 	case p.Sharing.Mode != ShareYes && p.Sharing.Mode != ShareForce:

@@ -39,7 +39,7 @@ func (c *Cluster) Offer(req *Request) (*Offer, error) {
 	if err != nil {
 		return nil, err
 	}
-	sets, err := c.BuildNodeSets(job)
+	sets, err := c.buildNodeSets(&call{c: c, job: job}) // (their Features are the records': read only here)
 	if err != nil {
 		return nil, err
 	}

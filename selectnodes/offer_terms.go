@@ -46,7 +46,7 @@ func (c *Cluster) OfferTerms(req *Request) (OfferTerms, error) {
 	if err != nil {
 		return OfferTerms{}, err
 	}
-	sets, err := c.BuildNodeSets(job)
+	sets, err := c.buildNodeSets(&call{c: c, job: job}) // (their Features are the records': read only here)
 	if err != nil {
 		return OfferTerms{}, err
 	}

@@ -197,6 +197,10 @@ func (n Counts) String() string {
 }
 
 // Job is a Request resolved against the cluster: what a Selector sees.
+// Req is the request resolved, the caller's; Part is the cluster's own
+// partition, shared with every selection: read it, never change it (every
+// selection reads one, and a copy would cost 16 bytes a node; take one
+// from Cluster.Partition).
 type Job struct {
 	Req       *Request
 	Part      *Partition

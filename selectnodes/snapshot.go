@@ -123,7 +123,9 @@ func (s *Snapshot) End(job JobID) (time.Time, bool) {
 	return r.end, true
 }
 
-// Allocation returns job's placement and times in the snapshot.
+// Allocation returns job's placement and times in the snapshot. The
+// placement is shared with the cluster the snapshot was taken of: read
+// it, do not change it (see Cluster.Allocation).
 func (s *Snapshot) Allocation(job JobID) (p *Placement, start, end time.Time, ok bool) {
 	return s.c.Allocation(job)
 }
@@ -185,10 +187,12 @@ func (s *Snapshot) Up() *bitset.BitSet { return s.c.Up() }
 // shared and read only, as Cluster.Topology says.
 func (s *Snapshot) Topology() *topology.Tree { return s.c.Topology() }
 
-// Partition returns the named partition's settings as of the snapshot.
+// Partition returns the named partition's settings as of the snapshot,
+// the caller's (its lists are copies), as Cluster.Partition's are.
 func (s *Snapshot) Partition(name string) (Partition, bool) { return s.c.Partition(name) }
 
-// Partitions returns every partition as of the snapshot.
+// Partitions returns every partition as of the snapshot, each the
+// caller's.
 func (s *Snapshot) Partitions() []Partition { return s.c.Partitions() }
 
 // PartitionNodes returns the node set of the named partition (a copy).

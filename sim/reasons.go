@@ -21,7 +21,7 @@ func unrunnableReason(c *selectnodes.Cluster, req *selectnodes.Request, err erro
 		}
 	}
 	if req.Partition != "" {
-		if _, ok := c.Partition(req.Partition); !ok {
+		if !c.HasPartition(req.Partition) {
 			return "no such partition"
 		}
 	}

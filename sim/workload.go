@@ -179,7 +179,7 @@ func (t *Trace) job(sj *SWFJob, c *selectnodes.Cluster, conv Conventions, users 
 		if p == "" || c == nil {
 			continue
 		}
-		if _, ok := c.Partition(p); ok {
+		if c.HasPartition(p) {
 			req.Partition = p
 			break
 		}

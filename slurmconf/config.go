@@ -76,7 +76,8 @@ func (c *Config) SchedulerParameter(name string) (string, bool) {
 	return "", false
 }
 
-// Node returns the node line defining name, if any.
+// Node returns the node line defining name, if any: a pointer into
+// c.Nodes, so changing the line changes c.
 func (c *Config) Node(name string) (*NodeLine, bool) {
 	for i := range c.Nodes {
 		for _, n := range c.Nodes[i].Names {

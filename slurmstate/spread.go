@@ -68,7 +68,7 @@ func (st *State) spread(c *selectnodes.Cluster, idx map[string]int) (spreadOut, 
 
 func (st *State) spreadOne(c *selectnodes.Cluster, j *Job, idx map[string]int, leftCPU map[int]int) (spreadJob, error) {
 	sj := spreadJob{job: j, part: j.Partition}
-	if _, ok := c.Partition(j.Partition); !ok {
+	if !c.HasPartition(j.Partition) {
 		return sj, position.Errorf(j.Pos, "job %s: partition %s is not in the configuration", j.ID, j.Partition)
 	}
 	if len(j.Nodes) == 0 {

@@ -84,9 +84,9 @@ func (jw *jobsWriter) header(run string, tr *sim.Trace) {
 	}
 	fmt.Fprintf(jw.w, "; MaxNodes: %d\n; MaxProcs: %d\n", jw.c.NodeCount(), cpus)
 	jw.parts = map[string]int{}
-	for k, p := range jw.c.Partitions() { // field 16 numbers them, so a replay of the file finds them
-		jw.parts[p.Name] = k + 1
-		fmt.Fprintf(jw.w, "; Partition: %d %s\n", k+1, p.Name)
+	for k, name := range jw.c.PartitionNames() { // field 16 numbers them, so a replay of the file finds them
+		jw.parts[name] = k + 1
+		fmt.Fprintf(jw.w, "; Partition: %d %s\n", k+1, name)
 	}
 	if tr != nil {
 		io.WriteString(jw.w, traceNotes)

@@ -93,8 +93,8 @@ func readLedgerFile(path string) (*ledgerFile, error) {
 func (lf *ledgerFile) newLedger(c *selectnodes.Cluster) (*simLedger, queue.Option, error) {
 	ctx, store := context.Background(), allocation.NewMemStore()
 	parts := map[string]allocation.Partition{}
-	for _, p := range c.Partitions() {
-		parts[p.Name] = allocation.Partition{Resource: allocation.CPU}
+	for _, name := range c.PartitionNames() {
+		parts[name] = allocation.Partition{Resource: allocation.CPU}
 	}
 	for name, r := range lf.Partitions {
 		parts[name] = allocation.Partition{Resource: allocation.Resource(strings.ToUpper(r))}
