@@ -103,9 +103,9 @@ func (e *EASY) copyParts() {
 		return
 	}
 	lk.parts, lk.partsOf = lk.parts[:0], s.partGen+1
-	for _, p := range s.c.Partitions() {
-		nodes, _ := s.c.PartitionNodes(p.Name)
-		lk.parts = append(lk.parts, easyPart{name: p.Name, nodes: nodes})
+	for _, name := range s.c.PartitionNames() {
+		nodes, _ := s.c.PartitionNodes(name)
+		lk.parts = append(lk.parts, easyPart{name: name, nodes: nodes})
 	}
 	lk.lockedAt = make([]bool, len(lk.parts))
 	for k := range lk.parts {
