@@ -99,8 +99,8 @@ func TestRunningSpecErrorsArePositioned(t *testing.T) {
 	assert.Len(t, r.GRES, 3)
 }
 
-// A request's node lists are its own: changing them leaves the options,
-// and the next request made from them, as parsed.
+// A request's and a spec's node lists are their own: changing them leaves
+// the options, and the next request made from them, as parsed.
 func TestRequestDoesNotShareTheOptionsNodeLists(t *testing.T) {
 	o, err := Parse([]string{"-w", "n[1-2]", "-x", "n3", "--gres=gpu:1"})
 	require.NoError(t, err)
@@ -114,6 +114,10 @@ func TestRequestDoesNotShareTheOptionsNodeLists(t *testing.T) {
 	assert.Equal(t, []string{"n1", "n2"}, again.Required)
 	assert.Equal(t, []string{"n3"}, again.Excluded)
 	assert.Equal(t, "gpu", again.GRES[0].Name)
+	sp, err := o.Spec(time.Time{})
+	require.NoError(t, err)
+	sp.Request.Required[1] = "changed"
+	assert.Equal(t, []string{"n1", "n2"}, o.NodeList, "a spec's lists are its own too")
 }
 
 // --begin's forms as sbatch(1) documents them beside the ones read
