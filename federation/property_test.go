@@ -221,9 +221,26 @@ func (w *world) check() {
 		} else if !ok && st.State.Terminal() {
 			w.final[id] = st.State
 		}
-		if starts, _ = w.seen(id); st.State == queue.Running && (len(starts) != 1 || starts[0] != st.Member) {
+		if st.State != queue.Running {
+			continue
+		}
+		if starts = w.startsOf(id); len(starts) != 1 || starts[0] != st.Member {
 			t.Fatalf("job %d runs on %v, the grid says %q", id, starts, st.Member)
 		}
+	}
+}
+
+// startsOf is where job id started, once its start's event has come: a
+// member delivers events after the change and outside its lock, so a call
+// the grid abandoned may have started the job on another goroutine whose
+// event is still on its way. It waits a while for a first start, no more.
+func (w *world) startsOf(id queue.JobID) []string {
+	for wait := 0; ; wait++ {
+		starts, _ := w.seen(id)
+		if len(starts) > 0 || wait == 2000 {
+			return starts
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
