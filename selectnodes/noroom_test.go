@@ -89,7 +89,7 @@ func loadKinds(t *testing.T, r *rand.Rand, c *Cluster, nodes []Node) {
 			require.NoError(t, c.Release(id))
 		}
 	}
-	for range r.IntN(4) {
+	for range r.IntN(len(nodes)/4 + 2) {
 		i := r.IntN(len(nodes))
 		_, _ = c.Register(nodes[i].Name, Resources{CPUs: 1 + r.IntN(nodes[i].CPUs), RealMemory: nodes[i].RealMemory})
 	}
@@ -102,8 +102,17 @@ func kindsRequest(t *testing.T, r *rand.Rand, c *Cluster, nodes []Node) Request 
 	t.Helper()
 	req := Request{MinNodes: r.IntN(3), MinCPUsPerNode: r.IntN(90), Partition: []string{"", "", "q"}[r.IntN(3)],
 		Share: ShareRequest(r.IntN(3))}
-	if r.IntN(2) == 0 {
+	switch r.IntN(3) {
+	case 0: // at a node's free CPUs
 		req.MinCPUsPerNode = max(c.FreeCPUs(r.IntN(len(nodes)))+r.IntN(3)-1, 0)
+	case 1: // at the most any busy node has free, where one CPU decides
+		most := 0
+		for i := range nodes {
+			if !c.use.idle.Test(uint(i)) {
+				most = max(most, c.FreeCPUs(i))
+			}
+		}
+		req.MinCPUsPerNode = max(most+r.IntN(3)-1, 0)
 	}
 	req.CPUs = max(req.MinNodes, 1) * req.MinCPUsPerNode
 	if r.IntN(4) == 0 {
@@ -140,7 +149,7 @@ func kindsRequest(t *testing.T, r *rand.Rand, c *Cluster, nodes []Node) Request 
 func TestNoRoomIsThePipelines(t *testing.T) {
 	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 41))
-	rounds := iterations(60, 400)
+	rounds := iterations(100, 500)
 	fired := 0
 	for k := range rounds {
 		c, nodes := kindsCluster(t, r)
