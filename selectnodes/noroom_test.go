@@ -58,7 +58,10 @@ func kindsCluster(t *testing.T, r *rand.Rand) (*Cluster, []Node) {
 	if r.IntN(6) == 0 {
 		q.MaxCPUsPerNode = 1 + r.IntN(16)
 	}
-	opts := []Option{WithSelector([]Selector{ConsRes{}, ConsRes{}, Linear{}}[r.IntN(3)]), WithFastSchedule(r.IntN(3))}
+	if r.IntN(6) == 0 {
+		q.MinNodes = 1 + r.IntN(3)
+	}
+	opts := []Option{WithSelector([]Selector{ConsRes{}, ConsRes{}, Linear{}, struct{ ConsRes }{}}[r.IntN(4)]), WithFastSchedule(r.IntN(3))}
 	if r.IntN(4) == 0 {
 		opts = append(opts, WithSlurmCompat())
 	}
@@ -100,7 +103,7 @@ func loadKinds(t *testing.T, r *rand.Rand, c *Cluster, nodes []Node) {
 // excluded, required or withheld, memory, exclusivity or sharing.
 func kindsRequest(t *testing.T, r *rand.Rand, c *Cluster, nodes []Node) Request {
 	t.Helper()
-	req := Request{MinNodes: r.IntN(3), MinCPUsPerNode: r.IntN(90), Partition: []string{"", "", "q"}[r.IntN(3)],
+	req := Request{MinNodes: r.IntN(5), MinCPUsPerNode: r.IntN(90), Partition: []string{"", "", "q"}[r.IntN(3)],
 		Share: ShareRequest(r.IntN(3))}
 	switch r.IntN(3) {
 	case 0: // at a node's free CPUs
@@ -123,12 +126,12 @@ func kindsRequest(t *testing.T, r *rand.Rand, c *Cluster, nodes []Node) Request 
 		require.NoError(t, err)
 		req.Features = e
 	}
-	switch r.IntN(8) {
+	switch r.IntN(7) {
 	case 0:
 		req.Excluded = []string{nodes[r.IntN(len(nodes))].Name}
 	case 1:
 		req.Required = []string{nodes[r.IntN(len(nodes))].Name}
-	case 2:
+	case 2, 5, 6: // as conservative backfill withholds the nodes busy in a window
 		req.ExcludeNodes = bitset.New(uint(len(nodes)))
 		for range r.IntN(len(nodes)) {
 			req.ExcludeNodes.Set(uint(r.IntN(len(nodes))))
@@ -143,43 +146,45 @@ func kindsRequest(t *testing.T, r *rand.Rand, c *Cluster, nodes []Node) Request 
 
 // Probes that noRoom answers answer as the whole pipeline does (Probe,
 // ProbeNodes and ProbeInto, with the shortcut and the plain walks on and
-// off), and whenever noRoom says no node can be usable, SelectNodes in
-// RunNow fails, on random clusters of several kinds of node under random
-// loads.
+// off), and whenever noRoom says too few nodes can be usable, SelectNodes
+// in the same mode fails, in RunNow and TestOnly, on random clusters of
+// several kinds of node under random loads.
 func TestNoRoomIsThePipelines(t *testing.T) {
 	seed := testseed.Draw(t)
 	r := rand.New(rand.NewPCG(seed, 41))
-	rounds := iterations(100, 500)
-	fired := 0
+	rounds := iterations(150, 600)
+	fired := map[Mode]int{}
 	for k := range rounds {
 		c, nodes := kindsCluster(t, r)
 		loadKinds(t, r, c, nodes)
-		for range 40 {
+		for q := range 40 {
 			req := kindsRequest(t, r, c, nodes)
-			where := fmt.Sprintf("seed %d round %d: %d nodes, request %+v", seed, k, len(nodes), req)
+			mode := []Mode{RunNow, TestOnly}[q%2]
+			where := fmt.Sprintf("seed %d round %d: %d nodes, %v, request %+v", seed, k, len(nodes), mode, req)
 			type answer struct {
 				p  *Placement
 				ok bool
 			}
-			got, want := both(c, func() answer { p, ok := c.Probe(&req, RunNow); return answer{p, ok} })
+			got, want := both(c, func() answer { p, ok := c.Probe(&req, mode); return answer{p, ok} })
 			require.Equal(t, want, got, where)
-			got, want = both(c, func() answer { p, ok := c.ProbeNodes(&req, RunNow); return answer{p, ok} })
+			got, want = both(c, func() answer { p, ok := c.ProbeNodes(&req, mode); return answer{p, ok} })
 			require.Equal(t, want, got, where)
-			into := func() string { b := bitset.New(0); ok := c.ProbeInto(&req, RunNow, b); return fmt.Sprint(ok, b) }
+			into := func() string { b := bitset.New(0); ok := c.ProbeInto(&req, mode, b); return fmt.Sprint(ok, b) }
 			gotInto, wantInto := both(c, into)
 			require.Equal(t, wantInto, gotInto, where)
-			if job, err := c.Resolve(&req); err == nil && c.noRoom(job) {
-				fired++
+			if job, err := c.Resolve(&req); err == nil && c.noRoom(job, mode) {
+				fired[mode]++
 				c.noPlainWalk = true
-				_, err := c.SelectNodes(&req, RunNow)
+				_, err := c.SelectNodes(&req, mode)
 				c.noPlainWalk = false
 				require.Error(t, err, where)
 				require.False(t, got.ok, where)
 			}
 		}
 	}
-	t.Logf("seed %d: noRoom answered %d of %d probes", seed, fired, rounds*40)
-	require.Positive(t, fired, "noRoom never answered")
+	t.Logf("seed %d: noRoom answered %v of %d probes", seed, fired, rounds*40)
+	require.Positive(t, fired[RunNow], "noRoom never answered in RunNow")
+	require.Positive(t, fired[TestOnly], "noRoom never answered in TestOnly")
 }
 
 // A probe that no node can take is answered without a selection: it
