@@ -53,9 +53,18 @@ func (c *Cluster) noRoom(job *Job, mode Mode) bool {
 	}
 	part := &c.parts[job.partIndex]
 	left := max(job.Req.MinNodes, 1, job.Part.MinNodes)
+	// the idle nodes first, a word at a time: when they are enough, no
+	// busy node is read
 	for r := range c.records {
 		if part.inRec[r] > 0 {
-			if left -= c.recordRoom(&c.records[r], part.nodes, t, left); left <= 0 {
+			if left -= c.idleRoom(&c.records[r], part.nodes, t, left); left <= 0 {
+				return false
+			}
+		}
+	}
+	for r := range c.records {
+		if t.busy && part.inRec[r] > 0 {
+			if left -= c.busyRoom(&c.records[r], part.nodes, t, left); left <= 0 {
 				return false
 			}
 		}
@@ -73,34 +82,32 @@ type roomTest struct {
 	empty, busy, own bool
 }
 
-// recordRoom counts the nodes of rec in the partition (part) that may be
-// usable to the job, up to enough (it stops there). Nodes of one record
-// have its CPUs, so unless they may have their own, the record's CPUs
-// rule out its idle nodes, or its busy ones, all at once; a busy node of
-// a record that may fit is judged by its load.
-func (c *Cluster) recordRoom(rec *record, part *bitset.BitSet, t roomTest, enough int) int {
-	job := t.job
-	idleMay, busyMay := rec.cpus >= job.Req.MinCPUsPerNode, t.busy && rec.cpus >= job.cpusPerNode
-	if !t.own && !idleMay && !busyMay {
+// idleRoom counts the idle nodes of rec in the partition (part) that may
+// be usable to the job, up to enough (it stops there). Nodes of one
+// record have its CPUs, so unless they may have their own, the record's
+// CPUs rule its idle nodes in or out all at once; else each is judged by
+// the more of its record's CPUs and its own (an idle node is in a node
+// set only if either reaches the job's MinCPUsPerNode: baselineFits,
+// reportedFits).
+func (c *Cluster) idleRoom(rec *record, part *bitset.BitSet, t roomTest, enough int) int {
+	minCPUs := t.job.Req.MinCPUsPerNode
+	may := rec.cpus >= minCPUs
+	if !t.own && !may {
 		return 0
 	}
 	words := part.Words()[rec.wlo:rec.whi]
-	avail, idle, share := job.availNodes.Words()[rec.wlo:], c.use.idle.Words()[rec.wlo:], c.use.share.Words()[rec.wlo:]
+	avail, idle := t.job.availNodes.Words()[rec.wlo:], c.use.idle.Words()[rec.wlo:]
 	n := 0
 	for k, rw := range rec.words {
-		cand, idleW := words[k]&avail[k]&rw, ^uint64(0)
+		w := words[k] & avail[k] & rw
 		if !t.empty {
-			idleW = idle[k]
+			w &= idle[k]
 		}
-		switch {
-		case t.own:
-			n += c.ownRoom(cand, idleW, share[k], rec.wlo+k, t)
-		case idleMay:
-			n += bits.OnesCount64(cand & idleW)
-		}
-		if !t.own && busyMay {
-			for w := cand &^ idleW & share[k]; w != 0 && n < enough; w &= w - 1 {
-				if i := (rec.wlo+k)*64 + bits.TrailingZeros64(w); rec.cpus-c.use.cpus[i] >= job.cpusPerNode {
+		if may {
+			n += bits.OnesCount64(w)
+		} else {
+			for ; w != 0; w &= w - 1 {
+				if i := (rec.wlo+k)*64 + bits.TrailingZeros64(w); c.effective(i).CPUs >= minCPUs {
 					n++
 				}
 			}
@@ -112,25 +119,39 @@ func (c *Cluster) recordRoom(rec *record, part *bitset.BitSet, t roomTest, enoug
 	return n
 }
 
-// ownRoom is recordRoom's count of the candidates cand of word k (idle
-// the word's idle nodes), node by node, for nodes that may have reported
-// CPUs of their own: an idle node is in a node set only if its record's
-// CPUs or its own reach the job's MinCPUsPerNode (baselineFits,
-// reportedFits), a busy one is usable only with its own CPUs less their
-// load at least the job's CPUs per node.
-func (c *Cluster) ownRoom(cand, idle, share uint64, k int, t roomTest) int {
-	job, n := t.job, 0
-	for w := cand & idle; w != 0; w &= w - 1 {
-		if i := k*64 + bits.TrailingZeros64(w); max(c.nodes[i].CPUs, c.effective(i).CPUs) >= job.Req.MinCPUsPerNode {
-			n++
+// busyRoom counts the busy nodes of rec in the partition (part) that may
+// be usable to the job, up to enough: in the share mask, with their CPUs
+// (the record's, or their own when they may have reported some) less
+// their load at least the job's CPUs per node. A record of too few CPUs
+// rules out all its busy nodes at once, and a word whose every node has
+// room by the load's word bounds (room.go) counts whole.
+func (c *Cluster) busyRoom(rec *record, part *bitset.BitSet, t roomTest, enough int) int {
+	job, v := t.job, c.live()
+	if !t.own && rec.cpus < job.cpusPerNode {
+		return 0
+	}
+	words := part.Words()[rec.wlo:rec.whi]
+	avail, idle, share := job.availNodes.Words()[rec.wlo:], c.use.idle.Words()[rec.wlo:], c.use.share.Words()[rec.wlo:]
+	used, most := c.use.cpus, rec.cpus-job.cpusPerNode // a node of the record has room with at most most CPUs in use
+	n := 0
+	for k, rw := range rec.words {
+		w := words[k] & avail[k] & rw &^ idle[k] & share[k]
+		if w != 0 && v.roomy(job, rec.wlo+k) {
+			n += bits.OnesCount64(w)
+			w = 0
 		}
-	}
-	if !t.busy {
-		return n
-	}
-	for w := cand &^ idle & share; w != 0; w &= w - 1 {
-		if i := k*64 + bits.TrailingZeros64(w); c.effective(i).CPUs-c.use.cpus[i] >= job.cpusPerNode {
-			n++
+		base := (rec.wlo + k) * 64
+		for ; w != 0 && n < enough; w &= w - 1 {
+			i := base + bits.TrailingZeros64(w)
+			if t.own {
+				most = c.effective(i).CPUs - job.cpusPerNode
+			}
+			if used[i] <= most {
+				n++
+			}
+		}
+		if n >= enough {
+			break
 		}
 	}
 	return n
