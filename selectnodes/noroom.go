@@ -53,18 +53,9 @@ func (c *Cluster) noRoom(job *Job, mode Mode) bool {
 	}
 	part := &c.parts[job.partIndex]
 	left := max(job.Req.MinNodes, 1, job.Part.MinNodes)
-	// the idle nodes first, a word at a time: when they are enough, no
-	// busy node is read
 	for r := range c.records {
 		if part.inRec[r] > 0 {
-			if left -= c.idleRoom(&c.records[r], part.nodes, t, left); left <= 0 {
-				return false
-			}
-		}
-	}
-	for r := range c.records {
-		if t.busy && part.inRec[r] > 0 {
-			if left -= c.busyRoom(&c.records[r], part.nodes, t, left); left <= 0 {
+			if left -= c.recordRoom(&c.records[r], part.nodes, t, left); left <= 0 {
 				return false
 			}
 		}
@@ -82,35 +73,28 @@ type roomTest struct {
 	empty, busy, own bool
 }
 
-// idleRoom counts the idle nodes of rec in the partition (part) that may
-// be usable to the job, up to enough (it stops there). Nodes of one
-// record have its CPUs, so unless they may have their own, the record's
-// CPUs rule its idle nodes in or out all at once; else each is judged by
-// the more of its record's CPUs and its own (an idle node is in a node
-// set only if either reaches the job's MinCPUsPerNode: baselineFits,
-// reportedFits).
-func (c *Cluster) idleRoom(rec *record, part *bitset.BitSet, t roomTest, enough int) int {
-	minCPUs := t.job.Req.MinCPUsPerNode
-	may := rec.cpus >= minCPUs
-	if !t.own && !may {
-		return 0
+// recordRoom counts the nodes of rec in the partition (part) that may be
+// usable to the job, up to enough (it stops there), a word at a time:
+// its idle nodes, then its busy ones.
+func (c *Cluster) recordRoom(rec *record, part *bitset.BitSet, t roomTest, enough int) int {
+	job := t.job
+	idleMay, busyMay := rec.cpus >= job.Req.MinCPUsPerNode, t.busy && rec.cpus >= job.cpusPerNode
+	if !t.own && !idleMay && !busyMay {
+		return 0 // the record's CPUs rule out all its nodes
 	}
 	words := part.Words()[rec.wlo:rec.whi]
-	avail, idle := t.job.availNodes.Words()[rec.wlo:], c.use.idle.Words()[rec.wlo:]
+	avail, idle := job.availNodes.Words()[rec.wlo:], c.use.idle.Words()[rec.wlo:]
 	n := 0
 	for k, rw := range rec.words {
-		w := words[k] & avail[k] & rw
+		cand, idleW := words[k]&avail[k]&rw, ^uint64(0)
 		if !t.empty {
-			w &= idle[k]
+			idleW = idle[k]
 		}
-		if may {
-			n += bits.OnesCount64(w)
-		} else {
-			for ; w != 0; w &= w - 1 {
-				if i := (rec.wlo+k)*64 + bits.TrailingZeros64(w); c.effective(i).CPUs >= minCPUs {
-					n++
-				}
-			}
+		if idleMay || t.own {
+			n += c.idleRoom(cand&idleW, rec.wlo+k, idleMay, job)
+		}
+		if n < enough && t.busy && (busyMay || t.own) {
+			n += c.busyRoom(cand&^idleW, rec, rec.wlo+k, t.own, job, enough-n)
 		}
 		if n >= enough {
 			break
@@ -119,39 +103,43 @@ func (c *Cluster) idleRoom(rec *record, part *bitset.BitSet, t roomTest, enough 
 	return n
 }
 
-// busyRoom counts the busy nodes of rec in the partition (part) that may
-// be usable to the job, up to enough: in the share mask, with their CPUs
-// (the record's, or their own when they may have reported some) less
-// their load at least the job's CPUs per node. A record of too few CPUs
-// rules out all its busy nodes at once, and a word whose every node has
-// room by the load's word bounds (room.go) counts whole.
-func (c *Cluster) busyRoom(rec *record, part *bitset.BitSet, t roomTest, enough int) int {
-	job, v := t.job, c.live()
-	if !t.own && rec.cpus < job.cpusPerNode {
-		return 0
+// idleRoom counts the idle candidates w of word k that may be in a node
+// set: all of them when their record's CPUs reach the job's
+// MinCPUsPerNode (may), else those whose own reported CPUs do (an idle
+// node is in a set only if either does: baselineFits, reportedFits; with
+// no reports a node's CPUs are its record's).
+func (c *Cluster) idleRoom(w uint64, k int, may bool, job *Job) int {
+	if may {
+		return bits.OnesCount64(w)
 	}
-	words := part.Words()[rec.wlo:rec.whi]
-	avail, idle, share := job.availNodes.Words()[rec.wlo:], c.use.idle.Words()[rec.wlo:], c.use.share.Words()[rec.wlo:]
-	used, most := c.use.cpus, rec.cpus-job.cpusPerNode // a node of the record has room with at most most CPUs in use
 	n := 0
-	for k, rw := range rec.words {
-		w := words[k] & avail[k] & rw &^ idle[k] & share[k]
-		if w != 0 && v.roomy(job, rec.wlo+k) {
-			n += bits.OnesCount64(w)
-			w = 0
+	for ; w != 0; w &= w - 1 {
+		if i := k*64 + bits.TrailingZeros64(w); c.effective(i).CPUs >= job.Req.MinCPUsPerNode {
+			n++
 		}
-		base := (rec.wlo + k) * 64
-		for ; w != 0 && n < enough; w &= w - 1 {
-			i := base + bits.TrailingZeros64(w)
-			if t.own {
-				most = c.effective(i).CPUs - job.cpusPerNode
-			}
-			if used[i] <= most {
-				n++
-			}
+	}
+	return n
+}
+
+// busyRoom counts the busy candidates w of word k of rec that may be
+// usable, up to enough: in the share mask, with their CPUs (the
+// record's, or their own when they may have reported some: own) less
+// their load at least the job's CPUs per node. A word whose every node
+// has room by the load's word bounds (room.go) counts whole.
+func (c *Cluster) busyRoom(w uint64, rec *record, k int, own bool, job *Job, enough int) int {
+	w &= c.use.share.Words()[k]
+	if w != 0 && c.live().roomy(job, k) {
+		return bits.OnesCount64(w)
+	}
+	used, most := c.use.cpus, rec.cpus-job.cpusPerNode // room: at most most CPUs in use
+	n := 0
+	for ; w != 0 && n < enough; w &= w - 1 {
+		i := k*64 + bits.TrailingZeros64(w)
+		if own {
+			most = c.effective(i).CPUs - job.cpusPerNode
 		}
-		if n >= enough {
-			break
+		if used[i] <= most {
+			n++
 		}
 	}
 	return n
