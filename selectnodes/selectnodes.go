@@ -140,6 +140,10 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 			return nil, countsMemo{}, c.plainFailure(job, sc, quick) // plain_fail.go
 		}
 	}
+	if quick && ex == nil && (mode == RunNow || mode == TestOnly) && !c.noPlainWalk && c.noRoom(job, mode) {
+		// a probe reads only that it failed (noroom.go)
+		return nil, countsMemo{}, ErrBusy
+	}
 	// the call lives in the scratch, lent to one call at a time: a call
 	// of its own would be allocated on every selection
 	cx := &sc.call
