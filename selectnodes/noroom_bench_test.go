@@ -57,7 +57,7 @@ func BenchmarkProbeNoRoom(b *testing.B) {
 
 // noRoomCluster is wide nodes of 80 cores then narrow ones of 12, each
 // running a job that leaves 10 cores free; big is the wide nodes.
-func noRoomCluster(b *testing.B, wide, narrow int) (*Cluster, *bitset.BitSet) {
+func noRoomCluster(b testing.TB, wide, narrow int) (*Cluster, *bitset.BitSet) {
 	b.Helper()
 	n := wide + narrow
 	nodes, all := make([]Node, n), make([]string, n)
