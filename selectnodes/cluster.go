@@ -133,9 +133,6 @@ type Cluster struct {
 	spare   spares
 	snapped bool
 
-	// room decides whether a quick probe asks noRoom first (noroom_gate.go)
-	room roomGate
-
 	noPlainWalk bool // tests: every selection runs the pipeline (plain_probe.go)
 
 	topoConf *slurmconf.Topology // construction only

@@ -11,8 +11,10 @@ package selectnodes
 // that answers often enough turns it back on. Whether it runs never
 // changes an answer: a probe it does not answer goes through the pipeline,
 // which fails exactly where noRoom would have. The gate is a function of
-// the probes made before, so a replay stays deterministic; a Snapshot's
-// cluster starts with its own gate, on.
+// the probes made before, so a replay stays deterministic. It is kept in
+// the working memory a selection borrows: a call that finds it lent (a
+// concurrent read of a snapshot) works with a fresh one, on, and a
+// Snapshot's cluster starts with its own.
 type roomGate struct {
 	off         bool
 	tries, hits uint32 // checks of this round, and those that answered
@@ -25,14 +27,14 @@ const (
 	roomSample = 16
 )
 
-// roomCheck is noRoom behind the gate: false, for the pipeline to decide,
+// roomCheck is noRoom behind gate g: false, for the pipeline to decide,
 // when the gate passes the probe over.
-func (c *Cluster) roomCheck(job *Job, mode Mode) bool {
-	if !c.room.open() {
+func (c *Cluster) roomCheck(g *roomGate, job *Job, mode Mode) bool {
+	if !g.open() {
 		return false
 	}
 	full := c.noRoom(job, mode)
-	c.room.count(full)
+	g.count(full)
 	return full
 }
 

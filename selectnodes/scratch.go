@@ -22,6 +22,10 @@ type scratch struct {
 	runs   []run   // the picker's runs of candidate nodes
 	jobRec Job     // the call's resolved job
 	call   call    // the call itself (runWith)
+	// room decides whether a quick probe asks noRoom first
+	// (noroom_gate.go); it lives here, lent to one call at a time, so
+	// that concurrent reads of a snapshot do not share it
+	room roomGate
 	// plainSel: a plain walk's chosen nodes
 	plainSel []int
 	lens     []int // the picker's runs per length

@@ -140,7 +140,7 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 			return nil, countsMemo{}, c.plainFailure(job, sc, quick) // plain_fail.go
 		}
 	}
-	if quick && ex == nil && (mode == RunNow || mode == TestOnly) && !c.noPlainWalk && c.roomCheck(job, mode) {
+	if quick && ex == nil && (mode == RunNow || mode == TestOnly) && !c.noPlainWalk && c.roomCheck(&sc.room, job, mode) {
 		// a probe reads only that it failed (noroom.go)
 		return nil, countsMemo{}, ErrBusy
 	}
