@@ -100,13 +100,10 @@ func own(p Payload) Payload {
 	return p
 }
 
-// ownPartition makes p, a copy, a deep one: its node list and access
-// lists, which the cluster keeps. A node named twice is kept once, as
-// Snapshot saves it, so that a restored cluster lists the partition's
-// nodes as this one does.
+// ownPartition lists a node named twice in p once, as Snapshot saves it,
+// so that a restored cluster lists the partition's nodes as this one
+// does. (The cluster copies the lists it is given: none is the caller's
+// after.)
 func ownPartition(p *selectnodes.Partition) {
 	p.Nodes = uniqueNames(p.Nodes)
-	a := &p.Access
-	a.AllowGroups, a.AllowAccounts, a.DenyAccounts = slices.Clone(a.AllowGroups), slices.Clone(a.AllowAccounts), slices.Clone(a.DenyAccounts)
-	a.AllowQOS, a.DenyQOS = slices.Clone(a.AllowQOS), slices.Clone(a.DenyQOS)
 }
