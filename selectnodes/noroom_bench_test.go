@@ -19,7 +19,9 @@ import (
 // nodes left cannot), which noRoom answers; request=8cores fits, so the
 // pipeline answers it on both paths and path=noroom shows noRoom's cost
 // on a probe it does not answer. path=pipeline is the same probe with
-// noRoom switched off.
+// noRoom switched off. Behind its gate, path=noroom of a probe that fits
+// shows the gate's steady state: checked in the first round, then one
+// probe in roomSample.
 func BenchmarkProbeNoRoom(b *testing.B) {
 	for _, scale := range []int{1, 100} {
 		c, big := noRoomCluster(b, 20*scale, 48*scale)
@@ -42,6 +44,7 @@ func BenchmarkProbeNoRoom(b *testing.B) {
 				b.Run(fmt.Sprintf("nodes=%d/%s/path=%s", c.NodeCount(), rq.name, path), func(b *testing.B) {
 					c.noPlainWalk = path == "pipeline"
 					defer func() { c.noPlainWalk = false }()
+					c.resetGate() // each case from the gate's first state, as on a new cluster
 					into := bitset.New(uint(c.NodeCount()))
 					b.ReportAllocs()
 					for b.Loop() {

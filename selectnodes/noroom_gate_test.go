@@ -60,3 +60,10 @@ func (c *Cluster) gate() roomGate {
 	defer c.putScratch(sc)
 	return sc.room
 }
+
+// resetGate puts the kept gate back to its first state (tests).
+func (c *Cluster) resetGate() {
+	sc := c.takeScratch()
+	defer c.putScratch(sc)
+	sc.room = roomGate{}
+}
