@@ -481,9 +481,6 @@ func (f *simFlags) checkOutputs(cells []cell) error {
 			paths = append(paths, p)
 		}
 	}
-	if f.force {
-		return nil
-	}
 	if f.svg != "" {
 		paths = append(paths, f.svg)
 	}
@@ -499,9 +496,40 @@ func (f *simFlags) checkOutputs(cells []cell) error {
 		}
 		paths = append(paths, filepath.Join(f.out, "results.json"), filepath.Join(f.out, "results.csv"))
 	}
+	if err := f.checkNotInputs(cells, paths); err != nil {
+		return err
+	}
+	if f.force {
+		return nil
+	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err == nil {
 			return usagef("simulate: %s exists; remove it or pass --force", p)
+		}
+	}
+	return nil
+}
+
+// checkNotInputs refuses an output file that is one of the run's inputs
+// (a trace, --machines, --conf, --topology, --ledger), even with --force:
+// a --jobs file written over the trace it replays truncates the trace
+// under the reader, and the input is lost.
+func (f *simFlags) checkNotInputs(cells []cell, outputs []string) error {
+	inputs := []string{f.machines, f.conf, f.topo, f.ledgerPath}
+	for _, c := range cells {
+		if !c.seeded {
+			inputs = append(inputs, c.workload)
+		}
+	}
+	for _, out := range outputs {
+		st, err := os.Stat(out)
+		if err != nil {
+			continue // not there yet: no input
+		}
+		for _, in := range inputs {
+			if ist, err := os.Stat(in); in != "" && err == nil && os.SameFile(st, ist) {
+				return usagef("simulate: %s would overwrite %s, an input of the run; write the output elsewhere", out, in)
+			}
 		}
 	}
 	return nil

@@ -101,3 +101,34 @@ func TestSimulateProgressOfOneRun(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, errOut, "[1/1] aucsched:1 fcfs: utilization")
 }
+
+// An output file that is one of the run's inputs is refused, even with
+// --force, and the input is left as it was: a --jobs file written over
+// the trace it replays would truncate it under the reader.
+func TestSimulateRefusesToWriteOverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	machines := filepath.Join(dir, "t.machines")
+	body := "; MaxNodes: 4\n; MaxProcs: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"
+	require.NoError(t, os.WriteFile(trace, []byte(body), 0o644))
+	require.NoError(t, os.WriteFile(machines, []byte("0 n 4 1 1 -1\n"), 0o644))
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"--jobs onto the trace", []string{"--jobs", trace, "--force"}},
+		{"--jobs onto the trace by another path", []string{"--jobs", filepath.Join(dir, ".", "t.swf"), "--force"}},
+		{"--svg onto the trace", []string{"--svg", trace, "--force"}},
+		{"--svg onto the machines file", []string{"--machines", machines, "--svg", machines, "--force"}},
+		{"--jobs onto the trace without --force", []string{"--jobs", trace}},
+	} {
+		args := append([]string{"simulate", "--workload", trace, "-q"}, tc.flags...)
+		code, out, errOut := runCmd(t, args...)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, out, tc.name)
+		assert.Contains(t, errOut, "an input of the run", tc.name)
+		data, err := os.ReadFile(trace)
+		require.NoError(t, err)
+		assert.Equal(t, body, string(data), tc.name)
+	}
+}
