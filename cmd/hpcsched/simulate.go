@@ -466,6 +466,21 @@ func (f *simFlags) checkOutputs(cells []cell) error {
 		}
 	}
 	var paths []string
+	if f.out != "" {
+		// two runs with one chart name (one trace name in two folders,
+		// a --compare item twice) would be found only after every run
+		seen := map[string]bool{}
+		for _, c := range cells {
+			if !c.first {
+				continue
+			}
+			p := filepath.Join(f.out, fileName(&sim.Result{Workload: cellName(c.workload), Policy: strings.ToUpper(c.variant.policy), Backfill: c.variant.backfill}))
+			if seen[p] {
+				return usagef("simulate: two runs would write %s (the same workload and policy twice?)", p)
+			}
+			seen[p] = true
+		}
+	}
 	if f.jobs != "" {
 		if ext := strings.ToLower(filepath.Ext(f.jobs)); ext != ".csv" && ext != ".swf" {
 			// each run would refuse it as it starts: refused once, here

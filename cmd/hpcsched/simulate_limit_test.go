@@ -132,3 +132,28 @@ func TestSimulateRefusesToWriteOverAnInput(t *testing.T) {
 		assert.Equal(t, body, string(data), tc.name)
 	}
 }
+
+// Two runs that would write one --out chart are refused before any run,
+// not after them all with nothing written.
+func TestSimulateOutNameClashBeforeRunning(t *testing.T) {
+	dir := t.TempDir()
+	body := "; MaxNodes: 4\n; MaxProcs: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"
+	for _, sub := range []string{"a", "b"} {
+		require.NoError(t, os.Mkdir(filepath.Join(dir, sub), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, sub, "t.swf"), []byte(body), 0o644))
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"one trace name in two folders", []string{"--workload", filepath.Join(dir, "a", "t.swf") + "," + filepath.Join(dir, "b", "t.swf")}},
+		{"a --compare item twice", []string{"--workload", "aucsched:1", "--compare", "fcfs,easy,FCFS"}},
+		{"a backfill mode and its long form", []string{"--workload", "aucsched:1", "--compare", "easy,fcfs+easy"}},
+	} {
+		code, stdout, errOut := runCmd(t, append([]string{"simulate", "-q", "--out", out}, tc.flags...)...)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, stdout, "%s: no run before the refusal", tc.name)
+		assert.Contains(t, errOut, "two runs would write", tc.name)
+	}
+}
