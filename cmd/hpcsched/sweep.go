@@ -48,7 +48,10 @@ type sweepRun struct {
 
 // sweepShard is DIR/shards/N.json: one run's outcome.
 type sweepShard struct {
-	Task   int         `json:"task"`
+	Task int `json:"task"`
+	// Run is the plan's run the task ran: a shard of another plan with
+	// the same task number is found by it.
+	Run    *sweepRun   `json:"run"`
 	Row    row         `json:"row"`
 	Result *sim.Result `json:"result,omitempty"` // the group's first run only, for its charts
 	Error  string      `json:"error,omitempty"`
@@ -124,11 +127,7 @@ func sweepPlanCmd(dir string, simArgs []string, stdout io.Writer) error {
 	}
 	plan := sweepPlan{Args: append([]string{}, simArgs...)}
 	for _, c := range cells {
-		r := sweepRun{Workload: c.workload, Variant: c.variant.String()}
-		if c.seeded {
-			r.Seed = c.seed
-		}
-		plan.Runs = append(plan.Runs, r)
+		plan.Runs = append(plan.Runs, runOf(c))
 	}
 	if err := os.MkdirAll(filepath.Join(abs, "shards"), 0o755); err != nil {
 		return usagef("%v", err)
@@ -186,6 +185,15 @@ func readSweep(dir string, stdout io.Writer) (*simFlags, []cell, error) {
 	return f, cells, nil
 }
 
+// runOf is the plan's entry for cell c.
+func runOf(c cell) sweepRun {
+	r := sweepRun{Workload: c.workload, Variant: c.variant.String()}
+	if c.seeded {
+		r.Seed = c.seed
+	}
+	return r
+}
+
 func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 	task := os.Getenv("SLURM_ARRAY_TASK_ID")
 	switch {
@@ -209,7 +217,8 @@ func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 	// requeued, or by a run the user repeats, and must not stop the rerun
 	f.quiet, f.parallel, f.force = true, 1, true
 	res, r, err := f.runOne(cells[i], nil)
-	shard := sweepShard{Task: i, Row: r}
+	run := runOf(cells[i])
+	shard := sweepShard{Task: i, Run: &run, Row: r}
 	if err != nil {
 		shard.Error = err.Error()
 	} else if cells[i].first {
@@ -244,7 +253,7 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 		} else if err != nil {
 			return fmt.Errorf("sweep merge: shard %d: %w", i, err)
 		}
-		sh, err := readShard(data, i)
+		sh, err := readShard(data, i, runOf(cells[i]))
 		if err != nil {
 			return fmt.Errorf("sweep merge: %s: %w", filepath.Join(dir, "shards", strconv.Itoa(i)+".json"), err)
 		}
@@ -263,9 +272,11 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 	return f.report(cells, outs, stdout, stderr)
 }
 
-// readShard decodes task i's shard: it must name task i and hold its row
-// ("{}" would pass as task 0 with an empty row).
-func readShard(data []byte, i int) (sweepShard, error) {
+// readShard decodes task i's shard: it must name task i and the plan's
+// run for it (a shard of another plan, copied in, would otherwise stand
+// for this plan's run), and hold its row ("{}" would pass as task 0 with
+// an empty row).
+func readShard(data []byte, i int, want sweepRun) (sweepShard, error) {
 	var sh sweepShard
 	var keys struct {
 		Task *int            `json:"task"`
@@ -282,6 +293,13 @@ func readShard(data []byte, i int) (sweepShard, error) {
 	}
 	if err := json.Unmarshal(data, &sh); err != nil {
 		return sh, fmt.Errorf("not a shard: %v", err)
+	}
+	switch {
+	case sh.Run == nil:
+		return sh, fmt.Errorf("names no run (written by another version of hpcsched?): rerun task %d", i)
+	case *sh.Run != want:
+		return sh, fmt.Errorf("holds the run %s %s seed %d, not this plan's task %d, %s %s seed %d (a shard of another sweep?)",
+			sh.Run.Workload, sh.Run.Variant, sh.Run.Seed, i, want.Workload, want.Variant, want.Seed)
 	}
 	return sh, nil
 }

@@ -154,3 +154,39 @@ func TestSweepTaskRerunOverwritesItsJobsFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 11, bytes.Count(data, []byte("\n")))
 }
+
+// A shard of another sweep, copied in under a task number this plan has,
+// is refused by name, not merged as this plan's run; a shard that names
+// no run (another version's) is refused too.
+func TestSweepMergeRefusesAForeignShard(t *testing.T) {
+	dir := t.TempDir()
+	mine, other := filepath.Join(dir, "mine"), filepath.Join(dir, "other")
+	for sweep, wl := range map[string]string{mine: "aucsched:1,2", other: "aucsched:3,4"} {
+		code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", wl, "--limit", "10", "--compare", "fcfs,easy")
+		require.Equal(t, 0, code, errOut)
+		for task := 0; task < 4; task++ {
+			code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", strconv.Itoa(task))
+			require.Equal(t, 0, code, errOut)
+		}
+	}
+	shard := func(sweep string) string { return filepath.Join(sweep, "shards", "1.json") }
+	data, err := os.ReadFile(shard(other))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(shard(mine), data, 0o644))
+	code, out, errOut := runCmd(t, "sweep", "merge", mine)
+	assert.NotEqual(t, 0, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "holds the run aucsched:3 fcfs+easy seed 1, not this plan's task 1, aucsched:1 fcfs+easy seed 1")
+
+	noRun := regexp.MustCompile(`"run":\{[^}]*\},`).ReplaceAll(data, nil)
+	require.NotEqual(t, string(data), string(noRun))
+	require.NoError(t, os.WriteFile(shard(mine), noRun, 0o644))
+	code, _, errOut = runCmd(t, "sweep", "merge", mine)
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, errOut, "names no run")
+
+	code, _, errOut = runCmd(t, "sweep", "run", mine, "--task", "1")
+	require.Equal(t, 0, code, errOut)
+	code, _, errOut = runCmd(t, "sweep", "merge", mine)
+	assert.Equal(t, 0, code, errOut)
+}
