@@ -429,3 +429,46 @@ func TestRunSourceOfAWorkloadChecksPassesUpFront(t *testing.T) {
 	require.ErrorIs(t, err, ErrBudget)
 	assert.ErrorContains(t, err, "over 2777h46m40s of submissions")
 }
+
+// A cluster that already holds allocations (a scheduler of the caller's,
+// or a run that failed half way) is refused: the run cannot end those
+// jobs, and its own would wait behind them for ever, counted as stuck
+// "Priority". A cluster an earlier run left empty serves again.
+func TestRunRefusesAClusterInUse(t *testing.T) {
+	job := func(submit, run time.Duration, cpus int) Job {
+		return Job{Submit: submit, Run: run, Cores: cpus,
+			Spec: queue.Spec{TimeLimit: run + time.Minute, Request: selectnodes.Request{CPUs: cpus, MinNodes: 1}}}
+	}
+	fresh := func() *selectnodes.Cluster {
+		c, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 4, CPUs: 4}}, nil)
+		require.NoError(t, err)
+		return c
+	}
+	whole := &Workload{Jobs: []Job{job(1, time.Hour, 16)}}
+
+	byCaller := fresh()
+	s := queue.New(byCaller)
+	at := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	_, err := s.Submit(queue.Spec{TimeLimit: time.Hour, Request: selectnodes.Request{CPUs: 4, MinNodes: 1}}, at)
+	require.NoError(t, err)
+	require.Len(t, s.Schedule(at), 1)
+
+	failed := fresh()
+	// the third job is out of order: the run stops with the first running
+	_, err = Run(failed, &Workload{Jobs: []Job{job(1, time.Hour, 16), job(2, time.Hour, 4), job(0, time.Hour, 1)}}, Options{})
+	require.ErrorIs(t, err, ErrOrder)
+
+	for name, c := range map[string]*selectnodes.Cluster{"a scheduler's job": byCaller, "a failed run's job": failed} {
+		_, err := Run(c, whole, Options{})
+		assert.ErrorIs(t, err, ErrClusterInUse, name)
+		_, err = RunSource(c, "w", whole.Source(), Options{})
+		assert.ErrorIs(t, err, ErrClusterInUse, name)
+	}
+
+	reused := fresh()
+	for i := range 2 {
+		res, err := Run(reused, whole, Options{})
+		require.NoError(t, err, "run %d", i)
+		assert.Equal(t, 1, res.Started, "run %d", i)
+	}
+}
