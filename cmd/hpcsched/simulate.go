@@ -789,7 +789,7 @@ func (f *simFlags) readMachines() ([]sim.Machine, string, error) {
 	}
 	file, err := os.Open(f.machines)
 	if err != nil {
-		return nil, "", usagef("%v", err)
+		return nil, "", usagef("simulate: --machines: %v", err)
 	}
 	ms, err := sim.ReadMachines(file)
 	file.Close()
@@ -837,8 +837,11 @@ func traceCluster(tr *sim.Trace, f *simFlags, path string) (*selectnodes.Cluster
 	if errors.Is(err, sim.ErrNoClusterSize) {
 		return nil, "", noClusterSize(path)
 	}
-	if err != nil {
-		return nil, "", usagef("%v", err)
+	if err != nil && len(ms) == 0 {
+		// the header sized it: say whose header
+		return nil, "", usagef("simulate: %s: %v", path, err)
+	} else if err != nil {
+		return nil, "", usagef("simulate: --machines %s: %v", f.machines, err)
 	}
 	if name == "" {
 		name = headerClusterName(c, tr.Computer)

@@ -30,3 +30,27 @@ func TestSimulateNamesTheTraceOfABadLine(t *testing.T) {
 		})
 	}
 }
+
+// A header or a machines file that sizes the cluster over its budget, or
+// a --machines that cannot be opened, is named in the error: the
+// header's trace, or --machines.
+func TestSimulateNamesWhatSizedTheCluster(t *testing.T) {
+	dir := t.TempDir()
+	job := "1 0 0 10 2 -1 -1 2 60 -1 1 1 1 -1 1 -1 -1 -1\n"
+	huge := filepath.Join(dir, "huge.swf")
+	require.NoError(t, os.WriteFile(huge, []byte("; MaxNodes: 99999999999999\n"+job), 0o600))
+	plain := filepath.Join(dir, "plain.swf")
+	require.NoError(t, os.WriteFile(plain, []byte(job), 0o600))
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		wants string
+	}{
+		{"a header over the budget", []string{"--workload", huge}, "simulate: " + huge + ": swf: line 1: header MaxNodes"},
+		{"a missing --machines", []string{"--workload", plain, "--machines", filepath.Join(dir, "none")}, "simulate: --machines: open " + filepath.Join(dir, "none")},
+	} {
+		code, _, errOut := runCmd(t, append([]string{"simulate", "-q"}, tc.args...)...)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Contains(t, errOut, tc.wants, tc.name)
+	}
+}
