@@ -20,9 +20,13 @@ import (
 // backfillFlag is --backfill: bare, it means conservative backfill (what
 // Slurm's backfill plugin does for the jobs it tests); --backfill=easy,
 // --backfill=conservative or --backfill=none choose.
-type backfillFlag struct{ mode sim.BackfillMode }
+type backfillFlag struct {
+	mode sim.BackfillMode
+	set  bool // given: --compare and --both would ignore it
+}
 
 func (b *backfillFlag) Set(s string) error {
+	b.set = true
 	switch strings.ToLower(s) {
 	case "", "true":
 		b.mode = sim.Conservative
@@ -172,6 +176,8 @@ func (f *simFlags) unusedFlags() error {
 		return usagef("simulate: --machines and --features make an SWF trace's cluster; --conf gives the cluster")
 	case f.both && f.compare != "":
 		return usagef("simulate: --both is --compare %s,%s+conservative; give one of them", f.policy, f.policy)
+	case f.backfill.set && (f.compare != "" || f.both):
+		return usagef("simulate: --backfill is the backfill of a single run; --compare and --both give each run's (%s+easy, or easy alone)", f.policy)
 	case f.seedList != "" && !generated:
 		return usagef("simulate: --seeds %s: the seeds are the generated workloads' (aucsched:ID), and --workload has none", f.seedList)
 	}

@@ -197,6 +197,9 @@ func TestOptionErrorText(t *testing.T) {
 		{[]string{"simulate", "--compare", "fcfs,nosuch"}, "fcfs, sjf, ljf, multifactor, auction, auction+reserve", false},
 		{[]string{"simulate", "--compare", "fcfs,nosuch"}, "backfill, easy, conservative, none", false},
 		{[]string{"simulate", "--csv", "--json"}, "--csv and --json exclude each other", false},
+		// --compare and --both would run without the --backfill asked for
+		{[]string{"simulate", "--backfill=easy", "--compare", "fcfs,sjf"}, "--backfill is the backfill of a single run", false},
+		{[]string{"simulate", "--both", "--backfill"}, "--backfill is the backfill of a single run", false},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCmd(t, c.args...)
