@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"time"
 
@@ -313,6 +314,12 @@ func (f *simFlags) plan() ([]cell, error) {
 	wls := workloads(f.workload)
 	if len(wls) == 0 {
 		return nil, usagef("simulate: --workload is empty")
+	}
+	for _, wl := range wls {
+		// found here, not as its runs fail after the others ran
+		if id, ok := strings.CutPrefix(wl, "aucsched:"); ok && !slices.Contains(sim.WorkloadIDs(), id) {
+			return nil, usagef("simulate: --workload %s: unknown AUCSCHED3 workload %q (known: %s)", wl, id, strings.Join(sim.WorkloadIDs(), ", "))
+		}
 	}
 	if f.svg != "" && len(wls)*len(vs) > 1 {
 		return nil, usagef("simulate: --svg draws one run; use --out DIR for %d runs", len(wls)*len(vs))
