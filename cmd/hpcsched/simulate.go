@@ -587,16 +587,7 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 		}
 		jw.header(ld.name+" "+v.String(), ld.header)
 		opts.OnRecord, opts.Epoch = jw.add, jw.epoch
-		defer func() {
-			if cerr := jw.close(); cerr != nil && err == nil {
-				err = cerr
-			}
-			if err != nil {
-				// a failed run's records stop short: a file of them
-				// would pass for a whole run's
-				os.Remove(jw.file.Name())
-			}
-		}()
+		defer func() { err = jw.finish(err) }()
 	}
 	var ledger *simLedger
 	if f.ledger != nil {

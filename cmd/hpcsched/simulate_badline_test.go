@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,4 +54,42 @@ func TestSimulateNamesWhatSizedTheCluster(t *testing.T) {
 		assert.Equal(t, 2, code, tc.name)
 		assert.Contains(t, errOut, tc.wants, tc.name)
 	}
+}
+
+// A run that fails half way leaves no --jobs file and no temporary one
+// beside it; with --force, the file it would have replaced stays as it
+// was. A run that ends well writes its file in full.
+func TestSimulateFailedRunKeepsTheOldJobsFile(t *testing.T) {
+	dir := t.TempDir()
+	good := "1 0 0 10 2 -1 -1 2 60 -1 1 1 1 -1 1 -1 -1 -1\n"
+	bad := "9 6 0 99999999999999999999 2 -1 -1 2 60 -1 1 1 1 -1 1 -1 -1 -1\n"
+	trace := filepath.Join(dir, "t.swf")
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n"+good+good+bad), 0o600))
+	jobs := filepath.Join(dir, "jobs.csv")
+
+	code, _, errOut := runCmd(t, "simulate", "--workload", trace, "-q", "--jobs", jobs)
+	assert.Equal(t, 2, code, errOut)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "only the trace: no jobs file, no temporary file")
+
+	require.NoError(t, os.WriteFile(jobs, []byte("an earlier run's\n"), 0o600))
+	code, _, errOut = runCmd(t, "simulate", "--workload", trace, "-q", "--jobs", jobs, "--force")
+	assert.Equal(t, 2, code, errOut)
+	data, err := os.ReadFile(jobs)
+	require.NoError(t, err)
+	assert.Equal(t, "an earlier run's\n", string(data))
+	entries, err = os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "the trace and the earlier file")
+
+	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n"+good+good), 0o600))
+	code, _, errOut = runCmd(t, "simulate", "--workload", trace, "-q", "--jobs", jobs, "--force")
+	require.Equal(t, 0, code, errOut)
+	data, err = os.ReadFile(jobs)
+	require.NoError(t, err)
+	assert.Len(t, strings.Split(strings.TrimSpace(string(data)), "\n"), 3, "the header and two jobs")
+	st, err := os.Stat(jobs)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
 }
