@@ -672,6 +672,11 @@ func confCluster(f *simFlags) (*selectnodes.Cluster, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	if t := c.Topology(); f.topo != "" && (t == nil || t.Covered().None()) {
+		// another site's topology.conf: no node under a switch, so no
+		// job could run, each rejected as if too large
+		return nil, usagef("simulate: --topology %s names none of the nodes of --conf %s", f.topo, f.conf)
+	}
 	return c, nil
 }
 
