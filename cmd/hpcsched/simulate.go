@@ -609,7 +609,8 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 	}
 	res, err := sim.RunSource(ld.c, ld.name, ld.src, opts)
 	if err != nil {
-		if se := (*sim.SWFError)(nil); errors.As(err, &se) && ld.path != "" {
+		// a line found bad, or out of order, is named with its trace
+		if se := (*sim.SWFError)(nil); (errors.As(err, &se) || errors.Is(err, sim.ErrOrder)) && ld.path != "" {
 			err = fmt.Errorf("%s: %w", ld.path, err)
 		}
 		return nil, row{}, err

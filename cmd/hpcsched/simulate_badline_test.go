@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hpcsched/hpcsched/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,15 +20,17 @@ func TestSimulateNamesTheTraceOfABadLine(t *testing.T) {
 		name, body string
 		line       string
 	}{
-		{"first", "; MaxNodes: 4\n" + bad, "line 2:"},
-		{"later", "; MaxNodes: 4\n" + good + good + bad, "line 4:"},
+		{"first", "; MaxNodes: 4\n" + bad, "swf: line 2:"},
+		{"later", "; MaxNodes: 4\n" + good + good + bad, "swf: line 4:"},
+		// submitted before a job ReorderWindow lines earlier
+		{"out of order", "; MaxNodes: 4\n" + strings.Repeat("1 99 0 10 2 -1 -1 2 60 -1 1 1 1 -1 1 -1 -1 -1\n", sim.ReorderWindow+1) + good, "sim: line 1027:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "t.swf")
 			require.NoError(t, os.WriteFile(path, []byte(tc.body), 0o600))
 			code, _, errOut := runCmd(t, "simulate", "--workload", path, "-q")
 			assert.Equal(t, 2, code)
-			assert.Contains(t, errOut, path+": swf: "+tc.line)
+			assert.Contains(t, errOut, path+": "+tc.line)
 		})
 	}
 }
