@@ -96,3 +96,29 @@ func TestSimulateFailedRunKeepsTheOldJobsFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
 }
+
+// --svg and --out files are written whole: a regular file through a
+// temporary one renamed over it (nothing left beside it), a link to a
+// device in place, its error said.
+func TestWriteWholeReplacesOrWritesInPlace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "chart.svg")
+	require.NoError(t, os.WriteFile(path, []byte("an earlier chart, longer than the new one\n"), 0o600))
+	require.NoError(t, writeWhole(path, []byte("new\n")))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "new\n", string(data))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file left")
+
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	full := filepath.Join(dir, "full.svg")
+	require.NoError(t, os.Symlink("/dev/full", full))
+	assert.ErrorContains(t, writeWhole(full, []byte("x")), "no space left")
+	st, err := os.Lstat(full)
+	require.NoError(t, err)
+	assert.NotZero(t, st.Mode()&os.ModeSymlink, "the link is written through, not replaced")
+}

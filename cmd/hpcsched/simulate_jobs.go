@@ -58,7 +58,7 @@ func newJobsWriter(path string, c *selectnodes.Cluster, force bool) (*jobsWriter
 	if _, err := os.Stat(path); err == nil && !force {
 		return nil, usagef("simulate: %s exists; remove it or pass --force", path)
 	}
-	file, direct, err := createJobsFile(path)
+	file, direct, err := createOutput(path)
 	if err != nil {
 		return nil, usagef("simulate: --jobs: %v", err)
 	}
@@ -251,13 +251,12 @@ func (jw *jobsWriter) writeCSV(r *sim.Record) {
 // ran here) or PENDING (still waiting when nothing else could happen).
 func endReason(r *sim.Record) string { return r.State.String() }
 
-// close flushes the file; every record must have arrived.
-// createJobsFile opens the file --jobs writes. A regular file (or none)
-// is written beside its name and renamed at the end: a run that fails
-// leaves no half file, and the file --force would have replaced stays as
-// it was. A link, a device or a pipe the user named is written in place
-// (direct).
-func createJobsFile(path string) (_ *os.File, direct bool, _ error) {
+// createOutput opens a file --jobs, --svg or --out writes. A regular
+// file (or none) is written beside its name and renamed at the end: a
+// run that fails leaves no half file, and the file --force would have
+// replaced stays as it was. A link, a device or a pipe the user named is
+// written in place (direct).
+func createOutput(path string) (_ *os.File, direct bool, _ error) {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		file, err := os.Create(path)
 		return file, true, err
@@ -297,6 +296,7 @@ func (jw *jobsWriter) finish(runErr error) error {
 	return err
 }
 
+// close flushes the file; every record must have arrived.
 func (jw *jobsWriter) close() error {
 	if jw.err == nil && len(jw.held) > 0 {
 		jw.err = fmt.Errorf("simulate: --jobs: %d records never completed the submit order", len(jw.held))
