@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -471,4 +472,40 @@ func TestRunRefusesAClusterInUse(t *testing.T) {
 		require.NoError(t, err, "run %d", i)
 		assert.Equal(t, 1, res.Started, "run %d", i)
 	}
+}
+
+// A Source of the caller's that fails says where the run was, and its
+// error stays matchable; a trace's error is left as it is (it names its
+// line).
+func TestSourceErrorSaysWhereTheRunWas(t *testing.T) {
+	gone := errors.New("disk gone")
+	src := &failingSource{after: 3, err: gone}
+	c, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 2, CPUs: 2}}, nil)
+	require.NoError(t, err)
+	_, err = RunSource(c, "w", src, Options{})
+	require.ErrorIs(t, err, gone)
+	assert.EqualError(t, err, "sim: reading job 3 from the source: disk gone")
+
+	rd, err := NewSWFReader(strings.NewReader("; MaxNodes: 2\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n2 1 0 10 1 -1 -1 1 60\n"), SWFOptions{})
+	require.NoError(t, err)
+	c2, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 2, CPUs: 2}}, nil)
+	require.NoError(t, err)
+	_, err = RunSource(c2, "t", NewTraceSource(rd, c2, Conventions{}, 0), Options{})
+	var se *SWFError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, err.Error(), se.Error(), "a trace's error is its own")
+}
+
+type failingSource struct {
+	after, n int
+	err      error
+}
+
+func (s *failingSource) Next() (Job, error) {
+	if s.n >= s.after {
+		return Job{}, s.err
+	}
+	s.n++
+	return Job{Submit: time.Duration(s.n) * time.Second, Run: time.Second, Cores: 1,
+		Spec: queue.Spec{TimeLimit: time.Minute, Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}}, nil
 }

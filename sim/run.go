@@ -448,7 +448,11 @@ func (r *runner) peek() error {
 		r.have = false
 		return nil
 	}
-	if err != nil {
+	if _, trace := r.src.(*TraceSource); err != nil && !trace {
+		// a trace's errors name their line; another source's say nothing
+		// of where the run was
+		return fmt.Errorf("sim: reading job %d from the source: %w", r.seq, err)
+	} else if err != nil {
 		return err
 	}
 	j := &r.next
