@@ -182,6 +182,14 @@ func readSweep(dir string, stdout io.Writer) (*simFlags, []cell, error) {
 	if len(cells) != len(plan.Runs) {
 		return nil, nil, usagef("sweep: %s lists %d runs, its flags give %d", filepath.Join(dir, "sweep.json"), len(plan.Runs), len(cells))
 	}
+	for i, c := range cells {
+		// an edited plan: the tasks would run what its flags say, and
+		// the shards be merged as the runs it lists
+		if got := runOf(c); got != plan.Runs[i] {
+			return nil, nil, usagef("sweep: %s lists task %d as %s %s seed %d, its flags give %s %s seed %d",
+				filepath.Join(dir, "sweep.json"), i, plan.Runs[i].Workload, plan.Runs[i].Variant, plan.Runs[i].Seed, got.Workload, got.Variant, got.Seed)
+		}
+	}
 	return f, cells, nil
 }
 

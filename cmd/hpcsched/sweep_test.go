@@ -190,3 +190,27 @@ func TestSweepMergeRefusesAForeignShard(t *testing.T) {
 	code, _, errOut = runCmd(t, "sweep", "merge", mine)
 	assert.Equal(t, 0, code, errOut)
 }
+
+// A plan whose flags were edited so that they give other runs than the
+// plan lists (as many) is refused by run and merge: a task would run
+// what the flags say and merge label it as the listed run.
+func TestSweepRefusesAnEditedPlan(t *testing.T) {
+	sweep := filepath.Join(t.TempDir(), "sweep")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "10", "--compare", "fcfs,easy")
+	require.Equal(t, 0, code, errOut)
+	path := filepath.Join(sweep, "sweep.json")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	edited := bytes.Replace(data, []byte(`"--workload",
+    "aucsched:1"`), []byte(`"--workload",
+    "aucsched:2"`), 1)
+	require.NotEqual(t, string(data), string(edited))
+	require.NoError(t, os.WriteFile(path, edited, 0o644))
+	for _, args := range [][]string{{"sweep", "run", sweep, "--task", "0"}, {"sweep", "merge", sweep}} {
+		code, _, errOut = runCmd(t, args...)
+		assert.Equal(t, 2, code, args)
+		assert.Contains(t, errOut, "lists task 0 as aucsched:1 fcfs seed 1, its flags give aucsched:2 fcfs seed 1", args)
+	}
+	_, err = os.Stat(filepath.Join(sweep, "shards", "0.json"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "no shard written")
+}
