@@ -224,6 +224,10 @@ func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 	// there now is this task's own, left by an attempt Slurm killed or
 	// requeued, or by a run the user repeats, and must not stop the rerun
 	f.quiet, f.parallel, f.force = true, 1, true
+	// the shard's folder, made before the run, not found missing after it
+	if err := os.MkdirAll(filepath.Join(dir, "shards"), 0o755); err != nil {
+		return usagef("sweep run: %v", err)
+	}
 	res, r, err := f.runOne(cells[i], nil)
 	run := runOf(cells[i])
 	shard := sweepShard{Task: i, Run: &run, Row: r}
@@ -238,10 +242,10 @@ func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 	}
 	path := filepath.Join(dir, "shards", strconv.Itoa(i)+".json")
 	if werr := os.WriteFile(path+".tmp", data, 0o644); werr != nil {
-		return werr
+		return fmt.Errorf("sweep run: %w", werr)
 	}
 	if rerr := os.Rename(path+".tmp", path); rerr != nil {
-		return rerr
+		return fmt.Errorf("sweep run: %w", rerr)
 	}
 	return err
 }

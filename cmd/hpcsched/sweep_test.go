@@ -214,3 +214,15 @@ func TestSweepRefusesAnEditedPlan(t *testing.T) {
 	_, err = os.Stat(filepath.Join(sweep, "shards", "0.json"))
 	assert.ErrorIs(t, err, os.ErrNotExist, "no shard written")
 }
+
+// A task whose plan lost its shards folder (cleaned by hand) writes its
+// shard all the same, instead of failing after its run.
+func TestSweepRunRemakesTheShardsFolder(t *testing.T) {
+	sweep := filepath.Join(t.TempDir(), "sweep")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "5")
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, os.RemoveAll(filepath.Join(sweep, "shards")))
+	code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", "0")
+	require.Equal(t, 0, code, errOut)
+	assert.FileExists(t, filepath.Join(sweep, "shards", "0.json"))
+}
