@@ -509,3 +509,25 @@ func (s *failingSource) Next() (Job, error) {
 	return Job{Submit: time.Duration(s.n) * time.Second, Run: time.Second, Cores: 1,
 		Spec: queue.Spec{TimeLimit: time.Minute, Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}}, nil
 }
+
+// A machine group whose nodes cannot be named (a hostlist separator in
+// its name) is said once, and groups whose node names collide are said
+// in a few lines, not in one line per node.
+func TestClusterForSaysBadGroupNamesOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		machines []Machine
+		want     string
+		lines    int
+	}{
+		{"brackets", []Machine{{Name: "a[x]", Nodes: 50000, CPUs: 1}}, `machine group "a[x]"`, 1},
+		{"comma", []Machine{{Name: "a,b", Nodes: 3, CPUs: 1}}, `machine group "a,b"`, 1},
+		{"blank", []Machine{{Name: "a b", Nodes: 3, CPUs: 1}}, `machine group "a b"`, 1},
+		{"colliding names", []Machine{{Name: "a1", Nodes: 2000, CPUs: 1}, {Name: "a", Nodes: 12000, CPUs: 1}}, "and 1997 more", 4},
+	} {
+		_, err := (*Trace)(nil).ClusterFor(tc.machines, nil)
+		require.Error(t, err, tc.name)
+		assert.Contains(t, err.Error(), tc.want, tc.name)
+		assert.Len(t, strings.Split(err.Error(), "\n"), tc.lines, tc.name)
+	}
+}
