@@ -531,3 +531,19 @@ func TestClusterForSaysBadGroupNamesOnce(t *testing.T) {
 		assert.Len(t, strings.Split(err.Error(), "\n"), tc.lines, tc.name)
 	}
 }
+
+// A job whose end lies past the years the queue takes is named in the
+// error, not only the time.
+func TestJobEndingPastMaxYearIsNamed(t *testing.T) {
+	c, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 1, CPUs: 1}}, nil)
+	require.NoError(t, err)
+	long := time.Duration(1 << 62)
+	w := &Workload{Jobs: []Job{
+		{Submit: 0, Run: time.Second, Cores: 1, Spec: queue.Spec{Name: "short", Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}},
+		{Submit: long, Run: long, Cores: 1, Spec: queue.Spec{Name: "endless", Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}},
+	}}
+	_, err = Run(c, w, Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "sim: ending job 1 (endless), submitted at "+long.String())
+	assert.Contains(t, err.Error(), "outside the years")
+}

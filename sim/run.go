@@ -556,7 +556,13 @@ func (r *runner) step(t time.Time) error {
 			continue
 		}
 		if err := r.s.Finish(e.id, queue.Outcome{Kind: queue.Completed}, t); err != nil {
-			return err
+			// its end past queue.MaxYear: say whose
+			lj := r.live.get(e.id)
+			if lj == nil {
+				return err
+			}
+			return fmt.Errorf("sim: ending job %d (%s), submitted at %v and run for %v: %w",
+				lj.rec.Seq, lj.rec.Name, wallSub(lj.rec.Submit, r.epoch), lj.run, err)
 		}
 		r.ended(e.id, t, queue.Complete)
 	}
