@@ -524,6 +524,9 @@ func (f *simFlags) checkOutputs(cells []cell) error {
 		}
 		paths = append(paths, filepath.Join(f.out, "results.json"), filepath.Join(f.out, "results.csv"))
 	}
+	if err := outputsApart(paths); err != nil {
+		return err
+	}
 	if err := f.checkNotInputs(cells, paths); err != nil {
 		return err
 	}
@@ -534,6 +537,27 @@ func (f *simFlags) checkOutputs(cells []cell) error {
 		if _, err := os.Stat(p); err == nil {
 			return usagef("simulate: %s exists; remove it or pass --force", p)
 		}
+	}
+	return nil
+}
+
+// outputsApart refuses two outputs of one name (--jobs and --svg, or
+// --jobs and --out's results.csv): the second written would replace the
+// first after the run, or, without --force, stop the run's writes half
+// done.
+func outputsApart(paths []string) error {
+	seen := map[string]string{}
+	for _, p := range paths {
+		key, err := filepath.Abs(p)
+		if err != nil {
+			key = filepath.Clean(p)
+		}
+		if first, ok := seen[key]; ok && first == p {
+			return usagef("simulate: %s would be written twice (--jobs, --svg and --out each name it); give the outputs other names", p)
+		} else if ok {
+			return usagef("simulate: %s and %s are one file, written twice; give the outputs other names", first, p)
+		}
+		seen[key] = p
 	}
 	return nil
 }

@@ -157,3 +157,30 @@ func TestSimulateOutNameClashBeforeRunning(t *testing.T) {
 		assert.Contains(t, errOut, "two runs would write", tc.name)
 	}
 }
+
+// --jobs, --svg and --out naming one file are refused before the run:
+// the run wrote --jobs, then refused --svg over it (exit 2 after the
+// run), or with --force replaced the records by the chart.
+func TestSimulateOutputsOfOneName(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	require.NoError(t, os.Mkdir(out, 0o755))
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"--jobs and --svg", []string{"--jobs", filepath.Join(dir, "x.swf"), "--svg", filepath.Join(dir, "x.swf")}},
+		{"--jobs and --svg by another path", []string{"--jobs", filepath.Join(dir, ".", "x.swf"), "--svg", filepath.Join(dir, "x.swf"), "--force"}},
+		{"--jobs and --out's results.csv", []string{"--jobs", filepath.Join(out, "results.csv"), "--out", out}},
+	} {
+		code, stdout, errOut := runCmd(t, append([]string{"simulate", "-q", "--workload", "aucsched:1", "--limit", "5"}, tc.flags...)...)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, stdout, "%s: refused before the run", tc.name)
+		assert.Contains(t, errOut, "written twice", tc.name)
+		entries, err := os.ReadDir(out)
+		require.NoError(t, err)
+		assert.Empty(t, entries, tc.name)
+		_, err = os.Stat(filepath.Join(dir, "x.swf"))
+		assert.ErrorIs(t, err, os.ErrNotExist, tc.name)
+	}
+}
