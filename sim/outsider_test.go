@@ -547,3 +547,40 @@ func TestJobEndingPastMaxYearIsNamed(t *testing.T) {
 	assert.Contains(t, err.Error(), "sim: ending job 1 (endless), submitted at "+long.String())
 	assert.Contains(t, err.Error(), "outside the years")
 }
+
+// A Result is the caller's: one changed, or decoded from a file, with a
+// record no run makes is refused by the charts, where a negative spread
+// panicked (index out of range) and a huge level would have drawn that
+// many bars.
+func TestChartsRefuseRecordsNoRunMakes(t *testing.T) {
+	c, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 4, CPUs: 4}}, nil)
+	require.NoError(t, err)
+	w := &Workload{Jobs: []Job{{Submit: 1, Run: time.Second, Cores: 1, Spec: queue.Spec{Name: "a", Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}},
+		{Submit: 2, Run: time.Hour, Cores: 4, Spec: queue.Spec{Name: "b", Request: selectnodes.Request{CPUs: 4, MinNodes: 1}}}}}
+	for _, tc := range []struct {
+		name   string
+		change func(r *Record)
+		ok     bool
+	}{
+		{"as run", func(r *Record) {}, true},
+		{"negative spread", func(r *Record) { r.Spread = -7 }, false},
+		{"level below -1", func(r *Record) { r.Level = -2 }, false},
+		{"huge level", func(r *Record) { r.Level = 1 << 40 }, false},
+		{"highest level drawn", func(r *Record) { r.Level = MaxChartLevels - 1 }, true},
+	} {
+		res, err := Run(c, w, Options{Record: true})
+		require.NoError(t, err)
+		tc.change(&res.Records[1])
+		for name, draw := range map[string]func() error{
+			"WriteSVG":           func() error { return WriteSVG(io.Discard, res) },
+			"WriteComparisonSVG": func() error { return WriteComparisonSVG(io.Discard, []*Result{res, res}) },
+		} {
+			err := draw()
+			if tc.ok {
+				assert.NoError(t, err, "%s: %s", tc.name, name)
+			} else {
+				assert.ErrorContains(t, err, "record 1 (b)", "%s: %s", tc.name, name)
+			}
+		}
+	}
+}
