@@ -85,6 +85,16 @@ func gridSimulate(args []string, stdout, stderr io.Writer) error {
 	if parallel < 1 {
 		return usagef("simulate --grid: -j %d: want at least 1", parallel)
 	}
+	// federation holds a period under a second to one and takes a
+	// negative threshold as it is: said here instead
+	switch {
+	case period < 0 || (period > 0 && period < time.Second):
+		return usagef("simulate --grid: --interval %v: want 0 (a minute) or at least 1s", period)
+	case threshold < 0:
+		return usagef("simulate --grid: --threshold %v: want 0 (5 minutes) or more", threshold)
+	case strings.Contains(workload, ","):
+		return usagef("simulate --grid: --workload %s: a grid replays one workload", workload)
+	}
 	policy, err := parsePolicy(policyName)
 	if err != nil {
 		return err

@@ -147,3 +147,24 @@ func TestGridLimitAsSimulate(t *testing.T) {
 	}
 	assert.Equal(t, []string{"swf1", "swf3"}, names)
 }
+
+// Grid flags a hurried user gets wrong are refused, not taken as
+// something else: a period under a second ran with one of a second, a
+// negative threshold as it was, and two workloads as one missing file.
+func TestSimulateGridRefusesOddFlags(t *testing.T) {
+	confs := gridConfs(t, 4, 4)
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--interval", "-5m"}, "--interval -5m0s: want 0 (a minute) or at least 1s"},
+		{[]string{"--interval", "1ns"}, "--interval 1ns: want 0 (a minute) or at least 1s"},
+		{[]string{"--threshold", "-5m"}, "--threshold -5m0s: want 0 (5 minutes) or more"},
+		{[]string{"--workload", "a.swf,b.swf"}, "--workload a.swf,b.swf: a grid replays one workload"},
+	} {
+		code, out, errOut := runCmd(t, append([]string{"simulate", "--grid", confs, "--limit", "5", "-q"}, tc.flags...)...)
+		assert.Equal(t, 2, code, tc.flags)
+		assert.Empty(t, out, tc.flags)
+		assert.Contains(t, errOut, tc.want, tc.flags)
+	}
+}
