@@ -305,7 +305,8 @@ func gridWorkload(workload string, members []federation.ClusterSpec, seed uint64
 	}
 	tr, err := sim.OpenSWF(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), sim.SWFOptions{})
 	if err != nil {
-		return nil, nil, "", usagef("%v", err)
+		// named as given (the FS's error has only the base name)
+		return nil, nil, "", usagef("simulate --grid: %s: %v", workload, withoutPath(err))
 	}
 	w := tr.WorkloadFirst(filepath.Base(workload), first, sim.Conventions{}, limit)
 	byName := map[string]int{}

@@ -161,6 +161,8 @@ func TestSimulateGridRefusesOddFlags(t *testing.T) {
 		{[]string{"--interval", "1ns"}, "--interval 1ns: want 0 (a minute) or at least 1s"},
 		{[]string{"--threshold", "-5m"}, "--threshold -5m0s: want 0 (5 minutes) or more"},
 		{[]string{"--workload", "a.swf,b.swf"}, "--workload a.swf,b.swf: a grid replays one workload"},
+		{[]string{"--workload", "/nonexistent/t.swf"}, "simulate --grid: /nonexistent/t.swf: no such file or directory"},
+		{[]string{"--workload", os.TempDir()}, "simulate --grid: " + os.TempDir() + ": swf: line 1:"},
 	} {
 		code, out, errOut := runCmd(t, append([]string{"simulate", "--grid", confs, "--limit", "5", "-q"}, tc.flags...)...)
 		assert.Equal(t, 2, code, tc.flags)
