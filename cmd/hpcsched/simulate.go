@@ -110,7 +110,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.svg, "svg=FILE", "", "write the charts of a single run to this SVG file")
 	fs.String(&f.out, "out=DIR", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
 	fs.String(&f.jobs, "jobs=FILE", "", "write every job's record to FILE.csv (id, submit, start, end, nodes, cores, wait, bounded slowdown, end) or FILE.swf (the SWF with the simulated wait, run time, CPUs, status and partition; from a trace, every other field as the trace had it, its average CPU time and used memory only for a job that ran its whole run time); with several runs, one file each, named after the run")
-	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write")
+	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write (never an input of the run)")
 	fs.Bool(&f.quiet, "q,quiet", "no progress on stderr")
 	fs.Bool(&f.progress, "progress", "report each run on stderr as it ends even when stderr is not a terminal (on a terminal, progress is shown unless -q)")
 	fs.Bool(&f.timing, "timing", "add the wall-clock time and jobs per second to each row (without it, identical runs print identical bytes)")
