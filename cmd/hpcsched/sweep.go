@@ -281,6 +281,14 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 	if err := strayShards(dir, len(cells)); err != nil {
 		return err
 	}
+	// --svg and --out files a merge before this one wrote: refused before
+	// the table is printed, as simulate refuses them before its runs (the
+	// --jobs files are the tasks' own, there by now)
+	charts := *f
+	charts.jobs = ""
+	if err := charts.checkOutputs(cells); err != nil {
+		return err
+	}
 	return f.report(cells, outs, stdout, stderr)
 }
 

@@ -226,3 +226,25 @@ func TestSweepRunRemakesTheShardsFolder(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.FileExists(t, filepath.Join(sweep, "shards", "0.json"))
 }
+
+// A second merge of a sweep with --out refuses the files the first wrote
+// before printing anything, as simulate does before its runs; the tasks'
+// --jobs files do not stop it.
+func TestSweepMergeTwiceRefusesBeforePrinting(t *testing.T) {
+	dir := t.TempDir()
+	sweep, out := filepath.Join(dir, "sweep"), filepath.Join(dir, "out")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "5", "--compare", "fcfs,easy",
+		"--out", out, "--jobs", filepath.Join(dir, "jobs.csv"))
+	require.Equal(t, 0, code, errOut)
+	for task := 0; task < 2; task++ {
+		code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", strconv.Itoa(task))
+		require.Equal(t, 0, code, errOut)
+	}
+	code, table, errOut := runCmd(t, "sweep", "merge", sweep)
+	require.Equal(t, 0, code, errOut)
+	require.NotEmpty(t, table)
+	code, again, errOut := runCmd(t, "sweep", "merge", sweep)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, again)
+	assert.Contains(t, errOut, "exists; remove it or pass --force")
+}
