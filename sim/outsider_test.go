@@ -111,6 +111,14 @@ func TestReaderAndChartMisuse(t *testing.T) {
 	require.NoError(t, WriteComparisonSVG(io.Discard, []*Result{full}))
 }
 
+// ReadMachines of a nil reader is an error, as NewSWFReader's is; it
+// panicked.
+func TestReadMachinesNilReader(t *testing.T) {
+	ms, err := ReadMachines(nil)
+	assert.Nil(t, ms)
+	assert.EqualError(t, err, "sim: ReadMachines needs a reader")
+}
+
 func TestMachinesDuplicateGroupAndBadMemory(t *testing.T) {
 	_, err := ReadMachines(strings.NewReader("0 a 4 8 1 1024\n1 b 2 8 1 1024\n2 a 4 8 1 1024\n"))
 	assert.ErrorContains(t, err, "line 3")
