@@ -303,3 +303,23 @@ func TestSimulateRefusesATopologyOfOtherNodes(t *testing.T) {
 		}
 	}
 }
+
+// A --conf that is not a whole slurm.conf (a topology.conf, a gres.conf,
+// an included nodenames file) is refused: every job was counted as
+// never able to run, exit code 0.
+func TestSimulateRefusesAConfOfNoNodeOrPartition(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, conf, want string
+	}{
+		{"a topology.conf", "SwitchName=s1 Nodes=n[1-4]\n", "defines no node"},
+		{"a nodenames file", "NodeName=n[1-4] CPUs=4\n", "defines no partition"},
+	} {
+		conf := filepath.Join(dir, "x.conf")
+		require.NoError(t, os.WriteFile(conf, []byte(tc.conf), 0o644))
+		code, out, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "3", "--conf", conf)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, out, tc.name)
+		assert.Contains(t, errOut, "--conf "+conf+" "+tc.want, tc.name)
+	}
+}

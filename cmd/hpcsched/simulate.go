@@ -568,6 +568,14 @@ func confCluster(f *simFlags) (*selectnodes.Cluster, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	switch {
+	case c.NodeCount() == 0:
+		// a topology.conf or a gres.conf given as --conf: every job
+		// would be counted as never able to run
+		return nil, usagef("simulate: --conf %s defines no node (no NodeName line): is it a slurm.conf?", f.conf)
+	case c.PartitionCount() == 0:
+		return nil, usagef("simulate: --conf %s defines no partition (no PartitionName line), so no job could run: is it the whole slurm.conf?", f.conf)
+	}
 	if t := c.Topology(); f.topo != "" && (t == nil || t.Covered().None()) {
 		// another site's topology.conf: no node under a switch, so no
 		// job could run, each rejected as if too large
