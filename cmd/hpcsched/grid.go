@@ -244,8 +244,13 @@ func gridMembers(list string) ([]federation.ClusterSpec, error) {
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		if _, err := selectnodes.FromConfig(cfg); err != nil {
+		c, err := selectnodes.FromConfig(cfg)
+		if err != nil {
 			return nil, usagef("%s: %v", path, err)
+		}
+		if c.NodeCount() == 0 || c.PartitionCount() == 0 {
+			// a topology.conf or a gres.conf: a member no job could use
+			return nil, usagef("simulate --grid: %s defines no node or no partition: is it a whole slurm.conf?", path)
 		}
 		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".conf"), ".slurm")
 		if seen[name]++; seen[name] > 1 {
