@@ -122,3 +122,31 @@ func TestWriteWholeReplacesOrWritesInPlace(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotZero(t, st.Mode()&os.ModeSymlink, "the link is written through, not replaced")
 }
+
+// A --ledger that is not one whole JSON object is refused with where it
+// went wrong: a second ledger pasted after the first was dropped unseen,
+// and an empty or cut file said only "EOF".
+func TestSimulateLedgerFileMistakes(t *testing.T) {
+	dir := t.TempDir()
+	ledger := `{"projects": [{"name": "p", "gid": 1, "credit": 100000000}], "default": "p"}`
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"a second object after it", ledger + "\n" + ledger, "line 2: more after the ledger's JSON object"},
+		{"garbage after it", ledger + " x", "line 1: more after the ledger's JSON object"},
+		{"empty", "", "empty; want a JSON object of projects"},
+		{"cut short", ledger[:30], "the JSON object ends early"},
+		{"a wrong type on line 3", "{\n\"projects\": [],\n\"users\": {\"a\": 5}}", "line 3: json: cannot unmarshal number"},
+	} {
+		path := filepath.Join(dir, "ledger.json")
+		require.NoError(t, os.WriteFile(path, []byte(tc.body), 0o644))
+		code, out, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "3", "--ledger", path)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, out, tc.name)
+		assert.Contains(t, errOut, "--ledger "+path+": "+tc.want, tc.name)
+	}
+	path := filepath.Join(dir, "ledger.json")
+	require.NoError(t, os.WriteFile(path, []byte(ledger+"\n\n"), 0o644))
+	code, _, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "3", "--ledger", path)
+	assert.Equal(t, 0, code, "blank lines after it are no more: %s", errOut)
+}
