@@ -98,8 +98,9 @@
 // Workload, a Result and its Records, the records OnRecord is given, a
 // Header, a Skipped map) is the caller's, sharing only immutable values
 // (strings, a *features.Expr, a line's *SWFFields). A run takes over its
-// cluster, uses its Source up, and reads a Workload's jobs without a copy
-// until it returns; it keeps nothing else it is given. Runs on separate clusters may go at
+// cluster, which must hold no allocation (ErrClusterInUse), uses its
+// Source up, and reads a Workload's jobs without a copy until it
+// returns; it keeps nothing else it is given. Runs on separate clusters may go at
 // once, even of one Workload.
 //
 // Like every library package, sim reads no clock and starts no goroutines:

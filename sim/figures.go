@@ -138,8 +138,16 @@ func spreads(res *Result) []float64 {
 	return out
 }
 
-// drawable says why runs cannot be drawn: a nil one, or one without its
-// records (made without Options.Record). A run of no job is drawn empty.
+// MaxChartLevels bounds the switch levels a chart draws: a record of a
+// higher level (no real tree has one) is an error, not a chart of that
+// many bars.
+const MaxChartLevels = 64
+
+// drawable says why runs cannot be drawn: a nil one, one without its
+// records (made without Options.Record), or a record no run makes (a
+// Result is the caller's, and may have been changed or decoded from a
+// file): a negative spread, or a level below -1 or of MaxChartLevels or
+// more. A run of no job is drawn empty.
 func drawable(fn string, runs []*Result) error {
 	for i, r := range runs {
 		if r == nil {
@@ -147,6 +155,12 @@ func drawable(fn string, runs []*Result) error {
 		}
 		if len(r.Records) < r.Jobs {
 			return fmt.Errorf("sim: %s: %s has no job records to draw (make it with Options.Record)", fn, RunTitle(r))
+		}
+		for k := range r.Records {
+			if rec := &r.Records[k]; rec.Spread < 0 || rec.Level < -1 || rec.Level >= MaxChartLevels {
+				return fmt.Errorf("sim: %s: %s: record %d (%s) has spread %d and level %d (want a spread of 0 or more, a level of -1 to %d)",
+					fn, RunTitle(r), k, rec.Name, rec.Spread, rec.Level, MaxChartLevels-1)
+			}
 		}
 	}
 	return nil
@@ -179,6 +193,7 @@ func PolicyLabel(res *Result) string {
 // wait and bounded-slowdown CDFs, the lowest-common-switch level histogram
 // (when the cluster has a switch tree), the spread histogram, and a Gantt
 // chart (nodes by time) when the run is small enough to draw it legibly.
+// A record no run makes (see MaxChartLevels) is an error.
 func WriteSVG(w io.Writer, res *Result) error { return WriteSVGLike(w, res, nil) }
 
 // WriteSVGLike is WriteSVG on the axes of the runs in like as well (the

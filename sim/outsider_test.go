@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -108,6 +109,14 @@ func TestReaderAndChartMisuse(t *testing.T) {
 	assert.ErrorContains(t, WriteSVGLike(io.Discard, full, []*Result{nil}), "run 1 is nil")
 	assert.ErrorContains(t, WriteComparisonSVG(io.Discard, []*Result{full, nil}), "run 1 is nil")
 	require.NoError(t, WriteComparisonSVG(io.Discard, []*Result{full}))
+}
+
+// ReadMachines of a nil reader is an error, as NewSWFReader's is; it
+// panicked.
+func TestReadMachinesNilReader(t *testing.T) {
+	ms, err := ReadMachines(nil)
+	assert.Nil(t, ms)
+	assert.EqualError(t, err, "sim: ReadMachines needs a reader")
 }
 
 func TestMachinesDuplicateGroupAndBadMemory(t *testing.T) {
@@ -428,4 +437,158 @@ func TestRunSourceOfAWorkloadChecksPassesUpFront(t *testing.T) {
 	_, err := RunSource(tinyCluster(t), "far", twoJobsFarApart().Source(), o)
 	require.ErrorIs(t, err, ErrBudget)
 	assert.ErrorContains(t, err, "over 2777h46m40s of submissions")
+}
+
+// A cluster that already holds allocations (a scheduler of the caller's,
+// or a run that failed half way) is refused: the run cannot end those
+// jobs, and its own would wait behind them for ever, counted as stuck
+// "Priority". A cluster an earlier run left empty serves again.
+func TestRunRefusesAClusterInUse(t *testing.T) {
+	job := func(submit, run time.Duration, cpus int) Job {
+		return Job{Submit: submit, Run: run, Cores: cpus,
+			Spec: queue.Spec{TimeLimit: run + time.Minute, Request: selectnodes.Request{CPUs: cpus, MinNodes: 1}}}
+	}
+	fresh := func() *selectnodes.Cluster {
+		c, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 4, CPUs: 4}}, nil)
+		require.NoError(t, err)
+		return c
+	}
+	whole := &Workload{Jobs: []Job{job(1, time.Hour, 16)}}
+
+	byCaller := fresh()
+	s := queue.New(byCaller)
+	at := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	_, err := s.Submit(queue.Spec{TimeLimit: time.Hour, Request: selectnodes.Request{CPUs: 4, MinNodes: 1}}, at)
+	require.NoError(t, err)
+	require.Len(t, s.Schedule(at), 1)
+
+	failed := fresh()
+	// the third job is out of order: the run stops with the first running
+	_, err = Run(failed, &Workload{Jobs: []Job{job(1, time.Hour, 16), job(2, time.Hour, 4), job(0, time.Hour, 1)}}, Options{})
+	require.ErrorIs(t, err, ErrOrder)
+
+	for name, c := range map[string]*selectnodes.Cluster{"a scheduler's job": byCaller, "a failed run's job": failed} {
+		_, err := Run(c, whole, Options{})
+		assert.ErrorIs(t, err, ErrClusterInUse, name)
+		_, err = RunSource(c, "w", whole.Source(), Options{})
+		assert.ErrorIs(t, err, ErrClusterInUse, name)
+	}
+
+	reused := fresh()
+	for i := range 2 {
+		res, err := Run(reused, whole, Options{})
+		require.NoError(t, err, "run %d", i)
+		assert.Equal(t, 1, res.Started, "run %d", i)
+	}
+}
+
+// A Source of the caller's that fails says where the run was, and its
+// error stays matchable; a trace's error is left as it is (it names its
+// line).
+func TestSourceErrorSaysWhereTheRunWas(t *testing.T) {
+	gone := errors.New("disk gone")
+	src := &failingSource{after: 3, err: gone}
+	c, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 2, CPUs: 2}}, nil)
+	require.NoError(t, err)
+	_, err = RunSource(c, "w", src, Options{})
+	require.ErrorIs(t, err, gone)
+	assert.EqualError(t, err, "sim: reading job 3 from the source: disk gone")
+
+	rd, err := NewSWFReader(strings.NewReader("; MaxNodes: 2\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n2 1 0 10 1 -1 -1 1 60\n"), SWFOptions{})
+	require.NoError(t, err)
+	c2, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 2, CPUs: 2}}, nil)
+	require.NoError(t, err)
+	_, err = RunSource(c2, "t", NewTraceSource(rd, c2, Conventions{}, 0), Options{})
+	var se *SWFError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, err.Error(), se.Error(), "a trace's error is its own")
+}
+
+type failingSource struct {
+	after, n int
+	err      error
+}
+
+func (s *failingSource) Next() (Job, error) {
+	if s.n >= s.after {
+		return Job{}, s.err
+	}
+	s.n++
+	return Job{Submit: time.Duration(s.n) * time.Second, Run: time.Second, Cores: 1,
+		Spec: queue.Spec{TimeLimit: time.Minute, Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}}, nil
+}
+
+// A machine group whose nodes cannot be named (a hostlist separator in
+// its name) is said once, and groups whose node names collide are said
+// in a few lines, not in one line per node.
+func TestClusterForSaysBadGroupNamesOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		machines []Machine
+		want     string
+		lines    int
+	}{
+		{"brackets", []Machine{{Name: "a[x]", Nodes: 50000, CPUs: 1}}, `machine group "a[x]"`, 1},
+		{"comma", []Machine{{Name: "a,b", Nodes: 3, CPUs: 1}}, `machine group "a,b"`, 1},
+		{"blank", []Machine{{Name: "a b", Nodes: 3, CPUs: 1}}, `machine group "a b"`, 1},
+		{"colliding names", []Machine{{Name: "a1", Nodes: 2000, CPUs: 1}, {Name: "a", Nodes: 12000, CPUs: 1}}, "and 1997 more", 4},
+	} {
+		_, err := (*Trace)(nil).ClusterFor(tc.machines, nil)
+		require.Error(t, err, tc.name)
+		assert.Contains(t, err.Error(), tc.want, tc.name)
+		assert.Len(t, strings.Split(err.Error(), "\n"), tc.lines, tc.name)
+	}
+}
+
+// A job whose end lies past the years the queue takes is named in the
+// error, not only the time.
+func TestJobEndingPastMaxYearIsNamed(t *testing.T) {
+	c, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 1, CPUs: 1}}, nil)
+	require.NoError(t, err)
+	long := time.Duration(1 << 62)
+	w := &Workload{Jobs: []Job{
+		{Submit: 0, Run: time.Second, Cores: 1, Spec: queue.Spec{Name: "short", Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}},
+		{Submit: long, Run: long, Cores: 1, Spec: queue.Spec{Name: "endless", Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}},
+	}}
+	_, err = Run(c, w, Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "sim: ending job 1 (endless), submitted at "+long.String())
+	assert.Contains(t, err.Error(), "outside the years")
+}
+
+// A Result is the caller's: one changed, or decoded from a file, with a
+// record no run makes is refused by the charts, where a negative spread
+// panicked (index out of range) and a huge level would have drawn that
+// many bars.
+func TestChartsRefuseRecordsNoRunMakes(t *testing.T) {
+	c, err := (*Trace)(nil).ClusterFor([]Machine{{Name: "n", Nodes: 4, CPUs: 4}}, nil)
+	require.NoError(t, err)
+	w := &Workload{Jobs: []Job{{Submit: 1, Run: time.Second, Cores: 1, Spec: queue.Spec{Name: "a", Request: selectnodes.Request{CPUs: 1, MinNodes: 1}}},
+		{Submit: 2, Run: time.Hour, Cores: 4, Spec: queue.Spec{Name: "b", Request: selectnodes.Request{CPUs: 4, MinNodes: 1}}}}}
+	for _, tc := range []struct {
+		name   string
+		change func(r *Record)
+		ok     bool
+	}{
+		{"as run", func(r *Record) {}, true},
+		{"negative spread", func(r *Record) { r.Spread = -7 }, false},
+		{"level below -1", func(r *Record) { r.Level = -2 }, false},
+		{"huge level", func(r *Record) { r.Level = 1 << 40 }, false},
+		{"highest level drawn", func(r *Record) { r.Level = MaxChartLevels - 1 }, true},
+	} {
+		res, err := Run(c, w, Options{Record: true})
+		require.NoError(t, err)
+		tc.change(&res.Records[1])
+		for name, draw := range map[string]func() error{
+			"WriteSVG":           func() error { return WriteSVG(io.Discard, res) },
+			"WriteComparisonSVG": func() error { return WriteComparisonSVG(io.Discard, []*Result{res, res}) },
+		} {
+			err := draw()
+			if tc.ok {
+				assert.NoError(t, err, "%s: %s", tc.name, name)
+			} else {
+				assert.ErrorContains(t, err, "record 1 (b)", "%s: %s", tc.name, name)
+			}
+		}
+	}
 }

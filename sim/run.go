@@ -68,6 +68,12 @@ const MaxIntervalPasses = 1_000_000
 // MaxProcs (Alea's traces come with a .machines file instead).
 var ErrNoClusterSize = errors.New("the trace header gives neither MaxNodes nor MaxProcs")
 
+// ErrClusterInUse is matched (errors.Is) by the error of a run given a
+// cluster that already holds allocations: jobs of a scheduler of the
+// caller's, or of an earlier run that failed half way. The run could not
+// end them, so its jobs would wait behind them for ever.
+var ErrClusterInUse = errors.New("the cluster already holds allocations")
+
 // ErrOption is matched (errors.Is) by the errors of invalid Options.
 var ErrOption = errors.New("invalid option")
 
@@ -299,7 +305,9 @@ type liveJob struct {
 	run time.Duration
 }
 
-// Run replays w on c (which it takes over) and measures it. It reads w's
+// Run replays w on c (which it takes over: c must hold no allocation,
+// else ErrClusterInUse; after a run that failed it may hold the jobs the
+// run was running) and measures it. It reads w's
 // jobs as the replay reaches them, without a copy: w must not change
 // until Run returns, and is the caller's again after (another run may
 // replay it). Runs on separate clusters may go at once, on goroutines of
@@ -359,6 +367,9 @@ func run(c *selectnodes.Cluster, name string, src Source, total int, o Options) 
 	}
 	if err := o.check(); err != nil {
 		return nil, err
+	}
+	if n := c.JobsOnTotal(); n > 0 {
+		return nil, fmt.Errorf("sim: %w (%d job-node pairs): give the run a cluster with no job on it", ErrClusterInUse, n)
 	}
 	r := newRunner(c, name, src, total, o)
 	if err := r.peek(); err != nil {
@@ -437,7 +448,11 @@ func (r *runner) peek() error {
 		r.have = false
 		return nil
 	}
-	if err != nil {
+	if _, trace := r.src.(*TraceSource); err != nil && !trace {
+		// a trace's errors name their line; another source's say nothing
+		// of where the run was
+		return fmt.Errorf("sim: reading job %d from the source: %w", r.seq, err)
+	} else if err != nil {
 		return err
 	}
 	j := &r.next
@@ -541,7 +556,13 @@ func (r *runner) step(t time.Time) error {
 			continue
 		}
 		if err := r.s.Finish(e.id, queue.Outcome{Kind: queue.Completed}, t); err != nil {
-			return err
+			// its end past queue.MaxYear: say whose
+			lj := r.live.get(e.id)
+			if lj == nil {
+				return err
+			}
+			return fmt.Errorf("sim: ending job %d (%s), submitted at %v and run for %v: %w",
+				lj.rec.Seq, lj.rec.Name, wallSub(lj.rec.Submit, r.epoch), lj.run, err)
 		}
 		r.ended(e.id, t, queue.Complete)
 	}

@@ -757,6 +757,9 @@ type Machine struct {
 // ReadMachines reads Alea's .machines format: "id name nodes cpus speed
 // memory" (memory in KB, -1 unknown); each group name once.
 func ReadMachines(r io.Reader) ([]Machine, error) {
+	if r == nil {
+		return nil, errors.New("sim: ReadMachines needs a reader")
+	}
 	var out []Machine
 	names := map[string]int{} // group name: its line
 	sc := bufio.NewScanner(&budgetReader{r: r, left: maxMachinesBytes})

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -354,6 +355,10 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 		if m.Nodes < 1 || m.CPUs < 1 || m.Nodes > MaxClusterNodes-total {
 			return nil, fmt.Errorf("sim: machines give more than %d nodes (MaxClusterNodes) or a group without nodes or CPUs: %w", MaxClusterNodes, ErrBudget)
 		}
+		if strings.ContainsAny(m.Name, ",[] \t\r\n") {
+			// said once, not once for each of its nodes
+			return nil, fmt.Errorf("sim: machine group %q: its nodes are named after it, and a node name holds no hostlist separator (\",[] \" or a blank)", m.Name)
+		}
 		total += m.Nodes
 	}
 	nodes = make([]selectnodes.Node, 0, total)
@@ -400,7 +405,21 @@ func (t *Trace) ClusterFor(machines []Machine, extra []string, opts ...selectnod
 	if multi {
 		sel = selectnodes.ConsRes{}
 	}
-	return selectnodes.New(nodes, parts, append([]selectnodes.Option{selectnodes.WithSelector(sel)}, opts...)...)
+	c, err := selectnodes.New(nodes, parts, append([]selectnodes.Option{selectnodes.WithSelector(sel)}, opts...)...)
+	return c, firstErrors(err, 3)
+}
+
+// firstErrors keeps the first n of the errors err joins and counts the
+// rest: groups whose node names collide ("a1" and "a" make a11 twice)
+// would otherwise say so once for each of thousands of nodes.
+func firstErrors(err error, n int) error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok || len(joined.Unwrap()) <= n {
+		return err
+	}
+	all := joined.Unwrap()
+	kept := append(slices.Clip(all[:n]), fmt.Errorf("and %d more", len(all)-n))
+	return errors.Join(kept...)
 }
 
 // headerMachines sizes a cluster from the header: MaxNodes nodes sharing

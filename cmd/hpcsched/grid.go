@@ -85,6 +85,16 @@ func gridSimulate(args []string, stdout, stderr io.Writer) error {
 	if parallel < 1 {
 		return usagef("simulate --grid: -j %d: want at least 1", parallel)
 	}
+	// federation holds a period under a second to one and takes a
+	// negative threshold as it is: said here instead
+	switch {
+	case period < 0 || (period > 0 && period < time.Second):
+		return usagef("simulate --grid: --interval %v: want 0 (a minute) or at least 1s", period)
+	case threshold < 0:
+		return usagef("simulate --grid: --threshold %v: want 0 (5 minutes) or more", threshold)
+	case strings.Contains(workload, ","):
+		return usagef("simulate --grid: --workload %s: a grid replays one workload", workload)
+	}
 	policy, err := parsePolicy(policyName)
 	if err != nil {
 		return err
@@ -234,8 +244,13 @@ func gridMembers(list string) ([]federation.ClusterSpec, error) {
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		if _, err := selectnodes.FromConfig(cfg); err != nil {
+		c, err := selectnodes.FromConfig(cfg)
+		if err != nil {
 			return nil, usagef("%s: %v", path, err)
+		}
+		if c.NodeCount() == 0 || c.PartitionCount() == 0 {
+			// a topology.conf or a gres.conf: a member no job could use
+			return nil, usagef("simulate --grid: %s defines no node or no partition: is it a whole slurm.conf?", path)
 		}
 		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".conf"), ".slurm")
 		if seen[name]++; seen[name] > 1 {
@@ -295,7 +310,8 @@ func gridWorkload(workload string, members []federation.ClusterSpec, seed uint64
 	}
 	tr, err := sim.OpenSWF(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), sim.SWFOptions{})
 	if err != nil {
-		return nil, nil, "", usagef("%v", err)
+		// named as given (the FS's error has only the base name)
+		return nil, nil, "", usagef("simulate --grid: %s: %v", workload, withoutPath(err))
 	}
 	w := tr.WorkloadFirst(filepath.Base(workload), first, sim.Conventions{}, limit)
 	byName := map[string]int{}

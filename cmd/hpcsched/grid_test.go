@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"text/tabwriter"
@@ -146,4 +147,35 @@ func TestGridLimitAsSimulate(t *testing.T) {
 		names = append(names, j.Spec.Name)
 	}
 	assert.Equal(t, []string{"swf1", "swf3"}, names)
+}
+
+// Grid flags a hurried user gets wrong are refused, not taken as
+// something else: a period under a second ran with one of a second, a
+// negative threshold as it was, two workloads as one missing file, and a
+// member of no partition was a member no job could use.
+func TestSimulateGridRefusesOddFlags(t *testing.T) {
+	confs := gridConfs(t, 4, 4)
+	nodesOnly := filepath.Join(t.TempDir(), "nodes.conf")
+	require.NoError(t, os.WriteFile(nodesOnly, []byte("NodeName=z[1-4] CPUs=4\n"), 0o644))
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--interval", "-5m"}, "--interval -5m0s: want 0 (a minute) or at least 1s"},
+		{[]string{"--interval", "1ns"}, "--interval 1ns: want 0 (a minute) or at least 1s"},
+		{[]string{"--threshold", "-5m"}, "--threshold -5m0s: want 0 (5 minutes) or more"},
+		{[]string{"--workload", "a.swf,b.swf"}, "--workload a.swf,b.swf: a grid replays one workload"},
+		{[]string{"--grid", confs + "," + nodesOnly}, "simulate --grid: " + nodesOnly + " defines no node or no partition"},
+		{[]string{"--workload", "/nonexistent/t.swf"}, "simulate --grid: /nonexistent/t.swf: no such file or directory"},
+		{[]string{"--workload", os.TempDir()}, "simulate --grid: " + os.TempDir() + ": swf: line 1:"},
+	} {
+		args := append([]string{"simulate", "--limit", "5", "-q"}, tc.flags...)
+		if !slices.Contains(tc.flags, "--grid") {
+			args = append(args, "--grid", confs)
+		}
+		code, out, errOut := runCmd(t, args...)
+		assert.Equal(t, 2, code, tc.flags)
+		assert.Empty(t, out, tc.flags)
+		assert.Contains(t, errOut, tc.want, tc.flags)
+	}
 }

@@ -279,3 +279,47 @@ func TestSimulateRefusesOutputsInMissingDirectories(t *testing.T) {
 		assert.Contains(t, errOut, "is not a directory", flag)
 	}
 }
+
+// A --topology of another site (none of --conf's nodes under a switch)
+// made every job "unrunnable"; it is refused. One that names the nodes
+// serves.
+func TestSimulateRefusesATopologyOfOtherNodes(t *testing.T) {
+	dir := t.TempDir()
+	conf := smallConf(t)
+	for _, tc := range []struct {
+		name, topo string
+		code       int
+	}{
+		{"another site's", "SwitchName=s1 Nodes=zz[1-4]\n", 2},
+		{"this cluster's", "SwitchName=s1 Nodes=n[1-2]\nSwitchName=s2 Nodes=n[3-4]\nSwitchName=top Switches=s[1-2]\n", 0},
+	} {
+		topo := filepath.Join(dir, "topology.conf")
+		require.NoError(t, os.WriteFile(topo, []byte(tc.topo), 0o644))
+		code, out, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "3", "--conf", conf, "--topology", topo)
+		assert.Equal(t, tc.code, code, "%s: %s", tc.name, errOut)
+		if tc.code != 0 {
+			assert.Empty(t, out, tc.name)
+			assert.Contains(t, errOut, "--topology "+topo+" names none of the nodes of --conf "+conf, tc.name)
+		}
+	}
+}
+
+// A --conf that is not a whole slurm.conf (a topology.conf, a gres.conf,
+// an included nodenames file) is refused: every job was counted as
+// never able to run, exit code 0.
+func TestSimulateRefusesAConfOfNoNodeOrPartition(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, conf, want string
+	}{
+		{"a topology.conf", "SwitchName=s1 Nodes=n[1-4]\n", "defines no node"},
+		{"a nodenames file", "NodeName=n[1-4] CPUs=4\n", "defines no partition"},
+	} {
+		conf := filepath.Join(dir, "x.conf")
+		require.NoError(t, os.WriteFile(conf, []byte(tc.conf), 0o644))
+		code, out, errOut := runCmd(t, "simulate", "-q", "--workload", "aucsched:1", "--limit", "3", "--conf", conf)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, out, tc.name)
+		assert.Contains(t, errOut, "--conf "+conf+" "+tc.want, tc.name)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,9 +21,13 @@ import (
 // backfillFlag is --backfill: bare, it means conservative backfill (what
 // Slurm's backfill plugin does for the jobs it tests); --backfill=easy,
 // --backfill=conservative or --backfill=none choose.
-type backfillFlag struct{ mode sim.BackfillMode }
+type backfillFlag struct {
+	mode sim.BackfillMode
+	set  bool // given: --compare and --both would ignore it
+}
 
 func (b *backfillFlag) Set(s string) error {
+	b.set = true
 	switch strings.ToLower(s) {
 	case "", "true":
 		b.mode = sim.Conservative
@@ -105,7 +110,7 @@ func parseSimFlags(args []string, stdout io.Writer) (*simFlags, error) {
 	fs.String(&f.svg, "svg=FILE", "", "write the charts of a single run to this SVG file")
 	fs.String(&f.out, "out=DIR", "", "write one SVG per run, comparison.svg, results.json and results.csv into this directory")
 	fs.String(&f.jobs, "jobs=FILE", "", "write every job's record to FILE.csv (id, submit, start, end, nodes, cores, wait, bounded slowdown, end) or FILE.swf (the SWF with the simulated wait, run time, CPUs, status and partition; from a trace, every other field as the trace had it, its average CPU time and used memory only for a job that ran its whole run time); with several runs, one file each, named after the run")
-	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write")
+	fs.Bool(&f.force, "force", "overwrite files that --out, --svg or --jobs would write (never an input of the run)")
 	fs.Bool(&f.quiet, "q,quiet", "no progress on stderr")
 	fs.Bool(&f.progress, "progress", "report each run on stderr as it ends even when stderr is not a terminal (on a terminal, progress is shown unless -q)")
 	fs.Bool(&f.timing, "timing", "add the wall-clock time and jobs per second to each row (without it, identical runs print identical bytes)")
@@ -172,6 +177,8 @@ func (f *simFlags) unusedFlags() error {
 		return usagef("simulate: --machines and --features make an SWF trace's cluster; --conf gives the cluster")
 	case f.both && f.compare != "":
 		return usagef("simulate: --both is --compare %s,%s+conservative; give one of them", f.policy, f.policy)
+	case f.backfill.set && (f.compare != "" || f.both):
+		return usagef("simulate: --backfill is the backfill of a single run; --compare and --both give each run's (%s+easy, or easy alone)", f.policy)
 	case f.seedList != "" && !generated:
 		return usagef("simulate: --seeds %s: the seeds are the generated workloads' (aucsched:ID), and --workload has none", f.seedList)
 	}
@@ -307,6 +314,12 @@ func (f *simFlags) plan() ([]cell, error) {
 	wls := workloads(f.workload)
 	if len(wls) == 0 {
 		return nil, usagef("simulate: --workload is empty")
+	}
+	for _, wl := range wls {
+		// found here, not as its runs fail after the others ran
+		if id, ok := strings.CutPrefix(wl, "aucsched:"); ok && !slices.Contains(sim.WorkloadIDs(), id) {
+			return nil, usagef("simulate: --workload %s: unknown AUCSCHED3 workload %q (known: %s)", wl, id, strings.Join(sim.WorkloadIDs(), ", "))
+		}
 	}
 	if f.svg != "" && len(wls)*len(vs) > 1 {
 		return nil, usagef("simulate: --svg draws one run; use --out DIR for %d runs", len(wls)*len(vs))
@@ -445,68 +458,6 @@ func (f *simFlags) jobsFile(c cell) string {
 	return path
 }
 
-// checkOutputs refuses an --out that is not a directory, an --svg or
-// --jobs file in a missing directory, two runs with one --jobs file (the
-// second overwrote the first, or stopped the comparison half done) and,
-// without --force, files of --svg, --out and --jobs that exist.
-func (f *simFlags) checkOutputs(cells []cell) error {
-	if f.out != "" {
-		if st, err := os.Stat(f.out); err == nil && !st.IsDir() {
-			return usagef("simulate: --out %s is not a directory", f.out)
-		}
-	}
-	// a file in a missing directory would fail only when written: --svg's
-	// after the run
-	for _, o := range [][2]string{{"--svg", f.svg}, {"--jobs", f.jobs}} {
-		if o[1] == "" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Dir(o[1])); err != nil || !st.IsDir() {
-			return usagef("simulate: %s %s: %s is not a directory", o[0], o[1], filepath.Dir(o[1]))
-		}
-	}
-	var paths []string
-	if f.jobs != "" {
-		if ext := strings.ToLower(filepath.Ext(f.jobs)); ext != ".csv" && ext != ".swf" {
-			// each run would refuse it as it starts: refused once, here
-			return usagef("simulate: --jobs %s: want a .csv or .swf file", f.jobs)
-		}
-		seen := map[string]bool{}
-		for _, c := range cells {
-			p := f.jobsFile(c)
-			if seen[p] {
-				return usagef("simulate: two runs would write --jobs %s (the same workload, policy and seed twice?)", p)
-			}
-			seen[p] = true
-			paths = append(paths, p)
-		}
-	}
-	if f.force {
-		return nil
-	}
-	if f.svg != "" {
-		paths = append(paths, f.svg)
-	}
-	if f.out != "" {
-		for _, c := range cells {
-			if c.first {
-				res := &sim.Result{Workload: cellName(c.workload), Policy: strings.ToUpper(c.variant.policy), Backfill: c.variant.backfill}
-				paths = append(paths, filepath.Join(f.out, fileName(res)))
-			}
-		}
-		if cells[len(cells)-1].group > 0 {
-			paths = append(paths, filepath.Join(f.out, "comparison.svg"))
-		}
-		paths = append(paths, filepath.Join(f.out, "results.json"), filepath.Join(f.out, "results.csv"))
-	}
-	for _, p := range paths {
-		if _, err := os.Stat(p); err == nil {
-			return usagef("simulate: %s exists; remove it or pass --force", p)
-		}
-	}
-	return nil
-}
-
 // runOne loads a workload and replays it under one variant; progress,
 // when not nil, hears how the replay goes.
 func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Duration)) (_ *sim.Result, _ row, err error) {
@@ -531,16 +482,7 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 		}
 		jw.header(ld.name+" "+v.String(), ld.header)
 		opts.OnRecord, opts.Epoch = jw.add, jw.epoch
-		defer func() {
-			if cerr := jw.close(); cerr != nil && err == nil {
-				err = cerr
-			}
-			if err != nil {
-				// a failed run's records stop short: a file of them
-				// would pass for a whole run's
-				os.Remove(jw.file.Name())
-			}
-		}()
+		defer func() { err = jw.finish(err) }()
 	}
 	var ledger *simLedger
 	if f.ledger != nil {
@@ -562,7 +504,8 @@ func (f *simFlags) runOne(cl cell, progress func(done, total int, now time.Durat
 	}
 	res, err := sim.RunSource(ld.c, ld.name, ld.src, opts)
 	if err != nil {
-		if se := (*sim.SWFError)(nil); errors.As(err, &se) && ld.path != "" {
+		// a line found bad, or out of order, is named with its trace
+		if se := (*sim.SWFError)(nil); (errors.As(err, &se) || errors.Is(err, sim.ErrOrder)) && ld.path != "" {
 			err = fmt.Errorf("%s: %w", ld.path, err)
 		}
 		return nil, row{}, err
@@ -624,6 +567,19 @@ func confCluster(f *simFlags) (*selectnodes.Cluster, error) {
 	c, err := selectnodes.FromConfig(cfg, opts...)
 	if err != nil {
 		return nil, usagef("%v", err)
+	}
+	switch {
+	case c.NodeCount() == 0:
+		// a topology.conf or a gres.conf given as --conf: every job
+		// would be counted as never able to run
+		return nil, usagef("simulate: --conf %s defines no node (no NodeName line): is it a slurm.conf?", f.conf)
+	case c.PartitionCount() == 0:
+		return nil, usagef("simulate: --conf %s defines no partition (no PartitionName line), so no job could run: is it the whole slurm.conf?", f.conf)
+	}
+	if t := c.Topology(); f.topo != "" && (t == nil || t.Covered().None()) {
+		// another site's topology.conf: no node under a switch, so no
+		// job could run, each rejected as if too large
+		return nil, usagef("simulate: --topology %s names none of the nodes of --conf %s", f.topo, f.conf)
 	}
 	return c, nil
 }
@@ -746,7 +702,7 @@ func (f *simFlags) readMachines() ([]sim.Machine, string, error) {
 	}
 	file, err := os.Open(f.machines)
 	if err != nil {
-		return nil, "", usagef("%v", err)
+		return nil, "", usagef("simulate: --machines: %v", err)
 	}
 	ms, err := sim.ReadMachines(file)
 	file.Close()
@@ -794,8 +750,11 @@ func traceCluster(tr *sim.Trace, f *simFlags, path string) (*selectnodes.Cluster
 	if errors.Is(err, sim.ErrNoClusterSize) {
 		return nil, "", noClusterSize(path)
 	}
-	if err != nil {
-		return nil, "", usagef("%v", err)
+	if err != nil && len(ms) == 0 {
+		// the header sized it: say whose header
+		return nil, "", usagef("simulate: %s: %v", path, err)
+	} else if err != nil {
+		return nil, "", usagef("simulate: --machines %s: %v", f.machines, err)
 	}
 	if name == "" {
 		name = headerClusterName(c, tr.Computer)

@@ -25,7 +25,9 @@ import (
 // trace.
 type jobsWriter struct {
 	w       *bufio.Writer
-	file    *os.File
+	file    *os.File // a temporary file beside path, renamed to it when the run ends well (unless direct)
+	path    string
+	direct  bool // path is a link, a device or a pipe, written in place
 	swf     bool
 	c       *selectnodes.Cluster
 	epoch   time.Time
@@ -56,11 +58,11 @@ func newJobsWriter(path string, c *selectnodes.Cluster, force bool) (*jobsWriter
 	if _, err := os.Stat(path); err == nil && !force {
 		return nil, usagef("simulate: %s exists; remove it or pass --force", path)
 	}
-	file, err := os.Create(path)
+	file, direct, err := createOutput(path)
 	if err != nil {
 		return nil, usagef("simulate: --jobs: %v", err)
 	}
-	jw := &jobsWriter{w: bufio.NewWriter(file), file: file, swf: swf, c: c, held: map[int]sim.Record{},
+	jw := &jobsWriter{w: bufio.NewWriter(file), file: file, path: path, direct: direct, swf: swf, c: c, held: map[int]sim.Record{},
 		epoch: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}
 	return jw, nil
 }
@@ -248,6 +250,51 @@ func (jw *jobsWriter) writeCSV(r *sim.Record) {
 // endReason is how a job's record ended: COMPLETE, TIMEOUT, FAILED (never
 // ran here) or PENDING (still waiting when nothing else could happen).
 func endReason(r *sim.Record) string { return r.State.String() }
+
+// createOutput opens a file --jobs, --svg or --out writes. A regular
+// file (or none) is written beside its name and renamed at the end: a
+// run that fails leaves no half file, and the file --force would have
+// replaced stays as it was. A link, a device or a pipe the user named is
+// written in place (direct).
+func createOutput(path string) (_ *os.File, direct bool, _ error) {
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		file, err := os.Create(path)
+		return file, true, err
+	}
+	file, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, false, err
+	}
+	if err := file.Chmod(0o644); err != nil {
+		file.Close()
+		os.Remove(file.Name())
+		return nil, false, err
+	}
+	return file, false, nil
+}
+
+// finish ends the file: under its name when the run ended well (runErr
+// nil), else removed (a failed run's records stop short: a file of them
+// would pass for a whole run's). It returns runErr, else its own error.
+func (jw *jobsWriter) finish(runErr error) error {
+	err := jw.close()
+	if jw.direct {
+		if runErr != nil {
+			return runErr
+		}
+		return err
+	}
+	if runErr == nil && err == nil {
+		err = os.Rename(jw.file.Name(), jw.path)
+	}
+	if runErr != nil || err != nil {
+		os.Remove(jw.file.Name())
+	}
+	if runErr != nil {
+		return runErr
+	}
+	return err
+}
 
 // close flushes the file; every record must have arrived.
 func (jw *jobsWriter) close() error {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -80,8 +81,16 @@ func readLedgerFile(path string) (*ledgerFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var lf ledgerFile
-	if err := dec.Decode(&lf); err != nil {
-		return nil, usagef("--ledger %s: %v", path, err)
+	if err := dec.Decode(&lf); err == io.EOF {
+		return nil, usagef("--ledger %s: empty; want a JSON object of projects", path)
+	} else if err == io.ErrUnexpectedEOF {
+		return nil, usagef("--ledger %s: the JSON object ends early (a file cut short?)", path)
+	} else if err != nil {
+		return nil, usagef("--ledger %s: %s%v", path, jsonPlace(data, err), err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		// a second ledger pasted after the first was dropped unseen
+		return nil, usagef("--ledger %s: %smore after the ledger's JSON object", path, linePlace(data, dec.InputOffset()))
 	}
 	if len(lf.Projects) == 0 {
 		return nil, usagef("--ledger %s: no projects", path)
@@ -169,4 +178,24 @@ func writeLedgerNotes(w io.Writer, rows []row) {
 			fmt.Fprintf(w, "  %-16s %12d SU used %12d SU left\n", p.Project, p.SUUsed, p.Balance)
 		}
 	}
+}
+
+// jsonPlace is "line L: " of a JSON error that knows its offset in data,
+// else "".
+func jsonPlace(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return linePlace(data, se.Offset)
+	case errors.As(err, &te):
+		return linePlace(data, te.Offset)
+	}
+	return ""
+}
+
+// linePlace is "line L: " of byte offset off in data.
+func linePlace(data []byte, off int64) string {
+	off = min(max(off, 0), int64(len(data)))
+	return fmt.Sprintf("line %d: ", bytes.Count(data[:off], []byte("\n"))+1)
 }

@@ -101,3 +101,86 @@ func TestSimulateProgressOfOneRun(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, errOut, "[1/1] aucsched:1 fcfs: utilization")
 }
+
+// An output file that is one of the run's inputs is refused, even with
+// --force, and the input is left as it was: a --jobs file written over
+// the trace it replays would truncate it under the reader.
+func TestSimulateRefusesToWriteOverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	machines := filepath.Join(dir, "t.machines")
+	body := "; MaxNodes: 4\n; MaxProcs: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"
+	require.NoError(t, os.WriteFile(trace, []byte(body), 0o644))
+	require.NoError(t, os.WriteFile(machines, []byte("0 n 4 1 1 -1\n"), 0o644))
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"--jobs onto the trace", []string{"--jobs", trace, "--force"}},
+		{"--jobs onto the trace by another path", []string{"--jobs", filepath.Join(dir, ".", "t.swf"), "--force"}},
+		{"--svg onto the trace", []string{"--svg", trace, "--force"}},
+		{"--svg onto the machines file", []string{"--machines", machines, "--svg", machines, "--force"}},
+		{"--jobs onto the trace without --force", []string{"--jobs", trace}},
+	} {
+		args := append([]string{"simulate", "--workload", trace, "-q"}, tc.flags...)
+		code, out, errOut := runCmd(t, args...)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, out, tc.name)
+		assert.Contains(t, errOut, "an input of the run", tc.name)
+		data, err := os.ReadFile(trace)
+		require.NoError(t, err)
+		assert.Equal(t, body, string(data), tc.name)
+	}
+}
+
+// Two runs that would write one --out chart are refused before any run,
+// not after them all with nothing written.
+func TestSimulateOutNameClashBeforeRunning(t *testing.T) {
+	dir := t.TempDir()
+	body := "; MaxNodes: 4\n; MaxProcs: 4\n1 0 -1 100 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n"
+	for _, sub := range []string{"a", "b"} {
+		require.NoError(t, os.Mkdir(filepath.Join(dir, sub), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, sub, "t.swf"), []byte(body), 0o644))
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"one trace name in two folders", []string{"--workload", filepath.Join(dir, "a", "t.swf") + "," + filepath.Join(dir, "b", "t.swf")}},
+		{"a --compare item twice", []string{"--workload", "aucsched:1", "--compare", "fcfs,easy,FCFS"}},
+		{"a backfill mode and its long form", []string{"--workload", "aucsched:1", "--compare", "easy,fcfs+easy"}},
+	} {
+		code, stdout, errOut := runCmd(t, append([]string{"simulate", "-q", "--out", out}, tc.flags...)...)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, stdout, "%s: no run before the refusal", tc.name)
+		assert.Contains(t, errOut, "two runs would write", tc.name)
+	}
+}
+
+// --jobs, --svg and --out naming one file are refused before the run:
+// the run wrote --jobs, then refused --svg over it (exit 2 after the
+// run), or with --force replaced the records by the chart.
+func TestSimulateOutputsOfOneName(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	require.NoError(t, os.Mkdir(out, 0o755))
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"--jobs and --svg", []string{"--jobs", filepath.Join(dir, "x.swf"), "--svg", filepath.Join(dir, "x.swf")}},
+		{"--jobs and --svg by another path", []string{"--jobs", filepath.Join(dir, ".", "x.swf"), "--svg", filepath.Join(dir, "x.swf"), "--force"}},
+		{"--jobs and --out's results.csv", []string{"--jobs", filepath.Join(out, "results.csv"), "--out", out}},
+	} {
+		code, stdout, errOut := runCmd(t, append([]string{"simulate", "-q", "--workload", "aucsched:1", "--limit", "5"}, tc.flags...)...)
+		assert.Equal(t, 2, code, tc.name)
+		assert.Empty(t, stdout, "%s: refused before the run", tc.name)
+		assert.Contains(t, errOut, "written twice", tc.name)
+		entries, err := os.ReadDir(out)
+		require.NoError(t, err)
+		assert.Empty(t, entries, tc.name)
+		_, err = os.Stat(filepath.Join(dir, "x.swf"))
+		assert.ErrorIs(t, err, os.ErrNotExist, tc.name)
+	}
+}

@@ -279,9 +279,34 @@ func (f *simFlags) writeFiles(results []*sim.Result, rows []row) error {
 		if err := files[path](&buf); err != nil {
 			return err
 		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		if err := writeWhole(path, buf.Bytes()); err != nil {
 			return usagef("%v", err)
 		}
 	}
 	return nil
+}
+
+// writeWhole writes data to path (see createOutput): a
+// regular file through a temporary one renamed over it, so a write that
+// fails half way (a full disk) leaves no half file and the file --force
+// would have replaced as it was; a link, a device or a pipe in place.
+func writeWhole(path string, data []byte) error {
+	file, direct, err := createOutput(path)
+	if err != nil {
+		return err
+	}
+	_, err = file.Write(data)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if direct {
+		return err
+	}
+	if err == nil {
+		err = os.Rename(file.Name(), path)
+	}
+	if err != nil {
+		os.Remove(file.Name())
+	}
+	return err
 }

@@ -197,6 +197,12 @@ func TestOptionErrorText(t *testing.T) {
 		{[]string{"simulate", "--compare", "fcfs,nosuch"}, "fcfs, sjf, ljf, multifactor, auction, auction+reserve", false},
 		{[]string{"simulate", "--compare", "fcfs,nosuch"}, "backfill, easy, conservative, none", false},
 		{[]string{"simulate", "--csv", "--json"}, "--csv and --json exclude each other", false},
+		// --compare and --both would run without the --backfill asked for
+		{[]string{"simulate", "--backfill=easy", "--compare", "fcfs,sjf"}, "--backfill is the backfill of a single run", false},
+		{[]string{"simulate", "--both", "--backfill"}, "--backfill is the backfill of a single run", false},
+		// refused before aucsched:1 runs, not after it with exit code 1
+		{[]string{"simulate", "--workload", "aucsched:1,99"}, `unknown AUCSCHED3 workload "99"`, false},
+		{[]string{"simulate", "--workload", "aucsched:"}, `unknown AUCSCHED3 workload ""`, false},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCmd(t, c.args...)

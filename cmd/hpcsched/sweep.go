@@ -48,7 +48,10 @@ type sweepRun struct {
 
 // sweepShard is DIR/shards/N.json: one run's outcome.
 type sweepShard struct {
-	Task   int         `json:"task"`
+	Task int `json:"task"`
+	// Run is the plan's run the task ran: a shard of another plan with
+	// the same task number is found by it.
+	Run    *sweepRun   `json:"run"`
 	Row    row         `json:"row"`
 	Result *sim.Result `json:"result,omitempty"` // the group's first run only, for its charts
 	Error  string      `json:"error,omitempty"`
@@ -124,11 +127,7 @@ func sweepPlanCmd(dir string, simArgs []string, stdout io.Writer) error {
 	}
 	plan := sweepPlan{Args: append([]string{}, simArgs...)}
 	for _, c := range cells {
-		r := sweepRun{Workload: c.workload, Variant: c.variant.String()}
-		if c.seeded {
-			r.Seed = c.seed
-		}
-		plan.Runs = append(plan.Runs, r)
+		plan.Runs = append(plan.Runs, runOf(c))
 	}
 	if err := os.MkdirAll(filepath.Join(abs, "shards"), 0o755); err != nil {
 		return usagef("%v", err)
@@ -183,7 +182,24 @@ func readSweep(dir string, stdout io.Writer) (*simFlags, []cell, error) {
 	if len(cells) != len(plan.Runs) {
 		return nil, nil, usagef("sweep: %s lists %d runs, its flags give %d", filepath.Join(dir, "sweep.json"), len(plan.Runs), len(cells))
 	}
+	for i, c := range cells {
+		// an edited plan: the tasks would run what its flags say, and
+		// the shards be merged as the runs it lists
+		if got := runOf(c); got != plan.Runs[i] {
+			return nil, nil, usagef("sweep: %s lists task %d as %s %s seed %d, its flags give %s %s seed %d",
+				filepath.Join(dir, "sweep.json"), i, plan.Runs[i].Workload, plan.Runs[i].Variant, plan.Runs[i].Seed, got.Workload, got.Variant, got.Seed)
+		}
+	}
 	return f, cells, nil
+}
+
+// runOf is the plan's entry for cell c.
+func runOf(c cell) sweepRun {
+	r := sweepRun{Workload: c.workload, Variant: c.variant.String()}
+	if c.seeded {
+		r.Seed = c.seed
+	}
+	return r
 }
 
 func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
@@ -208,8 +224,13 @@ func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 	// there now is this task's own, left by an attempt Slurm killed or
 	// requeued, or by a run the user repeats, and must not stop the rerun
 	f.quiet, f.parallel, f.force = true, 1, true
+	// the shard's folder, made before the run, not found missing after it
+	if err := os.MkdirAll(filepath.Join(dir, "shards"), 0o755); err != nil {
+		return usagef("sweep run: %v", err)
+	}
 	res, r, err := f.runOne(cells[i], nil)
-	shard := sweepShard{Task: i, Row: r}
+	run := runOf(cells[i])
+	shard := sweepShard{Task: i, Run: &run, Row: r}
 	if err != nil {
 		shard.Error = err.Error()
 	} else if cells[i].first {
@@ -221,10 +242,10 @@ func sweepRunCmd(dir string, args []string, stderr io.Writer) error {
 	}
 	path := filepath.Join(dir, "shards", strconv.Itoa(i)+".json")
 	if werr := os.WriteFile(path+".tmp", data, 0o644); werr != nil {
-		return werr
+		return fmt.Errorf("sweep run: %w", werr)
 	}
 	if rerr := os.Rename(path+".tmp", path); rerr != nil {
-		return rerr
+		return fmt.Errorf("sweep run: %w", rerr)
 	}
 	return err
 }
@@ -244,7 +265,7 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 		} else if err != nil {
 			return fmt.Errorf("sweep merge: shard %d: %w", i, err)
 		}
-		sh, err := readShard(data, i)
+		sh, err := readShard(data, i, runOf(cells[i]))
 		if err != nil {
 			return fmt.Errorf("sweep merge: %s: %w", filepath.Join(dir, "shards", strconv.Itoa(i)+".json"), err)
 		}
@@ -260,12 +281,22 @@ func sweepMergeCmd(dir string, stdout, stderr io.Writer) error {
 	if err := strayShards(dir, len(cells)); err != nil {
 		return err
 	}
+	// --svg and --out files a merge before this one wrote: refused before
+	// the table is printed, as simulate refuses them before its runs (the
+	// --jobs files are the tasks' own, there by now)
+	charts := *f
+	charts.jobs = ""
+	if err := charts.checkOutputs(cells); err != nil {
+		return err
+	}
 	return f.report(cells, outs, stdout, stderr)
 }
 
-// readShard decodes task i's shard: it must name task i and hold its row
-// ("{}" would pass as task 0 with an empty row).
-func readShard(data []byte, i int) (sweepShard, error) {
+// readShard decodes task i's shard: it must name task i and the plan's
+// run for it (a shard of another plan, copied in, would otherwise stand
+// for this plan's run), and hold its row ("{}" would pass as task 0 with
+// an empty row).
+func readShard(data []byte, i int, want sweepRun) (sweepShard, error) {
 	var sh sweepShard
 	var keys struct {
 		Task *int            `json:"task"`
@@ -282,6 +313,13 @@ func readShard(data []byte, i int) (sweepShard, error) {
 	}
 	if err := json.Unmarshal(data, &sh); err != nil {
 		return sh, fmt.Errorf("not a shard: %v", err)
+	}
+	switch {
+	case sh.Run == nil:
+		return sh, fmt.Errorf("names no run (written by another version of hpcsched?): rerun task %d", i)
+	case *sh.Run != want:
+		return sh, fmt.Errorf("holds the run %s %s seed %d, not this plan's task %d, %s %s seed %d (a shard of another sweep?)",
+			sh.Run.Workload, sh.Run.Variant, sh.Run.Seed, i, want.Workload, want.Variant, want.Seed)
 	}
 	return sh, nil
 }

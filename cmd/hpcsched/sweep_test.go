@@ -154,3 +154,97 @@ func TestSweepTaskRerunOverwritesItsJobsFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 11, bytes.Count(data, []byte("\n")))
 }
+
+// A shard of another sweep, copied in under a task number this plan has,
+// is refused by name, not merged as this plan's run; a shard that names
+// no run (another version's) is refused too.
+func TestSweepMergeRefusesAForeignShard(t *testing.T) {
+	dir := t.TempDir()
+	mine, other := filepath.Join(dir, "mine"), filepath.Join(dir, "other")
+	for sweep, wl := range map[string]string{mine: "aucsched:1,2", other: "aucsched:3,4"} {
+		code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", wl, "--limit", "10", "--compare", "fcfs,easy")
+		require.Equal(t, 0, code, errOut)
+		for task := 0; task < 4; task++ {
+			code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", strconv.Itoa(task))
+			require.Equal(t, 0, code, errOut)
+		}
+	}
+	shard := func(sweep string) string { return filepath.Join(sweep, "shards", "1.json") }
+	data, err := os.ReadFile(shard(other))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(shard(mine), data, 0o644))
+	code, out, errOut := runCmd(t, "sweep", "merge", mine)
+	assert.NotEqual(t, 0, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "holds the run aucsched:3 fcfs+easy seed 1, not this plan's task 1, aucsched:1 fcfs+easy seed 1")
+
+	noRun := regexp.MustCompile(`"run":\{[^}]*\},`).ReplaceAll(data, nil)
+	require.NotEqual(t, string(data), string(noRun))
+	require.NoError(t, os.WriteFile(shard(mine), noRun, 0o644))
+	code, _, errOut = runCmd(t, "sweep", "merge", mine)
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, errOut, "names no run")
+
+	code, _, errOut = runCmd(t, "sweep", "run", mine, "--task", "1")
+	require.Equal(t, 0, code, errOut)
+	code, _, errOut = runCmd(t, "sweep", "merge", mine)
+	assert.Equal(t, 0, code, errOut)
+}
+
+// A plan whose flags were edited so that they give other runs than the
+// plan lists (as many) is refused by run and merge: a task would run
+// what the flags say and merge label it as the listed run.
+func TestSweepRefusesAnEditedPlan(t *testing.T) {
+	sweep := filepath.Join(t.TempDir(), "sweep")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "10", "--compare", "fcfs,easy")
+	require.Equal(t, 0, code, errOut)
+	path := filepath.Join(sweep, "sweep.json")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	edited := bytes.Replace(data, []byte(`"--workload",
+    "aucsched:1"`), []byte(`"--workload",
+    "aucsched:2"`), 1)
+	require.NotEqual(t, string(data), string(edited))
+	require.NoError(t, os.WriteFile(path, edited, 0o644))
+	for _, args := range [][]string{{"sweep", "run", sweep, "--task", "0"}, {"sweep", "merge", sweep}} {
+		code, _, errOut = runCmd(t, args...)
+		assert.Equal(t, 2, code, args)
+		assert.Contains(t, errOut, "lists task 0 as aucsched:1 fcfs seed 1, its flags give aucsched:2 fcfs seed 1", args)
+	}
+	_, err = os.Stat(filepath.Join(sweep, "shards", "0.json"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "no shard written")
+}
+
+// A task whose plan lost its shards folder (cleaned by hand) writes its
+// shard all the same, instead of failing after its run.
+func TestSweepRunRemakesTheShardsFolder(t *testing.T) {
+	sweep := filepath.Join(t.TempDir(), "sweep")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "5")
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, os.RemoveAll(filepath.Join(sweep, "shards")))
+	code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", "0")
+	require.Equal(t, 0, code, errOut)
+	assert.FileExists(t, filepath.Join(sweep, "shards", "0.json"))
+}
+
+// A second merge of a sweep with --out refuses the files the first wrote
+// before printing anything, as simulate does before its runs; the tasks'
+// --jobs files do not stop it.
+func TestSweepMergeTwiceRefusesBeforePrinting(t *testing.T) {
+	dir := t.TempDir()
+	sweep, out := filepath.Join(dir, "sweep"), filepath.Join(dir, "out")
+	code, _, errOut := runCmd(t, "sweep", "plan", sweep, "--workload", "aucsched:1", "--limit", "5", "--compare", "fcfs,easy",
+		"--out", out, "--jobs", filepath.Join(dir, "jobs.csv"))
+	require.Equal(t, 0, code, errOut)
+	for task := 0; task < 2; task++ {
+		code, _, errOut = runCmd(t, "sweep", "run", sweep, "--task", strconv.Itoa(task))
+		require.Equal(t, 0, code, errOut)
+	}
+	code, table, errOut := runCmd(t, "sweep", "merge", sweep)
+	require.Equal(t, 0, code, errOut)
+	require.NotEmpty(t, table)
+	code, again, errOut := runCmd(t, "sweep", "merge", sweep)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, again)
+	assert.Contains(t, errOut, "exists; remove it or pass --force")
+}
