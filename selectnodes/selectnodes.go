@@ -263,8 +263,10 @@ func (c *Cluster) partitionOf(name string) (int, *Error) {
 
 func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	switch {
-	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
-		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0 || req.MemPerCPU < 0 || req.MaxCPUsPerSocket < 0:
+	// An OR of signed values is negative exactly when one of them is: one
+	// test per width instead of a branch per field on every selection.
+	case req.MinNodes|req.MaxNodes|req.DesiredNodes|req.CPUs|req.MinCPUsPerNode|req.MaxCPUsPerSocket|req.MaxSwitches < 0 ||
+		req.MinMemoryPerNode|req.MinTmpDiskPerNode|req.MemPerCPU|int64(req.TimeLimit) < 0:
 		return nil, newError(ErrInvalidRequest, "negative count or limit")
 	case req.MaxNodes > 0 && req.MinNodes > req.MaxNodes:
 		return nil, newError(ErrInvalidRequest, "minimum %d nodes is above maximum %d", req.MinNodes, req.MaxNodes)
