@@ -65,18 +65,21 @@ func TestRestoreRefusesBadRequestFields(t *testing.T) {
 	}
 }
 
-// TestSubmitRefusesWhatRestoreRefuses: a negative --switches count is
-// refused at Submit, as Restore refuses it, rather than accepted and
-// then making every later Snapshot unreadable.
+// TestSubmitRefusesWhatRestoreRefuses: a negative --switches count and a
+// share request that is none of the constants are refused at Submit, as
+// Restore refuses them, rather than accepted and then making every later
+// Snapshot unreadable or saved as another request.
 func TestSubmitRefusesWhatRestoreRefuses(t *testing.T) {
 	s := New(cluster(t, requestFieldsConf))
-	_, err := s.Submit(Spec{Request: selectnodes.Request{MaxSwitches: -1}, TimeLimit: time.Hour}, at(0))
-	assert.ErrorIs(t, err, ErrInvalidSpec)
+	for _, req := range []selectnodes.Request{{MaxSwitches: -1}, {Share: selectnodes.ShareOversubscribe + 1}} {
+		_, err := s.Submit(Spec{Request: req, TimeLimit: time.Hour}, at(0))
+		assert.ErrorIs(t, err, ErrInvalidSpec, "%+v", req)
+	}
 	id := submit(t, s, Spec{Request: selectnodes.Request{CPUs: 1}, TimeLimit: time.Hour, Hold: true}, at(0))
 	bad := selectnodes.Request{MaxSwitches: -1}
 	assert.ErrorIs(t, s.Update(id, Update{Request: &bad}, at(1)), ErrInvalidSpec)
 	var saved bytes.Buffer
 	require.NoError(t, s.Snapshot(&saved))
-	_, err = Restore(&saved, cluster(t, requestFieldsConf))
+	_, err := Restore(&saved, cluster(t, requestFieldsConf))
 	assert.NoError(t, err)
 }

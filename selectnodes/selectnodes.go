@@ -268,6 +268,8 @@ func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	case req.MinNodes|req.MaxNodes|req.DesiredNodes|req.CPUs|req.MinCPUsPerNode|req.MaxCPUsPerSocket|req.MaxSwitches < 0 ||
 		req.MinMemoryPerNode|req.MinTmpDiskPerNode|req.MemPerCPU|int64(req.TimeLimit) < 0:
 		return nil, newError(ErrInvalidRequest, "negative count or limit")
+	case req.Share > ShareOversubscribe:
+		return nil, newError(ErrInvalidRequest, "unknown share request %d", req.Share)
 	case req.MaxNodes > 0 && req.MinNodes > req.MaxNodes:
 		return nil, newError(ErrInvalidRequest, "minimum %d nodes is above maximum %d", req.MinNodes, req.MaxNodes)
 	}

@@ -6,11 +6,12 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestNegativeCountsAreInvalid: every count or size of a Request that
-// means "none" at 0 is refused below 0, by every way of selecting, so a
-// caller that stores the request (a queue's saved state) never holds one
-// its own validation would refuse later.
-func TestNegativeCountsAreInvalid(t *testing.T) {
+// TestOutOfRangeRequestsAreInvalid: every count or size of a Request that
+// means "none" at 0 is refused below 0, and a share request that is none
+// of the constants is refused, by every way of selecting, so a caller
+// that stores the request (a queue's saved state) never holds one its own
+// validation would refuse later, or one it cannot write down.
+func TestOutOfRangeRequestsAreInvalid(t *testing.T) {
 	for name, req := range map[string]Request{
 		"min nodes":       {MinNodes: -1},
 		"max nodes":       {MaxNodes: -1},
@@ -23,6 +24,7 @@ func TestNegativeCountsAreInvalid(t *testing.T) {
 		"cpus per socket": {MaxCPUsPerSocket: -1},
 		"switches":        {MaxSwitches: -1},
 		"time limit":      {TimeLimit: -1},
+		"share":           {Share: ShareOversubscribe + 1},
 	} {
 		for _, compat := range []bool{false, true} {
 			c := htCluster(t, compat)
