@@ -38,3 +38,34 @@ func TestOutOfRangeRequestsAreInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionNegativeLimitsAreRefused: New and UpdatePartition refuse
+// every negative limit of a Partition, the memory ones included, and
+// leave the partition as it was.
+func TestPartitionNegativeLimitsAreRefused(t *testing.T) {
+	for name, spoil := range map[string]func(p *Partition){
+		"min nodes":     func(p *Partition) { p.MinNodes = -1 },
+		"max nodes":     func(p *Partition) { p.MaxNodes = -1 },
+		"max time":      func(p *Partition) { p.MaxTime = -1 },
+		"default time":  func(p *Partition) { p.DefaultTime = -1 },
+		"share count":   func(p *Partition) { p.Sharing.Count = -1 },
+		"max cpus/node": func(p *Partition) { p.MaxCPUsPerNode = -1 },
+		"max mem/node":  func(p *Partition) { p.MaxMemPerNode = -1 },
+		"def mem/cpu":   func(p *Partition) { p.DefMemPerCPU = -1 },
+		"def mem/node":  func(p *Partition) { p.DefMemPerNode = -1 },
+	} {
+		c := htCluster(t, false)
+		before, _ := c.Partition("all")
+		bad := before
+		spoil(&bad)
+		assert.Error(t, c.UpdatePartition(bad), name)
+		after, _ := c.Partition("all")
+		assert.Equal(t, before, after, name)
+		_, err := New([]Node{{Name: "h1", CPUs: 4}}, []Partition{func() Partition {
+			p := Partition{Name: "all", Nodes: []string{"h1"}}
+			spoil(&p)
+			return p
+		}()})
+		assert.Error(t, err, name)
+	}
+}
