@@ -32,8 +32,12 @@ const MaxStateBytes = 1 << 30
 //	                 state UP|DRAIN|DOWN|INACTIVE, root_only,
 //	                 oversubscribe NO|YES|EXCLUSIVE|FORCE, max_share, hidden,
 //	                 max_mem_per_node_mb, def_mem_per_cpu_mb,
-//	                 def_mem_per_node_mb, allow_groups, allow_accounts,
-//	                 deny_accounts, allow_qos, deny_qos}]
+//	                 def_mem_per_node_mb, max_cpus_per_node, lln,
+//	                 allow_groups, allow_accounts, deny_accounts,
+//	                 allow_qos, deny_qos}] — every field Restore hands
+//	                 back to the cluster's UpdatePartition, so none is
+//	                 reset there; max_cpus_per_node and lln are omitted
+//	                 when 0 and false
 //	nodes          [{name, state DRAIN|DOWN}] — nodes not UP
 //	jobs           [{id, name, user, account, partition, priority,
 //	                 admin_priority, nice, submit, begin, start, end (RFC 3339,
@@ -118,6 +122,8 @@ type statePartition struct {
 	MaxMemPerNode int64    `json:"max_mem_per_node_mb,omitempty"`
 	DefMemPerCPU  int64    `json:"def_mem_per_cpu_mb,omitempty"`
 	DefMemPerNode int64    `json:"def_mem_per_node_mb,omitempty"`
+	MaxCPUs       int      `json:"max_cpus_per_node,omitempty"`
+	LLN           bool     `json:"lln,omitempty"`
 	AllowGroups   []string `json:"allow_groups,omitempty"`
 	AllowAccounts []string `json:"allow_accounts,omitempty"`
 	DenyAccounts  []string `json:"deny_accounts,omitempty"`
@@ -288,7 +294,7 @@ func savePartition(p selectnodes.Partition) statePartition {
 		MaxNodes: p.MaxNodes, MaxTime: duration(p.MaxTime), DefaultTime: duration(p.DefaultTime), Priority: p.Priority, State: p.State.String(),
 		RootOnly: p.RootOnly, Oversubscribe: shareModeName(p.Sharing.Mode), MaxShare: p.Sharing.Count,
 		Hidden: p.Hidden, MaxMemPerNode: p.MaxMemPerNode, DefMemPerCPU: p.DefMemPerCPU,
-		DefMemPerNode: p.DefMemPerNode, AllowGroups: p.Access.AllowGroups,
+		DefMemPerNode: p.DefMemPerNode, MaxCPUs: p.MaxCPUsPerNode, LLN: p.LLN, AllowGroups: p.Access.AllowGroups,
 		AllowAccounts: p.Access.AllowAccounts, DenyAccounts: p.Access.DenyAccounts, AllowQOS: p.Access.AllowQOS,
 		DenyQOS: p.Access.DenyQOS}
 }
