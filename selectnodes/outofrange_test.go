@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestOutOfRangeRequestsAreInvalid: every count or size of a Request that
@@ -68,4 +69,32 @@ func TestPartitionNegativeLimitsAreRefused(t *testing.T) {
 		}()})
 		assert.Error(t, err, name)
 	}
+}
+
+// TestPipelineStepsNeedAResolvedJob: the exported steps of the pipeline,
+// given no job or a Job Resolve did not make, return ErrInvalidRequest
+// instead of dereferencing the missing request or partition.
+func TestPipelineStepsNeedAResolvedJob(t *testing.T) {
+	c := htCluster(t, false)
+	_, err := c.Resolve(nil)
+	assert.ErrorIs(t, err, ErrInvalidRequest)
+	for name, job := range map[string]*Job{"nil": nil, "zero": {}, "no partition": {Req: &Request{}}} {
+		_, err := c.NodeCounts(job)
+		assert.ErrorIs(t, err, ErrInvalidRequest, name)
+		_, err = c.BuildNodeSets(job)
+		assert.ErrorIs(t, err, ErrInvalidRequest, name)
+		_, err = c.PickBestNodes(job, nil, Counts{Min: 1}, RunNow)
+		assert.ErrorIs(t, err, ErrInvalidRequest, name)
+		_, err = c.ReqFeatures(job, nil, Counts{Min: 1}, RunNow)
+		assert.ErrorIs(t, err, ErrInvalidRequest, name)
+	}
+	job, err := c.Resolve(&Request{MinNodes: 2})
+	require.NoError(t, err)
+	n, err := c.NodeCounts(job)
+	require.NoError(t, err)
+	sets, err := c.BuildNodeSets(job)
+	require.NoError(t, err)
+	p, err := c.PickBestNodes(job, sets, n, RunNow)
+	require.NoError(t, err)
+	assert.Equal(t, 2, p.NodeCount())
 }
