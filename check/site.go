@@ -77,7 +77,9 @@ var errNotMade = errors.New("check: a Site not made by NewSite")
 // made says whether s came from NewSite, which starts job IDs at 1.
 func (s *Site) made() bool { return s != nil && s.Cluster != nil && s.nextID > 0 }
 
-// Run places a running job described by an sbatch.Running spec.
+// Run places a running job described by an sbatch.Running spec. Its ID
+// is above every job on the Cluster, so a load put there by other means
+// first (a queue.Restore, a slurmstate State) does not collide with it.
 func (s *Site) Run(spec string) error {
 	if !s.made() {
 		return errNotMade
@@ -85,6 +87,9 @@ func (s *Site) Run(spec string) error {
 	r, err := sbatch.ParseRunning(spec)
 	if err != nil {
 		return err
+	}
+	if ids := s.Cluster.Running(); len(ids) > 0 && ids[len(ids)-1] >= s.nextID {
+		s.nextID = ids[len(ids)-1] + 1
 	}
 	if err := r.Place(s.Cluster, s.nextID, s.now); err != nil {
 		return fmt.Errorf("running %s: %w", spec, err)

@@ -41,8 +41,12 @@ func (e *TableError) Error() string {
 }
 
 // ReadTable reads the cases of a table; name is used in errors. A byte
-// order mark before the first line is dropped.
+// order mark before the first line is dropped. A nil r is an error, as
+// NewSite's nil configuration is.
 func ReadTable(r io.Reader, name string) ([]Case, error) {
+	if r == nil {
+		return nil, errors.New("check: ReadTable: nil io.Reader")
+	}
 	sc := bufio.NewScanner(io.LimitReader(r, MaxTableBytes+1))
 	sc.Buffer(make([]byte, 0, 64<<10), MaxTableBytes+1)
 	var cases []Case

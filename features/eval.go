@@ -1,6 +1,7 @@
 package features
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,7 +13,9 @@ import (
 // Index maps each feature name to the set of nodes (indices 0..Len()-1)
 // that have it. Build it once per cluster configuration; it is read-only
 // afterwards and safe for concurrent readers. Freeze makes that
-// read-only state enforced, for an index handed to others.
+// read-only state enforced, for an index handed to others. A nil *Index
+// reads as the index of no nodes (Len 0, no features), so an expression
+// evaluated against it selects nothing rather than panicking.
 type Index struct {
 	n      uint
 	sets   map[string]*bitset.BitSet
@@ -25,7 +28,7 @@ type Index struct {
 func (ix *Index) Freeze() { ix.frozen = true }
 
 // Frozen reports whether Freeze was called.
-func (ix *Index) Frozen() bool { return ix.frozen }
+func (ix *Index) Frozen() bool { return ix != nil && ix.frozen }
 
 // NewIndex returns an empty index over n nodes.
 func NewIndex(n int) *Index {
@@ -46,6 +49,9 @@ func IndexNodes(nodeFeatures [][]string) *Index {
 // outside 0..Len()-1 or the index is frozen, which are programming
 // errors, not bad input.
 func (ix *Index) Add(node int, features ...string) {
+	if ix == nil {
+		panic("features: Add to a nil Index (make one with NewIndex or IndexNodes)")
+	}
 	if ix.frozen {
 		panic("features: Add to a frozen Index (it is shared read only, as a selectnodes.Cluster's is)")
 	}
@@ -63,52 +69,77 @@ func (ix *Index) Add(node int, features ...string) {
 }
 
 // Len is the number of nodes the index covers.
-func (ix *Index) Len() int { return int(ix.n) }
+func (ix *Index) Len() int { return int(ix.size()) }
+
+// size is Len for the evaluation: 0 for a nil index.
+func (ix *Index) size() uint {
+	if ix == nil {
+		return 0
+	}
+	return ix.n
+}
+
+// set is the nodes having f, shared (nil for none or a nil index).
+func (ix *Index) set(f string) *bitset.BitSet {
+	if ix == nil {
+		return nil
+	}
+	return ix.sets[f]
+}
 
 // Has reports whether any node has feature f; pass it to Validate.
-func (ix *Index) Has(f string) bool { return ix.sets[f] != nil }
+func (ix *Index) Has(f string) bool { return ix.set(f) != nil }
 
 // Nodes returns the nodes that have feature f, as a new set the caller
 // may change (nil when no node has f): a shared, frozen index stays what
 // its owner matches against whatever its holders do with the sets.
 func (ix *Index) Nodes(f string) *bitset.BitSet {
-	if s := ix.sets[f]; s != nil {
+	if s := ix.set(f); s != nil {
 		return s.Clone()
 	}
 	return nil
 }
 
 // Names returns the features known to the index, sorted.
-func (ix *Index) Names() []string { return slices.Sorted(maps.Keys(ix.sets)) }
+func (ix *Index) Names() []string {
+	if ix == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(ix.sets))
+}
 
 // Nodes returns a new set of the nodes satisfying e's per-node part (see
 // the package doc).
 func (e *Expr) Nodes(ix *Index) *bitset.BitSet {
-	dst := bitset.New(ix.n)
+	dst := bitset.New(ix.size())
 	e.NodesInto(ix, dst)
 	return dst
 }
 
 // NodesInto is Nodes writing into dst (resized to ix.Len()), so a caller
 // evaluating many requests can reuse one set. A plain chain of features
-// evaluates without allocating.
+// evaluates without allocating. A nil dst is a programming error: it
+// panics saying so.
 func (e *Expr) NodesInto(ix *Index, dst *bitset.BitSet) {
+	if dst == nil {
+		panic("features: NodesInto needs a set to write into, not nil")
+	}
 	evalInto(e.tree(), ix, dst)
 }
 
 // Nodes returns the nodes satisfying t.
 func (t Term) Nodes(ix *Index) *bitset.BitSet {
-	dst := bitset.New(ix.n)
+	dst := bitset.New(ix.size())
 	evalInto(t.tree(), ix, dst)
 	return dst
 }
 
 // evalInto writes the nodes satisfying n into dst.
 func evalInto(n *node, ix *Index, dst *bitset.BitSet) {
-	resize(dst, ix.n)
+	resize(dst, ix.size())
 	switch n.kind {
 	case kFeature:
-		if s := ix.sets[n.name]; s != nil {
+		if s := ix.set(n.name); s != nil {
 			s.Copy(dst) // Copy copies its receiver into its argument
 		} else {
 			dst.ClearAll()
@@ -119,7 +150,7 @@ func evalInto(n *node, ix *Index, dst *bitset.BitSet) {
 	case kMatchOr:
 		dst.ClearAll()
 		for _, alt := range n.items {
-			if s := ix.sets[alt.name]; s != nil {
+			if s := ix.set(alt.name); s != nil {
 				dst.InPlaceUnion(s)
 			}
 		}
@@ -131,10 +162,10 @@ func evalInto(n *node, ix *Index, dst *bitset.BitSet) {
 		evalInto(n.items[0], ix, dst)
 		var tmp *bitset.BitSet
 		for i, it := range n.items[1:] {
-			operand := ix.sets[it.name]
+			operand := ix.set(it.name)
 			if it.kind != kFeature {
 				if tmp == nil {
-					tmp = bitset.New(ix.n)
+					tmp = bitset.New(ix.size())
 				}
 				evalInto(it, ix, tmp)
 				operand = tmp
@@ -215,8 +246,12 @@ func (e *UnknownFeatureError) Error() string {
 func (e *UnknownFeatureError) Position() position.Position { return e.Pos }
 
 // Validate returns an *UnknownFeatureError for the first feature name that
-// known rejects, or nil. Index.Has is a ready-made known.
+// known rejects, or nil. Index.Has is a ready-made known. A nil known is
+// an error, not a check that passes: it could tell no name.
 func (e *Expr) Validate(known func(string) bool) error {
+	if known == nil {
+		return errors.New("features: Validate needs a known function, not nil (Index.Has is one)")
+	}
 	var bad *node
 	e.tree().walkFeatures(func(n *node) bool {
 		if !known(n.name) {

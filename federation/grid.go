@@ -89,6 +89,9 @@ type Grid struct {
 	trigger    atomic.Bool
 	lastPass   time.Time
 	stats      Stats
+	// chosenIDs counts the jobs submitted with their own ID (Spec.ID):
+	// the most IDs in use that the source may still hand out.
+	chosenIDs int
 }
 
 // Stats counts what the grid did.
@@ -342,7 +345,8 @@ func (g *Grid) checkCandidates(names []string) error {
 // dependency (on grid jobs of any member; spec.Dependency, see
 // ParseDependency) waits at the grid until it is met; any other is placed
 // at once on the candidate that would start it soonest. spec.ID, when not
-// 0, is the caller's choice of ID.
+// 0, is the caller's choice of ID; a later Submit without one never fails
+// because the ID source hands out a chosen ID: the grid skips it.
 //
 // It fails with ErrNoCandidate when no member could ever take the job,
 // ErrInvalidSpec for a bad dependency or candidate, or the members'
@@ -423,17 +427,25 @@ func (g *Grid) newID(ctx context.Context, want queue.JobID) (queue.JobID, error)
 		if _, dup := g.jobs[want]; dup {
 			return 0, fmt.Errorf("%w: %d", queue.ErrDuplicateID, want)
 		}
+		g.chosenIDs++
 		return want, nil
 	}
-	id, err := g.ids.NextJobID(ctx)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("federation: job ID source: %w", err)
-	case id == 0:
-		return 0, errors.New("federation: job ID source returned 0")
+	// A source never repeats an ID, so one in use is a caller's choice:
+	// skip it, as the queue's own counter does. Each skip passes a
+	// different chosen ID, so a source that does repeat is still caught.
+	for skips := 0; ; skips++ {
+		id, err := g.ids.NextJobID(ctx)
+		switch {
+		case err != nil:
+			return 0, fmt.Errorf("federation: job ID source: %w", err)
+		case id == 0:
+			return 0, errors.New("federation: job ID source returned 0")
+		}
+		if _, dup := g.jobs[id]; !dup {
+			return id, nil
+		}
+		if skips >= g.chosenIDs {
+			return 0, fmt.Errorf("%w: the ID source repeated %d", queue.ErrDuplicateID, id)
+		}
 	}
-	if _, dup := g.jobs[id]; dup {
-		return 0, fmt.Errorf("%w: the ID source repeated %d", queue.ErrDuplicateID, id)
-	}
-	return id, nil
 }

@@ -98,7 +98,9 @@ func (s *Scheduler) CancelContext(ctx context.Context, id JobID, now time.Time) 
 }
 
 // Finish records how a running (or suspended) job ended. A node failure
-// requeues a job submitted with Requeue.
+// requeues a job submitted with Requeue. An Outcome.Kind that is none of
+// the constants is ErrInvalidSpec: ReleasePlugins, which bill by it, never
+// see one.
 func (s *Scheduler) Finish(id JobID, out Outcome, now time.Time) error {
 	return s.FinishContext(context.Background(), id, out, now)
 }
@@ -113,6 +115,9 @@ func (s *Scheduler) FinishContext(ctx context.Context, id JobID, out Outcome, no
 	}
 	if err := j.since(now); err != nil {
 		return err
+	}
+	if out.Kind > NodeFailure {
+		return invalid("unknown outcome kind %d", out.Kind)
 	}
 	s.saw(now)
 	j.ExitCode = out.ExitCode

@@ -39,6 +39,12 @@ func TestNilAndNegativeArgumentsAreNamed(t *testing.T) {
 			var s Scheduler
 			_, _ = s.Submit(Spec{}, at(0))
 		},
+		// what a caller holds after ignoring Restore's error
+		"queue: nil *Scheduler: New and Restore make one (a Restore that failed returns nil with its error)": func() {
+			s, err := Restore(bytes.NewReader([]byte("{}")), c)
+			require.Error(t, err)
+			s.Jobs()
+		},
 	} {
 		assert.PanicsWithValue(t, want, f)
 	}

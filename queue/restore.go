@@ -309,7 +309,7 @@ func (v *validator) partition(path string, sp statePartition) (selectnodes.Parti
 	part := selectnodes.Partition{Name: sp.Name, Nodes: sp.Nodes, Default: sp.Default, MinNodes: sp.MinNodes,
 		MaxNodes: sp.MaxNodes, MaxTime: time.Duration(sp.MaxTime), DefaultTime: time.Duration(sp.DefaultTime), Priority: sp.Priority, RootOnly: sp.RootOnly,
 		Hidden: sp.Hidden, MaxMemPerNode: sp.MaxMemPerNode, DefMemPerCPU: sp.DefMemPerCPU,
-		DefMemPerNode: sp.DefMemPerNode, Access: selectnodes.Access{AllowGroups: sp.AllowGroups,
+		DefMemPerNode: sp.DefMemPerNode, MaxCPUsPerNode: sp.MaxCPUs, LLN: sp.LLN, Access: selectnodes.Access{AllowGroups: sp.AllowGroups,
 			AllowAccounts: sp.AllowAccounts, DenyAccounts: sp.DenyAccounts, AllowQOS: sp.AllowQOS, DenyQOS: sp.DenyQOS}}
 	switch {
 	case sp.Name == "":
@@ -317,7 +317,7 @@ func (v *validator) partition(path string, sp statePartition) (selectnodes.Parti
 	case v.parts[sp.Name]:
 		return part, restoreErr(path+".name", "partition %q appears twice", sp.Name)
 	case sp.MinNodes < 0 || sp.MaxNodes < 0 || sp.MaxTime < 0 || sp.DefaultTime < 0 || sp.MaxShare < 0 || sp.MaxMemPerNode < 0 ||
-		sp.DefMemPerCPU < 0 || sp.DefMemPerNode < 0:
+		sp.DefMemPerCPU < 0 || sp.DefMemPerNode < 0 || sp.MaxCPUs < 0:
 		return part, restoreErr(path, "negative limit")
 	}
 	if !v.c.HasPartition(sp.Name) {

@@ -176,6 +176,7 @@ func (v *validator) request(path string, sr *stateRequest) (selectnodes.Request,
 	r := selectnodes.Request{Partition: sr.Partition, MinNodes: sr.MinNodes, MaxNodes: sr.MaxNodes,
 		DesiredNodes: sr.DesiredNodes, CPUs: sr.CPUs, MinCPUsPerNode: sr.MinCPUs, MinMemoryPerNode: sr.MinMemory,
 		MinTmpDiskPerNode: sr.MinTmpDisk, MemPerCPU: sr.MemPerCPU, MaxSwitches: sr.MaxSwitches,
+		WholeMemory: sr.WholeMemory, CoreTasks: sr.CoreTasks, MaxCPUsPerSocket: sr.MaxPerSocket,
 		Required: sr.Required, Excluded: sr.Excluded, Contiguous: sr.Contiguous,
 		TimeLimit: time.Duration(sr.TimeLimit), Root: sr.Root, Held: sr.Held,
 		User: sr.User, Groups: sr.Groups, Account: sr.Account, QOS: sr.QOS}
@@ -184,7 +185,8 @@ func (v *validator) request(path string, sr *stateRequest) (selectnodes.Request,
 	case !v.parts[sr.Partition]:
 		return r, restoreErr(path+".partition", "unknown partition %q", sr.Partition)
 	case sr.MinNodes < 0 || sr.MaxNodes < 0 || sr.DesiredNodes < 0 || sr.CPUs < 0 || sr.MinCPUs < 0 ||
-		sr.MinMemory < 0 || sr.MinTmpDisk < 0 || sr.MemPerCPU < 0 || sr.MaxSwitches < 0 || sr.TimeLimit < 0:
+		sr.MinMemory < 0 || sr.MinTmpDisk < 0 || sr.MemPerCPU < 0 || sr.MaxSwitches < 0 || sr.MaxPerSocket < 0 ||
+		sr.TimeLimit < 0:
 		return r, restoreErr(path, "negative count or size")
 	}
 	if r.Share, ok = parseShareRequest(sr.Share); !ok {
@@ -194,6 +196,13 @@ func (v *validator) request(path string, sr *stateRequest) (selectnodes.Request,
 		if _, err := v.nodeSet(path+".nodes", names); err != nil {
 			return r, err
 		}
+	}
+	if sr.Withheld != nil {
+		set, err := v.nodeSet(path+".withheld", sr.Withheld)
+		if err != nil {
+			return r, err
+		}
+		r.ExcludeNodes = set
 	}
 	for g, sg := range sr.GRES {
 		if sg.Min < 0 || sg.Max < sg.Min {

@@ -311,6 +311,9 @@ func (s *Scheduler) enter() {
 // enterRead is enter for a call that changes nothing a pass reads (the
 // readers: Job, Jobs, Pending, Explain, ...): it is not counted.
 func (s *Scheduler) enterRead() {
+	if s == nil {
+		panic("queue: nil *Scheduler: New and Restore make one (a Restore that failed returns nil with its error)")
+	}
 	if s.c == nil {
 		panic("queue: a Scheduler must be made by New or Restore, not used as a zero value")
 	}

@@ -32,8 +32,12 @@ const MaxStateBytes = 1 << 30
 //	                 state UP|DRAIN|DOWN|INACTIVE, root_only,
 //	                 oversubscribe NO|YES|EXCLUSIVE|FORCE, max_share, hidden,
 //	                 max_mem_per_node_mb, def_mem_per_cpu_mb,
-//	                 def_mem_per_node_mb, allow_groups, allow_accounts,
-//	                 deny_accounts, allow_qos, deny_qos}]
+//	                 def_mem_per_node_mb, max_cpus_per_node, lln,
+//	                 allow_groups, allow_accounts, deny_accounts,
+//	                 allow_qos, deny_qos}] — every field Restore hands
+//	                 back to the cluster's UpdatePartition, so none is
+//	                 reset there; max_cpus_per_node and lln are omitted
+//	                 when 0 and false
 //	nodes          [{name, state DRAIN|DOWN}] — nodes not UP
 //	jobs           [{id, name, user, account, partition, priority,
 //	                 admin_priority, nice, submit, begin, start, end (RFC 3339,
@@ -58,11 +62,17 @@ const MaxStateBytes = 1 << 30
 //
 // A request is {partition, min_nodes, max_nodes, desired_nodes, cpus,
 // min_cpus_per_node, min_memory_mb, min_tmp_disk_mb, mem_per_cpu_mb,
-// max_switches, constraint (the
-// canonical text), required, excluded, contiguous, share
+// max_switches, whole_memory, core_tasks, max_cpus_per_socket, constraint
+// (the canonical text), required, excluded, withheld (the names of
+// Request.ExcludeNodes), contiguous, share
 // DEFAULT|EXCLUSIVE|OVERSUBSCRIBE, time_limit, gres [{name, type, min,
-// max}], root, held, user, groups, account, qos}. Unknown fields are an error; so is any value
-// Restore's validation rejects.
+// max}], root, held, user, groups, account, qos}. Every request field but
+// partition and time_limit is omitted at its zero value, so a state
+// whose jobs use none of whole_memory, core_tasks, max_cpus_per_socket
+// and withheld reads as it did before they were saved, and a build that
+// does not know them refuses a state that uses them rather than drop
+// them. Unknown fields are an error; so is any value Restore's
+// validation rejects.
 type stateFile struct {
 	Version      int                `json:"version"`
 	NextID       JobID              `json:"next_id"`
@@ -112,6 +122,8 @@ type statePartition struct {
 	MaxMemPerNode int64    `json:"max_mem_per_node_mb,omitempty"`
 	DefMemPerCPU  int64    `json:"def_mem_per_cpu_mb,omitempty"`
 	DefMemPerNode int64    `json:"def_mem_per_node_mb,omitempty"`
+	MaxCPUs       int      `json:"max_cpus_per_node,omitempty"`
+	LLN           bool     `json:"lln,omitempty"`
 	AllowGroups   []string `json:"allow_groups,omitempty"`
 	AllowAccounts []string `json:"allow_accounts,omitempty"`
 	DenyAccounts  []string `json:"deny_accounts,omitempty"`
@@ -166,9 +178,13 @@ type stateRequest struct {
 	MinTmpDisk   int64       `json:"min_tmp_disk_mb,omitempty"`
 	MemPerCPU    int64       `json:"mem_per_cpu_mb,omitempty"`
 	MaxSwitches  int         `json:"max_switches,omitempty"`
+	WholeMemory  bool        `json:"whole_memory,omitempty"`
+	CoreTasks    bool        `json:"core_tasks,omitempty"`
+	MaxPerSocket int         `json:"max_cpus_per_socket,omitempty"`
 	Constraint   string      `json:"constraint,omitempty"`
 	Required     []string    `json:"required,omitempty"`
 	Excluded     []string    `json:"excluded,omitempty"`
+	Withheld     []string    `json:"withheld,omitempty"`
 	Contiguous   bool        `json:"contiguous,omitempty"`
 	Share        string      `json:"share,omitempty"`
 	TimeLimit    duration    `json:"time_limit"`
@@ -278,7 +294,7 @@ func savePartition(p selectnodes.Partition) statePartition {
 		MaxNodes: p.MaxNodes, MaxTime: duration(p.MaxTime), DefaultTime: duration(p.DefaultTime), Priority: p.Priority, State: p.State.String(),
 		RootOnly: p.RootOnly, Oversubscribe: shareModeName(p.Sharing.Mode), MaxShare: p.Sharing.Count,
 		Hidden: p.Hidden, MaxMemPerNode: p.MaxMemPerNode, DefMemPerCPU: p.DefMemPerCPU,
-		DefMemPerNode: p.DefMemPerNode, AllowGroups: p.Access.AllowGroups,
+		DefMemPerNode: p.DefMemPerNode, MaxCPUs: p.MaxCPUsPerNode, LLN: p.LLN, AllowGroups: p.Access.AllowGroups,
 		AllowAccounts: p.Access.AllowAccounts, DenyAccounts: p.Access.DenyAccounts, AllowQOS: p.Access.AllowQOS,
 		DenyQOS: p.Access.DenyQOS}
 }
@@ -287,20 +303,25 @@ func (s *Scheduler) saveJob(j *job) stateJob {
 	return stateJob{ID: j.ID, Name: j.Name, User: j.User, Account: j.Account, Partition: j.Partition,
 		Priority: j.Priority, AdminPriority: j.AdminPriority, Nice: j.Nice, Submit: stamp(j.Submit),
 		Begin: stamp(j.Begin), Start: stamp(j.Start), End: stamp(j.End), TimeLimit: duration(j.TimeLimit),
-		TimeMin: duration(j.TimeMin), Dependency: j.Dependency, Requeue: j.Requeue, Request: saveRequest(&j.Request), State: j.State.String(),
+		TimeMin: duration(j.TimeMin), Dependency: j.Dependency, Requeue: j.Requeue, Request: s.saveRequest(&j.Request), State: j.State.String(),
 		Reason: string(j.Reason), ReasonDetail: j.ReasonDetail, Held: j.Held, ExitCode: j.ExitCode,
 		Restarts: j.Restarts, Placement: s.savePlacement(j), Seq: j.seq, AllocSeq: j.allocSeq,
 		SuspendedAt: stamp(j.suspendedAt), SuspendedFor: duration(j.suspendedFor)}
 }
 
-func saveRequest(r *selectnodes.Request) stateRequest {
+func (s *Scheduler) saveRequest(r *selectnodes.Request) stateRequest {
 	out := stateRequest{Partition: r.Partition, MinNodes: r.MinNodes, MaxNodes: r.MaxNodes,
 		DesiredNodes: r.DesiredNodes, CPUs: r.CPUs, MinCPUs: r.MinCPUsPerNode, MinMemory: r.MinMemoryPerNode,
-		MinTmpDisk: r.MinTmpDiskPerNode, MemPerCPU: r.MemPerCPU, MaxSwitches: r.MaxSwitches, Required: r.Required, Excluded: r.Excluded, Contiguous: r.Contiguous,
+		MinTmpDisk: r.MinTmpDiskPerNode, MemPerCPU: r.MemPerCPU, MaxSwitches: r.MaxSwitches,
+		WholeMemory: r.WholeMemory, CoreTasks: r.CoreTasks, MaxPerSocket: r.MaxCPUsPerSocket,
+		Required: r.Required, Excluded: r.Excluded, Contiguous: r.Contiguous,
 		Share: shareRequestName(r.Share), TimeLimit: duration(r.TimeLimit), Root: r.Root, Held: r.Held,
 		User: r.User, Groups: r.Groups, Account: r.Account, QOS: r.QOS}
 	if r.Features != nil {
 		out.Constraint = r.Features.String()
+	}
+	if r.ExcludeNodes != nil {
+		out.Withheld = s.c.Names(r.ExcludeNodes)
 	}
 	for _, g := range r.GRES {
 		out.GRES = append(out.GRES, stateGRES{Name: g.Name, Type: g.Type, Min: g.Min, Max: g.Max})

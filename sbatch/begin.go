@@ -15,6 +15,9 @@ func checkBegin(v string) error {
 
 // BeginAt is --begin resolved against now (the zero Time when not given).
 func (o *Options) BeginAt(now time.Time) (time.Time, error) {
+	if o == nil {
+		return time.Time{}, noOptions()
+	}
 	if o.Begin == "" {
 		return time.Time{}, nil
 	}

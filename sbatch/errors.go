@@ -15,6 +15,14 @@ const (
 	MaxMemoryMB = 1 << 40
 )
 
+// noOptions is what the Options methods return on a nil *Options, the
+// value Parse returns with its error: a caller that skipped the error
+// learns why here rather than from a nil dereference. A new one each
+// time, as every *Error is the caller's.
+func noOptions() error {
+	return &Error{Arg: -1, Msg: "no options: Parse returned an error for these arguments"}
+}
+
 // Error is a bad argument: Arg is its index in the argument list (-1 for
 // a whole line), Offset the byte offset inside it.
 type Error struct {

@@ -85,8 +85,12 @@ func gresType(n *selectnodes.Node, g selectnodes.GRES) string {
 }
 
 // PartitionHolding is the first partition (in definition order) whose
-// nodes include every node of set, or "".
+// nodes include every node of set, or "". A nil set is the empty set,
+// which every partition holds.
 func PartitionHolding(c *selectnodes.Cluster, set *bitset.BitSet) string {
+	if set == nil {
+		set = new(bitset.BitSet)
+	}
 	for _, name := range c.PartitionNames() {
 		if nodes, ok := c.PartitionNodes(name); ok && nodes.IsSuperSet(set) {
 			return name

@@ -29,6 +29,9 @@ import (
 // AllowAccounts and AllowQOS. --switches is carried in Options for callers
 // that model it; the selection pipeline does not.
 func (o *Options) Request(partition string, fopts ...features.Option) (selectnodes.Request, error) {
+	if o == nil {
+		return selectnodes.Request{}, noOptions()
+	}
 	// the request's slices are its own: a caller may change them and ask
 	// the options again
 	minNodes, maxNodes := o.nodeCounts()
@@ -120,6 +123,9 @@ func (o *Options) gpusPerNode() int {
 // partition given (queue submits to one; a caller trying several uses
 // Request per partition).
 func (o *Options) Spec(now time.Time, fopts ...features.Option) (queue.Spec, error) {
+	if o == nil {
+		return queue.Spec{}, noOptions()
+	}
 	part := ""
 	if len(o.Partitions) > 0 {
 		part = o.Partitions[0]

@@ -39,6 +39,9 @@ func (s NodeSet) Nodes() *bitset.BitSet {
 // every required node is in a set, returning ErrNodeConfig otherwise.
 func (c *Cluster) BuildNodeSets(job *Job) ([]NodeSet, error) {
 	c.mustBeMade("BuildNodeSets")
+	if err := unresolved("BuildNodeSets", job); err != nil {
+		return nil, err
+	}
 	sets, err := c.buildNodeSets(&call{c: c, job: job})
 	for k := range sets {
 		sets[k].Features = slices.Clone(sets[k].Features) // the record's, which every selection reads

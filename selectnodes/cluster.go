@@ -409,7 +409,8 @@ func (c *Cluster) addPartition(p Partition, at int, owned bool) error {
 	if p.Name == "" {
 		return errors.New("selectnodes: a partition has no name")
 	}
-	if p.MinNodes < 0 || p.MaxNodes < 0 || p.MaxTime < 0 || p.DefaultTime < 0 || p.Sharing.Count < 0 || p.MaxCPUsPerNode < 0 {
+	if p.MinNodes < 0 || p.MaxNodes < 0 || p.MaxTime < 0 || p.DefaultTime < 0 || p.Sharing.Count < 0 || p.MaxCPUsPerNode < 0 ||
+		p.MaxMemPerNode < 0 || p.DefMemPerCPU < 0 || p.DefMemPerNode < 0 {
 		return fmt.Errorf("selectnodes: partition %s has a negative limit", p.Name)
 	}
 	if p.Sharing.Mode > ShareForce {

@@ -50,7 +50,7 @@ func (c *Cluster) compatCountsFirst(job *Job) error {
 	if !c.compat {
 		return nil
 	}
-	_, err := c.NodeCounts(job)
+	_, err := c.nodeCounts(job)
 	return err
 }
 

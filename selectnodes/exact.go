@@ -285,7 +285,7 @@ func (c *Cluster) resolveExact(req *Request) (*Job, Counts, error) {
 	if err := c.checkPartition(job); err != nil {
 		return nil, Counts{}, err
 	}
-	n, err := c.NodeCounts(job)
+	n, err := c.nodeCounts(job)
 	if err != nil {
 		return nil, Counts{}, err
 	}

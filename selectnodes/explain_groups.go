@@ -14,7 +14,11 @@ import (
 // they come from (Slurm 22.05 merges them before placing, which matters
 // with a topology). The figures are summed, the removals summed per filter
 // and reason, in the order of the first set of each group (weight order).
+// A nil Explanation has none.
 func (e *Explanation) Groups() []SetReport {
+	if e == nil {
+		return nil
+	}
 	var out []SetReport
 	var parts [][]int // each group's sets (indices into e.Sets), merged once at the end
 	index := map[string]int{}
@@ -179,8 +183,13 @@ func setsJSON(sets []SetReport) []setReportJSON {
 }
 
 // MarshalJSON writes the structured explanation: per node set (and per
-// group of sets), per filter, the counts, the steps and the outcome.
+// group of sets), per filter, the counts, the steps and the outcome. A
+// nil Explanation (a job that has none) is null, as String's is "no
+// explanation".
 func (e *Explanation) MarshalJSON() ([]byte, error) {
+	if e == nil {
+		return []byte("null"), nil
+	}
 	j := explanationJSON{Partition: e.Partition, Mode: e.Mode.String(),
 		Counts: countsJSON{Min: e.Counts.Min, Desired: e.Counts.Desired, Max: e.Counts.Max, CPUs: e.Counts.CPUs},
 		Sets:   setsJSON(e.Sets), Groups: setsJSON(e.Groups()), Steps: e.Steps, Reason: e.Reason}

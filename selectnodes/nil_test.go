@@ -1,6 +1,7 @@
 package selectnodes_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -105,4 +106,22 @@ func TestNilNodeSet(t *testing.T) {
 		assert.Nil(t, s.Names(nil))
 		assert.Equal(t, 0, s.IdleIn(nil))
 	})
+}
+
+// A pending job has no Placement and no Explanation (queue.Job's are nil
+// then): printing them gives "" and "no explanation" or null, not a nil
+// dereference.
+func TestNilPlacementAndExplanationRead(t *testing.T) {
+	var p *selectnodes.Placement
+	assert.Equal(t, "", p.Hostlist())
+	assert.Zero(t, p.NodeSet().Count())
+	var e *selectnodes.Explanation
+	assert.Equal(t, "no explanation\n", e.String())
+	assert.Nil(t, e.Groups())
+	text, err := e.MarshalJSON()
+	require.NoError(t, err)
+	assert.Equal(t, "null", string(text))
+	text, err = json.Marshal(struct{ E *selectnodes.Explanation }{})
+	require.NoError(t, err)
+	assert.Equal(t, `{"E":null}`, string(text))
 }

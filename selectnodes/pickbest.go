@@ -23,6 +23,9 @@ import (
 // end-time simulation of WillRun is SelectNodes' own.
 func (c *Cluster) PickBestNodes(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
 	c.mustBeMade("PickBestNodes")
+	if err := unresolved("PickBestNodes", job); err != nil {
+		return nil, err
+	}
 	return (&call{c: c, job: job, sets: sets, n: n, v: c.stageView(mode), mode: mode}).pickBest(job, sets, n)
 }
 

@@ -30,7 +30,7 @@ func (c *Cluster) plainFailure(job *Job, sc *scratch, quick bool) error {
 		// failed: the class alone, with no message made for nobody
 		return ErrBusy
 	}
-	n, err := c.NodeCounts(job)
+	n, err := c.nodeCounts(job)
 	if err != nil { // plainWalk refused such jobs already
 		return err
 	}

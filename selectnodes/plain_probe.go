@@ -47,7 +47,7 @@ func (c *Cluster) plainWalk(job *Job, sc *scratch, mode Mode, nodesOnly bool, in
 	if _, fits := c.baselineFits(job, rec); !fits {
 		return nil, false, false
 	}
-	n, err := c.NodeCounts(job)
+	n, err := c.nodeCounts(job)
 	if err != nil {
 		return nil, false, false
 	}

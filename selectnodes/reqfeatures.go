@@ -18,6 +18,9 @@ import (
 // expression and weight order, as Slurm does (the Novotný thesis §3.3).
 func (c *Cluster) ReqFeatures(job *Job, sets []NodeSet, n Counts, mode Mode) (*Placement, error) {
 	c.mustBeMade("ReqFeatures")
+	if err := unresolved("ReqFeatures", job); err != nil {
+		return nil, err
+	}
 	return (&call{c: c, job: job, sets: sets, n: n, v: c.stageView(mode), mode: mode}).reqFeatures(job, n)
 }
 

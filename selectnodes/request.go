@@ -322,7 +322,11 @@ func (p *Placement) HasNode(i int) bool {
 // one that needs a node test or the count uses HasNode or NodeCount. A
 // bitmap given back to the package (Request.ExcludeNodes) must be
 // cluster-sized: take it from a placement the cluster made or allocated.
+// A nil Placement (a pending job's) has no nodes: an empty set.
 func (p *Placement) NodeSet() *bitset.BitSet {
+	if p == nil {
+		return new(bitset.BitSet)
+	}
 	size := p.clusterNodes
 	for k := range p.NodeCount() { // a placement built by hand may be unsorted
 		size = max(size, p.Node(k)+1)
@@ -337,5 +341,11 @@ func (p *Placement) NodeSet() *bitset.BitSet {
 	return set
 }
 
-// Hostlist returns the nodes as a compressed hostlist.
-func (p *Placement) Hostlist() string { return hostlist.Compress(p.Names) }
+// Hostlist returns the nodes as a compressed hostlist; "" for a nil
+// Placement (a pending job's), which a caller printing jobs meets first.
+func (p *Placement) Hostlist() string {
+	if p == nil {
+		return ""
+	}
+	return hostlist.Compress(p.Names)
+}

@@ -186,7 +186,7 @@ func (cx *call) selectNodes() (*Placement, error) {
 	if cx.sets, err = c.buildNodeSets(cx); err != nil {
 		return nil, err
 	}
-	cx.n, err = c.NodeCounts(job)
+	cx.n, err = c.nodeCounts(job)
 	cx.ex.setCounts(cx.n)
 	if err != nil {
 		return nil, err
@@ -237,6 +237,9 @@ func (c *Cluster) stageView(mode Mode) View {
 // the GRES types, and whether the job may share nodes (Table 2.1).
 func (c *Cluster) Resolve(req *Request) (*Job, error) {
 	c.mustBeMade("Resolve")
+	if req == nil {
+		return nil, newError(ErrInvalidRequest, "no request")
+	}
 	return c.resolve(req, nil)
 }
 
@@ -263,9 +266,13 @@ func (c *Cluster) partitionOf(name string) (int, *Error) {
 
 func (c *Cluster) resolve(req *Request, sc *scratch) (*Job, error) {
 	switch {
-	case req.MinNodes < 0 || req.MaxNodes < 0 || req.DesiredNodes < 0 || req.CPUs < 0 || req.MinCPUsPerNode < 0 ||
-		req.MinMemoryPerNode < 0 || req.MinTmpDiskPerNode < 0 || req.TimeLimit < 0 || req.MemPerCPU < 0 || req.MaxCPUsPerSocket < 0:
+	// An OR of signed values is negative exactly when one of them is: one
+	// test per width instead of a branch per field on every selection.
+	case req.MinNodes|req.MaxNodes|req.DesiredNodes|req.CPUs|req.MinCPUsPerNode|req.MaxCPUsPerSocket|req.MaxSwitches < 0 ||
+		req.MinMemoryPerNode|req.MinTmpDiskPerNode|req.MemPerCPU|int64(req.TimeLimit) < 0:
 		return nil, newError(ErrInvalidRequest, "negative count or limit")
+	case req.Share > ShareOversubscribe:
+		return nil, newError(ErrInvalidRequest, "unknown share request %d", req.Share)
 	case req.MaxNodes > 0 && req.MinNodes > req.MaxNodes:
 		return nil, newError(ErrInvalidRequest, "minimum %d nodes is above maximum %d", req.MinNodes, req.MaxNodes)
 	}
@@ -345,9 +352,27 @@ func (c *Cluster) checkPartition(job *Job) error {
 
 // NodeCounts is the part of select_nodes that sets min_nodes, req_nodes
 // and max_nodes from the job's and the partition's limits; a minimum above
-// the maximum is ErrPartConfig.
+// the maximum is ErrPartConfig. A job Resolve did not make (nil, or
+// without its request or partition) is ErrInvalidRequest.
 func (c *Cluster) NodeCounts(job *Job) (Counts, error) {
 	c.mustBeMade("NodeCounts")
+	if err := unresolved("NodeCounts", job); err != nil {
+		return Counts{}, err
+	}
+	return c.nodeCounts(job)
+}
+
+// unresolved says why job is not one Resolve made, for the pipeline's
+// exported steps; nil when it is.
+func unresolved(fn string, job *Job) error {
+	if job == nil || job.Req == nil || job.Part == nil {
+		return newError(ErrInvalidRequest, "Cluster.%s needs a job from Resolve", fn)
+	}
+	return nil
+}
+
+// nodeCounts is NodeCounts for the package's own resolved jobs.
+func (c *Cluster) nodeCounts(job *Job) (Counts, error) {
 	req, p := job.Req, job.Part
 	nreq := 0
 	if job.Required != nil {

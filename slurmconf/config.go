@@ -55,6 +55,9 @@ type Record struct {
 
 // Get returns the last value given for a top-level key, ignoring case.
 func (c *Config) Get(key string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
 	for i := len(c.Params) - 1; i >= 0; i-- {
 		if c.Params[i].is(key) {
 			return c.Params[i].Value, true
@@ -67,6 +70,9 @@ func (c *Config) Get(key string) (string, bool) {
 // "bf_window=2880" it returns "2880", true; for a bare flag such as
 // "bf_continue" it returns "", true.
 func (c *Config) SchedulerParameter(name string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
 	for _, item := range c.SchedulerParameters {
 		k, v, _ := strings.Cut(item, "=")
 		if strings.EqualFold(k, name) {
@@ -79,6 +85,9 @@ func (c *Config) SchedulerParameter(name string) (string, bool) {
 // Node returns the node line defining name, if any: a pointer into
 // c.Nodes, so changing the line changes c.
 func (c *Config) Node(name string) (*NodeLine, bool) {
+	if c == nil {
+		return nil, false
+	}
 	for i := range c.Nodes {
 		for _, n := range c.Nodes[i].Names {
 			if n == name {

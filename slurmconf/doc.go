@@ -43,7 +43,9 @@
 // Every error is an *Error (position.Error) with the file, line, column and
 // byte offset of the offending text, which position.Of also finds, except
 // for a nil io.Reader, fs.FS or Option, which is an error matching
-// ErrNilArgument. The zero Config is an empty configuration. Parsing
+// ErrNilArgument. The zero Config is an empty configuration, and so is a
+// nil *Config to its readers (Get, Node, NodeNames, ...); its Validate is
+// an ErrNilArgument. Parsing
 // checks each line; Config.Validate checks what spans lines (duplicate node
 // names, partitions naming undefined nodes) and returns a sorted
 // position.ErrorList, so fragments such as a lone partitions.conf still

@@ -62,3 +62,22 @@ func TestNilConfigHasNoNodes(t *testing.T) {
 		t.Fatal("a nil Config yielded a node")
 	}
 }
+
+// A nil *Config, what a failed Parse returns, reads as the empty
+// configuration; Get, SchedulerParameter and Node dereferenced it. Its
+// Validate is an ErrNilArgument, not a pass.
+func TestNilConfigReadsEmpty(t *testing.T) {
+	var c *Config
+	_, ok := c.Get("SelectType")
+	assert.False(t, ok)
+	_, ok = c.SchedulerParameter("bf_window")
+	assert.False(t, ok)
+	_, ok = c.Node("n1")
+	assert.False(t, ok)
+	assert.Zero(t, c.NodeCount())
+	assert.Empty(t, c.NodeNames())
+	for range c.NodeOrder() {
+		t.Fatal("a nil Config has no node")
+	}
+	assert.ErrorIs(t, c.Validate(), ErrNilArgument)
+}

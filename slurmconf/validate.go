@@ -11,8 +11,12 @@ import (
 // Validate checks what no single line can: every node name is defined once,
 // every partition name once, and every partition names only defined nodes.
 // It returns every problem found as a position.ErrorList sorted by
-// position (errors.As finds each *Error), or nil.
+// position (errors.As finds each *Error), or nil. A nil Config (what a
+// failed Parse returns) is an error matching ErrNilArgument.
 func (c *Config) Validate() error {
+	if c == nil {
+		return fmt.Errorf("%w: slurmconf.Config.Validate: the configuration is nil", ErrNilArgument)
+	}
 	var errs position.ErrorList
 	defined := newNameSet(c)
 	order := c.runs()

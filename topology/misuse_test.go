@@ -28,6 +28,20 @@ func TestNilArgumentsAreErrors(t *testing.T) {
 	require.Equal(t, []int{3}, got)
 }
 
+// The metrics read a nil node set as the empty set, as Fit's Required
+// does, instead of dereferencing it.
+func TestMetricsOfANilSet(t *testing.T) {
+	_, tr := Seed001()
+	for _, set := range []*bitset.BitSet{nil, bitset.New(0), new(bitset.BitSet)} {
+		s, ok := tr.LowestCommonSwitch(set)
+		require.False(t, ok)
+		require.Equal(t, -1, s)
+		_, ok = tr.LowestCommonLevel(set)
+		require.False(t, ok)
+		require.Zero(t, Spread(set))
+	}
+}
+
 // Under Lenient a switch or block listing many unknown nodes costs one
 // warning, its names compressed: 65,536 unknown names per switch made
 // 65,536 warnings (4 million of them, 460 MB, for a 64-switch file).

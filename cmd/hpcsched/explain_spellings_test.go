@@ -134,6 +134,13 @@ func TestExplainState(t *testing.T) {
 	code, out, errOut := runCmd(t, "explain", "--conf", conf, "--json", "-N2")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, `"nodes": "old[1-2]"`, "idle without the snapshot")
+	// a --running job on top of the snapshot's takes the next free ID (it
+	// was refused as "job 1 is already allocated")
+	code, out, errOut = runCmd(t, "explain", "--conf", conf, "--json", "-N2", "--state", state, "--running", "old4")
+	require.Equal(t, 0, code, "%s%s", out, errOut)
+	var got explainJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "new[1-2]", got.Nodes)
 
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte("{not json"), 0o644))
