@@ -68,7 +68,7 @@ func (ConsRes) mask(v View, job *Job) *bitset.BitSet {
 // dropBusy removes from the words [lo, hi) of dst the busy nodes without
 // room for the job.
 func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
-	if job.Exclusive {
+	if job.Exclusive || s.dropBusyOnCPUs(v, job, dst, lo, hi) {
 		return
 	}
 	// words whose fullest node still has room are kept whole (room.go)
