@@ -19,29 +19,58 @@ func (s ConsRes) dropBusyOnCPUs(v View, job *Job, dst *bitset.BitSet, lo, hi int
 		return false
 	}
 	b, idle := dst.Words(), v.u.idle.Words()
-	used, mem, jobs := v.u.cpus, v.u.mem, v.u.jobs
-	nodes := v.c.nodes
-	need, needMem := job.cpusPerNode, job.Req.MinMemoryPerNode
 	for k := lo; k < hi && k < len(b) && k < len(idle); k++ {
 		busy := b[k] &^ idle[k]
 		if busy == 0 || v.roomy(job, k) {
 			continue
 		}
-		for ; busy != 0; busy &= busy - 1 {
-			i := k*64 + bits.TrailingZeros64(busy)
-			// freeOf and hasRoom as they read for such a job
-			n := nodes[i].nodeConf
-			capacity := n.CPUs
-			if job.Shared {
-				capacity = satMul(n.CPUs, job.MaxShare)
-			}
-			if min(capacity-used[i], n.CPUs) < need || n.RealMemory-mem[i] < needMem ||
-				job.Shared && int(jobs[i]) >= job.MaxShare {
-				b[k] &^= 1 << (i & 63)
-			}
+		if len(v.c.records) == 1 {
+			b[k] &^= v.noRoomAlike(job, k, busy)
+		} else {
+			b[k] &^= v.noRoomEach(job, k, busy)
 		}
 	}
 	return true
+}
+
+// noRoomEach is the nodes of busy, the busy candidates of word k, without
+// room for job (one of roomOnCPUs), as freeOf and hasRoom read for it.
+func (v View) noRoomEach(job *Job, k int, busy uint64) (none uint64) {
+	used, mem, jobs := v.u.cpus, v.u.mem, v.u.jobs
+	need, needMem := job.cpusPerNode, job.Req.MinMemoryPerNode
+	for ; busy != 0; busy &= busy - 1 {
+		i := k*64 + bits.TrailingZeros64(busy)
+		n := v.c.nodes[i].nodeConf
+		capacity := n.CPUs
+		if job.Shared {
+			capacity = satMul(n.CPUs, job.MaxShare)
+		}
+		if min(capacity-used[i], n.CPUs) < need || n.RealMemory-mem[i] < needMem ||
+			job.Shared && int(jobs[i]) >= job.MaxShare {
+			none |= 1 << (i & 63)
+		}
+	}
+	return none
+}
+
+// noRoomAlike is noRoomEach on a cluster of one node configuration (one
+// record: every node has its CPUs and memory), which reads no node's.
+func (v View) noRoomAlike(job *Job, k int, busy uint64) (none uint64) {
+	used, mem, jobs := v.u.cpus, v.u.mem, v.u.jobs
+	need, needMem := job.cpusPerNode, job.Req.MinMemoryPerNode
+	cpus, realMem := v.c.records[0].cpus, v.c.records[0].mem
+	capacity := cpus
+	if job.Shared {
+		capacity = satMul(cpus, job.MaxShare)
+	}
+	for ; busy != 0; busy &= busy - 1 {
+		i := k*64 + bits.TrailingZeros64(busy)
+		if min(capacity-used[i], cpus) < need || realMem-mem[i] < needMem ||
+			job.Shared && int(jobs[i]) >= job.MaxShare {
+			none |= 1 << (i & 63)
+		}
+	}
+	return none
 }
 
 // roomOnCPUs reports whether hasRoom reads, for job on any busy node, only
