@@ -59,6 +59,9 @@ func (v View) noRoomAlike(job *Job, k int, busy uint64) (none uint64) {
 	used, mem, jobs := v.u.cpus, v.u.mem, v.u.jobs
 	need, needMem := job.cpusPerNode, job.Req.MinMemoryPerNode
 	cpus, realMem := v.c.records[0].cpus, v.c.records[0].mem
+	if !job.Shared && needMem >= 0 && realMem >= 0 {
+		return noRoomBelow(used, mem, k, busy, cpus, need, realMem-needMem)
+	}
 	capacity := cpus
 	if job.Shared {
 		capacity = satMul(cpus, job.MaxShare)
@@ -84,4 +87,21 @@ func (v View) roomOnCPUs(job *Job) bool {
 	return !job.Exclusive && cpusOnly(job) && len(job.gres) == 0 &&
 		(!job.Req.WholeMemory || !v.c.memConsumable) &&
 		!(v.c.fastSchedule == 0 && v.c.reported != nil)
+}
+
+// noRoomBelow is noRoomAlike for a job that does not share: a node of cpus
+// CPUs lacks room when more than cpus-need of them are in use (all do
+// when cpus < need) or more than maxMem of its memory.
+func noRoomBelow(used []int, mem []int64, k int, busy uint64, cpus, need int, maxMem int64) (none uint64) {
+	if cpus < need {
+		return busy
+	}
+	maxUsed := cpus - need
+	for ; busy != 0; busy &= busy - 1 {
+		b := bits.TrailingZeros64(busy)
+		if i := k*64 + b; used[i] > maxUsed || mem[i] > maxMem {
+			none |= 1 << b
+		}
+	}
+	return none
 }
