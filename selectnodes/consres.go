@@ -68,7 +68,7 @@ func (ConsRes) mask(v View, job *Job) *bitset.BitSet {
 // dropBusy removes from the words [lo, hi) of dst the busy nodes without
 // room for the job.
 func (s ConsRes) dropBusy(v View, job *Job, dst *bitset.BitSet, lo, hi int) {
-	if job.Exclusive {
+	if job.Exclusive || s.dropBusyOnCPUs(v, job, dst, lo, hi) {
 		return
 	}
 	// words whose fullest node still has room are kept whole (room.go)
@@ -150,6 +150,9 @@ func (s ConsRes) choice(v View, job *Job, chosen []int, n Counts) Choice {
 // Without a topology the picker asks few nodes: compute on demand.
 func (s ConsRes) cpuTable(v View, job *Job) func(int) int {
 	if v.c.topo == nil {
+		if v.sc != nil && freeIsCPUsLeft(v, job) {
+			return v.sc.cpusLeftOf(v, job) // consres_free.go
+		}
 		return func(i int) int { return s.free(v, job, i) }
 	}
 	table := v.sc.cpuTable(len(v.c.nodes))
@@ -174,11 +177,18 @@ const unknownCPUs = math.MinInt32
 func (s ConsRes) shares(v View, job *Job, chosen []int, total int) []int {
 	share := v.sc.ints(len(chosen))
 	got := 0
+	left := freeIsCPUsLeft(v, job) // consres_free.go
+	free := func(v View, job *Job, i int) int {
+		if left {
+			return cpusLeft(v, job, i)
+		}
+		return s.free(v, job, i)
+	}
 	for k, i := range chosen {
 		if job.Exclusive {
 			share[k] = v.c.effective(i).CPUs
 		} else {
-			share[k] = min(job.cpusPerNode, s.free(v, job, i))
+			share[k] = min(job.cpusPerNode, free(v, job, i))
 		}
 		got += share[k]
 	}
@@ -186,7 +196,7 @@ func (s ConsRes) shares(v View, job *Job, chosen []int, total int) []int {
 		if got >= total || job.Exclusive {
 			break
 		}
-		more := min(s.free(v, job, i)-share[k], total-got)
+		more := min(free(v, job, i)-share[k], total-got)
 		share[k] += more
 		got += more
 	}

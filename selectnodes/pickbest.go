@@ -276,6 +276,9 @@ func (c *Cluster) cpusWithin(job *Job, set *bitset.BitSet, n Counts) bool {
 	if n.CPUs <= 0 {
 		return true
 	}
+	if within, ok := c.cpusWithinAlike(job, set, n); ok { // within_alike.go
+		return within
+	}
 	total, count := 0, 0
 	for i, ok := set.NextSet(0); ok; i, ok = set.NextSet(i + 1) {
 		total += c.idleUnits(job, int(i), c.effective(int(i)).CPUs) // partcap.go, tasklayout.go

@@ -19,9 +19,12 @@ type scratch struct {
 	sets   []NodeSet
 	shares []int
 	cpu    []int32 // ConsRes's free CPUs per node, for a topology's Fit
-	runs   []run   // the picker's runs of candidate nodes
-	jobRec Job     // the call's resolved job
-	call   call    // the call itself (runWith)
+	// cpusLeft: ConsRes's free CPUs for a job whose room is CPUs alone
+	// (consres_free.go)
+	cpusLeft cpusLeftFunc
+	runs     []run // the picker's runs of candidate nodes
+	jobRec   Job   // the call's resolved job
+	call     call  // the call itself (runWith)
 	// room decides whether a quick probe asks noRoom first
 	// (noroom_gate.go); it lives here, lent to one call at a time, so
 	// that concurrent reads of a snapshot do not share it
