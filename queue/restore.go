@@ -53,7 +53,10 @@ func restoreErr(path, format string, args ...any) error {
 // must be built from the same configuration, hold no allocations and serve
 // no other scheduler (see New): to restore twice, build two clusters. opts
 // are the scheduler's options (policy, planner, plugins...), which are not
-// saved. The whole document is validated before c is changed; a value that
+// saved. The nodes' registrations in the document are given to
+// c.Register, before the saved node states are set (a node that registered
+// short may have been resumed since); a node the document gives none keeps
+// c's. The whole document is validated before c is changed; a value that
 // does not fit c or contradicts another (an unknown node, a partition c
 // lacks, two default partitions, a node listed twice, a job ID 0 or given
 // twice, two jobs with one submit order, an unknown state, a request whose
@@ -64,7 +67,9 @@ func restoreErr(path, format string, args ...any) error {
 // time suspended, a reservation for a job that is not pending, a time
 // outside MinYear to MaxYear) is a *RestoreError naming where it is. If
 // the running jobs' placements do not fit c, or leave it failing
-// c.CheckInvariants, c is put back as it was. Whatever Snapshot writes,
+// c.CheckInvariants, c is put back as it was (its nodes' registrations
+// too, apart from the most CPUs a node has reported, which only grows:
+// see selectnodes.Cluster.MostNodeCPUs). Whatever Snapshot writes,
 // Restore reads back.
 func Restore(r io.Reader, c *selectnodes.Cluster, opts ...Option) (*Scheduler, error) {
 	if r == nil || c == nil {
@@ -141,6 +146,7 @@ type restorePlan struct {
 	st         *stateFile
 	partitions []selectnodes.Partition
 	nodeStates []selectnodes.NodeState // per node index
+	reported   []nodeReport            // the nodes' registrations, in the file's order
 	jobs       []*job
 	resv       map[JobID]reservation
 	gone       map[JobID]tombstone
@@ -156,6 +162,7 @@ func (p *restorePlan) apply(s *Scheduler) error {
 	for i := range oldStates {
 		oldStates[i] = c.Node(i).State
 	}
+	oldReports := register(c, p.reported)
 	undo := func() {
 		for _, id := range c.Running() {
 			_ = c.Release(id)
@@ -163,6 +170,7 @@ func (p *restorePlan) apply(s *Scheduler) error {
 		for _, part := range oldParts {
 			_ = c.UpdatePartition(part)
 		}
+		register(c, oldReports)
 		setNodeStates(c, oldStates)
 	}
 	for _, part := range p.partitions {
@@ -171,7 +179,7 @@ func (p *restorePlan) apply(s *Scheduler) error {
 			return restoreErr("partitions", "%v", err)
 		}
 	}
-	setNodeStates(c, p.nodeStates)
+	setNodeStates(c, p.nodeStates) // after the registrations, which may set a node down
 	running := slices.Clone(p.jobs)
 	running = slices.DeleteFunc(running, func(j *job) bool { return j.State != Running && j.State != Suspended })
 	slices.SortFunc(running, func(a, b *job) int { return cmp.Compare(a.allocSeq, b.allocSeq) })
@@ -222,6 +230,26 @@ func (p *restorePlan) apply(s *Scheduler) error {
 	}
 	s.retain()
 	return nil
+}
+
+// nodeReport is a node's registration: what it reported to Register.
+type nodeReport struct {
+	name string
+	r    selectnodes.Resources
+}
+
+// register gives the cluster each node's report and returns what those
+// nodes had reported before (all zeros, read as nothing, where a node had
+// not), for an undo. The reports were checked, so Register accepts them;
+// the node states are set after it.
+func register(c *selectnodes.Cluster, reports []nodeReport) (was []nodeReport) {
+	for _, nr := range reports {
+		k, _ := c.NodeIndex(nr.name)
+		old, _ := c.Reported(k)
+		was = append(was, nodeReport{name: nr.name, r: old})
+		_, _ = c.Register(nr.name, nr.r)
+	}
+	return was
 }
 
 func setNodeStates(c *selectnodes.Cluster, states []selectnodes.NodeState) {
@@ -275,6 +303,12 @@ func (v *validator) state(st *stateFile) (*restorePlan, error) {
 		listed[sn.Name] = true
 		if p.nodeStates[k], ok = parseNodeState(sn.State); !ok {
 			return nil, restoreErr(path+".state", "unknown node state %q", sn.State)
+		}
+		if r := sn.Reported; r != nil {
+			if r.CPUs < 0 || r.RealMemory < 0 || r.TmpDisk < 0 || r.CPUs > selectnodes.MaxNodeCPUs {
+				return nil, restoreErr(path+".reported", "negative resources or more than %d CPUs", selectnodes.MaxNodeCPUs)
+			}
+			p.reported = append(p.reported, nodeReport{name: sn.Name, r: selectnodes.Resources{CPUs: r.CPUs, RealMemory: r.RealMemory, TmpDisk: r.TmpDisk}})
 		}
 	}
 	byID := map[JobID]*job{}

@@ -70,7 +70,7 @@ var restoreCases = []struct {
 		st.Reservations[0].Nodes = append(st.Reservations[0].Nodes, "n0")
 	}},
 	{"node twice in the node states", "nodes[1].name", func(st *stateFile) {
-		st.Nodes = []stateNode{{"n2", "DRAIN"}, {"n2", "DOWN"}}
+		st.Nodes = []stateNode{{Name: "n2", State: "DRAIN"}, {Name: "n2", State: "DOWN"}}
 	}},
 	{"node twice in a placement", "jobs[0].placement.alloc[1].node", func(st *stateFile) {
 		st.Jobs[0].Placement.Alloc = append(st.Jobs[0].Placement.Alloc, st.Jobs[0].Placement.Alloc[0])

@@ -38,7 +38,11 @@ const MaxStateBytes = 1 << 30
 //	                 back to the cluster's UpdatePartition, so none is
 //	                 reset there; max_cpus_per_node and lln are omitted
 //	                 when 0 and false
-//	nodes          [{name, state DRAIN|DOWN}] — nodes not UP
+//	nodes          [{name, state UP|DRAIN|DOWN, reported {cpus,
+//	                 real_memory_mb, tmp_disk_mb}}] — the nodes not UP and
+//	                 those that reported their resources
+//	                 (selectnodes.Cluster.Register); reported is what a
+//	                 node last reported, omitted when it reported nothing
 //	jobs           [{id, name, user, account, partition, priority,
 //	                 admin_priority, nice, submit, begin, start, end (RFC 3339,
 //	                 omitted when unset), time_limit and time_min (Go
@@ -132,8 +136,16 @@ type statePartition struct {
 }
 
 type stateNode struct {
-	Name  string `json:"name"`
-	State string `json:"state"`
+	Name     string          `json:"name"`
+	State    string          `json:"state"`
+	Reported *stateResources `json:"reported,omitempty"`
+}
+
+// stateResources is what a node reported to Register.
+type stateResources struct {
+	CPUs       int   `json:"cpus"`
+	RealMemory int64 `json:"real_memory_mb"`
+	TmpDisk    int64 `json:"tmp_disk_mb"`
 }
 
 type stateJob struct {
@@ -259,8 +271,13 @@ func (s *Scheduler) Snapshot(w io.Writer) error {
 		st.Partitions = append(st.Partitions, savePartition(p))
 	}
 	for i := 0; i < s.c.NodeCount(); i++ {
-		if n := s.c.Node(i); n.State != selectnodes.NodeUp {
-			st.Nodes = append(st.Nodes, stateNode{n.Name, n.State.String()})
+		r, reported := s.c.Reported(i)
+		if state := s.c.State(i); state != selectnodes.NodeUp || reported {
+			sn := stateNode{Name: s.c.Node(i).Name, State: state.String()}
+			if reported {
+				sn.Reported = &stateResources{CPUs: r.CPUs, RealMemory: r.RealMemory, TmpDisk: r.TmpDisk}
+			}
+			st.Nodes = append(st.Nodes, sn)
 		}
 	}
 	for _, id := range s.ids() {

@@ -114,7 +114,7 @@ func TestEveryClusterMethodIsClassified(t *testing.T) {
 		"JobsOnTotal", "MostCPUs", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
 		"NodeSet", "Offer", "OfferKey", "OfferTerms", "OversubscribesCPUs", "Partition", "PartitionNodes",
 		"PartitionCount", "PartitionNames", "PartitionNodesInto", "PartitionLimits", "Partitions", "PickBestNodes", "PlaceExact", "Probe", "ProbeInto", "ProbeNodes",
-		"Recycle", "ReqFeatures", "Resolve", "Running", "SelectNodes", "Selector", "Share", "SlurmCompat", "Snapshot",
+		"Recycle", "Reported", "ReqFeatures", "Resolve", "Running", "SelectNodes", "Selector", "Share", "SlurmCompat", "Snapshot",
 		"State", "Topology", "Try", "UnusableInto", "Up"} {
 		readers[m] = true
 	}

@@ -412,6 +412,18 @@ func (c *Cluster) Register(name string, r Resources) (down bool, err error) {
 	return false, nil
 }
 
+// Reported returns what node i last reported to Register, and false when
+// it has reported nothing (or all zeros, which selection reads as
+// nothing). A saved scheduler state carries it, so that a restored
+// cluster counts the same resources under FastSchedule 0.
+func (c *Cluster) Reported(i int) (Resources, bool) {
+	c.mustBeMade("Reported")
+	if c.reported == nil || c.reported[i] == (Resources{}) {
+		return Resources{}, false
+	}
+	return c.reported[i], true
+}
+
 // effective returns the resources selection counts for node i: what it
 // reported under FastSchedule 0, else its configuration.
 func (c *Cluster) effective(i int) Resources {
