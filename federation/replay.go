@@ -24,8 +24,11 @@ type ClusterSpec struct {
 type ReplayOptions struct {
 	Backfill bool
 	Policy   queue.Policy // FCFS when nil
-	// Period is the grid's re-evaluation period in virtual time (a minute
-	// when 0); Threshold its move threshold (5 minutes when 0).
+	// Period is the grid's re-evaluation period in virtual time: a minute
+	// when 0, else at least a second (a shorter or negative one is an
+	// error). Threshold is its move threshold: 5 minutes when 0; a
+	// negative one moves a job whenever another member would start it
+	// sooner at all (WithMoveThreshold).
 	Period, Threshold time.Duration
 	// Epoch is the virtual time of the workload's start (2000-01-01 UTC
 	// when zero).
@@ -82,6 +85,10 @@ func Replay(members []ClusterSpec, w *sim.Workload, o ReplayOptions, mode Mode) 
 	if mode != GridMode && mode != PinnedMode {
 		return nil, fmt.Errorf("federation: Replay: unknown mode %q (%q or %q)", mode, GridMode, PinnedMode)
 	}
+	if o.Period < 0 || o.Period > 0 && o.Period < time.Second {
+		// a pass every virtual nanosecond would never end a replay
+		return nil, fmt.Errorf("federation: Replay: Period %v: want 0 (a minute) or at least a second", o.Period)
+	}
 	if o.Epoch.IsZero() {
 		o.Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
@@ -114,7 +121,7 @@ func Replay(members []ClusterSpec, w *sim.Workload, o ReplayOptions, mode Mode) 
 func (rp *replay) build(members []ClusterSpec, mode Mode) error {
 	if mode == GridMode {
 		rp.grid = New(NewMemoryIDs(queue.JobID(len(rp.w.Jobs)+1)), WithCallTimeout(0),
-			WithPeriod(max(rp.o.Period, time.Second), 10*time.Second), WithMoveThreshold(rp.o.Threshold))
+			WithPeriod(rp.o.Period, 10*time.Second), WithMoveThreshold(rp.o.Threshold))
 		if rp.o.Period == 0 {
 			rp.grid.opts.period = time.Minute
 		}

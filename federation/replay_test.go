@@ -84,4 +84,11 @@ func TestReplayRefusesWhatItCannotRun(t *testing.T) {
 	none := ClusterSpec{Name: "y", Build: func() (*selectnodes.Cluster, error) { return nil, nil }}
 	_, err = Replay([]ClusterSpec{none}, w, ReplayOptions{}, PinnedMode)
 	require.ErrorContains(t, err, "member y: Build returned no cluster")
+	for _, period := range []time.Duration{-time.Minute, -1, time.Nanosecond, time.Second - 1} {
+		_, err = Replay(specs(t, 2, 4), w, ReplayOptions{Period: period}, GridMode)
+		require.ErrorContains(t, err, "want 0 (a minute) or at least a second", "period %v", period)
+	}
+	res, err := Replay(specs(t, 2, 4), w, ReplayOptions{Period: time.Second, Threshold: -time.Minute}, GridMode)
+	require.NoError(t, err)
+	require.Equal(t, 4, res.Completed)
 }
