@@ -140,7 +140,8 @@ func (u *usage) remove(p *Placement, nodes []node) (mv freeMove) {
 
 // Allocate records that job runs on placement p from start until end (its
 // expected end, used by WillRun). It rejects a placement that would
-// overcommit a node, a node that is not up, or a job ID already running.
+// overcommit a node, a node that is not up, a partition the cluster does
+// not have (an empty one is none), or a job ID already running.
 // A placement a selection on this cluster (or a snapshot of it) returned
 // is kept as it is, not copied, so Allocate and Release cost the job's
 // nodes and allocate nothing: do not modify a placement once allocated
@@ -173,6 +174,11 @@ func (c *Cluster) admit(job JobID, p *Placement) (*Placement, error) {
 	}
 	if _, dup := c.jobs[job]; dup {
 		return nil, fmt.Errorf("selectnodes: job %d is already allocated", job)
+	}
+	if p.Partition != "" && !c.HasPartition(p.Partition) {
+		// its partition's limits (MaxCPUsPerNode, OverSubscribe) would
+		// not count the job: a typo must not let it past them
+		return nil, fmt.Errorf("selectnodes: job %d: unknown partition %q", job, p.Partition)
 	}
 	q, err := c.normalize(p)
 	if err != nil {

@@ -55,8 +55,8 @@ func (st *State) spread(c *selectnodes.Cluster, idx map[string]int) (spreadOut, 
 		used := usedMemory(out.jobs, i)
 		if left > 0 || n.AllocMem > used {
 			part := c.DefaultPartition()
-			if len(n.Partitions) > 0 {
-				part = n.Partitions[0]
+			if len(n.Partitions) > 0 && c.HasPartition(n.Partitions[0]) {
+				part = n.Partitions[0] // a partition the conf lacks counts as the default
 			}
 			out.unlisted = append(out.unlisted, unlistedLoad{part: part,
 				alloc: selectnodes.NodeAlloc{Node: i, CPUs: left, Memory: max(n.AllocMem-used, 0)}})
