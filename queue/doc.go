@@ -122,7 +122,9 @@
 // nil Option panic; Restore with a nil reader or cluster returns an error;
 // the zero Scheduler is not usable (its methods panic saying so). A job
 // without a time limit takes its partition's DefaultTime (else MaxTime);
-// one without a QOS is QOS DefaultQOS ("normal") to AllowQOS and DenyQOS.
+// one without a QOS is QOS DefaultQOS ("normal") to AllowQOS and DenyQOS,
+// which the cluster enforces only with accounting
+// (selectnodes.WithQOSChecks).
 //
 // # Finished jobs
 //

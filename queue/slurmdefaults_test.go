@@ -63,10 +63,11 @@ func TestDefaultTimeOnARealSite(t *testing.T) {
 }
 
 // A job that names no QOS is judged as QOS "normal", Slurm's default:
-// a partition whose AllowQOS lacks it, or whose DenyQOS has it, refuses
-// the job as it refuses any QOS it does not allow.
+// on a cluster with accounting, a partition whose AllowQOS lacks it, or
+// whose DenyQOS has it, refuses the job as it refuses any QOS it does
+// not allow. Without accounting no QOS is checked, and the job runs.
 func TestNoQOSIsNormal(t *testing.T) {
-	s := New(cluster(t, "NodeName=n[0-3] CPUs=4\n"+
+	s := New(cluster(t, "AccountingStorageType=accounting_storage/slurmdbd\nNodeName=n[0-3] CPUs=4\n"+
 		"PartitionName=high Nodes=n[0-1] Default=YES AllowQos=high\n"+
 		"PartitionName=nonormal Nodes=n[2-3] DenyQos=normal\n"+
 		"PartitionName=open Nodes=ALL\n"))
@@ -84,6 +85,15 @@ func TestNoQOSIsNormal(t *testing.T) {
 	s.Schedule(at(1))
 	assert.Equal(t, Running, state(t, s, high))
 	assert.Equal(t, Running, state(t, s, open))
+
+	free := New(cluster(t, "NodeName=n[0-3] CPUs=4\n"+
+		"PartitionName=high Nodes=n[0-1] Default=YES AllowQos=high\n"+
+		"PartitionName=nonormal Nodes=n[2-3] DenyQos=normal\n"))
+	a := submit(t, free, Spec{Request: selectnodes.Request{MinNodes: 1}, TimeLimit: time.Hour}, at(0))
+	b := submit(t, free, Spec{Request: selectnodes.Request{Partition: "nonormal", MinNodes: 1, QOS: "normal"}, TimeLimit: time.Hour}, at(0))
+	free.Schedule(at(1))
+	assert.Equal(t, Running, state(t, free, a))
+	assert.Equal(t, Running, state(t, free, b))
 }
 
 // A job over its partition's MaxTime pends with reason

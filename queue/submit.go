@@ -294,9 +294,10 @@ func oneTimeLimit(own, request time.Duration) (time.Duration, error) {
 }
 
 // DefaultQOS is the QOS of a job that names none, as Slurm's default
-// association QOS: a partition's AllowQOS and DenyQOS judge it by this
-// name.
-const DefaultQOS = "normal"
+// association QOS: where the cluster checks QOS
+// (selectnodes.WithQOSChecks), a partition's AllowQOS and DenyQOS judge
+// it by this name.
+const DefaultQOS = selectnodes.DefaultQOS
 
 // timeLimit is a job's time limit in partition part: its own, else the
 // partition's DefaultTime, else its MaxTime (0, none, when it has

@@ -42,12 +42,17 @@ func allowedBy(list []string, values ...string) bool {
 	return false
 }
 
+// DefaultQOS is the QOS a job that names none is judged by where QOS is
+// checked (WithQOSChecks): Slurm's default association QOS, "normal".
+const DefaultQOS = "normal"
+
 // check says why req may not use partition p ("" when it may). A request
 // that names no groups is refused by a partition with AllowGroups: the
 // scheduler cannot vouch for an anonymous job. One that names no account
-// or QOS is not checked against AllowAccounts or AllowQOS: in Slurm those
-// default from the accounting database, which is not modelled here.
-func (a *Access) check(p string, req *Request) string {
+// is not checked against AllowAccounts: in Slurm its account defaults from
+// the accounting database, which is not modelled here. Its QOS is checked
+// only under qos (WithQOSChecks), as DefaultQOS when it names none.
+func (a *Access) check(p string, req *Request, qos bool) string {
 	if a.empty() {
 		return "" // no list (most partitions): everyone, at every selection
 	}
@@ -60,12 +65,28 @@ func (a *Access) check(p string, req *Request) string {
 		return "partition " + p + " allows accounts " + strings.Join(a.AllowAccounts, ",") + "; the job's is " + orNone([]string{req.Account})
 	case req.Account != "" && slices.Contains(a.DenyAccounts, req.Account):
 		return "partition " + p + " denies account " + req.Account
-	case req.QOS != "" && !allowedBy(a.AllowQOS, req.QOS):
-		return "partition " + p + " allows QOS " + strings.Join(a.AllowQOS, ",") + "; the job's is " + orNone([]string{req.QOS})
-	case req.QOS != "" && slices.Contains(a.DenyQOS, req.QOS):
-		return "partition " + p + " denies QOS " + req.QOS
+	case qos && !allowedBy(a.AllowQOS, qosOf(req)):
+		return "partition " + p + " allows QOS " + strings.Join(a.AllowQOS, ",") + "; the job's is " + qosText(req)
+	case qos && slices.Contains(a.DenyQOS, qosOf(req)):
+		return "partition " + p + " denies QOS " + qosText(req)
 	}
 	return ""
+}
+
+// qosOf is the QOS req is judged by: its own, else DefaultQOS.
+func qosOf(req *Request) string {
+	if req.QOS == "" {
+		return DefaultQOS
+	}
+	return req.QOS
+}
+
+// qosText names req's QOS for a refusal, saying when it is the default.
+func qosText(req *Request) string {
+	if req.QOS == "" {
+		return DefaultQOS + " (the default: the job names none)"
+	}
+	return req.QOS
 }
 
 func orNone(v []string) string {

@@ -17,11 +17,11 @@ func TestAccessEachListAlone(t *testing.T) {
 		"AllowQOS":      {AllowQOS: []string{"high"}},
 		"DenyQOS":       {DenyQOS: []string{"normal"}},
 	} {
-		assert.NotEmpty(t, a.check("p", req), name)
+		assert.NotEmpty(t, a.check("p", req, true), name)
 		root := *req
 		root.Root = true
-		assert.Empty(t, a.check("p", &root), name)
+		assert.Empty(t, a.check("p", &root, true), name)
 	}
-	assert.Empty(t, (&Access{}).check("p", req))
-	assert.Empty(t, (&Access{AllowQOS: []string{"ALL"}}).check("p", req))
+	assert.Empty(t, (&Access{}).check("p", req, true))
+	assert.Empty(t, (&Access{AllowQOS: []string{"ALL"}}).check("p", req, true))
 }

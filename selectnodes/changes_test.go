@@ -109,7 +109,7 @@ func TestReadersLeaveChangesAlone(t *testing.T) {
 func TestEveryClusterMethodIsClassified(t *testing.T) {
 	readers := map[string]bool{}
 	for _, m := range []string{"Allocation", "AppendFreeCPUs", "AppendFreeCPUsOn", "Avail", "BuildNodeSets", "Changes", "ConfigChanges",
-		"CheckInvariants", "CountFull", "CountedNeed", "DefaultPartition", "DescendAllocations", "Explain", "FeatureIndex",
+		"CheckInvariants", "ChecksQOS", "CountFull", "CountedNeed", "DefaultPartition", "DescendAllocations", "Explain", "FeatureIndex",
 		"FreeCPUs", "FreeCPUsInto", "FreeGRES", "FreeMemory", "FreeTotals", "HasFreeCPU", "HasPartition", "Idle", "IdleInto", "JobsOn",
 		"JobsOnTotal", "MostCPUs", "MostGRES", "MostNodeCPUs", "Names", "Node", "NodeCount", "NodeCounts", "NodeIndex",
 		"NodeSet", "Offer", "OfferKey", "OfferTerms", "OversubscribesCPUs", "Partition", "PartitionNodes",

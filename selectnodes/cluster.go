@@ -63,7 +63,10 @@ type config struct {
 	selector     Selector
 	fastSchedule int
 	compat       bool
-	topo         *topology.Tree
+	// noQOSChecks: the cluster runs without accounting, where Slurm
+	// enforces no partition's AllowQOS or DenyQOS (WithQOSChecks)
+	noQOSChecks bool
+	topo        *topology.Tree
 	// memConsumable: slurm.conf counts memory (CR_*_Memory), so a job
 	// asking for none holds whole nodes' memory (compat_mem.go)
 	memConsumable bool
@@ -166,6 +169,22 @@ func WithSelector(s Selector) Option { return func(c *Cluster) { c.selector = s 
 // keeps such nodes up; 0 checks a record's nodes one by one against what
 // they reported when the baseline falls short.
 func WithFastSchedule(n int) Option { return func(c *Cluster) { c.fastSchedule = n } }
+
+// WithQOSChecks says whether partitions' AllowQOS and DenyQOS are
+// enforced. Slurm enforces them only with accounting storage
+// (AccountingStorageType=accounting_storage/slurmdbd), where a job that
+// names no QOS has its association's default, taken here as DefaultQOS;
+// without it, Slurm runs a job of any QOS, or none, in any partition. New
+// checks them; FromConfig checks them when the configuration has slurmdbd
+// accounting, unless this option says otherwise.
+func WithQOSChecks(on bool) Option { return func(c *Cluster) { c.noQOSChecks = !on } }
+
+// ChecksQOS reports whether the cluster enforces partitions' AllowQOS and
+// DenyQOS (WithQOSChecks).
+func (c *Cluster) ChecksQOS() bool {
+	c.mustBeMade("ChecksQOS")
+	return !c.noQOSChecks
+}
 
 // WithSlurmCompat reproduces Slurm 22.05's node selection where it is
 // known to be wrong: count features are accumulated greedily in expression

@@ -58,7 +58,7 @@
 //
 //   - select_nodes (selectnodes.go): Resolve (partition, required and
 //     excluded nodes, GRES types, sharing per the Novotný thesis Table 2.1), the
-//     partition checks (state, RootOnly, MaxMemPerNode, access: AllowGroups, AllowAccounts, DenyAccounts, AllowQOS, DenyQOS; MaxTime) and NodeCounts (min,
+//     partition checks (state, RootOnly, MaxMemPerNode, access: AllowGroups, AllowAccounts, DenyAccounts, AllowQOS, DenyQOS (with accounting only: WithQOSChecks); MaxTime) and NodeCounts (min,
 //     desired and max nodes with the partition's limits);
 //   - _build_node_list (buildnodes.go): BuildNodeSets, per-record
 //     candidates after the partition, exclusions and the per-node

@@ -21,7 +21,8 @@ import (
 // say otherwise. Node states DOWN and FUTURE become NodeDown, DRAIN
 // NodeDrain, the rest NodeUp. Partition MaxNodes/MaxTime of UNLIMITED
 // become 0 (no limit); SelectTypeParameters CR_LLN sets LLN on every
-// partition.
+// partition. Partitions' AllowQOS and DenyQOS are enforced only when
+// AccountingStorageType is accounting_storage/slurmdbd (WithQOSChecks).
 func FromConfig(cfg *slurmconf.Config, opts ...Option) (*Cluster, error) {
 	if cfg == nil {
 		return nil, fmt.Errorf("%w: selectnodes.FromConfig: the configuration is nil", ErrNilArgument)
@@ -87,7 +88,7 @@ func fromConfig(cfg *slurmconf.Config, opts []Option) (*Cluster, error) {
 		}
 		parts, owned = append(parts, part), append(owned, p.AllNodes)
 	}
-	base := []Option{WithFastSchedule(cfg.FastSchedule)}
+	base := []Option{WithFastSchedule(cfg.FastSchedule), WithQOSChecks(hasSlurmdbd(cfg))}
 	switch t := strings.ToLower(cfg.SelectType); {
 	case t == "" || t == "select/linear":
 		base = append(base, WithSelector(Linear{}))
@@ -97,6 +98,14 @@ func fromConfig(cfg *slurmconf.Config, opts []Option) (*Cluster, error) {
 		return nil, fmt.Errorf("selectnodes: SelectType %s is not modelled (select/linear, select/cons_res and select/cons_tres are)", cfg.SelectType)
 	}
 	return newForConfig(cfg, nodes, confs, parts, owned, append(base, opts...))
+}
+
+// hasSlurmdbd reports whether cfg keeps accounting in slurmdbd, the only
+// accounting storage that knows QOS: without it Slurm enforces no
+// partition's AllowQOS or DenyQOS (WithQOSChecks).
+func hasSlurmdbd(cfg *slurmconf.Config) bool {
+	t, _ := cfg.Get("AccountingStorageType")
+	return strings.EqualFold(strings.TrimSpace(t), "accounting_storage/slurmdbd")
 }
 
 // configNodes makes the nodes of cfg's NodeName lines, in file order

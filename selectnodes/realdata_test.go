@@ -27,7 +27,17 @@ func TestRealConfigs(t *testing.T) {
 			default:
 				assert.IsType(t, ConsRes{}, c.Selector())
 			}
-			p, err := c.SelectNodes(&Request{}, RunNow)
+			// a site with accounting and AllowQOS on its default partition
+			// (ubccr_medium_ubhpc) refuses a job of the default QOS: ask
+			// with one the partition allows
+			req := &Request{}
+			def, _ := c.Partition(c.DefaultPartition())
+			if allow := def.Access.AllowQOS; c.ChecksQOS() && !allowedBy(allow, DefaultQOS) {
+				_, err := c.SelectNodes(req, RunNow)
+				require.ErrorContains(t, err, "the job's is normal (the default")
+				req.QOS = allow[0]
+			}
+			p, err := c.SelectNodes(req, RunNow)
 			require.NoError(t, err)
 			assert.Len(t, p.Names, 1)
 			// every partition is judged: runnable, or an explained error

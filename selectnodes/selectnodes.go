@@ -340,7 +340,7 @@ func (c *Cluster) checkPartition(job *Job) error {
 	if err := c.checkNoMemory(job); err != nil { // compat_mem.go
 		return err
 	}
-	if why := p.Access.check(p.Name, req); why != "" {
+	if why := p.Access.check(p.Name, req, !c.noQOSChecks); why != "" {
 		return newError(ErrInvalidRequest, "%s", why)
 	}
 	switch {

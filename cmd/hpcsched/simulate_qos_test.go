@@ -15,7 +15,7 @@ import (
 func TestSimulateQOS(t *testing.T) {
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "slurm.conf")
-	require.NoError(t, os.WriteFile(conf, []byte("NodeName=n[1-4] CPUs=1\n"+
+	require.NoError(t, os.WriteFile(conf, []byte("AccountingStorageType=accounting_storage/slurmdbd\nNodeName=n[1-4] CPUs=1\n"+
 		"PartitionName=p Nodes=n[1-4] Default=YES AllowQOS=site,other\n"), 0o644))
 	trace := filepath.Join(dir, "t.swf")
 	require.NoError(t, os.WriteFile(trace, []byte("; MaxNodes: 4\n; MaxProcs: 4\n"+
@@ -32,6 +32,14 @@ func TestSimulateQOS(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "2 (2/0/0)")
 	assert.NotContains(t, out+errOut, "hint: --qos")
+
+	// without accounting storage Slurm enforces no AllowQOS: the jobs run
+	open := filepath.Join(dir, "open.conf")
+	require.NoError(t, os.WriteFile(open, []byte("NodeName=n[1-4] CPUs=1\n"+
+		"PartitionName=p Nodes=n[1-4] Default=YES AllowQOS=site,other\n"), 0o644))
+	code, out, errOut = runCmd(t, "simulate", "--workload", trace, "--conf", open, "-q")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "2 (2/0/0)")
 
 	code, _, errOut = runCmd(t, "simulate", "--workload", trace, "--qos", "site,other")
 	assert.Equal(t, 2, code)
