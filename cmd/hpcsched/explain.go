@@ -15,7 +15,7 @@ import (
 	"github.com/hpcsched/hpcsched/selectnodes"
 )
 
-const explainUsage = `usage: hpcsched explain --conf slurm.conf [flags] [sbatch options]
+const explainUsage = `usage: hpcsched explain --conf slurm.conf [flags] [sbatch options] [batch script]
 
 Says whether a request would run now on a slurm.conf, where, or why not.
 The request is written as for sbatch: -N3, --nodes=3-5, -n40, -c4,
@@ -39,6 +39,10 @@ flags:
                        reservation -o), read at the moment nodes.txt was written
   --json               print the structured explanation as JSON
 
+A batch script's #SBATCH lines are read as sbatch reads them (up to its
+first command) and go before the command line's options, which override
+them.
+
 --begin TIME answers for then: the running jobs ending before it are gone
 and the answer never starts earlier.
 
@@ -50,6 +54,7 @@ Examples, from the repository's root:
 
   hpcsched explain --conf placementtest/testdata/site.conf -N2 -C new
   hpcsched explain --conf placementtest/testdata/site.conf -p gpu --gpus=8   # exit 1: never on this site
+  hpcsched explain --conf placementtest/testdata/site.conf placementtest/testdata/job.sh -C old
 `
 
 // explainFlags are explain's own flags.
@@ -83,13 +88,17 @@ func (f *explainFlags) list() []sbatch.Flag {
 
 func explain(args []string, stdout io.Writer) error {
 	var f explainFlags
+	args, script, err := withScript(args, f.list())
+	if err != nil {
+		return err
+	}
 	o, err := sbatch.Parse(args, f.list()...)
 	switch {
 	case f.help:
 		fmt.Fprint(stdout, explainUsage)
 		return nil
 	case err != nil:
-		return usagef("explain: %v", err)
+		return script.named(err)
 	case f.conf == "":
 		return usagef("explain: --conf is required\n%s", explainUsage)
 	case o.Exclusive && o.Oversubscribe:
