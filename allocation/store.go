@@ -2,6 +2,7 @@ package allocation
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 	"unicode"
@@ -130,7 +131,13 @@ func ActualDebit(j Job, c Completion) (int64, error) {
 		su = *c.Amount
 	case j.Rate > 0:
 		var err error
-		if su, err = serviceUnitsRate(j.Rate, c.Elapsed); err != nil {
+		su, err = serviceUnitsRate(j.Rate, c.Elapsed)
+		switch {
+		case errors.Is(err, ErrOverflow):
+			// Past int64 is past any pre-debit: bill the cap, as every
+			// store does, rather than leave the job executing for good.
+			su = j.Amount
+		case err != nil:
 			return 0, err
 		}
 	default:
