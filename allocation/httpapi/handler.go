@@ -240,6 +240,10 @@ func decode(r *request, v any) error {
 		var te *json.UnmarshalTypeError
 		var se *json.SyntaxError
 		switch {
+		case errors.As(err, &te) && te.Field == "":
+			// The body itself is not an object (an array, a string): te.Type
+			// would be a Go type name the caller never saw.
+			return fieldErr("body", "want a JSON object, got %s", te.Value)
 		case errors.As(err, &te):
 			return fieldErr(te.Field, "want a JSON %s, got %s", te.Type, te.Value)
 		case errors.As(err, &se):

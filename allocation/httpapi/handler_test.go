@@ -240,6 +240,8 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{"POST", "/alloc", `{"project_id":2,"resource":"CPU","start":"yesterday","end":"2027-01-01T00:00:00Z"}`, "start"},
 		{"POST", "/alloc", `{"project_id":2,"resource":"CPU","start":"2027-01-01T00:00:00Z","end":"2026-01-01T00:00:00Z"}`, "end"},
 		{"POST", "/alloc/1/credit", `{"amount":-5}`, "amount"},
+		{"POST", "/alloc/1/credit", `[]`, "body"},
+		{"POST", "/alloc/1/credit", `"five"`, "body"},
 		{"POST", "/job", `{"job_id":7,"uid":500,"account":"lab","resource":"CPU"}`, "amount"},
 		{"POST", "/job", `{"job_id":7,"uid":-1,"account":"lab","resource":"CPU","amount":1}`, "uid"},
 		{"POST", "/job", `{"uid":1,"account":"lab","resource":"CPU","amount":1}`, "job_id"},
