@@ -12,7 +12,8 @@ import (
 // Store holds a ledger's tables. Every method is safe for concurrent use
 // and each balance-changing method (Credit, PreDebit, Complete) is atomic:
 // it checks and records in one critical section, so concurrent pre-debits
-// never overdraw. MemStore and allocation/pgstore implement it.
+// never overdraw. A change given a nil context is refused (ErrInvalid)
+// and changes nothing. MemStore and allocation/pgstore implement it.
 type Store interface {
 	CreateProject(ctx context.Context, p Project) (Project, error)
 	UpdateProject(ctx context.Context, p Project) (Project, error)

@@ -73,9 +73,13 @@ func (s *Store) Close() {
 var ErrNotOpen = errors.New("pgstore: the store was not made by Open")
 
 // opened refuses a Store not made by Open.
-func (s *Store) opened() error {
+func (s *Store) opened(ctx context.Context) error {
 	if s == nil || s.pool == nil {
 		return ErrNotOpen
+	}
+	if ctx == nil {
+		// pgx would panic on it; a refused call changes nothing.
+		return &allocation.FieldError{Field: "ctx", Reason: "nil context"}
 	}
 	return nil
 }

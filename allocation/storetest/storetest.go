@@ -36,6 +36,7 @@ func Run(t *testing.T, open Open) {
 		{"InsufficientBalance", testInsufficient},
 		{"Completion", testCompletion},
 		{"CompletionBeyondInt64", testCompletionBeyondInt64},
+		{"NilContext", testNilContext},
 		{"BadCompletion", testBadCompletion},
 		{"Retries", testRetries},
 		{"Straddle", testStraddle},
@@ -319,6 +320,51 @@ func testCompletionBeyondInt64(t *testing.T, s allocation.Store) {
 	b, err := s.Balance(ctx, a.ID)
 	must(t, err)
 	equal(t, b, allocation.Balance{Allocation: a.ID, Credits: 1000, Debited: 360, Balance: 640}, "balance")
+	CheckConsistent(t, s)
+}
+
+// testNilContext: a change given a nil context is refused (ErrInvalid)
+// and changes nothing, in every store, rather than panicking.
+func testNilContext(t *testing.T, s allocation.Store) {
+	a := Fixture(t, s, "lab", 1001, 1000)
+	_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: 1, UID: 7, Account: "lab", Resource: allocation.CPU, Amount: 100, Rate: 1_000_000}, T0)
+	must(t, err)
+	before, err := s.Balance(ctx, a.ID)
+	must(t, err)
+	var none context.Context // what a hurried caller passes
+	given := int64(5)
+	for name, call := range map[string]func() error{
+		"CreateProject": func() error {
+			_, err := s.CreateProject(none, allocation.Project{Name: "x", GID: 9, Account: "x"})
+			return err
+		},
+		"CreateAllocation": func() error {
+			_, err := s.CreateAllocation(none, allocation.Allocation{Project: a.Project, Category: "startup", Resource: allocation.GPU, Start: T0, End: T0.Add(year)})
+			return err
+		},
+		"UpdateAllocation": func() error { _, err := s.UpdateAllocation(none, a); return err },
+		"DeleteAllocation": func() error { return s.DeleteAllocation(none, a.ID) },
+		"Credit":           func() error { _, err := s.Credit(none, a.ID, 5, "", T0); return err },
+		"PreDebit": func() error {
+			_, err := s.PreDebit(none, allocation.PreDebitRequest{Job: 2, Account: "lab", Resource: allocation.CPU, Amount: 5}, T0)
+			return err
+		},
+		"Complete": func() error {
+			_, err := s.Complete(none, allocation.Completion{Job: 1, Outcome: allocation.OutcomeCompleted, Amount: &given}, T0)
+			return err
+		},
+		"Forget": func() error { return s.Forget(none, 1, T0) },
+	} {
+		if err := call(); !errors.Is(err, allocation.ErrInvalid) {
+			t.Errorf("%s with a nil context: %v, want ErrInvalid", name, err)
+		}
+	}
+	after, err := s.Balance(ctx, a.ID)
+	must(t, err)
+	equal(t, after, before, "balance after refused calls")
+	ps, err := s.Projects(ctx)
+	must(t, err)
+	equal(t, len(ps), 1, "projects after refused calls")
 	CheckConsistent(t, s)
 }
 
