@@ -64,10 +64,21 @@ func parseHeader(line []byte) (after int64, ok bool, err error) {
 		return 0, false, nil
 	}
 	var version int
-	if _, err := fmt.Sscanf(string(line), journalMagic+" %d after %d", &version, &after); err != nil || version != 2 {
+	if _, err := fmt.Sscanf(string(line), journalMagic+" %d after %d", &version, &after); err != nil {
 		return 0, false, fmt.Errorf("header %q is not %q", line, journalMagic+" 2 after SEQ")
 	}
+	if version != 2 {
+		return 0, false, &journalVersionError{version: version}
+	}
 	return after, true, nil
+}
+
+// journalVersionError is a whole header of another format version: not
+// damage, so RepairFile must not set the journal aside as if it were.
+type journalVersionError struct{ version int }
+
+func (e *journalVersionError) Error() string {
+	return fmt.Sprintf("format version %d, but this hpcsched reads version 2 only (use the hpcsched that wrote it)", e.version)
 }
 
 // decodeRecord checks and decodes one line (without its newline).
