@@ -172,3 +172,24 @@ func TestDatabaseErrorsHideTheServer(t *testing.T) {
 	_, err = s.Job(context.Background(), 1)
 	require.ErrorIs(t, err, ErrDatabase)
 }
+
+// A database a newer hpcsched migrated (a migration this package does not
+// ship is recorded) is refused, as a file store refuses a newer file
+// format, and left as it was: an older binary would otherwise write with an
+// older idea of the tables.
+func TestOpenRefusesANewerSchema(t *testing.T) {
+	dsn := freshDB(t)
+	open(t, dsn)
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer c.Close(ctx)
+	future := Migrations() + 1
+	_, err = c.Exec(ctx, "INSERT INTO hpcsched_schema_migrations (version, name) VALUES ($1, 'from a newer hpcsched')", future)
+	require.NoError(t, err)
+	_, err = Open(ctx, dsn)
+	require.ErrorIs(t, err, ErrNewerSchema)
+	var newest int
+	require.NoError(t, c.QueryRow(ctx, "SELECT max(version) FROM hpcsched_schema_migrations").Scan(&newest))
+	require.Equal(t, future, newest)
+}
