@@ -296,6 +296,6 @@ func (m *MemStore) Close() error {
 		m.lock = nil
 	}
 	m.journal = nil
-	m.broken = fmt.Errorf("allocation: store %s is closed", m.path)
+	m.broken = fmt.Errorf("%w: %s", ErrClosed, m.path)
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hpcsched/hpcsched/allocation"
@@ -27,7 +28,8 @@ const migrateLockKey = 0x68706373_6d696772 // "hpcsmigr"
 // Store is an allocation.Store on a pgx connection pool. Safe for
 // concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	closed atomic.Bool
 }
 
 var _ allocation.Store = (*Store)(nil)
@@ -63,9 +65,10 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	return s, nil
 }
 
-// Close closes the pool.
+// Close closes the pool; every call after it is refused (allocation.ErrClosed).
 func (s *Store) Close() {
 	if s != nil && s.pool != nil {
+		s.closed.Store(true)
 		s.pool.Close()
 	}
 }
@@ -82,6 +85,9 @@ var ErrNotOpen = errors.New("pgstore: the store was not made by Open")
 func (s *Store) opened(ctx context.Context) error {
 	if s == nil || s.pool == nil {
 		return ErrNotOpen
+	}
+	if s.closed.Load() {
+		return allocation.ErrClosed
 	}
 	if ctx == nil {
 		// pgx would panic on it; a refused call changes nothing.
