@@ -203,6 +203,11 @@ func writeFailure(w http.ResponseWriter, err error) int {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		status = http.StatusServiceUnavailable
 		writeError(w, status, errors.New("the request was cancelled or timed out"), "")
+	case errors.Is(err, allocation.ErrClosed):
+		// A request still running when the server closed its store on
+		// shutdown: nothing was recorded, and a retry may pass.
+		status = http.StatusServiceUnavailable
+		writeError(w, status, errors.New("the ledger is closed (the server is shutting down); retry"), "")
 	default:
 		status = http.StatusInternalServerError
 		writeError(w, status, errors.New("internal error; the server's log has the cause"), "")

@@ -433,3 +433,22 @@ func TestSiteFactorOverHTTP(t *testing.T) {
 	require.Equal(t, 404, call(h, "tok-outsider", "GET", "/sitefactor?account=lab&partition=standard", "").Code)
 	require.Equal(t, 400, call(h, "tok-member", "GET", "/sitefactor?account=lab", "").Code)
 }
+
+// A request that reaches a store closed under it (a server shutting down
+// past its grace) is a 503 the client may retry, not a 500, and changes
+// nothing.
+func TestClosedStoreIsServiceUnavailable(t *testing.T) {
+	auth, err := ParseTokens(strings.NewReader(tokens))
+	require.NoError(t, err)
+	s, err := allocation.OpenFile(filepath.Join(t.TempDir(), "ledger"))
+	require.NoError(t, err)
+	h := New(allocation.New(s), auth, func() time.Time { return t0 })
+	rec := call(h, "tok-super-0123456789", "POST", "/project", `{"gname":"lab","gid":1001,"account":"lab"}`)
+	require.Equal(t, 201, rec.Code, rec.Body.String())
+	require.NoError(t, s.Close())
+	rec = call(h, "tok-super-0123456789", "POST", "/project", `{"gname":"other","gid":2000,"account":"other"}`)
+	require.Equal(t, 503, rec.Code, rec.Body.String())
+	ps, err := s.Projects(context.Background())
+	require.NoError(t, err)
+	require.Len(t, ps, 1)
+}
