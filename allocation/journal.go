@@ -75,7 +75,7 @@ func replay(s *state, file string, data []byte) (legacy bool, applied int, err e
 			return fail(0, 0, "the header is cut short")
 		}
 		after, _, err := parseHeader(data[:i])
-		var ve *journalVersionError
+		var ve *versionError
 		if errors.As(err, &ve) {
 			return false, 0, fmt.Errorf("%w: journal %s: %v", ErrFile, file, err)
 		}

@@ -12,13 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A journal whose header is whole but names another format version (a
+// A journal whose header is whole but names a newer format version (a
 // newer hpcsched wrote it, and the site went back to an older binary) is
 // not damage: opening, checking and repairing refuse it with ErrFile and
 // leave the files as they are, so going back to the binary that wrote it
 // loses nothing. Repair used to set the journal aside as damaged.
-func TestJournalOfAnotherVersionIsRefusedNotRepaired(t *testing.T) {
-	for _, version := range []int{1, 3, 99} {
+func TestJournalOfANewerVersionIsRefusedNotRepaired(t *testing.T) {
+	for _, version := range []int{3, 99} {
 		t.Run(fmt.Sprint("version=", version), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "ledger")
 			s, err := allocation.OpenFile(path)
@@ -58,4 +58,32 @@ func TestJournalOfAnotherVersionIsRefusedNotRepaired(t *testing.T) {
 			require.Equal(t, int64(1000), b.Credits)
 		})
 	}
+}
+
+// A snapshot of a newer format version is refused alike, and the error
+// says to use the hpcsched that wrote it, not to restore a backup.
+func TestSnapshotOfANewerVersionIsRefusedNotRepaired(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger")
+	s, err := allocation.OpenFile(path)
+	require.NoError(t, err)
+	fixture(t, s, 1000)
+	require.NoError(t, s.Close())
+	whole, err := os.ReadFile(path)
+	require.NoError(t, err)
+	header := fmt.Appendf(nil, "%s %d ", allocation.FileFormat, allocation.FileVersion)
+	require.True(t, bytes.HasPrefix(whole, header))
+	newer := append(fmt.Appendf(nil, "%s %d ", allocation.FileFormat, allocation.FileVersion+1), whole[len(header):]...)
+	require.NoError(t, os.WriteFile(path, newer, 0o600))
+	_, err = allocation.OpenFile(path)
+	require.ErrorIs(t, err, allocation.ErrFile)
+	require.Contains(t, err.Error(), "use the hpcsched that wrote it")
+	for _, run := range []func(string) (allocation.FileReport, error){allocation.CheckFile, allocation.RepairFile} {
+		_, err = run(path)
+		require.ErrorIs(t, err, allocation.ErrFile)
+		require.Contains(t, err.Error(), "use the hpcsched that wrote it")
+		require.NotContains(t, err.Error(), "backup")
+	}
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, newer, after)
 }
