@@ -2,7 +2,7 @@ package allocation
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -103,8 +103,10 @@ func ParseCategories(s string) (map[string]Category, error) {
 	for item := range strings.SplitSeq(s, ",") {
 		name, max, ok := strings.Cut(strings.TrimSpace(item), "=")
 		name = strings.TrimSpace(name)
-		var n int64
-		if _, err := fmt.Sscan(max, &n); !ok || name == "" || err != nil || n < 0 {
+		// ParseInt, not Sscan: Sscan reads the "1" of "1e3" or "5k" and
+		// stops, so a typo became a limit of 1 or 5 SU.
+		n, err := strconv.ParseInt(strings.TrimSpace(max), 10, 64)
+		if !ok || name == "" || err != nil || n < 0 {
 			return nil, invalidf("categories", "%q is not NAME=MAX_SU", item)
 		}
 		if _, dup := out[name]; dup {

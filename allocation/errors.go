@@ -26,6 +26,9 @@ var (
 	ErrConflict = errors.New("allocation: conflict")
 	// ErrOverflow: a service-unit computation does not fit in int64.
 	ErrOverflow = errors.New("allocation: arithmetic overflow")
+	// ErrClosed: the store was closed (MemStore.Close, pgstore's Close);
+	// open the ledger again.
+	ErrClosed = errors.New("allocation: store closed")
 )
 
 // OverlapError names the allocation a new or changed one would overlap.

@@ -75,6 +75,10 @@ func replay(s *state, file string, data []byte) (legacy bool, applied int, err e
 			return fail(0, 0, "the header is cut short")
 		}
 		after, _, err := parseHeader(data[:i])
+		var ve *versionError
+		if errors.As(err, &ve) {
+			return false, 0, fmt.Errorf("%w: journal %s: %v", ErrFile, file, err)
+		}
 		if err != nil {
 			return fail(0, 0, "%v", err)
 		}
@@ -292,6 +296,6 @@ func (m *MemStore) Close() error {
 		m.lock = nil
 	}
 	m.journal = nil
-	m.broken = fmt.Errorf("allocation: store %s is closed", m.path)
+	m.broken = fmt.Errorf("%w: %s", ErrClosed, m.path)
 	return err
 }

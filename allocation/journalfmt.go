@@ -64,10 +64,26 @@ func parseHeader(line []byte) (after int64, ok bool, err error) {
 		return 0, false, nil
 	}
 	var version int
-	if _, err := fmt.Sscanf(string(line), journalMagic+" %d after %d", &version, &after); err != nil || version != 2 {
+	// Version 1 had no header: a header naming it (or less) is damage.
+	if _, err := fmt.Sscanf(string(line), journalMagic+" %d after %d", &version, &after); err != nil || version < 2 {
 		return 0, false, fmt.Errorf("header %q is not %q", line, journalMagic+" 2 after SEQ")
 	}
+	if version > 2 {
+		return 0, false, &versionError{version: version, reads: "version 2 only"}
+	}
 	return after, true, nil
+}
+
+// versionError is a whole header of a format version this package does not
+// read: not damage, so RepairFile must not set the file aside or advise a
+// backup as if it were.
+type versionError struct {
+	version int
+	reads   string
+}
+
+func (e *versionError) Error() string {
+	return fmt.Sprintf("format version %d, but this hpcsched reads %s (use the hpcsched that wrote it)", e.version, e.reads)
 }
 
 // decodeRecord checks and decodes one line (without its newline).

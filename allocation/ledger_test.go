@@ -117,7 +117,7 @@ func TestCategoriesEnforced(t *testing.T) {
 	require.NoError(t, err)
 	_, err = l.Credit(ctx, g.ID, 1<<40, "", t0)
 	require.NoError(t, err, "0: no limit")
-	for _, bad := range []string{"", "startup", "startup=-1", "=5", "a=1,a=2"} {
+	for _, bad := range []string{"", "startup", "startup=-1", "=5", "a=1,a=2", "a=1e3", "a=5k", "a=10 SU", "a=0x10", "a=9223372036854775808"} {
 		_, err := allocation.ParseCategories(bad)
 		require.ErrorIs(t, err, allocation.ErrInvalid, bad)
 	}

@@ -64,6 +64,9 @@ func (m *MemStore) write(ctx context.Context, o *op) (any, error) {
 }
 
 func (m *MemStore) writeLocked(ctx context.Context, o *op) (any, *compaction, error) {
+	if ctx == nil {
+		return nil, nil, invalidf("ctx", "nil context")
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

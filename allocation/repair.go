@@ -134,6 +134,8 @@ func salvage(path string) (*MemStore, FileReport, error) {
 	snapshot := err == nil
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+	case errors.As(err, new(*versionError)):
+		return m, rep, fmt.Errorf("%w: %v", ErrFile, err)
 	case err != nil:
 		return m, rep, fmt.Errorf("%w: %v (restore the snapshot from a backup)", ErrFile, err)
 	default:

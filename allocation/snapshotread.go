@@ -35,7 +35,7 @@ func readSnapshot(path string) (*state, error) {
 	}
 	s, err := decodeSnapshot(bufio.NewReaderSize(io.LimitReader(f, MaxFileSize), 1<<16), info.Size())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", errSnapshot, path, err)
+		return nil, fmt.Errorf("%w: %s: %w", errSnapshot, path, err)
 	}
 	s.dir = filepath.Dir(path)
 	return s, nil
@@ -69,7 +69,9 @@ func decodeSnapshot(r *bufio.Reader, size int64) (*state, error) {
 		return nil, fmt.Errorf("the first line %.80q is not %q", line, FileFormat+" VERSION LENGTH CRC")
 	}
 	switch {
-	case version < 2 || version > FileVersion:
+	case version > FileVersion:
+		return nil, &versionError{version: version, reads: fmt.Sprintf("versions 2 to %d", FileVersion)}
+	case version < 2: // version 1 had no header: no hpcsched wrote this one
 		return nil, fmt.Errorf("version %d, want 2 to %d", version, FileVersion)
 	case n != size-int64(len(line)):
 		return nil, fmt.Errorf("the header gives %d bytes but %d follow: cut short or grown", n, size-int64(len(line)))

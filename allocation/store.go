@@ -2,6 +2,7 @@ package allocation
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 	"unicode"
@@ -11,7 +12,8 @@ import (
 // Store holds a ledger's tables. Every method is safe for concurrent use
 // and each balance-changing method (Credit, PreDebit, Complete) is atomic:
 // it checks and records in one critical section, so concurrent pre-debits
-// never overdraw. MemStore and allocation/pgstore implement it.
+// never overdraw. A change given a nil context is refused (ErrInvalid)
+// and changes nothing. MemStore and allocation/pgstore implement it.
 type Store interface {
 	CreateProject(ctx context.Context, p Project) (Project, error)
 	UpdateProject(ctx context.Context, p Project) (Project, error)
@@ -130,7 +132,13 @@ func ActualDebit(j Job, c Completion) (int64, error) {
 		su = *c.Amount
 	case j.Rate > 0:
 		var err error
-		if su, err = serviceUnitsRate(j.Rate, c.Elapsed); err != nil {
+		su, err = serviceUnitsRate(j.Rate, c.Elapsed)
+		switch {
+		case errors.Is(err, ErrOverflow):
+			// Past int64 is past any pre-debit: bill the cap, as every
+			// store does, rather than leave the job executing for good.
+			su = j.Amount
+		case err != nil:
 			return 0, err
 		}
 	default:

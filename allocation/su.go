@@ -62,9 +62,10 @@ func mulDivCeil(a, b, div uint64) (int64, error) {
 // CPUs x CPU, memory in GiB x MemGiB and GPUs x GPU. The HADM paper's CPU node
 // (64 cores, 128 GiB) has CPU 1 and MemGiB 0.5; its GPU node (64 cores,
 // 128 GiB, 4 GPUs) has CPU 0.0625, MemGiB 0.03125 and GPU 1. Weights are
-// rounded to millionths. A weight of 0 bills nothing for its resource, so
-// the zero Weights bill every job 0 SU: leave Partition.Weights nil to
-// bill cores (or GPUs).
+// rounded to millionths (a positive weight that rounds to 0 is refused,
+// ErrInvalid, when a job is charged). A weight of 0 bills nothing for its
+// resource, so the zero Weights bill every job 0 SU: leave
+// Partition.Weights nil to bill cores (or GPUs).
 type Weights struct {
 	CPU, MemGiB, GPU float64
 }
@@ -129,7 +130,12 @@ func weighted(n int64, weight float64, per uint64) (int64, error) {
 	if weight < 0 || math.IsNaN(weight) || weight > math.MaxInt64/micro {
 		return 0, invalidf("weights", "billing weight %v is not a non-negative number", weight)
 	}
-	return mulDivCeil(uint64(n), uint64(math.Round(weight*micro)), per)
+	millionths := math.Round(weight * micro)
+	if weight > 0 && millionths == 0 {
+		// A weight meant to bill would bill nothing, as only 0 should.
+		return 0, invalidf("weights", "billing weight %v rounds to 0 millionths", weight)
+	}
+	return mulDivCeil(uint64(n), uint64(millionths), per)
 }
 
 // Charge is the SU a job of usage u bills over elapsed on this partition.

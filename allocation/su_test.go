@@ -83,6 +83,16 @@ func TestPartitionWithoutWeightsBillsItsResource(t *testing.T) {
 	bad := Partition{Resource: CPU, Weights: &Weights{CPU: math.NaN()}}
 	_, err = bad.Charge(u, time.Minute)
 	require.ErrorIs(t, err, ErrInvalid)
+	for _, w := range []Weights{{CPU: 1, MemGiB: 4e-7}, {CPU: 1e-7}, {GPU: 4.9e-7}} {
+		// A positive weight that rounds to 0 millionths would bill nothing.
+		tiny := Partition{Resource: CPU, Weights: &w}
+		_, err = tiny.Charge(Usage{CPUs: 4, MemoryMB: 1 << 20, GPUs: 1}, time.Hour)
+		require.ErrorIs(t, err, ErrInvalid, "%+v", w)
+	}
+	smallest := Partition{Resource: CPU, Weights: &Weights{MemGiB: 5e-7}} // rounds to 1 millionth
+	su, err = smallest.Charge(Usage{MemoryMB: 1 << 20}, time.Hour)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), su) // 1024 GiB x 1e-6 x 60 min, rounded up
 	huge := Partition{Resource: CPU, Weights: &Weights{CPU: 1e12}}
 	_, err = huge.Charge(Usage{CPUs: math.MaxInt64}, time.Minute)
 	require.True(t, errors.Is(err, ErrOverflow) || errors.Is(err, ErrInvalid), "got %v", err)

@@ -53,25 +53,64 @@ type AuditLog struct {
 	f    *os.File
 	path string
 	next int64
+	size int64 // the bytes of whole records: a failed append is cut back to it
 }
 
 // MaxAuditLine bounds one audit record when the log is read back.
 const MaxAuditLine = MaxBodySize + 4096
 
 // OpenAuditLog opens (creating, mode 0600) the audit log at path for
-// appending.
+// appending. A last line without its end of line is a write that a crash
+// (kill -9, a full disk) tore before Append returned: it is cut off, so the
+// server starts again. Any other record that does not read is refused
+// (allocation.ErrFile, naming the line).
 func OpenAuditLog(path string) (*AuditLog, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	a := &AuditLog{f: f, path: path, next: 1}
+	if err := a.cutTornTail(); err != nil {
+		f.Close()
+		return nil, err
+	}
 	err = a.scan(func(rec AuditRecord) bool { a.next = rec.Seq + 1; return true })
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return a, nil
+}
+
+// cutTornTail truncates the file after its last end of line and sets size.
+func (a *AuditLog) cutTornTail() error {
+	info, err := a.f.Stat()
+	if err != nil {
+		return err
+	}
+	end := info.Size()
+	buf := make([]byte, 64<<10)
+	for end > 0 {
+		n := int64(len(buf))
+		if n > end {
+			n = end
+		}
+		if _, err := a.f.ReadAt(buf[:n], end-n); err != nil {
+			return fmt.Errorf("audit log %s: %w", a.path, err)
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			end = end - n + int64(i) + 1
+			break
+		}
+		end -= n
+	}
+	if end < info.Size() {
+		if err := a.f.Truncate(end); err != nil {
+			return fmt.Errorf("audit log %s: cutting off a torn last record: %w", a.path, err)
+		}
+	}
+	a.size = end
+	return nil
 }
 
 // Close closes the file.
@@ -86,12 +125,16 @@ func (a *AuditLog) Append(rec AuditRecord) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.f.Write(append(line, '\n')); err != nil {
+	line = append(line, '\n')
+	if _, err := a.f.Write(line); err != nil {
+		a.f.Truncate(a.size) // a torn record would make the log unreadable
 		return err
 	}
 	if err := a.f.Sync(); err != nil {
+		a.f.Truncate(a.size)
 		return err
 	}
+	a.size += int64(len(line))
 	a.next++
 	return nil
 }
@@ -118,14 +161,14 @@ func (a *AuditLog) scan(f func(AuditRecord) bool) error {
 	for line := 1; sc.Scan(); line++ {
 		var rec AuditRecord
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return fmt.Errorf("audit log %s: line %d: %v", a.path, line, err)
+			return fmt.Errorf("%w: audit log %s: line %d: %v", allocation.ErrFile, a.path, line, err)
 		}
 		if !f(rec) {
 			return nil
 		}
 	}
 	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("audit log %s: %v", a.path, err)
+		return fmt.Errorf("%w: audit log %s: %v", allocation.ErrFile, a.path, err)
 	}
 	return nil
 }

@@ -32,8 +32,9 @@
 // fields or bad values (the body names the field), 404 for a record that
 // does not exist or that the caller may not see (the two are answered
 // alike, so IDs reveal nothing), 409 for overlaps and conflicting
-// retries, 500 for a failure of the store, whose text the caller is not
-// shown (SetAccessLog receives it).
+// retries, 503 for a request cancelled or meeting a store closed on
+// shutdown (nothing was changed; retry), 500 for a failure of the store,
+// whose text the caller is not shown (SetAccessLog receives it).
 //
 // # Authentication
 //

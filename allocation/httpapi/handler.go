@@ -203,6 +203,11 @@ func writeFailure(w http.ResponseWriter, err error) int {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		status = http.StatusServiceUnavailable
 		writeError(w, status, errors.New("the request was cancelled or timed out"), "")
+	case errors.Is(err, allocation.ErrClosed):
+		// A request still running when the server closed its store on
+		// shutdown: nothing was recorded, and a retry may pass.
+		status = http.StatusServiceUnavailable
+		writeError(w, status, errors.New("the ledger is closed (the server is shutting down); retry"), "")
 	default:
 		status = http.StatusInternalServerError
 		writeError(w, status, errors.New("internal error; the server's log has the cause"), "")
@@ -240,6 +245,10 @@ func decode(r *request, v any) error {
 		var te *json.UnmarshalTypeError
 		var se *json.SyntaxError
 		switch {
+		case errors.As(err, &te) && te.Field == "":
+			// The body itself is not an object (an array, a string): te.Type
+			// would be a Go type name the caller never saw.
+			return fieldErr("body", "want a JSON object, got %s", te.Value)
 		case errors.As(err, &te):
 			return fieldErr(te.Field, "want a JSON %s, got %s", te.Type, te.Value)
 		case errors.As(err, &se):

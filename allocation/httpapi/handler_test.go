@@ -240,10 +240,15 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{"POST", "/alloc", `{"project_id":2,"resource":"CPU","start":"yesterday","end":"2027-01-01T00:00:00Z"}`, "start"},
 		{"POST", "/alloc", `{"project_id":2,"resource":"CPU","start":"2027-01-01T00:00:00Z","end":"2026-01-01T00:00:00Z"}`, "end"},
 		{"POST", "/alloc/1/credit", `{"amount":-5}`, "amount"},
+		{"POST", "/alloc/1/credit", `[]`, "body"},
+		{"POST", "/alloc/1/credit", `"five"`, "body"},
 		{"POST", "/job", `{"job_id":7,"uid":500,"account":"lab","resource":"CPU"}`, "amount"},
 		{"POST", "/job", `{"job_id":7,"uid":-1,"account":"lab","resource":"CPU","amount":1}`, "uid"},
 		{"POST", "/job", `{"uid":1,"account":"lab","resource":"CPU","amount":1}`, "job_id"},
 		{"POST", "/job", `{"job_id":7,"account":"lab","resource":"CPU","amount":1,"units":-2}`, "units"},
+		{"POST", "/job", `{"job_id":7,"account":"lab","resource":"CPU","amount":1,"units":9223372036854.775808}`, "units"},
+		{"POST", "/job", `{"job_id":7,"account":"lab","resource":"CPU","amount":1,"units":9223372036854.7749}`, "units"},
+		{"POST", "/job", `{"job_id":7,"account":"lab","resource":"CPU","amount":1,"units":0.0000001}`, "units"},
 		{"PUT", "/job/1", `{"outcome":"completed"}`, "elapsed"},
 		{"PUT", "/job/1", `{"elapsed":5,"outcome":"exploded"}`, "outcome"},
 		{"PUT", "/job/1", `{"elapsed":5,"outcome":"completed","amount":-1}`, "amount"},
@@ -427,4 +432,23 @@ func TestSiteFactorOverHTTP(t *testing.T) {
 	}
 	require.Equal(t, 404, call(h, "tok-outsider", "GET", "/sitefactor?account=lab&partition=standard", "").Code)
 	require.Equal(t, 400, call(h, "tok-member", "GET", "/sitefactor?account=lab", "").Code)
+}
+
+// A request that reaches a store closed under it (a server shutting down
+// past its grace) is a 503 the client may retry, not a 500, and changes
+// nothing.
+func TestClosedStoreIsServiceUnavailable(t *testing.T) {
+	auth, err := ParseTokens(strings.NewReader(tokens))
+	require.NoError(t, err)
+	s, err := allocation.OpenFile(filepath.Join(t.TempDir(), "ledger"))
+	require.NoError(t, err)
+	h := New(allocation.New(s), auth, func() time.Time { return t0 })
+	rec := call(h, "tok-super-0123456789", "POST", "/project", `{"gname":"lab","gid":1001,"account":"lab"}`)
+	require.Equal(t, 201, rec.Code, rec.Body.String())
+	require.NoError(t, s.Close())
+	rec = call(h, "tok-super-0123456789", "POST", "/project", `{"gname":"other","gid":2000,"account":"other"}`)
+	require.Equal(t, 503, rec.Code, rec.Body.String())
+	ps, err := s.Projects(context.Background())
+	require.NoError(t, err)
+	require.Len(t, ps, 1)
 }

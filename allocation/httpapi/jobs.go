@@ -128,10 +128,18 @@ func (b preDebitBody) request() (allocation.PreDebitRequest, error) {
 	var rate int64
 	if b.Units != nil {
 		u := *b.Units
-		if u < 0 || math.IsNaN(u) || u > float64(math.MaxInt64)/1e6 {
+		// The bound is checked on the rounded millionths: 2^63 itself is
+		// a float64, and converting it to int64 gives a negative rate.
+		millionths := math.Round(u * 1e6)
+		if u < 0 || math.IsNaN(u) || millionths >= math.MaxInt64 {
 			return allocation.PreDebitRequest{}, fieldErr("units", "%v is not a non-negative number of cores or GPUs", u)
 		}
-		rate = int64(math.Round(u * 1e6))
+		if u > 0 && millionths == 0 {
+			// A rate of 0 means "no units given": the completion would
+			// then need an amount the caller meant to leave out.
+			return allocation.PreDebitRequest{}, fieldErr("units", "%v rounds to 0 millionths of a core or GPU", u)
+		}
+		rate = int64(millionths)
 	}
 	return allocation.PreDebitRequest{Job: allocation.JobID(b.JobID), UID: b.UID, Account: b.Account,
 		Resource: res, Amount: *b.Amount, Rate: rate, Comment: b.Comment}, nil

@@ -50,7 +50,7 @@ func overflow(err error) error {
 // and the activity row inserted together.
 // Credit adds amount (positive) SU to an allocation, recorded as a credit activity with the comment.
 func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount int64, comment string, now time.Time) (allocation.Activity, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Activity{}, err
 	}
 	if amount <= 0 {
@@ -80,7 +80,7 @@ func (s *Store) Credit(ctx context.Context, id allocation.AllocationID, amount i
 // of different allocations run in parallel.
 // PreDebit records a job's maximum SU against the allocation active at now, or records a Failure and returns an *InsufficientError; see Store.PreDebit for retries.
 func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now time.Time) (allocation.Job, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Job{}, err
 	}
 	if err := r.Validate(); err != nil {
@@ -140,7 +140,7 @@ func (s *Store) PreDebit(ctx context.Context, r allocation.PreDebitRequest, now 
 // either locks the job's row and then its allocation's balances row.
 // Complete resolves a job's pre-debit into its actual debit (see ActualDebit); a repeated completion returns the recorded job, a different one ErrConflict.
 func (s *Store) Complete(ctx context.Context, c allocation.Completion, now time.Time) (allocation.Job, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Job{}, err
 	}
 	key, err := jobKey(c.Job)
@@ -197,7 +197,7 @@ func (s *Store) completeOnce(ctx context.Context, key int64, c allocation.Comple
 
 // Forget drops a job's record: an executing pre-debit is returned in full, a completed job keeps its debit. Unknown jobs are ignored.
 func (s *Store) Forget(ctx context.Context, id allocation.JobID, now time.Time) error {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return err
 	}
 	key, err := jobKey(id)
@@ -274,7 +274,7 @@ func jobIn(ctx context.Context, q querier, key int64) (allocation.Job, error) {
 
 // Job is the job's pre-debit record (ErrNotFound when none).
 func (s *Store) Job(ctx context.Context, id allocation.JobID) (allocation.Job, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Job{}, err
 	}
 	key, err := jobKey(id)
@@ -286,7 +286,7 @@ func (s *Store) Job(ctx context.Context, id allocation.JobID) (allocation.Job, e
 
 // Jobs lists the jobs pre-debited against an allocation, by job ID; the slice is the caller's.
 func (s *Store) Jobs(ctx context.Context, id allocation.AllocationID) ([]allocation.Job, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return nil, err
 	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+jobCols+" FROM jobs WHERE allocation_id = $1 ORDER BY job_id", id)
@@ -295,7 +295,7 @@ func (s *Store) Jobs(ctx context.Context, id allocation.AllocationID) ([]allocat
 
 // Failures lists every refusal, by job and attempt; the slice is the caller's.
 func (s *Store) Failures(ctx context.Context) ([]allocation.Failure, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return nil, err
 	}
 	rows, _ := s.pool.Query(ctx, "SELECT job_id, attempt, allocation_id, uid, amount, balance, at FROM failures ORDER BY job_id, attempt")
@@ -319,7 +319,7 @@ func scanBalance(row pgx.CollectableRow) (allocation.Balance, error) {
 
 // Balance is an allocation's standing (ErrNotFound for an unknown allocation).
 func (s *Store) Balance(ctx context.Context, id allocation.AllocationID) (allocation.Balance, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Balance{}, err
 	}
 	rows, _ := s.pool.Query(ctx, balanceSelect+" WHERE a.allocation_id = $1", id)
@@ -329,7 +329,7 @@ func (s *Store) Balance(ctx context.Context, id allocation.AllocationID) (alloca
 
 // Balances lists every allocation's balance, zero ones included, by allocation ID.
 func (s *Store) Balances(ctx context.Context) ([]allocation.Balance, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return nil, err
 	}
 	rows, _ := s.pool.Query(ctx, balanceSelect+" ORDER BY a.allocation_id")
@@ -344,7 +344,7 @@ const historySQL = `SELECT h.id, a.allocation_id, h.kind, h.amount, a.job_id, a.
 
 // History is the allocation's activity in order; the slice is the caller's.
 func (s *Store) History(ctx context.Context, id allocation.AllocationID) ([]allocation.Activity, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return nil, err
 	}
 	rows, _ := s.pool.Query(ctx, historySQL, id)
@@ -369,7 +369,7 @@ const debitsSQL = `SELECT $1::bigint, uid, sum(amount)::bigint, sum(jobs)::bigin
 
 // Debits is the SU debited to the allocation per owner uid, by uid.
 func (s *Store) Debits(ctx context.Context, id allocation.AllocationID) ([]allocation.OwnerDebit, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return nil, err
 	}
 	rows, _ := s.pool.Query(ctx, debitsSQL, id)

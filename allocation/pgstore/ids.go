@@ -21,7 +21,7 @@ func (s *Store) JobIDs() *JobIDs { return &JobIDs{s} }
 
 // NextJobID implements queue.IDSource.
 func (j *JobIDs) NextJobID(ctx context.Context) (queue.JobID, error) {
-	if err := j.s.opened(); err != nil {
+	if err := j.s.opened(ctx); err != nil {
 		return 0, err
 	}
 	var id int64

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hpcsched/hpcsched/allocation"
@@ -27,7 +28,8 @@ const migrateLockKey = 0x68706373_6d696772 // "hpcsmigr"
 // Store is an allocation.Store on a pgx connection pool. Safe for
 // concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	closed atomic.Bool
 }
 
 var _ allocation.Store = (*Store)(nil)
@@ -40,7 +42,8 @@ var _ allocation.Store = (*Store)(nil)
 const DefaultPoolSize = 16
 
 // Open connects to dsn (a PostgreSQL URL or key=value string) and applies
-// the migrations. The pool opens up to DefaultPoolSize connections unless
+// the migrations; a database a newer hpcsched migrated is refused
+// (ErrNewerSchema). The pool opens up to DefaultPoolSize connections unless
 // the DSN sets pool_max_conns.
 func Open(ctx context.Context, dsn string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
@@ -62,20 +65,33 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	return s, nil
 }
 
-// Close closes the pool.
+// Close closes the pool; every call after it is refused (allocation.ErrClosed).
 func (s *Store) Close() {
 	if s != nil && s.pool != nil {
+		s.closed.Store(true)
 		s.pool.Close()
 	}
 }
+
+// ErrNewerSchema: the database records a schema migration this package
+// does not ship: a newer hpcsched migrated it. Open refuses it, changing
+// nothing, rather than write with an older idea of the tables.
+var ErrNewerSchema = errors.New("pgstore: the database schema is newer than this hpcsched")
 
 // ErrNotOpen: a Store not made by Open (the zero Store, or nil) was used.
 var ErrNotOpen = errors.New("pgstore: the store was not made by Open")
 
 // opened refuses a Store not made by Open.
-func (s *Store) opened() error {
+func (s *Store) opened(ctx context.Context) error {
 	if s == nil || s.pool == nil {
 		return ErrNotOpen
+	}
+	if s.closed.Load() {
+		return allocation.ErrClosed
+	}
+	if ctx == nil {
+		// pgx would panic on it; a refused call changes nothing.
+		return &allocation.FieldError{Field: "ctx", Reason: "nil context"}
 	}
 	return nil
 }
@@ -105,6 +121,13 @@ func (s *Store) migrateTo(ctx context.Context, last int) error {
 		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS hpcsched_schema_migrations (
 			version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 			return fmt.Errorf("pgstore: migrate: %w", err)
+		}
+		var newest int
+		if err := tx.QueryRow(ctx, "SELECT COALESCE(max(version), 0) FROM hpcsched_schema_migrations").Scan(&newest); err != nil {
+			return fmt.Errorf("pgstore: migrate: %w", err)
+		}
+		if newest > len(names) {
+			return fmt.Errorf("%w: it has migration %d, this hpcsched ships %d (use the hpcsched that migrated it)", ErrNewerSchema, newest, len(names))
 		}
 		for _, name := range names {
 			base := strings.TrimPrefix(name, "migrations/")

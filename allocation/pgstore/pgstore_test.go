@@ -159,9 +159,14 @@ func TestJobIDsBeyondBigintAreRefused(t *testing.T) {
 // message names no host, user or driver text; the cause stays for logs.
 func TestDatabaseErrorsHideTheServer(t *testing.T) {
 	dsn := freshDB(t)
-	s, err := Open(context.Background(), dsn)
+	s := open(t, dsn)
+	// Tables gone from under the store (an operator's mistake): every
+	// read fails in the database.
+	admin, err := pgx.Connect(context.Background(), dsn)
 	require.NoError(t, err)
-	s.Close()
+	defer admin.Close(context.Background())
+	_, err = admin.Exec(context.Background(), "ALTER TABLE projects RENAME TO projects_gone; ALTER TABLE jobs RENAME TO jobs_gone")
+	require.NoError(t, err)
 	_, err = s.Projects(context.Background())
 	require.ErrorIs(t, err, ErrDatabase)
 	var de *DatabaseError
@@ -171,4 +176,41 @@ func TestDatabaseErrorsHideTheServer(t *testing.T) {
 	require.Error(t, de.Cause)
 	_, err = s.Job(context.Background(), 1)
 	require.ErrorIs(t, err, ErrDatabase)
+}
+
+// A database a newer hpcsched migrated (a migration this package does not
+// ship is recorded) is refused, as a file store refuses a newer file
+// format, and left as it was: an older binary would otherwise write with an
+// older idea of the tables.
+func TestOpenRefusesANewerSchema(t *testing.T) {
+	dsn := freshDB(t)
+	open(t, dsn)
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer c.Close(ctx)
+	future := Migrations() + 1
+	_, err = c.Exec(ctx, "INSERT INTO hpcsched_schema_migrations (version, name) VALUES ($1, 'from a newer hpcsched')", future)
+	require.NoError(t, err)
+	_, err = Open(ctx, dsn)
+	require.ErrorIs(t, err, ErrNewerSchema)
+	var newest int
+	require.NoError(t, c.QueryRow(ctx, "SELECT max(version) FROM hpcsched_schema_migrations").Scan(&newest))
+	require.Equal(t, future, newest)
+}
+
+// Every call after Close is refused with allocation.ErrClosed, a sentinel a
+// server can branch on, instead of a driver error about a closed pool.
+func TestClosedStoreRefusesWithErrClosed(t *testing.T) {
+	s, err := Open(context.Background(), freshDB(t))
+	require.NoError(t, err)
+	a := storetest.Fixture(t, s, "lab", 1001, 100)
+	s.Close()
+	_, err = s.Credit(context.Background(), a.ID, 5, "", storetest.T0)
+	require.ErrorIs(t, err, allocation.ErrClosed)
+	_, err = s.Balance(context.Background(), a.ID)
+	require.ErrorIs(t, err, allocation.ErrClosed)
+	_, err = s.JobIDs().NextJobID(context.Background())
+	require.ErrorIs(t, err, allocation.ErrClosed)
+	s.Close() // a second Close does nothing
 }

@@ -13,7 +13,7 @@ import (
 
 // CreateProject adds a project; its ID is assigned and returned. An account another project has is refused (ErrConflict).
 func (s *Store) CreateProject(ctx context.Context, p allocation.Project) (allocation.Project, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Project{}, err
 	}
 	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
@@ -30,7 +30,7 @@ func (s *Store) CreateProject(ctx context.Context, p allocation.Project) (alloca
 
 // UpdateProject replaces the project with p.ID (ErrNotFound when none); an account another project has is refused (ErrConflict).
 func (s *Store) UpdateProject(ctx context.Context, p allocation.Project) (allocation.Project, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Project{}, err
 	}
 	p.Name, p.Account = strings.TrimSpace(p.Name), strings.TrimSpace(p.Account)
@@ -52,7 +52,7 @@ func (s *Store) UpdateProject(ctx context.Context, p allocation.Project) (alloca
 
 // DeleteProject removes a project without allocations (ErrConflict otherwise, ErrNotFound when none).
 func (s *Store) DeleteProject(ctx context.Context, id allocation.ProjectID) error {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return err
 	}
 	tag, err := s.pool.Exec(ctx, "DELETE FROM projects WHERE project_id = $1", id)
@@ -79,7 +79,7 @@ func scanProject(row pgx.CollectableRow) (allocation.Project, error) {
 
 // Project is the project with this ID (ErrNotFound when none).
 func (s *Store) Project(ctx context.Context, id allocation.ProjectID) (allocation.Project, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Project{}, err
 	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+projectCols+" FROM projects WHERE project_id = $1", id)
@@ -89,7 +89,7 @@ func (s *Store) Project(ctx context.Context, id allocation.ProjectID) (allocatio
 
 // Projects lists every project by ID; the slice is the caller's.
 func (s *Store) Projects(ctx context.Context) ([]allocation.Project, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return nil, err
 	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+projectCols+" FROM projects ORDER BY project_id")
@@ -107,7 +107,7 @@ func scanAlloc(row pgx.CollectableRow) (allocation.Allocation, error) {
 
 // CreateAllocation adds an allocation (a.ID is ignored and assigned); an overlap with another of its project and resource is an *OverlapError.
 func (s *Store) CreateAllocation(ctx context.Context, a allocation.Allocation) (allocation.Allocation, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Allocation{}, err
 	}
 	a.ID = 0
@@ -116,7 +116,7 @@ func (s *Store) CreateAllocation(ctx context.Context, a allocation.Allocation) (
 
 // UpdateAllocation replaces the allocation with a.ID; its project and resource are fixed once it has activity (ErrConflict); overlaps are an *OverlapError.
 func (s *Store) UpdateAllocation(ctx context.Context, a allocation.Allocation) (allocation.Allocation, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Allocation{}, err
 	}
 	if a.ID <= 0 {
@@ -183,7 +183,7 @@ func (s *Store) updateAllocation(ctx context.Context, a allocation.Allocation) e
 
 // DeleteAllocation removes an allocation without activity (ErrConflict otherwise, ErrNotFound when none).
 func (s *Store) DeleteAllocation(ctx context.Context, id allocation.AllocationID) error {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return err
 	}
 	tag, err := s.pool.Exec(ctx, "DELETE FROM allocations WHERE allocation_id = $1", id)
@@ -200,7 +200,7 @@ func (s *Store) DeleteAllocation(ctx context.Context, id allocation.AllocationID
 
 // Allocation is the allocation with this ID (ErrNotFound when none).
 func (s *Store) Allocation(ctx context.Context, id allocation.AllocationID) (allocation.Allocation, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Allocation{}, err
 	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+" FROM allocations WHERE allocation_id = $1", id)
@@ -210,7 +210,7 @@ func (s *Store) Allocation(ctx context.Context, id allocation.AllocationID) (all
 
 // Allocations lists every allocation by ID; the slice is the caller's.
 func (s *Store) Allocations(ctx context.Context) ([]allocation.Allocation, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return nil, err
 	}
 	rows, _ := s.pool.Query(ctx, "SELECT "+allocCols+" FROM allocations ORDER BY allocation_id")
@@ -219,7 +219,7 @@ func (s *Store) Allocations(ctx context.Context) ([]allocation.Allocation, error
 
 // ActiveAllocation is the allocation of the account's project and resource r whose period holds t (ErrNoAllocation when none).
 func (s *Store) ActiveAllocation(ctx context.Context, account string, r allocation.Resource, t time.Time) (allocation.Allocation, error) {
-	if err := s.opened(); err != nil {
+	if err := s.opened(ctx); err != nil {
 		return allocation.Allocation{}, err
 	}
 	return cleaned(activeAllocation(ctx, s.pool, account, r, t))

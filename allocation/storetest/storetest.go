@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -34,6 +35,8 @@ func Run(t *testing.T, open Open) {
 		{"Overlap", testOverlap},
 		{"InsufficientBalance", testInsufficient},
 		{"Completion", testCompletion},
+		{"CompletionBeyondInt64", testCompletionBeyondInt64},
+		{"NilContext", testNilContext},
 		{"BadCompletion", testBadCompletion},
 		{"Retries", testRetries},
 		{"Straddle", testStraddle},
@@ -287,6 +290,81 @@ func testCompletion(t *testing.T, s allocation.Store) {
 	mustBe(t, err, allocation.ErrInvalid) // no rate and no amount
 	_, err = s.Complete(ctx, allocation.Completion{Job: 404, Elapsed: time.Minute, Outcome: allocation.OutcomeCompleted}, T0)
 	mustBe(t, err, allocation.ErrNotFound)
+	CheckConsistent(t, s)
+}
+
+// testCompletionBeyondInt64: a rate times an elapsed time past int64 is
+// still a completion, billed its pre-debit (the cap every completion has);
+// refusing it would leave the job executing for good.
+func testCompletionBeyondInt64(t *testing.T, s allocation.Store) {
+	a := Fixture(t, s, "lab", 1001, 1000)
+	for i, tc := range []struct {
+		rate    int64
+		elapsed time.Duration
+	}{
+		{math.MaxInt64, math.MaxInt64},
+		{math.MaxInt64 / 2, 100 * year},
+		{math.MaxInt64, 61 * time.Minute},
+	} {
+		id := allocation.JobID(i + 1)
+		_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: id, UID: 7, Account: "lab", Resource: allocation.CPU, Amount: 120, Rate: tc.rate}, T0)
+		must(t, err)
+		c := allocation.Completion{Job: id, Elapsed: tc.elapsed, Outcome: allocation.OutcomeTimeout}
+		j, err := s.Complete(ctx, c, T0.Add(time.Hour))
+		must(t, err)
+		equal(t, j.Debited, 120, fmt.Sprintf("debit of rate %d over %s", tc.rate, tc.elapsed))
+		again, err := s.Complete(ctx, c, T0.Add(2*time.Hour))
+		must(t, err)
+		equal(t, again.Debited, 120, "retried completion")
+	}
+	b, err := s.Balance(ctx, a.ID)
+	must(t, err)
+	equal(t, b, allocation.Balance{Allocation: a.ID, Credits: 1000, Debited: 360, Balance: 640}, "balance")
+	CheckConsistent(t, s)
+}
+
+// testNilContext: a change given a nil context is refused (ErrInvalid)
+// and changes nothing, in every store, rather than panicking.
+func testNilContext(t *testing.T, s allocation.Store) {
+	a := Fixture(t, s, "lab", 1001, 1000)
+	_, err := s.PreDebit(ctx, allocation.PreDebitRequest{Job: 1, UID: 7, Account: "lab", Resource: allocation.CPU, Amount: 100, Rate: 1_000_000}, T0)
+	must(t, err)
+	before, err := s.Balance(ctx, a.ID)
+	must(t, err)
+	var none context.Context // what a hurried caller passes
+	given := int64(5)
+	for name, call := range map[string]func() error{
+		"CreateProject": func() error {
+			_, err := s.CreateProject(none, allocation.Project{Name: "x", GID: 9, Account: "x"})
+			return err
+		},
+		"CreateAllocation": func() error {
+			_, err := s.CreateAllocation(none, allocation.Allocation{Project: a.Project, Category: "startup", Resource: allocation.GPU, Start: T0, End: T0.Add(year)})
+			return err
+		},
+		"UpdateAllocation": func() error { _, err := s.UpdateAllocation(none, a); return err },
+		"DeleteAllocation": func() error { return s.DeleteAllocation(none, a.ID) },
+		"Credit":           func() error { _, err := s.Credit(none, a.ID, 5, "", T0); return err },
+		"PreDebit": func() error {
+			_, err := s.PreDebit(none, allocation.PreDebitRequest{Job: 2, Account: "lab", Resource: allocation.CPU, Amount: 5}, T0)
+			return err
+		},
+		"Complete": func() error {
+			_, err := s.Complete(none, allocation.Completion{Job: 1, Outcome: allocation.OutcomeCompleted, Amount: &given}, T0)
+			return err
+		},
+		"Forget": func() error { return s.Forget(none, 1, T0) },
+	} {
+		if err := call(); !errors.Is(err, allocation.ErrInvalid) {
+			t.Errorf("%s with a nil context: %v, want ErrInvalid", name, err)
+		}
+	}
+	after, err := s.Balance(ctx, a.ID)
+	must(t, err)
+	equal(t, after, before, "balance after refused calls")
+	ps, err := s.Projects(ctx)
+	must(t, err)
+	equal(t, len(ps), 1, "projects after refused calls")
 	CheckConsistent(t, s)
 }
 

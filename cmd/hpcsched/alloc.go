@@ -192,8 +192,13 @@ func parsePartition(v string, ps map[string]allocation.Partition) error {
 	p := allocation.Partition{Resource: r}
 	if weights != "" {
 		p.Weights = &allocation.Weights{}
+		seen := map[string]bool{}
 		for kv := range strings.SplitSeq(weights, ",") {
 			k, val, _ := strings.Cut(kv, "=")
+			if seen[k] { // the last would win silently, and bill other than meant
+				return fmt.Errorf("--partition %q: weight %q is given twice", v, k)
+			}
+			seen[k] = true
 			w, err := strconv.ParseFloat(val, 64)
 			if err != nil || w < 0 || math.IsInf(w, 0) || math.IsNaN(w) {
 				return fmt.Errorf("--partition %q: weight %q is not a non-negative number", v, kv)

@@ -214,7 +214,7 @@ func TestAllocServePartitionsAndCategories(t *testing.T) {
 	require.Equal(t, 200, send(t, base, tok, "GET", "/sitefactor?account=lab&partition=standard", ""))
 	require.Equal(t, 404, send(t, base, tok, "GET", "/sitefactor?account=lab&partition=gpu", ""), "no GPU allocation")
 	require.Contains(t, log.String(), "2 partitions billed, categories research,startup")
-	for _, bad := range []string{"standard", "standard=TPU", "s=CPU:cpu=x", "s=CPU:disk=1"} {
+	for _, bad := range []string{"standard", "standard=TPU", "s=CPU:cpu=x", "s=CPU:disk=1", "s=CPU:cpu=1,mem=0.5,cpu=2"} {
 		code, _, errOut := runCmd(t, "alloc", "serve", "--tokens", "t", "--store", "x", "--partition", bad)
 		require.Equal(t, 2, code, bad)
 		require.Contains(t, errOut, "--partition", bad)
