@@ -46,7 +46,21 @@ func (q *quickSearch) solution() *Solution {
 	if err != nil {
 		panic("auction: quick search built an infeasible selection: " + err.Error()) // a bug, not bad input
 	}
-	return &Solution{Selection: q.sel, Objective: obj, Bound: obj, Optimal: true, Stopped: "optimal"}
+	bound := provenBound(obj, q.tol, valueStep(q.values()) > 2*q.tol)
+	return &Solution{Selection: q.sel, Objective: obj, Bound: bound, Gap: (bound - obj) / max(1e-10, math.Abs(obj)),
+		Optimal: true, Stopped: "optimal"}
+}
+
+// values lists the values of the bids the search tried (those worth
+// something), whose steps decide whether its proof is exact.
+func (q *quickSearch) values() []float64 {
+	var vs []float64
+	for k, j := range q.jobs {
+		for _, i := range q.bids[k] {
+			vs = append(vs, q.p.Value(j, i))
+		}
+	}
+	return vs
 }
 
 // solveMerged is Solve on p, a problem of GenerateBids (which validates
