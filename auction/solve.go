@@ -43,7 +43,7 @@ type Solution struct {
 	Objective float64   // value of Selection, objective (1)
 	Bound     float64   // proven upper bound on the optimum (a proof within Tolerance adds it, per group of jobs solved apart, unless the values' step makes the proof exact)
 	Gap       float64   // (Bound-Objective)/max(1e-10, |Objective|)
-	Optimal   bool      // Bound equals Objective within Tolerance
+	Optimal   bool      // no selection beats Objective by more than Tolerance (per group of jobs solved apart)
 	Nodes     int64     // branch-and-bound nodes explored
 	Rounds    int       // local-search rounds run
 	Stopped   string    // "optimal", "budget", "time" or "cancelled"
