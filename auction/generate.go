@@ -59,7 +59,7 @@ type WindowJob struct {
 // BidOptions choose between the paper's AUCSCHED3 (the zero value) and the
 // variants of the public plug-in (PluginOptions).
 type BidOptions struct {
-	MaxBids      int  // bids per job (0: 10)
+	MaxBids      int  // bids per job (0: 10; more than MaxBidsPerJob is MaxBidsPerJob)
 	MaxTotalBids int  // bids in all (0: no limit)
 	Window       int  // jobs taken from the front of the window (0: all)
 	ValueByCores bool // objective (P - alpha*C)*cores, as the plug-in
@@ -111,6 +111,10 @@ func generateBids(window []WindowJob, load Load, tree *topology.Tree, opts BidOp
 	if opts.MaxBids <= 0 {
 		opts.MaxBids = 10
 	}
+	// More bids than a job may have could only fail validation, and the
+	// candidates sought (four times MaxBids) overflowed an int near
+	// math.MaxInt, so that each job got almost no bid.
+	opts.MaxBids = min(opts.MaxBids, MaxBidsPerJob)
 	jobs := slices.Clone(window)
 	slices.SortStableFunc(jobs, func(a, b WindowJob) int { return cmp.Compare(b.Priority, a.Priority) })
 	if opts.Window > 0 && len(jobs) > opts.Window {

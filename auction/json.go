@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -19,10 +20,11 @@ import (
 //	           "bids": [{"uses": [[612, 5, 0], [613, 13, 0]], "cost": 1.55, "level": 1}]}]}
 //
 // nodes gives the free cores and GPUs of node i at index i; a bid's uses
-// are [node, cores, GPUs] triples; alpha (formula (7)) is required; name,
-// params, type and req are kept but do not enter the objective; the
-// optional "value_by_cores": true is Problem.ValueByCores. Other keys are
-// skipped. It streams: nodes, jobs, bids and uses are counted against
+// are [node, cores, GPUs] triples; alpha (formula (7)), a job's id and
+// priority and a bid's cost and uses are required, and none of the keys
+// above may come twice in one object; name, params, type and req are kept
+// but do not enter the objective; the optional "value_by_cores": true is
+// Problem.ValueByCores. Other keys are skipped. It streams: nodes, jobs, bids and uses are counted against
 // MaxNodes, MaxJobs, MaxBidsPerJob, MaxBids and MaxUses before each is
 // stored, and at most MaxInputBytes are read, so a hostile file cannot make
 // it allocate more than a bounded amount. Errors are *Error with the JSON
@@ -103,27 +105,70 @@ func (jr *jsonReader) delim(path string, want json.Delim) error {
 	return nil
 }
 
-// object calls field for each key of an object.
-func (jr *jsonReader) object(path string, field func(key string) error) error {
+// object calls field for each key of an object. A key of known given
+// twice is an error: a second "cost" overrode the first, a second "nodes"
+// or "jobs" added to the first, without a word. Other keys are skipped
+// however often they come. The keys of known that the object gave are
+// returned, one bit each in known's order, for the caller to require some.
+func (jr *jsonReader) object(path string, known []string, field func(key string) error) (uint, error) {
 	if err := jr.delim(path, '{'); err != nil {
-		return err
+		return 0, err
 	}
+	var seen uint
 	for jr.dec.More() {
 		tok, err := jr.dec.Token()
 		if err != nil {
-			return jr.wrap(path, err)
+			return seen, jr.wrap(path, err)
 		}
 		key, _ := tok.(string)
+		if k := slices.Index(known, key); k >= 0 {
+			if seen&(1<<k) != 0 {
+				return seen, jr.errorf(joinPath(path, key), "given twice")
+			}
+			seen |= 1 << k
+		}
 		if err := field(key); err != nil {
-			return err
+			return seen, err
 		}
 	}
 	_, err := jr.dec.Token() // '}'
 	if err != nil {
-		return jr.wrap(path, err)
+		return seen, jr.wrap(path, err)
+	}
+	return seen, nil
+}
+
+// require reports the first key of known, among those whose bits are in
+// want, that seen lacks: a missing priority or cost read as 0, so a typo
+// ("cots") changed the objective silently.
+func (jr *jsonReader) require(path string, known []string, seen, want uint) error {
+	for k, key := range known {
+		if want&(1<<k) != 0 && seen&(1<<k) == 0 {
+			return jr.errorf(joinPath(path, key), "missing")
+		}
 	}
 	return nil
 }
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// The keys each object of the format knows, and the bits of those it
+// requires (alpha is required apart, after the whole problem is read).
+var (
+	problemKeys = []string{"name", "params", "alpha", "value_by_cores", "nodes", "jobs"}
+	jobKeys     = []string{"id", "priority", "type", "req", "bids"}
+	bidKeys     = []string{"cost", "level", "uses"}
+)
+
+const (
+	jobRequires = 1<<0 | 1<<1 // id, priority
+	bidRequires = 1<<0 | 1<<2 // cost, uses
+)
 
 // array calls elem for each element of an array, after checking the count
 // against limit.
@@ -159,7 +204,7 @@ func (jr *jsonReader) skip(path string) error {
 
 func (jr *jsonReader) problem() (*Problem, error) {
 	p := &Problem{}
-	err := jr.object("", func(key string) error {
+	_, err := jr.object("", problemKeys, func(key string) error {
 		switch key {
 		case "name":
 			return jr.decode(key, &p.Name)
@@ -195,7 +240,7 @@ func (jr *jsonReader) problem() (*Problem, error) {
 
 func (jr *jsonReader) job(path string) (Job, error) {
 	var job Job
-	err := jr.object(path, func(key string) error {
+	seen, err := jr.object(path, jobKeys, func(key string) error {
 		switch key {
 		case "id":
 			return jr.decode(path+".id", &job.ID)
@@ -219,12 +264,15 @@ func (jr *jsonReader) job(path string) (Job, error) {
 		}
 		return jr.skip(path + "." + key)
 	})
+	if err == nil {
+		err = jr.require(path, jobKeys, seen, jobRequires)
+	}
 	return job, err
 }
 
 func (jr *jsonReader) bid(path string) (Bid, error) {
 	var b Bid
-	err := jr.object(path, func(key string) error {
+	seen, err := jr.object(path, bidKeys, func(key string) error {
 		switch key {
 		case "cost":
 			return jr.decode(path+".cost", &b.Cost)
@@ -235,6 +283,9 @@ func (jr *jsonReader) bid(path string) (Bid, error) {
 		}
 		return jr.skip(path + "." + key)
 	})
+	if err == nil {
+		err = jr.require(path, bidKeys, seen, bidRequires)
+	}
 	return b, err
 }
 

@@ -123,13 +123,19 @@ var _ queue.Planner = (*Planner)(nil)
 // queue's contract lets it (the pass's own copy of the load): a caller of
 // its own gives each call a fresh Snapshot, since on one that already
 // holds a window's winners those jobs win nothing again. A nil Planner or
-// snap is an error.
+// snap is an error. Of a window of more than MaxJobs jobs, the first
+// MaxJobs are decided; the others wait for a later pass.
 func (pl *Planner) Plan(ctx context.Context, snap *selectnodes.Snapshot, window []queue.Job, now time.Time) ([]queue.Decision, error) {
 	if pl == nil || snap == nil {
 		return nil, &Error{Err: ErrInvalid, Msg: "auction planner: nil *Planner or *selectnodes.Snapshot"}
 	}
 	gpu := pl.gpu()
 	rounds := max(1, pl.Auctions)
+	// A problem holds at most MaxJobs jobs: a larger window (a queue's
+	// WithPlanner window of 20,000, say) failed every pass, and nothing
+	// ever started. Its front is auctioned; the rest wait, as jobs past a
+	// smaller window do.
+	window = window[:min(len(window), MaxJobs)]
 	var out []queue.Decision
 	var head *reservation // ReserveHead's, kept across the rounds
 	// Each job's offer is asked at most once a pass, and shared by the

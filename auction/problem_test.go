@@ -133,7 +133,7 @@ func TestJSONRoundTripAndErrors(t *testing.T) {
 		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":[{"uses":[[0,1,0,0]],"cost":1}]}]}`, "jobs[0].bids[0].uses[0]: a use is [node, cores, gpus], got more than 3 numbers"},
 		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":5,"bids":[{"uses":[[0,1.5,0]]}]}]}`, "jobs[0].bids[0].uses[0]"},
 		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":"x"}]}`, "jobs[0].priority"},
-		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1},{"id":1}]}`, "duplicate job ID 1"},
+		{`{"nodes":[{"cpus":4,"gpus":0}],"jobs":[{"id":1,"priority":1},{"id":1,"priority":2}]}`, "duplicate job ID 1"},
 		{`{"nodes":[}`, "near byte"},
 		{`{"nodes":[]} {}`, "data after the problem object"},
 		{`[1]`, `want "{"`},

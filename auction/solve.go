@@ -41,9 +41,9 @@ type Options struct {
 type Solution struct {
 	Selection Selection // chosen bid per job, -1 when left out
 	Objective float64   // value of Selection, objective (1)
-	Bound     float64   // proven upper bound on the optimum
+	Bound     float64   // proven upper bound on the optimum (a proof within Tolerance adds it, per group of jobs solved apart, unless the values' step makes the proof exact)
 	Gap       float64   // (Bound-Objective)/max(1e-10, |Objective|)
-	Optimal   bool      // Bound equals Objective within Tolerance
+	Optimal   bool      // no selection beats Objective by more than Tolerance (per group of jobs solved apart)
 	Nodes     int64     // branch-and-bound nodes explored
 	Rounds    int       // local-search rounds run
 	Stopped   string    // "optimal", "budget", "time" or "cancelled"
@@ -243,6 +243,21 @@ func (o Options) tolerance() float64 {
 	return o.Tolerance
 }
 
+// provenBound is the upper bound a proof within tol gives on an optimum
+// found worth obj. A proof cuts what cannot beat obj by more than tol, so
+// a better selection may hide within tol: obj+tol is the bound, unless
+// exact, when every value is a whole multiple of a step more than twice
+// tol (the solver's proofGap is then above tol), so that nothing lies
+// between obj and obj+step and the searches cut nothing that reaches
+// obj+step. Reporting obj regardless claimed, under a large
+// Options.Tolerance, a bound below a better selection.
+func provenBound(obj, tol float64, exact bool) float64 {
+	if exact {
+		return obj
+	}
+	return obj + tol
+}
+
 // initial prices each group, keeps its bound, and builds the first
 // solution: the best of a priority greedy, the repaired relaxed choices
 // met while pricing, and a greedy guided by the final prices.
@@ -365,8 +380,15 @@ func (s *solver) solution(p *Problem, bounds []float64, proven bool, rounds int)
 	}
 	sol.Bound = max(sol.Bound, obj)
 	sol.Optimal = proven || sol.Bound-obj <= s.proofGap
-	if sol.Optimal {
+	exact := s.proofGap > s.tol // see provenBound
+	switch {
+	case sol.Optimal && exact:
 		sol.Bound = obj
+	case !exact:
+		// Each group's searches and fixing cut what cannot beat its
+		// incumbent by more than tol, and its bound may sit at that
+		// incumbent: up to tol a group may hide above it.
+		sol.Bound += float64(len(bounds)) * s.tol
 	}
 	sol.Gap = (sol.Bound - obj) / max(1e-10, math.Abs(obj))
 	switch {

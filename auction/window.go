@@ -12,7 +12,7 @@ import (
 // nodes of 16 cores and 3 GPUs, 32 leaves, 4 middle switches, a root).
 type WindowSpec struct {
 	Jobs int    // jobs in the window
-	Bids int    // bids per job at most (BidOptions.MaxBids)
+	Bids int    // bids per job at most (BidOptions.MaxBids); Jobs*Bids at most MaxBids
 	Seed uint64 // everything random comes from it
 	// Ranges gives type C and D jobs the GPU ranges 1-3 and 2-3 (workload
 	// 5' of the AUCSCHED3 paper) instead of 1 and 2.
@@ -28,6 +28,12 @@ type WindowSpec struct {
 func GenerateWindow(spec WindowSpec) (*Problem, error) {
 	if spec.Jobs <= 0 || spec.Jobs > MaxJobs || spec.Bids <= 0 || spec.Bids > MaxBidsPerJob {
 		return nil, &Error{Path: "spec", Err: ErrInvalid, Msg: fmt.Sprintf("%d jobs x %d bids out of range", spec.Jobs, spec.Bids)}
+	}
+	// Every job may get Bids bids: a spec that can pass MaxBids is refused
+	// before anything is made, where the window's validation would refuse
+	// it only once seconds and hundreds of megabytes had gone into it.
+	if spec.Jobs*spec.Bids > MaxBids {
+		return nil, &Error{Path: "spec", Err: ErrBudget, Msg: fmt.Sprintf("%d jobs x %d bids may pass the budget of %d bids", spec.Jobs, spec.Bids, MaxBids)}
 	}
 	rng := rand.New(rand.NewPCG(spec.Seed, 0x5eed001))
 	_, tree := topology.Seed001()

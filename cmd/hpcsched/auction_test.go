@@ -57,7 +57,7 @@ func TestAuctionUsageErrors(t *testing.T) {
 		assert.NotEmpty(t, errOut, "%v", args)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
-	require.NoError(t, os.WriteFile(bad, []byte(`{"nodes":[{"cpus":1,"gpus":0}],"jobs":[{"id":1,"bids":[{"uses":[[3,1,0]]}]}]}`), 0o644))
+	require.NoError(t, os.WriteFile(bad, []byte(`{"nodes":[{"cpus":1,"gpus":0}],"jobs":[{"id":1,"priority":1,"bids":[{"uses":[[3,1,0]],"cost":0}]}]}`), 0o644))
 	code, _, errOut := runCmd(t, "auction", "solve", bad)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "jobs[0].bids[0].uses[0]: unknown node 3")
