@@ -73,8 +73,8 @@ func (c *Cluster) consResWalk(job *Job, sc *scratch, mode Mode, opts callOptions
 	}
 	// accumulate asks the selector once when the set holds the minimum;
 	// with fewer, no pick can meet it (meets wants max(n.Min, 1) nodes)
-	if int(avail.Count()) >= max(n.Min, 1) {
-		if p, done, err := c.consResPick(v, job, avail, n, opts); done {
+	if count := int(avail.Count()); count >= max(n.Min, 1) {
+		if p, done, err := c.consResPick(v, job, avail, n, count, opts); done {
 			return p, true, err
 		}
 	}
@@ -87,10 +87,13 @@ func (c *Cluster) consResWalk(job *Job, sc *scratch, mode Mode, opts callOptions
 // consResPick is ConsRes.JobTest with one weight and no tree (byWeight
 // tries avail once, treeFit leaves it to the picker) followed by
 // accumulate's jobTest: the Placement or ProbeInto's nodes. done is false
-// when the picker found no nodes.
-func (c *Cluster) consResPick(v View, job *Job, avail *bitset.BitSet, n Counts, opts callOptions) (*Placement, bool, error) {
+// when the picker found no nodes. count is avail's nodes.
+func (c *Cluster) consResPick(v View, job *Job, avail *bitset.BitSet, n Counts, count int, opts callOptions) (*Placement, bool, error) {
 	s := ConsRes{}
-	chosen, ok := newPicker(v, avail, s.cpuTable(v, job), nil).pick(avail, nil, n, false)
+	chosen, ok := consResRun(v, job, avail, n, count)
+	if !ok {
+		chosen, ok = newPicker(v, avail, s.cpuTable(v, job), nil).pick(avail, nil, n, false)
+	}
 	if !ok {
 		return nil, false, nil
 	}
@@ -107,4 +110,52 @@ func (c *Cluster) consResPick(v View, job *Job, avail *bitset.BitSet, n Counts, 
 		return nil, true, err
 	}
 	return p, true, nil
+}
+
+// consResRun is the picker's answer (picker.pick without required or
+// preferred nodes, fillFrom and take) when one run of avail holds the job,
+// for a job whose free CPUs on a node are cpusLeft: the run that holds it
+// leaving the fewest nodes unused (the earliest among equals), its first
+// nodes up to the wanted count and the CPUs. Such a pick always meets the
+// counts, so the picker returns it. ok is false when no run holds the job
+// or the free CPUs are not cpusLeft; the caller then asks the picker,
+// whose runs largest first and largest-first fallback take more than one
+// run. The nodes live in the scratch until the next call; reading the
+// free CPUs directly and keeping the nodes there spare the picker's
+// function calls and its new slice per pick.
+func consResRun(v View, job *Job, avail *bitset.BitSet, n Counts, count int) ([]int, bool) {
+	if !freeIsCPUsLeft(v, job) {
+		return nil, false
+	}
+	room := limit(n, count)
+	needNodes, needCPU := want(n, 0), n.CPUs
+	best, bestT := run{}, 0
+	eachRun(avail.Words(), 0, len(v.c.nodes), func(start, end int) bool {
+		r := run{start, end}
+		t, fits := max(needNodes, 0), r.len() >= needNodes
+		if needCPU > 0 { // picker.take, counting cpusLeft
+			t, fits = 0, false
+			for i, need := start, needCPU; i < end; i++ {
+				t++
+				if need -= cpusLeft(v, job, i); t >= needNodes && need <= 0 {
+					fits = true
+					break
+				}
+			}
+		}
+		if fits && t <= room && t > 0 && (bestT == 0 || r.len()-t < best.len()-bestT) {
+			best, bestT = r, t
+			return r.len() != t // none fits better than exactly
+		}
+		return true
+	})
+	if bestT == 0 {
+		return nil, false
+	}
+	sel := v.sc.plainSel[:0]
+	for i := best.start; i < best.start+bestT; i++ {
+		sel = append(sel, i)
+	}
+	v.sc.plainSel = sel
+	return sel, true
 }
