@@ -3,7 +3,6 @@ package selectnodes
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 	"time"
 
@@ -168,7 +167,7 @@ func TestConsResWalkIsThePipeline(t *testing.T) {
 	if testing.Short() {
 		rounds = 20
 	}
-	if os.Getenv("HPCSCHED_LONG_TESTS") != "" {
+	if longTests() {
 		rounds = 2500
 	}
 	walked, placed := 0, 0
