@@ -136,7 +136,8 @@ type Cluster struct {
 	spare   spares
 	snapped bool
 
-	noPlainWalk bool // tests: every selection runs the pipeline (plain_probe.go)
+	noPlainWalk   bool // tests: every selection runs the pipeline (plain_probe.go)
+	noConsResWalk bool // tests: no ConsRes walk (consres_walk.go)
 
 	topoConf *slurmconf.Topology // construction only
 	topoOpts []topology.Option

@@ -144,6 +144,14 @@ func (c *Cluster) runWith(req *Request, mode Mode, opts callOptions) (*Placement
 		// a probe reads only that it failed (noroom.go)
 		return nil, countsMemo{}, ErrBusy
 	}
+	if ex == nil && memo == nil && (mode == RunNow || mode == TestOnly) && !c.noPlainWalk && !c.noConsResWalk && c.consResWalkable() {
+		if p, ok, err := c.consResWalk(job, sc, mode, opts); ok { // consres_walk.go
+			if err == nil {
+				c.stamp(p, mode)
+			}
+			return p, countsMemo{}, err
+		}
+	}
 	// the call lives in the scratch, lent to one call at a time: a call
 	// of its own would be allocated on every selection
 	cx := &sc.call
