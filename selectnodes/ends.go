@@ -11,8 +11,10 @@ import (
 // record in Cluster.jobs holds; not compared), so a walk in end order
 // reads the nodes without a lookup by ID. sec and nsec are the end's Unix
 // seconds and nanoseconds, which order ends as Time.Compare does with two
-// integer compares instead of Compare's call (newEndKey sets them; an end
-// whose seconds are farSec is compared by Compare).
+// integer compares instead of Compare's call (newEndKey sets them). Two
+// ends with monotonic clock readings Compare compares by those readings,
+// and seconds more than 1<<62 from 1970 could have wrapped around in
+// Unix: such an end has sec farSec, and is compared by Compare.
 type endKey struct {
 	end  time.Time
 	id   JobID
@@ -21,14 +23,13 @@ type endKey struct {
 	nsec int32
 }
 
-// farSec marks an end more than 1<<62 seconds from 1970, whose Unix
-// seconds could have wrapped around: such ends are compared by Compare.
+// farSec marks an end that only Compare orders (see endKey).
 const farSec = math.MinInt64
 
 // newEndKey is the key of job's end, with its placement p.
 func newEndKey(end time.Time, job JobID, p *Placement) endKey {
 	sec := end.Unix()
-	if sec < -1<<62 || sec > 1<<62 {
+	if sec < -1<<62 || sec > 1<<62 || end != end.Round(0) { // (Round(0) drops the monotonic reading)
 		sec = farSec
 	}
 	return endKey{end: end, id: job, p: p, sec: sec, nsec: int32(end.Nanosecond())}
