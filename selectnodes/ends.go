@@ -29,7 +29,9 @@ const farSec = math.MinInt64
 // newEndKey is the key of job's end, with its placement p.
 func newEndKey(end time.Time, job JobID, p *Placement) endKey {
 	sec := end.Unix()
-	if sec < -1<<62 || sec > 1<<62 || end != end.Round(0) { // (Round(0) drops the monotonic reading)
+	// In drops the monotonic reading, and is inlined where Round(0) is
+	// called: it changes end exactly when end has one
+	if sec < -1<<62 || sec > 1<<62 || end.In(end.Location()) != end {
 		sec = farSec
 	}
 	return endKey{end: end, id: job, p: p, sec: sec, nsec: int32(end.Nanosecond())}
