@@ -65,6 +65,7 @@ func (s *Scheduler) end(j *job, st State, kind EventKind, now time.Time, detail 
 func (s *Scheduler) releaseNodes(j *job) {
 	_ = s.c.Release(j.ID) // allocated by start; cannot be missing
 	delete(s.active, j.ID)
+	s.running.remove(j)
 }
 
 // elapsed is how long a started job has run by now, suspensions excluded.
@@ -148,17 +149,10 @@ func (s *Scheduler) TickContext(ctx context.Context, now time.Time) []JobID {
 	if !ok {
 		return nil
 	}
-	// the jobs past their limit, in ID order: sorting only those, not every
-	// running job, keeps a replay's tick (one per limit reached) cheap
-	// when many jobs run. Ending one job changes no other's state or
-	// limit, so the jobs due are known before any ends.
-	var out []JobID
-	for id, j := range s.active {
-		if timedOut(j, now) {
-			out = append(out, id)
-		}
-	}
-	slices.Sort(out)
+	// the jobs past their limit, in ID order (runlist.go). Ending one job
+	// changes no other's state or limit, so the jobs due are known before
+	// any ends.
+	out := s.timedOutIDs(now)
 	for _, id := range out {
 		s.end(s.jobs[id], Timeout, EventFinish, now, "time limit", Outcome{})
 	}

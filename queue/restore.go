@@ -190,6 +190,7 @@ func (p *restorePlan) apply(s *Scheduler) error {
 		}
 		j.Placement, _, _, _ = c.Allocation(j.ID)
 		s.active[j.ID] = j
+		s.running.add(j)
 	}
 	if err := c.CheckInvariants(); err != nil {
 		undo()

@@ -24,6 +24,9 @@ type job struct {
 	// class is the job's class key for Schedule's failure skip, once
 	// rendered; "" until then and after an update (classskip.go).
 	class string
+	// runIx is the job's place in the scheduler's runList plus one, 0
+	// when it is not there (runlist.go).
+	runIx int
 }
 
 // qkey orders the pending queue: partition priority, then job priority
@@ -52,6 +55,7 @@ type Scheduler struct {
 	c           *selectnodes.Cluster
 	jobs        map[JobID]*job
 	active      map[JobID]*job // running and suspended
+	running     runList        // the same jobs in a slice, for Tick (runlist.go)
 	queue       *btree.BTreeG[*job]
 	byUserName  map[string][]*job
 	nextID      JobID

@@ -35,6 +35,7 @@ func (s *Scheduler) start(j *job, p *selectnodes.Placement, now time.Time) (Star
 	}
 	alloc, _, _, _ := s.c.Allocation(j.ID)
 	s.active[j.ID] = j
+	s.running.add(j)
 	s.dequeue(j)
 	delete(s.resv, j.ID)
 	s.allocSeq++

@@ -237,7 +237,7 @@ func (s *Scheduler) updated(j *job, u *Update) (job, []string, error) {
 func (s *Scheduler) apply(j *job, next job, fields []string, pending bool, now time.Time) {
 	oldPrio := j.Priority
 	s.dequeue(j)
-	*j = next
+	*j = next   // next is a copy of *j: its place in the running list too
 	s.updates++ // a kept busy answer may name this job's old request (busymemo.go)
 	j.queued = false
 	if !pending && j.TimeLimit > 0 && slices.Contains(fields, "TimeLimit") {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
-	"github.com/google/btree"
 	"github.com/hpcsched/hpcsched/features"
 	"github.com/hpcsched/hpcsched/slurmconf"
 	"github.com/hpcsched/hpcsched/topology"
@@ -115,9 +114,9 @@ type Cluster struct {
 	shared bool // a snapshot holds status: copy it before writing
 
 	use  usage
-	jobs map[JobID]running     // by value: recording a job allocates nothing
-	ends *btree.BTreeG[endKey] // the same jobs by expected end (ends.go)
-	free freeTotals            // FreeTotals, kept through the load's changes (free_totals.go)
+	jobs map[JobID]running // by value: recording a job allocates nothing
+	ends endIndex          // the same jobs by expected end (ends.go)
+	free freeTotals        // FreeTotals, kept through the load's changes (free_totals.go)
 
 	changes changeCount // calls that changed what a placement reads (changes.go)
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
-	"github.com/google/btree"
 	"github.com/hpcsched/hpcsched/topology"
 )
 
@@ -32,14 +31,14 @@ func (c *Cluster) Snapshot() *Snapshot {
 	c.mustBeMade("Snapshot")
 	c.snapped = true // it holds the running placements: Recycle stops
 	c.shared = true
-	// the end index is cloned lazily (copy on write): the cluster is not
-	// used concurrently, so writing its copy-on-write state here is safe
+	// a large end index is cloned lazily (copy on write): the cluster is
+	// not used concurrently, so writing its copy-on-write state is safe
 	return &Snapshot{c: c.frozen(c.use.clone(), maps.Clone(c.jobs), c.ends.Clone())}
 }
 
 // frozen is a cluster sharing c's configuration and status with its own
 // load. Nothing may change its status: c.shared is set.
-func (c *Cluster) frozen(u usage, jobs map[JobID]running, ends *btree.BTreeG[endKey]) *Cluster {
+func (c *Cluster) frozen(u usage, jobs map[JobID]running, ends endIndex) *Cluster {
 	return &Cluster{config: c.config, status: c.status, shared: true, use: u, jobs: jobs, ends: ends}
 }
 
@@ -109,9 +108,7 @@ func (s *Snapshot) Clone() *Snapshot {
 	// the end index is copied by reading it, not cloned lazily: a lazy
 	// clone writes to the source, and a snapshot may be read (and cloned)
 	// by several goroutines at once
-	ends := newEnds()
-	s.c.ends.Ascend(func(k endKey) bool { ends.ReplaceOrInsert(k); return true })
-	return &Snapshot{c: s.c.frozen(s.c.use.clone(), maps.Clone(s.c.jobs), ends)}
+	return &Snapshot{c: s.c.frozen(s.c.use.clone(), maps.Clone(s.c.jobs), s.c.ends.Copy())}
 }
 
 // End returns when job is expected to end in the snapshot.

@@ -78,7 +78,7 @@ func (c *Cluster) AllocateSelected(job JobID, p *Placement, start, end time.Time
 	c.applyLoad(p, 1)
 	// addJob without its lookup: the job has no record, checked above
 	c.jobs[job] = running{id: job, p: p, start: start, end: end}
-	c.ends.ReplaceOrInsert(endKey{end, job, p})
+	c.ends.ReplaceOrInsert(newEndKey(end, job, p))
 	p.live++
 	if h, ok := c.selector.(JobHooks); ok {
 		h.JobBegin(job, p)

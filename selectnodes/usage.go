@@ -322,7 +322,7 @@ func (c *Cluster) Release(job JobID) error {
 	c.changes.bump()
 	c.applyLoad(r.p, -1)
 	// dropJob without its lookup: r is the record
-	c.ends.Delete(endKey{end: r.end, id: job})
+	c.ends.Delete(newEndKey(r.end, job, nil))
 	delete(c.jobs, job)
 	r.p.live--
 	return nil
@@ -500,7 +500,7 @@ func (c *Cluster) CheckInvariants() error {
 		errs = append(errs, fmt.Errorf("the end index holds %d jobs, %d run", c.ends.Len(), len(c.jobs)))
 	}
 	for id, r := range c.jobs {
-		if k, ok := c.ends.Get(endKey{end: r.end, id: id}); !ok {
+		if k, ok := c.ends.Get(newEndKey(r.end, id, nil)); !ok {
 			errs = append(errs, fmt.Errorf("job %d is missing from the end index", id))
 		} else if k.p != r.p {
 			errs = append(errs, fmt.Errorf("job %d's placement in the end index is not its record's", id))
