@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/hpcsched/hpcsched/internal/testseed"
@@ -114,16 +113,11 @@ func consResRequest(r *rand.Rand, c *Cluster) Request {
 func loadForConsRes(t *testing.T, r *rand.Rand, c *Cluster) {
 	c.noConsResWalk = true
 	defer func() { c.noConsResWalk = false }()
-	for id, fails := JobID(1), 0; fails < 4; id++ {
+	startUntilFails(t, c, 4, func() Request {
 		req := consResRequest(r, c)
 		req.Contiguous = false
-		p, err := c.Try(&req, RunNow)
-		if err != nil {
-			fails++
-			continue
-		}
-		require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Hour)))
-	}
+		return req
+	})
 	for _, id := range c.Running() {
 		if r.IntN(3) == 0 {
 			require.NoError(t, c.Release(id))

@@ -74,19 +74,14 @@ func kindsCluster(t *testing.T, r *rand.Rand) (*Cluster, []Node) {
 // mostly full, ends some, and has nodes register fewer CPUs now and then.
 func loadKinds(t *testing.T, r *rand.Rand, c *Cluster, nodes []Node) {
 	t.Helper()
-	for id, fails := JobID(1), 0; fails < 8; id++ {
+	startUntilFails(t, c, 8, func() Request {
 		req := Request{MinNodes: 1 + r.IntN(2), MinCPUsPerNode: 1 + r.IntN(12), Partition: []string{"", "q"}[r.IntN(2)]}
 		req.CPUs = req.MinNodes * req.MinCPUsPerNode
 		if r.IntN(6) == 0 {
 			req.Share = ShareExclusiveJob
 		}
-		p, err := c.Try(&req, RunNow)
-		if err != nil {
-			fails++
-			continue
-		}
-		require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Hour)))
-	}
+		return req
+	})
 	for _, id := range c.Running() {
 		if r.IntN(4) == 0 {
 			require.NoError(t, c.Release(id))

@@ -55,19 +55,28 @@ func walkCluster(t *testing.T, r *rand.Rand) *Cluster {
 	return c
 }
 
-// loadForWalks starts random jobs on c (through the pipeline) until a
-// few fail.
-func loadForWalks(t *testing.T, r *rand.Rand, c *Cluster) {
-	n := c.NodeCount()
-	for id, fails := JobID(1), 0; fails < 3; id++ {
-		req := Request{MinNodes: 1 + r.IntN(max(1, n/4)), Partition: []string{"", "all"}[r.IntN(2)]}
+// startUntilFails starts jobs of the requests draw makes (through Try,
+// for an hour from t0) until fails of them find no room.
+func startUntilFails(t *testing.T, c *Cluster, fails int, draw func() Request) {
+	t.Helper()
+	for id := JobID(1); fails > 0; id++ {
+		req := draw()
 		p, err := c.Try(&req, RunNow)
 		if err != nil {
-			fails++
+			fails--
 			continue
 		}
 		require.NoError(t, c.Allocate(id, p, t0, t0.Add(time.Hour)))
 	}
+}
+
+// loadForWalks starts random jobs on c (through the pipeline) until a
+// few fail.
+func loadForWalks(t *testing.T, r *rand.Rand, c *Cluster) {
+	n := c.NodeCount()
+	startUntilFails(t, c, 3, func() Request {
+		return Request{MinNodes: 1 + r.IntN(max(1, n/4)), Partition: []string{"", "all"}[r.IntN(2)]}
+	})
 	// free some again, so the idle nodes come in runs of every length
 	for id := JobID(1); id < JobID(n); id++ {
 		if r.IntN(3) == 0 {
