@@ -35,7 +35,7 @@ func TestFreeCPUsShortcutIsTheFullRule(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 5))
 	shortcuts := 0
 	for iter := range iterations(6, 30) {
-		sharing := Sharing{Mode: []ShareMode{ShareNo, ShareYes, ShareForce}[r.IntN(3)], Count: []int{1, 2, 4}[r.IntN(3)]}
+		sharing := randomSharing(r)
 		c, nodes := layoutCluster(t, r, 70+r.IntN(100), sharing, r.IntN(3))
 		for step := range 60 {
 			randomLoadStep(r, c, nodes, JobID(step+1))
@@ -71,6 +71,12 @@ func TestFreeCPUsShortcutIsTheFullRule(t *testing.T) {
 
 // layoutCluster is roomCluster's mix of nodes with two sockets of two
 // threads per core, so that a task layout (CPUs per socket, a task per
+// randomSharing is a partition's OverSubscribe drawn from r: NO, YES or
+// FORCE, with a count of 1, 2 or 4.
+func randomSharing(r *rand.Rand) Sharing {
+	return Sharing{Mode: []ShareMode{ShareNo, ShareYes, ShareForce}[r.IntN(3)], Count: []int{1, 2, 4}[r.IntN(3)]}
+}
+
 // core) binds.
 func layoutCluster(t *testing.T, r *rand.Rand, n int, sharing Sharing, fast int) (*Cluster, []Node) {
 	nodes := make([]Node, n)

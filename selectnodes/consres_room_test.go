@@ -21,7 +21,7 @@ func TestDropBusyOnCPUsIsHasRoom(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 11))
 	loops, general := 0, 0
 	for iter := range iterations(8, 40) {
-		sharing := Sharing{Mode: []ShareMode{ShareNo, ShareYes, ShareForce}[r.IntN(3)], Count: []int{1, 2, 4}[r.IntN(3)]}
+		sharing := randomSharing(r)
 		var c *Cluster
 		var nodes []Node
 		if iter%2 == 0 {
@@ -97,7 +97,7 @@ func TestCPUsLeftIsFree(t *testing.T) {
 	taken := 0
 	sc := new(scratch)
 	for iter := range iterations(6, 30) {
-		sharing := Sharing{Mode: []ShareMode{ShareNo, ShareYes, ShareForce}[r.IntN(3)], Count: []int{1, 2, 4}[r.IntN(3)]}
+		sharing := randomSharing(r)
 		c, nodes := layoutCluster(t, r, 70+r.IntN(100), sharing, r.IntN(3))
 		for step := range 60 {
 			randomLoadStep(r, c, nodes, JobID(step+1))
